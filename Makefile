@@ -1,0 +1,113 @@
+# pmc — top-level build.  Plain GNU make; every source is found by wildcard so
+# adding a file never means editing this one.
+#
+#   make                 library (static + shared), the pmc tool, test programs
+#   make check           the whole test suite (tests/run.sh)
+#   make check-sanitize  the suite again under ASan+UBSan (build-asan/)
+#   make demo            build, then run the main job on a bundled example
+#   make install PREFIX=/usr/local [DESTDIR=...]
+#
+# SANITIZE=1 builds into build-asan/ with -fsanitize=address,undefined.
+
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+CC       ?= cc
+VERSION  := 0.1.0
+SOVERSION:= 1
+
+ifeq ($(SANITIZE),1)
+B        := build-asan
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+B        := build
+SANFLAGS :=
+endif
+
+WARN     := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wstrict-prototypes -Wmissing-prototypes
+CFLAGS   ?= -O2 -g
+ALLCFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -fno-omit-frame-pointer -D_GNU_SOURCE \
+            -DPMC_VERSION_STRING=\"$(VERSION)\" -Iinclude -Ilib -Ianalysis -I/usr/include/capstone
+LDLIBS_LIB := -lpfm -lzstd -lpthread -lm
+LDLIBS_ANA := -ldw -lelf -lcapstone -lprotobuf-c -lz
+LDLIBS_TEST:= -lcmocka
+
+LIB_SRC  := $(shell find lib -name '*.c' | sort)
+ANA_SRC  := $(shell find analysis -name '*.c' | sort)
+TOOL_SRC := $(wildcard tools/pmc/*.c)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+HELP_SRC := $(wildcard tests/helpers/*.c)
+
+LIB_OBJ   := $(LIB_SRC:%.c=$(B)/pic/%.o)
+LIB_SOBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
+ANA_OBJ   := $(ANA_SRC:%.c=$(B)/obj/%.o)
+TOOL_OBJ  := $(TOOL_SRC:%.c=$(B)/obj/%.o)
+UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+HELP_BIN  := $(HELP_SRC:tests/helpers/%.c=$(B)/helpers/%)
+
+all: $(B)/libpmc.a $(B)/libpmc.so $(B)/libpmcstat.a $(B)/pmc $(UNIT_BIN) $(HELP_BIN)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+$(B)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) -fPIC -MMD -MP -c $< -o $@
+$(B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/libpmc.a: $(LIB_SOBJ)
+	@rm -f $@; ar rcs $@ $^
+$(B)/libpmc.so.$(VERSION): $(LIB_OBJ) lib/libpmc.map
+	$(CC) $(SANFLAGS) -shared -Wl,-soname,libpmc.so.$(SOVERSION) -Wl,--version-script=lib/libpmc.map \
+	    -o $@ $(LIB_OBJ) $(LDLIBS_LIB)
+$(B)/libpmc.so: $(B)/libpmc.so.$(VERSION)
+	ln -sf libpmc.so.$(VERSION) $(B)/libpmc.so.$(SOVERSION); ln -sf libpmc.so.$(VERSION) $@
+$(B)/libpmcstat.a: $(ANA_OBJ)
+	@rm -f $@; ar rcs $@ $^
+
+$(B)/pmc: $(TOOL_OBJ) $(B)/libpmcstat.a $(B)/libpmc.a
+	$(CC) $(SANFLAGS) -o $@ $(TOOL_OBJ) $(B)/libpmcstat.a $(B)/libpmc.a $(LDLIBS_ANA) $(LDLIBS_LIB)
+
+# Unit tests link the static libraries so they can reach internal symbols.
+$(B)/tests/%: tests/unit/%.c $(B)/libpmcstat.a $(B)/libpmc.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) -Itests -o $@ $< $(B)/libpmcstat.a $(B)/libpmc.a $(LDLIBS_TEST) $(LDLIBS_ANA) $(LDLIBS_LIB)
+# Helpers are workloads and probes the tests run; built without sanitizers'
+# interference only where they need it (they are ordinary programs).
+$(B)/helpers/%: tests/helpers/%.c $(B)/libpmc.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) -O1 -o $@ $< $(B)/libpmc.a $(LDLIBS_LIB)
+
+check: deps
+	$(MAKE) all
+	PMC_BUILD=$(B) tests/run.sh
+
+check-sanitize: deps
+	$(MAKE) SANITIZE=1 all
+	PMC_BUILD=build-asan PMC_SANITIZED=1 tests/run.sh
+
+deps:
+	@scripts/deps.sh
+
+demo: deps
+	$(MAKE) all
+	scripts/demo.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3
+	install -m 755 $(B)/pmc $(DESTDIR)$(PREFIX)/bin/pmc
+	install -m 644 include/pmc.h $(wildcard include/pmclog.h) $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(B)/libpmc.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(B)/libpmc.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libpmc.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpmc.so.$(SOVERSION)
+	ln -sf libpmc.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpmc.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' lib/libpmc.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libpmc.pc
+	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(wildcard man/*.3) $(DESTDIR)$(PREFIX)/share/man/man3/
+
+clean:
+	rm -rf build build-asan
+
+.PHONY: all check check-sanitize deps demo install clean

@@ -1,0 +1,16 @@
+# Sourced by integration tests.  Emits TAP so tests/run.sh can count cases.
+#   ok NAME / fail NAME [WHY] / skip NAME WHY / check NAME CMD... / done_testing
+set -u
+: "${PMC_ROOT:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+: "${PMC_BUILD:=build}"
+: "${PMC:=$PMC_ROOT/$PMC_BUILD/pmc}"
+HELPERS=$PMC_ROOT/$PMC_BUILD/helpers
+_n=0; _failed=0
+TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+ok()   { _n=$((_n+1)); echo "ok $_n - $1"; }
+fail() { _n=$((_n+1)); _failed=$((_failed+1)); echo "not ok $_n - $1${2:+: $2}"; }
+skip() { _n=$((_n+1)); echo "ok $_n - $1 # SKIP ${2:-}"; }
+check() { local name=$1; shift; if "$@"; then ok "$name"; else fail "$name"; fi; }
+# approx A B PCT: true if A is within PCT percent of B
+approx() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN{d=a-b; if(d<0)d=-d; m=(b<0?-b:b); exit !(d <= m*p/100.0)}'; }
+done_testing() { echo "1..$_n"; [ "$_failed" -eq 0 ]; }

@@ -1,0 +1,118 @@
+/* cli.c — shared helpers for the pmc subcommands (see cli.h). */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+const char *cli_prog = "pmc";
+
+static void vmsg(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", cli_prog);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+}
+
+void cli_die(int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+void cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try '%s --help' for more information.\n", cli_prog);
+	exit(CLI_EXIT_USAGE);
+}
+
+int cli_use_color(FILE *f)
+{
+	const char *nc = getenv("NO_COLOR");
+	if (nc && *nc)
+		return 0;
+	return isatty(fileno(f));
+}
+
+const char *cli_group_digits(uint64_t v, char *buf, size_t len)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v);
+	size_t o = 0;
+	for (int i = 0; i < n && o + 1 < len; i++) {
+		if (i > 0 && (n - i) % 3 == 0 && o + 2 < len)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+void cli_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		switch (c) {
+		case '"':  fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\t': fputs("\\t", f); break;
+		case '\r': fputs("\\r", f); break;
+		default:
+			if (c < 0x20)
+				fprintf(f, "\\u%04x", c);
+			else
+				fputc(c, f);
+		}
+	}
+	fputc('"', f);
+}
+
+int cli_parse_cpu_list(const char *s, unsigned char *set, int max)
+{
+	memset(set, 0, (size_t)max);
+	if (!s || !*s)
+		return -1;
+	while (*s) {
+		char *end;
+		if (!isdigit((unsigned char)*s))
+			return -1;
+		long a = strtol(s, &end, 10), b = a;
+		s = end;
+		if (*s == '-') {
+			s++;
+			if (!isdigit((unsigned char)*s))
+				return -1;
+			b = strtol(s, &end, 10);
+			s = end;
+		}
+		if (a < 0 || b < a || b >= max)
+			return -1;
+		for (long i = a; i <= b; i++)
+			set[i] = 1;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -1;
+	}
+	return 0;
+}

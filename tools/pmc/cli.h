@@ -1,0 +1,47 @@
+/*
+ * cli.h — what every pmc subcommand shares: the message conventions
+ * ("pmc SUBCMD: what failed: why"), exit codes, colour policy and number
+ * formatting.  Subcommands are `int cmd_NAME(int argc, char **argv)`; argv[0]
+ * is the subcommand name.  They return the process exit status.
+ */
+#ifndef PMC_CLI_H
+#define PMC_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit status: 0 success, 1 runtime failure, 2 usage error. */
+#define CLI_EXIT_OK      0
+#define CLI_EXIT_FAIL    1
+#define CLI_EXIT_USAGE   2
+
+/* Set by main before dispatch: "pmc stat". */
+extern const char *cli_prog;
+
+/* "pmc SUBCMD: MESSAGE\n" on stderr. */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Same, then exit(code). */
+void cli_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+/* A usage error: message, a hint to run --help, exit 2. */
+void cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* Colour only on a terminal and never with NO_COLOR set. */
+int cli_use_color(FILE *f);
+
+/* 1234567 -> "1,234,567" (buf of at least 32 bytes). */
+const char *cli_group_digits(uint64_t v, char *buf, size_t len);
+
+/* Write s as a JSON string literal (with quotes) to f. */
+void cli_json_string(FILE *f, const char *s);
+
+/* Parse a CPU list "0-3,6" into a bitmap of up to max CPUs; -1 on error. */
+int cli_parse_cpu_list(const char *s, unsigned char *set, int max);
+
+/* The subcommands. */
+int cmd_stat(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_control(int argc, char **argv);
+
+#endif
