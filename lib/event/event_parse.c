@@ -1,0 +1,697 @@
+/*
+ * event_parse.c — pmc__event_parse: one spec ("cycles:u", "msr/tsc/",
+ * "sched:sched_switch", "instructions,usr") to a struct pmc_evspec, trying
+ * the kinds of event in a fixed order so that a name means one thing
+ * everywhere; modifiers (perf's :ukhp...) and hwpmc's qualifiers (,usr ,os);
+ * pmc__event_split for -e lists; and the event-number registry behind
+ * pmc_name_of_event(3) / pmc_event_names_of_class(3).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/error.h"
+#include "event/event_impl.h"
+#include "event/event_pfm.h"
+
+/* ---- reason ----------------------------------------------------------- */
+static _Thread_local char reason[512];
+
+int ev__fail(int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+const char *ev__reason(void)
+{
+	return reason;
+}
+
+void ev__reason_reset(void)
+{
+	reason[0] = '\0';
+}
+
+/* ---- registry of dynamic event numbers ------------------------------- */
+#define EV_NDYN (PMC_EV_DYN_COUNT - EV_IDX_DYNAMIC)
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *reg_names[EV_NDYN];
+static int reg_n;
+
+enum pmc_event ev__intern(const char *name)
+{
+	int i;
+
+	pthread_mutex_lock(&reg_lock);
+	for (i = 0; i < reg_n; i++)
+		if (!strcmp(reg_names[i], name))
+			break;
+	if (i == reg_n) {
+		if (reg_n < EV_NDYN && (reg_names[reg_n] = strdup(name)) != NULL)
+			reg_n++;
+		else
+			i = EV_NDYN - 1;     /* full: share the last number */
+	}
+	pthread_mutex_unlock(&reg_lock);
+	return (enum pmc_event)(PMC_EV_SOFT_FIRST + EV_IDX_DYNAMIC + i);
+}
+
+const char *ev__interned_name(unsigned idx)
+{
+	const char *s = NULL;
+
+	pthread_mutex_lock(&reg_lock);
+	if (idx < (unsigned)reg_n)
+		s = reg_names[idx];
+	pthread_mutex_unlock(&reg_lock);
+	return s;
+}
+
+/* ---- static names of FreeBSD's fixed event blocks -------------------- */
+#undef __PMC_EV
+#define __PMC_EV(C, N) #N,
+static const char *const armv8_ev_names[] = { __PMC_EV_ARMV8() };
+static const char *const iaf_ev_names[] = { __PMC_EV_IAF() };
+static const char *const tsc_ev_names[] = { __PMC_EV_TSC() };
+#undef __PMC_EV
+
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+static char cache_names[EV_CACHE_TYPES * EV_CACHE_OPS * EV_CACHE_RES][48];
+static const char *cache_list[EV_CACHE_TYPES * EV_CACHE_OPS * EV_CACHE_RES];
+static int cache_nlist;
+
+static void cache_init(void)
+{
+	for (int t = 0; t < EV_CACHE_TYPES; t++)
+		for (int o = 0; o < EV_CACHE_OPS; o++)
+			for (int r = 0; r < EV_CACHE_RES; r++) {
+				int i = (t * 3 + o) * 2 + r;
+				if (!ev__cache_valid(t, o, r))
+					continue;
+				ev__cache_name(t, o, r, cache_names[i], sizeof(cache_names[i]));
+				cache_list[cache_nlist++] = cache_names[i];
+			}
+}
+
+const char *pmc__event_name_of(enum pmc_event ev)
+{
+	long e = (long)ev;
+
+	if (e >= PMC_EV_TSC_FIRST && e <= PMC_EV_TSC_LAST)
+		return tsc_ev_names[e - PMC_EV_TSC_FIRST];
+	if (e >= PMC_EV_IAF_FIRST && e <= PMC_EV_IAF_LAST)
+		return iaf_ev_names[e - PMC_EV_IAF_FIRST];
+	if (e >= PMC_EV_ARMV8_FIRST && e <= PMC_EV_ARMV8_LAST)
+		return armv8_ev_names[e - PMC_EV_ARMV8_FIRST];
+	if (e < PMC_EV_SOFT_FIRST || e > PMC_EV_SOFT_LAST)
+		return NULL;
+	e -= PMC_EV_SOFT_FIRST;
+	if (e >= EV_IDX_GENERIC && e < EV_IDX_GENERIC + ev__ngeneric)
+		return ev__generic[e - EV_IDX_GENERIC].name;
+	if (e >= EV_IDX_SOFTWARE && e < EV_IDX_SOFTWARE + ev__nsoftware)
+		return ev__software[e - EV_IDX_SOFTWARE].name;
+	if (e >= EV_IDX_CACHE && e < EV_IDX_CACHE + EV_CACHE_TYPES * EV_CACHE_OPS * EV_CACHE_RES) {
+		pthread_once(&cache_once, cache_init);
+		return cache_names[e - EV_IDX_CACHE][0] ? cache_names[e - EV_IDX_CACHE] : NULL;
+	}
+	if (e >= EV_IDX_DYNAMIC)
+		return ev__interned_name((unsigned)(e - EV_IDX_DYNAMIC));
+	return NULL;
+}
+
+int pmc__event_names_of_class(enum pmc_class c, const char ***names, int *n)
+{
+	const char **v;
+	int cnt = 0;
+
+	if (!names || !n)
+		return -EINVAL;
+	switch (c) {
+	case PMC_CLASS_SOFT:    cnt = ev__nsoftware; break;
+	case PMC_CLASS_GENERIC: cnt = ev__ngeneric; break;
+	case PMC_CLASS_CACHE:
+		pthread_once(&cache_once, cache_init);
+		cnt = cache_nlist;
+		break;
+	case PMC_CLASS_ARMV8:   cnt = (int)(sizeof(armv8_ev_names) / sizeof(armv8_ev_names[0])); break;
+	case PMC_CLASS_IAF:     cnt = (int)(sizeof(iaf_ev_names) / sizeof(iaf_ev_names[0])); break;
+	case PMC_CLASS_TSC:     cnt = 1; break;
+	default:
+		pmc__set_reason("class %d has no fixed list of event names", (int)c);
+		return -EINVAL;
+	}
+	v = malloc(sizeof(*v) * (size_t)cnt);
+	if (!v)
+		return -ENOMEM;
+	for (int i = 0; i < cnt; i++) {
+		switch (c) {
+		case PMC_CLASS_SOFT:    v[i] = ev__software[i].name; break;
+		case PMC_CLASS_GENERIC: v[i] = ev__generic[i].name; break;
+		case PMC_CLASS_CACHE:   v[i] = cache_list[i]; break;
+		case PMC_CLASS_ARMV8:   v[i] = armv8_ev_names[i]; break;
+		case PMC_CLASS_IAF:     v[i] = iaf_ev_names[i]; break;
+		default:                v[i] = tsc_ev_names[0]; break;
+		}
+	}
+	*names = v;
+	*n = cnt;
+	return 0;
+}
+
+/* ---- vendor events (libpfm4) ----------------------------------------- */
+int ev__pfm_resolve(const char *name, struct pmc_evspec *out)
+{
+	struct ev_pfm_enc enc;
+	char err[256] = "";
+	int rc;
+
+	if (!pmc__host_has_hw_pmu() || !ev__pfm_core_present())
+		return ev__fail(-ENOENT, "this machine has no hardware PMU (software events only); "
+				"vendor event '%s' cannot be resolved", name);
+	memset(&enc, 0, sizeof(enc));
+	rc = ev__pfm_encode(name, &enc, err, sizeof(err));
+	if (rc == -ENOENT)
+		return -ENOENT;
+	if (rc < 0)
+		return ev__fail(rc, "vendor event '%s': %s", name, err);
+	out->attr.type = enc.type;
+	out->attr.config = enc.config;
+	out->attr.config1 = enc.config1;
+	out->attr.config2 = enc.config2;
+	out->attr.exclude_user = enc.exclude_user != 0;
+	out->attr.exclude_kernel = enc.exclude_kernel != 0;
+	out->attr.exclude_hv = enc.exclude_hv != 0;
+	out->pclass = PMC_CLASS_RAW;
+	ev__set_hw_caps(out);
+	out->event = ev__intern(name);
+	return 0;
+}
+
+/* ---- modifiers and qualifiers --------------------------------------------- */
+static const char mod_chars[] = "ukhpGHID";
+
+static int is_mod_string(const char *s)
+{
+	return *s && strspn(s, mod_chars) == strlen(s);
+}
+
+static int apply_mods(const char *mods, const char *base, struct pmc_evspec *out)
+{
+	struct perf_event_attr *a = &out->attr;
+	int eu = a->exclude_user, ek = a->exclude_kernel, eh = a->exclude_hv;
+	int exclude = eu | ek | eh, precise = 0;
+
+	for (const char *c = mods; *c; c++) {
+		switch (*c) {
+		case 'u': case 'k': case 'h':
+			if (!exclude)
+				exclude = eu = ek = eh = 1;
+			if (*c == 'u')
+				eu = 0;
+			else if (*c == 'k')
+				ek = 0;
+			else
+				eh = 0;
+			break;
+		case 'p': precise++; break;
+		case 'G': a->exclude_host = 1; break;
+		case 'H': a->exclude_guest = 1; break;
+		case 'I': a->exclude_idle = 1; break;
+		case 'D': a->pinned = 1; break;
+		default:
+			return ev__fail(-EINVAL, "bad modifier '%c' in ':%s' of '%s' (modifiers: u k h "
+					"p G H I D)", *c, mods, base);
+		}
+	}
+	if (precise > 3)
+		return ev__fail(-EINVAL, "too many 'p' in ':%s' of '%s' (precise level is 0-3)",
+				mods, base);
+	if (precise && !(out->caps & PMC_CAP_PRECISE))
+		return ev__fail(-EINVAL, "'%s' does not support precise sampling (modifier 'p'): "
+				"only hardware events do", base);
+	if (exclude && !(out->caps & (PMC_CAP_USER | PMC_CAP_SYSTEM)) &&
+	    (out->pclass == PMC_CLASS_PMU || out->pclass == PMC_CLASS_TSC))
+		return ev__fail(-EINVAL, "'%s' cannot count user and kernel mode separately "
+				"(modifier ':%s')", base, mods);
+	a->exclude_user = (unsigned)eu;
+	a->exclude_kernel = (unsigned)ek;
+	a->exclude_hv = (unsigned)eh;
+	a->precise_ip = (unsigned)precise;
+	return 0;
+}
+
+/* hwpmc's comma qualifiers: "usr", "os" (both = count everything). */
+static int apply_qualifiers(const char *quals, const char *base, struct pmc_evspec *out)
+{
+	char buf[160], *save = NULL, *t;
+	int usr = 0, os = 0;
+
+	snprintf(buf, sizeof(buf), "%s", quals);
+	if (!*buf || buf[strlen(buf) - 1] == ',' || strstr(buf, ",,"))
+		return ev__fail(-EINVAL, "empty qualifier after '%s'", base);
+	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		while (isspace((unsigned char)*t))
+			t++;
+		size_t l = strlen(t);
+		while (l && isspace((unsigned char)t[l - 1]))
+			t[--l] = '\0';
+		if (!strcasecmp(t, "usr"))
+			usr = 1;
+		else if (!strcasecmp(t, "os"))
+			os = 1;
+		else
+			return ev__fail(-EINVAL, "unknown qualifier '%s' after '%s' (hwpmc qualifiers: "
+					"usr, os)", t, base);
+	}
+	if (!(out->caps & (PMC_CAP_USER | PMC_CAP_SYSTEM)) &&
+	    (out->pclass == PMC_CLASS_PMU || out->pclass == PMC_CLASS_TSC) && usr != os)
+		return ev__fail(-EINVAL, "'%s' cannot count user and kernel mode separately "
+				"(qualifier '%s')", base, usr ? "usr" : "os");
+	if (usr && os) {
+		out->attr.exclude_user = out->attr.exclude_kernel = out->attr.exclude_hv = 0;
+	} else if (usr) {
+		out->attr.exclude_user = 0;
+		out->attr.exclude_kernel = out->attr.exclude_hv = 1;
+	} else if (os) {
+		out->attr.exclude_kernel = 0;
+		out->attr.exclude_user = out->attr.exclude_hv = 1;
+	}
+	return 0;
+}
+
+/* ---- name resolution ------------------------------------------------- */
+static int is_raw(const char *s)
+{
+	size_t n = strlen(s);
+	return s[0] == 'r' && n >= 2 && n <= 17 && strspn(s + 1, "0123456789abcdefABCDEF") == n - 1;
+}
+
+static int looks_vendor(const char *s)
+{
+	int upper = 0, lower = 0;
+
+	if (strchr(s, '.') || strstr(s, "::"))
+		return 1;
+	for (; *s; s++) {
+		upper |= isupper((unsigned char)*s) != 0;
+		lower |= islower((unsigned char)*s) != 0;
+	}
+	return upper && !lower;
+}
+
+/* Every kind of name except tracepoints (which need "sys:name"). */
+static int resolve_plain(const char *name, int use_pfm, struct pmc_evspec *out)
+{
+	char n[192];
+	int rc;
+
+	if (ev__lookup_generic(name, out) == 0 || ev__lookup_software(name, out) == 0)
+		return 0;
+	rc = ev__lookup_cache(name, out);
+	if (rc != -ENOENT)
+		return rc;
+	if (ev__lookup_freebsd(name, out) == 0)
+		return 0;
+	if (is_raw(name)) {
+		out->attr.type = PERF_TYPE_RAW;
+		out->attr.config = strtoull(name + 1, NULL, 16);
+		out->pclass = PMC_CLASS_RAW;
+		ev__set_hw_caps(out);
+		out->event = ev__intern(name);
+		return 0;
+	}
+	rc = ev__lookup_armv8(name, 1, out);
+	if (rc != -ENOENT || ev__reason()[0])
+		return rc;
+	ev__norm(name, n, sizeof(n));
+	rc = ev__pmu_find_alias(!strcmp(n, "tsc-tsc") ? "tsc" : name, out);
+	if (rc != -ENOENT || ev__reason()[0])
+		return rc;
+	if (use_pfm && pmc__host_has_hw_pmu()) {
+		rc = ev__pfm_resolve(name, out);
+		if (rc != -ENOENT || ev__reason()[0])
+			return rc;
+	}
+	if (ev__lookup_armv8(name, 0, out) == 0)
+		return 0;
+	return -ENOENT;
+}
+
+static int unknown(const char *name)
+{
+	const char *s = ev__suggest(name);
+
+	if (s)
+		return ev__fail(-ENOENT, "unknown event '%s' (did you mean '%s'?)", name, s);
+	if (looks_vendor(name) && !pmc__host_has_hw_pmu())
+		return ev__fail(-ENOENT, "this machine has no hardware PMU (software events only); "
+				"vendor event '%s' cannot be resolved", name);
+	return ev__fail(-ENOENT, "unknown event '%s' (see 'pmc list')", name);
+}
+
+static int resolve_name(const char *name, struct pmc_evspec *out)
+{
+	int rc = resolve_plain(name, 1, out);
+
+	if (rc == -ENOENT && !ev__reason()[0])
+		return unknown(name);
+	return rc;
+}
+
+static int resolve_tracepoint(const char *spec, struct pmc_evspec *out)
+{
+	char buf[160];
+	char *colon;
+
+	snprintf(buf, sizeof(buf), "%s", spec);
+	colon = strchr(buf, ':');
+	if (!colon)
+		return ev__fail(-EINVAL, "'%s' is not a tracepoint (want subsystem:name)", spec);
+	*colon = '\0';
+	return ev__tracepoint_resolve(buf, colon + 1, out);
+}
+
+static int subsystem_exists(const char *sys)
+{
+	char dir[256], path[512];
+	struct stat st;
+
+	if (strchr(sys, '/') || sys[0] == '.' || ev__tracefs_dir(dir, sizeof(dir)) < 0)
+		return 0;
+	ev__reason_reset();
+	snprintf(path, sizeof(path), "%s/events/%s", dir, sys);
+	return stat(path, &st) == 0;
+}
+
+/* A base without slashes: name, name:mods, sys:name, sys:name:mods, pfm::name. */
+static int parse_base(char *base, struct pmc_evspec *out)
+{
+	char *last = strrchr(base, ':');
+	struct pmc_evspec probe;
+	int rc;
+
+	if (!last)
+		return resolve_name(base, out);
+	if (last == base || !last[1])
+		return ev__fail(-EINVAL, "bad event spec '%s' (nothing %s the ':')", base,
+				last == base ? "before" : "after");
+	if (strstr(base, "::")) {                       /* libpfm4's pmu::event[:attr] */
+		rc = resolve_plain(base, 1, out);
+		if (rc == -ENOENT && !ev__reason()[0])
+			return unknown(base);
+		return rc;
+	}
+	*last = '\0';
+	const char *mods = last + 1;
+	if (strchr(base, ':')) {                        /* sys:name:mods */
+		if (!is_mod_string(mods)) {
+			*last = ':';
+			return ev__fail(-EINVAL, "bad modifier ':%s' in '%s' (modifiers: u k h p G H I D)",
+					mods, base);
+		}
+		if ((rc = resolve_tracepoint(base, out)) < 0)
+			return rc;
+		return apply_mods(mods, base, out);
+	}
+	if (is_mod_string(mods)) {                      /* name:mods (or sys:name) */
+		rc = resolve_plain(base, 1, out);
+		if (rc == 0)
+			return apply_mods(mods, base, out);
+		if (rc == -ENOENT && subsystem_exists(base)) {
+			memset(&out->attr, 0, sizeof(out->attr));
+			out->attr.size = sizeof(out->attr);
+			*last = ':';
+			return resolve_tracepoint(base, out);
+		}
+		if (rc == -ENOENT && !ev__reason()[0])
+			return unknown(base);
+		return rc;
+	}
+	/* suffix is not a modifier: a known event with a bad modifier, or a tracepoint */
+	memset(&probe, 0, sizeof(probe));
+	probe.attr.size = sizeof(probe.attr);
+	if (resolve_plain(base, 0, &probe) == 0) {
+		*last = ':';
+		return ev__fail(-EINVAL, "bad modifier ':%s' in '%s' (modifiers: u k h p G H I D)",
+				mods, base);
+	}
+	ev__reason_reset();
+	*last = ':';
+	rc = resolve_tracepoint(base, out);
+	if (rc == -ENOENT && pmc__host_has_hw_pmu()) {     /* libpfm4's EVENT:UMASK */
+		char saved[512];
+		snprintf(saved, sizeof(saved), "%s", ev__reason());
+		ev__reason_reset();
+		memset(&out->attr, 0, sizeof(out->attr));
+		out->attr.size = sizeof(out->attr);
+		if (ev__pfm_resolve(base, out) == 0)
+			return 0;
+		ev__fail(-ENOENT, "%s", saved);
+	}
+	return rc;
+}
+
+static int parse_pmu(char *spec, char *slash, struct pmc_evspec *out, char **tail)
+{
+	char *close = strchr(slash + 1, '/');
+	char pmu[64];
+
+	if (slash == spec)
+		return ev__fail(-EINVAL, "no PMU name before '/' in '%s'", spec);
+	if (!close)
+		return ev__fail(-EINVAL, "missing closing '/' in '%s' (want pmu/event/)", spec);
+	if (strchr(close + 1, '/'))
+		return ev__fail(-EINVAL, "too many '/' in '%s' (want pmu/event/)", spec);
+	if ((size_t)(slash - spec) >= sizeof(pmu))
+		return ev__fail(-EINVAL, "PMU name too long in '%s'", spec);
+	memcpy(pmu, spec, (size_t)(slash - spec));
+	pmu[slash - spec] = '\0';
+	*close = '\0';
+	*tail = close + 1;
+	return ev__pmu_resolve(pmu, slash + 1, out);
+}
+
+static int parse(const char *spec, struct pmc_evspec *out)
+{
+	char buf[160], base[160];
+	char *s, *e, *quals = NULL, *slash;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->attr.size = sizeof(out->attr);
+	out->scale = 1.0;
+	if (!spec)
+		return ev__fail(-EINVAL, "no event spec given");
+	while (isspace((unsigned char)*spec))
+		spec++;
+	if (strlen(spec) >= sizeof(buf))
+		return ev__fail(-EINVAL, "event spec '%.40s...' is too long (max %zu characters)",
+				spec, sizeof(buf) - 1);
+	snprintf(buf, sizeof(buf), "%s", spec);
+	e = buf + strlen(buf);
+	while (e > buf && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	snprintf(out->name, sizeof(out->name), "%s", buf);
+	if (!buf[0])
+		return ev__fail(-EINVAL, "empty event spec");
+	if (buf[0] == '{' || strchr(buf, '}'))
+		return ev__fail(-EINVAL, "'%s' is an event group; give its events one by one", buf);
+	if (buf[0] == ',' )
+		return ev__fail(-EINVAL, "'%s' starts with a comma", buf);
+
+	slash = strchr(buf, '/');
+	if (slash) {
+		char *tail = NULL, *comma, *mods;
+		snprintf(base, sizeof(base), "%s", buf);
+		slash = base + (slash - buf);
+		if ((rc = parse_pmu(base, slash, out, &tail)) < 0)
+			return rc;
+		comma = strchr(tail, ',');
+		if (comma) {
+			*comma = '\0';
+			quals = comma + 1;
+		}
+		mods = tail;
+		if (*mods == ':')
+			mods++;
+		*slash = '/';
+		tail[-1] = '/';
+		if (*mods) {
+			char evname[160];
+			snprintf(evname, sizeof(evname), "%.*s", (int)(tail - base), base);
+			if (!is_mod_string(mods))
+				return ev__fail(-EINVAL, "bad modifier '%s' after '%s' (modifiers: u k h p "
+						"G H I D)", mods, evname);
+			if ((rc = apply_mods(mods, evname, out)) < 0)
+				return rc;
+		}
+		if (quals)
+			return apply_qualifiers(quals, buf, out);
+		return 0;
+	}
+
+	s = strchr(buf, ',');
+	if (s) {
+		*s = '\0';
+		quals = s + 1;
+	}
+	snprintf(base, sizeof(base), "%s", buf);
+	e = base + strlen(base);
+	while (e > base && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	if (!base[0])
+		return ev__fail(-EINVAL, "empty event before ',%s'", quals ? quals : "");
+	if ((rc = parse_base(base, out)) < 0)
+		return rc;
+	if (quals)
+		return apply_qualifiers(quals, base, out);
+	return 0;
+}
+
+int pmc__event_parse(const char *spec, struct pmc_evspec *out)
+{
+	int rc;
+
+	if (!out)
+		return -EINVAL;
+	ev__reason_reset();
+	rc = parse(spec, out);
+	if (rc < 0) {
+		char name[160];
+		snprintf(name, sizeof(name), "%s", out->name);
+		memset(out, 0, sizeof(*out));
+		snprintf(out->name, sizeof(out->name), "%s", name);
+		pmc__set_reason("%s", ev__reason()[0] ? ev__reason() : "invalid event spec");
+	}
+	return rc;
+}
+
+/* ---- -e lists --------------------------------------------------------- */
+static int is_qualifier(const char *s)
+{
+	return !strcasecmp(s, "usr") || !strcasecmp(s, "os");
+}
+
+void pmc__event_split_free(char **specs, int n)
+{
+	if (!specs)
+		return;
+	for (int i = 0; i < n; i++)
+		free(specs[i]);
+	free(specs);
+}
+
+static int push(char ***v, int *n, int *cap, char *s)
+{
+	if (*n == *cap) {
+		int nc = *cap ? *cap * 2 : 8;
+		char **nv = realloc(*v, sizeof(char *) * (size_t)nc);
+		if (!nv)
+			return -ENOMEM;
+		*v = nv;
+		*cap = nc;
+	}
+	(*v)[(*n)++] = s;
+	return 0;
+}
+
+static int split(const char *list, char ***specs, int *n)
+{
+	char **v = NULL;
+	int cnt = 0, cap = 0, depth = 0, in_pmu = 0, rc = 0;
+	const char *start, *p;
+
+	if (!list)
+		return ev__fail(-EINVAL, "no event list given");
+	for (start = p = list;; p++) {
+		if (*p == '{' && !in_pmu) {
+			depth++;
+		} else if (*p == '}' && !in_pmu) {
+			if (--depth < 0) {
+				rc = ev__fail(-EINVAL, "unbalanced '}' in event list '%s'", list);
+				goto fail;
+			}
+		} else if (*p == '/') {
+			in_pmu = !in_pmu;
+		} else if ((*p == ',' && !in_pmu && !depth) || !*p) {
+			const char *a = start, *b = p;
+			while (a < b && isspace((unsigned char)*a))
+				a++;
+			while (b > a && isspace((unsigned char)b[-1]))
+				b--;
+			if (a == b) {
+				rc = ev__fail(-EINVAL, "empty event in list '%s'%s", list,
+					      *list == ',' ? " (leading comma)" :
+					      (!*p && p > list && p[-1] == ',') ? " (trailing comma)" : "");
+				goto fail;
+			}
+			char *item = strndup(a, (size_t)(b - a));
+			if (!item) {
+				rc = -ENOMEM;
+				goto fail;
+			}
+			if (is_qualifier(item)) {
+				if (!cnt) {
+					rc = ev__fail(-EINVAL, "qualifier '%s' with no event before it in '%s'",
+						      item, list);
+					free(item);
+					goto fail;
+				}
+				size_t l = strlen(v[cnt - 1]) + strlen(item) + 2;
+				char *j = malloc(l);
+				if (!j) {
+					free(item);
+					rc = -ENOMEM;
+					goto fail;
+				}
+				snprintf(j, l, "%s,%s", v[cnt - 1], item);
+				free(v[cnt - 1]);
+				free(item);
+				v[cnt - 1] = j;
+			} else if ((rc = push(&v, &cnt, &cap, item)) < 0) {
+				free(item);
+				goto fail;
+			}
+			if (!*p)
+				break;
+			start = p + 1;
+		}
+		if (!*p)
+			break;
+	}
+	if (depth || in_pmu) {
+		rc = ev__fail(-EINVAL, "unbalanced %s in event list '%s'", depth ? "'{'" : "'/'", list);
+		goto fail;
+	}
+	*specs = v;
+	*n = cnt;
+	return 0;
+fail:
+	pmc__event_split_free(v, cnt);
+	return rc;
+}
+
+int pmc__event_split(const char *list, char ***specs, int *n)
+{
+	int rc;
+
+	if (!specs || !n)
+		return -EINVAL;
+	*specs = NULL;
+	*n = 0;
+	ev__reason_reset();
+	rc = split(list, specs, n);
+	if (rc < 0)
+		pmc__set_reason("%s", ev__reason()[0] ? ev__reason() : "cannot split event list");
+	return rc;
+}
