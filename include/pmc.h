@@ -752,6 +752,36 @@ int pmc_event_unit(pmc_id_t _pmc, double *_scale, const char **_unit);
 int pmc_spawn(char *const _argv[], pid_t *_pid);
 int pmc_spawn_go(pid_t _pid);
 int pmc_spawn_wait(pid_t _pid, int *_status);
+/* ... waiting at most _timeout_ms (-1 forever): -1/EAGAIN if still running. */
+int pmc_spawn_wait_timeout(pid_t _pid, int *_status, int _timeout_ms);
+
+/*
+ * Log extensions.  pmc_configure_logfile_flags is pmc_configure_logfile with
+ * options (PMC_LOGF_ZSTD: zstd-compressed, still streamable).
+ * pmc_log_set_cmdline records the command line in the log header (call it
+ * before configuring).  pmc_log_stats reports the writer's progress:
+ * samples, lost samples, records, bytes, and the first write error (errno).
+ */
+#define PMC_LOGF_ZSTD 0x1
+int pmc_configure_logfile_flags(int _fd, unsigned _flags);
+int pmc_log_set_cmdline(const char *_cmdline);
+struct pmc_log_stats {
+	uint64_t pl_samples;
+	uint64_t pl_lost;
+	uint64_t pl_records;
+	uint64_t pl_bytes;
+	int pl_error;
+};
+int pmc_log_stats(struct pmc_log_stats *_st);
+
+/*
+ * pmc_setting_get — hwpmc's tunables as libpmc uses them (callchaindepth,
+ * logbuffersize, nbuffers_pcpu, nsamples, mincount; "kern.hwpmc." prefix
+ * optional).  Set through PMC_<NAME> environment variables or a config file
+ * (see pmc(3)).  pmc_setting_name(i) names the i-th, NULL past the last.
+ */
+int pmc_setting_get(const char *_name, long *_value);
+const char *pmc_setting_name(int _i);
 
 #ifdef __cplusplus
 }

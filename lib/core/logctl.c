@@ -1,0 +1,372 @@
+/*
+ * logctl.c — hwpmc's log operations (CONFIGURELOG, FLUSHLOG, CLOSELOG,
+ * WRITELOG) and the glue between PMCs and the log writer.
+ *
+ * The writer (lib/log/writer.c) owns a thread that drains ring buffers into
+ * the log fd.  This file decides which rings exist: one per CPU shared by
+ * every per-CPU counter (the kernel redirects the others into it), and one
+ * per counter that follows a task.  It also writes the records only the
+ * core knows about: PMCALLOCATE, PMCATTACH/DETACH, USERDATA, and the
+ * targets' existing mappings, so a report needs nothing of this machine.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/internal.h"
+#include "core/error.h"
+#include "core/settings.h"
+#include "log/writer.h"
+#include "log/records.h"
+
+struct ring {
+	int cpu;                        /* -1: a task-following counter's own ring */
+	struct pmc_bctr *owner;         /* the counter whose mapping this is */
+	struct ring *next;
+};
+
+static struct {
+	struct pmc_logw *lw;
+	struct ring *rings;
+	unsigned flags;
+	char cmdline[1024];
+} L;
+
+int pmc__log_active(void)
+{
+	return L.lw != NULL;
+}
+
+static struct pmc_logrec *rec_buf(void)
+{
+	static struct pmc_logrec r;   /* big; used under the core lock only */
+	return &r;
+}
+
+static void put(struct pmc_logrec *r)
+{
+	if (L.lw)
+		pmc__logw_write(L.lw, r->type, r->buf, r->len);
+}
+
+static void log_allocate(struct pmc *pm)
+{
+	struct pmc_logrec *r = rec_buf();
+	if (pmc__logrec_pmcallocate(r, pm->id, (uint32_t)pm->ev.event, pm->ev.name,
+	    pm->mode, pm->flags & PMC_F_ALLOCATE_MASK, pm->freq ? pm->freq : pm->count,
+	    pm->freq != 0, pm->cpu) == 0)
+		put(r);
+}
+
+int pmc__log_pmc_allocated(struct pmc *pm)
+{
+	if (L.lw)
+		log_allocate(pm);
+	return 0;
+}
+
+/* /proc/PID/exe for the PMCATTACH record's path ("" when unknown). */
+static void exe_path(pid_t pid, char *buf, size_t len)
+{
+	char p[64];
+	ssize_t n;
+	snprintf(p, sizeof(p), "/proc/%d/exe", (int)pid);
+	n = readlink(p, buf, len - 1);
+	buf[n > 0 ? n : 0] = '\0';
+}
+
+/* The target's current mappings and name: what happened before we came. */
+static void log_process_state(pid_t pid)
+{
+	struct pmc_logrec *r = rec_buf();
+	char path[64], line[4096 + 256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	if ((f = fopen(path, "r")) != NULL) {
+		if (fgets(line, sizeof(line), f)) {
+			line[strcspn(line, "\n")] = '\0';
+			if (pmc__logrec_comm(r, pid, pid, 0, line) == 0)
+				put(r);
+		}
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long lo, hi, off;
+		char perms[8], file[4096];
+		int n = 0;
+		file[0] = '\0';
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi, perms, &off, &n) < 4)
+			continue;
+		if (perms[2] != 'x')
+			continue;             /* only code matters for symbols */
+		snprintf(file, sizeof(file), "%s", line + n);
+		file[strcspn(file, "\n")] = '\0';
+		struct pmc_logrec_map m = {
+			.pid = pid, .start = lo, .len = hi - lo, .pgoff = off,
+			.prot = 4 /* PROT_EXEC */, .path = file,
+		};
+		if (pmc__logrec_map_in(r, &m) == 0)
+			put(r);
+	}
+	fclose(f);
+}
+
+static size_t ring_pages(const struct pmc *pm)
+{
+	size_t per = 64;
+	size_t bytes, pages = 8, psz = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (pm->flags & PMC_F_CALLCHAIN)
+		per += 8 * (size_t)pmc__setting(PMC_SETTING_CALLCHAINDEPTH);
+	bytes = (size_t)pmc__setting(PMC_SETTING_NSAMPLES) * per;
+	while (pages * psz < bytes && pages < 1024)
+		pages *= 2;
+	return pages;
+}
+
+static struct ring *ring_for_cpu(int cpu)
+{
+	for (struct ring *r = L.rings; r; r = r->next)
+		if (r->cpu == cpu && cpu >= 0)
+			return r;
+	return NULL;
+}
+
+static int add_counter(struct pmc *pm, struct pmc_bctr *c, int cpu)
+{
+	const struct pmc_backend_ops *be = pmc__g.be;
+	struct perf_event_mmap_page *page;
+	struct ring *r = ring_for_cpu(cpu);
+	uint64_t kid;
+	int rc;
+
+	if ((rc = be->id(c, &kid)) < 0)
+		return rc;
+	struct perf_event_attr a = pm->ev.attr;
+	pmc__sampling_attr(pm, &a);
+	enum pmc_logw_role role = PMC_IS_SAMPLING_MODE(pm->mode) ?
+	    PMC_LOGW_SAMPLES : PMC_LOGW_EXIT_READ;
+	uint64_t st = a.sample_type | PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID |
+	    PERF_SAMPLE_TIME;
+	uint64_t rf = a.read_format | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
+	    PERF_FORMAT_TOTAL_TIME_RUNNING;
+	if ((rc = pmc__logw_add_event(L.lw, kid, pm->id, st, rf, role)) < 0)
+		return rc;
+	if (r)
+		return be->ring_redirect(c, r->owner);
+	size_t pages = ring_pages(pm);
+	if ((rc = be->ring_map(c, pages, &page)) < 0)
+		return rc;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->cpu = cpu;
+	r->owner = c;
+	if ((rc = pmc__logw_add_ring(L.lw, be, c, page,
+	    pages * (size_t)sysconf(_SC_PAGESIZE))) < 0) {
+		free(r);
+		return rc;
+	}
+	r->next = L.rings;
+	L.rings = r;
+	return 0;
+}
+
+int pmc__log_pmc_started(struct pmc *pm)
+{
+	int rc;
+
+	if (!L.lw || !(pm->flags & PMC_F_NEEDS_LOGFILE))
+		return 0;
+	for (struct pmc_target *t = pm->targets; t; t = t->next) {
+		if (t->pid > 0) {
+			struct pmc_logrec *r = rec_buf();
+			char exe[4096];
+			exe_path(t->pid, exe, sizeof(exe));
+			if (pmc__logrec_pmcattach(r, pm->id, t->pid, exe) == 0)
+				put(r);
+			log_process_state(t->pid);
+		}
+		for (int i = 0; i < t->nctr; i++) {
+			/* Rings are set up once per counter; skip ones already added. */
+			int known = 0;
+			for (struct ring *g = L.rings; g; g = g->next)
+				known |= g->owner == t->ctr[i];
+			if (known)
+				continue;
+			if ((rc = add_counter(pm, t->ctr[i], t->ctr_cpu[i])) < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+int pmc__log_pmc_stopping(struct pmc *pm)
+{
+	(void)pm;
+	return 0;
+}
+
+int pmc__log_pmc_detach(struct pmc *pm, struct pmc_target *t)
+{
+	struct pmc_logrec *r = rec_buf();
+	if (L.lw && pmc__logrec_pmcdetach(r, pm->id, t->pid) == 0)
+		put(r);
+	return 0;
+}
+
+/* A counter is about to close: its ring (if it owns one) must be drained
+ * and forgotten first, and counters redirected into it closed before it. */
+void pmc__log_target_closing(struct pmc_target *t)
+{
+	if (!L.lw)
+		return;
+	for (int i = 0; i < t->nctr; i++)
+		for (struct ring **pp = &L.rings; *pp; pp = &(*pp)->next)
+			if ((*pp)->owner == t->ctr[i]) {
+				struct ring *r = *pp;
+				pmc__logw_remove_ring(L.lw, r->owner);
+				*pp = r->next;
+				free(r);
+				break;
+			}
+}
+
+void pmc__log_fill_stats(struct pmc_driverstats *st)
+{
+	struct pmc_logw_stats ls;
+	if (!L.lw)
+		return;
+	pmc__logw_get_stats(L.lw, &ls);
+	st->pm_intr_processed = (unsigned)ls.samples;
+	st->pm_intr_bufferfull = (unsigned)ls.lost;
+	st->pm_buffer_requests = (unsigned)ls.writes;
+	st->pm_log_sweeps = (unsigned)ls.sweeps;
+	st->pm_buffer_requests_failed = (unsigned)ls.errors;
+}
+
+static int close_log(void)
+{
+	int rc;
+	/* Rings belong to counters that outlive the log: stop draining them. */
+	while (L.rings) {
+		struct ring *r = L.rings;
+		L.rings = r->next;
+		pmc__logw_remove_ring(L.lw, r->owner);
+		pmc__g.be->ring_unmap(r->owner);
+		free(r);
+	}
+	rc = pmc__logw_close(L.lw);
+	L.lw = NULL;
+	return rc;
+}
+
+int pmc_configure_logfile_flags(int fd, unsigned flags)
+{
+	int rc;
+
+	pmc__clear_reason();
+	pthread_mutex_lock(&pmc__g.lock);
+	pmc__g.stats.pm_syscalls++;
+	if (!pmc__g.initialized) {
+		pmc__set_reason("pmc_init() has not been called");
+		rc = -ENXIO;
+	} else if (fd == -1) {
+		if (!L.lw) {
+			pmc__set_reason("no log file is configured");
+			rc = -EINVAL;
+		} else {
+			rc = close_log();
+		}
+	} else if (L.lw) {
+		pmc__set_reason("a log file is already configured");
+		rc = -EBUSY;
+	} else if (fd < 0 || fcntl(fd, F_GETFL) < 0) {
+		pmc__set_reason("%d is not an open file descriptor", fd);
+		rc = -EBADF;
+	} else if ((rc = pmc__logw_open(fd, (flags & PMC_LOGF_ZSTD) ? PMC_LOGW_ZSTD : 0,
+	    L.cmdline, &L.lw)) == 0) {
+		L.flags = flags;
+		for (struct pmc *pm = pmc__g.pmcs; pm; pm = pm->next)
+			log_allocate(pm);
+	}
+	if (rc < 0)
+		pmc__g.stats.pm_syscall_errors++;
+	pthread_mutex_unlock(&pmc__g.lock);
+	return pmc__ret(rc);
+}
+
+int pmc_configure_logfile(int fd)
+{
+	return pmc_configure_logfile_flags(fd, 0);
+}
+
+static int with_log(int (*fn)(void *), void *arg)
+{
+	int rc;
+	pmc__clear_reason();
+	pthread_mutex_lock(&pmc__g.lock);
+	pmc__g.stats.pm_syscalls++;
+	if (!L.lw) {
+		pmc__set_reason("no log file is configured");
+		rc = -EINVAL;
+	} else {
+		rc = fn(arg);
+	}
+	if (rc < 0)
+		pmc__g.stats.pm_syscall_errors++;
+	pthread_mutex_unlock(&pmc__g.lock);
+	return pmc__ret(rc);
+}
+
+static int do_flush(void *arg)  { (void)arg; return pmc__logw_flush(L.lw); }
+static int do_close(void *arg)  { (void)arg; return close_log(); }
+static int do_writelog(void *arg)
+{
+	struct pmc_logrec *r = rec_buf();
+	int rc = pmc__logrec_userdata(r, *(uint32_t *)arg);
+	return rc < 0 ? rc : pmc__logw_write(L.lw, r->type, r->buf, r->len);
+}
+
+int pmc_flush_logfile(void)          { return with_log(do_flush, NULL); }
+int pmc_close_logfile(void)          { return with_log(do_close, NULL); }
+int pmc_writelog(uint32_t udata)     { return with_log(do_writelog, &udata); }
+
+int pmc_log_set_cmdline(const char *cmdline)
+{
+	snprintf(L.cmdline, sizeof(L.cmdline), "%s", cmdline ? cmdline : "");
+	return 0;
+}
+
+int pmc_log_stats(struct pmc_log_stats *st)
+{
+	struct pmc_logw_stats ls;
+	int rc = 0;
+	pthread_mutex_lock(&pmc__g.lock);
+	memset(st, 0, sizeof(*st));
+	if (L.lw) {
+		pmc__logw_get_stats(L.lw, &ls);
+		st->pl_samples = ls.samples;
+		st->pl_lost = ls.lost;
+		st->pl_records = ls.records;
+		st->pl_bytes = ls.bytes;
+		st->pl_error = ls.error;
+	} else {
+		rc = -EINVAL;
+	}
+	pthread_mutex_unlock(&pmc__g.lock);
+	return pmc__ret(rc);
+}
+
+void pmc__log_fini(void)
+{
+	if (L.lw)
+		close_log();
+}

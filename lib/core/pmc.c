@@ -1,0 +1,1116 @@
+/*
+ * pmc.c — the machine-independent core: the hwpmc programming model.
+ *
+ * Each public call checks its arguments the way hwpmc(4) does (same errno
+ * for the same condition), then drives the backend through the table in
+ * backend.h.  State lives in one struct (pmc__g) under one mutex: libpmc
+ * calls are not hot (the fast path, pmc_read on a self-monitoring PMC,
+ * reads the counter through the user page without a system call).
+ */
+#include <assert.h>
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/internal.h"
+#include "core/error.h"
+#include "core/settings.h"
+#include "core/sysinfo.h"
+
+struct pmc_core pmc__g = { .lock = PTHREAD_MUTEX_INITIALIZER };
+static const char *backend_name_wanted;
+
+#define LOCK()   pthread_mutex_lock(&pmc__g.lock)
+#define UNLOCK() pthread_mutex_unlock(&pmc__g.lock)
+
+/* Every public entry: clear the reason, count the "system call". */
+#define ENTER() do { pmc__clear_reason(); LOCK(); pmc__g.stats.pm_syscalls++; } while (0)
+static int leave(int rc)
+{
+	if (rc < 0)
+		pmc__g.stats.pm_syscall_errors++;
+	UNLOCK();
+	return pmc__ret(rc);
+}
+
+static const struct pmc_backend_ops *backend_by_name(const char *name)
+{
+	if (!name || !*name || !strcmp(name, "linux"))
+		return &pmc_backend_linux;
+	if (!strcmp(name, "sim"))
+		return &pmc_backend_sim;
+	return NULL;
+}
+
+int pmc_backend_select(const char *name)
+{
+	int rc = 0;
+	ENTER();
+	if (pmc__g.initialized) {
+		pmc__set_reason("the backend must be chosen before pmc_init()");
+		rc = -EBUSY;
+	} else if (!backend_by_name(name)) {
+		pmc__set_reason("unknown backend '%s' (known: linux, sim)", name ? name : "");
+		rc = -ENOENT;
+	} else {
+		backend_name_wanted = name;
+	}
+	return leave(rc);
+}
+
+const char *pmc_backend_name(void)
+{
+	return pmc__g.be ? pmc__g.be->name : "none";
+}
+
+static int init_locked(void)
+{
+	const char *name = backend_name_wanted ? backend_name_wanted : getenv("PMC_BACKEND");
+	const struct pmc_backend_ops *be = backend_by_name(name);
+	int rc;
+
+	if (pmc__g.initialized)
+		return 0;
+	if (!be) {
+		pmc__set_reason("PMC_BACKEND='%s' names no backend (known: linux, sim)", name);
+		return -ENOENT;
+	}
+	pmc__settings_load();
+	rc = be->init(&pmc__g.m);
+	if (rc < 0)
+		return rc;
+	pmc__g.be = be;
+	memset(&pmc__g.ci, 0, sizeof(pmc__g.ci));
+	pmc__g.ci.pm_cputype = pmc__g.m.cputype;
+	pmc__g.ci.pm_ncpu = (uint32_t)pmc__g.m.ncpu;
+	pmc__g.ci.pm_nclass = pmc__g.m.nclass;
+	for (uint32_t i = 0; i < pmc__g.m.nclass; i++) {
+		pmc__g.ci.pm_classes[i] = pmc__g.m.classes[i];
+		pmc__g.ci.pm_npmc += pmc__g.m.classes[i].pm_num;
+	}
+	pmc__g.initialized = 1;
+	return 0;
+}
+
+int pmc_init(void)
+{
+	ENTER();
+	return leave(init_locked());
+}
+
+/* Calls that need pmc_init(): FreeBSD's libpmc answers ENXIO before it. */
+static int need_init(void)
+{
+	if (!pmc__g.initialized) {
+		pmc__set_reason("pmc_init() has not been called");
+		return -ENXIO;
+	}
+	return 0;
+}
+
+int pmc_ncpu(void)
+{
+	int rc;
+	ENTER();
+	rc = need_init();
+	return leave(rc < 0 ? rc : (int)pmc__g.ci.pm_ncpu);
+}
+
+int pmc_npmc(int cpu)
+{
+	int rc;
+	ENTER();
+	rc = need_init();
+	if (rc == 0 && (cpu < 0 || cpu >= (int)pmc__g.ci.pm_ncpu)) {
+		pmc__set_reason("CPU %d is out of range (0-%u)", cpu, pmc__g.ci.pm_ncpu - 1);
+		rc = -EINVAL;
+	}
+	return leave(rc < 0 ? rc : (int)pmc__g.ci.pm_npmc);
+}
+
+int pmc_cpuinfo(const struct pmc_cpuinfo **ci)
+{
+	int rc;
+	ENTER();
+	rc = need_init();
+	if (rc == 0)
+		*ci = &pmc__g.ci;
+	return leave(rc);
+}
+
+struct pmc *pmc__find(pmc_id_t id)
+{
+	for (struct pmc *pm = pmc__g.pmcs; pm; pm = pm->next)
+		if (pm->id == id)
+			return pm;
+	return NULL;
+}
+
+static int lookup(pmc_id_t id, struct pmc **out)
+{
+	int rc = need_init();
+	if (rc < 0)
+		return rc;
+	*out = pmc__find(id);
+	if (!*out) {
+		pmc__set_reason("0x%08x is not a PMC handle of this process", id);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const struct pmc_classinfo *classinfo(enum pmc_class c)
+{
+	for (uint32_t i = 0; i < pmc__g.ci.pm_nclass; i++)
+		if (pmc__g.ci.pm_classes[i].pm_class == c)
+			return &pmc__g.ci.pm_classes[i];
+	return NULL;
+}
+
+int pmc_pmcinfo(int cpu, struct pmc_pmcinfo **out)
+{
+	struct pmc_pmcinfo *pi;
+	int rc, ri = 0;
+
+	ENTER();
+	if ((rc = need_init()) < 0)
+		return leave(rc);
+	if (cpu < 0 || cpu >= (int)pmc__g.ci.pm_ncpu) {
+		pmc__set_reason("CPU %d is out of range (0-%u)", cpu, pmc__g.ci.pm_ncpu - 1);
+		return leave(-EINVAL);
+	}
+	if ((rc = pmc__g.be->cpu_check(cpu)) < 0)
+		return leave(rc);
+	pi = calloc(1, sizeof(*pi) + pmc__g.ci.pm_npmc * sizeof(struct pmc_info));
+	if (!pi)
+		return leave(-ENOMEM);
+	pi->pm_cpu = cpu;
+	for (uint32_t c = 0; c < pmc__g.ci.pm_nclass; c++) {
+		const struct pmc_classinfo *cl = &pmc__g.ci.pm_classes[c];
+		for (uint32_t r = 0; r < cl->pm_num; r++, ri++) {
+			struct pmc_info *p = &pi->pm_pmcs[ri];
+			snprintf(p->pm_name, sizeof(p->pm_name), "%s-%u",
+			    pmc_name_of_class(cl->pm_class), r);
+			p->pm_class = cl->pm_class;
+			p->pm_enabled = !pmc__row_disabled(cpu, ri);
+			p->pm_rowdisp = PMC_DISP_FREE;
+			p->pm_ownerpid = -1;
+			for (struct pmc *pm = pmc__g.pmcs; pm; pm = pm->next) {
+				if ((enum pmc_class)PMC_ID_TO_CLASS(pm->id) != cl->pm_class ||
+				    PMC_ID_TO_ROWINDEX(pm->id) != r)
+					continue;
+				if (PMC_IS_SYSTEM_MODE(pm->mode) && pm->cpu != cpu) {
+					p->pm_rowdisp = PMC_DISP_STANDALONE;
+					continue;
+				}
+				p->pm_rowdisp = PMC_IS_SYSTEM_MODE(pm->mode) ?
+				    PMC_DISP_STANDALONE : PMC_DISP_THREAD;
+				p->pm_ownerpid = getpid();
+				p->pm_mode = pm->mode;
+				p->pm_event = pm->ev.event;
+				p->pm_flags = pm->flags;
+				if (PMC_IS_SAMPLING_MODE(pm->mode))
+					p->pm_reloadcount = pm->count;
+				break;
+			}
+			if (!p->pm_enabled)
+				p->pm_rowdisp = PMC_DISP_STANDALONE;
+		}
+	}
+	*out = pi;
+	return leave(0);
+}
+
+int pmc_capabilities(pmc_id_t id, uint32_t *caps)
+{
+	struct pmc *pm;
+	int rc;
+	ENTER();
+	if ((rc = lookup(id, &pm)) == 0)
+		*caps = pm->ev.caps;
+	return leave(rc);
+}
+
+int pmc_width(pmc_id_t id, uint32_t *width)
+{
+	struct pmc *pm;
+	int rc;
+	ENTER();
+	if ((rc = lookup(id, &pm)) == 0) {
+		const struct pmc_classinfo *cl = classinfo(pm->ev.pclass);
+		*width = cl ? cl->pm_width : 64;
+	}
+	return leave(rc);
+}
+
+/* ---- allocation -------------------------------------------------------- */
+
+void pmc__sampling_attr(const struct pmc *pm, struct perf_event_attr *a)
+{
+	if (!PMC_IS_SAMPLING_MODE(pm->mode))
+		return;
+	if (pm->freq) {
+		a->freq = 1;
+		a->sample_freq = pm->freq;
+	} else {
+		a->sample_period = pm->count;
+	}
+	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+	    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	if (pm->flags & PMC_F_CALLCHAIN) {
+		int depth = (int)pmc__setting(PMC_SETTING_CALLCHAINDEPTH);
+		int max = pmc__sys_max_stack();
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		a->sample_max_stack = (uint16_t)(depth < max ? depth : max);
+		if (pm->flags & PMC_F_USERCALLCHAIN)
+			a->exclude_callchain_kernel = 1;
+	}
+	a->sample_id_all = 1;
+	a->wakeup_watermark = (uint32_t)(pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024 / 2);
+	a->watermark = 1;
+}
+
+/* The lowest row index free for (cpu, class); hwpmc ids carry it. */
+static int pick_row(int cpu, enum pmc_class cls)
+{
+	for (int r = 0; r < 256; r++) {
+		int used = 0;
+		for (struct pmc *pm = pmc__g.pmcs; pm && !used; pm = pm->next)
+			used = (int)PMC_ID_TO_CLASS(pm->id) == (int)cls &&
+			    (int)PMC_ID_TO_ROWINDEX(pm->id) == r &&
+			    (int)PMC_ID_TO_CPU(pm->id) == (cpu & 0xFFF);
+		if (!used)
+			return r;
+	}
+	return -1;
+}
+
+static void close_target(struct pmc_target *t)
+{
+	pmc__log_target_closing(t);
+	for (int i = 0; i < t->nctr; i++)
+		pmc__g.be->close(t->ctr[i]);
+	free(t->ctr);
+	free(t->ctr_cpu);
+	free(t);
+}
+
+/* Trial-open so that allocation fails early, with the real reason. */
+static int probe_event(struct pmc *pm)
+{
+	struct perf_event_attr a = pm->ev.attr;
+	struct pmc_bctr *c;
+	pid_t pid = PMC_IS_SYSTEM_MODE(pm->mode) ? -1 : 0;
+	int rc;
+
+	pmc__sampling_attr(pm, &a);
+	rc = pmc__g.be->open(&a, pid, PMC_IS_SYSTEM_MODE(pm->mode) ? pm->cpu : -1,
+	    NULL, 0, &c);
+	if (rc == -EPERM && pid == 0 && !a.exclude_kernel && !pmc__sys_has_cap_perfmon()) {
+		/* perf_event_paranoid >= 2: an unprivileged user may count only
+		 * user space.  Do what perf does: exclude the kernel, quietly. */
+		pmc__clear_reason();
+		pm->ev.attr.exclude_kernel = 1;
+		pm->ev.attr.exclude_hv = 1;
+		a.exclude_kernel = a.exclude_hv = 1;
+		rc = pmc__g.be->open(&a, pid, -1, NULL, 0, &c);
+	}
+	if (rc < 0)
+		return rc;
+	pmc__g.be->close(c);
+	return 0;
+}
+
+static int allocate_common(struct pmc *pm, enum pmc_mode mode, uint32_t flags,
+    int cpu, pmc_id_t *id, uint64_t count)
+{
+	int rc, row;
+
+	if ((rc = need_init()) < 0)
+		return rc;
+	if ((int)mode < PMC_MODE_FIRST || (int)mode > PMC_MODE_LAST) {
+		pmc__set_reason("invalid mode %d (SS, SC, TS or TC)", (int)mode);
+		return -EINVAL;
+	}
+	if (flags & ~PMC_F_ALLOCATE_MASK) {
+		pmc__set_reason("unknown flags 0x%x", flags & ~PMC_F_ALLOCATE_MASK);
+		return -EINVAL;
+	}
+	if (PMC_IS_SYSTEM_MODE(mode)) {
+		if (cpu == PMC_CPU_ANY) {
+			pmc__set_reason("a system-mode PMC needs a CPU number, not PMC_CPU_ANY");
+			return -EINVAL;
+		}
+		if (flags & (PMC_F_DESCENDANTS | PMC_F_LOG_PROCCSW | PMC_F_LOG_PROCEXIT)) {
+			pmc__set_reason("DESCENDANTS, LOG_PROCCSW and LOG_PROCEXIT apply "
+			    "to process-mode PMCs only");
+			return -EINVAL;
+		}
+		if (cpu < 0 || cpu >= (int)pmc__g.ci.pm_ncpu) {
+			pmc__set_reason("CPU %d does not exist (this machine has CPUs 0-%u)",
+			    cpu, pmc__g.ci.pm_ncpu - 1);
+			return -ENXIO;
+		}
+		if ((rc = pmc__g.be->cpu_check(cpu)) < 0)
+			return rc;
+	} else if (cpu != PMC_CPU_ANY) {
+		pmc__set_reason("a process-mode PMC takes PMC_CPU_ANY, not CPU %d", cpu);
+		return -EINVAL;
+	}
+	if (PMC_IS_SAMPLING_MODE(mode) && !(pm->ev.caps & PMC_CAP_INTERRUPT)) {
+		pmc__set_reason("'%s' cannot sample (no interrupt capability); count it instead",
+		    pm->ev.name);
+		return -EOPNOTSUPP;
+	}
+	if ((flags & PMC_F_CALLCHAIN) && !PMC_IS_SAMPLING_MODE(mode)) {
+		pmc__set_reason("call chains need a sampling PMC");
+		return -EOPNOTSUPP;
+	}
+	if ((pm->ev.attr.exclude_kernel || pm->ev.attr.exclude_user) &&
+	    !(pm->ev.caps & (PMC_CAP_USER | PMC_CAP_SYSTEM))) {
+		pmc__set_reason("'%s' cannot be restricted to user or kernel mode", pm->ev.name);
+		return -EOPNOTSUPP;
+	}
+	pm->mode = mode;
+	pm->flags = flags;
+	pm->cpu = PMC_IS_SYSTEM_MODE(mode) ? cpu : -1;
+	pm->state = PMC_STATE_ALLOCATED;
+	if (PMC_IS_SAMPLING_MODE(mode)) {
+		uint64_t minc = (uint64_t)pmc__setting(PMC_SETTING_MINCOUNT);
+		/* hwpmc raises a sampling rate below kern.hwpmc.mincount. */
+		pm->count = count < minc ? minc : count;
+		pm->flags |= PMC_F_NEEDS_LOGFILE;
+	} else {
+		pm->count = count;
+		pm->offset = (int64_t)count;
+		if (flags & (PMC_F_LOG_PROCCSW | PMC_F_LOG_PROCEXIT))
+			pm->flags |= PMC_F_NEEDS_LOGFILE;
+	}
+	if ((rc = probe_event(pm)) < 0)
+		return rc;
+	row = pick_row(pm->cpu, pm->ev.pclass);
+	if (row < 0) {
+		pmc__set_reason("no free PMC row in class %s", pmc_name_of_class(pm->ev.pclass));
+		return -EINVAL;
+	}
+	pm->id = PMC_ID_MAKE_ID(PMC_IS_SYSTEM_MODE(mode) ? cpu : PMC_CPU_ANY,
+	    mode, pm->ev.pclass, row);
+	pm->next = pmc__g.pmcs;
+	pmc__g.pmcs = pm;
+	*id = pm->id;
+	pmc__log_pmc_allocated(pm);
+	return 0;
+}
+
+int pmc_allocate(const char *spec, enum pmc_mode mode, uint32_t flags, int cpu,
+    pmc_id_t *id, uint64_t count)
+{
+	struct pmc *pm;
+	int rc;
+
+	ENTER();
+	if ((rc = need_init()) < 0)
+		return leave(rc);
+	if (!spec || !id) {
+		pmc__set_reason("no event specification given");
+		return leave(-EINVAL);
+	}
+	pm = calloc(1, sizeof(*pm));
+	if (!pm)
+		return leave(-ENOMEM);
+	if ((rc = pmc__event_parse(spec, &pm->ev)) < 0 ||
+	    (rc = allocate_common(pm, mode, flags, cpu, id, count)) < 0) {
+		free(pm);
+		return leave(rc);
+	}
+	return leave(0);
+}
+
+int pmc_allocate_attr(const struct perf_event_attr *attr, enum pmc_mode mode,
+    uint32_t flags, int cpu, pmc_id_t *id, uint64_t count)
+{
+	struct pmc *pm;
+	int rc;
+
+	ENTER();
+	if ((rc = need_init()) < 0)
+		return leave(rc);
+	if (!attr || !id)
+		return leave(-EINVAL);
+	pm = calloc(1, sizeof(*pm));
+	if (!pm)
+		return leave(-ENOMEM);
+	pm->ev.attr = *attr;
+	pm->ev.attr.size = sizeof(pm->ev.attr);
+	snprintf(pm->ev.name, sizeof(pm->ev.name), "raw/type=%u,config=0x%llx/",
+	    attr->type, (unsigned long long)attr->config);
+	pm->ev.pclass = attr->type == PERF_TYPE_SOFTWARE ? PMC_CLASS_SOFT : PMC_CLASS_RAW;
+	pm->ev.caps = PMC_CAP_READ | PMC_CAP_WRITE | PMC_CAP_INTERRUPT |
+	    PMC_CAP_USER | PMC_CAP_SYSTEM;
+	pm->ev.scale = 1.0;
+	pm->ev.event = PMC_EV_SOFT_FIRST + PMC_EV_DYN_COUNT - 1;
+	if ((rc = allocate_common(pm, mode, flags, cpu, id, count)) < 0) {
+		free(pm);
+		return leave(rc);
+	}
+	return leave(0);
+}
+
+/* ---- targets ----------------------------------------------------------- */
+
+static struct pmc_target *find_target(struct pmc *pm, pid_t pid, int is_thread)
+{
+	for (struct pmc_target *t = pm->targets; t; t = t->next)
+		if (t->pid == pid && t->is_thread == is_thread)
+			return t;
+	return NULL;
+}
+
+static int add_ctr(struct pmc_target *t, struct pmc_bctr *c, int cpu)
+{
+	struct pmc_bctr **n = realloc(t->ctr, (size_t)(t->nctr + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	t->ctr = n;
+	int *nc = realloc(t->ctr_cpu, (size_t)(t->nctr + 1) * sizeof(*nc));
+	if (!nc)
+		return -ENOMEM;
+	t->ctr_cpu = nc;
+	t->ctr_cpu[t->nctr] = cpu;
+	t->ctr[t->nctr++] = c;
+	return 0;
+}
+
+/* Group leader's counter for the same (pid, cpu) slot, if grouped. */
+static struct pmc_bctr *leader_ctr(struct pmc *pm, pid_t pid, int is_thread, int slot)
+{
+	struct pmc_target *lt;
+	if (!pm->leader)
+		return NULL;
+	lt = find_target(pm->leader, pid, is_thread);
+	return lt && slot < lt->nctr ? lt->ctr[slot] : NULL;
+}
+
+static int open_one(struct pmc *pm, struct pmc_target *t, pid_t tid, int cpu,
+    unsigned flags)
+{
+	struct perf_event_attr a = pm->ev.attr;
+	struct pmc_bctr *c;
+	int rc;
+
+	pmc__sampling_attr(pm, &a);
+	if (pm->flags & PMC_F_DESCENDANTS)
+		flags |= PMC_BOPEN_INHERIT;
+	if (pm->flags & PMC_F_LOG_PROCEXIT)
+		a.inherit_stat = 1;
+	if (pm->flags & (PMC_F_LOG_PROCEXIT | PMC_F_LOG_PROCCSW) ||
+	    PMC_IS_SAMPLING_MODE(pm->mode)) {
+		/* Tasks and names for the log: forks, exits, execs, mappings. */
+		a.task = 1;
+		a.comm = 1;
+		a.comm_exec = 1;
+		a.mmap = 1;
+		a.mmap2 = 1;
+		a.sample_id_all = 1;
+		a.sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+		a.read_format |= PERF_FORMAT_ID;
+	}
+	rc = pmc__g.be->open(&a, tid, cpu, leader_ctr(pm, t->pid, t->is_thread, t->nctr),
+	    flags, &c);
+	if (rc < 0)
+		return rc;
+	if ((rc = add_ctr(t, c, cpu)) < 0) {
+		pmc__g.be->close(c);
+		return rc;
+	}
+	return 0;
+}
+
+/* Threads of a process, from /proc/PID/task. */
+static int list_tasks(pid_t pid, pid_t **out, int *n)
+{
+	char path[64];
+	DIR *d;
+	struct dirent *e;
+	int cap = 16;
+
+	*n = 0;
+	*out = malloc((size_t)cap * sizeof(pid_t));
+	if (!*out)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d) {
+		/* Not a Linux process (the sim's targets): the pid itself. */
+		(*out)[(*n)++] = pid;
+		return 0;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		if (*n == cap) {
+			pid_t *m = realloc(*out, (size_t)(cap *= 2) * sizeof(pid_t));
+			if (!m) {
+				closedir(d);
+				return -ENOMEM;
+			}
+			*out = m;
+		}
+		(*out)[(*n)++] = (pid_t)atoi(e->d_name);
+	}
+	closedir(d);
+	if (*n == 0)
+		(*out)[(*n)++] = pid;
+	return 0;
+}
+
+/* Open the counters for a new target per the PMC's mode. */
+static int open_target(struct pmc *pm, struct pmc_target *t, unsigned flags)
+{
+	int rc = 0;
+
+	if (PMC_IS_SAMPLING_MODE(pm->mode)) {
+		/* Per CPU, so that one ring per CPU serves every PMC (perf's way). */
+		for (int cpu = 0; cpu < pmc__g.m.ncpu && rc == 0; cpu++) {
+			if (pmc__g.be->cpu_check(cpu) < 0)
+				continue;
+			pmc__clear_reason();
+			rc = open_one(pm, t, t->pid, cpu, flags);
+		}
+		return rc;
+	}
+	if (t->is_thread)
+		return open_one(pm, t, t->pid, -1, flags);
+	pid_t *tids;
+	int n;
+	if ((rc = list_tasks(t->pid, &tids, &n)) < 0)
+		return rc;
+	for (int i = 0; i < n && rc == 0; i++) {
+		rc = open_one(pm, t, tids[i], -1, flags);
+		if (rc == -ESRCH && i > 0)
+			rc = 0;        /* a thread that exited meanwhile */
+	}
+	free(tids);
+	return rc;
+}
+
+static int attach_locked(struct pmc *pm, pid_t pid, int is_thread, unsigned flags)
+{
+	struct pmc_target *t;
+	int rc;
+
+	if (PMC_IS_SYSTEM_MODE(pm->mode)) {
+		pmc__set_reason("PMC 0x%08x is system-mode: it counts a CPU, not a process",
+		    pm->id);
+		return -EINVAL;
+	}
+	if (pid < 0) {
+		pmc__set_reason("invalid process id %d", (int)pid);
+		return -EINVAL;
+	}
+	if (pid == 0)
+		pid = getpid();
+	if (find_target(pm, pid, is_thread)) {
+		pmc__set_reason("PMC 0x%08x is already attached to %s %d", pm->id,
+		    is_thread ? "thread" : "process", (int)pid);
+		return -EEXIST;
+	}
+	if ((rc = pmc__g.be->target_check(pid)) < 0)
+		return rc;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->pid = pid;
+	t->is_thread = is_thread;
+	if ((rc = open_target(pm, t, flags)) < 0) {
+		close_target(t);
+		return rc;
+	}
+	if (pm->state == PMC_STATE_RUNNING)
+		for (int i = 0; i < t->nctr; i++)
+			pmc__g.be->enable(t->ctr[i]);
+	t->next = pm->targets;
+	pm->targets = t;
+	pm->flags |= PMC_F_ATTACH_DONE;
+	return 0;
+}
+
+static int attach_api(pmc_id_t id, pid_t pid, int is_thread)
+{
+	struct pmc *pm;
+	int rc;
+	ENTER();
+	if ((rc = lookup(id, &pm)) == 0)
+		rc = attach_locked(pm, pid, is_thread, pmc__spawn_pending(pid) ?
+		    PMC_BOPEN_ENABLE_EXEC : 0);
+	return leave(rc);
+}
+
+int pmc_attach(pmc_id_t id, pid_t pid)        { return attach_api(id, pid, 0); }
+int pmc_attach_thread(pmc_id_t id, pid_t tid) { return attach_api(id, tid, 1); }
+
+static int detach_api(pmc_id_t id, pid_t pid, int is_thread)
+{
+	struct pmc *pm;
+	int rc;
+
+	ENTER();
+	if ((rc = lookup(id, &pm)) < 0)
+		return leave(rc);
+	if (PMC_IS_SYSTEM_MODE(pm->mode)) {
+		pmc__set_reason("PMC 0x%08x is system-mode: it has no process to detach", id);
+		return leave(-EINVAL);
+	}
+	if (pid < 0) {
+		pmc__set_reason("invalid process id %d", (int)pid);
+		return leave(-EINVAL);
+	}
+	if (pid == 0)
+		pid = getpid();
+	for (struct pmc_target **pp = &pm->targets; *pp; pp = &(*pp)->next) {
+		struct pmc_target *t = *pp;
+		if (t->pid != pid || t->is_thread != is_thread)
+			continue;
+		/* Keep what it counted: fold its value into the offset. */
+		if (PMC_IS_COUNTING_MODE(pm->mode)) {
+			for (int i = 0; i < t->nctr; i++) {
+				struct pmc_bcount v;
+				if (pmc__g.be->read(t->ctr[i], &v) == 0)
+					pm->offset += (int64_t)v.value;
+			}
+		}
+		pmc__log_pmc_detach(pm, t);
+		*pp = t->next;
+		close_target(t);
+		return leave(0);
+	}
+	if (pmc__g.be->target_check(pid) == -ESRCH) {
+		pmc__clear_reason();
+		pmc__set_reason("no process %d", (int)pid);
+		return leave(-ESRCH);
+	}
+	pmc__clear_reason();
+	pmc__set_reason("PMC 0x%08x is not attached to %s %d", id,
+	    is_thread ? "thread" : "process", (int)pid);
+	return leave(-EINVAL);
+}
+
+int pmc_detach(pmc_id_t id, pid_t pid)        { return detach_api(id, pid, 0); }
+int pmc_detach_thread(pmc_id_t id, pid_t tid) { return detach_api(id, tid, 1); }
+
+/* ---- start / stop ------------------------------------------------------ */
+
+static int for_each_ctr(struct pmc *pm, int (*fn)(struct pmc_bctr *))
+{
+	int rc = 0;
+	for (struct pmc_target *t = pm->targets; t; t = t->next)
+		for (int i = 0; i < t->nctr; i++) {
+			int r = fn(t->ctr[i]);
+			if (r < 0 && rc == 0)
+				rc = r;
+		}
+	return rc;
+}
+
+int pmc_start(pmc_id_t id)
+{
+	struct pmc *pm;
+	int rc;
+
+	ENTER();
+	if ((rc = lookup(id, &pm)) < 0)
+		return leave(rc);
+	if (pm->state == PMC_STATE_RUNNING)
+		return leave(0);
+	if ((pm->flags & PMC_F_NEEDS_LOGFILE) && !pmc__log_active()) {
+		pmc__set_reason("no log file configured (pmc_configure_logfile) for PMC "
+		    "0x%08x, which writes to the log", id);
+		return leave(-EDOOFUS);
+	}
+	if (PMC_IS_SYSTEM_MODE(pm->mode)) {
+		if ((rc = pmc__g.be->cpu_check(pm->cpu)) < 0)
+			return leave(rc);
+		if (!pm->targets) {
+			struct pmc_target *t = calloc(1, sizeof(*t));
+			if (!t)
+				return leave(-ENOMEM);
+			t->pid = -1;
+			if ((rc = open_one(pm, t, -1, pm->cpu, 0)) < 0) {
+				close_target(t);
+				return leave(rc);
+			}
+			pm->targets = t;
+		}
+	} else if (!pm->targets) {
+		/* hwpmc: starting an unattached process PMC attaches it to the owner. */
+		if ((rc = attach_locked(pm, getpid(), 0, 0)) < 0)
+			return leave(rc);
+		pm->flags |= PMC_F_ATTACHED_TO_OWNER;
+	}
+	if ((rc = pmc__log_pmc_started(pm)) < 0)
+		return leave(rc);
+	/* Counters on a spawned, not yet released target start at its exec
+	 * (enable_on_exec): enabling them now would count our own exec. */
+	for (struct pmc_target *t = pm->targets; t && rc == 0; t = t->next)
+		if (!pmc__spawn_pending(t->pid))
+			for (int i = 0; i < t->nctr && rc == 0; i++)
+				rc = pmc__g.be->enable(t->ctr[i]);
+	if (rc == 0)
+		pm->state = PMC_STATE_RUNNING;
+	return leave(rc);
+}
+
+int pmc_stop(pmc_id_t id)
+{
+	struct pmc *pm;
+	int rc;
+
+	ENTER();
+	if ((rc = lookup(id, &pm)) < 0)
+		return leave(rc);
+	if (pm->state != PMC_STATE_RUNNING)
+		return leave(0);
+	rc = for_each_ctr(pm, pmc__g.be->disable);
+	pm->state = PMC_STATE_STOPPED;
+	pmc__log_pmc_stopping(pm);
+	return leave(rc);
+}
+
+/* ---- reading and writing ----------------------------------------------- */
+
+static int read_locked(struct pmc *pm, struct pmc_reading *r)
+{
+	uint64_t raw = 0, en = 0, run = 0;
+	double scaled = 0;
+	int any_scaled = 0, rc;
+
+	memset(r, 0, sizeof(*r));
+	if (!PMC_IS_COUNTING_MODE(pm->mode)) {
+		pmc__set_reason("PMC 0x%08x samples; only counting PMCs can be read "
+		    "(hwpmc's PMCRW rule)", pm->id);
+		return -EINVAL;
+	}
+	for (struct pmc_target *t = pm->targets; t; t = t->next)
+		for (int i = 0; i < t->nctr; i++) {
+			struct pmc_bcount v;
+			if ((rc = pmc__g.be->read(t->ctr[i], &v)) < 0)
+				return rc;
+			raw += v.value;
+			en += v.enabled;
+			run += v.running;
+			if (v.running && v.running < v.enabled) {
+				scaled += (double)v.value * (double)v.enabled / (double)v.running;
+				any_scaled = 1;
+			} else {
+				scaled += (double)v.value;
+			}
+		}
+	r->pm_raw = raw + (uint64_t)pm->offset;
+	r->pm_value = (any_scaled ? (uint64_t)(scaled + 0.5) : raw) + (uint64_t)pm->offset;
+	r->pm_enabled = en;
+	r->pm_running = run;
+	r->pm_scaled = any_scaled;
+	return 0;
+}
+
+int pmc_read_ext(pmc_id_t id, struct pmc_reading *r)
+{
+	struct pmc *pm;
+	int rc;
+	ENTER();
+	if ((rc = lookup(id, &pm)) == 0)
+		rc = read_locked(pm, r);
+	return leave(rc);
+}
+
+int pmc_read(pmc_id_t id, pmc_value_t *value)
+{
+	struct pmc_reading r;
+	struct pmc *pm;
+	int rc;
+	ENTER();
+	if ((rc = lookup(id, &pm)) == 0 && (rc = read_locked(pm, &r)) == 0)
+		*value = r.pm_value;
+	return leave(rc);
+}
+
+/* The kernel cannot load a counter, so a write resets it and keeps the
+ * written value as an offset.  hwpmc allows it only while stopped. */
+static int write_locked(struct pmc *pm, pmc_value_t v)
+{
+	if (pm->state == PMC_STATE_RUNNING) {
+		pmc__set_reason("PMC 0x%08x is running; stop it before writing", pm->id);
+		return -EBUSY;
+	}
+	if (!PMC_IS_COUNTING_MODE(pm->mode)) {
+		pmc__set_reason("PMC 0x%08x samples; use pmc_set() for its period", pm->id);
+		return -EINVAL;
+	}
+	for_each_ctr(pm, pmc__g.be->reset);
+	pm->offset = (int64_t)v;
+	return 0;
+}
+
+int pmc_write(pmc_id_t id, pmc_value_t v)
+{
+	struct pmc *pm;
+	int rc;
+	ENTER();
+	if ((rc = lookup(id, &pm)) == 0)
+		rc = write_locked(pm, v);
+	return leave(rc);
+}
+
+int pmc_rw(pmc_id_t id, pmc_value_t newv, pmc_value_t *oldv)
+{
+	struct pmc_reading r;
+	struct pmc *pm;
+	int rc;
+	ENTER();
+	if ((rc = lookup(id, &pm)) < 0)
+		return leave(rc);
+	if (pm->state == PMC_STATE_RUNNING) {
+		pmc__set_reason("PMC 0x%08x is running; stop it before writing", pm->id);
+		return leave(-EBUSY);
+	}
+	if ((rc = read_locked(pm, &r)) < 0)
+		return leave(rc);
+	if ((rc = write_locked(pm, newv)) == 0 && oldv)
+		*oldv = r.pm_value;
+	return leave(rc);
+}
+
+int pmc_set(pmc_id_t id, pmc_value_t v)
+{
+	struct pmc *pm;
+	int rc;
+
+	ENTER();
+	if ((rc = lookup(id, &pm)) < 0)
+		return leave(rc);
+	if (pm->state == PMC_STATE_RUNNING) {
+		pmc__set_reason("PMC 0x%08x is running; stop it before setting its count", id);
+		return leave(-EBUSY);
+	}
+	if (PMC_IS_SAMPLING_MODE(pm->mode)) {
+		uint64_t minc = (uint64_t)pmc__setting(PMC_SETTING_MINCOUNT);
+		pm->count = v < minc ? minc : v;
+		pm->freq = 0;
+		for (struct pmc_target *t = pm->targets; t; t = t->next)
+			for (int i = 0; i < t->nctr; i++)
+				if ((rc = pmc__g.be->set_period(t->ctr[i], pm->count)) < 0)
+					return leave(rc);
+		return leave(0);
+	}
+	pm->count = v;
+	return leave(write_locked(pm, v));
+}
+
+int pmc_set_frequency(pmc_id_t id, uint64_t hz)
+{
+	struct pmc *pm;
+	int rc;
+
+	ENTER();
+	if ((rc = lookup(id, &pm)) < 0)
+		return leave(rc);
+	if (pm->state == PMC_STATE_RUNNING)
+		return leave(-EBUSY);
+	if (!PMC_IS_SAMPLING_MODE(pm->mode)) {
+		pmc__set_reason("a sampling frequency needs a sampling PMC");
+		return leave(-EINVAL);
+	}
+	if (pm->targets) {
+		pmc__set_reason("set the frequency before attaching or starting");
+		return leave(-EBUSY);
+	}
+	if (hz == 0) {
+		pmc__set_reason("the sampling frequency must be positive");
+		return leave(-EINVAL);
+	}
+	pm->freq = hz;
+	return leave(0);
+}
+
+int pmc_group(pmc_id_t leader, pmc_id_t member)
+{
+	struct pmc *l, *m;
+	int rc;
+
+	ENTER();
+	if ((rc = lookup(leader, &l)) < 0 || (rc = lookup(member, &m)) < 0)
+		return leave(rc);
+	if (l == m || l->leader || m->leader || m->nmembers) {
+		pmc__set_reason("a group has one leader and no nested groups");
+		return leave(-EINVAL);
+	}
+	if (l->mode != m->mode || l->cpu != m->cpu) {
+		pmc__set_reason("group members must share the leader's mode and CPU");
+		return leave(-EINVAL);
+	}
+	if (l->targets || m->targets || l->state == PMC_STATE_RUNNING) {
+		pmc__set_reason("group PMCs before attaching or starting them");
+		return leave(-EBUSY);
+	}
+	m->leader = l;
+	l->nmembers++;
+	return leave(0);
+}
+
+/* ---- release ------------------------------------------------------------ */
+
+static void release_locked(struct pmc *pm)
+{
+	struct pmc_target *t;
+
+	if (pm->state == PMC_STATE_RUNNING) {
+		for_each_ctr(pm, pmc__g.be->disable);
+		pmc__log_pmc_stopping(pm);
+	}
+	/* Members close before their leader (the kernel requires nothing,
+	 * but the leader's counter must outlive the members' group link). */
+	for (struct pmc *o = pmc__g.pmcs; o; o = o->next)
+		if (o->leader == pm) {
+			o->leader = NULL;
+		}
+	if (pm->leader)
+		pm->leader->nmembers--;
+	while ((t = pm->targets) != NULL) {
+		pm->targets = t->next;
+		close_target(t);
+	}
+	for (struct pmc **pp = &pmc__g.pmcs; *pp; pp = &(*pp)->next)
+		if (*pp == pm) {
+			*pp = pm->next;
+			break;
+		}
+	free(pm);
+}
+
+int pmc_release(pmc_id_t id)
+{
+	struct pmc *pm;
+	int rc;
+	ENTER();
+	if ((rc = lookup(id, &pm)) == 0)
+		release_locked(pm);
+	return leave(rc);
+}
+
+void pmc_fini(void)
+{
+	LOCK();
+	pmc__log_fini();
+	/* Release members first so leaders close last. */
+	for (int pass = 0; pass < 2; pass++)
+		for (struct pmc *pm = pmc__g.pmcs, *n; pm; pm = n) {
+			n = pm->next;
+			if (pass == 1 || pm->leader)
+				release_locked(pm);
+		}
+	if (pmc__g.be && pmc__g.be->fini)
+		pmc__g.be->fini();
+	pmc__g.be = NULL;
+	pmc__g.initialized = 0;
+	memset(&pmc__g.stats, 0, sizeof(pmc__g.stats));
+	UNLOCK();
+}
+
+/* ---- information ---------------------------------------------------------- */
+
+const char *pmc_event_name(pmc_id_t id)
+{
+	struct pmc *pm;
+	const char *n = NULL;
+	LOCK();
+	if ((pm = pmc__find(id)) != NULL)
+		n = pm->ev.name;
+	UNLOCK();
+	return n;
+}
+
+int pmc_event_unit(pmc_id_t id, double *scale, const char **unit)
+{
+	struct pmc *pm;
+	int rc;
+	ENTER();
+	if ((rc = lookup(id, &pm)) == 0) {
+		*scale = pm->ev.scale;
+		*unit = pm->ev.unit;
+	}
+	return leave(rc);
+}
+
+int pmc_get_driver_stats(struct pmc_driverstats *st)
+{
+	int rc;
+	ENTER();
+	if ((rc = need_init()) == 0) {
+		pmc__log_fill_stats(&pmc__g.stats);
+		*st = pmc__g.stats;
+	}
+	return leave(rc);
+}
+
+/*
+ * hwpmc's PMCX86GETMSR: the counter's hardware index for RDPMC.  Linux
+ * publishes it in the event's control page (index - 1) when the PMU lets
+ * user space read it; software events have none (ENOSYS, as hwpmc says for
+ * hardware without RDPMC).
+ */
+int pmc_get_msr(pmc_id_t id, uint32_t *msr)
+{
+	struct perf_event_mmap_page *pg;
+	struct pmc *pm;
+	int rc;
+
+	ENTER();
+	if ((rc = lookup(id, &pm)) < 0)
+		return leave(rc);
+	if (!PMC_IS_VIRTUAL_MODE(pm->mode) || (pm->flags & PMC_F_DESCENDANTS) ||
+	    !pm->targets || pm->targets->next || pm->targets->pid != getpid() ||
+	    pm->targets->nctr != 1) {
+		pmc__set_reason("pmc_get_msr needs a process-mode PMC without DESCENDANTS, "
+		    "attached only to its owner");
+		return leave(-EINVAL);
+	}
+	if ((rc = pmc__g.be->user_page(pm->targets->ctr[0], &pg)) < 0)
+		return leave(rc);
+	if (!pg->cap_user_rdpmc || pg->index == 0) {
+		pmc__set_reason("this counter cannot be read from user space (no RDPMC)");
+		return leave(-ENOSYS);
+	}
+	*msr = pg->index - 1;
+	return leave(0);
+}
+
+/* PMCADMIN: rows can be taken out of service by a privileged user. */
+static int admin(int cpu, int row, int disable)
+{
+	int rc;
+	ENTER();
+	if ((rc = need_init()) < 0)
+		return leave(rc);
+	if (!pmc__sys_has_cap_perfmon() && geteuid() != 0) {
+		pmc__set_reason("enabling or disabling PMC rows needs root");
+		return leave(-EPERM);
+	}
+	if (cpu < 0 || cpu >= (int)pmc__g.ci.pm_ncpu) {
+		pmc__set_reason("CPU %d is out of range", cpu);
+		return leave(-EINVAL);
+	}
+	if (row < 0 || row >= (int)pmc__g.ci.pm_npmc) {
+		pmc__set_reason("PMC row %d is out of range (0-%u)", row, pmc__g.ci.pm_npmc - 1);
+		return leave(-EINVAL);
+	}
+	if ((rc = pmc__g.be->cpu_check(cpu)) < 0)
+		return leave(rc);
+	return leave(pmc__row_set_disabled(cpu, row, disable));
+}
+
+int pmc_enable(int cpu, int row)  { return admin(cpu, row, 0); }
+int pmc_disable(int cpu, int row) { return admin(cpu, row, 1); }

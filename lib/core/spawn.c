@@ -1,0 +1,81 @@
+/*
+ * spawn.c — pmc_spawn(3) and friends: run a command as a counting target.
+ *
+ * The child is created stopped-before-exec by the backend; counters attached
+ * meanwhile get enable-on-exec, so neither the tool's fork nor its exec is
+ * counted — only the command.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "core/internal.h"
+#include "core/error.h"
+
+#define MAX_PENDING 64
+static pid_t pending[MAX_PENDING];
+
+int pmc__spawn_pending(pid_t pid)
+{
+	for (int i = 0; i < MAX_PENDING; i++)
+		if (pending[i] == pid && pid > 0)
+			return 1;
+	return 0;
+}
+
+static void set_pending(pid_t pid, int on)
+{
+	for (int i = 0; i < MAX_PENDING; i++) {
+		if (on && pending[i] == 0) {
+			pending[i] = pid;
+			return;
+		}
+		if (!on && pending[i] == pid)
+			pending[i] = 0;
+	}
+}
+
+int pmc_spawn(char *const argv[], pid_t *pid)
+{
+	int rc;
+
+	pmc__clear_reason();
+	pthread_mutex_lock(&pmc__g.lock);
+	if (!pmc__g.initialized) {
+		pmc__set_reason("pmc_init() has not been called");
+		rc = -ENXIO;
+	} else if (!argv || !argv[0]) {
+		pmc__set_reason("no command given");
+		rc = -EINVAL;
+	} else if ((rc = pmc__g.be->spawn(argv, pid)) == 0) {
+		set_pending(*pid, 1);
+	}
+	pthread_mutex_unlock(&pmc__g.lock);
+	return pmc__ret(rc);
+}
+
+int pmc_spawn_go(pid_t pid)
+{
+	int rc;
+
+	pmc__clear_reason();
+	pthread_mutex_lock(&pmc__g.lock);
+	rc = pmc__g.initialized ? pmc__g.be->spawn_go(pid) : -ENXIO;
+	set_pending(pid, 0);
+	pthread_mutex_unlock(&pmc__g.lock);
+	return pmc__ret(rc);
+}
+
+/* Not under the lock: waiting may take as long as the command runs, and
+ * another thread may want to read counters meanwhile (interval output). */
+int pmc_spawn_wait_timeout(pid_t pid, int *status, int timeout_ms)
+{
+	pmc__clear_reason();
+	if (!pmc__g.initialized)
+		return pmc__ret(-ENXIO);
+	return pmc__ret(pmc__g.be->spawn_wait(pid, status, timeout_ms));
+}
+
+int pmc_spawn_wait(pid_t pid, int *status)
+{
+	return pmc_spawn_wait_timeout(pid, status, -1);
+}

@@ -1,0 +1,60 @@
+/*
+ * main.c — `pmc SUBCOMMAND [options]`: dispatch to one cmd_NAME per file.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmc.h"
+#include "cli.h"
+
+struct subcmd {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *summary;
+};
+
+static const struct subcmd cmds[] = {
+	{ "stat",    cmd_stat,    "count events for a command, processes, threads or CPUs" },
+	{ "list",    cmd_list,    "list the events and PMC classes this machine offers" },
+	{ "dump",    cmd_dump,    "print every record of a log" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: pmc [--version] [--help] SUBCOMMAND [ARGS]\n\n"
+	    "Hardware performance monitoring counters (hwpmc's model on Linux).\n\n"
+	    "Subcommands:\n");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
+	fprintf(f, "\n'pmc SUBCOMMAND --help' describes each; man pmc(1) has the rest.\n");
+}
+
+int main(int argc, char **argv)
+{
+	static char prog[64];
+
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") ||
+	    !strcmp(argv[1], "version")) {
+		printf("pmc %s (libpmc, hwpmc API %d.%d)\n", PMC_VERSION_STRING,
+		    PMC_VERSION_MAJOR, PMC_VERSION_MINOR);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (strcmp(argv[1], cmds[i].name))
+			continue;
+		snprintf(prog, sizeof(prog), "pmc %s", cmds[i].name);
+		cli_prog = prog;
+		return cmds[i].fn(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "pmc: '%s' is not a pmc subcommand; try 'pmc --help'\n", argv[1]);
+	return CLI_EXIT_USAGE;
+}
