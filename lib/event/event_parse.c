@@ -309,19 +309,38 @@ static int looks_vendor(const char *s)
 	return upper && !lower;
 }
 
+static int resolve_other(const char *name, int use_pfm, struct pmc_evspec *out);
+
 /* Every kind of name except tracepoints (which need "sys:name"). */
 static int resolve_plain(const char *name, int use_pfm, struct pmc_evspec *out)
 {
-	char n[192];
+	char cache_err[512];
 	int rc;
 
 	if (ev__lookup_generic(name, out) == 0 || ev__lookup_software(name, out) == 0)
 		return 0;
-	rc = ev__lookup_cache(name, out);
-	if (rc != -ENOENT)
-		return rc;
 	if (ev__lookup_freebsd(name, out) == 0)
 		return 0;
+	/* "LLC-foo" is a bad cache event unless something else knows the name */
+	cache_err[0] = '\0';
+	rc = ev__lookup_cache(name, out);
+	if (rc == 0)
+		return 0;
+	if (rc == -EINVAL) {
+		snprintf(cache_err, sizeof(cache_err), "%s", ev__reason());
+		ev__reason_reset();
+	}
+	rc = resolve_other(name, use_pfm, out);
+	if (rc == -ENOENT && !ev__reason()[0] && cache_err[0])
+		return ev__fail(-EINVAL, "%s", cache_err);
+	return rc;
+}
+
+static int resolve_other(const char *name, int use_pfm, struct pmc_evspec *out)
+{
+	char n[192];
+	int rc;
+
 	if (is_raw(name)) {
 		out->attr.type = PERF_TYPE_RAW;
 		out->attr.config = strtoull(name + 1, NULL, 16);
