@@ -1,0 +1,513 @@
+/*
+ * test_core.c — libpmc's hwpmc semantics on the Linux backend, with
+ * software events (this machine has no hardware PMU): every error of
+ * hwpmc(4) that can arise on Linux, and the lifecycle rules.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pmc.h"
+#include "core/settings.h"
+
+static int setup(void **state)
+{
+	(void)state;
+	return pmc_init();
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	pmc_fini();
+	return 0;
+}
+
+#define EXPECT_ERR(call, e) do { \
+	errno = 0; \
+	assert_int_equal((call), -1); \
+	assert_int_equal(errno, (e)); \
+	assert_true(pmc_errmsg()[0] != '\0'); \
+} while (0)
+
+static void spin_ms(int ms)
+{
+	struct timespec t0, t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	do {
+		for (volatile int i = 0; i < 10000; i++)
+			;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+}
+
+static void test_invalid_handle(void **s)
+{
+	pmc_value_t v;
+	(void)s;
+	EXPECT_ERR(pmc_start(0x12345678), EINVAL);
+	EXPECT_ERR(pmc_read(0x12345678, &v), EINVAL);
+	EXPECT_ERR(pmc_release(0x12345678), EINVAL);
+}
+
+static void test_mode_cpu_rules(void **s)
+{
+	pmc_id_t id;
+	(void)s;
+	EXPECT_ERR(pmc_allocate("task-clock", PMC_MODE_TC, 0, 0, &id, 0), EINVAL);
+	assert_non_null(strstr(pmc_errmsg(), "PMC_CPU_ANY"));
+	EXPECT_ERR(pmc_allocate("cpu-clock", PMC_MODE_SC, 0, PMC_CPU_ANY, &id, 0), EINVAL);
+	EXPECT_ERR(pmc_allocate("cpu-clock", PMC_MODE_SC, PMC_F_DESCENDANTS, 0, &id, 0), EINVAL);
+	EXPECT_ERR(pmc_allocate("cpu-clock", PMC_MODE_SC, PMC_F_LOG_PROCCSW, 0, &id, 0), EINVAL);
+	EXPECT_ERR(pmc_allocate("cpu-clock", PMC_MODE_SC, PMC_F_LOG_PROCEXIT, 0, &id, 0), EINVAL);
+	EXPECT_ERR(pmc_allocate("task-clock", PMC_MODE_TC, 0x40000000, PMC_CPU_ANY, &id, 0), EINVAL);
+	EXPECT_ERR(pmc_allocate("task-clock", (enum pmc_mode)7, 0, PMC_CPU_ANY, &id, 0), EINVAL);
+	EXPECT_ERR(pmc_allocate("cpu-clock", PMC_MODE_SC, 0, 100000, &id, 0), ENXIO);
+	EXPECT_ERR(pmc_allocate("no-such-event", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), ENOENT);
+	EXPECT_ERR(pmc_allocate("task-clock", PMC_MODE_TC, PMC_F_CALLCHAIN, PMC_CPU_ANY, &id, 0),
+	    EOPNOTSUPP);
+}
+
+static void test_no_pmu_message(void **s)
+{
+	pmc_id_t id;
+	(void)s;
+	if (pmc_allocate("cycles", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0) == 0) {
+		pmc_release(id);
+		skip();   /* a machine with a hardware PMU */
+	}
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(pmc_errmsg(), "no hardware PMU"));
+	assert_non_null(strstr(pmc_errmsg(), "cpu-clock"));
+}
+
+static void test_start_attaches_owner_and_counts(void **s)
+{
+	pmc_id_t id;
+	pmc_value_t v1, v2;
+	struct pmc_reading r;
+	(void)s;
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), 0);
+	assert_int_equal(PMC_ID_TO_MODE(id), PMC_MODE_TC);
+	assert_int_equal(PMC_ID_TO_CLASS(id), PMC_CLASS_SOFT);
+	assert_int_equal(pmc_start(id), 0);
+	spin_ms(30);
+	assert_int_equal(pmc_read(id, &v1), 0);
+	assert_true(v1 >= 25 * 1000000ull);      /* task-clock counts ns */
+	spin_ms(10);
+	assert_int_equal(pmc_read(id, &v2), 0);
+	assert_true(v2 > v1);
+	assert_int_equal(pmc_read_ext(id, &r), 0);
+	assert_true(r.pm_running > 0 && r.pm_running == r.pm_enabled);
+	assert_int_equal(r.pm_scaled, 0);
+	/* attach to the owner again: it is already attached */
+	EXPECT_ERR(pmc_attach(id, getpid()), EEXIST);
+	/* write and set while running are EBUSY */
+	EXPECT_ERR(pmc_write(id, 5), EBUSY);
+	EXPECT_ERR(pmc_set(id, 5), EBUSY);
+	assert_int_equal(pmc_stop(id), 0);
+	assert_int_equal(pmc_write(id, 1000), 0);
+	assert_int_equal(pmc_read(id, &v1), 0);
+	assert_int_equal(v1, 1000);
+	assert_int_equal(pmc_rw(id, 0, &v2), 0);
+	assert_int_equal(v2, 1000);
+	assert_int_equal(pmc_release(id), 0);
+	EXPECT_ERR(pmc_read(id, &v1), EINVAL);    /* handle invalid after release */
+}
+
+static void test_attach_errors(void **s)
+{
+	pmc_id_t id, sid;
+	(void)s;
+	assert_int_equal(pmc_allocate("page-faults", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), 0);
+	EXPECT_ERR(pmc_attach(id, 999999), ESRCH);
+	EXPECT_ERR(pmc_detach(id, getpid()), EINVAL);   /* not attached */
+	EXPECT_ERR(pmc_detach(id, 999999), ESRCH);
+	assert_int_equal(pmc_attach(id, getpid()), 0);
+	EXPECT_ERR(pmc_attach(id, getpid()), EEXIST);
+	assert_int_equal(pmc_detach(id, getpid()), 0);
+	assert_int_equal(pmc_release(id), 0);
+	assert_int_equal(pmc_allocate("cpu-clock", PMC_MODE_SC, 0, 0, &sid, 0), 0);
+	EXPECT_ERR(pmc_attach(sid, getpid()), EINVAL);
+	EXPECT_ERR(pmc_detach(sid, getpid()), EINVAL);
+	assert_int_equal(pmc_release(sid), 0);
+}
+
+static void test_sampling_rules(void **s)
+{
+	pmc_id_t id;
+	pmc_value_t v;
+	(void)s;
+	assert_int_equal(pmc_allocate("cpu-clock", PMC_MODE_TS, 0, PMC_CPU_ANY, &id, 100000), 0);
+	EXPECT_ERR(pmc_read(id, &v), EINVAL);           /* PMCRW is for counting PMCs */
+	EXPECT_ERR(pmc_start(id), EDOOFUS);             /* no log file */
+	assert_non_null(strstr(pmc_errmsg(), "no log file configured"));
+	assert_int_equal(pmc_release(id), 0);
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, PMC_F_LOG_PROCEXIT,
+	    PMC_CPU_ANY, &id, 0), 0);
+	EXPECT_ERR(pmc_start(id), EDOOFUS);
+	assert_int_equal(pmc_release(id), 0);
+	assert_int_equal(pmc_allocate("cpu-clock", PMC_MODE_SS, 0, 0, &id, 100000), 0);
+	EXPECT_ERR(pmc_start(id), EDOOFUS);
+	assert_int_equal(pmc_release(id), 0);
+}
+
+static void test_log_calls(void **s)
+{
+	char path[] = "/tmp/pmc-test-log-XXXXXX";
+	int fd = mkstemp(path);
+	(void)s;
+	assert_true(fd >= 0);
+	unlink(path);
+	EXPECT_ERR(pmc_flush_logfile(), EINVAL);
+	EXPECT_ERR(pmc_writelog(42), EINVAL);
+	EXPECT_ERR(pmc_configure_logfile(-1), EINVAL);
+	assert_int_equal(pmc_configure_logfile(fd), 0);
+	EXPECT_ERR(pmc_configure_logfile(fd), EBUSY);
+	assert_int_equal(pmc_writelog(42), 0);
+	assert_int_equal(pmc_flush_logfile(), 0);
+	assert_true(lseek(fd, 0, SEEK_END) > 0);        /* data written by flush */
+	assert_int_equal(pmc_configure_logfile(-1), 0);
+	close(fd);
+}
+
+static void test_descendants(void **s)
+{
+	pmc_id_t id;
+	pmc_value_t v;
+	int st;
+	(void)s;
+	/* Count only a child's work: attach to ourselves with DESCENDANTS and
+	 * keep our own share small, then compare with the child's CPU time. */
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, PMC_F_DESCENDANTS,
+	    PMC_CPU_ANY, &id, 0), 0);
+	assert_int_equal(pmc_attach(id, 0), 0);
+	assert_int_equal(pmc_start(id), 0);
+	pid_t p = fork();
+	if (p == 0) {
+		spin_ms(100);
+		_exit(0);
+	}
+	waitpid(p, &st, 0);
+	assert_int_equal(pmc_stop(id), 0);
+	assert_int_equal(pmc_read(id, &v), 0);
+	assert_true(v >= 95 * 1000000ull);
+	assert_int_equal(pmc_release(id), 0);
+
+	/* Without DESCENDANTS the child is not counted. */
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), 0);
+	assert_int_equal(pmc_start(id), 0);
+	p = fork();
+	if (p == 0) {
+		spin_ms(100);
+		_exit(0);
+	}
+	waitpid(p, &st, 0);
+	assert_int_equal(pmc_stop(id), 0);
+	assert_int_equal(pmc_read(id, &v), 0);
+	assert_true(v < 50 * 1000000ull);
+	assert_int_equal(pmc_release(id), 0);
+}
+
+static void test_follows_threads_of_target(void **s)
+{
+	pmc_id_t id;
+	pmc_value_t v;
+	int st;
+	int go[2];
+	(void)s;
+	/* A process attached after it started: its existing thread counts. */
+	assert_int_equal(pipe(go), 0);
+	pid_t p = fork();
+	if (p == 0) {
+		char c;
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		spin_ms(80);
+		_exit(0);
+	}
+	close(go[0]);
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), 0);
+	assert_int_equal(pmc_attach(id, p), 0);
+	assert_int_equal(pmc_start(id), 0);
+	assert_int_equal(write(go[1], "g", 1), 1);
+	waitpid(p, &st, 0);
+	assert_int_equal(pmc_read(id, &v), 0);
+	assert_true(v >= 75 * 1000000ull);
+	assert_int_equal(pmc_release(id), 0);
+	close(go[1]);
+}
+
+static void test_system_mode(void **s)
+{
+	pmc_id_t id;
+	pmc_value_t v;
+	(void)s;
+	assert_int_equal(pmc_allocate("cpu-clock", PMC_MODE_SC, 0, 0, &id, 0), 0);
+	assert_int_equal(PMC_ID_TO_CPU(id), 0);
+	assert_int_equal(pmc_start(id), 0);
+	struct timespec t = { 0, 20 * 1000000 };
+	nanosleep(&t, NULL);
+	assert_int_equal(pmc_read(id, &v), 0);
+	assert_true(v >= 15 * 1000000ull);   /* cpu-clock of a CPU advances with time */
+	assert_int_equal(pmc_release(id), 0);
+}
+
+/* Privilege: run the checks as an unprivileged user in a child. */
+static void test_permissions_unprivileged(void **s)
+{
+	(void)s;
+	if (geteuid() != 0)
+		skip();
+	pid_t p = fork();
+	if (p == 0) {
+		pmc_id_t id;
+		int rc = 0;
+		pmc_fini();
+		if (setresgid(65534, 65534, 65534) < 0 || setresuid(65534, 65534, 65534) < 0)
+			_exit(10);
+		if (pmc_init() < 0)
+			_exit(11);
+		if (pmc_allocate("cpu-clock", PMC_MODE_SC, 0, 0, &id, 0) == 0 || errno != EPERM)
+			rc |= 1;
+		if (!strstr(pmc_errmsg(), "perf_event_paranoid"))
+			rc |= 2;
+		if (pmc_allocate("task-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0) != 0)
+			rc |= 4;
+		else if (pmc_attach(id, 1) == 0 || errno != EPERM)   /* init is root's */
+			rc |= 8;
+		/* our own process still works (user space only at paranoid 2) */
+		else if (pmc_start(id) != 0)
+			rc |= 16;
+		_exit(rc);
+	}
+	int st;
+	waitpid(p, &st, 0);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+static void test_names(void **s)
+{
+	(void)s;
+	assert_string_equal(pmc_name_of_mode(PMC_MODE_SS), "SS");
+	assert_string_equal(pmc_name_of_mode(PMC_MODE_TC), "TC");
+	assert_string_equal(pmc_name_of_class(PMC_CLASS_SOFT), "SOFT");
+	assert_string_equal(pmc_name_of_class(PMC_CLASS_ARMV8), "ARMV8");
+	assert_string_equal(pmc_name_of_cputype(PMC_CPU_AMD_K8), "AMD_K8");
+	assert_string_equal(pmc_name_of_disposition(PMC_DISP_THREAD), "THREAD");
+	assert_string_equal(pmc_name_of_state(PMC_STATE_RUNNING), "RUNNING");
+	assert_string_equal(pmc_name_of_capability(PMC_CAP_INTERRUPT), "INTERRUPT");
+	assert_string_equal(pmc_name_of_capability(PMC_CAP_DOMWIDE), "DOMWIDE");
+	assert_null(pmc_name_of_capability((enum pmc_caps)(PMC_CAP_USER | PMC_CAP_SYSTEM)));
+	assert_int_equal(errno, EINVAL);
+	assert_null(pmc_name_of_mode((enum pmc_mode)9));
+	assert_null(pmc_name_of_state(PMC_STATE_MAX));
+	assert_int_equal(PMC_EV_ARMV8_EVENT_11H, 0x14100 + 0x11);
+	assert_int_equal(PMC_EV_TSC_TSC, 0x1000);
+}
+
+static void test_cpuinfo_pmcinfo(void **s)
+{
+	const struct pmc_cpuinfo *ci;
+	struct pmc_pmcinfo *pi;
+	pmc_id_t id;
+	int soft = -1, found = 0;
+	(void)s;
+	assert_int_equal(pmc_cpuinfo(&ci), 0);
+	assert_int_equal((int)ci->pm_ncpu, pmc_ncpu());
+	assert_true(ci->pm_nclass >= 1);
+	for (uint32_t i = 0; i < ci->pm_nclass; i++)
+		if (ci->pm_classes[i].pm_class == PMC_CLASS_SOFT)
+			soft = (int)i;
+	assert_true(soft >= 0);
+	assert_int_equal(ci->pm_classes[soft].pm_width, 64);
+	assert_int_equal(pmc_npmc(0), (int)ci->pm_npmc);
+	EXPECT_ERR(pmc_npmc(100000), EINVAL);
+	EXPECT_ERR(pmc_pmcinfo(100000, &pi), EINVAL);
+
+	assert_int_equal(pmc_allocate("cpu-clock", PMC_MODE_SC, 0, 0, &id, 0), 0);
+	assert_int_equal(pmc_pmcinfo(0, &pi), 0);
+	for (uint32_t i = 0; i < ci->pm_npmc; i++)
+		if (pi->pm_pmcs[i].pm_class == PMC_CLASS_SOFT &&
+		    pi->pm_pmcs[i].pm_rowdisp == PMC_DISP_STANDALONE &&
+		    pi->pm_pmcs[i].pm_ownerpid == getpid())
+			found = 1;
+	assert_true(found);
+	free(pi);
+	uint32_t caps, width;
+	assert_int_equal(pmc_capabilities(id, &caps), 0);
+	assert_true(caps & PMC_CAP_READ);
+	assert_int_equal(pmc_width(id, &width), 0);
+	assert_int_equal(width, 64);
+	assert_int_equal(pmc_release(id), 0);
+
+	const char **names;
+	int n;
+	assert_int_equal(pmc_event_names_of_class(PMC_CLASS_SOFT, &names, &n), 0);
+	assert_true(n >= 8);
+	int has_tc = 0;
+	for (int i = 0; i < n; i++)
+		has_tc |= !strcmp(names[i], "task-clock");
+	free(names);
+	assert_true(has_tc);
+}
+
+static void test_driver_stats(void **s)
+{
+	struct pmc_driverstats a, b;
+	pmc_id_t id;
+	(void)s;
+	assert_int_equal(pmc_get_driver_stats(&a), 0);
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), 0);
+	(void)pmc_start(0xdeadbeef);     /* an error */
+	assert_int_equal(pmc_release(id), 0);
+	assert_int_equal(pmc_get_driver_stats(&b), 0);
+	assert_true(b.pm_syscalls >= a.pm_syscalls + 4);
+	assert_true(b.pm_syscall_errors >= a.pm_syscall_errors + 1);
+}
+
+static void test_get_msr(void **s)
+{
+	pmc_id_t id;
+	uint32_t msr;
+	(void)s;
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, PMC_F_DESCENDANTS,
+	    PMC_CPU_ANY, &id, 0), 0);
+	assert_int_equal(pmc_start(id), 0);
+	EXPECT_ERR(pmc_get_msr(id, &msr), EINVAL);       /* DESCENDANTS */
+	assert_int_equal(pmc_release(id), 0);
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), 0);
+	assert_int_equal(pmc_start(id), 0);
+	EXPECT_ERR(pmc_get_msr(id, &msr), ENOSYS);       /* software: no RDPMC */
+	assert_int_equal(pmc_release(id), 0);
+}
+
+static void test_settings(void **s)
+{
+	long v;
+	(void)s;
+	assert_int_equal(pmc_setting_get("logbuffersize", &v), 0);
+	assert_int_equal(v, 256);
+	assert_int_equal(pmc_setting_get("kern.hwpmc.mincount", &v), 0);
+	assert_int_equal(v, 1000);
+	EXPECT_ERR(pmc_setting_get("nonsense", &v), ENOENT);
+
+	/* Out of range: reset to the default, with hwpmc's message. */
+	setenv("PMC_LOGBUFFERSIZE", "99999", 1);
+	setenv("PMC_NSAMPLES", "70000", 1);
+	setenv("PMC_CALLCHAINDEPTH", "16", 1);
+	pmc__settings_reset();
+	assert_int_equal(pmc__setting(PMC_SETTING_LOGBUFFERSIZE), 256);
+	assert_int_equal(pmc__setting(PMC_SETTING_NSAMPLES), 512);
+	assert_int_equal(pmc__setting(PMC_SETTING_CALLCHAINDEPTH), 16);
+
+	char conf[] = "/tmp/pmc-conf-XXXXXX";
+	int fd = mkstemp(conf);
+	assert_true(fd >= 0);
+	const char *txt = "# test\nkern.hwpmc.logbuffersize=512\nmincount = 5000\n";
+	assert_int_equal(write(fd, txt, strlen(txt)), (ssize_t)strlen(txt));
+	close(fd);
+	unsetenv("PMC_LOGBUFFERSIZE");
+	unsetenv("PMC_NSAMPLES");
+	unsetenv("PMC_CALLCHAINDEPTH");
+	setenv("PMC_CONFIG", conf, 1);
+	pmc__settings_reset();
+	assert_int_equal(pmc__setting(PMC_SETTING_LOGBUFFERSIZE), 512);
+	assert_int_equal(pmc__setting(PMC_SETTING_MINCOUNT), 5000);
+	unlink(conf);
+	unsetenv("PMC_CONFIG");
+	pmc__settings_reset();
+	assert_int_equal(pmc__setting(PMC_SETTING_MINCOUNT), 1000);
+}
+
+static void test_mincount(void **s)
+{
+	struct pmc_pmcinfo *pi;
+	pmc_id_t id;
+	(void)s;
+	assert_int_equal(pmc_allocate("cpu-clock", PMC_MODE_SS, 0, 0, &id, 10), 0);
+	assert_int_equal(pmc_pmcinfo(0, &pi), 0);
+	int ok = 0;
+	for (int i = 0; i < pmc_npmc(0); i++)
+		if (pi->pm_pmcs[i].pm_ownerpid == getpid() && pi->pm_pmcs[i].pm_mode == PMC_MODE_SS)
+			ok = pi->pm_pmcs[i].pm_reloadcount == 1000;   /* raised to mincount */
+	free(pi);
+	assert_true(ok);
+	assert_int_equal(pmc_release(id), 0);
+}
+
+static void test_spawn(void **s)
+{
+	char *argv[] = { "/bin/sh", "-c", "exit 7", NULL };
+	char *bad[] = { "/nonexistent/command", NULL };
+	pid_t pid;
+	int st;
+	pmc_id_t id;
+	pmc_value_t v;
+	(void)s;
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, PMC_F_DESCENDANTS,
+	    PMC_CPU_ANY, &id, 0), 0);
+	assert_int_equal(pmc_spawn(argv, &pid), 0);
+	assert_int_equal(pmc_attach(id, pid), 0);
+	assert_int_equal(pmc_start(id), 0);
+	assert_int_equal(pmc_spawn_go(pid), 0);
+	assert_int_equal(pmc_spawn_wait(pid, &st), 0);
+	assert_int_equal(WEXITSTATUS(st), 7);
+	assert_int_equal(pmc_read(id, &v), 0);
+	assert_true(v > 0);
+	assert_int_equal(pmc_release(id), 0);
+	assert_int_equal(pmc_spawn(bad, &pid), 0);
+	EXPECT_ERR(pmc_spawn_go(pid), ENOENT);
+	assert_non_null(strstr(pmc_errmsg(), "not found"));
+}
+
+static void test_backend_select(void **s)
+{
+	(void)s;
+	EXPECT_ERR(pmc_backend_select("linux"), EBUSY);   /* after pmc_init */
+	assert_string_equal(pmc_backend_name(), "linux");
+	pmc_fini();
+	EXPECT_ERR(pmc_backend_select("nope"), ENOENT);
+	assert_int_equal(pmc_init(), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_invalid_handle),
+		cmocka_unit_test(test_mode_cpu_rules),
+		cmocka_unit_test(test_no_pmu_message),
+		cmocka_unit_test(test_start_attaches_owner_and_counts),
+		cmocka_unit_test(test_attach_errors),
+		cmocka_unit_test(test_sampling_rules),
+		cmocka_unit_test(test_log_calls),
+		cmocka_unit_test(test_descendants),
+		cmocka_unit_test(test_follows_threads_of_target),
+		cmocka_unit_test(test_system_mode),
+		cmocka_unit_test(test_permissions_unprivileged),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_cpuinfo_pmcinfo),
+		cmocka_unit_test(test_driver_stats),
+		cmocka_unit_test(test_get_msr),
+		cmocka_unit_test(test_settings),
+		cmocka_unit_test(test_mincount),
+		cmocka_unit_test(test_spawn),
+		cmocka_unit_test(test_backend_select),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
