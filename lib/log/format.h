@@ -1,0 +1,98 @@
+/*
+ * format.h — the pmc log's wire format, shared by the writer (records.c,
+ * writer.c) and the reader (reader.c).  docs/log-format.md is the prose
+ * version of this file; keep them in step.
+ *
+ * Everything is little-endian.  A log is an 8-byte file magic, then either
+ * the record stream (raw) or a sequence of zstd frames whose concatenated
+ * content is the record stream.  Every record starts with a 16-byte header:
+ *
+ *   u32 hdr    = 0xEE << 24 | type << 16 | length  (length in bytes, header
+ *                included, a multiple of 8, 16..65528)
+ *   u32 spare  = 0
+ *   u64 time   ns on the header's clock (CLOCK_MONOTONIC)
+ *
+ * The payload offsets below are relative to the end of that header.
+ */
+#ifndef PMC_LOG_FORMAT_H
+#define PMC_LOG_FORMAT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define PMCLOG_FILE_MAGIC_LEN   8
+#define PMCLOG_FILE_MAGIC_RAW   "\x89PMCLOGR"
+#define PMCLOG_FILE_MAGIC_ZSTD  "\x89PMCLOGZ"
+
+#define PMCLOG_REC_MAGIC        0xEEu
+#define PMCLOG_REC_HDR_LEN      16
+#define PMCLOG_REC_MAX          65528u  /* largest multiple of 8 that fits 16 bits */
+#define PMCLOG_PAYLOAD_MAX      (PMCLOG_REC_MAX - PMCLOG_REC_HDR_LEN)
+
+#define PMCLOG_HDR_MAKE(type, len) \
+	((PMCLOG_REC_MAGIC << 24) | (((uint32_t)(type) & 0xFF) << 16) | ((uint32_t)(len) & 0xFFFF))
+#define PMCLOG_HDR_MAGIC(h)     (((h) >> 24) & 0xFF)
+#define PMCLOG_HDR_TYPE(h)      (((h) >> 16) & 0xFF)
+#define PMCLOG_HDR_LEN(h)       ((h) & 0xFFFF)
+
+/* Minimum payload sizes (a longer payload is fine: newer writers append). */
+#define PMCLOG_MIN_CLOSELOG        0
+#define PMCLOG_MIN_DROPNOTIFY     24
+#define PMCLOG_MIN_INITIALIZE     24
+#define PMCLOG_MIN_PMCALLOCATE    32
+#define PMCLOG_MIN_PMCATTACH       8
+#define PMCLOG_MIN_PMCDETACH       8
+#define PMCLOG_MIN_PROCCSW        24
+#define PMCLOG_MIN_PROCEXEC       32
+#define PMCLOG_MIN_PROCEXIT       24
+#define PMCLOG_MIN_PROCFORK       16
+#define PMCLOG_MIN_SYSEXIT         8
+#define PMCLOG_MIN_USERDATA        8
+#define PMCLOG_MIN_MAP_IN         64
+#define PMCLOG_MIN_MAP_OUT        24
+#define PMCLOG_MIN_CALLCHAIN      32
+#define PMCLOG_MIN_PMCALLOCATEDYN 16
+#define PMCLOG_MIN_THR_CREATE     16
+#define PMCLOG_MIN_THR_EXIT        8
+#define PMCLOG_MIN_PROC_CREATE     8
+#define PMCLOG_MIN_HEADER         40
+#define PMCLOG_MIN_COMM           16
+#define PMCLOG_MIN_THROTTLE       16
+#define PMCLOG_MIN_KSYMSRC        24
+#define PMCLOG_MIN_KSYMBOL        16
+
+/* Little-endian loads and stores at any alignment. */
+static inline uint32_t pmclog__ld32(const void *p)
+{
+	const unsigned char *b = p;
+	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+static inline uint64_t pmclog__ld64(const void *p)
+{
+	const unsigned char *b = p;
+	return (uint64_t)pmclog__ld32(b) | (uint64_t)pmclog__ld32(b + 4) << 32;
+}
+static inline uint16_t pmclog__ld16(const void *p)
+{
+	const unsigned char *b = p;
+	return (uint16_t)(b[0] | b[1] << 8);
+}
+static inline void pmclog__st32(void *p, uint32_t v)
+{
+	unsigned char *b = p;
+	b[0] = (unsigned char)v; b[1] = (unsigned char)(v >> 8);
+	b[2] = (unsigned char)(v >> 16); b[3] = (unsigned char)(v >> 24);
+}
+static inline void pmclog__st64(void *p, uint64_t v)
+{
+	unsigned char *b = p;
+	pmclog__st32(b, (uint32_t)v);
+	pmclog__st32(b + 4, (uint32_t)(v >> 32));
+}
+static inline void pmclog__st16(void *p, uint16_t v)
+{
+	unsigned char *b = p;
+	b[0] = (unsigned char)v; b[1] = (unsigned char)(v >> 8);
+}
+
+#endif

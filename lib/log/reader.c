@@ -1,0 +1,744 @@
+/*
+ * reader.c — the streaming log parser behind pmclog_open / pmclog_feed /
+ * pmclog_read / pmclog_close (include/pmclog.h, docs/log-format.md).
+ *
+ * Bytes come from an fd (read(2) in chunks: works on pipes and on files
+ * still being written) or from pmclog_feed().  They pass through the 8-byte
+ * file magic, then either straight into the record buffer (raw logs) or
+ * through a zstd streaming decompressor (compressed logs).  Records are
+ * decoded from the record buffer only when complete, so a log cut at any
+ * byte yields every record before the cut and then EOF with the truncated
+ * flag.  Unknown record types are skipped by their length.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "pmclog.h"
+#include "log/format.h"
+
+#define IN_CHUNK   (64 * 1024)
+#define RB_MINFREE (128 * 1024)
+
+enum ps_mode { PS_MAGIC, PS_RAW, PS_ZSTD };
+
+struct pmclog_parser {
+	int fd;                       /* PMCLOG_FD_NONE: fed */
+	int own_fd;
+	int follow;
+	int eof_fed;
+	enum ps_mode mode;
+	int error;                    /* errno once in PMCLOG_ERROR */
+	char errmsg[256];
+
+	unsigned char *in;            /* raw input not yet consumed */
+	size_t in_pos, in_len, in_cap;
+	off_t raw_total;              /* raw bytes received */
+
+	unsigned char magic[PMCLOG_FILE_MAGIC_LEN];
+	size_t magic_len;
+
+	unsigned char *rb;            /* the record stream */
+	size_t rb_start, rb_end, rb_cap;
+	off_t rb_off;                 /* stream offset of rb[rb_start] */
+	off_t last_end;               /* end of the last complete record */
+
+	ZSTD_DStream *zd;
+	int zmid;                     /* inside a zstd frame */
+	int zflush;                   /* the decompressor may hold more output */
+
+	size_t count;
+	uint64_t skipped;
+	int header_seen, closed, truncated;
+
+	struct pmclog_ev_header hdr;
+	char *hdr_strings;
+	char evname[4096];
+};
+
+static const char *const type_names[] = {
+	[PMCLOG_TYPE_CLOSELOG] = "CLOSELOG",
+	[PMCLOG_TYPE_DROPNOTIFY] = "DROPNOTIFY",
+	[PMCLOG_TYPE_INITIALIZE] = "INITIALIZE",
+	[PMCLOG_TYPE_PMCALLOCATE] = "PMCALLOCATE",
+	[PMCLOG_TYPE_PMCATTACH] = "PMCATTACH",
+	[PMCLOG_TYPE_PMCDETACH] = "PMCDETACH",
+	[PMCLOG_TYPE_PROCCSW] = "PROCCSW",
+	[PMCLOG_TYPE_PROCEXEC] = "PROCEXEC",
+	[PMCLOG_TYPE_PROCEXIT] = "PROCEXIT",
+	[PMCLOG_TYPE_PROCFORK] = "PROCFORK",
+	[PMCLOG_TYPE_SYSEXIT] = "SYSEXIT",
+	[PMCLOG_TYPE_USERDATA] = "USERDATA",
+	[PMCLOG_TYPE_MAP_IN] = "MAP_IN",
+	[PMCLOG_TYPE_MAP_OUT] = "MAP_OUT",
+	[PMCLOG_TYPE_CALLCHAIN] = "CALLCHAIN",
+	[PMCLOG_TYPE_PMCALLOCATEDYN] = "PMCALLOCATEDYN",
+	[PMCLOG_TYPE_THR_CREATE] = "THR_CREATE",
+	[PMCLOG_TYPE_THR_EXIT] = "THR_EXIT",
+	[PMCLOG_TYPE_PROC_CREATE] = "PROC_CREATE",
+	[PMCLOG_TYPE_HEADER] = "HEADER",
+	[PMCLOG_TYPE_COMM] = "COMM",
+	[PMCLOG_TYPE_THROTTLE] = "THROTTLE",
+	[PMCLOG_TYPE_KSYMSRC] = "KSYMSRC",
+	[PMCLOG_TYPE_KSYMBOL] = "KSYMBOL",
+};
+
+const char *pmclog_type_name(int type)
+{
+	if (type < 0 || (size_t)type >= sizeof(type_names) / sizeof(type_names[0]))
+		return NULL;
+	return type_names[type];
+}
+
+static int fail(struct pmclog_parser *p, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(struct pmclog_parser *p, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!p->error) {
+		p->error = err;
+		va_start(ap, fmt);
+		vsnprintf(p->errmsg, sizeof(p->errmsg), fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static void *parser_new(int fd)
+{
+	struct pmclog_parser *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->fd = fd;
+	p->in_cap = IN_CHUNK;
+	p->in = malloc(p->in_cap);
+	p->rb_cap = 2 * RB_MINFREE;
+	p->rb = malloc(p->rb_cap);
+	if (!p->in || !p->rb) {
+		free(p->in);
+		free(p->rb);
+		free(p);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return p;
+}
+
+void *pmclog_open(int fd)
+{
+	return parser_new(fd);
+}
+
+void *pmclog_open_file(const char *path)
+{
+	struct pmclog_parser *p;
+	int fd;
+
+	if (!path || strcmp(path, "-") == 0)
+		return parser_new(0);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	p = parser_new(fd);
+	if (!p) {
+		close(fd);
+		errno = ENOMEM;
+		return NULL;
+	}
+	p->own_fd = 1;
+	return p;
+}
+
+void pmclog_close(void *cookie)
+{
+	struct pmclog_parser *p = cookie;
+
+	if (!p)
+		return;
+	if (p->own_fd)
+		close(p->fd);
+	if (p->zd)
+		ZSTD_freeDStream(p->zd);
+	free(p->in);
+	free(p->rb);
+	free(p->hdr_strings);
+	free(p);
+}
+
+int pmclog_feed(void *cookie, char *data, int len)
+{
+	struct pmclog_parser *p = cookie;
+
+	if (!p || p->fd != PMCLOG_FD_NONE || len < 0 || (len > 0 && !data)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (data == NULL && len == 0) {
+		p->eof_fed = 1;
+		return 0;
+	}
+	if (p->in_pos > 0) {
+		memmove(p->in, p->in + p->in_pos, p->in_len - p->in_pos);
+		p->in_len -= p->in_pos;
+		p->in_pos = 0;
+	}
+	if (p->in_len + (size_t)len > p->in_cap) {
+		size_t cap = p->in_cap;
+		unsigned char *n;
+		while (cap < p->in_len + (size_t)len)
+			cap *= 2;
+		n = realloc(p->in, cap);
+		if (!n) {
+			errno = ENOMEM;
+			return -1;
+		}
+		p->in = n;
+		p->in_cap = cap;
+	}
+	memcpy(p->in + p->in_len, data, (size_t)len);
+	p->in_len += (size_t)len;
+	p->raw_total += len;
+	return 0;
+}
+
+int pmclog_set_follow(void *cookie, int on)
+{
+	struct pmclog_parser *p = cookie;
+
+	if (!p) {
+		errno = EINVAL;
+		return -1;
+	}
+	p->follow = on != 0;
+	return 0;
+}
+
+const struct pmclog_ev_header *pmclog_header(void *cookie)
+{
+	struct pmclog_parser *p = cookie;
+	return p && p->header_seen ? &p->hdr : NULL;
+}
+
+int pmclog_truncated(void *cookie, off_t *at, off_t *last)
+{
+	struct pmclog_parser *p = cookie;
+
+	if (!p)
+		return 0;
+	if (at)
+		*at = p->rb_off + (off_t)(p->rb_end - p->rb_start);
+	if (last)
+		*last = p->last_end;
+	return p->truncated;
+}
+
+const char *pmclog_errmsg(void *cookie)
+{
+	struct pmclog_parser *p = cookie;
+	return p && p->error ? p->errmsg : "";
+}
+
+uint64_t pmclog_skipped(void *cookie)
+{
+	struct pmclog_parser *p = cookie;
+	return p ? p->skipped : 0;
+}
+
+/* ---- input ----------------------------------------------------------- */
+
+/* 1: raw input available; 0: end of input; 2: none yet; -1: error. */
+static int get_input(struct pmclog_parser *p)
+{
+	ssize_t n;
+
+	if (p->in_pos < p->in_len || p->zflush)
+		return 1;
+	if (p->fd == PMCLOG_FD_NONE)
+		return p->eof_fed ? 0 : 2;
+	p->in_pos = p->in_len = 0;
+	for (;;) {
+		n = read(p->fd, p->in, p->in_cap);
+		if (n > 0) {
+			p->in_len = (size_t)n;
+			p->raw_total += n;
+			return 1;
+		}
+		if (n == 0)
+			return (p->follow && !p->closed) ? 2 : 0;
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return 2;
+		return fail(p, errno, "read: %s", strerror(errno));
+	}
+}
+
+/* Make room for at least `need` bytes at rb_end. */
+static int rb_reserve(struct pmclog_parser *p, size_t need)
+{
+	if (p->rb_cap - p->rb_end >= need)
+		return 0;
+	if (p->rb_start > 0) {
+		memmove(p->rb, p->rb + p->rb_start, p->rb_end - p->rb_start);
+		p->rb_end -= p->rb_start;
+		p->rb_start = 0;
+	}
+	if (p->rb_cap - p->rb_end < need) {
+		size_t cap = p->rb_cap * 2;
+		unsigned char *n;
+		while (cap - p->rb_end < need)
+			cap *= 2;
+		n = realloc(p->rb, cap);
+		if (!n)
+			return fail(p, ENOMEM, "out of memory");
+		p->rb = n;
+		p->rb_cap = cap;
+	}
+	return 0;
+}
+
+/* Move raw input into the record stream.  -1 on error. */
+static int consume_input(struct pmclog_parser *p)
+{
+	size_t avail = p->in_len - p->in_pos;
+
+	if (p->mode == PS_MAGIC) {
+		size_t n = PMCLOG_FILE_MAGIC_LEN - p->magic_len;
+		if (n > avail)
+			n = avail;
+		memcpy(p->magic + p->magic_len, p->in + p->in_pos, n);
+		p->magic_len += n;
+		p->in_pos += n;
+		/* A mismatch is known as soon as the first byte differs. */
+		if (memcmp(p->magic, PMCLOG_FILE_MAGIC_RAW, p->magic_len < 7 ? p->magic_len : 7) != 0)
+			return fail(p, ENOEXEC, "not a pmc log (bad magic)");
+		if (p->magic_len < PMCLOG_FILE_MAGIC_LEN)
+			return 0;
+		if (p->magic[7] == (unsigned char)PMCLOG_FILE_MAGIC_RAW[7]) {
+			p->mode = PS_RAW;
+		} else if (p->magic[7] == (unsigned char)PMCLOG_FILE_MAGIC_ZSTD[7]) {
+			p->mode = PS_ZSTD;
+			p->zd = ZSTD_createDStream();
+			if (!p->zd || ZSTD_isError(ZSTD_initDStream(p->zd)))
+				return fail(p, ENOMEM, "cannot create a zstd decompressor");
+		} else {
+			return fail(p, ENOEXEC, "not a pmc log (bad magic)");
+		}
+		p->rb_off = p->last_end = PMCLOG_FILE_MAGIC_LEN;
+		return 0;
+	}
+	if (p->mode == PS_RAW) {
+		if (rb_reserve(p, avail) < 0)
+			return -1;
+		memcpy(p->rb + p->rb_end, p->in + p->in_pos, avail);
+		p->rb_end += avail;
+		p->in_pos += avail;
+		return 0;
+	}
+	/* zstd: decompress what we have; stop when enough output is pending */
+	for (;;) {
+		ZSTD_inBuffer ib = { p->in, p->in_len, p->in_pos };
+		ZSTD_outBuffer ob;
+		size_t r;
+
+		if (p->rb_end - p->rb_start >= 2 * PMCLOG_REC_MAX)
+			break;
+		if (p->in_pos >= p->in_len && !p->zflush)
+			break;
+		if (rb_reserve(p, RB_MINFREE) < 0)
+			return -1;
+		ob.dst = p->rb + p->rb_end;
+		ob.size = p->rb_cap - p->rb_end;
+		ob.pos = 0;
+		r = ZSTD_decompressStream(p->zd, &ob, &ib);
+		if (ZSTD_isError(r))
+			return fail(p, EILSEQ, "corrupt compressed data near byte %lld: %s",
+			    (long long)(p->raw_total - (off_t)(p->in_len - ib.pos)),
+			    ZSTD_getErrorName(r));
+		p->in_pos = ib.pos;
+		p->rb_end += ob.pos;
+		p->zmid = r != 0;
+		p->zflush = ob.pos == ob.size;
+	}
+	return 0;
+}
+
+/* ---- decoding -------------------------------------------------------- */
+
+/* Copy a NUL-terminated string from src (at most avail bytes) into dst;
+ * returns the bytes it occupied in src (NUL included). */
+static size_t getstr(char *dst, size_t dstsz, const unsigned char *src, size_t avail)
+{
+	size_t n = strnlen((const char *)src, avail);
+	size_t c = n < dstsz - 1 ? n : dstsz - 1;
+
+	memcpy(dst, src, c);
+	dst[c] = '\0';
+	return n < avail ? n + 1 : n;
+}
+
+#define L32(off) pmclog__ld32(pl + (off))
+#define L64(off) pmclog__ld64(pl + (off))
+
+static int decode_header(struct pmclog_parser *p, const unsigned char *pl, size_t plen,
+    struct pmclog_ev_header *h)
+{
+	const char **slots[] = { &h->pl_libversion, &h->pl_hostname, &h->pl_kernel,
+	    &h->pl_cpudesc, &h->pl_cmdline };
+	size_t slen = plen - PMCLOG_MIN_HEADER, pos = 0;
+	char *s;
+
+
+	h->pl_format_major = L32(0);
+	h->pl_format_minor = L32(4);
+	h->pl_version = L32(8);
+	h->pl_clockid = L32(12);
+	h->pl_start_realtime = L64(16);
+	h->pl_start_clock = L64(24);
+	h->pl_flags = L32(32);
+	h->pl_arch = L32(36);
+	if (h->pl_format_major != PMCLOG_FORMAT_MAJOR)
+		return fail(p, EPROTONOSUPPORT,
+		    "log format version %u is not supported (this reader reads version %u)",
+		    h->pl_format_major, PMCLOG_FORMAT_MAJOR);
+	/* Keep one copy of the strings for the life of the parser. */
+	s = malloc(slen + 8);
+	if (!s)
+		return fail(p, ENOMEM, "out of memory");
+	memcpy(s, pl + PMCLOG_MIN_HEADER, slen);
+	memset(s + slen, 0, 8);
+	free(p->hdr_strings);
+	p->hdr_strings = s;
+	for (size_t i = 0; i < sizeof(slots) / sizeof(slots[0]); i++) {
+		*slots[i] = s + pos;
+		pos += strnlen(s + pos, slen - pos) + 1;
+		if (pos > slen)
+			pos = slen;     /* the rest are "" */
+	}
+	return 0;
+}
+
+static void set_evname(struct pmclog_parser *p, const unsigned char *src, size_t avail)
+{
+	getstr(p->evname, sizeof(p->evname), src, avail);
+}
+
+/* 0 decoded, 1 unknown type (skip), -1 error. */
+static int decode(struct pmclog_parser *p, int type, const unsigned char *pl, size_t plen,
+    struct pmclog_ev *ev)
+{
+	static const uint16_t minlen[] = {
+		[PMCLOG_TYPE_CLOSELOG] = PMCLOG_MIN_CLOSELOG,
+		[PMCLOG_TYPE_DROPNOTIFY] = PMCLOG_MIN_DROPNOTIFY,
+		[PMCLOG_TYPE_INITIALIZE] = PMCLOG_MIN_INITIALIZE,
+		[PMCLOG_TYPE_PMCALLOCATE] = PMCLOG_MIN_PMCALLOCATE,
+		[PMCLOG_TYPE_PMCATTACH] = PMCLOG_MIN_PMCATTACH,
+		[PMCLOG_TYPE_PMCDETACH] = PMCLOG_MIN_PMCDETACH,
+		[PMCLOG_TYPE_PROCCSW] = PMCLOG_MIN_PROCCSW,
+		[PMCLOG_TYPE_PROCEXEC] = PMCLOG_MIN_PROCEXEC,
+		[PMCLOG_TYPE_PROCEXIT] = PMCLOG_MIN_PROCEXIT,
+		[PMCLOG_TYPE_PROCFORK] = PMCLOG_MIN_PROCFORK,
+		[PMCLOG_TYPE_SYSEXIT] = PMCLOG_MIN_SYSEXIT,
+		[PMCLOG_TYPE_USERDATA] = PMCLOG_MIN_USERDATA,
+		[PMCLOG_TYPE_MAP_IN] = PMCLOG_MIN_MAP_IN,
+		[PMCLOG_TYPE_MAP_OUT] = PMCLOG_MIN_MAP_OUT,
+		[PMCLOG_TYPE_CALLCHAIN] = PMCLOG_MIN_CALLCHAIN,
+		[PMCLOG_TYPE_PMCALLOCATEDYN] = PMCLOG_MIN_PMCALLOCATEDYN,
+		[PMCLOG_TYPE_THR_CREATE] = PMCLOG_MIN_THR_CREATE,
+		[PMCLOG_TYPE_THR_EXIT] = PMCLOG_MIN_THR_EXIT,
+		[PMCLOG_TYPE_PROC_CREATE] = PMCLOG_MIN_PROC_CREATE,
+		[PMCLOG_TYPE_HEADER] = PMCLOG_MIN_HEADER,
+		[PMCLOG_TYPE_COMM] = PMCLOG_MIN_COMM,
+		[PMCLOG_TYPE_THROTTLE] = PMCLOG_MIN_THROTTLE,
+		[PMCLOG_TYPE_KSYMSRC] = PMCLOG_MIN_KSYMSRC,
+		[PMCLOG_TYPE_KSYMBOL] = PMCLOG_MIN_KSYMBOL,
+	};
+
+	if (!pmclog_type_name(type))
+		return 1;
+	if (plen < minlen[type])
+		return fail(p, EILSEQ, "%s record at offset %lld is too short (%zu bytes)",
+		    pmclog_type_name(type), (long long)ev->pl_offset, plen + PMCLOG_REC_HDR_LEN);
+
+	switch (type) {
+	case PMCLOG_TYPE_CLOSELOG:
+		break;
+	case PMCLOG_TYPE_DROPNOTIFY:
+		ev->pl_u.pl_dn.pl_count = L64(0);
+		ev->pl_u.pl_dn.pl_pmcid = L32(8);
+		ev->pl_u.pl_dn.pl_cpu = (int32_t)L32(12);
+		ev->pl_u.pl_dn.pl_reason = L32(16);
+		break;
+	case PMCLOG_TYPE_INITIALIZE: {
+		uint64_t rt = L64(16);
+		ev->pl_u.pl_i.pl_version = L32(0);
+		ev->pl_u.pl_i.pl_arch = L32(4);
+		ev->pl_u.pl_i.pl_tsc_freq = L64(8);
+		ev->pl_u.pl_i.pl_ts.tv_sec = (time_t)(rt / 1000000000u);
+		ev->pl_u.pl_i.pl_ts.tv_nsec = (long)(rt % 1000000000u);
+		getstr(ev->pl_u.pl_i.pl_cpuid, PATH_MAX, pl + 24, plen - 24);
+		break;
+	}
+	case PMCLOG_TYPE_PMCALLOCATE:
+		ev->pl_u.pl_a.pl_pmcid = L32(0);
+		ev->pl_u.pl_a.pl_event = L32(4);
+		ev->pl_u.pl_a.pl_flags = L32(8);
+		ev->pl_u.pl_a.pl_mode = L32(12);
+		ev->pl_u.pl_a.pl_rate = L64(16);
+		ev->pl_u.pl_a.pl_freq = L32(24);
+		ev->pl_u.pl_a.pl_cpu = (int32_t)L32(28);
+		set_evname(p, pl + 32, plen - 32);
+		ev->pl_u.pl_a.pl_evname = p->evname;
+		break;
+	case PMCLOG_TYPE_PMCALLOCATEDYN:
+		ev->pl_u.pl_ad.pl_pmcid = L32(0);
+		ev->pl_u.pl_ad.pl_event = L32(4);
+		ev->pl_u.pl_ad.pl_flags = L32(8);
+		getstr(ev->pl_u.pl_ad.pl_evname, PMC_NAME_MAX, pl + 16, plen - 16);
+		break;
+	case PMCLOG_TYPE_PMCATTACH:
+		ev->pl_u.pl_t.pl_pmcid = L32(0);
+		ev->pl_u.pl_t.pl_pid = (pid_t)L32(4);
+		getstr(ev->pl_u.pl_t.pl_pathname, PATH_MAX, pl + 8, plen - 8);
+		break;
+	case PMCLOG_TYPE_PMCDETACH:
+		ev->pl_u.pl_d.pl_pmcid = L32(0);
+		ev->pl_u.pl_d.pl_pid = (pid_t)L32(4);
+		break;
+	case PMCLOG_TYPE_PROCCSW:
+		ev->pl_u.pl_c.pl_pmcid = L32(0);
+		ev->pl_u.pl_c.pl_pid = (pid_t)L32(4);
+		ev->pl_u.pl_c.pl_tid = (pid_t)L32(8);
+		ev->pl_u.pl_c.pl_cpu = (int32_t)L32(12);
+		ev->pl_u.pl_c.pl_value = L64(16);
+		break;
+	case PMCLOG_TYPE_PROCEXEC:
+		ev->pl_u.pl_x.pl_pmcid = L32(0);
+		ev->pl_u.pl_x.pl_pid = (pid_t)L32(4);
+		ev->pl_u.pl_x.pl_tid = (pid_t)L32(8);
+		ev->pl_u.pl_x.pl_baseaddr = (uintptr_t)L64(16);
+		ev->pl_u.pl_x.pl_dynaddr = (uintptr_t)L64(24);
+		getstr(ev->pl_u.pl_x.pl_pathname, PATH_MAX, pl + 32, plen - 32);
+		break;
+	case PMCLOG_TYPE_PROCEXIT:
+		ev->pl_u.pl_e.pl_pmcid = L32(0);
+		ev->pl_u.pl_e.pl_pid = L32(4);
+		ev->pl_u.pl_e.pl_tid = (pid_t)L32(8);
+		ev->pl_u.pl_e.pl_value = L64(16);
+		break;
+	case PMCLOG_TYPE_PROCFORK:
+		ev->pl_u.pl_f.pl_oldpid = (pid_t)L32(0);
+		ev->pl_u.pl_f.pl_newpid = (pid_t)L32(4);
+		ev->pl_u.pl_f.pl_oldtid = (pid_t)L32(8);
+		ev->pl_u.pl_f.pl_newtid = (pid_t)L32(12);
+		break;
+	case PMCLOG_TYPE_SYSEXIT:
+		ev->pl_u.pl_se.pl_pid = (pid_t)L32(0);
+		break;
+	case PMCLOG_TYPE_USERDATA:
+		ev->pl_u.pl_u.pl_userdata = L32(0);
+		break;
+	case PMCLOG_TYPE_MAP_IN: {
+		struct pmclog_ev_map_in *m = &ev->pl_u.pl_mi;
+		m->pl_pid = (pid_t)L32(0);
+		m->pl_buildid_len = L32(4);
+		if (m->pl_buildid_len > 20)
+			return fail(p, EILSEQ, "MAP_IN record at offset %lld: build id of %u bytes",
+			    (long long)ev->pl_offset, m->pl_buildid_len);
+		m->pl_start = L64(8);
+		m->pl_len = L64(16);
+		m->pl_pgoff = L64(24);
+		m->pl_prot = L32(32);
+		m->pl_mflags = L32(36);
+		memcpy(m->pl_buildid, pl + 40, 20);
+		getstr(m->pl_pathname, PATH_MAX, pl + 64, plen - 64);
+		break;
+	}
+	case PMCLOG_TYPE_MAP_OUT:
+		ev->pl_u.pl_mo.pl_pid = (pid_t)L32(0);
+		ev->pl_u.pl_mo.pl_start = L64(8);
+		ev->pl_u.pl_mo.pl_end = L64(16);
+		break;
+	case PMCLOG_TYPE_CALLCHAIN: {
+		struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
+		uint32_t n = L32(20);
+		const unsigned char *mask;
+		if (n == 0 || n > PMC_CALLCHAIN_DEPTH_MAX ||
+		    plen < PMCLOG_MIN_CALLCHAIN + 8 * ((size_t)n + (n + 63) / 64))
+			return fail(p, EILSEQ, "CALLCHAIN record at offset %lld: bad length for %u pcs",
+			    (long long)ev->pl_offset, n);
+		cc->pl_pmcid = L32(0);
+		cc->pl_pid = L32(4);
+		cc->pl_tid = L32(8);
+		cc->pl_cpuflags = L32(12);
+		cc->pl_cpuflags2 = L32(16);
+		cc->pl_npc = n;
+		cc->pl_period = L64(24);
+		cc->pl_cpu = PMC_CALLCHAIN_CPUFLAGS_TO_CPU(cc->pl_cpuflags);
+		cc->pl_usermode = PMC_CALLCHAIN_CPUFLAGS_TO_USERMODE(cc->pl_cpuflags);
+		cc->pl_time = ev->pl_time;
+		mask = pl + 32 + 8 * n;
+		for (uint32_t i = 0; i < n; i++) {
+			cc->pl_pc[i] = L64(32 + 8 * i);
+			cc->pl_pcflags[i] = (mask[i / 8] >> (i % 8)) & 1 ? PMC_CC_F_USERSPACE : 0;
+		}
+		break;
+	}
+	case PMCLOG_TYPE_THR_CREATE:
+		ev->pl_u.pl_tc.pl_tid = (pid_t)L32(0);
+		ev->pl_u.pl_tc.pl_pid = (pid_t)L32(4);
+		ev->pl_u.pl_tc.pl_flags = L32(8);
+		getstr(ev->pl_u.pl_tc.pl_tdname, MAXCOMLEN + 1, pl + 16, plen - 16);
+		break;
+	case PMCLOG_TYPE_THR_EXIT:
+		ev->pl_u.pl_te.pl_tid = (pid_t)L32(0);
+		ev->pl_u.pl_te.pl_pid = (pid_t)L32(4);
+		break;
+	case PMCLOG_TYPE_PROC_CREATE:
+		ev->pl_u.pl_pc.pl_pid = (pid_t)L32(0);
+		ev->pl_u.pl_pc.pl_flags = L32(4);
+		getstr(ev->pl_u.pl_pc.pl_pcomm, MAXCOMLEN + 1, pl + 8, plen - 8);
+		break;
+	case PMCLOG_TYPE_HEADER:
+		if (decode_header(p, pl, plen, &p->hdr) < 0)
+			return -1;
+		ev->pl_u.pl_h = p->hdr;
+		break;
+	case PMCLOG_TYPE_COMM:
+		ev->pl_u.pl_cm.pl_pid = (pid_t)L32(0);
+		ev->pl_u.pl_cm.pl_tid = (pid_t)L32(4);
+		ev->pl_u.pl_cm.pl_flags = L32(8);
+		getstr(ev->pl_u.pl_cm.pl_comm, MAXCOMLEN + 1, pl + 16, plen - 16);
+		break;
+	case PMCLOG_TYPE_THROTTLE:
+		ev->pl_u.pl_th.pl_pmcid = L32(0);
+		ev->pl_u.pl_th.pl_throttled = L32(4);
+		ev->pl_u.pl_th.pl_cpu = (int32_t)L32(8);
+		break;
+	case PMCLOG_TYPE_KSYMSRC: {
+		struct pmclog_ev_ksymsrc *k = &ev->pl_u.pl_ks;
+		size_t used;
+		k->pl_buildid_len = L32(0);
+		if (k->pl_buildid_len > 20)
+			return fail(p, EILSEQ, "KSYMSRC record at offset %lld: build id of %u bytes",
+			    (long long)ev->pl_offset, k->pl_buildid_len);
+		memcpy(k->pl_buildid, pl + 4, 20);
+		used = getstr(k->pl_pathname, PATH_MAX, pl + 24, plen - 24);
+		getstr(k->pl_release, sizeof(k->pl_release), pl + 24 + used, plen - 24 - used);
+		break;
+	}
+	case PMCLOG_TYPE_KSYMBOL:
+		ev->pl_u.pl_ksym.pl_addr = L64(0);
+		ev->pl_u.pl_ksym.pl_len = L32(8);
+		ev->pl_u.pl_ksym.pl_ksymtype = pmclog__ld16(pl + 12);
+		ev->pl_u.pl_ksym.pl_flags = pmclog__ld16(pl + 14);
+		getstr(ev->pl_u.pl_ksym.pl_name, sizeof(ev->pl_u.pl_ksym.pl_name), pl + 16, plen - 16);
+		break;
+	default:
+		return 1;
+	}
+	return 0;
+}
+
+/* 0: a record was decoded into ev; 1: need more data; -1 error. */
+static int next_record(struct pmclog_parser *p, struct pmclog_ev *ev)
+{
+	for (;;) {
+		size_t avail = p->rb_end - p->rb_start;
+		const unsigned char *r = p->rb + p->rb_start;
+		uint32_t h, len;
+		int type, rc;
+
+		if (avail < PMCLOG_REC_HDR_LEN)
+			return 1;
+		h = pmclog__ld32(r);
+		len = PMCLOG_HDR_LEN(h);
+		type = (int)PMCLOG_HDR_TYPE(h);
+		if (PMCLOG_HDR_MAGIC(h) != PMCLOG_REC_MAGIC)
+			return fail(p, EILSEQ, "corrupt log: bad record magic at offset %lld",
+			    (long long)p->rb_off);
+		if (len < PMCLOG_REC_HDR_LEN || (len & 7))
+			return fail(p, EILSEQ, "corrupt log: bad record length %u at offset %lld",
+			    len, (long long)p->rb_off);
+		if (avail < len)
+			return 1;
+
+		memset(ev, 0, offsetof(struct pmclog_ev, pl_u));
+		ev->pl_offset = p->rb_off;
+		ev->pl_type = (enum pmclog_type)type;
+		ev->pl_data = (void *)r;
+		ev->pl_len = (int)len;
+		ev->pl_time = pmclog__ld64(r + 8);
+		ev->pl_ts.tv_sec = (time_t)(ev->pl_time / 1000000000u);
+		ev->pl_ts.tv_nsec = (long)(ev->pl_time % 1000000000u);
+
+		if (!p->header_seen && type != PMCLOG_TYPE_HEADER)
+			return fail(p, EILSEQ, "corrupt log: the first record is not a HEADER");
+		rc = decode(p, type, r + PMCLOG_REC_HDR_LEN, len - PMCLOG_REC_HDR_LEN, ev);
+		if (rc < 0)
+			return -1;
+		p->rb_start += len;
+		p->rb_off += len;
+		p->last_end = p->rb_off;
+		if (rc == 1) {
+			p->skipped++;
+			continue;
+		}
+		if (type == PMCLOG_TYPE_HEADER)
+			p->header_seen = 1;
+		p->closed = type == PMCLOG_TYPE_CLOSELOG;
+		p->count++;
+		ev->pl_count = p->count;
+		return 0;
+	}
+}
+
+int pmclog_read(void *cookie, struct pmclog_ev *ev)
+{
+	struct pmclog_parser *p = cookie;
+	int rc;
+
+	if (!p || !ev) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (;;) {
+		if (p->error)
+			break;
+		if (p->mode != PS_MAGIC) {
+			rc = next_record(p, ev);
+			if (rc == 0) {
+				ev->pl_state = PMCLOG_OK;
+				return 0;
+			}
+			if (rc < 0)
+				break;
+		}
+		rc = get_input(p);
+		if (rc < 0)
+			break;
+		if (rc == 2) {
+			ev->pl_state = PMCLOG_REQUIRE_DATA;
+			return -1;
+		}
+		if (rc == 0) {
+			size_t partial = p->rb_end - p->rb_start;
+			p->truncated = partial > 0 || p->zmid || !p->closed;
+			ev->pl_state = PMCLOG_EOF;
+			ev->pl_offset = p->rb_off;
+			return -1;
+		}
+		if (consume_input(p) < 0)
+			break;
+	}
+	ev->pl_state = PMCLOG_ERROR;
+	errno = p->error;
+	return -1;
+}

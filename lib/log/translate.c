@@ -1,0 +1,539 @@
+/*
+ * translate.c — kernel ring records (PERF_RECORD_*) to log records.
+ *
+ * Runs in the writer (under its mutex).  Every field is decoded in the
+ * kernel's order for the event's sample_type / read_format (registered with
+ * pmc__logw_add_event), bounds-checked against the record size; a record
+ * that does not decode is counted as an error and dropped.  The mapping is
+ * documented in docs/log-format.md ("From kernel records").
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log/writer_impl.h"
+
+/* A bounded cursor over a record body. */
+struct cur {
+	const unsigned char *p;
+	size_t n, off;
+	int bad;
+};
+
+static uint64_t get64(struct cur *c)
+{
+	uint64_t v;
+	if (c->off + 8 > c->n) {
+		c->bad = 1;
+		return 0;
+	}
+	memcpy(&v, c->p + c->off, 8);
+	c->off += 8;
+	return v;
+}
+
+static void get2x32(struct cur *c, uint32_t *a, uint32_t *b)
+{
+	uint32_t v[2] = { 0, 0 };
+	if (c->off + 8 > c->n) {
+		c->bad = 1;
+	} else {
+		memcpy(v, c->p + c->off, 8);
+		c->off += 8;
+	}
+	*a = v[0];
+	*b = v[1];
+}
+
+#define TRAILER_BITS (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
+	PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
+
+/* What the sample_id_all trailer says. */
+struct trailer {
+	struct logw_event *ev;
+	pmc_id_t pmc;
+	uint64_t time;
+	int has_time;
+	int32_t cpu;
+	size_t size;                  /* bytes of trailer */
+};
+
+static void parse_trailer(struct pmc_logw *lw, const unsigned char *body, size_t n,
+    struct trailer *t)
+{
+	struct cur c;
+	uint64_t id, st;
+
+	memset(t, 0, sizeof(*t));
+	t->pmc = PMC_ID_INVALID;
+	t->cpu = -1;
+	if (n < 8)
+		return;
+	memcpy(&id, body + n - 8, 8);
+	t->ev = pmc__logw_find_event(lw, id);
+	if (!t->ev)
+		return;
+	t->pmc = t->ev->pmc;
+	st = t->ev->sample_type;
+	t->size = 8 * (size_t)__builtin_popcountll(st & TRAILER_BITS);
+	if (t->size > n) {
+		t->size = 0;
+		return;
+	}
+	c.p = body + n - t->size;
+	c.n = t->size;
+	c.off = 0;
+	c.bad = 0;
+	if (st & PERF_SAMPLE_TID)
+		get64(&c);
+	if (st & PERF_SAMPLE_TIME) {
+		t->time = get64(&c);
+		t->has_time = 1;
+	}
+	if (st & PERF_SAMPLE_ID)
+		get64(&c);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		get64(&c);
+	if (st & PERF_SAMPLE_CPU) {
+		uint32_t cpu, res;
+		get2x32(&c, &cpu, &res);
+		t->cpu = (int32_t)cpu;
+	}
+}
+
+static uint64_t rec_time(struct pmc_logw *lw, const struct trailer *t)
+{
+	if (t->has_time)
+		return t->time;
+	if (lw->cur_be && lw->cur_be->now)
+		return lw->cur_be->now();
+	return pmc__logw_clock(lw);
+}
+
+static void emit(struct pmc_logw *lw, uint64_t ts)
+{
+	pmc__logw_append(lw, lw->rec.type, ts, lw->rec.buf, lw->rec.len);
+}
+
+/* ---- per-(tid, member id) values for PROCCSW ------------------------- */
+
+static struct logw_csw *csw_slot(struct logw_csw *tab, size_t cap, int32_t tid, uint64_t kid)
+{
+	uint64_t h = ((uint64_t)(uint32_t)tid * 0x9E3779B97F4A7C15ull) ^ (kid * 0xC2B2AE3D27D4EB4Full);
+	size_t i = (size_t)(h >> 29) & (cap - 1);
+
+	while (tab[i].used && (tab[i].tid != tid || tab[i].kid != kid))
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+static struct logw_csw *csw_get(struct pmc_logw *lw, int32_t tid, uint64_t kid)
+{
+	struct logw_csw *e;
+
+	if ((lw->ncsw + 1) * 2 > lw->cswcap) {
+		size_t ncap = lw->cswcap ? lw->cswcap * 2 : 256;
+		struct logw_csw *n = calloc(ncap, sizeof(*n));
+		if (!n)
+			return NULL;
+		for (size_t i = 0; i < lw->cswcap; i++)
+			if (lw->csw[i].used)
+				*csw_slot(n, ncap, lw->csw[i].tid, lw->csw[i].kid) = lw->csw[i];
+		free(lw->csw);
+		lw->csw = n;
+		lw->cswcap = ncap;
+	}
+	e = csw_slot(lw->csw, lw->cswcap, tid, kid);
+	if (!e->used) {
+		e->used = 1;
+		e->tid = tid;
+		e->kid = kid;
+		e->last = 0;
+		lw->ncsw++;
+	}
+	return e;
+}
+
+/* A thread ended: forget its values (tids are reused). */
+static void csw_forget(struct pmc_logw *lw, int32_t tid)
+{
+	if (!lw->ncsw)
+		return;
+	for (size_t i = 0; i < lw->evcap; i++) {
+		struct logw_csw *e;
+		if (!lw->ev[i].used)
+			continue;
+		e = csw_slot(lw->csw, lw->cswcap, tid, lw->ev[i].kid);
+		if (e->used)
+			e->last = 0;
+	}
+}
+
+/* ---- read_format values ---------------------------------------------- */
+
+struct readval {
+	uint64_t value, id;
+	int has_id;
+};
+#define MAX_READ 64
+
+/* Parse a read_format block; returns the number of values (<= MAX_READ). */
+static int parse_read(struct cur *c, uint64_t rf, struct readval *v)
+{
+	int n = 0;
+
+	if (rf & PERF_FORMAT_GROUP) {
+		uint64_t nr = get64(c);
+		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			get64(c);
+		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			get64(c);
+		for (uint64_t i = 0; i < nr && !c->bad; i++) {
+			struct readval r = { 0, 0, 0 };
+			r.value = get64(c);
+			if (rf & PERF_FORMAT_ID) {
+				r.id = get64(c);
+				r.has_id = 1;
+			}
+			if (rf & PERF_FORMAT_LOST)
+				get64(c);
+			if (n < MAX_READ)
+				v[n++] = r;
+		}
+	} else {
+		struct readval r = { 0, 0, 0 };
+		r.value = get64(c);
+		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			get64(c);
+		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			get64(c);
+		if (rf & PERF_FORMAT_ID) {
+			r.id = get64(c);
+			r.has_id = 1;
+		}
+		if (rf & PERF_FORMAT_LOST)
+			get64(c);
+		v[n++] = r;
+	}
+	return c->bad ? 0 : n;
+}
+
+/* ---- records ------------------------------------------------------------- */
+
+static int is_user_mode(uint16_t misc)
+{
+	uint16_t m = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	return m == PERF_RECORD_MISC_USER || m == PERF_RECORD_MISC_GUEST_USER;
+}
+
+static void do_sample(struct pmc_logw *lw, const struct perf_event_header *h,
+    const unsigned char *body, size_t n)
+{
+	struct cur c = { body, n, 0, 0 };
+	struct logw_event *ev;
+	uint64_t st, id, ip = 0, time = 0, period = 0;
+	uint32_t pid = 0, tid = 0, cpu = 0, res;
+	int has_ip = 0, has_time = 0, user = is_user_mode(h->misc);
+	struct readval rv[MAX_READ];
+	int nrv = 0;
+	uint64_t pcs[PMC_CALLCHAIN_DEPTH_MAX];
+	uint8_t flags[PMC_CALLCHAIN_DEPTH_MAX];
+	uint32_t npc = 0;
+	struct pmc_logrec_sample s;
+
+	if (n < 8) {
+		lw->st.errors++;
+		return;
+	}
+	memcpy(&id, body, 8);
+	ev = pmc__logw_find_event(lw, id);
+	if (!ev) {
+		lw->st.errors++;        /* an event nobody registered */
+		return;
+	}
+	st = ev->sample_type;
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		get64(&c);
+	if (st & PERF_SAMPLE_IP) {
+		ip = get64(&c);
+		has_ip = 1;
+	}
+	if (st & PERF_SAMPLE_TID)
+		get2x32(&c, &pid, &tid);
+	if (st & PERF_SAMPLE_TIME) {
+		time = get64(&c);
+		has_time = 1;
+	}
+	if (st & PERF_SAMPLE_ADDR)
+		get64(&c);
+	if (st & PERF_SAMPLE_ID)
+		get64(&c);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		get64(&c);
+	if (st & PERF_SAMPLE_CPU)
+		get2x32(&c, &cpu, &res);
+	if (st & PERF_SAMPLE_PERIOD)
+		period = get64(&c);
+	if (st & PERF_SAMPLE_READ)
+		nrv = parse_read(&c, ev->read_format, rv);
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		uint64_t nr = get64(&c);
+		int ctx_user = user;
+		if (nr > (c.n - c.off) / 8)
+			c.bad = 1;
+		for (uint64_t i = 0; i < nr && !c.bad; i++) {
+			uint64_t pc = get64(&c);
+			if (pc >= (uint64_t)PERF_CONTEXT_MAX) {
+				switch ((int64_t)pc) {
+				case PERF_CONTEXT_USER:
+				case PERF_CONTEXT_GUEST_USER:
+					ctx_user = 1;
+					break;
+				case PERF_CONTEXT_KERNEL:
+				case PERF_CONTEXT_HV:
+				case PERF_CONTEXT_GUEST_KERNEL:
+					ctx_user = 0;
+					break;
+				default:
+					break;
+				}
+				continue;
+			}
+			if (npc < PMC_CALLCHAIN_DEPTH_MAX) {
+				pcs[npc] = pc;
+				flags[npc] = ctx_user ? PMC_CC_F_USERSPACE : 0;
+				npc++;
+			}
+		}
+	}
+	/* RAW, BRANCH_STACK, REGS, STACK_USER ... follow; we need none of them
+	 * and the record size already tells where the record ends. */
+	if (c.bad) {
+		lw->st.errors++;
+		return;
+	}
+	if (!has_time)
+		time = rec_time(lw, &(struct trailer){ .has_time = 0 });
+
+	if (ev->role == PMC_LOGW_CSW_PROBE) {
+		for (int i = 0; i < nrv; i++) {
+			struct logw_event *m;
+			struct logw_csw *e;
+			uint64_t delta;
+			if (!rv[i].has_id || rv[i].id == id)
+				continue;
+			m = pmc__logw_find_event(lw, rv[i].id);
+			if (!m)
+				continue;
+			e = csw_get(lw, (int32_t)tid, rv[i].id);
+			if (!e)
+				continue;
+			delta = rv[i].value >= e->last ? rv[i].value - e->last : rv[i].value;
+			e->last = rv[i].value;
+			if (pmc__logrec_proccsw(&lw->rec, m->pmc, (pid_t)pid, (pid_t)tid,
+			    (st & PERF_SAMPLE_CPU) ? (int)cpu : -1, delta) == 0)
+				emit(lw, time);
+		}
+		return;
+	}
+
+	if (npc == 0) {
+		pcs[0] = has_ip ? ip : 0;
+		flags[0] = user ? PMC_CC_F_USERSPACE : 0;
+		npc = 1;
+	}
+	memset(&s, 0, sizeof(s));
+	s.pmc = ev->pmc;
+	s.pid = (pid_t)pid;
+	s.tid = (pid_t)tid;
+	s.cpu = cpu;
+	s.usermode = flags[0] != 0;
+	s.period = period;
+	s.npc = npc;
+	s.pcs = pcs;
+	s.pcflags = flags;
+	if (pmc__logrec_callchain(&lw->rec, &s) == 0)
+		emit(lw, time);
+}
+
+void pmc__logw_translate(struct pmc_logw *lw, const struct perf_event_header *h)
+{
+	const unsigned char *body = (const unsigned char *)(h + 1);
+	size_t n = h->size - sizeof(*h);
+	struct trailer t;
+	struct cur c;
+	uint64_t ts;
+
+	if (h->type == PERF_RECORD_SAMPLE) {
+		do_sample(lw, h, body, n);
+		return;
+	}
+	parse_trailer(lw, body, n, &t);
+	ts = rec_time(lw, &t);
+	c.p = body;
+	c.n = n - t.size;
+	c.off = 0;
+	c.bad = 0;
+
+	switch (h->type) {
+	case PERF_RECORD_LOST: {
+		uint64_t id = get64(&c), lost = get64(&c);
+		struct logw_event *e = pmc__logw_find_event(lw, id);
+		if (c.bad)
+			break;
+		lw->st.lost += lost;
+		if (pmc__logrec_dropnotify(&lw->rec, lost, e ? e->pmc : t.pmc, t.cpu,
+		    PMCLOG_DROP_RING) == 0)
+			emit(lw, ts);
+		return;
+	}
+	case PERF_RECORD_LOST_SAMPLES: {
+		uint64_t lost = get64(&c);
+		if (c.bad)
+			break;
+		lw->st.lost += lost;
+		if (pmc__logrec_dropnotify(&lw->rec, lost, t.pmc, t.cpu, PMCLOG_DROP_SAMPLES) == 0)
+			emit(lw, ts);
+		return;
+	}
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE: {
+		uint64_t time = get64(&c), id = get64(&c);
+		struct logw_event *e = pmc__logw_find_event(lw, id);
+		if (c.bad)
+			break;
+		if (!t.has_time)
+			ts = time;
+		if (pmc__logrec_throttle(&lw->rec, e ? e->pmc : t.pmc,
+		    h->type == PERF_RECORD_THROTTLE, t.cpu) == 0)
+			emit(lw, ts);
+		return;
+	}
+	case PERF_RECORD_COMM: {
+		uint32_t pid, tid;
+		char name[MAXCOMLEN + 1];
+		size_t len;
+		get2x32(&c, &pid, &tid);
+		if (c.bad)
+			break;
+		len = strnlen((const char *)c.p + c.off, c.n - c.off);
+		if (len > MAXCOMLEN)
+			len = MAXCOMLEN;
+		memcpy(name, c.p + c.off, len);
+		name[len] = '\0';
+		if (pmc__logrec_comm(&lw->rec, (pid_t)pid, (pid_t)tid,
+		    (h->misc & PERF_RECORD_MISC_COMM_EXEC) ? PMCLOG_COMM_F_EXEC : 0, name) == 0)
+			emit(lw, ts);
+		if ((h->misc & PERF_RECORD_MISC_COMM_EXEC) &&
+		    pmc__logrec_procexec(&lw->rec, t.pmc, (pid_t)pid, (pid_t)tid, 0, 0, name) == 0)
+			emit(lw, ts);
+		return;
+	}
+	case PERF_RECORD_FORK: {
+		uint32_t pid, ppid, tid, ptid;
+		get2x32(&c, &pid, &ppid);
+		get2x32(&c, &tid, &ptid);
+		if (c.bad)
+			break;
+		if (pid != ppid) {
+			if (pmc__logrec_procfork(&lw->rec, (pid_t)ppid, (pid_t)pid, (pid_t)ptid,
+			    (pid_t)tid) == 0)
+				emit(lw, ts);
+		} else if (pmc__logrec_thr_create(&lw->rec, (pid_t)tid, (pid_t)pid, 0, "") == 0) {
+			emit(lw, ts);
+		}
+		return;
+	}
+	case PERF_RECORD_EXIT: {
+		uint32_t pid, ppid, tid, ptid;
+		get2x32(&c, &pid, &ppid);
+		get2x32(&c, &tid, &ptid);
+		if (c.bad)
+			break;
+		csw_forget(lw, (int32_t)tid);
+		if (pmc__logrec_thr_exit(&lw->rec, (pid_t)tid, (pid_t)pid) == 0)
+			emit(lw, ts);
+		if (pid == tid && pmc__logrec_sysexit(&lw->rec, (pid_t)pid) == 0)
+			emit(lw, ts);
+		return;
+	}
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		struct pmc_logrec_map m;
+		uint32_t pid, tid;
+		uint8_t bid[20];
+		const char *path;
+		memset(&m, 0, sizeof(m));
+		get2x32(&c, &pid, &tid);
+		m.pid = (pid_t)pid;
+		m.start = get64(&c);
+		m.len = get64(&c);
+		m.pgoff = get64(&c);
+		if (h->type == PERF_RECORD_MMAP2) {
+			if (c.off + 24 > c.n) {
+				c.bad = 1;
+				break;
+			}
+			if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+				uint8_t bl = c.p[c.off];
+				if (bl > 20)
+					bl = 20;
+				memcpy(bid, c.p + c.off + 4, bl);
+				m.buildid = bid;
+				m.buildid_len = bl;
+			}
+			c.off += 24;
+			get2x32(&c, &m.prot, &m.mflags);
+		}
+		if (c.bad || c.off >= c.n)
+			break;
+		path = (const char *)c.p + c.off;
+		if (strnlen(path, c.n - c.off) == c.n - c.off)
+			break;          /* not terminated */
+		m.path = path;
+		if (pmc__logrec_map_in(&lw->rec, &m) == 0)
+			emit(lw, ts);
+		return;
+	}
+	case PERF_RECORD_READ: {
+		uint32_t pid, tid;
+		struct readval rv[MAX_READ];
+		int nrv;
+		struct logw_event *te = t.ev;
+		get2x32(&c, &pid, &tid);
+		if (c.bad || !te)
+			break;
+		nrv = parse_read(&c, te->read_format, rv);
+		for (int i = 0; i < nrv; i++) {
+			struct logw_event *e = rv[i].has_id ? pmc__logw_find_event(lw, rv[i].id) : te;
+			if (!e || e->role != PMC_LOGW_EXIT_READ)
+				continue;
+			if (pmc__logrec_procexit(&lw->rec, e->pmc, (pid_t)pid, (pid_t)tid,
+			    rv[i].value) == 0)
+				emit(lw, ts);
+		}
+		return;
+	}
+	case PERF_RECORD_KSYMBOL: {
+		uint64_t addr = get64(&c);
+		uint32_t len = 0, tf = 0;
+		char name[256];
+		size_t l;
+		get2x32(&c, &len, &tf);
+		if (c.bad || c.off >= c.n)
+			break;
+		l = strnlen((const char *)c.p + c.off, c.n - c.off);
+		if (l > sizeof(name) - 1)
+			l = sizeof(name) - 1;
+		memcpy(name, c.p + c.off, l);
+		name[l] = '\0';
+		if (pmc__logrec_ksymbol(&lw->rec, addr, len, (uint16_t)(tf & 0xFFFF),
+		    (uint16_t)(tf >> 16), name) == 0)
+			emit(lw, ts);
+		return;
+	}
+	default:
+		return;                 /* SWITCH, AUX, CGROUP ...: not logged */
+	}
+	lw->st.errors++;                /* a record that did not decode */
+}

@@ -1,0 +1,570 @@
+/*
+ * writer.c — the log writer thread, its bounded buffer and its I/O (see
+ * writer.h).  hwpmc's log helper thread in user space: it waits on the
+ * rings, drains them, and writes whole records to the log fd; a write error
+ * stops logging, is kept, and is reported by the next flush and by close.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "log/writer_impl.h"
+
+#ifndef PMC_VERSION_STRING
+#define PMC_VERSION_STRING "unknown"
+#endif
+
+#define DEFAULT_BUFSIZE   (256 * 1024)
+#define WAIT_MS           50
+#define WRITE_INTERVAL_NS 100000000ull
+
+static size_t g_bufsize = DEFAULT_BUFSIZE;
+static enum pmc_cputype g_cputype = PMC_CPU_GENERIC;
+static char g_cpudesc[256];
+
+void pmc__logw_set_bufsize(size_t bytes)
+{
+	g_bufsize = bytes ? bytes : DEFAULT_BUFSIZE;
+}
+
+size_t pmc__logw_get_bufsize(void)
+{
+	return g_bufsize;
+}
+
+void pmc__logw_set_cpu(enum pmc_cputype type, const char *desc)
+{
+	g_cputype = type;
+	snprintf(g_cpudesc, sizeof(g_cpudesc), "%s", desc ? desc : "");
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t real_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t pmc__logw_clock(struct pmc_logw *lw)
+{
+	return lw->now ? lw->now() : mono_ns();
+}
+
+static void cpu_desc(char *buf, size_t len)
+{
+	FILE *f;
+	char line[512];
+
+	if (g_cpudesc[0]) {
+		snprintf(buf, len, "%s", g_cpudesc);
+		return;
+	}
+	snprintf(buf, len, "unknown CPU");
+	f = fopen("/proc/cpuinfo", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *c = strchr(line, ':');
+		if (c && strncmp(line, "model name", 10) == 0) {
+			c++;
+			while (*c == ' ' || *c == '\t')
+				c++;
+			c[strcspn(c, "\n")] = '\0';
+			snprintf(buf, len, "%s", c);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+/* ---- I/O --------------------------------------------------------------- */
+
+static int write_full(int fd, const void *p, size_t n, size_t *done)
+{
+	const unsigned char *b = p;
+
+	*done = 0;
+	while (*done < n) {
+		ssize_t w = write(fd, b + *done, n - *done);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (w == 0)
+			return -EIO;
+		*done += (size_t)w;
+	}
+	return 0;
+}
+
+static void set_error(struct pmc_logw *lw, int err)
+{
+	lw->st.errors++;
+	if (!lw->st.error)
+		lw->st.error = err;
+}
+
+/* Write the buffer out (one zstd frame when compressing).  Under mu. */
+static int write_out(struct pmc_logw *lw)
+{
+	const void *p = lw->buf;
+	size_t n = lw->len, done = 0;
+	int rc;
+
+	if (lw->len == 0)
+		return lw->st.error ? -lw->st.error : 0;
+	if (lw->st.error) {
+		lw->st.lost += lw->buf_samples;
+		lw->len = 0;
+		lw->buf_samples = 0;
+		return -lw->st.error;
+	}
+	if (lw->zc) {
+		size_t z = ZSTD_compress2(lw->zc, lw->zbuf, lw->zcap, lw->buf, lw->len);
+		if (ZSTD_isError(z)) {
+			set_error(lw, EIO);
+			lw->st.lost += lw->buf_samples;
+			lw->len = 0;
+			lw->buf_samples = 0;
+			return -EIO;
+		}
+		p = lw->zbuf;
+		n = z;
+	}
+	rc = write_full(lw->fd, p, n, &done);
+	lw->st.writes++;
+	lw->st.bytes += done;
+	lw->last_write_ns = mono_ns();
+	if (rc < 0) {
+		set_error(lw, -rc);
+		lw->st.lost += lw->buf_samples;
+	}
+	lw->len = 0;
+	lw->buf_samples = 0;
+	return rc;
+}
+
+int pmc__logw_append(struct pmc_logw *lw, int type, uint64_t ts, const void *payload,
+    size_t len)
+{
+	size_t plen = (len + 7) & ~(size_t)7;
+	size_t total = PMCLOG_REC_HDR_LEN + plen;
+	unsigned char *d;
+
+	if (total > PMCLOG_REC_MAX || type <= 0 || type > 255)
+		return -EMSGSIZE;
+	if (lw->st.error) {
+		if (type == PMCLOG_TYPE_CALLCHAIN)
+			lw->st.lost++;
+		return -lw->st.error;
+	}
+	if (lw->len + total > lw->cap) {
+		int rc = write_out(lw);
+		if (rc < 0) {
+			if (type == PMCLOG_TYPE_CALLCHAIN)
+				lw->st.lost++;
+			return rc;
+		}
+	}
+	d = lw->buf + lw->len;
+	pmclog__st32(d, PMCLOG_HDR_MAKE(type, total));
+	pmclog__st32(d + 4, 0);
+	pmclog__st64(d + 8, ts);
+	if (len)
+		memcpy(d + PMCLOG_REC_HDR_LEN, payload, len);
+	memset(d + PMCLOG_REC_HDR_LEN + len, 0, plen - len);
+	lw->len += total;
+	lw->st.records++;
+	if (type == PMCLOG_TYPE_CALLCHAIN) {
+		lw->st.samples++;
+		lw->buf_samples++;
+	}
+	return 0;
+}
+
+/* ---- rings ------------------------------------------------------------- */
+
+static void drain_ring(struct pmc_logw *lw, struct logw_ring *r)
+{
+	const struct perf_event_header *h;
+	int64_t avail;
+	int rc;
+
+	lw->cur_be = r->be;
+	avail = pmc__ring_begin(&r->ring);
+	if (avail < 0)
+		goto corrupt;
+	while ((rc = pmc__ring_next(&r->ring, &h, lw->scratch)) > 0)
+		pmc__logw_translate(lw, h);
+	if (rc < 0)
+		goto corrupt;
+	pmc__ring_end(&r->ring);
+	return;
+corrupt:
+	{
+		uint64_t skipped = r->ring.head - r->ring.tail;
+		lw->st.errors++;
+		pmc__ring_skip(&r->ring);
+		if (pmc__logrec_dropnotify(&lw->rec, skipped, PMC_ID_INVALID, -1,
+		    PMCLOG_DROP_CORRUPT) == 0)
+			pmc__logw_append(lw, lw->rec.type, pmc__logw_clock(lw), lw->rec.buf,
+			    lw->rec.len);
+	}
+}
+
+static void drain_all(struct pmc_logw *lw)
+{
+	for (int i = 0; i < lw->nrings; i++)
+		drain_ring(lw, &lw->rings[i]);
+	lw->st.sweeps++;
+}
+
+static void *thread_main(void *arg)
+{
+	struct pmc_logw *lw = arg;
+
+	pthread_mutex_lock(&lw->mu);
+	while (!lw->stop) {
+		const struct pmc_backend_ops *be = NULL;
+		int n = 0;
+
+		if (lw->removing) {
+			pthread_cond_wait(&lw->cv, &lw->mu);
+			continue;
+		}
+		if (lw->nrings > lw->wait_cap) {
+			struct pmc_bctr **w = realloc(lw->wait_cs, sizeof(*w) * (size_t)lw->nrings);
+			if (w) {
+				lw->wait_cs = w;
+				lw->wait_cap = lw->nrings;
+			}
+		}
+		for (int i = 0; i < lw->nrings && i < lw->wait_cap; i++) {
+			if (!be)
+				be = lw->rings[i].be;
+			if (lw->rings[i].be == be)
+				lw->wait_cs[n++] = lw->rings[i].c;
+		}
+		if (n > 0 && be && be->ring_wait) {
+			int rc;
+			lw->in_wait = 1;
+			pthread_mutex_unlock(&lw->mu);
+			rc = be->ring_wait(lw->wait_cs, n, WAIT_MS);
+			if (rc < 0 && rc != -EINTR)
+				usleep(10000);
+			pthread_mutex_lock(&lw->mu);
+			lw->in_wait = 0;
+			pthread_cond_broadcast(&lw->cv);
+		} else {
+			struct timespec ts;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_nsec += WAIT_MS * 1000000L;
+			if (ts.tv_nsec >= 1000000000L) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000L;
+			}
+			pthread_cond_timedwait(&lw->cv, &lw->mu, &ts);
+		}
+		if (lw->stop)
+			break;
+		drain_all(lw);
+		if (lw->len >= lw->cap / 2 ||
+		    (lw->len > 0 && mono_ns() - lw->last_write_ns >= WRITE_INTERVAL_NS))
+			write_out(lw);
+	}
+	pthread_mutex_unlock(&lw->mu);
+	return NULL;
+}
+
+/* ---- API ----------------------------------------------------------------- */
+
+static void lw_free(struct pmc_logw *lw)
+{
+	if (lw->zc)
+		ZSTD_freeCCtx(lw->zc);
+	free(lw->zbuf);
+	free(lw->buf);
+	free(lw->ev);
+	free(lw->rings);
+	free(lw->wait_cs);
+	free(lw->scratch);
+	free(lw->csw);
+	pthread_cond_destroy(&lw->cv);
+	pthread_mutex_destroy(&lw->mu);
+	free(lw);
+}
+
+int pmc__logw_open(int fd, unsigned flags, const char *cmdline, struct pmc_logw **out)
+{
+	struct pmc_logw *lw;
+	struct pmc_logrec_header h;
+	struct utsname un;
+	char host[256], cpu[256];
+	size_t done;
+	int rc;
+
+	*out = NULL;
+	if (fd < 0 || (flags & ~PMC_LOGW_ZSTD)) {
+		pmc__set_reason("invalid log file descriptor or flags");
+		return -EINVAL;
+	}
+	lw = calloc(1, sizeof(*lw));
+	if (!lw)
+		return -ENOMEM;
+	lw->fd = fd;
+	lw->flags = flags;
+	pthread_mutex_init(&lw->mu, NULL);
+	pthread_cond_init(&lw->cv, NULL);
+	lw->cap = g_bufsize < PMCLOG_REC_MAX ? PMCLOG_REC_MAX : g_bufsize;
+	lw->buf = malloc(lw->cap);
+	lw->scratch = malloc(PMC_RING_SCRATCH_SIZE);
+	lw->evcap = 64;
+	lw->ev = calloc(lw->evcap, sizeof(*lw->ev));
+	if (!lw->buf || !lw->scratch || !lw->ev) {
+		lw_free(lw);
+		return -ENOMEM;
+	}
+	if (flags & PMC_LOGW_ZSTD) {
+		lw->zc = ZSTD_createCCtx();
+		lw->zcap = ZSTD_compressBound(lw->cap);
+		lw->zbuf = malloc(lw->zcap);
+		if (!lw->zc || !lw->zbuf) {
+			lw_free(lw);
+			return -ENOMEM;
+		}
+		ZSTD_CCtx_setParameter(lw->zc, ZSTD_c_checksumFlag, 1);
+		ZSTD_CCtx_setParameter(lw->zc, ZSTD_c_compressionLevel, 3);
+	}
+
+	rc = write_full(fd, (flags & PMC_LOGW_ZSTD) ? PMCLOG_FILE_MAGIC_ZSTD : PMCLOG_FILE_MAGIC_RAW,
+	    PMCLOG_FILE_MAGIC_LEN, &done);
+	if (rc < 0) {
+		pmc__set_reason("cannot write the log: %s", strerror(-rc));
+		lw_free(lw);
+		return rc;
+	}
+	lw->st.bytes += done;
+	lw->st.writes++;
+
+	if (gethostname(host, sizeof(host)) < 0)
+		host[0] = '\0';
+	host[sizeof(host) - 1] = '\0';
+	if (uname(&un) < 0)
+		un.release[0] = '\0';
+	cpu_desc(cpu, sizeof(cpu));
+	memset(&h, 0, sizeof(h));
+	h.version = PMC_VERSION;
+	h.clockid = CLOCK_MONOTONIC;
+	h.start_realtime = real_ns();
+	h.start_clock = pmc__logw_clock(lw);
+	h.flags = (flags & PMC_LOGW_ZSTD) ? PMCLOG_HDR_F_ZSTD : 0;
+	h.arch = (uint32_t)g_cputype;
+	h.libversion = PMC_VERSION_STRING;
+	h.hostname = host;
+	h.kernel = un.release;
+	h.cpudesc = cpu;
+	h.cmdline = cmdline ? cmdline : "";
+	pmc__logrec_header(&lw->rec, &h);
+	pmc__logw_append(lw, lw->rec.type, h.start_clock, lw->rec.buf, lw->rec.len);
+	pmc__logrec_initialize(&lw->rec, PMC_VERSION, (uint32_t)g_cputype, h.start_realtime, cpu);
+	pmc__logw_append(lw, lw->rec.type, h.start_clock, lw->rec.buf, lw->rec.len);
+	rc = write_out(lw);
+	if (rc < 0) {
+		pmc__set_reason("cannot write the log: %s", strerror(-rc));
+		lw_free(lw);
+		return rc;
+	}
+	if (pthread_create(&lw->thr, NULL, thread_main, lw) != 0) {
+		pmc__set_reason("cannot start the log writer thread");
+		lw_free(lw);
+		return -EAGAIN;
+	}
+	lw->thr_started = 1;
+	*out = lw;
+	return 0;
+}
+
+void pmc__logw_set_clock(struct pmc_logw *lw, uint64_t (*now)(void))
+{
+	pthread_mutex_lock(&lw->mu);
+	lw->now = now;
+	pthread_mutex_unlock(&lw->mu);
+}
+
+static struct logw_event *ev_slot(struct logw_event *tab, size_t cap, uint64_t kid)
+{
+	size_t i = (size_t)((kid * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+
+	while (tab[i].used && tab[i].kid != kid)
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+struct logw_event *pmc__logw_find_event(struct pmc_logw *lw, uint64_t kid)
+{
+	struct logw_event *e = ev_slot(lw->ev, lw->evcap, kid);
+	return e->used ? e : NULL;
+}
+
+int pmc__logw_add_event(struct pmc_logw *lw, uint64_t kernel_id, pmc_id_t pmc,
+    uint64_t sample_type, uint64_t read_format, enum pmc_logw_role role)
+{
+	struct logw_event *e;
+
+	pthread_mutex_lock(&lw->mu);
+	if ((lw->nev + 1) * 2 > lw->evcap) {
+		size_t ncap = lw->evcap * 2;
+		struct logw_event *n = calloc(ncap, sizeof(*n));
+		if (!n) {
+			pthread_mutex_unlock(&lw->mu);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < lw->evcap; i++)
+			if (lw->ev[i].used)
+				*ev_slot(n, ncap, lw->ev[i].kid) = lw->ev[i];
+		free(lw->ev);
+		lw->ev = n;
+		lw->evcap = ncap;
+	}
+	e = ev_slot(lw->ev, lw->evcap, kernel_id);
+	if (!e->used)
+		lw->nev++;
+	e->used = 1;
+	e->kid = kernel_id;
+	e->pmc = pmc;
+	e->sample_type = sample_type;
+	e->read_format = read_format;
+	e->role = role;
+	pthread_mutex_unlock(&lw->mu);
+	return 0;
+}
+
+int pmc__logw_add_ring(struct pmc_logw *lw, const struct pmc_backend_ops *be,
+    struct pmc_bctr *c, struct perf_event_mmap_page *page, size_t data_size)
+{
+	struct logw_ring r;
+	long pg = sysconf(_SC_PAGESIZE);
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	rc = pmc__ring_init(&r.ring, page, pg > 0 ? (size_t)pg : 4096, data_size);
+	if (rc < 0) {
+		pmc__set_reason("the ring buffer's data area is not a power of two");
+		return rc;
+	}
+	r.be = be;
+	r.c = c;
+	pthread_mutex_lock(&lw->mu);
+	if (lw->nrings == lw->ringcap) {
+		int ncap = lw->ringcap ? 2 * lw->ringcap : 8;
+		struct logw_ring *n = realloc(lw->rings, sizeof(*n) * (size_t)ncap);
+		if (!n) {
+			pthread_mutex_unlock(&lw->mu);
+			return -ENOMEM;
+		}
+		lw->rings = n;
+		lw->ringcap = ncap;
+	}
+	lw->rings[lw->nrings++] = r;
+	pthread_cond_broadcast(&lw->cv);
+	pthread_mutex_unlock(&lw->mu);
+	return 0;
+}
+
+void pmc__logw_remove_ring(struct pmc_logw *lw, struct pmc_bctr *c)
+{
+	pthread_mutex_lock(&lw->mu);
+	lw->removing++;
+	while (lw->in_wait)
+		pthread_cond_wait(&lw->cv, &lw->mu);
+	for (int i = 0; i < lw->nrings; i++) {
+		if (lw->rings[i].c != c)
+			continue;
+		drain_ring(lw, &lw->rings[i]);
+		lw->rings[i] = lw->rings[--lw->nrings];
+		break;
+	}
+	lw->removing--;
+	pthread_cond_broadcast(&lw->cv);
+	pthread_mutex_unlock(&lw->mu);
+}
+
+int pmc__logw_write_ts(struct pmc_logw *lw, int type, uint64_t ts, const void *payload,
+    size_t len)
+{
+	int rc;
+
+	pthread_mutex_lock(&lw->mu);
+	rc = pmc__logw_append(lw, type, ts, payload, len);
+	pthread_mutex_unlock(&lw->mu);
+	return rc;
+}
+
+int pmc__logw_write(struct pmc_logw *lw, int type, const void *payload, size_t len)
+{
+	int rc;
+
+	pthread_mutex_lock(&lw->mu);
+	rc = pmc__logw_append(lw, type, pmc__logw_clock(lw), payload, len);
+	pthread_mutex_unlock(&lw->mu);
+	return rc;
+}
+
+int pmc__logw_put(struct pmc_logw *lw, const struct pmc_logrec *rec)
+{
+	return pmc__logw_write(lw, rec->type, rec->buf, rec->len);
+}
+
+int pmc__logw_flush(struct pmc_logw *lw)
+{
+	int rc;
+
+	pthread_mutex_lock(&lw->mu);
+	drain_all(lw);
+	rc = write_out(lw);
+	pthread_mutex_unlock(&lw->mu);
+	return rc;
+}
+
+int pmc__logw_close(struct pmc_logw *lw)
+{
+	int rc;
+
+	if (!lw)
+		return 0;
+	pthread_mutex_lock(&lw->mu);
+	lw->stop = 1;
+	pthread_cond_broadcast(&lw->cv);
+	pthread_mutex_unlock(&lw->mu);
+	if (lw->thr_started)
+		pthread_join(lw->thr, NULL);
+	pthread_mutex_lock(&lw->mu);
+	drain_all(lw);
+	pmc__logrec_closelog(&lw->rec);
+	pmc__logw_append(lw, lw->rec.type, pmc__logw_clock(lw), lw->rec.buf, lw->rec.len);
+	write_out(lw);
+	rc = lw->st.error ? -lw->st.error : 0;
+	pthread_mutex_unlock(&lw->mu);
+	lw_free(lw);
+	return rc;
+}
+
+void pmc__logw_get_stats(struct pmc_logw *lw, struct pmc_logw_stats *st)
+{
+	pthread_mutex_lock(&lw->mu);
+	*st = lw->st;
+	pthread_mutex_unlock(&lw->mu);
+}
