@@ -191,7 +191,7 @@ void ev__cache_name(int type, int op, int result, char *buf, size_t len)
 const char *ev__cache_desc(int type, int op, int result, char *buf, size_t len)
 {
 	static const char *const opw[] = { "loads", "stores", "prefetches" };
-	snprintf(buf, len, "%s %s of the %s", opw[op], result ? "missing" : "accessing",
+	snprintf(buf, len, "%s that %s the %s", opw[op], result ? "miss" : "access",
 		 cache_what[type]);
 	buf[0] = (char)toupper((unsigned char)buf[0]);
 	return buf;
