@@ -372,6 +372,10 @@ static int unknown(const char *name)
 
 	if (s)
 		return ev__fail(-ENOENT, "unknown event '%s' (did you mean '%s'?)", name, s);
+	if (!strncasecmp(name, "SOFT-", 5))
+		return ev__fail(-ENOENT, "unknown software event '%s' (SOFT- takes a software "
+				"event name, e.g. SOFT-CLOCK.HARD, SOFT-PAGE_FAULT.ALL, "
+				"SOFT-context-switches)", name);
 	if (looks_vendor(name) && !pmc__host_has_hw_pmu())
 		return ev__fail(-ENOENT, "this machine has no hardware PMU (software events only); "
 				"vendor event '%s' cannot be resolved", name);

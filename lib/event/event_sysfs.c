@@ -171,7 +171,9 @@ static int load_pmu(const char *pmu, struct pmu_desc *d)
 	snprintf(d->name, sizeof(d->name), "%s", pmu);
 	snprintf(d->dir, sizeof(d->dir), "%s/%s", ev__devices_dir(), pmu);
 	if (stat(d->dir, &st) < 0)
-		return ev__fail(-ENOENT, "PMU '%s' not found under %s", pmu, ev__devices_dir());
+		return ev__fail(-ENOENT, "PMU '%s' not found under %s%s", pmu, ev__devices_dir(),
+				ev__is_core_pmu_name(pmu) && !ev__core_pmu() ?
+				" (this machine has no hardware PMU; software events only)" : "");
 	snprintf(path, sizeof(path), "%s/type", d->dir);
 	if ((rc = read_small(path, buf, sizeof(buf))) < 0)
 		return ev__fail(rc, "cannot read %s: %s", path, strerror(-rc));

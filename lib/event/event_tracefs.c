@@ -72,6 +72,10 @@ int ev__tracepoint_resolve(const char *sys, const char *name, struct pmc_evspec 
 	if (bad_component(sys) || bad_component(name))
 		return ev__fail(-EINVAL, "'%s:%s' is not a tracepoint name (want subsystem:name)",
 				sys, name);
+	if (strpbrk(sys, "*?[") || strpbrk(name, "*?["))
+		return ev__fail(-EINVAL, "wildcards are not accepted in tracepoint '%s:%s'; "
+				"name one tracepoint (pmc list '%s:%s' shows the matches)",
+				sys, name, sys, name);
 	if ((rc = ev__tracefs_dir(dir, sizeof(dir))) < 0)
 		return rc;
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, sys, name);

@@ -765,6 +765,8 @@ static void test_no_core_pmu(void **state)
 	assert_int_equal(pmc__host_has_hw_pmu(), 0);
 	expect_fail("INST_RETIRED.ANY", -ENOENT, "no hardware PMU", "INST_RETIRED.ANY", NULL);
 	expect_fail("msr/tsc/", -ENOENT, "PMU 'msr' not found", NULL);
+	expect_fail("cpu/event=1/", -ENOENT, "PMU 'cpu' not found", "no hardware PMU", NULL);
+	expect_fail("SOFT-FOO", -ENOENT, "software event 'SOFT-FOO'", NULL);
 	/* generic hardware events still parse: the backend decides */
 	struct pmc_evspec ev;
 	ok("cycles", &ev);
@@ -801,6 +803,7 @@ static void test_fake_tracefs(void **state)
 	expect_fail("nosys:foo", -ENOENT, "nosys:foo", NULL);
 	expect_fail("sched:sched_switch:x", -EINVAL, "x", NULL);
 	expect_fail("sched:.x", -EINVAL, "sched:.x", NULL);
+	expect_fail("sched:sched_*", -EINVAL, "wildcards", "sched:sched_*", NULL);
 
 	struct cat_count c;
 	memset(&c, 0, sizeof(c));
