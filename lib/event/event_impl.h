@@ -82,7 +82,7 @@ const char *ev__core_pmu(void);
 int ev__tracefs_dir(char *buf, size_t len);
 int ev__tracepoint_resolve(const char *sys, const char *name, struct pmc_evspec *out);
 
-/* ---- libpfm4 (event_pfm.c) ------------------------------------------- */
+/* ---- libpfm4 glue (event_parse.c, event_list.c; libpfm calls in event_pfm.c) */
 int ev__pfm_resolve(const char *name, struct pmc_evspec *out);
 int ev__pfm_foreach(int (*cb)(const struct pmc_evinfo *, void *), void *arg);
 
