@@ -568,31 +568,43 @@ static int list_tasks(pid_t pid, pid_t **out, int *n)
 	return 0;
 }
 
-/* Open the counters for a new target per the PMC's mode. */
+/*
+ * Open the counters for a new target.  Counting PMCs follow each thread
+ * (cpu -1).  PMCs that write to the log get one counter per thread per CPU
+ * instead: the kernel refuses to map the ring of an inherited per-task
+ * counter, and per-CPU rings let every PMC on a CPU share one (perf's way).
+ */
 static int open_target(struct pmc *pm, struct pmc_target *t, unsigned flags)
 {
-	int rc = 0;
+	int per_cpu = PMC_IS_SAMPLING_MODE(pm->mode) || (pm->flags & PMC_F_NEEDS_LOGFILE);
+	pid_t *tids;
+	int n, rc = 0;
 
-	if (PMC_IS_SAMPLING_MODE(pm->mode)) {
-		/* Per CPU, so that one ring per CPU serves every PMC (perf's way). */
-		for (int cpu = 0; cpu < pmc__g.m.ncpu && rc == 0; cpu++) {
-			if (pmc__g.be->cpu_check(cpu) < 0)
-				continue;
-			pmc__clear_reason();
-			rc = open_one(pm, t, t->pid, cpu, flags);
-		}
+	if (t->is_thread) {
+		tids = malloc(sizeof(pid_t));
+		if (!tids)
+			return -ENOMEM;
+		tids[0] = t->pid;
+		n = 1;
+	} else if ((rc = list_tasks(t->pid, &tids, &n)) < 0) {
 		return rc;
 	}
-	if (t->is_thread)
-		return open_one(pm, t, t->pid, -1, flags);
-	pid_t *tids;
-	int n;
-	if ((rc = list_tasks(t->pid, &tids, &n)) < 0)
-		return rc;
 	for (int i = 0; i < n && rc == 0; i++) {
-		rc = open_one(pm, t, tids[i], -1, flags);
-		if (rc == -ESRCH && i > 0)
+		if (!per_cpu) {
+			rc = open_one(pm, t, tids[i], -1, flags);
+		} else {
+			for (int cpu = 0; cpu < pmc__g.m.ncpu && rc == 0; cpu++) {
+				if (pmc__g.be->cpu_check(cpu) < 0) {
+					pmc__clear_reason();
+					continue;
+				}
+				rc = open_one(pm, t, tids[i], cpu, flags);
+			}
+		}
+		if (rc == -ESRCH && i > 0) {
+			pmc__clear_reason();
 			rc = 0;        /* a thread that exited meanwhile */
+		}
 	}
 	free(tids);
 	return rc;
@@ -794,21 +806,41 @@ static int read_locked(struct pmc *pm, struct pmc_reading *r)
 		    "(hwpmc's PMCRW rule)", pm->id);
 		return -EINVAL;
 	}
-	for (struct pmc_target *t = pm->targets; t; t = t->next)
-		for (int i = 0; i < t->nctr; i++) {
+	/*
+	 * A task counted per CPU (one counter per CPU, as log-writing PMCs are)
+	 * is "enabled" on every CPU while it runs but "running" only on the
+	 * one it is on, so per-counter scaling would be wrong.  Counters of one
+	 * thread are contiguous with rising CPU numbers: for each such run,
+	 * the thread's enabled time is the largest, its running time the sum.
+	 */
+	for (struct pmc_target *t = pm->targets; t; t = t->next) {
+		uint64_t g_raw = 0, g_en = 0, g_run = 0;
+		for (int i = 0; i <= t->nctr; i++) {
+			int new_group = i == t->nctr || t->ctr_cpu[i] < 0 ||
+			    (i > 0 && t->ctr_cpu[i] <= t->ctr_cpu[i - 1]);
+			if (new_group && i > 0) {
+				raw += g_raw;
+				en += g_en;
+				run += g_run;
+				if (g_run && g_run < g_en) {
+					scaled += (double)g_raw * (double)g_en / (double)g_run;
+					any_scaled = 1;
+				} else {
+					scaled += (double)g_raw;
+				}
+				g_raw = g_en = g_run = 0;
+			}
+			if (i == t->nctr)
+				break;
 			struct pmc_bcount v;
 			if ((rc = pmc__g.be->read(t->ctr[i], &v)) < 0)
 				return rc;
-			raw += v.value;
-			en += v.enabled;
-			run += v.running;
-			if (v.running && v.running < v.enabled) {
-				scaled += (double)v.value * (double)v.enabled / (double)v.running;
-				any_scaled = 1;
-			} else {
-				scaled += (double)v.value;
-			}
+			g_raw += v.value;
+			g_run += v.running;
+			g_en = t->ctr_cpu[i] < 0 ? g_en + v.enabled :
+			    (v.enabled > g_en ? v.enabled : g_en);
 		}
+	}
 	r->pm_raw = raw + (uint64_t)pm->offset;
 	r->pm_value = (any_scaled ? (uint64_t)(scaled + 0.5) : raw) + (uint64_t)pm->offset;
 	r->pm_enabled = en;

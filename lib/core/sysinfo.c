@@ -40,11 +40,11 @@ int pmc__sys_ncpu(void)
 		if (f && fgets(buf, sizeof(buf), f)) {
 			for (char *p = buf; *p;) {
 				char *end;
-				long v = strtol(p, &end, 10);
-				if (end == p) {
+				if (*p < '0' || *p > '9') {   /* '-' and ',' separate */
 					p++;
 					continue;
 				}
+				long v = strtol(p, &end, 10);
 				if (v > hi)
 					hi = (int)v;
 				p = end;

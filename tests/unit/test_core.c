@@ -330,6 +330,7 @@ static void test_cpuinfo_pmcinfo(void **s)
 	(void)s;
 	assert_int_equal(pmc_cpuinfo(&ci), 0);
 	assert_int_equal((int)ci->pm_ncpu, pmc_ncpu());
+	assert_int_equal(pmc_ncpu(), (int)sysconf(_SC_NPROCESSORS_CONF));
 	assert_true(ci->pm_nclass >= 1);
 	for (uint32_t i = 0; i < ci->pm_nclass; i++)
 		if (ci->pm_classes[i].pm_class == PMC_CLASS_SOFT)

@@ -105,8 +105,10 @@ int cli_parse_cpu_list(const char *s, unsigned char *set, int max)
 			b = strtol(s, &end, 10);
 			s = end;
 		}
-		if (a < 0 || b < a || b >= max)
+		if (a < 0 || b < a)
 			return -1;
+		if (b >= max)
+			return -2;
 		for (long i = a; i <= b; i++)
 			set[i] = 1;
 		if (*s == ',')

@@ -34,7 +34,8 @@ const char *cli_group_digits(uint64_t v, char *buf, size_t len);
 /* Write s as a JSON string literal (with quotes) to f. */
 void cli_json_string(FILE *f, const char *s);
 
-/* Parse a CPU list "0-3,6" into a bitmap of up to max CPUs; -1 on error. */
+/* Parse a CPU list "0-3,6" into a bitmap of up to max CPUs: 0, -1 for bad
+ * syntax, -2 for a CPU number >= max. */
 int cli_parse_cpu_list(const char *s, unsigned char *set, int max);
 
 /* The subcommands. */

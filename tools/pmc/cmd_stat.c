@@ -634,6 +634,14 @@ static void print_per_process(struct opts *o, int logfd, pid_t root)
 	rows[0].ppid = getpid();
 	if (!rows[0].comm[0] && o->cmd)
 		snprintf(rows[0].comm, sizeof(rows[0].comm), "%s", o->cmd[0]);
+	/* A child that did not exec has its parent's name (fork copies it). */
+	for (int pass = 0; pass < n; pass++)
+		for (int i = 1; i < n; i++)
+			if (!rows[i].comm[0])
+				for (int j = 0; j < n; j++)
+					if (rows[j].pid == rows[i].ppid && rows[j].comm[0])
+						snprintf(rows[i].comm, sizeof(rows[i].comm), "%s",
+						    rows[j].comm);
 	if (o->json) {
 		fputs("{\"processes\":[", f);
 		for (int i = 0; i < n; i++) {
@@ -873,11 +881,18 @@ int cmd_stat(int argc, char **argv)
 			o.threads = 1;
 			break;
 		case 'a': o.all_cpus = 1; break;
-		case 'C':
-			if (cli_parse_cpu_list(optarg, o.cpus, MAX_CPUS) < 0)
+		case 'C': {
+			long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+			int r = cli_parse_cpu_list(optarg, o.cpus, ncpu > 0 && ncpu < MAX_CPUS ?
+			    (int)ncpu : MAX_CPUS);
+			if (r == -2)
+				cli_usage_error("CPU list '%s' names a CPU this machine does not have "
+				    "(CPUs 0-%ld)", optarg, ncpu - 1);
+			if (r < 0)
 				cli_usage_error("'%s' is not a CPU list (e.g. 0-3,6)", optarg);
 			o.cpu_list = o.all_cpus = 1;
 			break;
+		}
 		case 'l':
 			o.duration = strtod(optarg, &end);
 			if (*end || o.duration <= 0)
@@ -937,11 +952,6 @@ int cmd_stat(int argc, char **argv)
 		cli_usage_error("%s", pmc_errmsg());
 	if (pmc_init() < 0)
 		cli_die(CLI_EXIT_FAIL, "cannot initialise libpmc: %s", pmc_errmsg());
-	if (o.cpu_list)
-		for (int i = pmc_ncpu(); i < MAX_CPUS; i++)
-			if (o.cpus[i])
-				cli_die(CLI_EXIT_USAGE, "CPU %d does not exist (this machine has "
-				    "CPUs 0-%d)", i, pmc_ncpu() - 1);
 
 	/* The command gets Ctrl-C; we print what was counted when it ends. */
 	struct sigaction sa;

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# pmc stat on the Linux backend with software events: known answers,
+# agreement with perf stat, output formats and every bad-input path.
+. "$(dirname "$0")/lib.sh"
+
+# --- known answers --------------------------------------------------------
+out=$("$PMC" stat -x, -e page-faults -- "$HELPERS/touch_pages" 2000 2>&1)
+pf=$(echo "$out" | awk -F, '$3=="page-faults"{print $1}')
+if [ -n "$pf" ] && [ "$pf" -ge 2000 ] && [ "$pf" -le 2300 ]; then ok "page-faults of 2000 fresh pages: $pf"
+else fail "page-faults of 2000 fresh pages" "got '$pf' ($out)"; fi
+
+out=$("$PMC" stat -x, -e task-clock -o "$TMP/tc.csv" -- "$HELPERS/busy" 300)
+cpu_ns=$out
+tc_ms=$(awk -F, '$3=="task-clock"{print $1}' "$TMP/tc.csv")
+tc_ns=$(awk -v m="$tc_ms" 'BEGIN{printf "%d", m*1e6}')
+if approx "$tc_ns" "$cpu_ns" 10; then ok "task-clock of a 300 ms busy loop: $tc_ms ms (cpu $cpu_ns ns)"
+else fail "task-clock of a busy loop" "task-clock $tc_ns ns vs CPU time $cpu_ns ns"; fi
+
+cs=$("$PMC" stat -x, -e context-switches -- "$HELPERS/sleeper" 25 2>&1 | awk -F, '$3=="context-switches"{print $1}')
+if [ -n "$cs" ] && [ "$cs" -ge 25 ]; then ok "context-switches of 25 sleeps: $cs"
+else fail "context-switches of 25 sleeps" "got '$cs'"; fi
+
+# --- agreement with perf stat ------------------------------------------------
+if command -v perf >/dev/null; then
+  p1=$(perf stat -x, -e page-faults -- "$HELPERS/touch_pages" 3000 2>&1 >/dev/null | awk -F, '$3=="page-faults"{print $1}')
+  p2=$("$PMC" stat -x, -e page-faults -- "$HELPERS/touch_pages" 3000 2>/dev/null | awk -F, '$3=="page-faults"{print $1}')
+  if [ -n "$p1" ] && [ -n "$p2" ] && approx "$p2" "$p1" 2; then ok "page-faults agree with perf stat ($p2 vs $p1)"
+  else fail "page-faults agree with perf stat" "pmc $p2 perf $p1"; fi
+  c1=$(perf stat -x, -e context-switches -- "$HELPERS/sleeper" 40 2>&1 >/dev/null | awk -F, '$3=="context-switches"{print $1}')
+  c2=$("$PMC" stat -x, -e context-switches -- "$HELPERS/sleeper" 40 2>/dev/null | awk -F, '$3=="context-switches"{print $1}')
+  if [ -n "$c1" ] && [ -n "$c2" ] && approx "$c2" "$c1" 10; then ok "context-switches agree with perf stat ($c2 vs $c1)"
+  else fail "context-switches agree with perf stat" "pmc $c2 perf $c1"; fi
+  t1=$(perf stat -x, -e task-clock -- "$HELPERS/busy" 200 2>&1 >/dev/null | awk -F, '$3=="task-clock"{print $1}')
+  t2=$("$PMC" stat -x, -e task-clock -- "$HELPERS/busy" 200 2>/dev/null | awk -F, '$3=="task-clock"{print $1}')
+  if [ -n "$t1" ] && [ -n "$t2" ] && approx "$t2" "$t1" 10; then ok "task-clock agrees with perf stat ($t2 vs $t1 ms)"
+  else fail "task-clock agrees with perf stat" "pmc $t2 perf $t1"; fi
+else
+  skip "agreement with perf stat" "perf is not installed"
+fi
+
+# --- children, exit status, formats -------------------------------------------
+pf=$("$PMC" stat -x, -e page-faults -- sh -c "$HELPERS/touch_pages 1500; $HELPERS/touch_pages 1500" 2>/dev/null | awk -F, '$3=="page-faults"{print $1}')
+if [ -n "$pf" ] && [ "$pf" -ge 3000 ]; then ok "children are counted by default ($pf >= 3000)"
+else fail "children are counted by default" "got '$pf'"; fi
+pf=$("$PMC" stat --no-inherit -x, -e page-faults -- sh -c "$HELPERS/touch_pages 1500; $HELPERS/touch_pages 1500" 2>/dev/null | awk -F, '$3=="page-faults"{print $1}')
+if [ -n "$pf" ] && [ "$pf" -lt 1500 ]; then ok "--no-inherit counts only the command ($pf)"
+else fail "--no-inherit counts only the command" "got '$pf'"; fi
+
+"$PMC" stat -e task-clock -- sh -c 'exit 7' >/dev/null 2>&1; rc=$?
+check "the command's exit status is passed through ($rc)" test "$rc" = 7
+
+"$PMC" stat --json -e task-clock,page-faults,cycles -- "$HELPERS/touch_pages" 100 >"$TMP/s.json" 2>/dev/null
+if python3 - "$TMP/s.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = {e["event"]: e for e in d["events"]}
+assert ev["page-faults"]["value"] >= 100, ev
+assert ev["task-clock"]["unit"] == "ns" and ev["task-clock"]["value"] > 0
+assert "metric" in ev["task-clock"]
+assert d["exit_status"] == 0
+c = ev["cycles"]
+assert c["supported"] in (True, False)
+if not c["supported"]:
+    assert "hardware PMU" in c["reason"]
+PY
+then ok "--json is valid and carries values, units, metrics"; else fail "--json output" "$(cat "$TMP/s.json")"; fi
+
+out=$("$PMC" stat -e task-clock,cycles -- true 2>&1)
+if echo "$out" | grep -q 'msec task-clock' && echo "$out" | grep -q 'CPUs utilized'; then ok "human output: msec and CPUs utilized"
+else fail "human output" "$out"; fi
+if ! "$PMC" stat -e cycles -- true 2>/dev/null | grep -q 'cycles' ; then fail "unsupported row shown"
+elif [ -e /sys/bus/event_source/devices/cpu ]; then skip "<not supported> row" "this machine has a hardware PMU"
+elif "$PMC" stat -e cycles -- true 2>/dev/null | grep -q '<not supported>'; then ok "cycles is <not supported> without a PMU, with the reason"
+else fail "<not supported> row"; fi
+
+n=$("$PMC" stat -I 100 -x, -e task-clock -- "$HELPERS/busy" 450 2>/dev/null | grep -c ',task-clock,')
+if [ "$n" -ge 4 ]; then ok "-I 100 prints interval lines ($n)"; else fail "-I interval output" "$n lines"; fi
+
+out=$("$PMC" stat -r 3 -e page-faults -- "$HELPERS/touch_pages" 500 2>/dev/null)
+if echo "$out" | grep -q '(3 runs)' && echo "$out" | grep -q '+-'; then ok "-r 3: mean and relative stddev"
+else fail "-r 3" "$out"; fi
+
+# --- existing processes and CPUs -------------------------------------------------
+"$HELPERS/busy" 1500 >/dev/null & bp=$!
+sleep 0.1
+tc=$("$PMC" stat -x, -e task-clock -p "$bp" -l 0.5 2>/dev/null | awk -F, '$3=="task-clock"{print $1}')
+kill "$bp" 2>/dev/null; wait "$bp" 2>/dev/null
+if [ -n "$tc" ] && awk -v t="$tc" 'BEGIN{exit !(t > 300 && t < 700)}'; then ok "-p PID -l 0.5 on a busy process: $tc ms"
+else fail "-p PID" "task-clock '$tc'"; fi
+
+cc=$("$PMC" stat -x, -e cpu-clock -C 0 -l 0.3 2>/dev/null | awk -F, '$3=="cpu-clock"{print $1}')
+if [ -n "$cc" ] && awk -v t="$cc" 'BEGIN{exit !(t > 250 && t < 400)}'; then ok "-C 0 -l 0.3: cpu-clock $cc ms"
+else fail "-C 0 system-wide" "cpu-clock '$cc'"; fi
+
+# --- per-process (PMC_F_LOG_PROCEXIT) ----------------------------------------------
+"$PMC" stat --per-process -x, -e page-faults -- "$HELPERS/forktree" 3 400 >"$TMP/pp.csv" 2>"$TMP/pp.err"
+if python3 - "$TMP/pp.csv" <<'PY'
+import sys
+rows = [l.strip().split(",") for l in open(sys.argv[1])]
+# helper prints "pid pages" lines; pmc prints "pid,ppid,comm,count" rows
+want = {int(r[0].split()[0]): int(r[0].split()[1]) for r in rows if len(r) == 1 and " " in r[0]}
+got = {int(r[0]): int(r[3]) for r in rows if len(r) == 4 and r[0].isdigit()}
+assert len(want) == 4, (want, rows)
+for pid, pages in want.items():
+    assert pid in got, (pid, got)
+    assert pages <= got[pid] <= pages + 300, (pid, pages, got[pid])
+PY
+then ok "--per-process: one row per process with its own page-faults"; else fail "--per-process" "$(cat "$TMP/pp.csv" "$TMP/pp.err")"; fi
+
+# --- bad input ------------------------------------------------------------------------
+"$PMC" stat -e cylces -- true 2>"$TMP/e1"; rc=$?
+if [ "$rc" = 2 ] && grep -q "cylces" "$TMP/e1" && grep -q "^pmc stat:" "$TMP/e1"; then ok "bad event name: exit 2, message names it"
+else fail "bad event name" "rc=$rc $(cat "$TMP/e1")"; fi
+"$PMC" stat -p 999999 -l 0.1 2>"$TMP/e2"; rc=$?
+if [ "$rc" = 1 ] && grep -q "999999" "$TMP/e2"; then ok "nonexistent pid: exit 1, message"; else fail "nonexistent pid" "rc=$rc $(cat "$TMP/e2")"; fi
+"$PMC" stat -- /no/such/command 2>"$TMP/e3"; rc=$?
+if [ "$rc" = 1 ] && grep -q "not found" "$TMP/e3"; then ok "missing command: exit 1, 'not found'"; else fail "missing command" "rc=$rc $(cat "$TMP/e3")"; fi
+"$PMC" stat -C 9999 -l 0.1 2>"$TMP/e4"; rc=$?
+if [ "$rc" = 2 ] && grep -q "9999.*does not have" "$TMP/e4"; then ok "CPU out of range: exit 2"; else fail "CPU out of range" "rc=$rc $(cat "$TMP/e4")"; fi
+"$PMC" stat --bogus -- true 2>"$TMP/e5"; rc=$?
+check "unknown option: exit 2" test "$rc" = 2
+"$PMC" stat 2>/dev/null; rc=$?
+check "nothing to count: exit 2" test "$rc" = 2
+"$PMC" stat --help | grep -q -- '--per-process'; check "--help documents the options" test $? = 0
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  setpriv --reuid=65534 --regid=65534 --clear-groups "$PMC" stat -a -l 0.1 2>"$TMP/e6"; rc=$?
+  if [ "$rc" = 1 ] && grep -q "perf_event_paranoid" "$TMP/e6"; then ok "unprivileged -a: exit 1, says perf_event_paranoid"
+  else fail "unprivileged -a" "rc=$rc $(cat "$TMP/e6")"; fi
+else
+  skip "unprivileged -a" "needs root and setpriv to drop privileges"
+fi
+# A target that exits mid-run: counting ends, what was counted is printed.
+"$HELPERS/busy" 200 >/dev/null & bp=$!
+out=$("$PMC" stat -x, -e task-clock -p "$bp" -l 5 2>"$TMP/e7"); rc=$?
+if [ "$rc" = 0 ] && grep -q "exited" "$TMP/e7" && echo "$out" | grep -q task-clock; then ok "pid exiting mid-run: counts printed"
+else fail "pid exiting mid-run" "rc=$rc $out $(cat "$TMP/e7")"; fi
+# Ctrl-C: the command and pmc get SIGINT; the counts are printed.
+setsid bash -c "exec '$PMC' stat -x, -e task-clock -- sleep 5" >"$TMP/int.out" 2>&1 & sp=$!
+sleep 0.3; kill -INT -- -"$sp" 2>/dev/null; wait "$sp"; rc=$?
+if grep -q task-clock "$TMP/int.out" && [ "$rc" = 130 ]; then ok "Ctrl-C prints counts, exit 130"
+else fail "Ctrl-C" "rc=$rc $(cat "$TMP/int.out")"; fi
+
+done_testing
