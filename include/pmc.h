@@ -733,6 +733,16 @@ struct perf_event_attr;
 int pmc_allocate_attr(const struct perf_event_attr *_attr, enum pmc_mode _mode,
     uint32_t _flags, int _cpu, pmc_id_t *_pmcid, uint64_t count);
 
+/*
+ * pmc_event_split — split an event list ("cycles,instructions:u,msr/tsc/")
+ * the way every pmc command does: on commas, except inside pmu/.../ and
+ * {...}; hwpmc's qualifiers ("instructions,usr") stay with their event.
+ * *_specs is allocated; free it with pmc_event_split_free.  EINVAL for an
+ * empty item.
+ */
+int pmc_event_split(const char *_list, char ***_specs, int *_n);
+void pmc_event_split_free(char **_specs, int _n);
+
 /* pmc_event_name — the spec a PMC was allocated with ("cycles:u"). */
 const char *pmc_event_name(pmc_id_t _pmc);
 

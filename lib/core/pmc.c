@@ -819,6 +819,8 @@ static int read_locked(struct pmc *pm, struct pmc_reading *r)
 			int new_group = i == t->nctr || t->ctr_cpu[i] < 0 ||
 			    (i > 0 && t->ctr_cpu[i] <= t->ctr_cpu[i - 1]);
 			if (new_group && i > 0) {
+				if (g_run > g_en)   /* children's time adds to running */
+					g_en = g_run;
 				raw += g_raw;
 				en += g_en;
 				run += g_run;

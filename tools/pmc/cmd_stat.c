@@ -121,46 +121,17 @@ static int parse_pids(const char *s, struct opts *o)
 
 static void add_events(struct opts *o, const char *list)
 {
-	/* Split with the library's own rules (pmu/a=1,b=2/ and ",usr"). */
-	char *dup = strdup(list);
-	int depth = 0;
-	char *start = dup;
+	char **specs;
+	int n;
 
-	if (!dup)
-		cli_die(CLI_EXIT_FAIL, "out of memory");
-	for (char *p = dup;; p++) {
-		if (*p == '/' )
-			depth ^= 1;
-		if (*p == '{')
-			depth++;
-		if (*p == '}')
-			depth--;
-		if ((*p == ',' && depth == 0) || *p == '\0') {
-			int end = *p == '\0';
-			*p = '\0';
-			if (!*start)
-				cli_usage_error("empty event name in '%s'", list);
-			/* hwpmc qualifiers stay with the event before them */
-			if ((!strcmp(start, "usr") || !strcmp(start, "os")) && o->nev > 0) {
-				struct ev *e = &o->ev[o->nev - 1];
-				size_t l = strlen(e->spec) + strlen(start) + 2;
-				char *n = malloc(l);
-				if (!n)
-					cli_die(CLI_EXIT_FAIL, "out of memory");
-				snprintf(n, l, "%s,%s", e->spec, start);
-				free(e->spec);
-				e->spec = n;
-			} else {
-				if (o->nev >= MAX_EVENTS)
-					cli_usage_error("too many events (at most %d)", MAX_EVENTS);
-				o->ev[o->nev++].spec = strdup(start);
-			}
-			if (end)
-				break;
-			start = p + 1;
-		}
+	if (pmc_event_split(list, &specs, &n) < 0)
+		cli_usage_error("bad event list '%s': %s", list, pmc_errmsg());
+	for (int i = 0; i < n; i++) {
+		if (o->nev >= MAX_EVENTS)
+			cli_usage_error("too many events (at most %d)", MAX_EVENTS);
+		o->ev[o->nev++].spec = strdup(specs[i]);
 	}
-	free(dup);
+	pmc_event_split_free(specs, n);
 }
 
 static const char *base_name(const char *spec, char *buf, size_t len)
@@ -624,13 +595,22 @@ static void print_per_process(struct opts *o, int logfd, pid_t root)
 		}
 	}
 	pmclog_close(p);
-	/* The root's own count: the total less what its descendants reported. */
+	/*
+	 * The root's own count: the total less what its descendants reported.
+	 * The kernel does not always deliver a descendant's exit counts
+	 * (PERF_RECORD_READ of inherit_stat); such a process is shown as "-"
+	 * and then the root's own share cannot be told apart from it either.
+	 */
+	int missing = 0;
+	for (int i = 1; i < n; i++)
+		missing += !rows[i].seen_exit;
 	for (int k = 0; k < o->nev; k++) {
 		uint64_t children = 0;
 		for (int i = 1; i < n; i++)
 			children += rows[i].vals[k];
 		rows[0].vals[k] = o->ev[k].r.pm_raw > children ? o->ev[k].r.pm_raw - children : 0;
 	}
+	rows[0].seen_exit = missing == 0;
 	rows[0].ppid = getpid();
 	if (!rows[0].comm[0] && o->cmd)
 		snprintf(rows[0].comm, sizeof(rows[0].comm), "%s", o->cmd[0]);
@@ -650,7 +630,12 @@ static void print_per_process(struct opts *o, int logfd, pid_t root)
 			cli_json_string(f, rows[i].comm);
 			fputs(",\"exe\":", f);
 			cli_json_string(f, rows[i].path);
-			fputs(",\"counts\":{", f);
+			fputs(",\"counts\":", f);
+			if (!rows[i].seen_exit) {
+				fputs("null}", f);
+				continue;
+			}
+			fputc('{', f);
 			for (int k = 0; k < o->nev; k++) {
 				if (k)
 					fputc(',', f);
@@ -665,7 +650,10 @@ static void print_per_process(struct opts *o, int logfd, pid_t root)
 			fprintf(f, "%d%s%d%s%s", (int)rows[i].pid, o->sep, (int)rows[i].ppid, o->sep,
 			    rows[i].comm);
 			for (int k = 0; k < o->nev; k++)
-				fprintf(f, "%s%llu", o->sep, (unsigned long long)rows[i].vals[k]);
+				if (rows[i].seen_exit)
+					fprintf(f, "%s%llu", o->sep, (unsigned long long)rows[i].vals[k]);
+				else
+					fprintf(f, "%s-", o->sep);
 			fputc('\n', f);
 		}
 	} else {
@@ -679,9 +667,14 @@ static void print_per_process(struct opts *o, int logfd, pid_t root)
 			fprintf(f, "%8d %8d  %-16s", (int)rows[i].pid, (int)rows[i].ppid,
 			    rows[i].comm[0] ? rows[i].comm : "?");
 			for (int k = 0; k < o->nev; k++)
-				fprintf(f, " %18s", cli_group_digits(rows[i].vals[k], num, sizeof(num)));
+				fprintf(f, " %18s", rows[i].seen_exit ?
+				    cli_group_digits(rows[i].vals[k], num, sizeof(num)) : "-");
 			fputc('\n', f);
 		}
+		if (missing)
+			fprintf(f, "\n - : the kernel reported no exit counts for %d process%s; "
+			    "their counts are in the totals and in their parent's row.\n",
+			    missing, missing > 1 ? "es" : "");
 	}
 	for (int i = 0; i < n; i++)
 		free(rows[i].vals);
