@@ -651,7 +651,7 @@ static void test_real_kernel(void **state)
 	long pg = sysconf(_SC_PAGESIZE);
 	void *map;
 	uint64_t id;
-	volatile uint64_t x = 0;
+	static volatile uint64_t x;
 	struct timespec t0, t1;
 	int tr;
 
@@ -688,6 +688,7 @@ static void test_real_kernel(void **state)
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 	} while ((t1.tv_sec - t0.tv_sec) * 1000000000L + (t1.tv_nsec - t0.tv_nsec) < 100000000L);
 	ioctl(g_perf_fd, PERF_EVENT_IOC_DISABLE, 0);
+	assert_true(x > 0);
 	assert_int_equal(pmc__logw_flush(lw), 0);
 	pmc__logw_remove_ring(lw, (struct pmc_bctr *)&g_perf_fd);
 	assert_int_equal(pmc__logw_close(lw), 0);

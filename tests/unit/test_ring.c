@@ -26,7 +26,7 @@ struct fake {
 static struct fake *fake_new(uint64_t start)
 {
 	struct fake *f = calloc(1, sizeof(*f));
-	f->page = aligned_alloc(4096, 4096 + DSIZE);
+	f->page = aligned_alloc(4096, 2 * 4096);
 	memset(f->page, 0, 4096 + DSIZE);
 	f->page->data_offset = 4096;
 	f->page->data_size = DSIZE;
