@@ -582,8 +582,8 @@ typedef uint64_t pmc_value_t;
 #define PMC_ID_TO_MODE(ID)     (((ID) & 0xF0000) >> 16)
 #define PMC_ID_TO_CPU(ID)      (((ID) & 0xFFF00000) >> 20)
 #define PMC_ID_MAKE_ID(CPU, MODE, CLASS, ROWINDEX) \
-	((((CPU) & 0xFFF) << 20) | (((MODE) & 0xF) << 16) | \
-	 (((CLASS) & 0xFF) << 8) | ((ROWINDEX) & 0xFF))
+	((((uint32_t)(CPU) & 0xFFF) << 20) | (((uint32_t)(MODE) & 0xF) << 16) | \
+	 (((uint32_t)(CLASS) & 0xFF) << 8) | ((uint32_t)(ROWINDEX) & 0xFF))
 
 /* ---- information structures ----------------------------------------- */
 struct pmc_classinfo {
