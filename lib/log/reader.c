@@ -57,7 +57,7 @@ struct pmclog_parser {
 	int header_seen, closed, truncated;
 
 	struct pmclog_ev_header hdr;
-	char *hdr_strings;
+	char *hdr_strings;            /* chain of HEADER string blocks */
 	char evname[4096];
 };
 
@@ -168,7 +168,11 @@ void pmclog_close(void *cookie)
 		ZSTD_freeDStream(p->zd);
 	free(p->in);
 	free(p->rb);
-	free(p->hdr_strings);
+	while (p->hdr_strings) {
+		char **blk = (char **)p->hdr_strings;
+		p->hdr_strings = blk[0];
+		free(blk);
+	}
 	free(p);
 }
 
@@ -409,13 +413,18 @@ static int decode_header(struct pmclog_parser *p, const unsigned char *pl, size_
 		    "log format version %u is not supported (this reader reads version %u)",
 		    h->pl_format_major, PMCLOG_FORMAT_MAJOR);
 	/* Keep one copy of the strings for the life of the parser. */
-	s = malloc(slen + 8);
-	if (!s)
-		return fail(p, ENOMEM, "out of memory");
+	/* A block per HEADER seen (concatenated logs have several), chained
+	 * so that strings handed out stay valid until pmclog_close(). */
+	{
+		char **blk = malloc(sizeof(char *) + slen + 8);
+		if (!blk)
+			return fail(p, ENOMEM, "out of memory");
+		blk[0] = p->hdr_strings;
+		p->hdr_strings = (char *)blk;
+		s = (char *)(blk + 1);
+	}
 	memcpy(s, pl + PMCLOG_MIN_HEADER, slen);
 	memset(s + slen, 0, 8);
-	free(p->hdr_strings);
-	p->hdr_strings = s;
 	for (size_t i = 0; i < sizeof(slots) / sizeof(slots[0]); i++) {
 		*slots[i] = s + pos;
 		pos += strnlen(s + pos, slen - pos) + 1;
