@@ -1,0 +1,603 @@
+/*
+ * backend_sim.c — pmc_backend_sim: the simulated ARMv8 machine behind the
+ * backend boundary (lib/backend/backend.h).
+ *
+ * The machine is configured from PMC_SIM_MACHINE ("cpus=4,counters=6,
+ * p5=0,icntr=0,p9=0,lc=0,lp=0,slice=4ms,user_access=1"; see
+ * docs/simulator.md) or sim__configure() in tests.  Time is simulated and
+ * advances only inside spawn_wait and ring_wait, so results never depend on
+ * the host.  Every op takes sim.lock.
+ *
+ * Back-pressure keeps rings deterministic: while a ring whose reader calls
+ * ring_wait has a wake-up pending, the simulation waits for the reader to
+ * come back before it advances (bounded by a real-time grace period, after
+ * which that reader is treated as gone and records may be lost and counted).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/error.h"
+#include "backend/sim/sim.h"
+
+static char *config_override;
+
+void sim__default_config(struct sim_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->ncpu = 4;
+	c->pmu.n = 6;
+	c->lc = 0;
+	c->lp = -1;                  /* default: set when p5 is present */
+	c->slice_ns = 4000000;
+	c->hz = 1000000000;
+	c->user_access = 1;
+}
+
+static int parse_num(const char *s, uint64_t *v, int time)
+{
+	char *end;
+	unsigned long long x;
+
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	if (time) {
+		if (!strcmp(end, "ms"))
+			x *= 1000000;
+		else if (!strcmp(end, "us"))
+			x *= 1000;
+		else if (!strcmp(end, "s"))
+			x *= 1000000000;
+		else if (*end && strcmp(end, "ns"))
+			return -1;
+	} else if (*end) {
+		return -1;
+	}
+	*v = x;
+	return 0;
+}
+
+int sim__parse_config(struct sim_config *c, const char *spec)
+{
+	char *dup, *tok, *save = NULL;
+	int rc = 0;
+
+	if (!spec || !*spec)
+		return 0;
+	dup = strdup(spec);
+	if (!dup)
+		return -ENOMEM;
+	for (tok = strtok_r(dup, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		char *eq = strchr(tok, '=');
+		uint64_t v;
+
+		if (!eq) {
+			rc = -EINVAL;
+			break;
+		}
+		*eq++ = '\0';
+		if (parse_num(eq, &v, !strcmp(tok, "slice"))) {
+			rc = -EINVAL;
+			break;
+		}
+		if (!strcmp(tok, "cpus") && v >= 1 && v <= SIM_MAX_CPUS)
+			c->ncpu = (int)v;
+		else if (!strcmp(tok, "counters") && v <= 31)
+			c->pmu.n = (unsigned)v;
+		else if (!strcmp(tok, "p5") && v <= 1)
+			c->pmu.p5 = (int)v;
+		else if (!strcmp(tok, "icntr") && v <= 1)
+			c->pmu.icntr = (int)v;
+		else if (!strcmp(tok, "p9") && v <= 1)
+			c->pmu.p9 = (int)v;
+		else if (!strcmp(tok, "lc") && v <= 1)
+			c->lc = (int)v;
+		else if (!strcmp(tok, "lp") && v <= 1)
+			c->lp = (int)v;
+		else if (!strcmp(tok, "slice") && v >= 1000 && v <= 10000000000ull)
+			c->slice_ns = v;
+		else if (!strcmp(tok, "user_access") && v <= 1)
+			c->user_access = (int)v;
+		else {
+			rc = -EINVAL;
+			break;
+		}
+	}
+	if (rc)
+		pmc__set_reason("PMC_SIM_MACHINE: bad setting '%s' (keys: cpus=1..%d, "
+				"counters=0..31, p5, icntr, p9, lc, lp, user_access = 0|1, "
+				"slice=TIME)", tok ? tok : spec, SIM_MAX_CPUS);
+	free(dup);
+	return rc;
+}
+
+int sim__configure(const char *spec)
+{
+	free(config_override);
+	config_override = spec ? strdup(spec) : NULL;
+	return spec && !config_override ? -ENOMEM : 0;
+}
+
+/* ---- ops ---------------------------------------------------------------- */
+
+#define LOCK()   pthread_mutex_lock(&sim.lock)
+#define UNLOCK() pthread_mutex_unlock(&sim.lock)
+
+static int sim_init(struct pmc_machine *m)
+{
+	struct sim_config cfg;
+	int rc;
+
+	sim__default_config(&cfg);
+	rc = sim__parse_config(&cfg, getenv("PMC_SIM_MACHINE"));
+	if (!rc)
+		rc = sim__parse_config(&cfg, config_override);
+	if (rc)
+		return rc;
+	if (cfg.lp < 0)
+		cfg.lp = cfg.pmu.p5;
+	LOCK();
+	rc = sim__machine_init(&cfg);
+	UNLOCK();
+	if (rc)
+		return rc;
+	memset(m, 0, sizeof(*m));
+	m->cputype = PMC_CPU_ARMV8_CORTEX_A76;
+	m->ncpu = cfg.ncpu;
+	m->has_hw_pmu = 1;
+	snprintf(m->cpu_desc, sizeof(m->cpu_desc),
+		 "Simulated ARMv8 Cortex-A76 (PMUv3%s, %u counters%s%s)",
+		 cfg.pmu.p5 ? "p5" : "", cfg.pmu.n,
+		 cfg.pmu.icntr ? " + cycle + instruction counter" : " + cycle counter",
+		 cfg.pmu.p5 && cfg.lp ? ", 64-bit" : ", 32-bit");
+	m->nclass = 2;
+	m->classes[0].pm_class = PMC_CLASS_ARMV8;
+	m->classes[0].pm_caps = PMC_CAP_INTERRUPT | PMC_CAP_USER | PMC_CAP_SYSTEM |
+				PMC_CAP_READ | PMC_CAP_WRITE;
+	m->classes[0].pm_width = cfg.pmu.p5 && cfg.lp ? 64 : 32;
+	m->classes[0].pm_num = cfg.pmu.n + 1 + (cfg.pmu.icntr ? 1 : 0);
+	m->strict_rows[0] = 1;
+	m->classes[1].pm_class = PMC_CLASS_SOFT;
+	m->classes[1].pm_caps = PMC_CAP_READ | PMC_CAP_USER | PMC_CAP_SYSTEM;
+	m->classes[1].pm_width = 64;
+	m->classes[1].pm_num = 16;
+	m->strict_rows[1] = 0;
+	return 0;
+}
+
+static void sim_fini(void)
+{
+	LOCK();
+	sim__machine_fini();
+	UNLOCK();
+}
+
+static int sim_cpu_check(int cpu)
+{
+	int rc = 0;
+
+	LOCK();
+	if (cpu < 0 || cpu >= sim.cfg.ncpu) {
+		pmc__set_reason("CPU %d does not exist (the simulated machine has %d CPUs)",
+				cpu, sim.cfg.ncpu);
+		rc = -ENXIO;
+	}
+	UNLOCK();
+	return rc;
+}
+
+static int sim_target_check(pid_t pid)
+{
+	struct sim_task *t;
+	int rc = 0;
+
+	LOCK();
+	t = sim__task(pid);
+	if (!t || t->state == T_DEAD) {
+		pmc__set_reason("no simulated process %d", (int)pid);
+		rc = -ESRCH;
+	}
+	UNLOCK();
+	return rc;
+}
+
+static int sim_open(const struct perf_event_attr *attr, pid_t pid, int cpu,
+		    struct pmc_bctr *leader, unsigned flags, struct pmc_bctr **out)
+{
+	int rc;
+
+	LOCK();
+	rc = sim.inited ? sim__ev_open(attr, pid, cpu, leader, flags, out) : -ENXIO;
+	UNLOCK();
+	return rc;
+}
+
+static void sim_close(struct pmc_bctr *c)
+{
+	LOCK();
+	sim__ev_close(c);
+	UNLOCK();
+}
+
+static int sim_enable(struct pmc_bctr *c)
+{
+	LOCK();
+	sim__ev_enable(c, 1);
+	UNLOCK();
+	return 0;
+}
+
+static int sim_disable(struct pmc_bctr *c)
+{
+	LOCK();
+	sim__ev_enable(c, 0);
+	UNLOCK();
+	return 0;
+}
+
+static int sim_reset(struct pmc_bctr *c)
+{
+	LOCK();
+	sim__ev_reset(c);
+	UNLOCK();
+	return 0;
+}
+
+static int sim_read(struct pmc_bctr *c, struct pmc_bcount *v)
+{
+	LOCK();
+	sim__ev_read(c, v);
+	UNLOCK();
+	return 0;
+}
+
+static int sim_set_period(struct pmc_bctr *c, uint64_t period)
+{
+	int rc = 0;
+
+	LOCK();
+	if (c->kind != EV_HW) {
+		pmc__set_reason("the sim backend samples only hardware events");
+		rc = -EOPNOTSUPP;
+	} else if (c->attr.freq) {
+		if (!period) {
+			rc = -EINVAL;
+		} else {
+			uint64_t p = sim.cfg.hz / period;
+
+			c->attr.sample_freq = period;
+			c->period = p ? p : 1;
+		}
+	} else {
+		c->attr.sample_period = period;
+		c->period = period;
+	}
+	if (!rc) {
+		for (int i = 0; i < c->natts; i++) {
+			c->atts[i]->period_left = (int64_t)c->period;
+			c->atts[i]->last_period = c->period;
+		}
+		for (int i = 0; i < sim.cfg.ncpu; i++)
+			sim__resched(&sim.cpus[i]);
+	}
+	UNLOCK();
+	return rc;
+}
+
+static int sim_id(struct pmc_bctr *c, uint64_t *id)
+{
+	*id = c->id;
+	return 0;
+}
+
+static int sim_ring_map(struct pmc_bctr *c, size_t data_pages,
+			struct perf_event_mmap_page **page)
+{
+	int rc = 0;
+
+	if (!data_pages || (data_pages & (data_pages - 1)) || data_pages > (1u << 16)) {
+		pmc__set_reason("ring size must be a power of two pages (got %zu)", data_pages);
+		return -EINVAL;
+	}
+	LOCK();
+	if (c->own_rb) {
+		if (c->own_rb->size != data_pages * SIM_PAGE_SIZE)
+			rc = -EBUSY;
+	} else if (c->rb) {
+		pmc__set_reason("this counter's records go to another ring");
+		rc = -EINVAL;
+	} else {
+		c->own_rb = sim__ring_new(c, data_pages);
+		if (!c->own_rb) {
+			rc = -ENOMEM;
+		} else {
+			c->rb = c->own_rb;
+			free(c->upage);
+			c->upage = NULL;
+			sim__userpage_update(c);
+		}
+	}
+	if (!rc)
+		*page = c->own_rb->page;
+	UNLOCK();
+	return rc;
+}
+
+static void sim_ring_unmap(struct pmc_bctr *c)
+{
+	LOCK();
+	if (c->own_rb) {
+		struct sim_ring *rb = c->own_rb;
+
+		c->own_rb = NULL;
+		if (c->rb == rb)
+			c->rb = NULL;
+		rb->owner = NULL;
+		rb->consumer = 0;
+		if (--rb->refs == 0)
+			sim__ring_free(rb);
+	}
+	UNLOCK();
+}
+
+static int sim_ring_redirect(struct pmc_bctr *c, struct pmc_bctr *to)
+{
+	int rc = 0;
+
+	LOCK();
+	if (c->own_rb) {
+		pmc__set_reason("counter has its own ring mapped");
+		rc = -EBUSY;
+	} else if (to && !to->rb) {
+		pmc__set_reason("target counter has no ring");
+		rc = -EINVAL;
+	} else {
+		if (c->rb && --c->rb->refs == 0)
+			sim__ring_free(c->rb);
+		c->rb = to ? to->rb : NULL;
+		if (c->rb)
+			c->rb->refs++;
+	}
+	UNLOCK();
+	return rc;
+}
+
+/* Rings among cs (deduplicated); op: 0 = count+clear woken, 1 = count unread. */
+static int rings_scan(struct pmc_bctr **cs, int n, int op)
+{
+	int r = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct sim_ring *rb = cs[i] ? cs[i]->rb : NULL;
+		int dup = 0;
+
+		if (!rb)
+			continue;
+		for (int j = 0; j < i; j++)
+			if (cs[j] && cs[j]->rb == rb)
+				dup = 1;
+		if (dup)
+			continue;
+		if (op == 0 && rb->poll) {
+			rb->poll = 0;
+			r++;
+		} else if (op == 1 &&
+			   __atomic_load_n(&rb->page->data_tail, __ATOMIC_ACQUIRE) != rb->head) {
+			r++;
+		}
+	}
+	return r;
+}
+
+static void deadline_in(struct timespec *ts, long ms)
+{
+	clock_gettime(CLOCK_REALTIME, ts);
+	ts->tv_sec += ms / 1000;
+	ts->tv_nsec += (ms % 1000) * 1000000L;
+	if (ts->tv_nsec >= 1000000000L) {
+		ts->tv_sec++;
+		ts->tv_nsec -= 1000000000L;
+	}
+}
+
+/* A ring with a reader has an unacknowledged wake-up: let the reader run. */
+static int backpressure(void)
+{
+	struct timespec ts;
+	int waited = 0;
+
+	for (struct pmc_bctr *e = sim.events; e; e = e->next) {
+		struct sim_ring *rb = e->own_rb;
+
+		if (!rb || !rb->consumer || !rb->poll)
+			continue;
+		deadline_in(&ts, 2000);
+		while (rb->poll && rb->consumer) {
+			if (pthread_cond_timedwait(&sim.cond, &sim.lock, &ts) == ETIMEDOUT) {
+				rb->consumer = 0;      /* reader gone or stuck */
+				break;
+			}
+		}
+		waited = 1;
+		break;   /* the event list may have changed while we slept */
+	}
+	return waited;
+}
+
+static int sim_ring_wait(struct pmc_bctr **cs, int n, int timeout_ms)
+{
+	uint64_t deadline;
+	int r = 0, steps = 0;
+
+	LOCK();
+	for (int i = 0; i < n; i++)
+		if (cs[i] && cs[i]->rb)
+			cs[i]->rb->consumer = 1;
+	sim.waiters++;
+	deadline = timeout_ms < 0 ? UINT64_MAX : sim__now() + (uint64_t)timeout_ms * 1000000ull;
+	for (;;) {
+		r = rings_scan(cs, n, 0);
+		if (r)
+			break;
+		if (!sim__runnable()) {
+			struct timespec ts;
+
+			r = rings_scan(cs, n, 1);
+			if (r || timeout_ms == 0)
+				break;
+			/* nothing can happen until someone spawns or closes: block
+			 * (in real time, briefly) instead of spinning */
+			deadline_in(&ts, timeout_ms < 0 || timeout_ms > 50 ? 50 : timeout_ms);
+			pthread_cond_timedwait(&sim.cond, &sim.lock, &ts);
+			r = rings_scan(cs, n, 0);
+			if (!r)
+				r = rings_scan(cs, n, 1);
+			break;
+		}
+		if (sim__now() >= deadline)
+			break;
+		sim__step();
+		if (++steps % 256 == 0) {
+			UNLOCK();
+			LOCK();
+		}
+	}
+	sim.waiters--;
+	pthread_cond_broadcast(&sim.cond);
+	UNLOCK();
+	return r;
+}
+
+static int sim_user_page(struct pmc_bctr *c, struct perf_event_mmap_page **page)
+{
+	int rc = 0;
+
+	LOCK();
+	*page = sim__userpage(c);
+	if (!*page)
+		rc = -ENOMEM;
+	else
+		sim__userpage_update(c);
+	UNLOCK();
+	return rc;
+}
+
+static uint64_t sim_rdpmc_read(struct pmc_bctr *c, uint32_t index)
+{
+	uint64_t v;
+
+	LOCK();
+	v = sim__rdpmc(c, index);
+	UNLOCK();
+	return v;
+}
+
+static int sim_spawn(char *const argv[], pid_t *pid)
+{
+	int rc;
+
+	if (!argv || !argv[0]) {
+		pmc__set_reason("no workload file");
+		return -EINVAL;
+	}
+	LOCK();
+	rc = sim.inited ? sim__spawn(argv[0], pid) : -ENXIO;
+	UNLOCK();
+	return rc;
+}
+
+static int sim_spawn_go(pid_t pid)
+{
+	int rc;
+
+	LOCK();
+	rc = sim__spawn_go(pid);
+	UNLOCK();
+	return rc;
+}
+
+static int sim_spawn_wait(pid_t pid, int *status, int timeout_ms)
+{
+	struct sim_task *t;
+	uint64_t deadline;
+	int rc = 0, steps = 0;
+
+	LOCK();
+	t = sim__task(pid);
+	if (!t || t->leader != t || t->reaped) {
+		pmc__set_reason("%d is not a simulated child process", (int)pid);
+		UNLOCK();
+		return -ECHILD;
+	}
+	if (t->state == T_EMBRYO) {
+		pmc__set_reason("process %d was never started (spawn_go)", (int)pid);
+		UNLOCK();
+		return timeout_ms < 0 ? -EINVAL : -EAGAIN;
+	}
+	deadline = timeout_ms < 0 ? UINT64_MAX : sim__now() + (uint64_t)timeout_ms * 1000000ull;
+	for (;;) {
+		if (t->exited) {
+			*status = (t->exit_code & 0xff) << 8;
+			t->reaped = 1;
+			break;
+		}
+		if (backpressure())
+			continue;
+		if (sim__now() >= deadline) {
+			rc = -EAGAIN;
+			break;
+		}
+		if (sim__step()) {
+			pmc__set_reason("simulated process %d can never finish", (int)pid);
+			rc = -EDEADLK;
+			break;
+		}
+		if (++steps % 256 == 0) {
+			UNLOCK();
+			LOCK();
+		}
+	}
+	pthread_cond_broadcast(&sim.cond);
+	UNLOCK();
+	return rc;
+}
+
+static uint64_t sim_now(void)
+{
+	uint64_t t;
+
+	LOCK();
+	t = sim__now();
+	UNLOCK();
+	return t;
+}
+
+const struct pmc_backend_ops pmc_backend_sim = {
+	.name = "sim",
+	.init = sim_init,
+	.fini = sim_fini,
+	.cpu_check = sim_cpu_check,
+	.target_check = sim_target_check,
+	.open = sim_open,
+	.close = sim_close,
+	.enable = sim_enable,
+	.disable = sim_disable,
+	.reset = sim_reset,
+	.read = sim_read,
+	.set_period = sim_set_period,
+	.id = sim_id,
+	.ring_map = sim_ring_map,
+	.ring_unmap = sim_ring_unmap,
+	.ring_redirect = sim_ring_redirect,
+	.ring_wait = sim_ring_wait,
+	.user_page = sim_user_page,
+	.rdpmc_read = sim_rdpmc_read,
+	.spawn = sim_spawn,
+	.spawn_go = sim_spawn_go,
+	.spawn_wait = sim_spawn_wait,
+	.now = sim_now,
+};

@@ -1,0 +1,600 @@
+/*
+ * events.c — the perf-core half of the simulated kernel: counters attached
+ * to tasks or CPUs, saved and restored on context switches (64-bit virtual
+ * counts per task), inherited by children, multiplexed when more are active
+ * than the PMU has counters (times enabled/running, rotation at each tick),
+ * enable-on-exec, and the software events.
+ *
+ * What goes on a hardware counter is an attachment (struct sim_att): one per
+ * (counter, task) like the kernel's child events, or one per CPU for system
+ * mode.  The driver (driver.c) owns the hardware; this file decides what is
+ * scheduled where.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "backend/sim/sim.h"
+
+#define SLOT_SW 100    /* att->slot of a running software counter */
+
+static const struct {
+	uint64_t config;
+	unsigned evt;
+} hw_map[] = {
+	{ PERF_COUNT_HW_CPU_CYCLES, ARMV8_EV_CPU_CYCLES },
+	{ PERF_COUNT_HW_INSTRUCTIONS, ARMV8_EV_INST_RETIRED },
+	{ PERF_COUNT_HW_CACHE_REFERENCES, ARMV8_EV_L1D_CACHE },
+	{ PERF_COUNT_HW_CACHE_MISSES, ARMV8_EV_L1D_CACHE_REFILL },
+	{ PERF_COUNT_HW_BRANCH_INSTRUCTIONS, ARMV8_EV_BR_RETIRED },
+	{ PERF_COUNT_HW_BRANCH_MISSES, ARMV8_EV_BR_MIS_PRED },
+};
+
+#define SAMPLE_OK (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+		   PERF_SAMPLE_ADDR | PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | \
+		   PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
+		   PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_IDENTIFIER)
+#define READ_OK   (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | \
+		   PERF_FORMAT_ID | PERF_FORMAT_GROUP | PERF_FORMAT_LOST)
+
+static int map_event(const struct perf_event_attr *a, enum sim_evkind *kind, unsigned *evt)
+{
+	switch (a->type) {
+	case PERF_TYPE_HARDWARE:
+		for (size_t i = 0; i < sizeof(hw_map) / sizeof(hw_map[0]); i++)
+			if (hw_map[i].config == a->config) {
+				*kind = EV_HW;
+				*evt = hw_map[i].evt;
+				return 0;
+			}
+		pmc__set_reason("the simulated ARMv8 PMU has no event for generic hardware "
+				"event %llu (it models cycles, instructions, cache-references, "
+				"cache-misses, branches, branch-misses)",
+				(unsigned long long)a->config);
+		return -EOPNOTSUPP;
+	case PERF_TYPE_RAW:
+		if (a->config > 0xffff) {
+			pmc__set_reason("ARMv8 event numbers are 16 bits (got 0x%llx)",
+					(unsigned long long)a->config);
+			return -EINVAL;
+		}
+		*kind = EV_HW;
+		*evt = (unsigned)a->config;
+		return 0;
+	case PERF_TYPE_HW_CACHE: {
+		uint64_t cache = a->config & 0xff, op = (a->config >> 8) & 0xff,
+			 res = (a->config >> 16) & 0xff;
+
+		if (cache == PERF_COUNT_HW_CACHE_L1D && op == PERF_COUNT_HW_CACHE_OP_READ) {
+			*kind = EV_HW;
+			*evt = res == PERF_COUNT_HW_CACHE_RESULT_MISS ? ARMV8_EV_L1D_CACHE_REFILL
+								       : ARMV8_EV_L1D_CACHE;
+			return 0;
+		}
+		pmc__set_reason("the simulated PMU models only L1-dcache-loads and "
+				"L1-dcache-load-misses among cache events");
+		return -EOPNOTSUPP;
+	}
+	case PERF_TYPE_SOFTWARE:
+		switch (a->config) {
+		case PERF_COUNT_SW_CPU_CLOCK:
+		case PERF_COUNT_SW_TASK_CLOCK:
+		case PERF_COUNT_SW_CONTEXT_SWITCHES:
+		case PERF_COUNT_SW_CPU_MIGRATIONS:
+		case PERF_COUNT_SW_PAGE_FAULTS:
+		case PERF_COUNT_SW_DUMMY:
+			*kind = EV_SW;
+			*evt = (unsigned)a->config;
+			return 0;
+		}
+		pmc__set_reason("the sim backend does not simulate software event %llu",
+				(unsigned long long)a->config);
+		return -EOPNOTSUPP;
+	default:
+		pmc__set_reason("the sim backend has no PMU of type %u (only the ARMv8 "
+				"core PMU and software events)", a->type);
+		return -ENOENT;
+	}
+}
+
+static int grow(void **p, int *cap, int n, size_t sz)
+{
+	void *q;
+	int nc;
+
+	if (n < *cap)
+		return 0;
+	nc = *cap ? *cap * 2 : 4;
+	q = realloc(*p, (size_t)nc * sz);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = nc;
+	return 0;
+}
+
+static void remove_ptr(struct sim_att **v, int *n, struct sim_att *a)
+{
+	for (int i = 0; i < *n; i++)
+		if (v[i] == a) {
+			memmove(&v[i], &v[i + 1], (size_t)(*n - i - 1) * sizeof(*v));
+			(*n)--;
+			return;
+		}
+}
+
+static uint64_t cpu_time(struct sim_cpu *c)
+{
+	uint64_t g;
+
+	if (c->cur)
+		return c->now;
+	g = sim__now();
+	return g > c->now ? g : c->now;
+}
+
+static uint64_t att_now(struct sim_att *a)
+{
+	if (a->task)
+		return a->active && a->cpu >= 0 ? sim.cpus[a->cpu].now : a->tstamp;
+	return cpu_time(&sim.cpus[a->cpu]);
+}
+
+static int is_clock(const struct pmc_bctr *e)
+{
+	return e->kind == EV_SW && (e->evt == PERF_COUNT_SW_CPU_CLOCK ||
+				    e->evt == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+void sim__att_times(struct sim_att *a, uint64_t now)
+{
+	uint64_t d = now > a->tstamp ? now - a->tstamp : 0;
+
+	if (d && !a->dead && a->active && a->ev->enabled &&
+	    (a->ev->leader == a->ev || a->ev->leader->enabled)) {
+		a->enabled += d;
+		if (a->slot >= 0) {
+			a->running += d;
+			if (is_clock(a->ev))
+				a->count += d;
+		}
+	}
+	if (now > a->tstamp)
+		a->tstamp = now;
+}
+
+static struct sim_att *att_new(struct pmc_bctr *e, struct sim_task *t, int cpu)
+{
+	struct sim_att *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	if (grow((void **)&e->atts, &e->capatts, e->natts, sizeof(a)))
+		goto fail;
+	if (t ? grow((void **)&t->atts, &t->capatts, t->natts, sizeof(a))
+	      : grow((void **)&sim.cpus[cpu].catts, &sim.cpus[cpu].capcatts,
+		     sim.cpus[cpu].ncatts, sizeof(a)))
+		goto fail;
+	a->ev = e;
+	a->task = t;
+	a->slot = -1;
+	a->cpu = t ? -1 : cpu;
+	a->active = t == NULL;
+	a->period_left = (int64_t)e->period;
+	a->last_period = e->period;
+	a->tstamp = t ? 0 : cpu_time(&sim.cpus[cpu]);
+	e->atts[e->natts++] = a;
+	if (t)
+		t->atts[t->natts++] = a;
+	else
+		sim.cpus[cpu].catts[sim.cpus[cpu].ncatts++] = a;
+	return a;
+fail:
+	free(a);
+	return NULL;
+}
+
+/* The attachment of e on the same context as a (group siblings). */
+struct sim_att *sim__att_peer(struct pmc_bctr *e, const struct sim_att *a)
+{
+	for (int i = 0; i < e->natts; i++)
+		if (e->atts[i]->task == a->task &&
+		    (a->task || e->atts[i]->cpu == a->cpu))
+			return e->atts[i];
+	return NULL;
+}
+
+/* ---- scheduling onto the PMU --------------------------------------------- */
+
+static void att_out(struct sim_cpu *c, struct sim_att *a)
+{
+	if (!a->active || a->cpu != c->id)
+		return;
+	sim__att_times(a, c->now);
+	if (a->slot >= 0 && a->slot < SIM_NSLOTS)
+		sim__drv_del(c, a);
+	a->slot = -1;
+	if (a->task) {
+		a->active = 0;
+		a->cpu = -1;
+	}
+	sim__userpage_update(a->ev);
+}
+
+void sim__sched_out(struct sim_cpu *c)
+{
+	for (int i = 0; i < c->ncatts; i++)
+		att_out(c, c->catts[i]);
+	if (c->cur)
+		for (int i = 0; i < c->cur->natts; i++)
+			att_out(c, c->cur->atts[i]);
+}
+
+/* Place one group (leader att u): all its enabled members or none. */
+static int place_group(struct sim_cpu *c, struct sim_att *u, int *can_add)
+{
+	struct pmc_bctr *ld = u->ev;
+	struct sim_att *hw[64];
+	int nhw = 0, used;
+
+	/* context in: times start accruing (enabled, not yet running) */
+	for (int i = -1; i < ld->nsibs; i++) {
+		struct sim_att *m = i < 0 ? u : sim__att_peer(ld->sibs[i], u);
+
+		if (!m || m->dead)
+			continue;
+		sim__att_times(m, c->now);
+		m->active = 1;
+		m->cpu = c->id;
+		if (!ld->enabled || !m->ev->enabled)
+			continue;
+		if (m->ev->kind == EV_SW)
+			m->slot = SLOT_SW;
+		else if (nhw < 64)
+			hw[nhw++] = m;
+	}
+	if (!nhw || !ld->enabled)
+		return 0;
+	if (!*can_add || !sim__drv_fits(c, hw, nhw, &used)) {
+		*can_add = 0;
+		return 1;
+	}
+	for (int i = 0; i < nhw; i++)
+		sim__drv_add(c, hw[i], -1);
+	return 0;
+}
+
+void sim__sched_in(struct sim_cpu *c)
+{
+	struct sim_att **units;
+	int n = 0, cap = c->ncatts + (c->cur ? c->cur->natts : 0), can_add = 1, failed = 0;
+
+	if (!cap) {
+		c->rotate_needed = 0;
+		return;
+	}
+	units = malloc((size_t)cap * sizeof(*units));
+	if (!units)
+		return;
+	for (int i = 0; i < c->ncatts; i++)
+		if (c->catts[i]->ev->leader == c->catts[i]->ev)
+			units[n++] = c->catts[i];
+	if (c->cur)
+		for (int i = 0; i < c->cur->natts; i++) {
+			struct sim_att *a = c->cur->atts[i];
+
+			if (a->ev->leader == a->ev && !a->dead &&
+			    (a->ev->cpu < 0 || a->ev->cpu == c->id))
+				units[n++] = a;
+		}
+	for (int i = 0; i < n; i++)
+		failed |= place_group(c, units[(i + c->rot) % (unsigned)n], &can_add);
+	for (int i = 0; i < n; i++) {
+		struct pmc_bctr *ld = units[i]->ev;
+
+		sim__userpage_update(ld);
+		for (int j = 0; j < ld->nsibs; j++)
+			sim__userpage_update(ld->sibs[j]);
+	}
+	c->rotate_needed = failed;
+	free(units);
+}
+
+void sim__resched(struct sim_cpu *c)
+{
+	sim__sched_out(c);
+	sim__sched_in(c);
+}
+
+static void resched_all(void)
+{
+	for (int i = 0; i < sim.cfg.ncpu; i++)
+		sim__resched(&sim.cpus[i]);
+}
+
+/* ---- open / close ----------------------------------------------------------- */
+
+int sim__ev_open(const struct perf_event_attr *attr, pid_t pid, int cpu,
+		 struct pmc_bctr *leader, unsigned flags, struct pmc_bctr **out)
+{
+	struct pmc_bctr *e;
+	struct sim_task *t = NULL;
+	enum sim_evkind kind;
+	unsigned evt;
+	int rc;
+
+	rc = map_event(attr, &kind, &evt);
+	if (rc)
+		return rc;
+	if (attr->sample_type & ~(uint64_t)SAMPLE_OK) {
+		pmc__set_reason("the sim backend does not produce sample_type bits 0x%llx",
+				(unsigned long long)(attr->sample_type & ~(uint64_t)SAMPLE_OK));
+		return -EINVAL;
+	}
+	if (attr->read_format & ~(uint64_t)READ_OK) {
+		pmc__set_reason("unsupported read_format bits 0x%llx",
+				(unsigned long long)(attr->read_format & ~(uint64_t)READ_OK));
+		return -EINVAL;
+	}
+	if (attr->freq && attr->sample_freq == 0) {
+		pmc__set_reason("sampling frequency 0");
+		return -EINVAL;
+	}
+	if (kind == EV_SW && attr->sample_period && evt != PERF_COUNT_SW_DUMMY) {
+		pmc__set_reason("the sim backend samples only hardware events; use cycles");
+		return -EOPNOTSUPP;
+	}
+	if (pid == 0) {
+		pmc__set_reason("the sim backend has no \"self\": attach to a simulated "
+				"process (pmc_spawn a workload)");
+		return -EOPNOTSUPP;
+	}
+	if (pid < 0 && cpu < 0) {
+		pmc__set_reason("pid -1 needs a CPU");
+		return -EINVAL;
+	}
+	if (cpu >= sim.cfg.ncpu || cpu < -1) {
+		pmc__set_reason("CPU %d does not exist (the simulated machine has %d)",
+				cpu, sim.cfg.ncpu);
+		return -ENXIO;
+	}
+	if (pid > 0) {
+		t = sim__task(pid);
+		if (!t || t->state == T_DEAD) {
+			pmc__set_reason("no simulated task %d", (int)pid);
+			return -ESRCH;
+		}
+	}
+	if (leader) {
+		if (leader->leader != leader || leader->pid != pid || leader->cpu != cpu) {
+			pmc__set_reason("a group member must have the leader's target");
+			return -EINVAL;
+		}
+		if (leader->nsibs >= 63) {
+			pmc__set_reason("group too large");
+			return -EINVAL;
+		}
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->id = sim.next_id++;
+	e->attr = *attr;
+	e->pid = pid;
+	e->cpu = cpu;
+	e->flags = flags;
+	e->kind = kind;
+	e->evt = evt;
+	e->leader = leader ? leader : e;
+	e->exec_enable = (flags & PMC_BOPEN_ENABLE_EXEC) || attr->enable_on_exec;
+	e->enabled = !attr->disabled && !e->exec_enable;
+	if (attr->freq) {
+		uint64_t p = sim.cfg.hz / attr->sample_freq;
+
+		e->period = p ? p : 1;
+	} else {
+		e->period = attr->sample_period;
+	}
+	if (leader) {
+		void *p = realloc(leader->sibs, (size_t)(leader->nsibs + 1) * sizeof(e));
+
+		if (!p) {
+			free(e);
+			return -ENOMEM;
+		}
+		leader->sibs = p;
+		leader->sibs[leader->nsibs++] = e;
+	}
+	if (!att_new(e, t, cpu)) {
+		if (leader)
+			leader->nsibs--;
+		free(e->atts);
+		free(e);
+		return -ENOMEM;
+	}
+	/* inherit also follows children of the target that exist already?  No:
+	 * like perf, only children created after the open. */
+	e->next = sim.events;
+	sim.events = e;
+	resched_all();
+	*out = e;
+	return 0;
+}
+
+void sim__ev_close(struct pmc_bctr *e)
+{
+	struct pmc_bctr **pp;
+
+	for (int i = 0; i < e->natts; i++) {
+		struct sim_att *a = e->atts[i];
+
+		if (a->slot >= 0 && a->slot < SIM_NSLOTS && a->cpu >= 0)
+			sim__drv_del(&sim.cpus[a->cpu], a);
+		if (a->task)
+			remove_ptr(a->task->atts, &a->task->natts, a);
+		else
+			remove_ptr(sim.cpus[a->cpu].catts, &sim.cpus[a->cpu].ncatts, a);
+		free(a);
+	}
+	free(e->atts);
+	e->atts = NULL;
+	e->natts = 0;
+	if (e->leader != e) {
+		struct pmc_bctr *ld = e->leader;
+
+		for (int i = 0; i < ld->nsibs; i++)
+			if (ld->sibs[i] == e) {
+				memmove(&ld->sibs[i], &ld->sibs[i + 1],
+					(size_t)(ld->nsibs - i - 1) * sizeof(e));
+				ld->nsibs--;
+				break;
+			}
+	}
+	for (int i = 0; i < e->nsibs; i++)
+		e->sibs[i]->leader = e->sibs[i];     /* promoted to singletons */
+	free(e->sibs);
+	for (pp = &sim.events; *pp; pp = &(*pp)->next)
+		if (*pp == e) {
+			*pp = e->next;
+			break;
+		}
+	/* counters redirected into e's ring keep it alive */
+	if (e->rb && --e->rb->refs == 0)
+		sim__ring_free(e->rb);
+	else if (e->rb && e->rb->owner == e)
+		e->rb->owner = NULL;
+	free(e->upage);
+	free(e);
+	if (sim.inited)
+		resched_all();
+}
+
+void sim__ev_enable(struct pmc_bctr *e, int on)
+{
+	for (int i = 0; i < e->natts; i++)
+		sim__att_times(e->atts[i], att_now(e->atts[i]));
+	e->enabled = on;
+	if (on)
+		e->exec_enable = 0;
+	resched_all();
+	sim__userpage_update(e);
+}
+
+static void att_sync(struct sim_att *a)
+{
+	if (a->slot >= 0 && a->slot < SIM_NSLOTS && a->cpu >= 0)
+		sim__drv_update(&sim.cpus[a->cpu], a);
+	sim__att_times(a, att_now(a));
+}
+
+void sim__ev_reset(struct pmc_bctr *e)
+{
+	for (int i = 0; i < e->natts; i++) {
+		att_sync(e->atts[i]);
+		e->atts[i]->count = 0;
+	}
+	sim__userpage_update(e);
+}
+
+void sim__att_read(struct sim_att *a, struct pmc_bcount *v)
+{
+	att_sync(a);
+	v->value = a->count;
+	v->enabled = a->enabled;
+	v->running = a->running;
+}
+
+void sim__ev_read(struct pmc_bctr *e, struct pmc_bcount *v)
+{
+	memset(v, 0, sizeof(*v));
+	for (int i = 0; i < e->natts; i++) {
+		struct pmc_bcount x;
+
+		sim__att_read(e->atts[i], &x);
+		v->value += x.value;
+		v->enabled += x.enabled;
+		v->running += x.running;
+	}
+}
+
+int sim__ev_task_count(struct pmc_bctr *e, pid_t pid, uint64_t *value)
+{
+	int found = 0;
+
+	*value = 0;
+	for (int i = 0; i < e->natts; i++) {
+		struct sim_att *a = e->atts[i];
+
+		if (a->task && a->task->pid == pid) {
+			att_sync(a);
+			*value += a->count;
+			found = 1;
+		}
+	}
+	return found ? 0 : -ESRCH;
+}
+
+/* ---- task lifecycle hooks ---------------------------------------------------- */
+
+static int inherits(const struct pmc_bctr *e)
+{
+	return (e->flags & PMC_BOPEN_INHERIT) || e->attr.inherit;
+}
+
+void sim__task_attach_inherited(struct sim_task *parent, struct sim_task *child)
+{
+	int n = parent->natts;
+
+	for (int i = 0; i < n; i++) {
+		struct sim_att *a = parent->atts[i];
+
+		if (!a->dead && inherits(a->ev))
+			att_new(a->ev, child, -1);
+	}
+}
+
+void sim__task_exec(struct sim_task *t)
+{
+	for (int i = 0; i < t->natts; i++) {
+		struct pmc_bctr *e = t->atts[i]->ev;
+
+		if (e->exec_enable) {
+			e->exec_enable = 0;
+			e->enabled = 1;
+		}
+	}
+}
+
+void sim__task_exit(struct sim_task *t)
+{
+	for (int i = 0; i < t->natts; i++) {
+		struct sim_att *a = t->atts[i];
+
+		if (a->dead)
+			continue;
+		att_sync(a);
+		if (a->ev->attr.inherit_stat)
+			sim__out_read(a);
+	}
+	sim__out_fork(t, 1);
+	for (int i = 0; i < t->natts; i++)
+		t->atts[i]->dead = 1;
+}
+
+void sim__sw_event(struct sim_task *t, int cpu, unsigned swev, uint64_t n)
+{
+	for (int i = 0; i < t->natts; i++) {
+		struct sim_att *a = t->atts[i];
+
+		if (!a->dead && a->ev->kind == EV_SW && a->ev->evt == swev && a->ev->enabled)
+			a->count += n;
+	}
+	if (cpu >= 0)
+		for (int i = 0; i < sim.cpus[cpu].ncatts; i++) {
+			struct sim_att *a = sim.cpus[cpu].catts[i];
+
+			if (a->ev->kind == EV_SW && a->ev->evt == swev && a->ev->enabled)
+				a->count += n;
+		}
+}

@@ -1,0 +1,160 @@
+/*
+ * userpage.c — the perf_event_mmap_page control page: the reader
+ * (pmc__userpage_read, usable by any backend, see userpage.h) and the sim's
+ * writer (sim__userpage_update, perf_event_update_userpage's equivalent)
+ * plus the sim's EL0 counter read behind rdpmc_read.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/sim/sim.h"
+
+#define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+/* capabilities bits (the bitfield's layout in perf_event.h) */
+#define CAP_USER_RDPMC     (1ull << 2)
+#define CAP_USER_TIME      (1ull << 3)
+#define CAP_USER_TIME_ZERO (1ull << 4)
+#define CAP_BIT0_DEPRECATED (1ull << 1)
+
+int pmc__userpage_read(struct perf_event_mmap_page *pc,
+		       uint64_t (*rdpmc)(void *arg, uint32_t idx), void *arg,
+		       uint64_t *value, uint64_t *enabled, uint64_t *running)
+{
+	uint64_t count, ena, run, caps, cyc = 0, toff = 0;
+	uint32_t seq, idx, mult = 0;
+	uint16_t width, shift = 0;
+	int tries;
+
+	for (tries = 0;; tries++) {
+		if (tries >= 100000)
+			return -EAGAIN;
+		seq = __atomic_load_n(&pc->lock, __ATOMIC_ACQUIRE);
+		if (seq & 1)
+			continue;               /* an update is in progress */
+		ena = LOAD(pc->time_enabled);
+		run = LOAD(pc->time_running);
+		caps = LOAD(pc->capabilities);
+		if (caps & CAP_USER_TIME) {
+			cyc = rdpmc(arg, PMC_USERPAGE_TIMER);
+			toff = LOAD(pc->time_offset);
+			mult = LOAD(pc->time_mult);
+			shift = LOAD(pc->time_shift);
+		}
+		idx = LOAD(pc->index);
+		count = LOAD(pc->offset);
+		width = LOAD(pc->pmc_width);
+		if ((caps & CAP_USER_RDPMC) && idx) {
+			uint64_t pmc;
+
+			if (width == 0 || width > 64)
+				return -EINVAL;
+			pmc = rdpmc(arg, idx - 1);
+			if (width < 64)
+				pmc = (uint64_t)((int64_t)(pmc << (64 - width)) >> (64 - width));
+			count += pmc;
+		}
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&pc->lock, __ATOMIC_RELAXED) == seq)
+			break;
+	}
+	if (idx && !(caps & CAP_USER_RDPMC))
+		return -EOPNOTSUPP;
+	if (caps & CAP_USER_TIME) {
+		uint64_t quot, rem, delta;
+
+		if (shift >= 64)
+			return -EINVAL;
+		quot = cyc >> shift;
+		rem = cyc & ((1ull << shift) - 1);
+		delta = toff + quot * mult + ((rem * mult) >> shift);
+		ena += delta;
+		if (idx)
+			run += delta;
+	}
+	*value = count;
+	if (enabled)
+		*enabled = ena;
+	if (running)
+		*running = run;
+	return 0;
+}
+
+/* ---- the sim's writer ------------------------------------------------------ */
+
+#define SIM_TIME_SHIFT 16
+
+struct perf_event_mmap_page *sim__userpage(struct pmc_bctr *e)
+{
+	if (e->own_rb)
+		return e->own_rb->page;
+	if (!e->upage) {
+		e->upage = aligned_alloc(SIM_PAGE_SIZE, SIM_PAGE_SIZE);
+		if (!e->upage)
+			return NULL;
+		memset(e->upage, 0, SIM_PAGE_SIZE);
+	}
+	return e->upage;
+}
+
+void sim__userpage_update(struct pmc_bctr *e)
+{
+	struct perf_event_mmap_page *pc = e->own_rb ? e->own_rb->page : e->upage;
+	struct sim_att *a = e->natts ? e->atts[0] : NULL;
+	int on;
+	uint64_t caps = CAP_BIT0_DEPRECATED | CAP_USER_TIME_ZERO;
+
+	if (!pc)
+		return;
+	on = a && a->active && !a->dead && a->slot >= 0 && a->slot < SIM_NSLOTS &&
+	     e->kind == EV_HW;
+	__atomic_fetch_add(&pc->lock, 1, __ATOMIC_SEQ_CST);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (on) {
+		pc->index = (uint32_t)a->slot + 1;
+		pc->offset = (int64_t)(a->count - a->prev);
+		pc->pmc_width = (uint16_t)sim__drv_width(&sim.cpus[a->cpu], a->slot);
+		if (sim.cfg.user_access)
+			caps |= CAP_USER_RDPMC;
+	} else {
+		pc->index = 0;
+		pc->offset = a ? (int64_t)a->count : 0;
+		pc->pmc_width = 0;
+	}
+	if (a && a->active && !a->dead)
+		caps |= CAP_USER_TIME;
+	pc->time_enabled = a ? a->enabled : 0;
+	pc->time_running = a ? a->running : 0;
+	pc->time_shift = SIM_TIME_SHIFT;
+	pc->time_mult = 1u << SIM_TIME_SHIFT;        /* the sim timer ticks in ns */
+	pc->time_offset = a ? (uint64_t)0 - a->tstamp : 0;
+	pc->time_zero = 0;
+	pc->capabilities = caps;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&pc->lock, 1, __ATOMIC_SEQ_CST);
+}
+
+uint64_t sim__rdpmc(struct pmc_bctr *e, uint32_t idx)
+{
+	struct sim_att *a = e->natts ? e->atts[0] : NULL;
+	struct sim_cpu *c;
+	unsigned reg;
+	uint64_t v = 0;
+
+	if (idx == PMC_USERPAGE_TIMER) {
+		if (a && a->task && a->active && a->cpu >= 0)
+			return sim.cpus[a->cpu].now;
+		if (a && !a->task)
+			return sim.cpus[a->cpu].cur ? sim.cpus[a->cpu].now : sim__now();
+		return sim__now();
+	}
+	if (!a || a->cpu < 0 || idx >= SIM_NSLOTS)
+		return 0;
+	c = &sim.cpus[a->cpu];
+	reg = idx == PMUV3_IDX_CYCLE ? PMUV3_PMCCNTR :
+	      idx == PMUV3_IDX_INSTR ? PMUV3_PMICNTR : PMUV3_PMEVCNTR(idx);
+	if (pmuv3__mrs(&c->pmu, reg, 0, &v) != PMUV3_OK)
+		return 0;        /* would be SIGILL at EL0 */
+	return v;
+}
