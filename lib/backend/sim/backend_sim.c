@@ -404,28 +404,50 @@ static void deadline_in(struct timespec *ts, long ms)
 	}
 }
 
-/* A ring with a reader has an unacknowledged wake-up: let the reader run. */
+/*
+ * Before the simulation advances, a ring whose reader is another thread
+ * must have room: while more than max(watermark, half the ring) is unread
+ * (the reader has been woken and not yet caught up) the simulation waits for
+ * the reader to advance data_tail.  So what a reader receives never depends
+ * on how fast it is.  A reader known to call ring_wait gets a long grace
+ * period, a ring merely mapped a short one (its reader may not have started
+ * yet); after it the ring is treated as unread and records may be lost (and
+ * are counted, PERF_RECORD_LOST).  A step writes far less than half a ring
+ * of any useful size, so with a live reader nothing is lost.
+ */
 static int backpressure(void)
 {
-	struct timespec ts;
-	int waited = 0;
-
 	for (struct pmc_bctr *e = sim.events; e; e = e->next) {
 		struct sim_ring *rb = e->own_rb;
+		uint64_t thresh, grace_ms;
+		struct timespec until, tick;
 
-		if (!rb || !rb->consumer || !rb->poll)
+		if (!rb || !rb->consumer)
 			continue;
-		deadline_in(&ts, 2000);
-		while (rb->poll && rb->consumer) {
-			if (pthread_cond_timedwait(&sim.cond, &sim.lock, &ts) == ETIMEDOUT) {
-				rb->consumer = 0;      /* reader gone or stuck */
+		if (rb->consumer == 2 && pthread_equal(rb->consumer_tid, pthread_self()))
+			continue;          /* we are the reader: it is not reading now */
+		thresh = rb->watermark > rb->size / 2 ? rb->watermark : rb->size / 2;
+		if (rb->head - __atomic_load_n(&rb->page->data_tail, __ATOMIC_ACQUIRE) <= thresh)
+			continue;
+		grace_ms = rb->consumer == 2 ? 2000 : 100;
+		deadline_in(&until, (long)grace_ms);
+		while (rb->consumer &&
+		       rb->head - __atomic_load_n(&rb->page->data_tail, __ATOMIC_ACQUIRE) > thresh) {
+			struct timespec now;
+
+			/* the reader moves data_tail without telling us: look every ms */
+			deadline_in(&tick, 1);
+			pthread_cond_timedwait(&sim.cond, &sim.lock, &tick);
+			clock_gettime(CLOCK_REALTIME, &now);
+			if (now.tv_sec > until.tv_sec ||
+			    (now.tv_sec == until.tv_sec && now.tv_nsec >= until.tv_nsec)) {
+				rb->consumer = 0;
 				break;
 			}
 		}
-		waited = 1;
-		break;   /* the event list may have changed while we slept */
+		return 1;   /* the counter list may have changed while we slept */
 	}
-	return waited;
+	return 0;
 }
 
 static int sim_ring_wait(struct pmc_bctr **cs, int n, int timeout_ms)
@@ -435,9 +457,12 @@ static int sim_ring_wait(struct pmc_bctr **cs, int n, int timeout_ms)
 
 	LOCK();
 	for (int i = 0; i < n; i++)
-		if (cs[i] && cs[i]->rb)
-			cs[i]->rb->consumer = 1;
+		if (cs[i] && cs[i]->rb) {
+			cs[i]->rb->consumer = 2;
+			cs[i]->rb->consumer_tid = pthread_self();
+		}
 	sim.waiters++;
+	pthread_cond_broadcast(&sim.cond);     /* a producer may wait for us */
 	deadline = timeout_ms < 0 ? UINT64_MAX : sim__now() + (uint64_t)timeout_ms * 1000000ull;
 	for (;;) {
 		r = rings_scan(cs, n, 0);

@@ -118,6 +118,7 @@ struct sim_ring *sim__ring_new(struct pmc_bctr *owner, size_t data_pages)
 				owner->attr.wakeup_watermark : rb->size;
 	rb->owner = owner;
 	rb->refs = 1;
+	rb->consumer = 1;      /* a mapped ring is presumed read */
 	return rb;
 }
 

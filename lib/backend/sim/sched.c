@@ -35,6 +35,8 @@ static const unsigned q_events[SIMWL_NQ][2] = {
 	[SIMWL_BRANCH_MISSES] = { ARMV8_EV_BR_MIS_PRED, ARMV8_EV_BR_MIS_PRED_RETIRED },
 };
 
+static uint64_t gnow;   /* monotonic global time */
+
 /* The loaded workloads (freed at fini). */
 static struct simwl **wls;
 static int nwls;
@@ -133,6 +135,7 @@ int sim__machine_init(const struct sim_config *cfg)
 		c->idle = 1;
 	}
 	sim.next_id = 1;
+	gnow = 0;
 	sim.inited = 1;
 	return 0;
 }
@@ -164,7 +167,6 @@ void sim__machine_fini(void)
 	sim.steps = 0;
 }
 
-static uint64_t gnow;   /* monotonic global time */
 
 /* Earliest time CPU c could run something; UINT64_MAX if nothing. */
 static uint64_t cpu_next(const struct sim_cpu *c)

@@ -146,7 +146,8 @@ struct sim_ring {
 	uint64_t events;            /* samples since the last wake-up */
 	uint64_t watermark;
 	int poll;                   /* a wake-up is pending (perf's rb->poll) */
-	int consumer;               /* someone calls ring_wait on it */
+	int consumer;               /* 0 none, 1 assumed (mapped), 2 calls ring_wait */
+	pthread_t consumer_tid;
 	int refs;
 	struct pmc_bctr *owner;
 };

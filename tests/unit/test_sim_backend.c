@@ -1,0 +1,884 @@
+/*
+ * test_sim_backend.c — the simulated machine through the backend boundary
+ * (pmc_backend_sim), with exact answers from the workload descriptions:
+ * counting totals (whole tree, per process, per thread), 32-bit counters
+ * driven across 2^32 many times, floor(E/P) samples, an overflow raised
+ * while the interrupt handler runs (neither lost nor doubled; and lost by a
+ * handler that clears every flag), multiplexing (enabled/running, scaling),
+ * the 70/20/10 profile with call chains, side-band records, per-process
+ * counts from PERF_RECORD_READ, ring back-pressure with a concurrent
+ * reader, PERF_RECORD_LOST, and errors.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "backend/backend.h"
+#include "backend/sim/sim.h"
+
+static const struct pmc_backend_ops *o = &pmc_backend_sim;
+static struct pmc_machine M;
+
+static void boot(const char *cfg)
+{
+	sim__configure(cfg);
+	assert_int_equal(o->init(&M), 0);
+}
+
+static void halt(void)
+{
+	o->fini();
+	sim__configure(NULL);
+}
+
+/* A workload from text, through a temporary file. */
+static pid_t spawn_text(const char *text)
+{
+	char path[] = "/tmp/pmc-test-sim-XXXXXX";
+	int fd = mkstemp(path);
+	char *av[2] = { path, NULL };
+	pid_t pid = -1;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	assert_int_equal(o->spawn(av, &pid), 0);
+	unlink(path);
+	return pid;
+}
+
+static pid_t spawn_file(const char *path)
+{
+	char *av[2] = { (char *)path, NULL };
+	pid_t pid = -1;
+
+	assert_int_equal(o->spawn(av, &pid), 0);
+	return pid;
+}
+
+static struct perf_event_attr hw(unsigned type, uint64_t config)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = type;
+	a.config = config;
+	a.disabled = 1;
+	return a;
+}
+
+static struct pmc_bctr *open_task(struct perf_event_attr a, pid_t pid, unsigned flags)
+{
+	struct pmc_bctr *c = NULL;
+
+	assert_int_equal(o->open(&a, pid, -1, NULL, flags, &c), 0);
+	return c;
+}
+
+static int run(pid_t pid)
+{
+	int st = -1;
+
+	assert_int_equal(o->spawn_go(pid), 0);
+	assert_int_equal(o->spawn_wait(pid, &st, -1), 0);
+	return st;
+}
+
+static struct pmc_bcount rd(struct pmc_bctr *c)
+{
+	struct pmc_bcount v;
+
+	assert_int_equal(o->read(c, &v), 0);
+	return v;
+}
+
+/* ---- ring reading (the kernel's layout, independent of lib/ring) ------- */
+
+typedef void (*rec_fn)(void *arg, const struct perf_event_header *h);
+
+static uint8_t recbuf[65536];
+
+static int drain(struct perf_event_mmap_page *pg, rec_fn fn, void *arg)
+{
+	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = pg->data_tail, size = pg->data_size;
+	const uint8_t *data = (const uint8_t *)pg + pg->data_offset;
+	int n = 0;
+
+	while (tail < head) {
+		struct perf_event_header h;
+
+		for (size_t i = 0; i < sizeof(h); i++)
+			((uint8_t *)&h)[i] = data[(tail + i) & (size - 1)];
+		if (h.size < sizeof(h) || tail + h.size > head)
+			return -1;
+		for (size_t i = 0; i < h.size; i++)
+			recbuf[i] = data[(tail + i) & (size - 1)];
+		fn(arg, (const struct perf_event_header *)recbuf);
+		tail += h.size;
+		n++;
+	}
+	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+	return n;
+}
+
+/* Samples with IDENTIFIER|IP|TID|TIME|CPU|PERIOD|CALLCHAIN. */
+#define ST_PROF (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+		 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
+		 PERF_SAMPLE_CALLCHAIN)
+
+struct prof {
+	const struct simwl *w;
+	uint64_t samples, lost, lostrec, bytype[32];
+	uint64_t byfunc[16];
+	uint64_t period_sum;
+	uint64_t chain_ok;
+	uint64_t last_time;
+	int time_monotonic;
+	uint64_t comm_exec, mmap2, fork, exit, read;
+	uint64_t read_by_pid[64];        /* index pid - 1000 */
+	char comm_by_pid[64][16];
+};
+
+static void on_rec(void *arg, const struct perf_event_header *h)
+{
+	struct prof *p = arg;
+	const uint64_t *u = (const uint64_t *)(h + 1);
+
+	if (h->type < 32)
+		p->bytype[h->type]++;
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE: {
+		uint64_t ip = u[1], t = u[3], nr = u[6];
+		const uint64_t *ips = &u[7];
+		int f = p->w ? simwl__func_at(p->w, ip) : -1;
+
+		p->samples++;
+		p->period_sum += u[5];
+		if (t < p->last_time)
+			p->time_monotonic = 0;
+		p->last_time = t;
+		if (f >= 0 && f < 16)
+			p->byfunc[f]++;
+		/* chain: PERF_CONTEXT_USER, ip, return addresses of the callers */
+		if (nr >= 2 && ips[0] == PERF_CONTEXT_USER && ips[1] == ip)
+			p->chain_ok++;
+		break;
+	}
+	case PERF_RECORD_LOST:
+		p->lostrec++;
+		p->lost += u[1];
+		break;
+	case PERF_RECORD_COMM: {
+		const uint32_t *pt = (const uint32_t *)u;
+
+		if (h->misc & PERF_RECORD_MISC_COMM_EXEC)
+			p->comm_exec++;
+		if (pt[0] >= 1000 && pt[0] < 1064)
+			snprintf(p->comm_by_pid[pt[0] - 1000], 16, "%s", (const char *)(pt + 2));
+		break;
+	}
+	case PERF_RECORD_MMAP2:
+		p->mmap2++;
+		break;
+	case PERF_RECORD_FORK:
+		p->fork++;
+		break;
+	case PERF_RECORD_EXIT:
+		p->exit++;
+		break;
+	case PERF_RECORD_READ: {
+		const uint32_t *pt = (const uint32_t *)u;
+
+		p->read++;
+		if (pt[0] >= 1000 && pt[0] < 1064)
+			p->read_by_pid[pt[0] - 1000] += u[1];
+		break;
+	}
+	}
+}
+
+/* ---- counting -------------------------------------------------------------- */
+
+static void test_stat_exact_totals(void **s)
+{
+	struct pmc_bctr *ins, *cyc;
+	struct pmc_bcount v;
+
+	(void)s;
+	boot("cpus=2");
+	assert_int_equal(M.cputype, PMC_CPU_ARMV8_CORTEX_A76);
+	assert_int_equal(M.ncpu, 2);
+	assert_int_equal(M.classes[0].pm_class, PMC_CLASS_ARMV8);
+	assert_int_equal(M.classes[0].pm_num, 7);
+	assert_int_equal(M.classes[0].pm_width, 32);
+	assert_true(M.strict_rows[0]);
+	{
+		pid_t pid = spawn_file("examples/sim/hot70.wl");
+
+		ins = open_task(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS), pid,
+				PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC);
+		cyc = open_task(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), pid,
+				PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC);
+		v = rd(ins);
+		assert_int_equal(v.value, 0);
+		assert_int_equal(run(pid), 0);
+	}
+	v = rd(ins);
+	assert_int_equal(v.value, 160017600);
+	assert_int_equal(v.enabled, 100011000);
+	assert_int_equal(v.running, 100011000);
+	v = rd(cyc);
+	assert_int_equal(v.value, 100011000);
+	o->close(ins);
+	o->close(cyc);
+	halt();
+}
+
+static void test_stat_forktree_and_threads(void **s)
+{
+	struct pmc_bctr *ins, *cyc, *cs, *mig;
+	pid_t pid;
+
+	(void)s;
+	boot("cpus=4");
+	pid = spawn_file("examples/sim/forktree.wl");
+	ins = open_task(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS), pid,
+			PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC);
+	cyc = open_task(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), pid,
+			PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC);
+	assert_int_equal(run(pid), 0);
+	assert_int_equal(rd(ins).value, 24500000);
+	assert_int_equal(rd(cyc).value, 21500000);
+	/* per process (the counter follows each task: 64-bit per-task counts) */
+	{
+		uint64_t v, by_comm[3] = { 0, 0, 0 };
+		int nproc = 0;
+
+		for (pid_t p = 1000; p < 1007; p++) {
+			struct sim_task *t = sim__task(p);
+
+			assert_non_null(t);
+			assert_int_equal(sim__ev_task_count(cyc, p, &v), 0);
+			nproc++;
+			if (!strcmp(t->comm, "root"))
+				assert_int_equal(v, 1500000), by_comm[0]++;
+			else if (!strcmp(t->comm, "child"))
+				assert_int_equal(v, 2000000), by_comm[1]++;
+			else if (!strcmp(t->comm, "leaf"))
+				assert_int_equal(v, 4000000), by_comm[2]++;
+			else
+				fail();
+		}
+		assert_int_equal(nproc, 7);
+		assert_int_equal(by_comm[0], 1);
+		assert_int_equal(by_comm[1], 2);
+		assert_int_equal(by_comm[2], 4);
+	}
+	o->close(ins);
+	o->close(cyc);
+	halt();
+
+	/* threads on 2 CPUs: context switches and migrations; exit status 3 */
+	boot("cpus=2,slice=1ms");
+	pid = spawn_file("examples/sim/threads.wl");
+	ins = open_task(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS), pid,
+			PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC);
+	cyc = open_task(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), pid,
+			PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC);
+	cs = open_task(hw(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES), pid,
+		       PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC);
+	mig = open_task(hw(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS), pid,
+			PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC);
+	{
+		struct pmc_bctr *tc = open_task(hw(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK),
+						pid, PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC);
+
+		assert_int_equal(run(pid), 3 << 8);
+		assert_int_equal(rd(ins).value, 36010000);
+		assert_int_equal(rd(cyc).value, 24010000);
+		assert_int_equal(rd(tc).value, 24010000);     /* 1 GHz: ns == cycles */
+		o->close(tc);
+	}
+	assert_true(rd(cs).value > 0);
+	assert_true(rd(mig).value > 0);
+	o->close(ins);
+	o->close(cyc);
+	o->close(cs);
+	o->close(mig);
+	halt();
+}
+
+/* ---- 64-bit extension of 32-bit counters --------------------------------------- */
+
+static void test_wrap_2_32_many_times(void **s)
+{
+	struct pmc_bctr *c = NULL, *cyc;
+	struct perf_event_attr a = hw(PERF_TYPE_RAW, 0x08);
+	uint64_t total = 0, want = 5 * (1ull << 32) + 777, x = 12345;
+	pid_t pid;
+
+	(void)s;
+	/* direct: events injected on CPU 0 in irregular chunks */
+	boot("cpus=1");
+	a.disabled = 0;
+	assert_int_equal(o->open(&a, -1, 0, NULL, 0, &c), 0);
+	while (total < want) {
+		uint64_t n;
+
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		n = (x >> 33) % (1ull << 31);
+		if (n > want - total)
+			n = want - total;
+		sim__cpu_inject(0, 0x08, n, 0);
+		total += n;
+	}
+	assert_int_equal(rd(c).value, want);
+	assert_true(sim.cpus[0].irqs >= 10);         /* folded every 2^31 */
+	o->close(c);
+	halt();
+
+	/* through the engine: 43 G instructions on 32-bit counters */
+	boot("cpus=1");
+	pid = spawn_text("process p entry=f\nfunction f\n"
+			 "  work cycles=11G instructions=43000012345\n");
+	c = open_task(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS), pid,
+		      PMC_BOPEN_ENABLE_EXEC);
+	cyc = open_task(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), pid,
+			PMC_BOPEN_ENABLE_EXEC);
+	assert_int_equal(run(pid), 0);
+	assert_int_equal(rd(c).value, 43000012345ull);
+	assert_int_equal(rd(cyc).value, 11000000000ull);
+	o->close(c);
+	o->close(cyc);
+	halt();
+
+	/* FEAT_PMUv3p5 with LP: 64-bit counters, pm_width 64 */
+	boot("cpus=1,p5=1");
+	assert_int_equal(M.classes[0].pm_width, 64);
+	a = hw(PERF_TYPE_RAW, 0x08);
+	a.disabled = 0;
+	assert_int_equal(o->open(&a, -1, 0, NULL, 0, &c), 0);
+	sim__cpu_inject(0, 0x08, (1ull << 33) + 5, 0);
+	assert_int_equal(rd(c).value, (1ull << 33) + 5);
+	o->close(c);
+	halt();
+}
+
+/* ---- sampling -------------------------------------------------------------------- */
+
+static struct pmc_bctr *open_sampler(struct perf_event_attr a, pid_t pid, int cpu,
+				     unsigned flags, uint64_t period, size_t pages,
+				     struct perf_event_mmap_page **pg)
+{
+	struct pmc_bctr *c = NULL;
+
+	a.sample_period = period;
+	a.sample_type = ST_PROF;
+	assert_int_equal(o->open(&a, pid, cpu, NULL, flags, &c), 0);
+	assert_int_equal(o->ring_map(c, pages, pg), 0);
+	return c;
+}
+
+static void test_floor_e_over_p(void **s)
+{
+	/* E events in a call tree (one thread); P; ring pages */
+	static const struct { uint64_t e, p; size_t pages; } cases[] = {
+		{ 100000, 1, 4096 }, { 100000, 7, 1024 }, { 10000000, 1000, 4096 },
+		{ 10000000, 99991, 256 }, { 10000000, 4999999, 4 },
+		{ 10000000, 10000000, 4 }, { 10000000, 10000001, 4 },
+	};
+	struct perf_event_mmap_page *pg;
+
+	(void)s;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t e = cases[i].e, p3 = 3 * e / 10, p1 = e / 10;
+		char text[512];
+		struct prof p;
+		struct pmc_bctr *c;
+		pid_t pid;
+
+		memset(&p, 0, sizeof(p));
+		boot("cpus=2");
+		snprintf(text, sizeof(text), "process p entry=f\nfunction f\n"
+			 "  work cycles=%llu instructions=%llu\n  call g 7\n"
+			 "function g\n  work cycles=%llu instructions=%llu\n",
+			 (unsigned long long)p3, (unsigned long long)p3,
+			 (unsigned long long)p1, (unsigned long long)p1);
+		pid = spawn_text(text);
+		c = open_sampler(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS), pid, -1,
+				 PMC_BOPEN_ENABLE_EXEC, cases[i].p, cases[i].pages, &pg);
+		run(pid);
+		drain(pg, on_rec, &p);
+		assert_int_equal(p.lost, 0);
+		assert_int_equal(p.samples, e / cases[i].p);
+		assert_int_equal(p.period_sum, p.samples * cases[i].p);
+		assert_int_equal(rd(c).value, e);
+		o->ring_unmap(c);
+		o->close(c);
+		halt();
+	}
+}
+
+/* An overflow raised while the handler runs. */
+static int hook_fired, hook_calls;
+
+static void hook_inject(struct sim_cpu *c, void *arg)
+{
+	hook_calls++;
+	if (hook_fired++)
+		return;
+	/* counting goes on between the PMOVSCLR read and the PMU stop */
+	pmuv3__count(&c->pmu, (unsigned)(uintptr_t)arg, 500, 0);
+}
+
+static void mid_handler(int naive, uint64_t *a_samples, uint64_t *b_samples,
+			uint64_t *b_count)
+{
+	struct perf_event_mmap_page *pga, *pgb;
+	struct pmc_bctr *A, *B;
+	struct perf_event_attr at = hw(PERF_TYPE_RAW, 0x08), bt = hw(PERF_TYPE_RAW, 0x03);
+	struct prof pa, pb;
+
+	memset(&pa, 0, sizeof(pa));
+	memset(&pb, 0, sizeof(pb));
+	boot("cpus=1,counters=4");
+	at.disabled = bt.disabled = 0;
+	A = open_sampler(at, -1, 0, 0, 1000, 4, &pga);
+	B = open_sampler(bt, -1, 0, 0, 500, 4, &pgb);
+	hook_fired = hook_calls = 0;
+	sim.cpus[0].irq_hook = hook_inject;
+	sim.cpus[0].irq_hook_arg = (void *)(uintptr_t)0x03;
+	sim.cpus[0].naive_clear_all = naive;
+	sim__cpu_inject(0, 0x08, 1000, 0);    /* A overflows; B overflows in its handler */
+	sim__cpu_inject(0, 0x03, 500, 0);     /* B's second period */
+	drain(pga, on_rec, &pa);
+	drain(pgb, on_rec, &pb);
+	*a_samples = pa.samples;
+	*b_samples = pb.samples;
+	*b_count = rd(B).value;
+	assert_int_equal(rd(A).value, 1000);
+	o->close(A);
+	o->close(B);
+	halt();
+}
+
+static void test_overflow_during_handler(void **s)
+{
+	uint64_t as, bs, bc;
+
+	(void)s;
+	mid_handler(0, &as, &bs, &bc);
+	assert_int_equal(hook_calls, 3);      /* A; B raised in A's handler; B again */
+	assert_int_equal(as, 1);
+	assert_int_equal(bs, 2);              /* floor(1000 / 500): neither lost nor doubled */
+	assert_int_equal(bc, 1000);
+	/* a handler that clears every flag when done loses B's overflow */
+	mid_handler(1, &as, &bs, &bc);
+	assert_int_equal(as, 1);
+	assert_true(bs < 2);
+}
+
+static void test_profile_70_20_10(void **s)
+{
+	struct perf_event_mmap_page *pg;
+	struct pmc_bctr *c;
+	struct simwl *w;
+	struct prof p;
+	char err[256];
+	pid_t pid;
+	struct perf_event_attr a = hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	int hot, warm, cold;
+
+	(void)s;
+	assert_int_equal(simwl__load("examples/sim/hot70.wl", &w, err, sizeof(err)), 0);
+	hot = simwl__find_func(w, "hot");
+	warm = simwl__find_func(w, "warm");
+	cold = simwl__find_func(w, "cold");
+	memset(&p, 0, sizeof(p));
+	p.w = w;
+	p.time_monotonic = 1;
+	boot("cpus=4");
+	pid = spawn_file("examples/sim/hot70.wl");
+	a.comm = a.mmap = a.mmap2 = a.task = a.sample_id_all = 1;
+	c = open_sampler(a, pid, -1, PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC, 100003, 64, &pg);
+	assert_int_equal(run(pid), 0);
+	drain(pg, on_rec, &p);
+	assert_int_equal(p.lost, 0);
+	assert_int_equal(p.samples, 100011000 / 100003);
+	assert_int_equal(p.chain_ok, p.samples);
+	assert_true(p.time_monotonic);
+	assert_true(p.byfunc[hot] * 100 >= 69 * p.samples && p.byfunc[hot] * 100 <= 71 * p.samples);
+	assert_true(p.byfunc[warm] * 100 >= 19 * p.samples && p.byfunc[warm] * 100 <= 21 * p.samples);
+	assert_true(p.byfunc[cold] * 100 >= 9 * p.samples && p.byfunc[cold] * 100 <= 11 * p.samples);
+	assert_int_equal(p.comm_exec, 1);
+	assert_int_equal(p.mmap2, 1);
+	assert_int_equal(p.exit, 1);
+	o->ring_unmap(c);
+	o->close(c);
+	halt();
+	simwl__free(w);
+}
+
+static void test_callchain_shape(void **s)
+{
+	struct perf_event_mmap_page *pg;
+	struct pmc_bctr *c;
+	struct perf_event_attr a = hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	const struct perf_event_header *h;
+	const uint64_t *u;
+	uint64_t head;
+	pid_t pid;
+
+	(void)s;
+	boot("cpus=1");
+	pid = spawn_text("process p entry=main\n"
+			 "function main\n  work cycles=10\n  call mid\n"
+			 "function mid\n  work cycles=10\n  call leaf\n"
+			 "function leaf\n  work cycles=1000\n  work cycles=1000 kernel\n");
+	c = open_sampler(a, pid, -1, PMC_BOPEN_ENABLE_EXEC, 1010, 4, &pg);
+	run(pid);
+	head = pg->data_head;
+	assert_true(head > 0);
+	/* first sample: at cycle 1010, in leaf's first (user) work block */
+	h = (const void *)((uint8_t *)pg + pg->data_offset);
+	assert_int_equal(h->type, PERF_RECORD_SAMPLE);
+	assert_int_equal(h->misc, PERF_RECORD_MISC_USER);
+	u = (const uint64_t *)(h + 1);
+	assert_int_equal(u[0], o->id(c, &head) == 0 ? head : 0);     /* identifier */
+	assert_int_equal(u[3], 1010);                                 /* time */
+	assert_int_equal(u[5], 1010);                                 /* period */
+	assert_int_equal(u[6], 4);                                    /* nr */
+	assert_int_equal(u[7], PERF_CONTEXT_USER);
+	assert_int_equal(u[8], u[1]);
+	assert_int_equal(u[1] & ~0xfffull, SIMWL_FUNC_BASE + 2 * SIMWL_FUNC_SIZE); /* leaf */
+	assert_int_equal(u[9], SIMWL_FUNC_BASE + 1 * SIMWL_FUNC_SIZE + 0x10 + 0x40 + 4); /* mid */
+	assert_int_equal(u[10], SIMWL_FUNC_BASE + 0x10 + 0x40 + 4);   /* main */
+	/* second sample: at 2020, in the kernel block: kernel context first */
+	h = (const void *)((const uint8_t *)h + h->size);
+	assert_int_equal(h->type, PERF_RECORD_SAMPLE);
+	assert_int_equal(h->misc, PERF_RECORD_MISC_KERNEL);
+	u = (const uint64_t *)(h + 1);
+	assert_int_equal(u[1], SIMWL_KERNEL_IP);
+	assert_int_equal(u[6], 6);
+	assert_int_equal(u[7], PERF_CONTEXT_KERNEL);
+	assert_int_equal(u[8], SIMWL_KERNEL_IP);
+	assert_int_equal(u[9], PERF_CONTEXT_USER);
+	assert_int_equal(u[10], SIMWL_FUNC_BASE + 2 * SIMWL_FUNC_SIZE + 0x10 + 0x40);
+	o->ring_unmap(c);
+	o->close(c);
+	halt();
+}
+
+/* ---- per-process counts through PERF_RECORD_READ (inherit_stat) ---------------- */
+
+static void test_per_process_read_records(void **s)
+{
+	struct perf_event_mmap_page *pg;
+	struct pmc_bctr *c = NULL;
+	struct perf_event_attr a = hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	struct prof p;
+	pid_t pid;
+	uint64_t sum = 0;
+
+	(void)s;
+	memset(&p, 0, sizeof(p));
+	boot("cpus=4");
+	pid = spawn_file("examples/sim/forktree.wl");
+	a.inherit_stat = 1;
+	a.comm = a.task = 1;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
+			PERF_FORMAT_ID;
+	assert_int_equal(o->open(&a, pid, -1, NULL, PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC,
+				 &c), 0);
+	assert_int_equal(o->ring_map(c, 16, &pg), 0);
+	run(pid);
+	drain(pg, on_rec, &p);
+	assert_int_equal(p.read, 7);
+	assert_int_equal(p.fork, 6);
+	assert_int_equal(p.exit, 7);
+	assert_int_equal(p.comm_exec, 7);
+	for (int i = 0; i < 7; i++) {
+		const char *comm = p.comm_by_pid[i];
+
+		sum += p.read_by_pid[i];
+		if (!strcmp(comm, "root"))
+			assert_int_equal(p.read_by_pid[i], 2500000);
+		else if (!strcmp(comm, "child"))
+			assert_int_equal(p.read_by_pid[i], 3000000);
+		else if (!strcmp(comm, "leaf"))
+			assert_int_equal(p.read_by_pid[i], 4000000);
+		else
+			fail_msg("pid %d has comm '%s'", 1000 + i, comm);
+	}
+	assert_int_equal(sum, 24500000);
+	assert_int_equal(rd(c).value, 24500000);
+	o->ring_unmap(c);
+	o->close(c);
+	halt();
+}
+
+/* ---- multiplexing ---------------------------------------------------------------- */
+
+static void test_multiplexing(void **s)
+{
+	struct pmc_bctr *c[6];
+	pid_t pid;
+	int scaled = 0;
+
+	(void)s;
+	boot("cpus=1,counters=2,slice=1ms");
+	pid = spawn_text("process p entry=f\nfunction f\n"
+			 "  work cycles=100M instructions=300M branches=50M\n");
+	c[0] = open_task(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), pid, PMC_BOPEN_ENABLE_EXEC);
+	for (int i = 1; i < 5; i++)
+		c[i] = open_task(hw(PERF_TYPE_RAW, 0x08), pid, PMC_BOPEN_ENABLE_EXEC);
+	c[5] = open_task(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS), pid,
+			 PMC_BOPEN_ENABLE_EXEC);
+	run(pid);
+	for (int i = 0; i < 6; i++) {
+		struct pmc_bcount v = rd(c[i]);
+		uint64_t truth = i == 0 ? 100000000 : i == 5 ? 50000000 : 300000000;
+		double est;
+
+		assert_int_equal(v.enabled, 100000000);
+		assert_true(v.running > 0 && v.running <= v.enabled);
+		if (v.running < v.enabled)
+			scaled++;
+		est = (double)v.value * (double)v.enabled / (double)v.running;
+		assert_true(est > truth * 0.99 && est < truth * 1.01);
+		/* a uniform workload: the raw count is exactly proportional */
+		assert_true(v.value <= truth);
+	}
+	assert_true(scaled >= 4);
+	for (int i = 0; i < 6; i++)
+		o->close(c[i]);
+	halt();
+}
+
+static void test_group_all_or_nothing(void **s)
+{
+	struct pmc_bctr *ld = NULL, *m = NULL, *other[3];
+	struct perf_event_attr a = hw(PERF_TYPE_RAW, 0x08), b = hw(PERF_TYPE_RAW, 0x21);
+	struct pmc_bcount vl, vm;
+	pid_t pid;
+
+	(void)s;
+	boot("cpus=1,counters=2,slice=1ms");
+	pid = spawn_text("process p entry=f\nfunction f\n"
+			 "  work cycles=40M instructions=80M branches=10M\n");
+	assert_int_equal(o->open(&a, pid, -1, NULL, PMC_BOPEN_ENABLE_EXEC, &ld), 0);
+	b.disabled = 0;
+	assert_int_equal(o->open(&b, pid, -1, ld, PMC_BOPEN_ENABLE_EXEC, &m), 0);
+	for (int i = 0; i < 3; i++)
+		other[i] = open_task(hw(PERF_TYPE_RAW, 0x04), pid, PMC_BOPEN_ENABLE_EXEC);
+	run(pid);
+	vl = rd(ld);
+	vm = rd(m);
+	/* scheduled together: same running time, exact ratio 8:1 */
+	assert_int_equal(vl.running, vm.running);
+	assert_true(vl.running < vl.enabled);
+	assert_int_equal(vl.value, 8 * vm.value);
+	o->close(m);
+	o->close(ld);
+	for (int i = 0; i < 3; i++)
+		o->close(other[i]);
+	halt();
+}
+
+/* ---- rings: back-pressure with a concurrent reader; LOST ---------------------- */
+
+struct reader {
+	struct pmc_bctr *c;
+	struct perf_event_mmap_page *pg;
+	struct prof p;
+	volatile int stop;
+	int waits;
+};
+
+static void *reader_main(void *arg)
+{
+	struct reader *r = arg;
+
+	while (!r->stop) {
+		int n = o->ring_wait(&r->c, 1, 100);
+
+		if (n > 0)
+			r->waits++;
+		drain(r->pg, on_rec, &r->p);
+	}
+	drain(r->pg, on_rec, &r->p);
+	return NULL;
+}
+
+static void test_reader_thread_no_loss(void **s)
+{
+	struct reader r;
+	pthread_t th;
+	pid_t pid;
+	int st;
+
+	(void)s;
+	memset(&r, 0, sizeof(r));
+	boot("cpus=2");
+	pid = spawn_file("examples/sim/hot70.wl");
+	/* a small ring (8 KiB): 100,000 samples need many wake-ups */
+	r.c = open_sampler(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), pid, -1,
+			   PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC, 1000, 2, &r.pg);
+	assert_int_equal(pthread_create(&th, NULL, reader_main, &r), 0);
+	assert_int_equal(o->spawn_go(pid), 0);
+	assert_int_equal(o->spawn_wait(pid, &st, -1), 0);
+	r.stop = 1;
+	pthread_join(th, NULL);
+	assert_int_equal(r.p.lost, 0);
+	assert_int_equal(r.p.samples, 100011000 / 1000);
+	assert_true(r.waits > 10);
+	o->ring_unmap(r.c);
+	o->close(r.c);
+	halt();
+}
+
+static void test_lost_records(void **s)
+{
+	struct perf_event_mmap_page *pg;
+	struct pmc_bctr *c;
+	struct perf_event_attr a = hw(PERF_TYPE_RAW, 0x08);
+	struct prof p;
+	uint64_t first;
+
+	(void)s;
+	memset(&p, 0, sizeof(p));
+	boot("cpus=1");
+	a.disabled = 0;
+	c = open_sampler(a, -1, 0, 0, 100, 1, &pg);
+	/* 1000 samples into a 4 KiB ring nobody reads */
+	sim__cpu_inject(0, 0x08, 100000, 0);
+	drain(pg, on_rec, &p);
+	first = p.samples;
+	assert_true(first > 0 && first < 1000);
+	assert_int_equal(p.lostrec, 0);
+	assert_int_equal(c->lost, 1000 - first);
+	/* room again: the next record is preceded by PERF_RECORD_LOST */
+	sim__cpu_inject(0, 0x08, 100, 0);
+	{
+		const struct perf_event_header *h =
+			(const void *)((const uint8_t *)pg + pg->data_offset +
+				       (pg->data_tail & (pg->data_size - 1)));
+
+		assert_int_equal(h->type, PERF_RECORD_LOST);
+	}
+	drain(pg, on_rec, &p);
+	assert_int_equal(p.lostrec, 1);
+	assert_int_equal(p.lost, 1000 - first);
+	assert_int_equal(p.samples, first + 1);
+	assert_int_equal(rd(c).value, 100100);
+	o->ring_unmap(c);
+	o->close(c);
+	halt();
+}
+
+/* ---- errors and machine description ----------------------------------------------- */
+
+static void test_errors(void **s)
+{
+	struct pmc_bctr *c = NULL;
+	struct perf_event_attr a = hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES);
+	char *bad[] = { "/nonexistent/x.wl", NULL };
+	pid_t pid;
+	int st;
+
+	(void)s;
+	boot("cpus=2");
+	assert_int_equal(o->cpu_check(1), 0);
+	assert_int_equal(o->cpu_check(2), -ENXIO);
+	assert_int_equal(o->target_check(4242), -ESRCH);
+	assert_int_equal(o->spawn(bad, &pid), -ENOENT);
+	pid = spawn_file("examples/sim/hot70.wl");
+	assert_int_equal(o->target_check(pid), 0);
+	assert_int_equal(o->open(&a, pid, -1, NULL, 0, &c), -EOPNOTSUPP);
+	a = hw(PERF_TYPE_TRACEPOINT, 1);
+	assert_int_equal(o->open(&a, pid, -1, NULL, 0, &c), -ENOENT);
+	a = hw(PERF_TYPE_RAW, 0x10000);
+	assert_int_equal(o->open(&a, pid, -1, NULL, 0, &c), -EINVAL);
+	a = hw(PERF_TYPE_RAW, 0x11);
+	assert_int_equal(o->open(&a, 4242, -1, NULL, 0, &c), -ESRCH);
+	assert_int_equal(o->open(&a, -1, 5, NULL, 0, &c), -ENXIO);
+	assert_int_equal(o->open(&a, -1, -1, NULL, 0, &c), -EINVAL);
+	assert_int_equal(o->open(&a, 0, -1, NULL, 0, &c), -EOPNOTSUPP);
+	a.sample_type = PERF_SAMPLE_REGS_USER;
+	assert_int_equal(o->open(&a, pid, -1, NULL, 0, &c), -EINVAL);
+	assert_int_equal(o->spawn_wait(pid, &st, 0), -EAGAIN);   /* never started */
+	assert_int_equal(o->spawn_go(pid), 0);
+	assert_int_equal(o->spawn_go(pid), -EBUSY);
+	assert_int_equal(o->spawn_wait(pid, &st, 1), -EAGAIN);   /* 1 ms: still running */
+	assert_int_equal(o->spawn_wait(pid, &st, -1), 0);
+	assert_int_equal(o->spawn_wait(pid, &st, -1), -ECHILD);
+	assert_int_equal(o->target_check(pid), -ESRCH);
+	assert_true(o->now() >= 100011000 / 2);
+	halt();
+	/* bad machine settings */
+	sim__configure("cpus=0");
+	assert_int_equal(o->init(&M), -EINVAL);
+	sim__configure(NULL);
+}
+
+static void test_deterministic(void **s)
+{
+	uint64_t h[2];
+
+	(void)s;
+	for (int k = 0; k < 2; k++) {
+		struct perf_event_mmap_page *pg;
+		struct pmc_bctr *c;
+		struct perf_event_attr a = hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+		pid_t pid;
+		uint64_t x = 1469598103934665603ull;
+		const uint8_t *d;
+
+		boot("cpus=3,slice=1ms");
+		pid = spawn_file("examples/sim/forktree.wl");
+		a.comm = a.task = a.mmap2 = a.sample_id_all = 1;
+		c = open_sampler(a, pid, -1, PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC, 77777,
+				 64, &pg);
+		run(pid);
+		d = (const uint8_t *)pg + pg->data_offset;
+		for (uint64_t i = 0; i < pg->data_head; i++)
+			x = (x ^ d[i]) * 1099511628211ull;
+		h[k] = x ^ pg->data_head;
+		o->ring_unmap(c);
+		o->close(c);
+		halt();
+	}
+	assert_int_equal(h[0], h[1]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stat_exact_totals),
+		cmocka_unit_test(test_stat_forktree_and_threads),
+		cmocka_unit_test(test_wrap_2_32_many_times),
+		cmocka_unit_test(test_floor_e_over_p),
+		cmocka_unit_test(test_overflow_during_handler),
+		cmocka_unit_test(test_profile_70_20_10),
+		cmocka_unit_test(test_callchain_shape),
+		cmocka_unit_test(test_per_process_read_records),
+		cmocka_unit_test(test_multiplexing),
+		cmocka_unit_test(test_group_all_or_nothing),
+		cmocka_unit_test(test_reader_thread_no_loss),
+		cmocka_unit_test(test_lost_records),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_deterministic),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
