@@ -345,11 +345,6 @@ int sim__ev_open(const struct perf_event_attr *attr, pid_t pid, int cpu,
 		pmc__set_reason("the sim backend samples only hardware events; use cycles");
 		return -EOPNOTSUPP;
 	}
-	if (pid == 0) {
-		pmc__set_reason("the sim backend has no \"self\": attach to a simulated "
-				"process (pmc_spawn a workload)");
-		return -EOPNOTSUPP;
-	}
 	if (pid < 0 && cpu < 0) {
 		pmc__set_reason("pid -1 needs a CPU");
 		return -EINVAL;
@@ -359,7 +354,11 @@ int sim__ev_open(const struct perf_event_attr *attr, pid_t pid, int cpu,
 				cpu, sim.cfg.ncpu);
 		return -ENXIO;
 	}
-	if (pid > 0) {
+	if (pid == 0) {
+		t = sim__self();
+		if (!t)
+			return -ENOMEM;
+	} else if (pid > 0) {
 		t = sim__task(pid);
 		if (!t || t->state == T_DEAD) {
 			pmc__set_reason("no simulated task %d", (int)pid);
@@ -587,7 +586,8 @@ void sim__sw_event(struct sim_task *t, int cpu, unsigned swev, uint64_t n)
 	for (int i = 0; i < t->natts; i++) {
 		struct sim_att *a = t->atts[i];
 
-		if (!a->dead && a->ev->kind == EV_SW && a->ev->evt == swev && a->ev->enabled)
+		if (!a->dead && a->ev->kind == EV_SW && a->ev->evt == swev && a->ev->enabled &&
+		    (a->ev->cpu < 0 || a->ev->cpu == cpu))
 			a->count += n;
 	}
 	if (cpu >= 0)

@@ -329,14 +329,17 @@ static void for_sb(struct sim_task *t, int cpu, int (*match)(const struct perf_e
 {
 	struct ctx x = task_ctx(t, cpu);
 
+	if (cpu < 0)
+		cpu = 0;
 	for (int i = 0; i < t->natts; i++) {
 		struct pmc_bctr *e = t->atts[i]->ev;
 
-		if (!t->atts[i]->dead && e->rb && match(&e->attr))
+		/* a per-task counter bound to one CPU sees only what happens
+		 * there (the kernel's event_filter_match) */
+		if (!t->atts[i]->dead && e->rb && match(&e->attr) &&
+		    (e->cpu < 0 || e->cpu == cpu))
 			fn(e, t, &x, arg);
 	}
-	if (cpu < 0)
-		cpu = 0;
 	for (int i = 0; i < sim.cpus[cpu].ncatts; i++) {
 		struct pmc_bctr *e = sim.cpus[cpu].catts[i]->ev;
 

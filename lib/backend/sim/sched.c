@@ -37,6 +37,24 @@ static const unsigned q_events[SIMWL_NQ][2] = {
 
 static uint64_t gnow;   /* monotonic global time */
 
+/* The caller itself (pid 0): a task that exists but never runs here. */
+static struct sim_task *self_task;
+
+struct sim_task *sim__self(void)
+{
+	if (!self_task) {
+		self_task = calloc(1, sizeof(*self_task));
+		if (!self_task)
+			return NULL;
+		self_task->leader = self_task;
+		self_task->cpu = -1;
+		self_task->state = T_BLOCKED;
+		self_task->live_threads = 1;
+		snprintf(self_task->comm, sizeof(self_task->comm), "self");
+	}
+	return self_task;
+}
+
 /* The loaded workloads (freed at fini). */
 static struct simwl **wls;
 static int nwls;
@@ -150,6 +168,11 @@ void sim__machine_fini(void)
 	}
 	free(sim.tasks);
 	sim.tasks = NULL;
+	if (self_task) {
+		free(self_task->atts);
+		free(self_task);
+		self_task = NULL;
+	}
 	sim.ntasks = sim.captasks = 0;
 	free(sim.rq);
 	sim.rq = NULL;
@@ -224,14 +247,15 @@ static void switch_in(struct sim_cpu *c, struct sim_task *t)
 	sim__resched(c);
 }
 
-static void switch_out(struct sim_cpu *c)
+/* counted: a context switch the task's counters see (not its exit) */
+static void switch_out(struct sim_cpu *c, int counted)
 {
 	struct sim_task *t = c->cur;
 
+	if (t && counted)
+		sim__sw_event(t, c->id, PERF_COUNT_SW_CONTEXT_SWITCHES, 1);
 	sim__sched_out(c);
 	c->cur = NULL;
-	if (t)
-		sim__sw_event(t, c->id, PERF_COUNT_SW_CONTEXT_SWITCHES, 1);
 	sim__sched_in(c);         /* CPU-bound counters keep counting */
 }
 
@@ -457,7 +481,7 @@ static void tick(struct sim_cpu *c)
 	if (c->cur && sim.rq_len) {
 		struct sim_task *t = c->cur;
 
-		switch_out(c);
+		switch_out(c, 1);
 		make_runnable(t, c->now);
 		pick_next(c);
 		return;
@@ -489,12 +513,12 @@ static void run_step(struct sim_cpu *c)
 	case 0:
 		break;
 	case 2:
-		switch_out(c);
+		switch_out(c, 0);
 		exit_task(c, t);
 		pick_next(c);
 		return;
 	default:
-		switch_out(c);
+		switch_out(c, 1);
 		pick_next(c);
 		return;
 	}

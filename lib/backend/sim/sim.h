@@ -204,6 +204,9 @@ int  sim__configure(const char *spec);
 int  sim__machine_init(const struct sim_config *cfg);
 void sim__machine_fini(void);
 struct sim_task *sim__task(pid_t tid);
+/* pid 0, "self": the program using the library.  It is not simulated, so
+ * its counters exist (allocation probes, self-monitoring PMCs) but stay 0. */
+struct sim_task *sim__self(void);
 int  sim__spawn(const char *path, pid_t *pid);
 int  sim__spawn_go(pid_t pid);
 /* One step of the machine: the CPU with the earliest clock runs until its
