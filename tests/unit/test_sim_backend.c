@@ -701,7 +701,7 @@ struct reader {
 	struct pmc_bctr *c;
 	struct perf_event_mmap_page *pg;
 	struct prof p;
-	volatile int stop;
+	int stop;
 	int waits;
 };
 
@@ -709,7 +709,7 @@ static void *reader_main(void *arg)
 {
 	struct reader *r = arg;
 
-	while (!r->stop) {
+	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
 		int n = o->ring_wait(&r->c, 1, 100);
 
 		if (n > 0)
@@ -737,7 +737,7 @@ static void test_reader_thread_no_loss(void **s)
 	assert_int_equal(pthread_create(&th, NULL, reader_main, &r), 0);
 	assert_int_equal(o->spawn_go(pid), 0);
 	assert_int_equal(o->spawn_wait(pid, &st, -1), 0);
-	r.stop = 1;
+	__atomic_store_n(&r.stop, 1, __ATOMIC_RELEASE);
 	pthread_join(th, NULL);
 	assert_int_equal(r.p.lost, 0);
 	assert_int_equal(r.p.samples, 100011000 / 1000);
