@@ -146,6 +146,12 @@ static void test_symbols(void **s)
 	assert_string_equal(buf, "401000 1000 main\n402000 1000 leaf\n");
 	free(buf);
 	simwl__free(w);
+	out[0] = '\0';
+	assert_int_equal(simwl__file_symbols("examples/sim/hot70.wl", sym_cb, out), 0);
+	assert_string_equal(out, "main@401000+1000;loop@402000+1000;hot@403000+1000;"
+			    "warm@404000+1000;cold@405000+1000;");
+	assert_int_equal(simwl__file_symbols("Makefile", sym_cb, out), -ENOEXEC);
+	assert_int_equal(simwl__file_symbols("/nonexistent.wl", sym_cb, out), -ENOENT);
 }
 
 int main(void)

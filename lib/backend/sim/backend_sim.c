@@ -431,7 +431,8 @@ static int backpressure(void)
 			continue;
 		grace_ms = rb->consumer == 2 ? 2000 : 100;
 		deadline_in(&until, (long)grace_ms);
-		while (rb->consumer &&
+		rb->refs++;            /* the counter may be closed while we sleep */
+		while (rb->consumer && rb->owner &&
 		       rb->head - __atomic_load_n(&rb->page->data_tail, __ATOMIC_ACQUIRE) > thresh) {
 			struct timespec now;
 
@@ -445,6 +446,8 @@ static int backpressure(void)
 				break;
 			}
 		}
+		if (--rb->refs == 0)
+			sim__ring_free(rb);
 		return 1;   /* the counter list may have changed while we slept */
 	}
 	return 0;
@@ -453,7 +456,7 @@ static int backpressure(void)
 static int sim_ring_wait(struct pmc_bctr **cs, int n, int timeout_ms)
 {
 	uint64_t deadline;
-	int r = 0, steps = 0;
+	int r = 0;
 
 	LOCK();
 	for (int i = 0; i < n; i++)
@@ -478,18 +481,15 @@ static int sim_ring_wait(struct pmc_bctr **cs, int n, int timeout_ms)
 			 * (in real time, briefly) instead of spinning */
 			deadline_in(&ts, timeout_ms < 0 || timeout_ms > 50 ? 50 : timeout_ms);
 			pthread_cond_timedwait(&sim.cond, &sim.lock, &ts);
-			r = rings_scan(cs, n, 0);
-			if (!r)
-				r = rings_scan(cs, n, 1);
+			/* cs may have been closed meanwhile: report on the next call */
+			r = 0;
 			break;
 		}
 		if (sim__now() >= deadline)
 			break;
+		/* the lock stays held while stepping: cs must not be closed
+		 * under us */
 		sim__step();
-		if (++steps % 256 == 0) {
-			UNLOCK();
-			LOCK();
-		}
 	}
 	sim.waiters--;
 	pthread_cond_broadcast(&sim.cond);

@@ -99,6 +99,14 @@ int simwl__func_at(const struct simwl *w, uint64_t addr);
 void simwl__symbols(const struct simwl *w,
 		    void (*cb)(void *arg, const char *name, uint64_t start, uint64_t size),
 		    void *arg);
+/*
+ * For the analysis layer: the function symbols of the workload file at path
+ * (the file name a simulated process's PERF_RECORD_MMAP2 carries).
+ * -ENOEXEC if it is not a workload file.
+ */
+int simwl__file_symbols(const char *path,
+			void (*cb)(void *arg, const char *name, uint64_t start, uint64_t size),
+			void *arg);
 /* The symbols in the perf-map text format ("START SIZE NAME", hex). */
 int simwl__write_perfmap(const struct simwl *w, FILE *f);
 
