@@ -3,26 +3,32 @@
 #   pmc record --backend sim -e cycles -o x.log -- examples/sim/hot70.wl
 #   pmc report -i x.log            # hot ~70 %, warm ~20 %, cold ~10 %
 #
+# The loop's length (1,234,668 cycles) is chosen so that no round sampling
+# period (1 M, 250 k, 100 k ...: -F 1000, 4000, 10000 at the simulated 1 GHz)
+# divides it: a strictly periodic program sampled at a commensurate period
+# would alias (always sample the same phase), which real hardware's jitter
+# hides and a deterministic machine would not.
+#
 # Exact totals (one process, one thread):
-#   cycles       100,011,000  (hot 70,000,000  warm 20,000,000  cold 10,000,000)
-#   instructions 160,017,600
+#   cycles       100,009,108  (hot 69,999,957  warm 19,999,953  cold 10,000,017)
+#   instructions 160,014,427
 process main entry=main comm=hot70
 
 function main
     work cycles=1000 instructions=1600
-    call loop 100
+    call loop 81
 
 function loop
-    work cycles=100 instructions=160
+    work cycles=101 instructions=160
     call hot
     call warm
     call cold
 
 function hot
-    work cycles=700k instructions=1120k cache-references=300k cache-misses=7k branches=140k branch-misses=1400
+    work cycles=864197 instructions=1382715 cache-references=370000 cache-misses=8642 branches=172839 branch-misses=1728
 
 function warm
-    work cycles=200k instructions=320k cache-references=80k cache-misses=4k branches=40k branch-misses=800
+    work cycles=246913 instructions=395061 cache-references=98765 cache-misses=4938 branches=49382 branch-misses=987
 
 function cold
-    work cycles=100k instructions=160k cache-references=40k cache-misses=500 branches=20k branch-misses=200
+    work cycles=123457 instructions=197531 cache-references=49383 cache-misses=617 branches=24691 branch-misses=246

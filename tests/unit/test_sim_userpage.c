@@ -334,7 +334,7 @@ static void test_sim_page_running_task(void **s)
 		}
 		assert_int_equal(o->spawn_wait(pid, &st, -1), 0);
 		assert_int_equal(pmc__userpage_read(pg, ops_rd, c, &v, &e, &r), 0);
-		assert_int_equal(v, 100011000);
+		assert_int_equal(v, 100009108);
 		o->close(c);
 		o->fini();
 		sim__configure(NULL);
