@@ -21,6 +21,7 @@ struct pmc_target {
 	int nctr;
 	struct pmc_bctr **ctr;
 	int *ctr_cpu;                   /* the CPU of each counter (-1: follows the task) */
+	pid_t *ctr_tid;                 /* the thread each counter was opened on */
 	struct pmc_target *next;
 };
 

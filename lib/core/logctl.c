@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/internal.h"
@@ -22,9 +23,18 @@
 #include "log/writer.h"
 #include "log/records.h"
 
+/*
+ * A ring is either per CPU (owned by the first counter opened on that CPU;
+ * the others are redirected into it) or per thread, for counters that
+ * follow a thread (cpu -1).  The kernel will not map an inherited per-task
+ * counter, so a per-thread ring belongs to a "dummy" software event we open
+ * on the thread for that purpose, and the inherited counters write into it.
+ */
 struct ring {
-	int cpu;                        /* -1: a task-following counter's own ring */
+	int cpu;                        /* -1: a per-thread ring */
+	pid_t tid;                      /* per-thread rings: the thread */
 	struct pmc_bctr *owner;         /* the counter whose mapping this is */
+	int owned;                      /* owner is our dummy: close it with the ring */
 	struct ring *next;
 };
 
@@ -131,19 +141,82 @@ static size_t ring_pages(const struct pmc *pm)
 	return pages;
 }
 
-static struct ring *ring_for_cpu(int cpu)
+static struct ring *ring_for(int cpu, pid_t tid)
 {
 	for (struct ring *r = L.rings; r; r = r->next)
-		if (r->cpu == cpu && cpu >= 0)
+		if (r->cpu == cpu && (cpu >= 0 || r->tid == tid))
 			return r;
 	return NULL;
 }
 
-static int add_counter(struct pmc *pm, struct pmc_bctr *c, int cpu)
+/* Map a ring on owner and hand it to the writer. */
+static int new_ring(struct pmc *pm, struct pmc_bctr *owner, int cpu, pid_t tid, int owned,
+    struct ring **out)
 {
 	const struct pmc_backend_ops *be = pmc__g.be;
 	struct perf_event_mmap_page *page;
-	struct ring *r = ring_for_cpu(cpu);
+	size_t pages = ring_pages(pm);
+	struct ring *r;
+	int rc;
+
+	if ((rc = be->ring_map(owner, pages, &page)) < 0)
+		return rc;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->cpu = cpu;
+	r->tid = tid;
+	r->owner = owner;
+	r->owned = owned;
+	if ((rc = pmc__logw_add_ring(L.lw, be, owner, page,
+	    pages * (size_t)sysconf(_SC_PAGESIZE))) < 0) {
+		be->ring_unmap(owner);
+		free(r);
+		return rc;
+	}
+	r->next = L.rings;
+	L.rings = r;
+	*out = r;
+	return 0;
+}
+
+/* The per-thread ring owner: a dummy event on the thread, not inherited. */
+static int thread_ring(struct pmc *pm, pid_t tid, struct ring **out)
+{
+	const struct pmc_backend_ops *be = pmc__g.be;
+	struct perf_event_attr a;
+	struct pmc_bctr *c;
+	uint64_t kid;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	a.sample_id_all = 1;
+	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	a.read_format = PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
+	    PERF_FORMAT_TOTAL_TIME_RUNNING;
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;
+	a.watermark = 1;
+	a.wakeup_watermark = (uint32_t)(pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024 / 2);
+	if ((rc = be->open(&a, tid, -1, NULL, 0, &c)) < 0)
+		return rc;
+	if ((rc = be->id(c, &kid)) < 0 ||
+	    (rc = pmc__logw_add_event(L.lw, kid, pm->id, a.sample_type, a.read_format,
+	    PMC_LOGW_SAMPLES)) < 0 ||
+	    (rc = new_ring(pm, c, -1, tid, 1, out)) < 0) {
+		be->close(c);
+		return rc;
+	}
+	return 0;
+}
+
+static int add_counter(struct pmc *pm, struct pmc_bctr *c, int cpu, pid_t tid)
+{
+	const struct pmc_backend_ops *be = pmc__g.be;
+	struct ring *r = ring_for(cpu, tid);
 	uint64_t kid;
 	int rc;
 
@@ -159,24 +232,13 @@ static int add_counter(struct pmc *pm, struct pmc_bctr *c, int cpu)
 	    PERF_FORMAT_TOTAL_TIME_RUNNING;
 	if ((rc = pmc__logw_add_event(L.lw, kid, pm->id, st, rf, role)) < 0)
 		return rc;
-	if (r)
-		return be->ring_redirect(c, r->owner);
-	size_t pages = ring_pages(pm);
-	if ((rc = be->ring_map(c, pages, &page)) < 0)
-		return rc;
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return -ENOMEM;
-	r->cpu = cpu;
-	r->owner = c;
-	if ((rc = pmc__logw_add_ring(L.lw, be, c, page,
-	    pages * (size_t)sysconf(_SC_PAGESIZE))) < 0) {
-		free(r);
-		return rc;
+	if (!r && cpu < 0) {
+		if ((rc = thread_ring(pm, tid, &r)) < 0)
+			return rc;
+	} else if (!r) {
+		return new_ring(pm, c, cpu, tid, 0, &r);
 	}
-	r->next = L.rings;
-	L.rings = r;
-	return 0;
+	return be->ring_redirect(c, r->owner);
 }
 
 int pmc__log_pmc_started(struct pmc *pm)
@@ -201,7 +263,7 @@ int pmc__log_pmc_started(struct pmc *pm)
 				known |= g->owner == t->ctr[i];
 			if (known)
 				continue;
-			if ((rc = add_counter(pm, t->ctr[i], t->ctr_cpu[i])) < 0)
+			if ((rc = add_counter(pm, t->ctr[i], t->ctr_cpu[i], t->ctr_tid[i])) < 0)
 				return rc;
 		}
 	}
@@ -261,6 +323,8 @@ static int close_log(void)
 		L.rings = r->next;
 		pmc__logw_remove_ring(L.lw, r->owner);
 		pmc__g.be->ring_unmap(r->owner);
+		if (r->owned)
+			pmc__g.be->close(r->owner);
 		free(r);
 	}
 	rc = pmc__logw_close(L.lw);

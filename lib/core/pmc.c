@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/internal.h"
@@ -41,8 +42,8 @@ static const struct pmc_backend_ops *backend_by_name(const char *name)
 {
 	if (!name || !*name || !strcmp(name, "linux"))
 		return &pmc_backend_linux;
-	/* "sim": the simulated ARMv8 PMU (lib/backend/sim) is being built and
-	 * is not selectable yet; see docs/simulator.md when it lands. */
+	if (!strcmp(name, "sim"))
+		return &pmc_backend_sim;      /* the simulated ARMv8 PMU, docs/simulator.md */
 	return NULL;
 }
 
@@ -54,7 +55,7 @@ int pmc_backend_select(const char *name)
 		pmc__set_reason("the backend must be chosen before pmc_init()");
 		rc = -EBUSY;
 	} else if (!backend_by_name(name)) {
-		pmc__set_reason("unknown backend '%s' (known: linux)", name ? name : "");
+		pmc__set_reason("unknown backend '%s' (known: linux, sim)", name ? name : "");
 		rc = -ENOENT;
 	} else {
 		backend_name_wanted = name;
@@ -76,7 +77,7 @@ static int init_locked(void)
 	if (pmc__g.initialized)
 		return 0;
 	if (!be) {
-		pmc__set_reason("PMC_BACKEND='%s' names no backend (known: linux)", name);
+		pmc__set_reason("PMC_BACKEND='%s' names no backend (known: linux, sim)", name);
 		return -ENOENT;
 	}
 	pmc__settings_load();
@@ -296,6 +297,7 @@ static void close_target(struct pmc_target *t)
 		pmc__g.be->close(t->ctr[i]);
 	free(t->ctr);
 	free(t->ctr_cpu);
+	free(t->ctr_tid);
 	free(t);
 }
 
@@ -470,7 +472,7 @@ static struct pmc_target *find_target(struct pmc *pm, pid_t pid, int is_thread)
 	return NULL;
 }
 
-static int add_ctr(struct pmc_target *t, struct pmc_bctr *c, int cpu)
+static int add_ctr(struct pmc_target *t, struct pmc_bctr *c, int cpu, pid_t tid)
 {
 	struct pmc_bctr **n = realloc(t->ctr, (size_t)(t->nctr + 1) * sizeof(*n));
 	if (!n)
@@ -481,6 +483,11 @@ static int add_ctr(struct pmc_target *t, struct pmc_bctr *c, int cpu)
 		return -ENOMEM;
 	t->ctr_cpu = nc;
 	t->ctr_cpu[t->nctr] = cpu;
+	pid_t *nt = realloc(t->ctr_tid, (size_t)(t->nctr + 1) * sizeof(*nt));
+	if (!nt)
+		return -ENOMEM;
+	t->ctr_tid = nt;
+	t->ctr_tid[t->nctr] = tid;
 	t->ctr[t->nctr++] = c;
 	return 0;
 }
@@ -517,13 +524,18 @@ static int open_one(struct pmc *pm, struct pmc_target *t, pid_t tid, int cpu,
 		a.mmap2 = 1;
 		a.sample_id_all = 1;
 		a.sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-		a.read_format |= PERF_FORMAT_ID;
+		/* The writer decodes READ records with exactly these bits
+		 * (core/logctl.c registers them); every backend gets them. */
+		a.read_format |= PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
+		    PERF_FORMAT_TOTAL_TIME_RUNNING;
+		a.use_clockid = 1;
+		a.clockid = CLOCK_MONOTONIC;
 	}
 	rc = pmc__g.be->open(&a, tid, cpu, leader_ctr(pm, t->pid, t->is_thread, t->nctr),
 	    flags, &c);
 	if (rc < 0)
 		return rc;
-	if ((rc = add_ctr(t, c, cpu)) < 0) {
+	if ((rc = add_ctr(t, c, cpu, tid)) < 0) {
 		pmc__g.be->close(c);
 		return rc;
 	}
@@ -570,13 +582,14 @@ static int list_tasks(pid_t pid, pid_t **out, int *n)
 
 /*
  * Open the counters for a new target.  Counting PMCs follow each thread
- * (cpu -1).  PMCs that write to the log get one counter per thread per CPU
- * instead: the kernel refuses to map the ring of an inherited per-task
- * counter, and per-CPU rings let every PMC on a CPU share one (perf's way).
+ * (cpu -1), also those that log process exits: per-CPU task counters with
+ * inherit_stat make the kernel pair up the wrong counters when it swaps
+ * cloned contexts.  Sampling PMCs get one counter per thread per CPU, so
+ * that every PMC on a CPU shares one ring (perf record's way).
  */
 static int open_target(struct pmc *pm, struct pmc_target *t, unsigned flags)
 {
-	int per_cpu = PMC_IS_SAMPLING_MODE(pm->mode) || (pm->flags & PMC_F_NEEDS_LOGFILE);
+	int per_cpu = PMC_IS_SAMPLING_MODE(pm->mode);
 	pid_t *tids;
 	int n, rc = 0;
 

@@ -596,21 +596,31 @@ static void print_per_process(struct opts *o, int logfd, pid_t root)
 	}
 	pmclog_close(p);
 	/*
-	 * The root's own count: the total less what its descendants reported.
-	 * The kernel does not always deliver a descendant's exit counts
-	 * (PERF_RECORD_READ of inherit_stat); such a process is shown as "-"
-	 * and then the root's own share cannot be told apart from it either.
+	 * Each task's counts arrive in its exit record (inherit_stat's
+	 * PERF_RECORD_READ) — except for one: the kernel swaps the contexts of
+	 * a parent and a child that are clones of each other, and the task that
+	 * holds the original context at its exit sends none.  Its counts are in
+	 * the totals, so one missing task is the total less all the others.
+	 * More than one missing (several original contexts) stays unknown.
 	 */
-	int missing = 0;
-	for (int i = 1; i < n; i++)
-		missing += !rows[i].seen_exit;
-	for (int k = 0; k < o->nev; k++) {
-		uint64_t children = 0;
-		for (int i = 1; i < n; i++)
-			children += rows[i].vals[k];
-		rows[0].vals[k] = o->ev[k].r.pm_raw > children ? o->ev[k].r.pm_raw - children : 0;
+	int missing = 0, hole = -1;
+	for (int i = 0; i < n; i++)
+		if (!rows[i].seen_exit) {
+			missing++;
+			hole = i;
+		}
+	if (missing == 1) {
+		for (int k = 0; k < o->nev; k++) {
+			uint64_t others = 0;
+			for (int i = 0; i < n; i++)
+				if (i != hole)
+					others += rows[i].vals[k];
+			rows[hole].vals[k] = o->ev[k].r.pm_raw > others ?
+			    o->ev[k].r.pm_raw - others : 0;
+		}
+		rows[hole].seen_exit = 1;
+		missing = 0;
 	}
-	rows[0].seen_exit = missing == 0;
 	rows[0].ppid = getpid();
 	if (!rows[0].comm[0] && o->cmd)
 		snprintf(rows[0].comm, sizeof(rows[0].comm), "%s", o->cmd[0]);
@@ -673,7 +683,7 @@ static void print_per_process(struct opts *o, int logfd, pid_t root)
 		}
 		if (missing)
 			fprintf(f, "\n - : the kernel reported no exit counts for %d process%s; "
-			    "their counts are in the totals and in their parent's row.\n",
+			    "their counts are in the totals only.\n",
 			    missing, missing > 1 ? "es" : "");
 	}
 	for (int i = 0; i < n; i++)
