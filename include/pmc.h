@@ -762,8 +762,15 @@ int pmc_event_unit(pmc_id_t _pmc, double *_scale, const char **_unit);
 int pmc_spawn(char *const _argv[], pid_t *_pid);
 int pmc_spawn_go(pid_t _pid);
 int pmc_spawn_wait(pid_t _pid, int *_status);
-/* ... waiting at most _timeout_ms (-1 forever): -1/EAGAIN if still running. */
+/* ... waiting at most _timeout_ms (-1 forever): -1/EAGAIN if still running.
+ * With the sim backend the time-out is in simulated time. */
 int pmc_spawn_wait_timeout(pid_t _pid, int *_status, int _timeout_ms);
+/* Signal a spawned target (one that never ran ends with status 128+sig). */
+int pmc_spawn_kill(pid_t _pid, int _sig);
+/* 1 if the process or thread exists for the backend in use, else 0. */
+int pmc_target_exists(pid_t _pid);
+/* The backend's monotonic clock in ns (simulated time with the sim). */
+uint64_t pmc_clock_ns(void);
 
 /*
  * Log extensions.  pmc_configure_logfile_flags is pmc_configure_logfile with

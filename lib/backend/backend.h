@@ -99,7 +99,8 @@ struct pmc_backend_ops {
 	/*
 	 * Self-monitoring: the control page a task may read its own counter
 	 * through (index, offset, pmc_width, time fields), or -EOPNOTSUPP.
-	 * Counter values behind page->index are read with rdpmc_read.
+	 * Counter values behind page->index are read with rdpmc_read(c, idx)
+	 * where idx is page->index - 1 (the hardware counter number).
 	 */
 	int  (*user_page)(struct pmc_bctr *c, struct perf_event_mmap_page **page);
 	uint64_t (*rdpmc_read)(struct pmc_bctr *c, uint32_t index);
@@ -113,6 +114,9 @@ struct pmc_backend_ops {
 	int  (*spawn)(char *const argv[], pid_t *pid);
 	int  (*spawn_go)(pid_t pid);
 	int  (*spawn_wait)(pid_t pid, int *status, int timeout_ms);
+	/* Signal a spawned target (the tool's error paths end a target that
+	 * never ran this way); -ESRCH if it is not ours. */
+	int  (*spawn_kill)(pid_t pid, int sig);
 	/* Monotonic time in ns on the backend's clock (sample timestamps). */
 	uint64_t (*now)(void);
 };

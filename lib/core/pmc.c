@@ -4,8 +4,7 @@
  * Each public call checks its arguments the way hwpmc(4) does (same errno
  * for the same condition), then drives the backend through the table in
  * backend.h.  State lives in one struct (pmc__g) under one mutex: libpmc
- * calls are not hot (the fast path, pmc_read on a self-monitoring PMC,
- * reads the counter through the user page without a system call).
+ * calls are not hot enough for finer locking to pay.
  */
 #include <assert.h>
 #include <dirent.h>
@@ -1059,6 +1058,7 @@ void pmc_fini(void)
 			if (pass == 1 || pm->leader)
 				release_locked(pm);
 		}
+	pmc__rows_fini();
 	if (pmc__g.be && pmc__g.be->fini)
 		pmc__g.be->fini();
 	pmc__g.be = NULL;

@@ -171,9 +171,10 @@ void pmc__settings_load(void)
 			snprintf(path, sizeof(path), "%s/.config/pmc/pmc.conf", home);
 		else
 			path[0] = '\0';
+		/* System-wide first, so the user's own file overrides it. */
+		load_file("/etc/pmc.conf", 0);
 		if (path[0])
 			load_file(path, 0);
-		load_file("/etc/pmc.conf", 0);
 	}
 	for (int i = 0; i < PMC_SETTING_COUNT; i++) {
 		long v;

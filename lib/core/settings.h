@@ -7,9 +7,9 @@
  *   nsamples        ring-buffer entries per CPU (1..65535, default 512)
  *   mincount        smallest sampling period (default 1000)
  *
- * Values come from, in order: the defaults, a config file (PMC_CONFIG, else
- * $XDG_CONFIG_HOME/pmc/pmc.conf or ~/.config/pmc/pmc.conf, else
- * /etc/pmc.conf) with lines "name = value" (or hwpmc's "kern.hwpmc.name=value"),
+ * Values come from, in order (later wins): the defaults, config files
+ * (PMC_CONFIG alone if set; else /etc/pmc.conf, then
+ * $XDG_CONFIG_HOME/pmc/pmc.conf or ~/.config/pmc/pmc.conf) with lines "name = value" (or hwpmc's "kern.hwpmc.name=value"),
  * then environment variables PMC_<NAME> (PMC_LOGBUFFERSIZE=512).  Out-of-range
  * values are reset with hwpmc(4)'s DIAGNOSTICS messages on stderr.
  */

@@ -79,3 +79,34 @@ int pmc_spawn_wait(pid_t pid, int *status)
 {
 	return pmc_spawn_wait_timeout(pid, status, -1);
 }
+
+int pmc_spawn_kill(pid_t pid, int sig)
+{
+	int rc;
+
+	pmc__clear_reason();
+	pthread_mutex_lock(&pmc__g.lock);
+	rc = pmc__g.initialized ? pmc__g.be->spawn_kill(pid, sig) : -ENXIO;
+	if (rc == 0)
+		set_pending(pid, 0);
+	pthread_mutex_unlock(&pmc__g.lock);
+	return pmc__ret(rc);
+}
+
+/* Does this process or thread exist (for the backend in use)? */
+int pmc_target_exists(pid_t pid)
+{
+	int rc;
+
+	pmc__clear_reason();
+	if (!pmc__g.initialized)
+		return pmc__ret(-ENXIO);
+	rc = pmc__g.be->target_check(pid);
+	pmc__clear_reason();
+	return rc == -ESRCH ? 0 : 1;
+}
+
+uint64_t pmc_clock_ns(void)
+{
+	return pmc__g.initialized ? pmc__g.be->now() : 0;
+}

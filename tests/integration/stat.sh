@@ -76,6 +76,21 @@ else fail "<not supported> row"; fi
 n=$("$PMC" stat -I 100 -x, -e task-clock -- "$HELPERS/busy" 450 2>/dev/null | grep -c ',task-clock,')
 if [ "$n" -ge 4 ]; then ok "-I 100 prints interval lines ($n)"; else fail "-I interval output" "$n lines"; fi
 
+"$PMC" stat -I 100 --json -e task-clock -- "$HELPERS/busy" 450 >"$TMP/i.json" 2>/dev/null
+if python3 - "$TMP/i.json" <<'PY'
+import json, sys
+lines = [d for d in (json.loads(l) for l in open(sys.argv[1]) if l.strip()) if isinstance(d, dict)]  # busy prints its CPU ns
+iv = [d for d in lines if "interval_s" in d]
+final = [d for d in lines if "events" in d][-1]
+assert len(iv) >= 3, iv
+total = final["events"][0]["value"]
+# intervals are deltas: they add up to (at most) the total, each <= its interval
+assert sum(d["value"] for d in iv) <= total
+for d in iv:
+    assert d["value"] <= 1.05 * 100e6 and d["running_ns"] <= 1.05 * 100e6, d
+PY
+then ok "-I --json: one valid object per interval, with per-interval deltas"; else fail "-I --json" "$(head -3 "$TMP/i.json")"; fi
+
 out=$("$PMC" stat -r 3 -e page-faults -- "$HELPERS/touch_pages" 500 2>/dev/null)
 if echo "$out" | grep -q '(3 runs)' && echo "$out" | grep -q '+-'; then ok "-r 3: mean and relative stddev"
 else fail "-r 3" "$out"; fi

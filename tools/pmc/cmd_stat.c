@@ -31,7 +31,7 @@ struct ev {
 	double scale;
 	char unit[32];
 	struct pmc_reading r;           /* summed over ids, this run */
-	uint64_t prev;                  /* value at the last interval */
+	struct pmc_reading prev_r;      /* reading at the last interval */
 	double *runs;                   /* -r: value of each run */
 	int nruns;
 };
@@ -50,6 +50,7 @@ struct opts {
 	const char *sep;
 	int json;
 	int per_process;
+	int no_inherit;
 	double duration;
 	const char *backend;
 	char **cmd;
@@ -355,11 +356,23 @@ static void print_csv_row(struct opts *o, struct ev *e, double value, double ela
 	fputc('\n', f);
 }
 
+/* A count as JSON: exact for integers (%.6g would round 99453132). */
+static void json_number(FILE *f, double v)
+{
+	if (v == (double)(uint64_t)v && v < 9007199254740992.0)
+		fprintf(f, "%llu", (unsigned long long)v);
+	else
+		fprintf(f, "%.6f", v);
+}
+
 static void json_row(struct opts *o, struct ev *e, double value, double elapsed_ns,
-    double mean_rsd, int have_rsd)
+    double mean_rsd, int have_rsd, double interval_s)
 {
 	FILE *f = o->out;
-	fputs("{\"event\":", f);
+	fputc('{', f);
+	if (interval_s >= 0)
+		fprintf(f, "\"interval_s\":%.6f,", interval_s);
+	fputs("\"event\":", f);
 	cli_json_string(f, e->spec);
 	fprintf(f, ",\"supported\":%s", e->supported ? "true" : "false");
 	if (!e->supported) {
@@ -369,8 +382,9 @@ static void json_row(struct opts *o, struct ev *e, double value, double elapsed_
 		return;
 	}
 	int counted = !(e->r.pm_running == 0 && e->r.pm_enabled > 0);
-	fprintf(f, ",\"counted\":%s,\"value\":%.6g,\"raw\":%llu,\"unit\":", counted ? "true" : "false",
-	    value, (unsigned long long)e->r.pm_raw);
+	fprintf(f, ",\"counted\":%s,\"value\":", counted ? "true" : "false");
+	json_number(f, value);
+	fprintf(f, ",\"raw\":%llu,\"unit\":", (unsigned long long)e->r.pm_raw);
 	cli_json_string(f, is_clock(e->spec) ? "ns" : e->unit);
 	fprintf(f, ",\"enabled_ns\":%llu,\"running_ns\":%llu,\"scaled\":%s",
 	    (unsigned long long)e->r.pm_enabled, (unsigned long long)e->r.pm_running,
@@ -391,6 +405,8 @@ static void cmd_string(struct opts *o, char *buf, size_t len)
 	size_t n = 0;
 	buf[0] = '\0';
 	if (o->cmd) {
+		if (o->all_cpus)
+			n = (size_t)snprintf(buf, len, "system wide, while running: ");
 		for (char **a = o->cmd; *a && n + 2 < len; a++)
 			n += (size_t)snprintf(buf + n, len - n, "%s%s", a == o->cmd ? "" : " ", *a);
 	} else if (o->all_cpus) {
@@ -432,9 +448,9 @@ static void print_final(struct opts *o, double elapsed_ns, struct rusage *ru, in
 					var += (e->runs[k] - mean) * (e->runs[k] - mean);
 				var /= e->nruns > 1 ? e->nruns - 1 : 1;
 				rsd = mean ? 100.0 * sqrt(var / e->nruns) / mean : 0;
-				json_row(o, e, mean, elapsed_ns, rsd, 1);
+				json_row(o, e, mean, elapsed_ns, rsd, 1, -1);
 			} else {
-				json_row(o, e, ev_value(e, e->r.pm_value), elapsed_ns, 0, 0);
+				json_row(o, e, ev_value(e, e->r.pm_value), elapsed_ns, 0, 0, -1);
 			}
 		}
 		fputs("]}\n", f);
@@ -468,7 +484,7 @@ static void print_final(struct opts *o, double elapsed_ns, struct rusage *ru, in
 	}
 	fprintf(f, "\n%17.9f seconds time elapsed%s\n", elapsed_ns / 1e9,
 	    o->repeat > 1 ? " (mean)" : "");
-	if (ru && o->cmd) {
+	if (ru && o->cmd && !strcmp(pmc_backend_name(), "linux")) {
 		fprintf(f, "%17.9f seconds user\n", (double)ru->ru_utime.tv_sec +
 		    (double)ru->ru_utime.tv_usec / 1e6);
 		fprintf(f, "%17.9f seconds sys\n", (double)ru->ru_stime.tv_sec +
@@ -482,37 +498,51 @@ static void print_final(struct opts *o, double elapsed_ns, struct rusage *ru, in
 	fputc('\n', f);
 }
 
+/*
+ * One line per event for the interval just ended: every field of the
+ * reading (value, raw, enabled, running) becomes the interval's delta while
+ * printing, so rates and metrics are per interval too.
+ */
 static void print_interval(struct opts *o, double t_ns)
 {
 	FILE *f = o->out;
+	struct pmc_reading cur[MAX_EVENTS];
+	double ival = (double)o->interval_ms * 1e6;
+
 	for (int i = 0; i < o->nev; i++) {
 		struct ev *e = &o->ev[i];
-		uint64_t cur = e->r.pm_value, d = cur - e->prev;
-		struct pmc_reading save = e->r;
-		e->r.pm_value = d;
+		cur[i] = e->r;
+		e->r.pm_value -= e->prev_r.pm_value;
+		e->r.pm_raw -= e->prev_r.pm_raw;
+		e->r.pm_enabled -= e->prev_r.pm_enabled;
+		e->r.pm_running -= e->prev_r.pm_running;
+	}
+	for (int i = 0; i < o->nev; i++) {
+		struct ev *e = &o->ev[i];
+		double v = ev_value(e, e->r.pm_value);
 		if (o->json) {
-			fprintf(f, "{\"interval_s\":%.6f,", t_ns / 1e9);
-			json_row(o, e, ev_value(e, d), (double)o->interval_ms * 1e6, 0, 0);
-			fputs("}\n", f);
+			json_row(o, e, v, ival, 0, 0, t_ns / 1e9);
+			fputc('\n', f);
 		} else if (o->sep) {
 			char pre[64];
 			snprintf(pre, sizeof(pre), "%.6f%s", t_ns / 1e9, o->sep);
-			print_csv_row(o, e, ev_value(e, d), (double)o->interval_ms * 1e6, pre);
+			print_csv_row(o, e, v, ival, pre);
 		} else {
 			fprintf(f, "%14.6f ", t_ns / 1e9);
-			print_human_row(o, e, ev_value(e, d), (double)o->interval_ms * 1e6, 0, 0);
+			print_human_row(o, e, v, ival, 0, 0);
 		}
-		e->r = save;
-		e->prev = cur;
+	}
+	for (int i = 0; i < o->nev; i++) {
+		o->ev[i].prev_r = cur[i];
+		o->ev[i].r = cur[i];
 	}
 	fflush(f);
 }
 
+/* The backend's clock: simulated time with the sim, CLOCK_MONOTONIC else. */
 static uint64_t now_ns(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return pmc_clock_ns();
 }
 
 /* ---- per-process (PMC_F_LOG_PROCEXIT through the log) --------------------- */
@@ -701,7 +731,7 @@ static int run_once(struct opts *o, int run, int *exit_status, double *elapsed, 
 
 	if (o->per_process)
 		flags |= PMC_F_LOG_PROCEXIT;
-	if (getenv("PMC_STAT_NO_INHERIT"))
+	if (o->no_inherit)
 		flags &= ~(uint32_t)PMC_F_DESCENDANTS;
 
 	if (o->cmd && pmc_spawn(o->cmd, &child) < 0)
@@ -737,7 +767,7 @@ static int run_once(struct opts *o, int run, int *exit_status, double *elapsed, 
 			}
 			int code = (err == ENOENT || err == EINVAL) ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
 			if (child > 0) {
-				kill(child, SIGKILL);
+				pmc_spawn_kill(child, SIGKILL);
 				pmc_spawn_wait(child, &status);
 			}
 			cli_die(code, "cannot count '%s': %s", e->spec, pmc_errmsg());
@@ -751,7 +781,7 @@ static int run_once(struct opts *o, int run, int *exit_status, double *elapsed, 
 				    pmc_attach(e->ids[0], targets[t]);
 				if (r < 0) {
 					if (child > 0) {
-						kill(child, SIGKILL);
+						pmc_spawn_kill(child, SIGKILL);
 						pmc_spawn_wait(child, &status);
 					}
 					cli_die(CLI_EXIT_FAIL, "cannot attach to %s %d: %s",
@@ -782,6 +812,11 @@ static int run_once(struct opts *o, int run, int *exit_status, double *elapsed, 
 			int r = pmc_spawn_wait_timeout(child, &status, w);
 			if (r == 0)
 				break;
+			if (got_signal && strcmp(pmc_backend_name(), "linux")) {
+				/* A simulated command gets no signal: stop counting it. */
+				status = (128 + got_signal) << 8;
+				break;
+			}
 			if (errno != EAGAIN && errno != EINTR)
 				cli_die(CLI_EXIT_FAIL, "waiting for the command: %s", pmc_errmsg());
 		} else {
@@ -795,7 +830,7 @@ static int run_once(struct opts *o, int run, int *exit_status, double *elapsed, 
 			if (!o->all_cpus) {
 				int alive = 0;
 				for (int t = 0; t < o->npids; t++)
-					alive |= kill(o->pids[t], 0) == 0 || errno == EPERM;
+					alive |= pmc_target_exists(o->pids[t]);
 				if (!alive) {
 					cli_warn("the monitored %s exited", o->npids > 1 ?
 					    "processes" : "process");
@@ -823,7 +858,8 @@ static int run_once(struct opts *o, int run, int *exit_status, double *elapsed, 
 		}
 	}
 	if (child > 0) {
-		getrusage(RUSAGE_CHILDREN, ru);
+		if (!strcmp(pmc_backend_name(), "linux"))
+			getrusage(RUSAGE_CHILDREN, ru);
 		if (WIFEXITED(status))
 			*exit_status = WEXITSTATUS(status);
 		else if (WIFSIGNALED(status))
@@ -926,8 +962,11 @@ int cmd_stat(int argc, char **argv)
 		o.cmd = &argv[optind];
 	if (!o.cmd && !o.npids && !o.all_cpus)
 		cli_usage_error("nothing to count: give a command, -p, -t or -a");
-	if (o.cmd && (o.npids || o.all_cpus))
-		cli_usage_error("give either a command or -p/-t/-a, not both");
+	if (o.cmd && o.npids)
+		cli_usage_error("give either a command or -p/-t, not both");
+	if (o.all_cpus && o.per_process)
+		cli_usage_error("--per-process follows a command's processes; it cannot be "
+		    "combined with -a/-C");
 	if (o.npids && o.all_cpus)
 		cli_usage_error("-p/-t and -a/-C cannot be combined");
 	if (o.repeat > 1 && !o.cmd)
@@ -941,7 +980,7 @@ int cmd_stat(int argc, char **argv)
 	if (no_inherit) {
 		if (o.per_process)
 			cli_usage_error("--per-process needs the children (drop --no-inherit)");
-		setenv("PMC_STAT_NO_INHERIT", "1", 1);
+		o.no_inherit = 1;
 	}
 	if (o.nev == 0)
 		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)

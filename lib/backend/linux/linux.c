@@ -329,6 +329,17 @@ static uint64_t linux_rdpmc_read(struct pmc_bctr *c, uint32_t index)
  * failure through a second, close-on-exec pipe so "command not found" is an
  * error in the tool, not a silent exit status 127.
  */
+static struct spawned *find_spawned(pid_t pid, int unlink);
+
+static int linux_spawn_kill(pid_t pid, int sig)
+{
+	if (!find_spawned(pid, 0)) {
+		pmc__set_reason("process %d was not started by libpmc", (int)pid);
+		return -ESRCH;
+	}
+	return kill(pid, sig) < 0 ? -errno : 0;
+}
+
 static uint64_t linux_now(void)
 {
 	struct timespec ts;
@@ -538,5 +549,6 @@ const struct pmc_backend_ops pmc_backend_linux = {
 	.spawn = linux_spawn,
 	.spawn_go = linux_spawn_go,
 	.spawn_wait = linux_spawn_wait,
+	.spawn_kill = linux_spawn_kill,
 	.now = linux_now,
 };

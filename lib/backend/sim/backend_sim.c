@@ -558,7 +558,7 @@ static int sim_spawn_wait(pid_t pid, int *status, int timeout_ms)
 		UNLOCK();
 		return -ECHILD;
 	}
-	if (t->state == T_EMBRYO) {
+	if (t->state == T_EMBRYO && !t->exited) {
 		pmc__set_reason("process %d was never started (spawn_go)", (int)pid);
 		UNLOCK();
 		return timeout_ms < 0 ? -EINVAL : -EAGAIN;
@@ -587,6 +587,32 @@ static int sim_spawn_wait(pid_t pid, int *status, int timeout_ms)
 		}
 	}
 	pthread_cond_broadcast(&sim.cond);
+	UNLOCK();
+	return rc;
+}
+
+/*
+ * Only a process that never ran can be signalled: it then ends with
+ * 128+sig as its status.  A running simulated process always runs to
+ * completion (the simulation has no signals).
+ */
+static int sim_spawn_kill(pid_t pid, int sig)
+{
+	struct sim_task *t;
+	int rc = 0;
+
+	LOCK();
+	t = sim__task(pid);
+	if (!t || t->leader != t || t->reaped) {
+		pmc__set_reason("%d is not a simulated child process", (int)pid);
+		rc = -ESRCH;
+	} else if (t->state == T_EMBRYO) {
+		t->exited = 1;
+		t->exit_code = 128 + sig;
+	} else if (!t->exited) {
+		pmc__set_reason("a running simulated process cannot be signalled");
+		rc = -EOPNOTSUPP;
+	}
 	UNLOCK();
 	return rc;
 }
@@ -623,6 +649,7 @@ const struct pmc_backend_ops pmc_backend_sim = {
 	.rdpmc_read = sim_rdpmc_read,
 	.spawn = sim_spawn,
 	.spawn_go = sim_spawn_go,
+	.spawn_kill = sim_spawn_kill,
 	.spawn_wait = sim_spawn_wait,
 	.now = sim_now,
 };

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# pmc stat on the simulated ARMv8 PMU: exact totals from the workloads'
+# own descriptions (examples/sim/*.wl), per process, and multiplexing.
+. "$(dirname "$0")/lib.sh"
+EX=$PMC_ROOT/examples/sim
+val() { awk -F, -v e="$2" '$3==e{print $1}' "$1"; }
+
+"$PMC" stat --backend sim -x, -e instructions,cycles -- "$EX/hot70.wl" >"$TMP/h.csv" 2>&1
+check "hot70: instructions exactly 160,014,427" test "$(val "$TMP/h.csv" instructions)" = 160014427
+check "hot70: cycles exactly 100,009,108" test "$(val "$TMP/h.csv" cycles)" = 100009108
+
+"$PMC" stat --backend sim -x, -e instructions,cycles -- "$EX/threads.wl" >"$TMP/t.csv" 2>&1; rc=$?
+check "threads: 4 threads' cycles exactly 24,010,000" test "$(val "$TMP/t.csv" cycles)" = 24010000
+check "threads: instructions exactly 36,010,000" test "$(val "$TMP/t.csv" instructions)" = 36010000
+check "threads: the workload's exit status (3) passed through" test "$rc" = 3
+
+"$PMC" stat --backend sim -x, -e instructions,cycles -- "$EX/forktree.wl" >"$TMP/f.csv" 2>&1
+check "forktree: whole tree cycles 21,500,000" test "$(val "$TMP/f.csv" cycles)" = 21500000
+check "forktree: whole tree instructions 24,500,000" test "$(val "$TMP/f.csv" instructions)" = 24500000
+
+"$PMC" stat --backend sim --per-process -x, -e instructions,cycles -- "$EX/forktree.wl" >"$TMP/pp.csv" 2>&1
+if python3 - "$TMP/pp.csv" <<'PY'
+import sys
+rows = [l.strip().split(",") for l in open(sys.argv[1]) if l.count(",") == 4 and l.split(",")[0].isdigit()]
+want = {"root": (2500000, 1500000), "child": (3000000, 2000000), "leaf": (4000000, 4000000)}
+n = {}
+for pid, ppid, comm, ins, cyc in rows:
+    assert (int(ins), int(cyc)) == want[comm], (comm, ins, cyc)
+    n[comm] = n.get(comm, 0) + 1
+assert n == {"root": 1, "child": 2, "leaf": 4}, n
+PY
+then ok "forktree --per-process: 7 rows with each process's exact counts"
+else fail "forktree --per-process" "$(cat "$TMP/pp.csv")"; fi
+
+# More events than counters: multiplexed, scaled, and flagged as such.
+PMC_SIM_MACHINE=counters=2 "$PMC" stat --backend sim --json \
+    -e instructions,cycles,cache-misses,branch-misses -- "$EX/hot70.wl" >"$TMP/m.json" 2>&1
+if python3 - "$TMP/m.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = {e["event"]: e for e in d["events"]}
+assert any(e["scaled"] for e in ev.values()), ev
+for e in ev.values():
+    assert e["running_ns"] <= e["enabled_ns"]
+    if e["scaled"]:
+        assert e["running_ns"] < e["enabled_ns"] and e["raw"] < e["value"]
+# scaled estimates stay close to the exact totals
+assert abs(ev["instructions"]["value"] - 160014427) / 160014427 < 0.02, ev["instructions"]
+PY
+then ok "2 counters, 4 events: values scaled by enabled/running and flagged"
+else fail "multiplexing" "$(cat "$TMP/m.json")"; fi
+out=$(PMC_SIM_MACHINE=counters=2 "$PMC" stat --backend sim -e instructions,cycles,cache-misses,branch-misses -- "$EX/hot70.wl" 2>&1)
+if echo "$out" | grep -qE '\([0-9.]+%\)'; then ok "human output shows the running percentage"; else fail "running % shown" "$out"; fi
+
+"$PMC" stat --backend sim -e instructions -- /nonexistent.wl 2>"$TMP/e1"; rc=$?
+if [ "$rc" = 1 ] && grep -q "^pmc stat:" "$TMP/e1"; then ok "missing workload file: exit 1 with a message"; else fail "missing workload" "rc=$rc $(cat "$TMP/e1")"; fi
+"$PMC" stat --backend nope -- true 2>"$TMP/e2"; rc=$?
+if [ "$rc" = 2 ] && grep -q "known: linux, sim" "$TMP/e2"; then ok "unknown backend: exit 2"; else fail "unknown backend" "rc=$rc $(cat "$TMP/e2")"; fi
+done_testing
