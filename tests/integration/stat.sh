@@ -122,6 +122,20 @@ for pid, pages in want.items():
 PY
 then ok "--per-process: one row per process with its own page-faults"; else fail "--per-process" "$(cat "$TMP/pp.csv" "$TMP/pp.err")"; fi
 
+# --- tracepoints and sysfs PMUs ---------------------------------------------------
+sw=$("$PMC" stat -x, -e sched:sched_switch -- "$HELPERS/sleeper" 20 2>"$TMP/tp.err" | awk -F, '$3=="sched:sched_switch"{print $1}')
+if [ -n "$sw" ] && [ "$sw" -ge 20 ] && [ "$sw" -le 40 ]; then ok "tracepoint sched:sched_switch of 20 sleeps: $sw"
+elif grep -q "tracefs" "$TMP/tp.err"; then skip "tracepoint" "tracefs unavailable: $(cat "$TMP/tp.err")"
+else fail "tracepoint sched:sched_switch" "got '$sw' $(cat "$TMP/tp.err")"; fi
+if [ -e /sys/bus/event_source/devices/msr/events/tsc ]; then
+  t1=$("$PMC" stat -x, -e msr/tsc/ -- "$HELPERS/busy" 200 2>/dev/null | awk -F, '$3=="msr/tsc/"{print $1}')
+  t2=$(perf stat -x, -e msr/tsc/ -- "$HELPERS/busy" 200 2>&1 >/dev/null | awk -F, '$3=="msr/tsc/"{print $1}')
+  if [ -n "$t1" ] && [ -n "$t2" ] && approx "$t1" "$t2" 10; then ok "sysfs PMU msr/tsc/ agrees with perf stat ($t1 vs $t2)"
+  else fail "msr/tsc/ vs perf" "pmc '$t1' perf '$t2'"; fi
+else
+  skip "sysfs PMU msr/tsc/" "this machine has no msr PMU"
+fi
+
 # --- bad input ------------------------------------------------------------------------
 "$PMC" stat -e cylces -- true 2>"$TMP/e1"; rc=$?
 if [ "$rc" = 2 ] && grep -q "cylces" "$TMP/e1" && grep -q "^pmc stat:" "$TMP/e1"; then ok "bad event name: exit 2, message names it"
