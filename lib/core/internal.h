@@ -69,6 +69,10 @@ void pmc__log_fill_stats(struct pmc_driverstats *st);
 int pmc__row_disabled(int cpu, int row);
 int pmc__row_set_disabled(int cpu, int row, int disabled);
 void pmc__rows_fini(void);
+int pmc__class_index(enum pmc_class c);
+int pmc__hw_row(const struct pmc *pm, int num);
+enum pmc_disp pmc__row_use(int ci, int r, int cpu);
+int pmc__pick_row(struct pmc *pm, pmc_id_t *id);
 /* Targets pmc_spawn() created and not yet released (core/spawn.c). */
 int pmc__spawn_pending(pid_t pid);
 /* Sampling attr fields for pm (core/pmc.c). */

@@ -197,28 +197,28 @@ int pmc_pmcinfo(int cpu, struct pmc_pmcinfo **out)
 			    pmc_name_of_class(cl->pm_class), r);
 			p->pm_class = cl->pm_class;
 			p->pm_enabled = !pmc__row_disabled(cpu, ri);
-			p->pm_rowdisp = PMC_DISP_FREE;
+			p->pm_rowdisp = pmc__row_use((int)c, (int)r, -1);
 			p->pm_ownerpid = -1;
+			/* The PMC on this CPU's counter, if any (system mode on
+			 * this CPU first, else a process-mode PMC of the row). */
+			struct pmc *best = NULL;
 			for (struct pmc *pm = pmc__g.pmcs; pm; pm = pm->next) {
-				if ((enum pmc_class)PMC_ID_TO_CLASS(pm->id) != cl->pm_class ||
-				    PMC_ID_TO_ROWINDEX(pm->id) != r)
+				if (pm->ev.pclass != cl->pm_class ||
+				    pmc__hw_row(pm, (int)cl->pm_num) != (int)r)
 					continue;
-				if (PMC_IS_SYSTEM_MODE(pm->mode) && pm->cpu != cpu) {
-					p->pm_rowdisp = PMC_DISP_STANDALONE;
+				if (PMC_IS_SYSTEM_MODE(pm->mode) && pm->cpu != cpu)
 					continue;
-				}
-				p->pm_rowdisp = PMC_IS_SYSTEM_MODE(pm->mode) ?
-				    PMC_DISP_STANDALONE : PMC_DISP_THREAD;
-				p->pm_ownerpid = getpid();
-				p->pm_mode = pm->mode;
-				p->pm_event = pm->ev.event;
-				p->pm_flags = pm->flags;
-				if (PMC_IS_SAMPLING_MODE(pm->mode))
-					p->pm_reloadcount = pm->count;
-				break;
+				if (!best || PMC_IS_SYSTEM_MODE(pm->mode))
+					best = pm;
 			}
-			if (!p->pm_enabled)
-				p->pm_rowdisp = PMC_DISP_STANDALONE;
+			if (best) {
+				p->pm_ownerpid = getpid();
+				p->pm_mode = best->mode;
+				p->pm_event = best->ev.event;
+				p->pm_flags = best->flags;
+				if (PMC_IS_SAMPLING_MODE(best->mode))
+					p->pm_reloadcount = best->count;
+			}
 		}
 	}
 	*out = pi;
@@ -274,21 +274,6 @@ void pmc__sampling_attr(const struct pmc *pm, struct perf_event_attr *a)
 	a->watermark = 1;
 }
 
-/* The lowest row index free for (cpu, class); hwpmc ids carry it. */
-static int pick_row(int cpu, enum pmc_class cls)
-{
-	for (int r = 0; r < 256; r++) {
-		int used = 0;
-		for (struct pmc *pm = pmc__g.pmcs; pm && !used; pm = pm->next)
-			used = (int)PMC_ID_TO_CLASS(pm->id) == (int)cls &&
-			    (int)PMC_ID_TO_ROWINDEX(pm->id) == r &&
-			    (int)PMC_ID_TO_CPU(pm->id) == (cpu & 0xFFF);
-		if (!used)
-			return r;
-	}
-	return -1;
-}
-
 static void close_target(struct pmc_target *t)
 {
 	pmc__log_target_closing(t);
@@ -329,10 +314,20 @@ static int probe_event(struct pmc *pm)
 static int allocate_common(struct pmc *pm, enum pmc_mode mode, uint32_t flags,
     int cpu, pmc_id_t *id, uint64_t count)
 {
-	int rc, row;
+	int rc;
 
 	if ((rc = need_init()) < 0)
 		return rc;
+	/* Generic hardware events belong to the machine's counters: on a PMU
+	 * whose class has fixed rows (the sim's ARMv8), to that class. */
+	if ((pm->ev.pclass == PMC_CLASS_GENERIC || pm->ev.pclass == PMC_CLASS_CACHE ||
+	    pm->ev.pclass == PMC_CLASS_RAW || pm->ev.pclass == PMC_CLASS_ARMV8) &&
+	    pmc__class_index(pm->ev.pclass) < 0)
+		for (uint32_t i = 0; i < pmc__g.m.nclass; i++)
+			if (pmc__g.m.strict_rows[i]) {
+				pm->ev.pclass = pmc__g.m.classes[i].pm_class;
+				break;
+			}
 	if ((int)mode < PMC_MODE_FIRST || (int)mode > PMC_MODE_LAST) {
 		pmc__set_reason("invalid mode %d (SS, SC, TS or TC)", (int)mode);
 		return -EINVAL;
@@ -393,13 +388,8 @@ static int allocate_common(struct pmc *pm, enum pmc_mode mode, uint32_t flags,
 	}
 	if ((rc = probe_event(pm)) < 0)
 		return rc;
-	row = pick_row(pm->cpu, pm->ev.pclass);
-	if (row < 0) {
-		pmc__set_reason("no free PMC row in class %s", pmc_name_of_class(pm->ev.pclass));
-		return -EINVAL;
-	}
-	pm->id = PMC_ID_MAKE_ID(PMC_IS_SYSTEM_MODE(mode) ? cpu : PMC_CPU_ANY,
-	    mode, pm->ev.pclass, row);
+	if ((rc = pmc__pick_row(pm, &pm->id)) < 0)
+		return rc;
 	pm->next = pmc__g.pmcs;
 	pmc__g.pmcs = pm;
 	*id = pm->id;
@@ -1156,6 +1146,18 @@ static int admin(int cpu, int row, int disable)
 	}
 	if ((rc = pmc__g.be->cpu_check(cpu)) < 0)
 		return leave(rc);
+	if (disable) {
+		/* hwpmc: EBUSY for rows in use by process PMCs or a system PMC. */
+		int ci = 0, r = row;
+		while (ci < (int)pmc__g.m.nclass && r >= (int)pmc__g.m.classes[ci].pm_num)
+			r -= (int)pmc__g.m.classes[ci++].pm_num;
+		enum pmc_disp d = ci < (int)pmc__g.m.nclass ? pmc__row_use(ci, r, cpu) : PMC_DISP_FREE;
+		if (d == PMC_DISP_THREAD || (d == PMC_DISP_STANDALONE && !pmc__row_disabled(cpu, row))) {
+			pmc__set_reason("PMC row %d is in use by a %s PMC", row,
+			    d == PMC_DISP_THREAD ? "process-mode" : "system-mode");
+			return leave(-EBUSY);
+		}
+	}
 	return leave(pmc__row_set_disabled(cpu, row, disable));
 }
 
