@@ -20,6 +20,7 @@
 #include "core/error.h"
 #include "core/settings.h"
 #include "core/sysinfo.h"
+#include "core/userpage.h"
 
 struct pmc_core pmc__g = { .lock = PTHREAD_MUTEX_INITIALIZER };
 static const char *backend_name_wanted;
@@ -796,6 +797,43 @@ int pmc_stop(pmc_id_t id)
 
 /* ---- reading and writing ----------------------------------------------- */
 
+struct rdpmc_arg {
+	const struct pmc_backend_ops *be;
+	struct pmc_bctr *c;
+};
+
+static uint64_t rdpmc_cb(void *arg, uint32_t idx)
+{
+	struct rdpmc_arg *a = arg;
+	return a->be->rdpmc_read(a->c, idx);
+}
+
+/*
+ * The fast path (hwpmc's RDPMC/GETMSR, Linux's self-monitoring): a
+ * process-mode counting PMC on this process only, one counter, whose
+ * control page lets user space read the hardware counter.  Returns 0 with
+ * the reading, or -EOPNOTSUPP when the page does not allow it (software
+ * events always: they have no hardware index), so the caller uses read(2).
+ */
+static int read_user_page(struct pmc *pm, uint64_t *raw, uint64_t *en, uint64_t *run)
+{
+	struct perf_event_mmap_page *pg;
+	struct pmc_target *t = pm->targets;
+	struct rdpmc_arg a;
+
+	if (!t || t->next || t->nctr != 1 || t->pid != getpid() || t->ctr_cpu[0] != -1 ||
+	    (pm->flags & PMC_F_DESCENDANTS) || !pmc__g.be->user_page ||
+	    !pmc__g.be->rdpmc_read || pm->ev.pclass == PMC_CLASS_SOFT)
+		return -EOPNOTSUPP;
+	if (pmc__g.be->user_page(t->ctr[0], &pg) < 0)
+		return -EOPNOTSUPP;
+	if (!pg->cap_user_rdpmc || __atomic_load_n(&pg->index, __ATOMIC_RELAXED) == 0)
+		return -EOPNOTSUPP;
+	a.be = pmc__g.be;
+	a.c = t->ctr[0];
+	return pmc__userpage_read(pg, rdpmc_cb, &a, raw, en, run);
+}
+
 static int read_locked(struct pmc *pm, struct pmc_reading *r)
 {
 	uint64_t raw = 0, en = 0, run = 0;
@@ -808,8 +846,16 @@ static int read_locked(struct pmc *pm, struct pmc_reading *r)
 		    "(hwpmc's PMCRW rule)", pm->id);
 		return -EINVAL;
 	}
+	if (pm->state == PMC_STATE_RUNNING && read_user_page(pm, &raw, &en, &run) == 0) {
+		scaled = (double)raw;
+		if (run && run < en) {
+			scaled = (double)raw * (double)en / (double)run;
+			any_scaled = 1;
+		}
+		goto done;
+	}
 	/*
-	 * A task counted per CPU (one counter per CPU, as log-writing PMCs are)
+	 * A task counted per CPU (one counter per CPU, as sampling PMCs are)
 	 * is "enabled" on every CPU while it runs but "running" only on the
 	 * one it is on, so per-counter scaling would be wrong.  Counters of one
 	 * thread are contiguous with rising CPU numbers: for each such run,
@@ -845,6 +891,7 @@ static int read_locked(struct pmc *pm, struct pmc_reading *r)
 			    (v.enabled > g_en ? v.enabled : g_en);
 		}
 	}
+done:
 	r->pm_raw = raw + (uint64_t)pm->offset;
 	r->pm_value = (any_scaled ? (uint64_t)(scaled + 0.5) : raw) + (uint64_t)pm->offset;
 	r->pm_enabled = en;

@@ -22,6 +22,7 @@
 #include "backend/backend.h"
 #include "core/error.h"
 #include "core/sysinfo.h"
+#include "core/userpage.h"
 
 struct pmc_bctr {
 	int fd;
@@ -310,15 +311,34 @@ static int linux_user_page(struct pmc_bctr *c, struct perf_event_mmap_page **pag
 	return 0;
 }
 
-static uint64_t linux_rdpmc_read(struct pmc_bctr *c, uint32_t index)
+/*
+ * Hardware counter idx (page->index - 1) or, for PMC_USERPAGE_TIMER, the
+ * time counter the page's time_mult/shift refer to (the TSC on x86).  Only
+ * called when the page advertises cap_user_rdpmc / cap_user_time.
+ */
+static uint64_t linux_rdpmc_read(struct pmc_bctr *c, uint32_t idx)
 {
 	(void)c;
 #if defined(__x86_64__) || defined(__i386__)
 	uint32_t lo, hi;
-	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(index - 1));
+	if (idx == PMC_USERPAGE_TIMER)
+		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	else
+		__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(idx));
 	return ((uint64_t)hi << 32) | lo;
+#elif defined(__aarch64__)
+	uint64_t v = 0;
+	if (idx == PMC_USERPAGE_TIMER)
+		__asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
+	else if (idx == 31)
+		__asm__ volatile("mrs %0, pmccntr_el0" : "=r"(v));
+	else {
+		__asm__ volatile("msr pmselr_el0, %0; isb" : : "r"((uint64_t)idx));
+		__asm__ volatile("mrs %0, pmxevcntr_el0" : "=r"(v));
+	}
+	return v;
 #else
-	(void)index;
+	(void)idx;
 	return 0;
 #endif
 }

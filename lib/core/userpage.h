@@ -1,6 +1,6 @@
 /*
  * userpage.h — the self-monitoring read protocol of struct
- * perf_event_mmap_page, written once for every backend.
+ * perf_event_mmap_page, written once in libpmc for every backend.
  *
  * pmc__userpage_read() is the reader of the kernel's documented protocol
  * (include/uapi/linux/perf_event.h): retry while the `lock` seqcount moves
@@ -18,8 +18,8 @@
  * caller falls back to the read system call / backend read); -EINVAL for a
  * malformed page; -EAGAIN if the page never held still.
  */
-#ifndef PMC_BACKEND_USERPAGE_H
-#define PMC_BACKEND_USERPAGE_H
+#ifndef PMC_CORE_USERPAGE_H
+#define PMC_CORE_USERPAGE_H
 
 #include <stdint.h>
 #include <linux/perf_event.h>
