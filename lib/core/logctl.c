@@ -6,14 +6,25 @@
  * the log fd.  This file decides which rings exist: one per CPU shared by
  * every per-CPU counter (the kernel redirects the others into it), and one
  * per counter that follows a task.  It also writes the records only the
- * core knows about: PMCALLOCATE, PMCATTACH/DETACH, USERDATA, and the
- * targets' existing mappings, so a report needs nothing of this machine.
+ * core knows about: PMCALLOCATE, PMCATTACH/DETACH, USERDATA, the targets'
+ * existing threads, names and mappings (for system-mode sampling: every
+ * process's, as hwpmc's pmc_log_all_process_mappings), and where kernel
+ * symbols come from (KSYMSRC), so a report needs nothing of this machine.
+ *
+ * The hwpmc tunables shape the rings and the writer: nsamples x the largest
+ * sample (callchaindepth frames) sizes each kernel ring, capped by
+ * nbuffers_pcpu x logbuffersize per CPU; logbuffersize is the writer's
+ * buffer (see ring_pages() and pmc_configure_logfile_flags()).
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,6 +53,8 @@ static struct {
 	struct pmc_logw *lw;
 	struct ring *rings;
 	unsigned flags;
+	int logged_all;                 /* every process's state is in this log */
+	int logged_ksyms;               /* KSYMSRC is in this log */
 	char cmdline[1024];
 } L;
 
@@ -88,22 +101,75 @@ static void exe_path(pid_t pid, char *buf, size_t len)
 	buf[n > 0 ? n : 0] = '\0';
 }
 
-/* The target's current mappings and name: what happened before we came. */
-static void log_process_state(pid_t pid)
+/* Backends whose pids are real processes: /proc describes their targets.
+ * (The sim's tasks are simulated; it reports names and mappings itself.) */
+static int pids_are_real(void)
+{
+	return pmc__g.be && !strcmp(pmc__g.be->name, "linux");
+}
+
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	int ok = 0;
+	if (!f)
+		return -1;
+	if (fgets(buf, (int)len, f)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		ok = 1;
+	}
+	fclose(f);
+	return ok ? 0 : -1;
+}
+
+/*
+ * A process's threads and their names: COMM for each (and, for processes
+ * that existed before a system-wide log started, hwpmc's PROC_CREATE and
+ * THR_CREATE records as pmc_process_allproc writes them).
+ */
+static void log_threads(pid_t pid, int creates)
+{
+	struct pmc_logrec *r = rec_buf();
+	char path[64], name[256];
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	if (read_line(path, name, sizeof(name)) < 0)
+		return;
+	if (creates && pmc__logrec_proc_create(r, pid, 0, name) == 0)
+		put(r);
+	if (pmc__logrec_comm(r, pid, pid, 0, name) == 0)
+		put(r);
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if ((dir = opendir(path)) == NULL)
+		return;
+	while ((d = readdir(dir)) != NULL) {
+		char tpath[96];
+		pid_t tid;
+		if (!isdigit((unsigned char)d->d_name[0]))
+			continue;
+		tid = (pid_t)atoi(d->d_name);
+		if (tid == pid)
+			continue;
+		snprintf(tpath, sizeof(tpath), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
+		if (read_line(tpath, name, sizeof(name)) < 0)
+			continue;
+		if (creates && pmc__logrec_thr_create(r, tid, pid, 0, name) == 0)
+			put(r);
+		if (pmc__logrec_comm(r, pid, tid, 0, name) == 0)
+			put(r);
+	}
+	closedir(dir);
+}
+
+/* The executable mappings of a process: what happened before we came. */
+static void log_maps(pid_t pid)
 {
 	struct pmc_logrec *r = rec_buf();
 	char path[64], line[4096 + 256];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	if ((f = fopen(path, "r")) != NULL) {
-		if (fgets(line, sizeof(line), f)) {
-			line[strcspn(line, "\n")] = '\0';
-			if (pmc__logrec_comm(r, pid, pid, 0, line) == 0)
-				put(r);
-		}
-		fclose(f);
-	}
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	if ((f = fopen(path, "r")) == NULL)
 		return;
@@ -120,7 +186,10 @@ static void log_process_state(pid_t pid)
 		file[strcspn(file, "\n")] = '\0';
 		struct pmc_logrec_map m = {
 			.pid = pid, .start = lo, .len = hi - lo, .pgoff = off,
-			.prot = 4 /* PROT_EXEC */, .path = file,
+			.prot = PROT_EXEC | (perms[0] == 'r' ? PROT_READ : 0) |
+			    (perms[1] == 'w' ? PROT_WRITE : 0),
+			.mflags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE,
+			.path = file,
 		};
 		if (pmc__logrec_map_in(r, &m) == 0)
 			put(r);
@@ -128,15 +197,96 @@ static void log_process_state(pid_t pid)
 	fclose(f);
 }
 
+/* The target's current threads, names and mappings. */
+static void log_process_state(pid_t pid)
+{
+	log_threads(pid, 0);
+	log_maps(pid);
+}
+
+/* hwpmc's pmc_log_all_process_mappings: every process, for system-wide
+ * sampling (samples may land in any of them). */
+static void log_all_processes(void)
+{
+	struct dirent *d;
+	DIR *dir = opendir("/proc");
+
+	if (!dir)
+		return;
+	while ((d = readdir(dir)) != NULL) {
+		if (!isdigit((unsigned char)d->d_name[0]))
+			continue;
+		pid_t pid = (pid_t)atoi(d->d_name);
+		log_threads(pid, 1);
+		log_maps(pid);
+	}
+	closedir(dir);
+}
+
+/* The running kernel's GNU build id, from its ELF notes (0 if unknown). */
+static uint32_t kernel_build_id(uint8_t id[20])
+{
+	unsigned char buf[4096];
+	size_t n, off = 0;
+	FILE *f = fopen("/sys/kernel/notes", "r");
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	while (off + 12 <= n) {
+		uint32_t namesz, descsz, type;
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		size_t name_at = off + 12, desc_at = name_at + ((namesz + 3u) & ~3u);
+		if (desc_at + descsz > n)
+			break;
+		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
+		    !memcmp(buf + name_at, "GNU", 4) && descsz > 0) {
+			uint32_t len = descsz > 20 ? 20 : descsz;
+			memcpy(id, buf + desc_at, len);
+			return len;
+		}
+		off = desc_at + ((descsz + 3u) & ~3u);
+	}
+	return 0;
+}
+
+/* Where a report finds kernel symbols: this kernel's /proc/kallsyms. */
+static void log_ksymsrc(void)
+{
+	struct pmc_logrec *r = rec_buf();
+	struct utsname un;
+	uint8_t id[20];
+	uint32_t idlen;
+
+	if (uname(&un) < 0)
+		un.release[0] = '\0';
+	memset(id, 0, sizeof(id));
+	idlen = kernel_build_id(id);
+	if (pmc__logrec_ksymsrc(r, "/proc/kallsyms", un.release, id, idlen) == 0)
+		put(r);
+}
+
+/*
+ * Data pages of a kernel ring: room for nsamples samples of the largest
+ * size this PMC writes (a call chain of callchaindepth frames), a power of
+ * two, at least one page, at most nbuffers_pcpu x logbuffersize (hwpmc's
+ * per-CPU log memory).
+ */
 static size_t ring_pages(const struct pmc *pm)
 {
 	size_t per = 64;
-	size_t bytes, pages = 8, psz = (size_t)sysconf(_SC_PAGESIZE);
+	size_t psz = (size_t)sysconf(_SC_PAGESIZE);
+	size_t bytes, pages = 1, maxpages;
 
 	if (pm->flags & PMC_F_CALLCHAIN)
 		per += 8 * (size_t)pmc__setting(PMC_SETTING_CALLCHAINDEPTH);
 	bytes = (size_t)pmc__setting(PMC_SETTING_NSAMPLES) * per;
-	while (pages * psz < bytes && pages < 1024)
+	maxpages = (size_t)pmc__setting(PMC_SETTING_NBUFFERS_PCPU) *
+	    (size_t)pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024 / psz;
+	while (pages * psz < bytes && pages * 2 <= maxpages)
 		pages *= 2;
 	return pages;
 }
@@ -159,7 +309,13 @@ static int new_ring(struct pmc *pm, struct pmc_bctr *owner, int cpu, pid_t tid, 
 	struct ring *r;
 	int rc;
 
-	if ((rc = be->ring_map(owner, pages, &page)) < 0)
+	/* A user over its locked-memory allowance (perf_event_mlock_kb) gets
+	 * EPERM: try smaller rings before giving up, as perf record does. */
+	while ((rc = be->ring_map(owner, pages, &page)) == -EPERM && pages > 1) {
+		pmc__clear_reason();
+		pages /= 2;
+	}
+	if (rc < 0)
 		return rc;
 	r = calloc(1, sizeof(*r));
 	if (!r)
@@ -247,14 +403,30 @@ int pmc__log_pmc_started(struct pmc *pm)
 
 	if (!L.lw || !(pm->flags & PMC_F_NEEDS_LOGFILE))
 		return 0;
+	if (PMC_IS_SAMPLING_MODE(pm->mode) && pids_are_real()) {
+		if (!L.logged_ksyms) {
+			log_ksymsrc();
+			L.logged_ksyms = 1;
+		}
+		if (PMC_IS_SYSTEM_MODE(pm->mode) && !L.logged_all) {
+			log_all_processes();
+			L.logged_all = 1;
+		}
+	}
 	for (struct pmc_target *t = pm->targets; t; t = t->next) {
 		if (t->pid > 0) {
+			/* A command not yet released is still our own fork: its
+			 * name, executable and mappings come with its exec. */
+			int pending = pmc__spawn_pending(t->pid);
 			struct pmc_logrec *r = rec_buf();
 			char exe[4096];
-			exe_path(t->pid, exe, sizeof(exe));
+			exe[0] = '\0';
+			if (!pending && pids_are_real())
+				exe_path(t->pid, exe, sizeof(exe));
 			if (pmc__logrec_pmcattach(r, pm->id, t->pid, exe) == 0)
 				put(r);
-			log_process_state(t->pid);
+			if (!pending && pids_are_real() && !L.logged_all)
+				log_process_state(t->pid);
 		}
 		for (int i = 0; i < t->nctr; i++) {
 			/* Rings are set up once per counter; skip ones already added. */
@@ -329,6 +501,7 @@ static int close_log(void)
 	}
 	rc = pmc__logw_close(L.lw);
 	L.lw = NULL;
+	L.logged_all = L.logged_ksyms = 0;
 	return rc;
 }
 
@@ -355,11 +528,19 @@ int pmc_configure_logfile_flags(int fd, unsigned flags)
 	} else if (fd < 0 || fcntl(fd, F_GETFL) < 0) {
 		pmc__set_reason("%d is not an open file descriptor", fd);
 		rc = -EBADF;
-	} else if ((rc = pmc__logw_open(fd, (flags & PMC_LOGF_ZSTD) ? PMC_LOGW_ZSTD : 0,
-	    L.cmdline, &L.lw)) == 0) {
-		L.flags = flags;
-		for (struct pmc *pm = pmc__g.pmcs; pm; pm = pm->next)
-			log_allocate(pm);
+	} else {
+		/* hwpmc's logbuffersize: the size of the writer's buffer. */
+		pmc__logw_set_bufsize((size_t)pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024);
+		rc = pmc__logw_open(fd, (flags & PMC_LOGF_ZSTD) ? PMC_LOGW_ZSTD : 0,
+		    L.cmdline, &L.lw);
+		if (rc == 0) {
+			L.flags = flags;
+			/* Records the core writes get the backend's clock, as samples do. */
+			if (pmc__g.be->now)
+				pmc__logw_set_clock(L.lw, pmc__g.be->now);
+			for (struct pmc *pm = pmc__g.pmcs; pm; pm = pm->next)
+				log_allocate(pm);
+		}
 	}
 	if (rc < 0)
 		pmc__g.stats.pm_syscall_errors++;

@@ -1,0 +1,720 @@
+/*
+ * cmd_record.c — `pmc record`: sample a command, processes, threads or CPUs
+ * into a pmc log (perf record; pmcstat -P/-S -O).  Everything is done through
+ * the public libpmc API: this file decides what to sample, where the log goes
+ * and when to stop, and reports what was written.  The log itself — rings,
+ * the writer thread, the records — is the library's (lib/core/logctl.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pmc.h"
+#include "cli.h"
+
+#define MAX_EVENTS   64
+#define MAX_CPUS     4096
+#define DEFAULT_HZ   4000
+#define DEFAULT_FILE "pmc.log"
+#define TICK_MS      100          /* main-loop wake-up */
+#define STATUS_MS    250          /* live status line refresh */
+
+struct opts {
+	char *spec[MAX_EVENTS];
+	int nev;
+	int default_event;            /* no -e: cycles, else cpu-clock */
+	uint64_t hz;                  /* -F */
+	uint64_t period;              /* -c */
+	int callchain;                /* -g */
+	const char *out;              /* -o */
+	int force;                    /* -f */
+	int zstd;                     /* -z */
+	pid_t *pids;                  /* -p / -t */
+	int npids;
+	int threads;                  /* -t */
+	int all_cpus;                 /* -a */
+	unsigned char cpus[MAX_CPUS]; /* -C */
+	int cpu_list;
+	double duration;              /* -l */
+	const char *backend;
+	int verbose, quiet, show_settings;
+	char **cmd;
+};
+
+/* The PMCs: one per event (process mode) or per event per CPU (-a). */
+struct rec_pmc {
+	pmc_id_t id;
+	const char *spec;
+	int cpu;
+};
+
+static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t nsignals;
+static void on_signal(int sig)
+{
+	got_signal = sig;
+	nsignals++;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: pmc record [-e EVENT]... [-F HZ | -c PERIOD] [-g] [-o FILE] [-f] [-z] -- COMMAND [ARGS...]\n"
+"       pmc record [options] -p PID[,PID...] | -t TID[,TID...] | -a [-C CPUS] [-l SECONDS]\n"
+"       pmc record --show-settings\n"
+"\n"
+"Sample a command (and its children), existing processes or threads, or whole\n"
+"CPUs into a pmc log; read it with 'pmc dump' (or 'pmc report').  Only the\n"
+"command is sampled, not pmc's own fork and exec.  Without -e: cycles, or\n"
+"cpu-clock on a machine without a hardware PMU.\n"
+"\n"
+"  -e, --event=LIST      events to sample (see 'pmc list'); repeatable\n"
+"  -F, --freq=HZ         samples per second (default %d)\n"
+"  -c, --count=PERIOD    one sample every PERIOD events (at least mincount)\n"
+"  -g, --call-graph      record call chains (kernel and user, frame pointers)\n"
+"  -o, --output=FILE     the log (default %s; '-': standard output, and the\n"
+"                        command's standard output goes to standard error)\n"
+"  -f, --force           overwrite FILE if it exists\n"
+"  -z, --compress        zstd-compress the log (still streamable)\n"
+"  -p, --pid=PIDS        sample existing processes (all threads, and children)\n"
+"  -t, --tid=TIDS        sample existing threads only\n"
+"  -a, --all-cpus        sample every CPU (system-wide; needs privilege)\n"
+"  -C, --cpu=LIST        sample only these CPUs (e.g. 0-3,6); implies -a\n"
+"  -l, --duration=SECS   stop after SECS seconds (default: until the command\n"
+"                        ends, the processes exit, or Ctrl-C)\n"
+"  -b, --backend=NAME    linux (default) or sim (simulated ARMv8 PMU; the\n"
+"                        command is a workload file)\n"
+"  -v, --verbose         also print the tunables and the PMCs used\n"
+"  -q, --quiet           no status line, no summary\n"
+"      --show-settings   print the tunables record uses, and exit\n"
+"  -h, --help            this help\n"
+"\n"
+"A status line (elapsed, samples, lost, bytes) is shown on standard error when\n"
+"it is a terminal; a summary ends every recording.  Ctrl-C or SIGTERM stops\n"
+"recording (the command gets the signal too); the log is completed either way.\n"
+"\n"
+"Exit status: the command's own (128+N if signal N ended it), 0 for -p/-t/-a;\n"
+"1 if recording failed (e.g. the disk is full: what was written stays\n"
+"readable); 2 for a usage error.\n", DEFAULT_HZ, DEFAULT_FILE);
+}
+
+static int parse_pids(const char *s, struct opts *o)
+{
+	char *dup = strdup(s), *save = NULL, *tok;
+	if (!dup)
+		return -1;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		long v = strtol(tok, &end, 10);
+		if (*end || v <= 0 || v > 0x7fffffff) {
+			free(dup);
+			return -1;
+		}
+		pid_t *n = realloc(o->pids, (size_t)(o->npids + 1) * sizeof(pid_t));
+		if (!n) {
+			free(dup);
+			return -1;
+		}
+		o->pids = n;
+		o->pids[o->npids++] = (pid_t)v;
+	}
+	free(dup);
+	return o->npids > 0 ? 0 : -1;
+}
+
+static void add_events(struct opts *o, const char *list)
+{
+	char **specs;
+	int n;
+
+	if (pmc_event_split(list, &specs, &n) < 0)
+		cli_usage_error("bad event list '%s': %s", list, pmc_errmsg());
+	for (int i = 0; i < n; i++) {
+		if (o->nev >= MAX_EVENTS)
+			cli_usage_error("too many events (at most %d)", MAX_EVENTS);
+		o->spec[o->nev++] = strdup(specs[i]);
+	}
+	pmc_event_split_free(specs, n);
+}
+
+static uint64_t parse_u64(const char *s, const char *what)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end || end == s || v == 0 || s[0] == '-')
+		cli_usage_error("'%s' is not a valid %s (a positive integer)", s, what);
+	return (uint64_t)v;
+}
+
+static long read_proc_long(const char *path, long dflt)
+{
+	FILE *f = fopen(path, "r");
+	long v = dflt;
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = dflt;
+		fclose(f);
+	}
+	return v;
+}
+
+/* The backend's clock: simulated time with the sim, so -l means the same. */
+static uint64_t now_ns(void)
+{
+	return pmc_clock_ns();
+}
+
+static long setting(const char *name)
+{
+	long v = 0;
+	pmc_setting_get(name, &v);
+	return v;
+}
+
+/* --show-settings: the tunables and what they mean to record. */
+static void show_settings(FILE *f)
+{
+	long maxstack = read_proc_long("/proc/sys/kernel/perf_event_max_stack", -1);
+	long depth = setting("callchaindepth");
+
+	fprintf(f, "callchaindepth %6ld  frames per call chain with -g", depth);
+	if (maxstack >= 0)
+		fprintf(f, " (kernel.perf_event_max_stack=%ld: %ld used)", maxstack,
+		    depth < maxstack ? depth : maxstack);
+	fputc('\n', f);
+	fprintf(f, "logbuffersize  %6ld  KB: the log writer's buffer; the kernel wakes the writer\n"
+	    "                       when a ring holds half of it\n", setting("logbuffersize"));
+	fprintf(f, "nbuffers_pcpu  %6ld  x logbuffersize = the most ring memory per CPU (%ld KB)\n",
+	    setting("nbuffers_pcpu"), setting("nbuffers_pcpu") * setting("logbuffersize"));
+	fprintf(f, "nsamples       %6ld  samples each per-CPU kernel ring holds (sized for\n"
+	    "                       callchaindepth frames with -g)\n", setting("nsamples"));
+	fprintf(f, "mincount       %6ld  smallest sampling period; a smaller -c is raised to it\n",
+	    setting("mincount"));
+	fprintf(f, "\nSet them with PMC_<NAME>=value in the environment or in a config file\n"
+	    "(PMC_CONFIG, ~/.config/pmc/pmc.conf, /etc/pmc.conf); see pmc(3).\n");
+}
+
+static void join_cmdline(int argc, char **argv, char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "pmc");
+	for (int i = 0; i < argc && n + 2 < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, " %s", argv[i]);
+}
+
+/* ---- the recording ----------------------------------------------------- */
+
+struct rec {
+	struct opts *o;
+	struct rec_pmc *pmcs;
+	int npmcs;
+	int logfd;
+	int created;                  /* we created the file: remove it on setup errors */
+	const char *shown;            /* the log's name in messages */
+	pid_t child;
+	int child_done;
+	int status;
+	int is_linux;                 /* the Linux backend (not the sim) */
+	int status_line;              /* stderr is a terminal */
+	int line_shown;
+};
+
+static void remove_output(struct rec *r)
+{
+	if (r->created && r->o->out && strcmp(r->o->out, "-"))
+		unlink(r->o->out);
+	r->created = 0;
+}
+
+/* End the command if it is still running (an error path, or -l). */
+static void end_child(struct rec *r, int sig)
+{
+	if (r->child <= 0 || r->child_done)
+		return;
+	pmc_spawn_kill(r->child, sig);
+	if (pmc_spawn_wait(r->child, &r->status) == 0)
+		r->child_done = 1;
+}
+
+static void __attribute__((noreturn)) setup_fail(struct rec *r, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void setup_fail(struct rec *r, int code, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	end_child(r, SIGKILL);
+	remove_output(r);
+	cli_die(code, "%s", msg);
+}
+
+static int add_pmc(struct rec *r, pmc_id_t id, const char *spec, int cpu)
+{
+	struct rec_pmc *n = realloc(r->pmcs, (size_t)(r->npmcs + 1) * sizeof(*n));
+	if (!n)
+		return -1;
+	r->pmcs = n;
+	n[r->npmcs].id = id;
+	n[r->npmcs].spec = spec;
+	n[r->npmcs].cpu = cpu;
+	r->npmcs++;
+	return 0;
+}
+
+/* Allocate one event's PMCs; -1 with errno and pmc_errmsg() on failure. */
+static int alloc_event(struct rec *r, const char *spec)
+{
+	struct opts *o = r->o;
+	uint32_t flags = o->callchain ? PMC_F_CALLCHAIN : 0;
+	uint64_t count = o->period ? o->period : 0;
+	pmc_id_t id;
+
+	if (o->all_cpus) {
+		int ncpu = pmc_ncpu(), any = 0;
+		for (int c = 0; c < ncpu && c < MAX_CPUS; c++) {
+			if (o->cpu_list && !o->cpus[c])
+				continue;
+			if (pmc_allocate(spec, PMC_MODE_SS, flags, c, &id, count) < 0) {
+				if (errno == ENXIO && !o->cpu_list)
+					continue;         /* an offline CPU */
+				return -1;
+			}
+			if ((o->hz && pmc_set_frequency(id, o->hz) < 0) || add_pmc(r, id, spec, c) < 0)
+				return -1;
+			any = 1;
+		}
+		if (!any) {
+			errno = ENXIO;
+			return -1;
+		}
+		return 0;
+	}
+	if (!o->threads)
+		flags |= PMC_F_DESCENDANTS;
+	if (pmc_allocate(spec, PMC_MODE_TS, flags, PMC_CPU_ANY, &id, count) < 0)
+		return -1;
+	if ((o->hz && pmc_set_frequency(id, o->hz) < 0) || add_pmc(r, id, spec, -1) < 0)
+		return -1;
+	return 0;
+}
+
+static void alloc_all(struct rec *r)
+{
+	struct opts *o = r->o;
+
+	for (int i = 0; i < o->nev; i++) {
+		if (alloc_event(r, o->spec[i]) == 0)
+			continue;
+		int err = errno;
+		if (o->default_event && i == 0 && strstr(pmc_errmsg(), "no hardware PMU")) {
+			/* The default event on a machine without a PMU. */
+			if (!o->quiet)
+				cli_warn("no hardware PMU on this machine: sampling cpu-clock "
+				    "instead of cycles");
+			free(o->spec[0]);
+			o->spec[0] = strdup("cpu-clock");
+			if (alloc_event(r, o->spec[0]) == 0)
+				continue;
+			err = errno;
+		}
+		int code = (err == ENOENT || err == EINVAL || err == EOPNOTSUPP) ?
+		    CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+		setup_fail(r, code, "cannot sample '%s': %s", o->spec[i], pmc_errmsg());
+	}
+}
+
+static void open_output(struct rec *r)
+{
+	struct opts *o = r->o;
+
+	if (!strcmp(o->out, "-")) {
+		r->shown = "<stdout>";
+		if (isatty(STDOUT_FILENO))
+			cli_usage_error("refusing to write a binary log to a terminal; "
+			    "redirect or pipe standard output, or give -o FILE");
+		/* The log keeps the pipe; our standard output (and the command's)
+		 * becomes standard error, so nothing else can write into the log. */
+		r->logfd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (r->logfd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			setup_fail(r, CLI_EXIT_FAIL, "cannot use standard output: %s",
+			    strerror(errno));
+		return;
+	}
+	r->shown = o->out;
+	int fl = O_WRONLY | O_CREAT | O_CLOEXEC | (o->force ? O_TRUNC : O_EXCL);
+	r->logfd = open(o->out, fl, 0644);
+	if (r->logfd < 0) {
+		if (errno == EEXIST)
+			setup_fail(r, CLI_EXIT_FAIL, "'%s' exists; not overwriting it (use -f to "
+			    "overwrite, or -o another name)", o->out);
+		setup_fail(r, CLI_EXIT_FAIL, "cannot create '%s': %s", o->out, strerror(errno));
+	}
+	r->created = 1;
+}
+
+static void human_bytes(uint64_t b, char *buf, size_t len)
+{
+	if (b >= 10ull * 1024 * 1024)
+		snprintf(buf, len, "%.1f MB", (double)b / (1024.0 * 1024.0));
+	else if (b >= 10ull * 1024)
+		snprintf(buf, len, "%.1f KB", (double)b / 1024.0);
+	else
+		snprintf(buf, len, "%llu bytes", (unsigned long long)b);
+}
+
+static void status_line(struct rec *r, uint64_t elapsed_ns)
+{
+	struct pmc_log_stats st;
+	char s[32], l[32], b[32];
+
+	if (!r->status_line || pmc_log_stats(&st) < 0)
+		return;
+	human_bytes(st.pl_bytes, b, sizeof(b));
+	fprintf(stderr, "\r\033[K[ %6.1fs ] %s samples, %s lost, %s",
+	    (double)elapsed_ns / 1e9, cli_group_digits(st.pl_samples, s, sizeof(s)),
+	    cli_group_digits(st.pl_lost, l, sizeof(l)), b);
+	fflush(stderr);
+	r->line_shown = 1;
+}
+
+static void clear_status(struct rec *r)
+{
+	if (r->line_shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		r->line_shown = 0;
+	}
+}
+
+static void print_verbose(struct rec *r)
+{
+	struct opts *o = r->o;
+
+	cli_warn("settings: callchaindepth=%ld logbuffersize=%ld nbuffers_pcpu=%ld "
+	    "nsamples=%ld mincount=%ld", setting("callchaindepth"), setting("logbuffersize"),
+	    setting("nbuffers_pcpu"), setting("nsamples"), setting("mincount"));
+	for (int i = 0; i < r->npmcs; i++) {
+		char where[32] = "";
+		if (r->pmcs[i].cpu >= 0)
+			snprintf(where, sizeof(where), " on CPU %d", r->pmcs[i].cpu);
+		if (o->hz)
+			cli_warn("PMC 0x%08x: %s at %llu samples/s%s%s", r->pmcs[i].id,
+			    r->pmcs[i].spec, (unsigned long long)o->hz, where,
+			    o->callchain ? ", call chains" : "");
+		else
+			cli_warn("PMC 0x%08x: %s every %llu events%s%s", r->pmcs[i].id,
+			    r->pmcs[i].spec, (unsigned long long)(o->period < (uint64_t)setting(
+			    "mincount") ? (uint64_t)setting("mincount") : o->period), where,
+			    o->callchain ? ", call chains" : "");
+	}
+}
+
+int cmd_record(int argc, char **argv)
+{
+	enum { OPT_SHOW_SETTINGS = 256 };
+	static const struct option lopts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "call-graph", no_argument, NULL, 'g' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "compress", no_argument, NULL, 'z' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "duration", required_argument, NULL, 'l' },
+		{ "backend", required_argument, NULL, 'b' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "show-settings", no_argument, NULL, OPT_SHOW_SETTINGS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct opts o;
+	static struct rec r;
+	static char cmdline[1024];
+	int c, write_failed = 0;
+
+	memset(&o, 0, sizeof(o));
+	memset(&r, 0, sizeof(r));
+	r.o = &o;
+	r.logfd = -1;
+	o.out = DEFAULT_FILE;
+	optind = 1;
+	opterr = 0;
+	join_cmdline(argc, argv, cmdline, sizeof(cmdline));
+	while ((c = getopt_long(argc, argv, "+:e:F:c:go:fzp:t:aC:l:b:vqh", lopts, NULL)) != -1) {
+		char *end;
+		switch (c) {
+		case 'e': add_events(&o, optarg); break;
+		case 'F': o.hz = parse_u64(optarg, "frequency"); break;
+		case 'c': o.period = parse_u64(optarg, "period"); break;
+		case 'g': o.callchain = 1; break;
+		case 'o':
+			if (!*optarg)
+				cli_usage_error("-o needs a file name (or '-')");
+			o.out = optarg;
+			break;
+		case 'f': o.force = 1; break;
+		case 'z': o.zstd = 1; break;
+		case 'p':
+			if (parse_pids(optarg, &o) < 0)
+				cli_usage_error("'%s' is not a list of process ids", optarg);
+			break;
+		case 't':
+			if (parse_pids(optarg, &o) < 0)
+				cli_usage_error("'%s' is not a list of thread ids", optarg);
+			o.threads = 1;
+			break;
+		case 'a': o.all_cpus = 1; break;
+		case 'C': {
+			long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+			int rc = cli_parse_cpu_list(optarg, o.cpus, ncpu > 0 && ncpu < MAX_CPUS ?
+			    (int)ncpu : MAX_CPUS);
+			if (rc == -2)
+				cli_usage_error("CPU list '%s' names a CPU this machine does not have "
+				    "(CPUs 0-%ld)", optarg, ncpu - 1);
+			if (rc < 0)
+				cli_usage_error("'%s' is not a CPU list (e.g. 0-3,6)", optarg);
+			o.cpu_list = o.all_cpus = 1;
+			break;
+		}
+		case 'l':
+			o.duration = strtod(optarg, &end);
+			if (*end || end == optarg || !(o.duration > 0))
+				cli_usage_error("'%s' is not a positive number of seconds", optarg);
+			break;
+		case 'b': o.backend = optarg; break;
+		case 'v': o.verbose = 1; break;
+		case 'q': o.quiet = 1; break;
+		case OPT_SHOW_SETTINGS: o.show_settings = 1; break;
+		case 'h': usage(stdout); return CLI_EXIT_OK;
+		case ':': cli_usage_error("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			if (optopt && optopt < 256)
+				cli_usage_error("unknown option '-%c'", optopt);
+			cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		o.cmd = &argv[optind];
+	if (o.show_settings) {
+		if (o.cmd || o.npids || o.all_cpus)
+			cli_usage_error("--show-settings takes no target");
+		show_settings(stdout);
+		return CLI_EXIT_OK;
+	}
+	if (!o.cmd && !o.npids && !o.all_cpus)
+		cli_usage_error("nothing to record: give a command, -p, -t or -a");
+	if (o.cmd && (o.npids || o.all_cpus))
+		cli_usage_error("give either a command or -p/-t/-a, not both");
+	if (o.npids && o.all_cpus)
+		cli_usage_error("-p/-t and -a/-C cannot be combined");
+	if (o.hz && o.period)
+		cli_usage_error("give -F (samples per second) or -c (a period), not both");
+	if (o.nev == 0) {
+		add_events(&o, "cycles");
+		o.default_event = 1;
+	}
+	if (!o.hz && !o.period)
+		o.hz = DEFAULT_HZ;
+	if (o.backend && pmc_backend_select(o.backend) < 0)
+		cli_usage_error("%s", pmc_errmsg());
+	if (pmc_init() < 0)
+		cli_die(CLI_EXIT_FAIL, "cannot initialise libpmc: %s", pmc_errmsg());
+	r.is_linux = !strcmp(pmc_backend_name(), "linux");
+	r.status_line = !o.quiet && isatty(STDERR_FILENO);
+
+	if (r.is_linux && o.hz) {
+		long max = read_proc_long("/proc/sys/kernel/perf_event_max_sample_rate", 0);
+		if (max > 0 && o.hz > (uint64_t)max) {
+			if (!o.quiet)
+				cli_warn("-F %llu is above kernel.perf_event_max_sample_rate; "
+				    "sampling at %ld Hz", (unsigned long long)o.hz, max);
+			o.hz = (uint64_t)max;
+		}
+	}
+	if (o.period && o.period < (uint64_t)setting("mincount") && !o.quiet)
+		cli_warn("period %llu is below mincount (%ld); sampling every %ld events",
+		    (unsigned long long)o.period, setting("mincount"), setting("mincount"));
+	if (strcmp(o.out, "-") && !o.force && access(o.out, F_OK) == 0)
+		cli_die(CLI_EXIT_FAIL, "'%s' exists; not overwriting it (use -f to overwrite, "
+		    "or -o another name)", o.out);
+
+	/* Signals: recorded, then handled in the loop (never SA_RESTART, so a
+	 * wait returns).  The command resets them at its exec. */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	alloc_all(&r);
+	open_output(&r);
+	pmc_log_set_cmdline(cmdline);
+	if (pmc_configure_logfile_flags(r.logfd, o.zstd ? PMC_LOGF_ZSTD : 0) < 0)
+		setup_fail(&r, CLI_EXIT_FAIL, "cannot write the log '%s': %s", r.shown,
+		    pmc_errmsg());
+
+	if (o.cmd && pmc_spawn(o.cmd, &r.child) < 0)
+		setup_fail(&r, CLI_EXIT_FAIL, "cannot start '%s': %s", o.cmd[0], pmc_errmsg());
+	/* Only now (the command has been forked with default dispositions): a
+	 * full disk or a closed pipe must be errors, not signals. */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
+
+	if (!o.all_cpus) {
+		pid_t *targets = o.cmd ? &r.child : o.pids;
+		int nt = o.cmd ? 1 : o.npids;
+		for (int i = 0; i < r.npmcs; i++)
+			for (int t = 0; t < nt; t++) {
+				int rc = o.threads ? pmc_attach_thread(r.pmcs[i].id, targets[t]) :
+				    pmc_attach(r.pmcs[i].id, targets[t]);
+				if (rc < 0)
+					setup_fail(&r, CLI_EXIT_FAIL, "cannot attach to %s %d: %s",
+					    o.threads ? "thread" : "process", (int)targets[t],
+					    pmc_errmsg());
+			}
+	}
+	for (int i = 0; i < r.npmcs; i++)
+		if (pmc_start(r.pmcs[i].id) < 0)
+			setup_fail(&r, CLI_EXIT_FAIL, "cannot start sampling '%s': %s",
+			    r.pmcs[i].spec, pmc_errmsg());
+	if (o.verbose && !o.quiet)
+		print_verbose(&r);
+
+	uint64_t t0 = now_ns(), next_status = t0;
+	if (r.child > 0 && pmc_spawn_go(r.child) < 0)
+		setup_fail(&r, CLI_EXIT_FAIL, "cannot run '%s': %s", o.cmd[0], pmc_errmsg());
+
+	int forwarded = 0;
+	for (;;) {
+		struct pmc_log_stats st;
+		uint64_t now = now_ns();
+
+		if (r.status_line && now >= next_status) {
+			status_line(&r, now - t0);
+			next_status = now + STATUS_MS * 1000000ull;
+		}
+		if (pmc_log_stats(&st) == 0 && st.pl_error) {
+			write_failed = st.pl_error;
+			break;
+		}
+		if (o.duration > 0 && (double)(now - t0) >= o.duration * 1e9)
+			break;
+		if (got_signal) {
+			if (r.child <= 0)
+				break;
+			/* Pass it on, once per signal received; the command's end
+			 * ends the recording.  A third signal kills it. */
+			if (forwarded < nsignals) {
+				pmc_spawn_kill(r.child, nsignals >= 3 ? SIGKILL : got_signal);
+				forwarded = nsignals;
+			}
+		}
+		if (r.child > 0) {
+			int rc = pmc_spawn_wait_timeout(r.child, &r.status, TICK_MS);
+			if (rc == 0) {
+				r.child_done = 1;
+				break;
+			}
+			if (errno != EAGAIN && errno != EINTR) {
+				clear_status(&r);
+				cli_warn("waiting for the command: %s", pmc_errmsg());
+				break;
+			}
+		} else {
+			struct timespec ts = { 0, TICK_MS * 1000000L };
+			nanosleep(&ts, NULL);
+			if (!o.all_cpus) {
+				int alive = 0;
+				for (int t = 0; t < o.npids; t++)
+					alive |= pmc_target_exists(o.pids[t]);
+				if (!alive) {
+					clear_status(&r);
+					if (!o.quiet)
+						cli_warn("the monitored %s exited", o.npids > 1 ?
+						    (o.threads ? "threads" : "processes") :
+						    (o.threads ? "thread" : "process"));
+					break;
+				}
+			}
+		}
+	}
+
+	/* Stop, drain everything, then CLOSELOG. */
+	for (int i = 0; i < r.npmcs; i++)
+		pmc_stop(r.pmcs[i].id);
+	struct pmc_log_stats st;
+	memset(&st, 0, sizeof(st));
+	if (pmc_flush_logfile() < 0 && !write_failed)
+		write_failed = errno;
+	pmc_log_stats(&st);
+	if (st.pl_error && !write_failed)
+		write_failed = st.pl_error;
+	if (pmc_close_logfile() < 0 && !write_failed)
+		write_failed = errno;
+	clear_status(&r);
+
+	/* The log's size: the file's, or (a pipe) what the writer wrote. */
+	uint64_t bytes = st.pl_bytes;
+	struct stat sb;
+	if (fstat(r.logfd, &sb) == 0 && S_ISREG(sb.st_mode))
+		bytes = (uint64_t)sb.st_size;
+	else if (!o.zstd && !write_failed)
+		bytes += 16;          /* the CLOSELOG record written at close */
+	if (close(r.logfd) < 0 && !write_failed)
+		write_failed = errno;
+
+	if (write_failed) {
+		cli_warn("writing the log '%s' failed: %s; recording stopped (the %llu bytes "
+		    "written are a readable log)", r.shown, strerror(write_failed),
+		    (unsigned long long)bytes);
+		/* As perf record: a recording that cannot be written ends the command. */
+		end_child(&r, SIGTERM);
+	} else if (!r.child_done && r.child > 0) {
+		/* -l elapsed, or a signal we could not pass on: end the command. */
+		end_child(&r, SIGTERM);
+	}
+	if (!o.quiet) {
+		if (o.verbose)
+			cli_warn("settings: callchaindepth=%ld logbuffersize=%ld nbuffers_pcpu=%ld "
+			    "nsamples=%ld mincount=%ld", setting("callchaindepth"),
+			    setting("logbuffersize"), setting("nbuffers_pcpu"), setting("nsamples"),
+			    setting("mincount"));
+		cli_warn("%llu samples, %llu lost, %llu bytes written to '%s'%s",
+		    (unsigned long long)st.pl_samples, (unsigned long long)st.pl_lost,
+		    (unsigned long long)bytes, r.shown,
+		    st.pl_lost ? " (samples were lost: raise nsamples or lower -F/-c)" : "");
+	}
+
+	int exit_status = CLI_EXIT_OK;
+	if (r.child > 0 && r.child_done) {
+		if (WIFEXITED(r.status))
+			exit_status = WEXITSTATUS(r.status);
+		else if (WIFSIGNALED(r.status))
+			exit_status = 128 + WTERMSIG(r.status);
+	}
+	if (write_failed)
+		exit_status = CLI_EXIT_FAIL;
+	pmc_fini();
+	for (int i = 0; i < o.nev; i++)
+		free(o.spec[i]);
+	free(o.pids);
+	free(r.pmcs);
+	return exit_status;
+}
