@@ -19,6 +19,7 @@ static const struct subcmd cmds[] = {
 	{ "list",    cmd_list,    "list the events and PMC classes this machine offers" },
 	{ "record",  cmd_record,  "sample a command, processes or CPUs into a log" },
 	{ "dump",    cmd_dump,    "print every record of a log" },
+	{ "control", cmd_control, "PMC classes, rows, statistics and tunables (pmccontrol)" },
 };
 
 static void usage(FILE *f)
