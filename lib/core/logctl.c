@@ -271,9 +271,11 @@ static void log_ksymsrc(void)
 
 /*
  * Data pages of a kernel ring: room for nsamples samples of the largest
- * size this PMC writes (a call chain of callchaindepth frames), a power of
- * two, at least one page, at most nbuffers_pcpu x logbuffersize (hwpmc's
- * per-CPU log memory).
+ * size this PMC writes (a call chain of callchaindepth frames) and at least
+ * one log buffer (logbuffersize), a power of two, at most nbuffers_pcpu x
+ * logbuffersize (hwpmc's per-CPU log memory).  The core sets the kernel's
+ * wake-up mark to half a log buffer; a ring smaller than a log buffer would
+ * wake the writer only when full (and lose what comes meanwhile).
  */
 static size_t ring_pages(const struct pmc *pm)
 {
@@ -284,6 +286,8 @@ static size_t ring_pages(const struct pmc *pm)
 	if (pm->flags & PMC_F_CALLCHAIN)
 		per += 8 * (size_t)pmc__setting(PMC_SETTING_CALLCHAINDEPTH);
 	bytes = (size_t)pmc__setting(PMC_SETTING_NSAMPLES) * per;
+	if (bytes < (size_t)pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024)
+		bytes = (size_t)pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024;
 	maxpages = (size_t)pmc__setting(PMC_SETTING_NBUFFERS_PCPU) *
 	    (size_t)pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024 / psz;
 	while (pages * psz < bytes && pages * 2 <= maxpages)

@@ -352,6 +352,7 @@ static void open_output(struct rec *r)
 		return;
 	}
 	r->shown = o->out;
+	int existed = access(o->out, F_OK) == 0;
 	int fl = O_WRONLY | O_CREAT | O_CLOEXEC | (o->force ? O_TRUNC : O_EXCL);
 	r->logfd = open(o->out, fl, 0644);
 	if (r->logfd < 0) {
@@ -360,7 +361,7 @@ static void open_output(struct rec *r)
 			    "overwrite, or -o another name)", o->out);
 		setup_fail(r, CLI_EXIT_FAIL, "cannot create '%s': %s", o->out, strerror(errno));
 	}
-	r->created = 1;
+	r->created = !existed;
 }
 
 static void human_bytes(uint64_t b, char *buf, size_t len)
@@ -691,15 +692,11 @@ int cmd_record(int argc, char **argv)
 		end_child(&r, SIGTERM);
 	}
 	if (!o.quiet) {
-		if (o.verbose)
-			cli_warn("settings: callchaindepth=%ld logbuffersize=%ld nbuffers_pcpu=%ld "
-			    "nsamples=%ld mincount=%ld", setting("callchaindepth"),
-			    setting("logbuffersize"), setting("nbuffers_pcpu"), setting("nsamples"),
-			    setting("mincount"));
 		cli_warn("%llu samples, %llu lost, %llu bytes written to '%s'%s",
 		    (unsigned long long)st.pl_samples, (unsigned long long)st.pl_lost,
 		    (unsigned long long)bytes, r.shown,
-		    st.pl_lost ? " (samples were lost: raise nsamples or lower -F/-c)" : "");
+		    st.pl_lost && !write_failed ?
+		    " (samples were lost: raise nsamples or lower -F/-c)" : "");
 	}
 
 	int exit_status = CLI_EXIT_OK;
