@@ -5,6 +5,7 @@
  * written; says so, and exits 1, when a log was cut short.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "pmc.h"
 #include "pmclog.h"
 #include "cli.h"
+#include "perfdata/perfdata.h"
 
 static int json;
 
@@ -303,6 +305,43 @@ static void usage(FILE *f)
 	    "log (what could be read is printed first); 2 a usage error.\n");
 }
 
+/* A perf.data (detected by its magic): the same records, through
+ * analysis/perfdata's translation. */
+static int dump_perfdata(int fd, const char *shown)
+{
+	struct pmc_perfdata *pd = pmc__perfdata_open(fd);
+	struct pmclog_ev *ev;
+	int rc = CLI_EXIT_OK;
+
+	if (!pd) {
+		cli_warn("%s: %s", shown, pmc__perfdata_open_errmsg());
+		return CLI_EXIT_FAIL;
+	}
+	ev = malloc(sizeof(*ev));
+	if (!ev) {
+		pmc__perfdata_close(pd);
+		cli_warn("out of memory");
+		return CLI_EXIT_FAIL;
+	}
+	while (pmc__perfdata_read(pd, ev) == 0)
+		print_record(ev);
+	fflush(stdout);
+	if (ev->pl_state == PMCLOG_ERROR) {
+		cli_warn("%s: %s", shown, pmc__perfdata_errmsg(pd));
+		rc = CLI_EXIT_FAIL;
+	} else if (pmc__perfdata_truncated(pd)) {
+		cli_warn("%s: perf.data truncated (the records before the cut were printed)", shown);
+		rc = CLI_EXIT_FAIL;
+	}
+	if (ferror(stdout)) {
+		cli_warn("error writing the output");
+		rc = CLI_EXIT_FAIL;
+	}
+	free(ev);
+	pmc__perfdata_close(pd);
+	return rc;
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -337,6 +376,17 @@ int cmd_dump(int argc, char **argv)
 		cli_usage_error("unexpected argument '%s' (the log is given with -i)", argv[optind]);
 
 	shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	if (!follow) {
+		int fd = strcmp(path, "-") == 0 ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && pmc__perfdata_sniff(fd) == 1) {
+			rc = dump_perfdata(fd, shown);
+			if (fd != 0)
+				close(fd);
+			return rc;
+		}
+		if (fd > 0)
+			close(fd);
+	}
 	p = pmclog_open_file(path);
 	if (!p) {
 		cli_warn("%s: cannot open: %s", shown, strerror(errno));
