@@ -44,5 +44,8 @@ int cmd_list(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_control(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 #endif

@@ -19,6 +19,9 @@ static const struct subcmd cmds[] = {
 	{ "list",    cmd_list,    "list the events and PMC classes this machine offers" },
 	{ "record",  cmd_record,  "sample a command, processes or CPUs into a log" },
 	{ "dump",    cmd_dump,    "print every record of a log" },
+	{ "report",  cmd_report,  "profile from a log: flat, call graphs, flame graphs, exports" },
+	{ "annotate", cmd_annotate, "a function's samples per instruction and source line" },
+	{ "diff",    cmd_diff,    "compare the profiles of two logs" },
 	{ "control", cmd_control, "PMC classes, rows, statistics and tunables (pmccontrol)" },
 };
 

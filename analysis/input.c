@@ -1,0 +1,195 @@
+/*
+ * input.c — the one place that decides how to read an input: by its magic.
+ * "\x89PMCLOG" is a pmc log (lib/log's reader: pmclog_open / pmclog_read),
+ * "PERFILE2" a perf.data file (analysis/perfdata/, when that reader is in the
+ * tree: __has_include picks it up without a change here).  Pipes are read
+ * through a memory parser fed from the fd, so the magic bytes read to decide
+ * are not lost.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "input.h"
+
+#if defined(__has_include)
+#if __has_include("perfdata/perfdata.h")
+#include "perfdata/perfdata.h"
+#define HAVE_PERFDATA 1
+#endif
+#endif
+
+enum kind { K_PMCLOG, K_PERFDATA };
+
+struct pmcstat_input {
+	enum kind kind;
+	int fd;
+	int own_fd;
+	int fed;                   /* memory parser fed from fd (pipes) */
+	int eof_fed;
+	void *log;                 /* pmclog parser */
+#ifdef HAVE_PERFDATA
+	struct pmc_perfdata *pd;
+#endif
+	char err[256];
+};
+
+static ssize_t read_full(int fd, void *buf, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t r = read(fd, (char *)buf + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+struct pmcstat_input *input__open(const char *path, int follow, char *err, size_t errlen)
+{
+	struct pmcstat_input *in = calloc(1, sizeof(*in));
+	char magic[8];
+	struct stat sb;
+	ssize_t n;
+	int stdin_ = strcmp(path, "-") == 0;
+
+	if (!in) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	in->fd = stdin_ ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+	in->own_fd = !stdin_;
+	if (in->fd < 0) {
+		snprintf(err, errlen, "cannot open: %s", strerror(errno));
+		free(in);
+		return NULL;
+	}
+	int seekable = fstat(in->fd, &sb) == 0 && S_ISREG(sb.st_mode);
+	if (seekable) {
+		n = pread(in->fd, magic, sizeof(magic), 0);
+	} else {
+		n = read_full(in->fd, magic, sizeof(magic));
+	}
+	if (n == (ssize_t)sizeof(magic) && memcmp(magic, "PERFILE2", 8) == 0) {
+#ifdef HAVE_PERFDATA
+		if (!seekable) {
+			snprintf(err, errlen, "a perf.data file must be a regular file, not a pipe");
+			goto fail;
+		}
+		in->kind = K_PERFDATA;
+		if (!(in->pd = pmc__perfdata_open(in->fd))) {
+			snprintf(err, errlen, "cannot read perf.data: %s", strerror(errno));
+			goto fail;
+		}
+		return in;
+#else
+		snprintf(err, errlen, "a perf.data file (this build reads pmc logs only; "
+		    "record with 'pmc record')");
+		goto fail;
+#endif
+	}
+	in->kind = K_PMCLOG;
+	if (seekable) {
+		in->log = pmclog_open(in->fd);
+		if (in->log && follow)
+			pmclog_set_follow(in->log, 1);
+	} else {
+		in->fed = 1;
+		in->log = pmclog_open(PMCLOG_FD_NONE);
+		if (in->log && n > 0)
+			pmclog_feed(in->log, magic, (int)n);
+	}
+	if (!in->log) {
+		snprintf(err, errlen, "cannot open: %s", strerror(errno));
+		goto fail;
+	}
+	return in;
+fail:
+	if (in->own_fd)
+		close(in->fd);
+	free(in);
+	return NULL;
+}
+
+int input__read(struct pmcstat_input *in, struct pmclog_ev *ev)
+{
+#ifdef HAVE_PERFDATA
+	if (in->kind == K_PERFDATA)
+		return pmc__perfdata_read(in->pd, ev);
+#endif
+	for (;;) {
+		if (pmclog_read(in->log, ev) == 0)
+			return 0;
+		if (ev->pl_state != PMCLOG_REQUIRE_DATA)
+			return -1;
+		if (in->fed) {
+			static char buf[1 << 16];
+			ssize_t r = read(in->fd, buf, sizeof(buf));
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				if (in->eof_fed) {
+					ev->pl_state = PMCLOG_EOF;
+					return -1;
+				}
+				pmclog_feed(in->log, NULL, 0);
+				in->eof_fed = 1;
+			} else {
+				pmclog_feed(in->log, buf, (int)r);
+			}
+		} else {
+			usleep(100000);   /* follow mode: the writer has not caught up */
+		}
+	}
+}
+
+const char *input__kind(const struct pmcstat_input *in)
+{
+	return in->kind == K_PERFDATA ? "perf.data" : "pmc log";
+}
+
+int input__truncated(struct pmcstat_input *in, char *msg, size_t len)
+{
+	off_t at, last;
+	if (in->kind != K_PMCLOG || !pmclog_truncated(in->log, &at, &last))
+		return 0;
+	if (at == last)
+		snprintf(msg, len, "log truncated at byte %lld (no CLOSELOG record: the writer "
+		    "did not finish)", (long long)at);
+	else
+		snprintf(msg, len, "log truncated at byte %lld (last complete record at %lld)",
+		    (long long)at, (long long)last);
+	return 1;
+}
+
+const char *input__errmsg(struct pmcstat_input *in)
+{
+	if (in->kind == K_PMCLOG)
+		return pmclog_errmsg(in->log);
+	snprintf(in->err, sizeof(in->err), "%s", strerror(errno));
+	return in->err;
+}
+
+void input__close(struct pmcstat_input *in)
+{
+	if (!in)
+		return;
+#ifdef HAVE_PERFDATA
+	if (in->pd)
+		pmc__perfdata_close(in->pd);
+#endif
+	if (in->log)
+		pmclog_close(in->log);
+	if (in->own_fd)
+		close(in->fd);
+	free(in);
+}

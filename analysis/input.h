@@ -1,0 +1,33 @@
+/*
+ * input.h — where records come from: a pmc log (file, pipe, stdin, or a file
+ * still being written) or, through analysis/perfdata/ when it is built in, a
+ * perf.data file.  Every reader hands out the same struct pmclog_ev records,
+ * so nothing above this layer knows which it is reading.  The choice is made
+ * in one place (input.c) on the file's first bytes.
+ */
+#ifndef PMCSTAT_INPUT_H
+#define PMCSTAT_INPUT_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "pmclog.h"
+
+struct pmcstat_input;
+
+/* Open path ("-" = standard input).  follow: the file is still being
+ * written; reads wait for more until its CLOSELOG.  NULL on failure with a
+ * message in err. */
+struct pmcstat_input *input__open(const char *path, int follow, char *err, size_t errlen);
+/* pmclog_read's contract: 0 and PMCLOG_OK, or -1 with pl_state PMCLOG_EOF or
+ * PMCLOG_ERROR (REQUIRE_DATA is handled here: more input is read, or waited
+ * for in follow mode). */
+int input__read(struct pmcstat_input *in, struct pmclog_ev *ev);
+/* "pmc log" or "perf.data" */
+const char *input__kind(const struct pmcstat_input *in);
+/* After EOF: 1 if the input was cut short, with a message. */
+int input__truncated(struct pmcstat_input *in, char *msg, size_t len);
+const char *input__errmsg(struct pmcstat_input *in);
+void input__close(struct pmcstat_input *in);
+
+#endif

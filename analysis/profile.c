@@ -1,0 +1,870 @@
+/*
+ * profile.c — loading a recording into memory and resolving it (profile.h).
+ *
+ * Samples keep raw pcs until the whole input is read: the writer drains
+ * per-CPU rings in turn, so a sample may come before the MMAP or COMM record
+ * that explains it.  At the end each distinct (process, pc) is mapped to a
+ * location through the process's mappings (the latest mapping covering the
+ * pc wins; a forked child without its own mapping uses its parent's), each
+ * distinct (binary, address) to a function, and each sample's command name
+ * is the one its thread had at the sample's time.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "profile.h"
+
+/* ---- a small open-addressing map: (u64, u64) -> u32 ------------------- */
+
+struct hent {
+	uint64_t a, b;
+	uint32_t v;
+	uint32_t used;
+};
+
+struct hmap {
+	struct hent *t;
+	size_t cap, n;
+};
+
+static uint64_t mix(uint64_t a, uint64_t b)
+{
+	uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull + (a << 6) + (a >> 2));
+	h ^= h >> 31;
+	h *= 0xBF58476D1CE4E5B9ull;
+	h ^= h >> 29;
+	return h;
+}
+
+static struct hent *hmap_slot(struct hmap *m, uint64_t a, uint64_t b, int *found)
+{
+	if ((m->n + 1) * 2 > m->cap) {
+		size_t ncap = m->cap ? m->cap * 2 : 1024;
+		struct hent *nt = calloc(ncap, sizeof(*nt));
+		if (!nt)
+			abort();
+		for (size_t i = 0; i < m->cap; i++) {
+			if (!m->t[i].used)
+				continue;
+			size_t j = mix(m->t[i].a, m->t[i].b) & (ncap - 1);
+			while (nt[j].used)
+				j = (j + 1) & (ncap - 1);
+			nt[j] = m->t[i];
+		}
+		free(m->t);
+		m->t = nt;
+		m->cap = ncap;
+	}
+	size_t j = mix(a, b) & (m->cap - 1);
+	while (m->t[j].used) {
+		if (m->t[j].a == a && m->t[j].b == b) {
+			*found = 1;
+			return &m->t[j];
+		}
+		j = (j + 1) & (m->cap - 1);
+	}
+	*found = 0;
+	m->t[j].used = 1;
+	m->t[j].a = a;
+	m->t[j].b = b;
+	m->n++;
+	return &m->t[j];
+}
+
+/* ---- growable arrays ----------------------------------------------------- */
+
+#define GROW(ptr, n, cap) do { \
+	if ((n) == (cap)) { \
+		(cap) = (cap) ? (cap) * 2 : 64; \
+		(ptr) = realloc((ptr), (cap) * sizeof(*(ptr))); \
+		if (!(ptr)) abort(); \
+	} } while (0)
+
+struct rstack {
+	uint64_t off;             /* into pcs/flags */
+	uint32_t n;
+	int32_t pid;
+	uint64_t hash;
+	/* resolved frame caches (into fa / fb) */
+	uint64_t a_off, b_off;
+	uint32_t a_n, b_n;
+	uint8_t a_done, a_lines, b_done;
+};
+
+struct map {
+	uint64_t start, end, pgoff, seq;
+	struct sym_dso *dso;
+};
+
+struct aspace {
+	int32_t pid, ppid;
+	struct map *m;
+	size_t n, cap;
+};
+
+struct cname {
+	uint64_t time;
+	const char *comm;
+};
+
+struct thread {
+	int32_t tid;
+	struct cname *h;
+	size_t n, cap;
+};
+
+struct locx {                  /* inline expansion of a location */
+	uint64_t off;
+	uint32_t n, done;
+};
+
+struct prof_priv {
+	uint64_t *pcs;
+	uint8_t *flags;
+	size_t npc, cappc;
+	struct rstack *st;
+	size_t nst, capst;
+	struct hmap stacks;        /* hash -> first stack with it (chained through scan) */
+	struct aspace *as;
+	size_t nas, capas;
+	struct hmap as_ix;         /* pid -> aspace */
+	struct thread *th;
+	size_t nth, capth;
+	struct hmap th_ix;         /* tid -> thread */
+	struct hmap ev_ix;         /* pmcid -> event */
+	struct hmap pr_ix;         /* (pid<<32|tid, pmcid) -> proc */
+	struct hmap pcloc;         /* (pid or -1, pc | caller bit) -> loc */
+	struct hmap addrloc;       /* (dso id, addr) -> loc */
+	struct hmap fn_ix;         /* (dso id, name ptr) -> func */
+	uint64_t mapseq;
+	struct prof_frame *fa, *fb;
+	size_t nfa, capfa, nfb, capfb;
+	struct locx *lx;
+	struct prof_frame *lxf;
+	size_t nlxf, caplxf;
+	struct sym_dso *unknown_dso;
+};
+
+/* ---- loading ------------------------------------------------------------- */
+
+static uint32_t event_ix(struct profile *p, uint32_t pmcid)
+{
+	int found;
+	struct hent *e = hmap_slot(&p->priv->ev_ix, pmcid, 0, &found);
+	if (!found) {
+		char name[64];
+		e->v = (uint32_t)p->nev;
+		p->ev = realloc(p->ev, (p->nev + 1) * sizeof(*p->ev));
+		if (!p->ev)
+			abort();
+		memset(&p->ev[p->nev], 0, sizeof(p->ev[0]));
+		snprintf(name, sizeof(name), "pmc 0x%08x", pmcid);
+		p->ev[p->nev].name = symtab__intern(p->st, name);
+		p->ev[p->nev].pmcid = pmcid;
+		p->nev++;
+	}
+	return e->v;
+}
+
+static struct aspace *aspace(struct profile *p, int32_t pid, int create)
+{
+	struct prof_priv *v = p->priv;
+	int found;
+	if (!create) {
+		/* lookup without inserting */
+		if (!v->as_ix.cap)
+			return NULL;
+		size_t j = mix((uint64_t)(uint32_t)pid, 0) & (v->as_ix.cap - 1);
+		while (v->as_ix.t[j].used) {
+			if (v->as_ix.t[j].a == (uint64_t)(uint32_t)pid && v->as_ix.t[j].b == 0)
+				return &v->as[v->as_ix.t[j].v];
+			j = (j + 1) & (v->as_ix.cap - 1);
+		}
+		return NULL;
+	}
+	struct hent *e = hmap_slot(&v->as_ix, (uint64_t)(uint32_t)pid, 0, &found);
+	if (!found) {
+		GROW(v->as, v->nas, v->capas);
+		e->v = (uint32_t)v->nas;
+		memset(&v->as[v->nas], 0, sizeof(v->as[0]));
+		v->as[v->nas].pid = pid;
+		v->as[v->nas].ppid = -1;
+		v->nas++;
+	}
+	return &v->as[e->v];
+}
+
+static struct thread *thread(struct profile *p, int32_t tid, int create)
+{
+	struct prof_priv *v = p->priv;
+	int found;
+	if (!create) {
+		if (!v->th_ix.cap)
+			return NULL;
+		size_t j = mix((uint64_t)(uint32_t)tid, 0) & (v->th_ix.cap - 1);
+		while (v->th_ix.t[j].used) {
+			if (v->th_ix.t[j].a == (uint64_t)(uint32_t)tid)
+				return &v->th[v->th_ix.t[j].v];
+			j = (j + 1) & (v->th_ix.cap - 1);
+		}
+		return NULL;
+	}
+	struct hent *e = hmap_slot(&v->th_ix, (uint64_t)(uint32_t)tid, 0, &found);
+	if (!found) {
+		GROW(v->th, v->nth, v->capth);
+		e->v = (uint32_t)v->nth;
+		memset(&v->th[v->nth], 0, sizeof(v->th[0]));
+		v->th[v->nth].tid = tid;
+		v->nth++;
+	}
+	return &v->th[e->v];
+}
+
+static void set_comm(struct profile *p, int32_t tid, uint64_t time, const char *name)
+{
+	struct thread *t;
+	if (!name || !*name || tid < 0)
+		return;
+	t = thread(p, tid, 1);
+	GROW(t->h, t->n, t->cap);
+	t->h[t->n++] = (struct cname){ time, symtab__intern(p->st, name) };
+}
+
+static const char *comm_at(struct profile *p, int32_t tid, uint64_t time)
+{
+	struct thread *t = thread(p, tid, 0);
+	const char *best = NULL;
+	uint64_t bt = 0;
+	if (!t || !t->n)
+		return NULL;
+	/* latest name given at or before time; else the earliest one */
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->h[i].time <= time && (!best || t->h[i].time >= bt)) {
+			best = t->h[i].comm;
+			bt = t->h[i].time;
+		}
+	}
+	if (!best) {
+		best = t->h[0].comm;
+		for (size_t i = 1; i < t->n; i++)
+			if (t->h[i].time < t->h[0].time)
+				best = t->h[i].comm;
+	}
+	return best;
+}
+
+static uint32_t intern_stack(struct profile *p, int32_t pid, const uint64_t *pcs,
+    const uint8_t *flags, uint32_t n)
+{
+	struct prof_priv *v = p->priv;
+	uint64_t h = mix((uint64_t)(uint32_t)pid, n);
+	int found;
+	for (uint32_t i = 0; i < n; i++)
+		h = mix(h, pcs[i] ^ ((uint64_t)(flags[i] & 1) << 63));
+	/* open addressing on (hash, probe index): equal hashes are compared */
+	for (uint64_t k = 0;; k++) {
+		struct hent *e = hmap_slot(&v->stacks, h, k, &found);
+		if (!found) {
+			GROW(v->st, v->nst, v->capst);
+			struct rstack *s = &v->st[v->nst];
+			memset(s, 0, sizeof(*s));
+			while (v->npc + n > v->cappc) {
+				v->cappc = v->cappc ? v->cappc * 2 : 4096;
+				v->pcs = realloc(v->pcs, v->cappc * sizeof(*v->pcs));
+				v->flags = realloc(v->flags, v->cappc);
+				if (!v->pcs || !v->flags)
+					abort();
+			}
+			s->off = v->npc;
+			s->n = n;
+			s->pid = pid;
+			s->hash = h;
+			memcpy(v->pcs + v->npc, pcs, n * sizeof(*pcs));
+			for (uint32_t i = 0; i < n; i++)
+				v->flags[v->npc + i] = flags[i] & 1;
+			v->npc += n;
+			e->v = (uint32_t)v->nst++;
+			return e->v;
+		}
+		struct rstack *s = &v->st[e->v];
+		if (s->n == n && s->pid == pid && memcmp(v->pcs + s->off, pcs, n * 8) == 0) {
+			int same = 1;
+			for (uint32_t i = 0; i < n && same; i++)
+				same = v->flags[s->off + i] == (flags[i] & 1);
+			if (same)
+				return e->v;
+		}
+	}
+}
+
+static struct prof_proc *proc(struct profile *p, int32_t pid, int32_t tid, uint32_t pmcid)
+{
+	int found;
+	struct hent *e = hmap_slot(&p->priv->pr_ix, ((uint64_t)(uint32_t)pid << 32) |
+	    (uint32_t)tid, pmcid, &found);
+	if (!found) {
+		GROW(p->pr, p->npr, p->cappr);
+		e->v = (uint32_t)p->npr;
+		memset(&p->pr[p->npr], 0, sizeof(p->pr[0]));
+		p->pr[p->npr].pid = pid;
+		p->pr[p->npr].tid = tid;
+		p->pr[p->npr].pmcid = pmcid;
+		p->npr++;
+	}
+	return &p->pr[e->v];
+}
+
+static void add_map(struct profile *p, const struct pmclog_ev_map_in *mi)
+{
+	struct aspace *a;
+	struct sym_dso *d;
+	if (mi->pl_pid < 0 || mi->pl_len == 0)
+		return;   /* kernel modules: symbols come from kallsyms */
+	a = aspace(p, mi->pl_pid, 1);
+	d = symtab__dso(p->st, mi->pl_pathname, mi->pl_buildid, mi->pl_buildid_len);
+	GROW(a->m, a->n, a->cap);
+	a->m[a->n++] = (struct map){ mi->pl_start, mi->pl_start + mi->pl_len, mi->pl_pgoff,
+	    ++p->priv->mapseq, d };
+}
+
+static void take_header(struct profile *p, const struct pmclog_ev_header *h)
+{
+	struct prof_header *o = &p->hdr;
+	o->have = 1;
+	snprintf(o->libversion, sizeof(o->libversion), "%s", h->pl_libversion ? h->pl_libversion : "");
+	snprintf(o->hostname, sizeof(o->hostname), "%s", h->pl_hostname ? h->pl_hostname : "");
+	snprintf(o->kernel, sizeof(o->kernel), "%s", h->pl_kernel ? h->pl_kernel : "");
+	snprintf(o->cpudesc, sizeof(o->cpudesc), "%s", h->pl_cpudesc ? h->pl_cpudesc : "");
+	snprintf(o->cmdline, sizeof(o->cmdline), "%s", h->pl_cmdline ? h->pl_cmdline : "");
+	o->start_realtime = h->pl_start_realtime;
+	o->start_clock = h->pl_start_clock;
+	o->arch = h->pl_arch;
+	o->format_major = h->pl_format_major;
+	o->format_minor = h->pl_format_minor;
+}
+
+static void handle(struct profile *p, const struct pmclog_ev *ev)
+{
+	uint64_t t = ev->pl_time;
+	switch (ev->pl_type) {
+	case PMCLOG_TYPE_HEADER:
+		take_header(p, &ev->pl_u.pl_h);
+		break;
+	case PMCLOG_TYPE_PMCALLOCATE: {
+		const struct pmclog_ev_pmcallocate *a = &ev->pl_u.pl_a;
+		uint32_t ix = event_ix(p, a->pl_pmcid);   /* may move p->ev */
+		struct prof_event *e = &p->ev[ix];
+		e->name = symtab__intern(p->st, a->pl_evname && *a->pl_evname ? a->pl_evname :
+		    (pmc_name_of_event((enum pmc_event)a->pl_event) ?
+		    pmc_name_of_event((enum pmc_event)a->pl_event) : "?"));
+		e->rate = a->pl_rate;
+		e->freq = (int)a->pl_freq;
+		e->mode = a->pl_mode;
+		break;
+	}
+	case PMCLOG_TYPE_PMCALLOCATEDYN: {
+		uint32_t ix = event_ix(p, ev->pl_u.pl_ad.pl_pmcid);
+		struct prof_event *e = &p->ev[ix];
+		e->name = symtab__intern(p->st, ev->pl_u.pl_ad.pl_evname);
+		break;
+	}
+	case PMCLOG_TYPE_CALLCHAIN: {
+		const struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
+		struct prof_sample *s;
+		uint32_t e;
+		if (cc->pl_npc == 0)
+			break;
+		e = event_ix(p, cc->pl_pmcid);
+		/* a frame-pointer walk ends in a 0 return address: not a frame */
+		uint32_t npc = cc->pl_npc;
+		while (npc > 1 && cc->pl_pc[npc - 1] == 0)
+			npc--;
+		GROW(p->s, p->ns, p->caps);
+		s = &p->s[p->ns++];
+		s->stack = intern_stack(p, (int32_t)cc->pl_pid, cc->pl_pc, cc->pl_pcflags, npc);
+		s->ev = (uint16_t)e;
+		s->cpu = (uint16_t)cc->pl_cpu;
+		s->pid = (int32_t)cc->pl_pid;
+		s->tid = (int32_t)cc->pl_tid;
+		s->time = t;
+		s->period = cc->pl_period;
+		s->comm = NULL;
+		p->ev[e].samples++;
+		p->ev[e].period += prof_weight(s);
+		if (!p->first_time || t < p->first_time)
+			p->first_time = t;
+		if (t > p->last_time)
+			p->last_time = t;
+		break;
+	}
+	case PMCLOG_TYPE_DROPNOTIFY: {
+		const struct pmclog_ev_dropnotify *d = &ev->pl_u.pl_dn;
+		if (d->pl_reason == PMCLOG_DROP_CORRUPT)
+			break;   /* bytes, not samples */
+		if (d->pl_pmcid != PMC_ID_INVALID) {
+			uint32_t ix = event_ix(p, d->pl_pmcid);
+			p->ev[ix].lost += d->pl_count;
+		}
+		else
+			p->lost_unknown += d->pl_count;
+		break;
+	}
+	case PMCLOG_TYPE_MAP_IN:
+		add_map(p, &ev->pl_u.pl_mi);
+		break;
+	case PMCLOG_TYPE_PROCFORK: {
+		const struct pmclog_ev_procfork *f = &ev->pl_u.pl_f;
+		aspace(p, f->pl_newpid, 1)->ppid = f->pl_oldpid;
+		const char *c = comm_at(p, f->pl_oldtid > 0 ? f->pl_oldtid : f->pl_oldpid, t);
+		if (c)
+			set_comm(p, f->pl_newtid > 0 ? f->pl_newtid : f->pl_newpid, t, c);
+		break;
+	}
+	case PMCLOG_TYPE_PROCEXEC:
+		set_comm(p, ev->pl_u.pl_x.pl_tid > 0 ? ev->pl_u.pl_x.pl_tid : ev->pl_u.pl_x.pl_pid, t,
+		    ev->pl_u.pl_x.pl_pathname[0] == '/' ? strrchr(ev->pl_u.pl_x.pl_pathname, '/') + 1 :
+		    ev->pl_u.pl_x.pl_pathname);
+		break;
+	case PMCLOG_TYPE_COMM:
+		set_comm(p, ev->pl_u.pl_cm.pl_tid, t, ev->pl_u.pl_cm.pl_comm);
+		break;
+	case PMCLOG_TYPE_THR_CREATE:
+		if (ev->pl_u.pl_tc.pl_tdname[0])
+			set_comm(p, ev->pl_u.pl_tc.pl_tid, t, ev->pl_u.pl_tc.pl_tdname);
+		else {
+			const char *c = comm_at(p, ev->pl_u.pl_tc.pl_pid, t);
+			if (c)
+				set_comm(p, ev->pl_u.pl_tc.pl_tid, t, c);
+		}
+		break;
+	case PMCLOG_TYPE_PROC_CREATE:
+		set_comm(p, ev->pl_u.pl_pc.pl_pid, t, ev->pl_u.pl_pc.pl_pcomm);
+		break;
+	case PMCLOG_TYPE_USERDATA:
+		GROW(p->mk, p->nmk, p->capmk);
+		p->mk[p->nmk++] = (struct prof_marker){ t, ev->pl_u.pl_u.pl_userdata };
+		break;
+	case PMCLOG_TYPE_PROCEXIT: {
+		const struct pmclog_ev_procexit *x = &ev->pl_u.pl_e;
+		proc(p, (int32_t)x->pl_pid, x->pl_tid, x->pl_pmcid)->exit_value += x->pl_value;
+		break;
+	}
+	case PMCLOG_TYPE_PROCCSW: {
+		const struct pmclog_ev_proccsw *c = &ev->pl_u.pl_c;
+		proc(p, c->pl_pid, c->pl_tid, c->pl_pmcid)->csw_value += c->pl_value;
+		break;
+	}
+	case PMCLOG_TYPE_KSYMSRC:
+		symtab__set_kernel_release(p->st, ev->pl_u.pl_ks.pl_release);
+		break;
+	case PMCLOG_TYPE_KSYMBOL:
+		if (!(ev->pl_u.pl_ksym.pl_flags & 1))
+			symtab__add_ksym(p->st, ev->pl_u.pl_ksym.pl_addr, ev->pl_u.pl_ksym.pl_len,
+			    ev->pl_u.pl_ksym.pl_name);
+		break;
+	default:
+		break;
+	}
+}
+
+int profile__load(struct profile **out, const char *path, const struct prof_load_opts *o,
+    char *err, size_t errlen)
+{
+	struct profile *p = calloc(1, sizeof(*p));
+	struct pmclog_ev *ev = malloc(sizeof(*ev));
+	struct pmcstat_input *in;
+	struct symtab_opts so = { .demangle = 1 };
+
+	*out = NULL;
+	if (!p || !ev || !(p->priv = calloc(1, sizeof(*p->priv)))) {
+		snprintf(err, errlen, "out of memory");
+		free(ev);
+		if (p)
+			free(p);
+		return -1;
+	}
+	if (o)
+		so = o->sym;
+	p->st = symtab__new(&so);
+	if (!(in = input__open(path, o ? o->follow : 0, err, errlen))) {
+		free(ev);
+		profile__free(p);
+		return -1;
+	}
+	p->input_kind = input__kind(in);
+	while (input__read(in, ev) == 0) {
+		handle(p, ev);
+		p->records++;
+		if (o && o->progress && (p->records & 0xffff) == 0)
+			o->progress(o->progress_arg, p->records);
+	}
+	if (ev->pl_state == PMCLOG_ERROR) {
+		if (p->records == 0) {
+			snprintf(err, errlen, "%s", input__errmsg(in));
+			input__close(in);
+			free(ev);
+			profile__free(p);
+			return -1;
+		}
+		snprintf(p->truncated, sizeof(p->truncated), "corrupt after record %" PRIu64 ": %s",
+		    p->records, input__errmsg(in));
+	} else {
+		input__truncated(in, p->truncated, sizeof(p->truncated));
+	}
+	input__close(in);
+	free(ev);
+	*out = p;
+	return 0;
+}
+
+/* ---- resolving ------------------------------------------------------------ */
+
+static const struct map *find_map(struct profile *p, int32_t pid, uint64_t pc)
+{
+	for (int depth = 0; depth < 64; depth++) {
+		struct aspace *a = aspace(p, pid, 0);
+		const struct map *best = NULL;
+		if (!a)
+			return NULL;
+		for (size_t i = 0; i < a->n; i++)
+			if (pc >= a->m[i].start && pc < a->m[i].end &&
+			    (!best || a->m[i].seq > best->seq))
+				best = &a->m[i];
+		if (best || a->ppid < 0)
+			return best;
+		pid = a->ppid;
+	}
+	return NULL;
+}
+
+static uint32_t func_ix(struct profile *p, struct sym_dso *d, const char *name, uint64_t start,
+    uint64_t size)
+{
+	int found;
+	struct hent *e = hmap_slot(&p->priv->fn_ix, sym_dso__id(d), (uint64_t)(uintptr_t)name,
+	    &found);
+	if (!found) {
+		GROW(p->f, p->nf, p->capf);
+		e->v = (uint32_t)p->nf;
+		p->f[p->nf++] = (struct prof_func){ name, d, start, size,
+		    sym_dso__kind(d) == SYM_DSO_KERNEL };
+	} else if (p->f[e->v].size == 0 && size) {
+		p->f[e->v].start = start;
+		p->f[e->v].size = size;
+	}
+	return e->v;
+}
+
+static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, int caller)
+{
+	struct prof_priv *v = p->priv;
+	int found;
+	struct hent *e = hmap_slot(&v->pcloc, user ? (uint64_t)(uint32_t)pid : UINT64_MAX,
+	    pc ^ (caller ? 1ull << 63 : 0), &found);
+	if (found)
+		return e->v;
+	struct sym_dso *d;
+	uint64_t addr, a = caller && pc ? pc - 1 : pc;
+	if (!user) {
+		d = symtab__kernel(p->st);
+		addr = a;
+	} else {
+		const struct map *m = find_map(p, pid, pc);
+		if (m) {
+			d = m->dso;
+			addr = sym_dso__addr(d, m->start, m->pgoff, a);
+		} else {
+			/* no mapping: JIT code has a perf map; else unknown */
+			char path[64];
+			snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)pid);
+			if (access(path, R_OK) == 0) {
+				d = symtab__perfmap(p->st, pid);
+			} else {
+				if (!v->unknown_dso)
+					v->unknown_dso = symtab__dso(p->st, "[unknown]", NULL, 0);
+				d = v->unknown_dso;
+			}
+			addr = a;
+		}
+	}
+	/* dedupe (binary, address) before the lookup */
+	int f2;
+	struct hent *e2 = hmap_slot(&v->addrloc, sym_dso__id(d), addr, &f2);
+	if (!f2) {
+		const char *name;
+		uint64_t s, z;
+		GROW(p->l, p->nl, p->capl);
+		e2->v = (uint32_t)p->nl;
+		sym_dso__func(d, addr, &name, &s, &z);
+		p->l[p->nl++] = (struct prof_loc){ d, addr, func_ix(p, d, name, s, z), -1, NULL };
+	}
+	e->v = e2->v;   /* different maps: e is still valid */
+	return e2->v;
+}
+
+void profile__resolve(struct profile *p)
+{
+	struct prof_priv *v = p->priv;
+	if (p->resolved)
+		return;
+	p->resolved = 1;
+	/* loc ids for every pc of every distinct stack */
+	uint32_t *locs = malloc((v->npc ? v->npc : 1) * sizeof(*locs));
+	if (!locs)
+		abort();
+	for (size_t i = 0; i < v->nst; i++) {
+		struct rstack *s = &v->st[i];
+		for (uint32_t k = 0; k < s->n; k++)
+			locs[s->off + k] = loc_of(p, s->pid, v->pcs[s->off + k],
+			    v->flags[s->off + k] & 1, k > 0);
+	}
+	/* keep loc ids in place of the pcs (the pcs are not needed any more
+	 * except for annotate, which uses the loc's address) */
+	for (size_t i = 0; i < v->npc; i++)
+		v->pcs[i] = locs[i];
+	free(locs);
+	for (size_t i = 0; i < p->ns; i++) {
+		struct prof_sample *s = &p->s[i];
+		const char *c = comm_at(p, s->tid, s->time);
+		if (!c)
+			c = comm_at(p, s->pid, s->time);
+		if (!c) {
+			char buf[32];
+			snprintf(buf, sizeof(buf), ":%d", (int)s->pid);
+			c = symtab__intern(p->st, buf);
+		}
+		s->comm = c;
+	}
+	for (size_t i = 0; i < p->npr; i++) {
+		const char *c = comm_at(p, p->pr[i].tid, UINT64_MAX);
+		p->pr[i].comm = c ? c : comm_at(p, p->pr[i].pid, UINT64_MAX);
+	}
+	const char *kw = symtab__kernel_warning(p->st);
+	(void)kw;
+}
+
+int profile__srcline(struct profile *p, uint32_t loc, const char **file, int *line)
+{
+	struct prof_loc *l = &p->l[loc];
+	if (l->line < 0) {
+		const char *f = NULL;
+		int ln = 0;
+		if (sym_dso__srcline(l->dso, l->addr, &f, &ln) == 0) {
+			l->file = f;
+			l->line = ln;
+		} else {
+			l->line = 0;
+		}
+	}
+	*file = l->file;
+	*line = l->line;
+	return l->line > 0 ? 0 : -1;
+}
+
+static void loc_inline(struct profile *p, uint32_t loc, const struct prof_frame **out, uint32_t *n)
+{
+	struct prof_priv *v = p->priv;
+	if (!v->lx) {
+		v->lx = calloc(p->nl ? p->nl : 1, sizeof(*v->lx));
+		if (!v->lx)
+			abort();
+	}
+	struct locx *x = &v->lx[loc];
+	if (!x->done) {
+		struct sym_frame fr[64];
+		struct prof_loc *l = &p->l[loc];
+		int k = sym_dso__frames(l->dso, l->addr, fr, 64);
+		x->off = v->nlxf;
+		for (int i = 0; i < k; i++) {
+			GROW(v->lxf, v->nlxf, v->caplxf);
+			/* the outermost is the symbol table's function (with its size) */
+			uint32_t f = i == k - 1 ? l->func : func_ix(p, l->dso, fr[i].func, 0, 0);
+			v->lxf[v->nlxf++] = (struct prof_frame){ f, loc, fr[i].file, fr[i].line };
+		}
+		x->n = (uint32_t)k;
+		x->done = 1;
+	}
+	*out = v->lxf + x->off;
+	*n = x->n;
+}
+
+int profile__frames(struct profile *p, uint32_t stack, int flags, const struct prof_frame **out)
+{
+	struct prof_priv *v = p->priv;
+	struct rstack *s = &v->st[stack];
+	if (flags & PROF_INLINE) {
+		if (!s->b_done) {
+			s->b_off = v->nfb;
+			for (uint32_t k = 0; k < s->n; k++) {
+				const struct prof_frame *lf;
+				uint32_t ln;
+				loc_inline(p, (uint32_t)v->pcs[s->off + k], &lf, &ln);
+				for (uint32_t j = 0; j < ln; j++) {
+					GROW(v->fb, v->nfb, v->capfb);
+					v->fb[v->nfb++] = lf[j];
+				}
+			}
+			s->b_n = (uint32_t)(v->nfb - s->b_off);
+			s->b_done = 1;
+		}
+		*out = v->fb + s->b_off;
+		return (int)s->b_n;
+	}
+	if (!s->a_done) {
+		s->a_off = v->nfa;
+		for (uint32_t k = 0; k < s->n; k++) {
+			uint32_t l = (uint32_t)v->pcs[s->off + k];
+			GROW(v->fa, v->nfa, v->capfa);
+			v->fa[v->nfa++] = (struct prof_frame){ p->l[l].func, l, NULL, 0 };
+		}
+		s->a_n = s->n;
+		s->a_done = 1;
+	}
+	if ((flags & PROF_LINES) && !s->a_lines) {
+		for (uint32_t k = 0; k < s->a_n; k++) {
+			struct prof_frame *f = &v->fa[s->a_off + k];
+			profile__srcline(p, f->loc, &f->file, &f->line);
+		}
+		s->a_lines = 1;
+	}
+	*out = v->fa + s->a_off;
+	return (int)s->a_n;
+}
+
+/* ---- filters ---------------------------------------------------------------- */
+
+double profile__reltime(const struct profile *p, uint64_t t)
+{
+	uint64_t base = p->hdr.have && p->hdr.start_clock ? p->hdr.start_clock : p->first_time;
+	return t >= base ? (double)(t - base) / 1e9 : -(double)(base - t) / 1e9;
+}
+
+int profile__parse_time(struct prof_filter *flt, const char *arg)
+{
+	const char *comma = strchr(arg, ',');
+	char *end;
+	if (!comma)
+		return -1;
+	flt->t0 = 0;
+	flt->t1 = -1;
+	if (comma != arg) {
+		flt->t0 = strtod(arg, &end);
+		if (end != comma || flt->t0 < 0)
+			return -1;
+	}
+	if (comma[1]) {
+		flt->t1 = strtod(comma + 1, &end);
+		if (*end || flt->t1 < flt->t0)
+			return -1;
+	}
+	flt->have_time = 1;
+	return 0;
+}
+
+/* Is item (a number or a name) in the comma list? */
+static int in_list(const char *list, const char *name, long num, int numeric)
+{
+	const char *s = list;
+	while (*s) {
+		const char *e = strchr(s, ',');
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+		if (numeric) {
+			char buf[64], *x;
+			long a, b;
+			snprintf(buf, sizeof(buf), "%.*s", (int)(n < 63 ? n : 63), s);
+			a = strtol(buf, &x, 10);
+			b = *x == '-' ? strtol(x + 1, &x, 10) : a;
+			if (num >= a && num <= b)
+				return 1;
+		} else if (name && strlen(name) == n && strncmp(name, s, n) == 0) {
+			return 1;
+		}
+		if (!e)
+			break;
+		s = e + 1;
+	}
+	return 0;
+}
+
+void profile__foreach(struct profile *p, const struct prof_filter *flt, int flags, prof_cb cb,
+    void *arg)
+{
+	profile__resolve(p);
+	for (size_t i = 0; i < p->ns; i++) {
+		const struct prof_sample *s = &p->s[i];
+		const struct prof_frame *fr;
+		int n;
+		if (flt) {
+			if (flt->ev >= 0 && s->ev != flt->ev)
+				continue;
+			if (flt->pids && !in_list(flt->pids, NULL, s->pid, 1))
+				continue;
+			if (flt->tids && !in_list(flt->tids, NULL, s->tid, 1))
+				continue;
+			if (flt->cpus && !in_list(flt->cpus, NULL, s->cpu, 1))
+				continue;
+			if (flt->comms && !in_list(flt->comms, s->comm, 0, 0))
+				continue;
+			if (flt->have_time) {
+				double t = profile__reltime(p, s->time);
+				if (t < flt->t0 || (flt->t1 >= 0 && t > flt->t1))
+					continue;
+			}
+		}
+		n = profile__frames(p, s->stack, flags, &fr);
+		if (flt && (flt->dsos || flt->syms)) {
+			/* the sampled function: the real one (last frame of the leaf pc) */
+			const struct prof_loc *l = &p->l[fr[0].loc];
+			const struct prof_func *f = &p->f[l->func];
+			if (flt->dsos && !in_list(flt->dsos, sym_dso__name(f->dso), 0, 0) &&
+			    !in_list(flt->dsos, sym_dso__path(f->dso), 0, 0))
+				continue;
+			if (flt->syms && !in_list(flt->syms, f->name, 0, 0))
+				continue;
+		}
+		cb(arg, s, fr, n);
+	}
+}
+
+void profile__free(struct profile *p)
+{
+	if (!p)
+		return;
+	struct prof_priv *v = p->priv;
+	if (v) {
+		free(v->pcs);
+		free(v->flags);
+		free(v->st);
+		free(v->stacks.t);
+		for (size_t i = 0; i < v->nas; i++)
+			free(v->as[i].m);
+		free(v->as);
+		free(v->as_ix.t);
+		for (size_t i = 0; i < v->nth; i++)
+			free(v->th[i].h);
+		free(v->th);
+		free(v->th_ix.t);
+		free(v->ev_ix.t);
+		free(v->pr_ix.t);
+		free(v->pcloc.t);
+		free(v->addrloc.t);
+		free(v->fn_ix.t);
+		free(v->fa);
+		free(v->fb);
+		free(v->lx);
+		free(v->lxf);
+		free(v);
+	}
+	free(p->ev);
+	free(p->s);
+	free(p->f);
+	free(p->l);
+	free(p->mk);
+	free(p->pr);
+	symtab__free(p->st);
+	free(p);
+}

@@ -1,0 +1,157 @@
+/*
+ * profile.h — a whole recording in memory, ready for reports: events,
+ * samples (with their call chains deduplicated into stacks), processes,
+ * threads and their names over time, mappings, per-process counts
+ * (PROCEXIT / PROCCSW), USERDATA markers, lost samples.
+ *
+ * profile__load() reads every record from an input (analysis/input.h);
+ * profile__resolve() then turns each distinct (process, pc) into a location
+ * (binary + address) and each distinct location into a function, through
+ * analysis/symbols.  Source lines and inlined frames are looked up only when
+ * a report asks for them (profile__frames with PROF_INLINE, profile__srcline).
+ *
+ * Reports walk the samples with profile__foreach(), which applies the
+ * filters (struct prof_filter) and hands out each sample with its frames.
+ */
+#ifndef PMCSTAT_PROFILE_H
+#define PMCSTAT_PROFILE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "input.h"
+#include "symbols.h"
+
+struct prof_event {
+	const char *name;        /* "cpu-clock:u", or "pmc 0x..." if never allocated */
+	uint32_t pmcid;
+	uint64_t rate;           /* period, or frequency if freq */
+	int freq;
+	uint32_t mode;
+	uint64_t samples;        /* all samples of this event (before filters) */
+	uint64_t period;         /* sum of their periods */
+	uint64_t lost;           /* DROPNOTIFY counts naming this PMC */
+};
+
+struct prof_func {
+	const char *name;        /* interned, demangled */
+	struct sym_dso *dso;
+	uint64_t start, size;    /* in the dso's address space (size 0: inlined name) */
+	int kernel;
+};
+
+struct prof_loc {
+	struct sym_dso *dso;
+	uint64_t addr;           /* dso address (for callers: return address - 1) */
+	uint32_t func;
+	int32_t line;            /* -1 not looked up, 0 none */
+	const char *file;
+};
+
+struct prof_sample {
+	uint32_t stack;
+	uint16_t ev;
+	uint16_t cpu;
+	int32_t pid, tid;
+	uint64_t time;           /* ns on the log's clock */
+	uint64_t period;         /* 0 if the record had none: counts as 1 */
+	const char *comm;        /* interned; resolved at the end by time */
+};
+
+/* One frame of a resolved stack, leaf first. */
+struct prof_frame {
+	uint32_t func;
+	uint32_t loc;
+	const char *file;        /* with PROF_INLINE (or PROF_LINES): the frame's line */
+	int line;
+};
+
+struct prof_marker {
+	uint64_t time;
+	uint32_t value;
+};
+
+struct prof_proc {           /* per (pid, tid, pmc) counts from PROCEXIT / PROCCSW */
+	int32_t pid, tid;
+	uint32_t pmcid;
+	uint64_t exit_value;     /* PROCEXIT */
+	uint64_t csw_value;      /* PROCCSW sums */
+	const char *comm;
+};
+
+struct prof_header {
+	int have;
+	char libversion[64], hostname[256], kernel[256], cpudesc[256], cmdline[4096];
+	uint64_t start_realtime, start_clock;
+	uint32_t arch, format_major, format_minor;
+};
+
+struct profile {
+	struct symtab *st;
+	struct prof_header hdr;
+	const char *input_kind;
+	struct prof_event *ev;
+	size_t nev;
+	struct prof_sample *s;
+	size_t ns, caps;
+	struct prof_func *f;
+	size_t nf, capf;
+	struct prof_loc *l;
+	size_t nl, capl;
+	struct prof_marker *mk;
+	size_t nmk, capmk;
+	struct prof_proc *pr;
+	size_t npr, cappr;
+	uint64_t lost_unknown;    /* lost, PMC not known */
+	uint64_t first_time, last_time;
+	uint64_t records;
+	char truncated[256];      /* "" or why */
+	int resolved;
+	struct prof_priv *priv;   /* stacks, maps, names, hashes (profile.c) */
+};
+
+struct prof_load_opts {
+	int follow;
+	/* called every 65536 records with the bytes/records so far */
+	void (*progress)(void *arg, uint64_t records);
+	void *progress_arg;
+	struct symtab_opts sym;
+};
+
+/* Load everything: 0, or -1 with a message in err (a truncated input is not
+ * an error: profile->truncated says so). */
+int profile__load(struct profile **out, const char *path, const struct prof_load_opts *o,
+    char *err, size_t errlen);
+void profile__resolve(struct profile *p);
+void profile__free(struct profile *p);
+
+/* The frames of a stack, leaf first (cached).  flags: PROF_INLINE expands
+ * inlined functions (needs DWARF), PROF_LINES fills file/line. */
+#define PROF_INLINE 0x1
+#define PROF_LINES  0x2
+int profile__frames(struct profile *p, uint32_t stack, int flags, const struct prof_frame **out);
+/* Source line of a location (looked up once). */
+int profile__srcline(struct profile *p, uint32_t loc, const char **file, int *line);
+
+/* ---- filters and iteration ---------------------------------------------- */
+
+struct prof_filter {
+	const char *pids, *tids, *comms, *dsos, *syms, *cpus;   /* comma lists or NULL */
+	double t0, t1;           /* seconds from the start; t1 < 0: no end */
+	int have_time;
+	int ev;                  /* event index, -1 all */
+};
+/* Each sample that passes: cb(arg, sample, frames leaf first, nframes). */
+typedef void (*prof_cb)(void *arg, const struct prof_sample *s, const struct prof_frame *fr,
+    int n);
+void profile__foreach(struct profile *p, const struct prof_filter *flt, int flags, prof_cb cb,
+    void *arg);
+/* Parse "--time START,END" into the filter: 0 or -1. */
+int profile__parse_time(struct prof_filter *flt, const char *arg);
+/* A sample's weight: its period, or 1. */
+static inline uint64_t prof_weight(const struct prof_sample *s) { return s->period ? s->period : 1; }
+/* Seconds of t from the start of the recording. */
+double profile__reltime(const struct profile *p, uint64_t t);
+
+#endif

@@ -1,0 +1,682 @@
+/*
+ * report.c — the flat profile (histogram over the sort keys, self and
+ * children), the text report (header, one section per event, call graph,
+ * per-process summary, USERDATA markers) and the JSON report.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report.h"
+
+#define NONE UINT32_MAX
+
+static const char *const sk_names[SK_N] = { "comm", "pid", "tid", "dso", "sym", "srcline", "cpu" };
+
+int report__parse_sort(struct report_opts *o, const char *list, char *bad, size_t badlen)
+{
+	char buf[256], *save = NULL, *tok;
+	snprintf(buf, sizeof(buf), "%s", list);
+	o->nsort = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int k;
+		for (k = 0; k < SK_N; k++)
+			if (strcmp(tok, sk_names[k]) == 0 || (k == SK_SYM && strcmp(tok, "symbol") == 0))
+				break;
+		if (k == SK_N || o->nsort == SK_N) {
+			snprintf(bad, badlen, "%s", tok);
+			return -1;
+		}
+		o->sort[o->nsort++] = (enum sort_key)k;
+	}
+	if (o->nsort == 0) {
+		snprintf(bad, badlen, "%s", list);
+		return -1;
+	}
+	return 0;
+}
+
+const char *report__func_name(const struct profile *p, uint32_t func)
+{
+	return func == NONE ? "[root]" : p->f[func].name;
+}
+
+const char *report__dso_name(const struct profile *p, uint32_t func)
+{
+	return func == NONE ? "" : sym_dso__name(p->f[func].dso);
+}
+
+/* ---- the histogram ---------------------------------------------------- */
+
+struct hist_priv {
+	uint32_t *slot;               /* entry index + 1; 0 empty */
+	size_t cap;
+	const struct report_opts *o;
+	struct profile *p;
+	int need_lines;
+};
+
+static int has_key(const struct report_opts *o, enum sort_key k)
+{
+	for (int i = 0; i < o->nsort; i++)
+		if (o->sort[i] == k)
+			return 1;
+	return 0;
+}
+
+static uint64_t ehash(const struct hist_entry *e)
+{
+	uint64_t h = 1469598103934665603ull;
+	uint64_t v[8] = { e->func, (uintptr_t)e->dso, (uintptr_t)e->comm, (uintptr_t)e->file,
+	    (uint32_t)e->pid, (uint32_t)e->tid, (uint32_t)e->cpu, (uint32_t)e->line };
+	for (int i = 0; i < 8; i++)
+		h = (h ^ v[i]) * 1099511628211ull;
+	return h ^ (h >> 29);
+}
+
+static int eeq(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return a->func == b->func && a->dso == b->dso && a->comm == b->comm && a->file == b->file &&
+	    a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu && a->line == b->line;
+}
+
+static struct hist_entry *hfind(struct hist *h, const struct hist_entry *k)
+{
+	struct hist_priv *v = h->priv;
+	if ((h->n + 1) * 2 > v->cap) {
+		size_t ncap = v->cap ? v->cap * 2 : 1024;
+		uint32_t *ns = calloc(ncap, sizeof(*ns));
+		if (!ns)
+			abort();
+		for (size_t i = 0; i < h->n; i++) {
+			size_t j = ehash(&h->e[i]) & (ncap - 1);
+			while (ns[j])
+				j = (j + 1) & (ncap - 1);
+			ns[j] = (uint32_t)i + 1;
+		}
+		free(v->slot);
+		v->slot = ns;
+		v->cap = ncap;
+	}
+	size_t j = ehash(k) & (v->cap - 1);
+	while (v->slot[j]) {
+		if (eeq(&h->e[v->slot[j] - 1], k))
+			return &h->e[v->slot[j] - 1];
+		j = (j + 1) & (v->cap - 1);
+	}
+	if (h->n == h->cap) {
+		h->cap = h->cap ? h->cap * 2 : 256;
+		h->e = realloc(h->e, h->cap * sizeof(*h->e));
+		if (!h->e)
+			abort();
+	}
+	h->e[h->n] = *k;
+	v->slot[j] = (uint32_t)++h->n;
+	return &h->e[h->n - 1];
+}
+
+static void make_key(struct hist_priv *v, struct hist_entry *k, const struct prof_sample *s,
+    const struct prof_frame *f)
+{
+	const struct report_opts *o = v->o;
+	struct profile *p = v->p;
+	memset(k, 0, sizeof(*k));
+	for (int i = 0; i < o->nsort; i++) {
+		switch (o->sort[i]) {
+		case SK_COMM: k->comm = s->comm; break;
+		case SK_PID: k->pid = s->pid; break;
+		case SK_TID: k->tid = s->tid; break;
+		case SK_CPU: k->cpu = s->cpu; break;
+		case SK_DSO: k->dso = p->f[f->func].dso; break;
+		case SK_SYM: k->func = f->func; k->dso = p->f[f->func].dso; break;
+		case SK_SRCLINE: {
+			const char *file = NULL;
+			int line = 0;
+			profile__srcline(p, f->loc, &file, &line);
+			k->file = file;
+			k->line = line;
+			if (!file)   /* no line: keep addresses of different functions apart */
+				k->func = f->func;
+			break;
+		}
+		default: break;
+		}
+	}
+	if (!has_key(o, SK_SYM) && !has_key(o, SK_SRCLINE))
+		k->func = NONE;
+}
+
+static void hist_add(void *arg, const struct prof_sample *s, const struct prof_frame *fr, int n)
+{
+	struct hist *h = arg;
+	struct hist_priv *v = h->priv;
+	struct hist_entry k, *e;
+	uint64_t w = prof_weight(s);
+	h->total += w;
+	h->total_n++;
+	if (n <= 0)
+		return;
+	make_key(v, &k, s, &fr[0]);
+	e = hfind(h, &k);
+	e->self += w;
+	e->self_n++;
+	if (!v->o->children) {
+		e->children += w;
+		e->children_n++;
+		return;
+	}
+	/* children: every distinct key along the chain, once per sample */
+	size_t seen[512];
+	int ns = 0;
+	for (int i = 0; i < n && i < 512; i++) {
+		make_key(v, &k, s, &fr[i]);
+		size_t ix = (size_t)(hfind(h, &k) - h->e);
+		int dup = 0;
+		for (int j = 0; j < ns && !dup; j++)
+			dup = seen[j] == ix;
+		if (dup)
+			continue;
+		seen[ns++] = ix;
+		h->e[ix].children += w;
+		h->e[ix].children_n++;
+	}
+}
+
+static int cmp_self(const void *a, const void *b)
+{
+	const struct hist_entry *x = a, *y = b;
+	if (x->self != y->self)
+		return x->self > y->self ? -1 : 1;
+	return x->self_n > y->self_n ? -1 : x->self_n < y->self_n;
+}
+
+static int cmp_children(const void *a, const void *b)
+{
+	const struct hist_entry *x = a, *y = b;
+	if (x->children != y->children)
+		return x->children > y->children ? -1 : 1;
+	return cmp_self(a, b);
+}
+
+int report__hist(struct hist *h, struct profile *p, const struct report_opts *o, int ev)
+{
+	struct report_opts oo = *o;
+	memset(h, 0, sizeof(*h));
+	h->priv = calloc(1, sizeof(*h->priv));
+	if (!h->priv)
+		return -1;
+	h->priv->o = &oo;
+	h->priv->p = p;
+	oo.flt.ev = ev;
+	/* children need the whole chain; the flat self profile needs only the leaf,
+	 * but frames are cached per stack, so one walk serves both */
+	profile__foreach(p, &oo.flt, 0, hist_add, h);
+	qsort(h->e, h->n, sizeof(*h->e), o->children ? cmp_children : cmp_self);
+	h->priv->o = NULL;
+	return 0;
+}
+
+void report__hist_free(struct hist *h)
+{
+	if (h->priv)
+		free(h->priv->slot);
+	free(h->priv);
+	free(h->e);
+	memset(h, 0, sizeof(*h));
+}
+
+int report__events(const struct profile *p, int *out, int max)
+{
+	int n = 0;
+	for (size_t i = 0; i < p->nev && n < max; i++)
+		if (p->ev[i].samples)
+			out[n++] = (int)i;
+	return n;
+}
+
+/* ---- text -------------------------------------------------------------- */
+
+static void group(uint64_t v, char *buf, size_t len)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%" PRIu64, v), o = 0;
+	for (int i = 0; i < n && o < (int)len - 1; i++) {
+		if (i && (n - i) % 3 == 0 && o < (int)len - 2)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+}
+
+void report__header_lines(FILE *f, const struct profile *p, const char *pre)
+{
+	const struct prof_header *h = &p->hdr;
+	if (!h->have) {
+		fprintf(f, "%s(no HEADER record: recording details unknown)\n", pre);
+		return;
+	}
+	char when[64] = "?";
+	time_t t = (time_t)(h->start_realtime / 1000000000u);
+	struct tm tm;
+	if (localtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %z", &tm);
+	fprintf(f, "%srecorded: %s on %s (kernel %s), pmc %s\n", pre, when, h->hostname, h->kernel,
+	    h->libversion);
+	fprintf(f, "%scpu: %s\n", pre, h->cpudesc[0] ? h->cpudesc : "?");
+	if (h->cmdline[0])
+		fprintf(f, "%scommand: %s\n", pre, h->cmdline);
+	if (p->last_time > p->first_time)
+		fprintf(f, "%sduration: %.3f s of samples\n", pre,
+		    (double)(p->last_time - p->first_time) / 1e9);
+}
+
+static const char *colr(const struct report_opts *o, double pct)
+{
+	if (!o->color)
+		return "";
+	return pct >= 5.0 ? "\033[31m" : pct >= 0.5 ? "\033[32m" : "";
+}
+
+static const char *creset(const struct report_opts *o, double pct)
+{
+	return o->color && pct >= 0.5 ? "\033[0m" : "";
+}
+
+static void srcline_str(const struct hist_entry *e, char *buf, size_t len)
+{
+	if (e->file)
+		snprintf(buf, len, "%s:%d", strrchr(e->file, '/') ? strrchr(e->file, '/') + 1 : e->file,
+		    e->line);
+	else
+		snprintf(buf, len, "??:0");
+}
+
+static void key_str(const struct profile *p, const struct hist_entry *e, enum sort_key k,
+    char *buf, size_t len)
+{
+	switch (k) {
+	case SK_COMM: snprintf(buf, len, "%s", e->comm ? e->comm : "?"); break;
+	case SK_PID: snprintf(buf, len, "%d", (int)e->pid); break;
+	case SK_TID: snprintf(buf, len, "%d", (int)e->tid); break;
+	case SK_CPU: snprintf(buf, len, "%03d", (int)e->cpu); break;
+	case SK_DSO: snprintf(buf, len, "%s", e->dso ? sym_dso__name(e->dso) : "?"); break;
+	case SK_SYM:
+		snprintf(buf, len, "[%c] %s", p->f[e->func].kernel ? 'k' : '.', p->f[e->func].name);
+		break;
+	case SK_SRCLINE: srcline_str(e, buf, len); break;
+	default: buf[0] = '\0';
+	}
+}
+
+static const char *col_title(enum sort_key k)
+{
+	static const char *const t[SK_N] = { "Command", "Pid", "Tid", "Shared Object", "Symbol",
+	    "Source:Line", "CPU" };
+	return t[k];
+}
+
+static void print_callgraph(FILE *f, struct profile *p, const struct report_opts *o, int ev)
+{
+	struct ctree t;
+	struct prof_filter flt = o->flt;
+	flt.ev = ev;
+	if (tree__build(&t, p, &flt, o->callgraph, o->inline_frames ? PROF_INLINE : 0, 0) != 0)
+		return;
+	tree__sort(&t);
+	fprintf(f, "\n# Call graph (%s), %s:%s%s\n#\n",
+	    o->callgraph == TREE_CALLER ? "caller → callee" : "callee → caller: who called it",
+	    p->ev[ev].name, o->cg_depth ? " depth limit" : "", o->cg_depth ? "" : "");
+	/* depth-first, iterative */
+	uint32_t stack[1024];
+	int depth[1024], sp = 0;
+	{
+		uint32_t roots[4096];
+		int nr = 0;
+		for (uint32_t c = t.n[0].child; c != NONE && nr < 4096; c = t.n[c].next)
+			roots[nr++] = c;
+		for (int i = nr - 1; i >= 0 && sp < 1024; i--) {
+			stack[sp] = roots[i];
+			depth[sp++] = 0;
+		}
+	}
+	while (sp > 0) {
+		uint32_t i = stack[--sp];
+		int d = depth[sp];
+		double pct = t.total ? 100.0 * (double)t.n[i].total / (double)t.total : 0;
+		if (pct < o->cg_threshold)
+			continue;
+		fprintf(f, "%s%7.2f%%%s  %*s%s%s  [%s]\n", colr(o, pct), pct, creset(o, pct), 2 * d, "",
+		    d ? "└ " : "", report__func_name(p, t.n[i].func), report__dso_name(p, t.n[i].func));
+		if (o->cg_depth && d + 1 >= o->cg_depth)
+			continue;
+		uint32_t kids[4096];
+		int nk = 0;
+		for (uint32_t c = t.n[i].child; c != NONE && nk < 4096; c = t.n[c].next)
+			kids[nk++] = c;
+		for (int k = nk - 1; k >= 0 && sp < 1024; k--) {
+			stack[sp] = kids[k];
+			depth[sp++] = d + 1;
+		}
+	}
+	tree__free(&t);
+}
+
+static void print_section(FILE *f, struct profile *p, const struct report_opts *o, int ev)
+{
+	const struct prof_event *e = &p->ev[ev];
+	struct hist h;
+	char a[32], b[32], c[32];
+
+	if (report__hist(&h, p, o, ev) != 0)
+		return;
+	group(e->samples, a, sizeof(a));
+	group(e->lost, b, sizeof(b));
+	group(e->period, c, sizeof(c));
+	fprintf(f, "#\n# Event: %s (%s %" PRIu64 ")\n", e->name, e->freq ? "frequency" : "period",
+	    e->rate);
+	fprintf(f, "# Samples: %s  Lost: %s  Event count: %s\n", a, b, c);
+	if (h.total_n != e->samples) {
+		group(h.total_n, a, sizeof(a));
+		fprintf(f, "# Shown after filters: %s samples\n", a);
+	}
+	fprintf(f, "#\n");
+
+	/* column widths */
+	int w[SK_N] = { 0 };
+	size_t shown = 0;
+	char buf[4096];
+	for (int k = 0; k < o->nsort; k++)
+		w[k] = (int)strlen(col_title(o->sort[k]));
+	for (size_t i = 0; i < h.n; i++) {
+		const struct hist_entry *he = &h.e[i];
+		uint64_t v = o->children ? he->children : he->self;
+		double pct = h.total ? 100.0 * (double)v / (double)h.total : 0;
+		if (pct < o->percent_limit || (o->max_entries && shown >= (size_t)o->max_entries))
+			break;
+		shown++;
+		for (int k = 0; k < o->nsort - 1; k++) {
+			key_str(p, he, o->sort[k], buf, sizeof(buf));
+			if ((int)strlen(buf) > w[k])
+				w[k] = (int)strlen(buf);
+		}
+	}
+	if (o->children)
+		fprintf(f, "# %8s ", "Children");
+	fprintf(f, "%s%8s  %8s", o->children ? "" : "# ", "Self", "Samples");
+	for (int k = 0; k < o->nsort; k++)
+		fprintf(f, "  %-*s", k == o->nsort - 1 ? 0 : w[k], col_title(o->sort[k]));
+	fprintf(f, "\n");
+	for (size_t i = 0; i < shown; i++) {
+		const struct hist_entry *he = &h.e[i];
+		double ps = h.total ? 100.0 * (double)he->self / (double)h.total : 0;
+		double pc = h.total ? 100.0 * (double)he->children / (double)h.total : 0;
+		if (o->children)
+			fprintf(f, "  %s%7.2f%%%s ", colr(o, pc), pc, creset(o, pc));
+		fprintf(f, "%s%s%7.2f%%%s  %8" PRIu64, o->children ? "" : "  ", colr(o, ps), ps,
+		    creset(o, ps), o->children ? he->children_n : he->self_n);
+		for (int k = 0; k < o->nsort; k++) {
+			key_str(p, he, o->sort[k], buf, sizeof(buf));
+			fprintf(f, "  %-*s", k == o->nsort - 1 ? 0 : w[k], buf);
+		}
+		fprintf(f, "\n");
+	}
+	if (shown < h.n)
+		fprintf(f, "# ... %zu more entries below %.2f%%\n", h.n - shown, o->percent_limit);
+	report__hist_free(&h);
+	if (o->callgraph >= 0)
+		print_callgraph(f, p, o, ev);
+}
+
+static void print_problems(FILE *f, struct profile *p)
+{
+	/* binaries with samples that could not be (fully) symbolized */
+	int any = 0;
+	struct sym_dso *seen[256];
+	int ns = 0;
+	for (size_t i = 0; i < p->nl && ns < 256; i++) {
+		struct sym_dso *d = p->l[i].dso;
+		int dup = 0;
+		for (int j = 0; j < ns && !dup; j++)
+			dup = seen[j] == d;
+		if (dup)
+			continue;
+		seen[ns++] = d;
+		const char *why = sym_dso__problem(d);
+		if (!why || sym_dso__kind(d) == SYM_DSO_ANON)
+			continue;
+		if (!any)
+			fprintf(f, "#\n# Warnings:\n");
+		any = 1;
+		fprintf(f, "#   %s: %s\n", sym_dso__path(d), why);
+	}
+	const char *kw = symtab__kernel_warning(p->st);
+	if (kw) {
+		if (!any)
+			fprintf(f, "#\n# Warnings:\n");
+		fprintf(f, "#   %s\n", kw);
+	}
+}
+
+static int cmp_proc(const void *a, const void *b)
+{
+	const struct prof_proc *x = a, *y = b;
+	if (x->pmcid != y->pmcid)
+		return x->pmcid < y->pmcid ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static void print_procs(FILE *f, struct profile *p)
+{
+	char a[32], b[32];
+	if (!p->npr)
+		return;
+	qsort(p->pr, p->npr, sizeof(*p->pr), cmp_proc);
+	fprintf(f, "\n# Per-thread counts (PROCEXIT at exit, PROCCSW while on a CPU)\n#\n");
+	fprintf(f, "# %-20s %8s %8s %18s %18s  %s\n", "Event", "Pid", "Tid", "At exit", "On CPU",
+	    "Command");
+	for (size_t i = 0; i < p->npr; i++) {
+		const struct prof_proc *r = &p->pr[i];
+		const char *ev = "?";
+		for (size_t k = 0; k < p->nev; k++)
+			if (p->ev[k].pmcid == r->pmcid)
+				ev = p->ev[k].name;
+		group(r->exit_value, a, sizeof(a));
+		group(r->csw_value, b, sizeof(b));
+		fprintf(f, "  %-20s %8d %8d %18s %18s  %s\n", ev, (int)r->pid, (int)r->tid, a, b,
+		    r->comm ? r->comm : "");
+	}
+}
+
+static void print_markers(FILE *f, struct profile *p, const struct report_opts *o)
+{
+	if (!p->nmk)
+		return;
+	fprintf(f, "\n# Markers (USERDATA) on the timeline; samples since the previous marker\n#\n");
+	uint64_t prev = 0;
+	for (size_t m = 0; m <= p->nmk; m++) {
+		uint64_t end = m < p->nmk ? p->mk[m].time : UINT64_MAX, n = 0;
+		for (size_t i = 0; i < p->ns; i++)
+			if (p->s[i].time >= prev && p->s[i].time < end)
+				n++;
+		if (m < p->nmk)
+			fprintf(f, "  %+10.6f s  marker 0x%08x   %8" PRIu64 " samples before it\n",
+			    profile__reltime(p, end), p->mk[m].value, n);
+		else
+			fprintf(f, "  %12s  (end)              %8" PRIu64 " samples after the last\n", "", n);
+		prev = end;
+	}
+	(void)o;
+}
+
+int report__text(FILE *f, struct profile *p, const struct report_opts *o)
+{
+	int evs[256], n;
+	profile__resolve(p);
+	fprintf(f, "# pmc report: %s (%s)\n", o->input_name ? o->input_name : "-", p->input_kind);
+	report__header_lines(f, p, "# ");
+	if (p->truncated[0])
+		fprintf(f, "# WARNING: %s; the report covers what could be read\n", p->truncated);
+	if (p->lost_unknown)
+		fprintf(f, "# Lost samples (PMC not known): %" PRIu64 "\n", p->lost_unknown);
+	n = report__events(p, evs, 256);
+	if (n == 0)
+		fprintf(f, "#\n# No samples.\n");
+	for (int i = 0; i < n; i++)
+		print_section(f, p, o, evs[i]);
+	print_problems(f, p);
+	print_procs(f, p);
+	print_markers(f, p, o);
+	return ferror(f) ? -1 : 0;
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+void report__json_str(FILE *f, const char *s)
+{
+	putc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			putc(c, f);
+	}
+	putc('"', f);
+}
+
+static void json_tree(FILE *f, struct profile *p, const struct ctree *t, uint32_t i, int d,
+    const struct report_opts *o)
+{
+	fprintf(f, "{\"name\":");
+	report__json_str(f, report__func_name(p, t->n[i].func));
+	fprintf(f, ",\"dso\":");
+	report__json_str(f, report__dso_name(p, t->n[i].func));
+	fprintf(f, ",\"value\":%" PRIu64 ",\"self\":%" PRIu64 ",\"samples\":%" PRIu64,
+	    t->n[i].total, t->n[i].self, t->n[i].nsamples);
+	fprintf(f, ",\"children\":[");
+	int first = 1;
+	if (!o->cg_depth || d + 1 < o->cg_depth)
+		for (uint32_t c = t->n[i].child; c != NONE; c = t->n[c].next) {
+			double pct = t->total ? 100.0 * (double)t->n[c].total / (double)t->total : 0;
+			if (pct < o->cg_threshold)
+				continue;
+			if (!first)
+				putc(',', f);
+			first = 0;
+			json_tree(f, p, t, c, d + 1, o);
+		}
+	fprintf(f, "]}");
+}
+
+int report__json(FILE *f, struct profile *p, const struct report_opts *o)
+{
+	int evs[256], n;
+	profile__resolve(p);
+	n = report__events(p, evs, 256);
+	fprintf(f, "{\"input\":");
+	report__json_str(f, o->input_name ? o->input_name : "-");
+	fprintf(f, ",\"kind\":");
+	report__json_str(f, p->input_kind);
+	if (p->hdr.have) {
+		fprintf(f, ",\"header\":{\"host\":");
+		report__json_str(f, p->hdr.hostname);
+		fprintf(f, ",\"kernel\":");
+		report__json_str(f, p->hdr.kernel);
+		fprintf(f, ",\"cpu\":");
+		report__json_str(f, p->hdr.cpudesc);
+		fprintf(f, ",\"command\":");
+		report__json_str(f, p->hdr.cmdline);
+		fprintf(f, ",\"version\":");
+		report__json_str(f, p->hdr.libversion);
+		fprintf(f, ",\"start_realtime_ns\":%" PRIu64 "}", p->hdr.start_realtime);
+	}
+	fprintf(f, ",\"truncated\":");
+	report__json_str(f, p->truncated);
+	fprintf(f, ",\"sort\":[");
+	for (int k = 0; k < o->nsort; k++)
+		fprintf(f, "%s\"%s\"", k ? "," : "", sk_names[o->sort[k]]);
+	fprintf(f, "],\"events\":[");
+	for (int i = 0; i < n; i++) {
+		const struct prof_event *e = &p->ev[evs[i]];
+		struct hist h;
+		if (report__hist(&h, p, o, evs[i]) != 0)
+			return -1;
+		fprintf(f, "%s{\"event\":", i ? "," : "");
+		report__json_str(f, e->name);
+		fprintf(f, ",\"%s\":%" PRIu64 ",\"samples\":%" PRIu64 ",\"lost\":%" PRIu64
+		    ",\"event_count\":%" PRIu64 ",\"shown_samples\":%" PRIu64
+		    ",\"shown_count\":%" PRIu64 ",\"entries\":[",
+		    e->freq ? "frequency" : "period", e->rate, e->samples, e->lost, e->period,
+		    h.total_n, h.total);
+		int first = 1;
+		for (size_t k = 0; k < h.n; k++) {
+			const struct hist_entry *he = &h.e[k];
+			double ps = h.total ? 100.0 * (double)he->self / (double)h.total : 0;
+			double pc = h.total ? 100.0 * (double)he->children / (double)h.total : 0;
+			if ((o->children ? pc : ps) < o->percent_limit)
+				break;
+			fprintf(f, "%s{\"self\":%.4f,\"self_samples\":%" PRIu64, first ? "" : ",", ps,
+			    he->self_n);
+			first = 0;
+			if (o->children)
+				fprintf(f, ",\"children\":%.4f,\"children_samples\":%" PRIu64, pc,
+				    he->children_n);
+			for (int s = 0; s < o->nsort; s++) {
+				char buf[4096];
+				switch (o->sort[s]) {
+				case SK_PID: fprintf(f, ",\"pid\":%d", (int)he->pid); break;
+				case SK_TID: fprintf(f, ",\"tid\":%d", (int)he->tid); break;
+				case SK_CPU: fprintf(f, ",\"cpu\":%d", (int)he->cpu); break;
+				case SK_SYM:
+					fprintf(f, ",\"sym\":");
+					report__json_str(f, p->f[he->func].name);
+					fprintf(f, ",\"kernel\":%s", p->f[he->func].kernel ? "true" : "false");
+					break;
+				default:
+					key_str(p, he, o->sort[s], buf, sizeof(buf));
+					fprintf(f, ",\"%s\":", sk_names[o->sort[s]]);
+					report__json_str(f, buf);
+				}
+			}
+			putc('}', f);
+		}
+		fprintf(f, "]");
+		report__hist_free(&h);
+		if (o->callgraph >= 0) {
+			struct ctree t;
+			struct prof_filter flt = o->flt;
+			flt.ev = evs[i];
+			if (tree__build(&t, p, &flt, o->callgraph, o->inline_frames ? PROF_INLINE : 0,
+			    0) == 0) {
+				tree__sort(&t);
+				fprintf(f, ",\"callgraph\":{\"order\":\"%s\",\"tree\":",
+				    o->callgraph == TREE_CALLER ? "caller" : "callee");
+				json_tree(f, p, &t, 0, -1, o);
+				fprintf(f, "}");
+				tree__free(&t);
+			}
+		}
+		fprintf(f, "}");
+	}
+	fprintf(f, "],\"processes\":[");
+	for (size_t i = 0; i < p->npr; i++) {
+		const struct prof_proc *r = &p->pr[i];
+		fprintf(f, "%s{\"pid\":%d,\"tid\":%d,\"pmcid\":%u,\"exit_value\":%" PRIu64
+		    ",\"csw_value\":%" PRIu64 ",\"comm\":", i ? "," : "", (int)r->pid, (int)r->tid,
+		    r->pmcid, r->exit_value, r->csw_value);
+		report__json_str(f, r->comm ? r->comm : "");
+		putc('}', f);
+	}
+	fprintf(f, "],\"markers\":[");
+	for (size_t i = 0; i < p->nmk; i++)
+		fprintf(f, "%s{\"time\":%.9f,\"value\":%u}", i ? "," : "",
+		    profile__reltime(p, p->mk[i].time), p->mk[i].value);
+	fprintf(f, "]}\n");
+	return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,78 @@
+/*
+ * report.h — what `pmc report` prints and writes: the flat profile (sorted
+ * histogram of the sort keys, self and children), call graphs, summaries,
+ * and every export format.  The command (tools/pmc/cmd_report.c) only
+ * parses options into struct report_opts and picks a function.
+ */
+#ifndef PMCSTAT_REPORT_H
+#define PMCSTAT_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "profile.h"
+#include "tree.h"
+
+enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_SRCLINE, SK_CPU, SK_N };
+
+struct report_opts {
+	struct prof_filter flt;       /* flt.ev is set per section */
+	int children;                 /* --children: inclusive column, sorted by it */
+	enum sort_key sort[SK_N];
+	int nsort;
+	double percent_limit;         /* hide entries below this (%) */
+	int callgraph;                /* -1 none, TREE_CALLER or TREE_CALLEE */
+	int cg_depth;                 /* 0: unlimited */
+	double cg_threshold;          /* % of the event's total */
+	int inline_frames;            /* expand inlined functions (call graphs, exports) */
+	int color;
+	int max_entries;              /* 0: all */
+	const char *input_name;
+};
+
+/* Parse "comm,dso,sym": 0 or -1 (unknown key named in bad). */
+int report__parse_sort(struct report_opts *o, const char *list, char *bad, size_t badlen);
+
+/* One flat-profile entry. */
+struct hist_entry {
+	uint32_t func;
+	struct sym_dso *dso;
+	const char *comm, *file;
+	int32_t pid, tid, cpu, line;
+	uint64_t self, children;      /* weights */
+	uint64_t self_n, children_n;  /* samples */
+};
+struct hist {
+	struct hist_entry *e;
+	size_t n, cap;
+	uint64_t total, total_n;      /* of the event, after filters */
+	struct hist_priv *priv;
+};
+/* The flat profile of event ev, sorted (self, or children with o->children). */
+int report__hist(struct hist *h, struct profile *p, const struct report_opts *o, int ev);
+void report__hist_free(struct hist *h);
+
+/* Events that have samples (indices), in order; returns how many. */
+int report__events(const struct profile *p, int *out, int max);
+
+/* Formats. */
+int report__text(FILE *f, struct profile *p, const struct report_opts *o);
+int report__json(FILE *f, struct profile *p, const struct report_opts *o);
+int export__folded(FILE *f, struct profile *p, const struct report_opts *o);
+int export__pprof(FILE *f, struct profile *p, const struct report_opts *o);
+int export__speedscope(FILE *f, struct profile *p, const struct report_opts *o);
+int export__callgrind(FILE *f, struct profile *p, const struct report_opts *o);
+int export__svg(FILE *f, struct profile *p, const struct report_opts *o);
+int export__html(FILE *f, struct profile *p, const struct report_opts *o);
+
+/* Shared helpers. */
+/* Create path for writing; without force an existing file is refused
+ * (NULL, errno EEXIST). */
+FILE *report__open_output(const char *path, int force);
+void report__json_str(FILE *f, const char *s);
+const char *report__func_name(const struct profile *p, uint32_t func);
+const char *report__dso_name(const struct profile *p, uint32_t func);
+/* "[unknown]"-free display name with the dso for unknown functions. */
+void report__header_lines(FILE *f, const struct profile *p, const char *prefix);
+
+#endif

@@ -1,0 +1,917 @@
+/*
+ * symbols.c — the symbolizer behind symbols.h: elfutils (libdwfl/libdw/libelf)
+ * for ELF files, sorted tables for the kernel, JIT maps and simulator
+ * workloads.  Every binary is opened once (one Dwfl per binary) at its first
+ * lookup; nothing here parses ELF or DWARF by hand.
+ */
+#include <ctype.h>
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+
+#include "symbols.h"
+#include "backend/sim/workload.h"
+
+#define UNKNOWN "[unknown]"
+
+/* ---- string pool ------------------------------------------------------ */
+
+struct strpool {
+	char **slot;
+	size_t cap, n;
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static const char *pool_intern(struct strpool *p, const char *s)
+{
+	if (p->n * 2 >= p->cap) {
+		size_t ncap = p->cap ? p->cap * 2 : 1024;
+		char **ns = calloc(ncap, sizeof(*ns));
+		if (!ns)
+			abort();
+		for (size_t i = 0; i < p->cap; i++) {
+			if (!p->slot[i])
+				continue;
+			size_t j = hash_str(p->slot[i]) & (ncap - 1);
+			while (ns[j])
+				j = (j + 1) & (ncap - 1);
+			ns[j] = p->slot[i];
+		}
+		free(p->slot);
+		p->slot = ns;
+		p->cap = ncap;
+	}
+	size_t j = hash_str(s) & (p->cap - 1);
+	while (p->slot[j]) {
+		if (strcmp(p->slot[j], s) == 0)
+			return p->slot[j];
+		j = (j + 1) & (p->cap - 1);
+	}
+	p->slot[j] = strdup(s);
+	if (!p->slot[j])
+		abort();
+	p->n++;
+	return p->slot[j];
+}
+
+static void pool_free(struct strpool *p)
+{
+	for (size_t i = 0; i < p->cap; i++)
+		free(p->slot[i]);
+	free(p->slot);
+}
+
+/* ---- sorted symbol tables (kernel, perf maps, workloads, PLT) ----------- */
+
+struct tsym {
+	uint64_t start, size;
+	const char *name;
+};
+
+struct table {
+	struct tsym *v;
+	size_t n, cap;
+	int sorted;
+};
+
+static void table_add(struct table *t, uint64_t start, uint64_t size, const char *name)
+{
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 256;
+		t->v = realloc(t->v, t->cap * sizeof(*t->v));
+		if (!t->v)
+			abort();
+	}
+	t->v[t->n++] = (struct tsym){ start, size, name };
+	t->sorted = 0;
+}
+
+static int tsym_cmp(const void *a, const void *b)
+{
+	const struct tsym *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Sort; symbols without a size extend to the next one. */
+static void table_sort(struct table *t)
+{
+	if (t->sorted)
+		return;
+	qsort(t->v, t->n, sizeof(*t->v), tsym_cmp);
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].size == 0)
+			t->v[i].size = i + 1 < t->n ? t->v[i + 1].start - t->v[i].start : 4096;
+	t->sorted = 1;
+}
+
+static const struct tsym *table_find(struct table *t, uint64_t addr)
+{
+	size_t lo = 0, hi;
+	table_sort(t);
+	hi = t->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (t->v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* lo - 1 is the last start <= addr; sizes may overlap (aliases): look back a little */
+	for (size_t k = lo; k > 0 && lo - k < 8; k--) {
+		const struct tsym *s = &t->v[k - 1];
+		if (addr >= s->start && addr - s->start < s->size)
+			return s;
+	}
+	return NULL;
+}
+
+/* ---- the symtab and its binaries -------------------------------------- */
+
+struct seg {
+	uint64_t off, filesz, vaddr;
+};
+
+struct sym_dso {
+	struct symtab *st;
+	unsigned id;
+	enum sym_dso_kind kind;
+	char *path;
+	const char *name;
+	uint8_t bid[20];
+	unsigned bidlen;
+	pid_t pid;                    /* perf maps */
+	int opened;                   /* open attempted */
+	const char *problem;
+	/* ELF */
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	struct seg *segs;
+	int nseg;
+	struct table plt;
+	int machine;
+	int has_dwarf;                /* -1 not tried */
+	/* tables */
+	struct table tab;
+};
+
+struct symtab {
+	struct symtab_opts o;
+	struct strpool pool;
+	struct sym_dso **dsos;
+	size_t ndso, capdso;
+	struct sym_dso *kernel;
+	struct table ksyms_extra;
+	const char *krelease;
+	char kwarn[256];
+	char *dbgpath;
+};
+
+const char *symtab__intern(struct symtab *st, const char *s)
+{
+	return pool_intern(&st->pool, s ? s : "");
+}
+
+struct symtab *symtab__new(const struct symtab_opts *opts)
+{
+	struct symtab *st = calloc(1, sizeof(*st));
+	if (!st)
+		return NULL;
+	if (opts)
+		st->o = *opts;
+	else
+		st->o.demangle = 1;
+	if (!st->o.kallsyms)
+		st->o.kallsyms = "/proc/kallsyms";
+	if (!st->o.perfmap_dir)
+		st->o.perfmap_dir = "/tmp";
+	{
+		char buf[4096];
+		snprintf(buf, sizeof(buf), ":.debug:/usr/lib/debug%s%s",
+		    st->o.debug_dir ? ":" : "", st->o.debug_dir ? st->o.debug_dir : "");
+		st->dbgpath = strdup(buf);
+	}
+	elf_version(EV_CURRENT);
+	return st;
+}
+
+static void dso_free(struct sym_dso *d)
+{
+	if (d->dwfl)
+		dwfl_end(d->dwfl);
+	free(d->segs);
+	free(d->plt.v);
+	free(d->tab.v);
+	free(d->path);
+	free(d);
+}
+
+void symtab__free(struct symtab *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->ndso; i++)
+		dso_free(st->dsos[i]);
+	free(st->dsos);
+	free(st->ksyms_extra.v);
+	free(st->dbgpath);
+	pool_free(&st->pool);
+	free(st);
+}
+
+static struct sym_dso *new_dso(struct symtab *st, enum sym_dso_kind kind, const char *path,
+    const char *name)
+{
+	struct sym_dso *d = calloc(1, sizeof(*d));
+	if (!d)
+		abort();
+	d->st = st;
+	d->kind = kind;
+	d->path = strdup(path);
+	d->name = symtab__intern(st, name);
+	d->has_dwarf = -1;
+	if (st->ndso == st->capdso) {
+		st->capdso = st->capdso ? st->capdso * 2 : 64;
+		st->dsos = realloc(st->dsos, st->capdso * sizeof(*st->dsos));
+		if (!st->dsos)
+			abort();
+	}
+	d->id = (unsigned)st->ndso;
+	st->dsos[st->ndso++] = d;
+	return d;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s && s[1] ? s + 1 : p;
+}
+
+static enum sym_dso_kind classify(const char *path)
+{
+	char magic[4];
+	int fd;
+	ssize_t n;
+
+	if (strcmp(path, "[vdso]") == 0)
+		return SYM_DSO_VDSO;
+	if (path[0] == '[' || strncmp(path, "//anon", 6) == 0 || path[0] == '\0' ||
+	    strncmp(path, "/dev/zero", 9) == 0 || strncmp(path, "/memfd:", 7) == 0 ||
+	    strncmp(path, "anon_inode:", 11) == 0)
+		return SYM_DSO_ANON;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return SYM_DSO_ELF;   /* missing: reported as such at lookup */
+	n = read(fd, magic, 4);
+	close(fd);
+	if (n == 4 && memcmp(magic, ELFMAG, 4) == 0)
+		return SYM_DSO_ELF;
+	return SYM_DSO_SIM;           /* confirmed (or not) at open */
+}
+
+struct sym_dso *symtab__dso(struct symtab *st, const char *path, const uint8_t *bid,
+    unsigned bidlen)
+{
+	if (bidlen > 20)
+		bidlen = 20;
+	for (size_t i = 0; i < st->ndso; i++) {
+		struct sym_dso *d = st->dsos[i];
+		if (d->kind == SYM_DSO_KERNEL || d->kind == SYM_DSO_PERFMAP)
+			continue;
+		if (strcmp(d->path, path) == 0 && d->bidlen == bidlen &&
+		    memcmp(d->bid, bid ? bid : d->bid, bidlen) == 0)
+			return d;
+	}
+	struct sym_dso *d = new_dso(st, classify(path), path, base_name(path));
+	if (bidlen && bid) {
+		memcpy(d->bid, bid, bidlen);
+		d->bidlen = bidlen;
+	}
+	return d;
+}
+
+struct sym_dso *symtab__kernel(struct symtab *st)
+{
+	if (!st->kernel)
+		st->kernel = new_dso(st, SYM_DSO_KERNEL, st->o.kallsyms, "[kernel.kallsyms]");
+	return st->kernel;
+}
+
+struct sym_dso *symtab__perfmap(struct symtab *st, pid_t pid)
+{
+	char path[4096], name[64];
+	for (size_t i = 0; i < st->ndso; i++)
+		if (st->dsos[i]->kind == SYM_DSO_PERFMAP && st->dsos[i]->pid == pid)
+			return st->dsos[i];
+	snprintf(path, sizeof(path), "%s/perf-%d.map", st->o.perfmap_dir, (int)pid);
+	snprintf(name, sizeof(name), "perf-%d.map", (int)pid);
+	struct sym_dso *d = new_dso(st, SYM_DSO_PERFMAP, path, name);
+	d->pid = pid;
+	return d;
+}
+
+void symtab__add_ksym(struct symtab *st, uint64_t addr, uint64_t len, const char *name)
+{
+	table_add(&st->ksyms_extra, addr, len, symtab__intern(st, name));
+}
+
+void symtab__set_kernel_release(struct symtab *st, const char *release)
+{
+	st->krelease = release && *release ? symtab__intern(st, release) : NULL;
+}
+
+const char *symtab__kernel_warning(struct symtab *st)
+{
+	struct utsname u;
+	if (!st->krelease || uname(&u) != 0 || strcmp(u.release, st->krelease) == 0)
+		return NULL;
+	snprintf(st->kwarn, sizeof(st->kwarn), "the log was recorded on kernel %s, this is %s: "
+	    "kernel symbols from %s may be wrong", st->krelease, u.release, st->o.kallsyms);
+	return st->kwarn;
+}
+
+enum sym_dso_kind sym_dso__kind(const struct sym_dso *d) { return d->kind; }
+const char *sym_dso__path(const struct sym_dso *d) { return d->path; }
+const char *sym_dso__name(const struct sym_dso *d) { return d->name; }
+unsigned sym_dso__id(const struct sym_dso *d) { return d->id; }
+
+const uint8_t *sym_dso__buildid(const struct sym_dso *d, unsigned *len)
+{
+	*len = d->bidlen;
+	return d->bid;
+}
+
+/* ---- demangling --------------------------------------------------------- */
+
+typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
+
+static cxa_demangle_fn demangler(void)
+{
+	static int tried;
+	static cxa_demangle_fn fn;
+	if (!tried) {
+		void *h;
+		tried = 1;
+		/* libstdc++'s demangler, if the machine has it: not a link dependency */
+		if ((h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL)) != NULL)
+			fn = (cxa_demangle_fn)(uintptr_t)dlsym(h, "__cxa_demangle");
+	}
+	return fn;
+}
+
+/* Rust legacy names demangle as Itanium ones ending in "::h<16 hex>". */
+static void strip_rust_hash(char *s)
+{
+	size_t n = strlen(s);
+	if (n > 19 && strncmp(s + n - 19, "::h", 3) == 0) {
+		for (size_t i = n - 16; i < n; i++)
+			if (!isxdigit((unsigned char)s[i]))
+				return;
+		s[n - 19] = '\0';
+	}
+}
+
+const char *sym__demangle(const char *name, char *buf, size_t len)
+{
+	cxa_demangle_fn fn;
+	char *out;
+	int status = -1;
+
+	if (!name || strncmp(name, "_Z", 2) != 0 || !(fn = demangler()))
+		return name;
+	out = fn(name, NULL, NULL, &status);
+	if (!out || status != 0) {
+		free(out);
+		return name;
+	}
+	snprintf(buf, len, "%s", out);
+	free(out);
+	if (strstr(name, "17h") && name[strlen(name) - 1] == 'E')
+		strip_rust_hash(buf);
+	return buf;
+}
+
+static const char *intern_sym(struct symtab *st, const char *raw)
+{
+	char buf[4096];
+	if (!raw)
+		return symtab__intern(st, UNKNOWN);
+	if (st->o.demangle)
+		raw = sym__demangle(raw, buf, sizeof(buf));
+	return symtab__intern(st, raw);
+}
+
+/* ---- opening ------------------------------------------------------------ */
+
+static const Dwfl_Callbacks *callbacks(struct symtab *st)
+{
+	static Dwfl_Callbacks cb;
+	cb.find_elf = dwfl_build_id_find_elf;
+	cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	cb.section_address = dwfl_offline_section_address;
+	cb.debuginfo_path = &st->dbgpath;
+	return &cb;
+}
+
+static void hexid(const uint8_t *b, unsigned n, char *out)
+{
+	for (unsigned i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
+	out[2 * n] = '\0';
+}
+
+/* Build id of an ELF file; 0 if none. */
+static unsigned file_buildid(const char *path, uint8_t *out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	unsigned n = 0;
+	if (fd < 0)
+		return 0;
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (e) {
+		const void *p;
+		ssize_t l = dwelf_elf_gnu_build_id(e, &p);
+		if (l > 0) {
+			n = (unsigned)(l > 20 ? 20 : l);
+			memcpy(out, p, n);
+		}
+		elf_end(e);
+	}
+	close(fd);
+	return n;
+}
+
+static int report_file(struct sym_dso *d, const char *path, int fd)
+{
+	d->dwfl = dwfl_begin(callbacks(d->st));
+	if (!d->dwfl)
+		return -1;
+	dwfl_report_begin(d->dwfl);
+	d->mod = dwfl_report_elf(d->dwfl, d->name, path, fd, 0, true);  /* bias 0: module addresses are the file's vaddrs */
+	dwfl_report_end(d->dwfl, NULL, NULL);
+	if (!d->mod) {
+		dwfl_end(d->dwfl);
+		d->dwfl = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* PLT stubs: name@plt for each .rela.plt entry (x86-64 and aarch64 layouts). */
+static void load_plt(struct sym_dso *d, Elf *e, GElf_Addr bias)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL, *rela = NULL;
+	GElf_Shdr plt = { 0 }, pltsec = { 0 }, rsh;
+	int have_plt = 0, have_sec = 0;
+
+	if (elf_getshdrstrndx(e, &shstrndx) != 0)
+		return;
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *n;
+		if (!gelf_getshdr(scn, &sh) || !(n = elf_strptr(e, shstrndx, sh.sh_name)))
+			continue;
+		if (strcmp(n, ".plt") == 0) {
+			plt = sh;
+			have_plt = 1;
+		} else if (strcmp(n, ".plt.sec") == 0) {
+			pltsec = sh;
+			have_sec = 1;
+		} else if (strcmp(n, ".rela.plt") == 0) {
+			rela = scn;
+		}
+	}
+	if (!rela || !have_plt || !gelf_getshdr(rela, &rsh))
+		return;
+	Elf_Scn *dynsym = elf_getscn(e, rsh.sh_link);
+	GElf_Shdr dsh;
+	Elf_Data *rd = elf_getdata(rela, NULL), *sd;
+	if (!dynsym || !gelf_getshdr(dynsym, &dsh) || !rd || !(sd = elf_getdata(dynsym, NULL)))
+		return;
+	size_t n = rsh.sh_entsize ? rsh.sh_size / rsh.sh_entsize : 0;
+	uint64_t base = have_sec ? pltsec.sh_addr : plt.sh_addr + (d->machine == EM_AARCH64 ? 32 : 16);
+	for (size_t i = 0; i < n; i++) {
+		GElf_Rela r;
+		GElf_Sym s;
+		const char *sn;
+		char buf[1024];
+		if (!gelf_getrela(rd, (int)i, &r) || !gelf_getsym(sd, (int)GELF_R_SYM(r.r_info), &s))
+			continue;
+		sn = elf_strptr(e, dsh.sh_link, s.st_name);
+		if (!sn || !*sn)
+			continue;
+		char dm[1024];
+		snprintf(buf, sizeof(buf), "%s@plt",
+		    d->st->o.demangle ? sym__demangle(sn, dm, sizeof(dm)) : sn);
+		table_add(&d->plt, base + 16 * i + bias, 16, symtab__intern(d->st, buf));
+	}
+}
+
+static void load_segments(struct sym_dso *d, Elf *e)
+{
+	size_t n;
+	GElf_Ehdr eh;
+	if (gelf_getehdr(e, &eh))
+		d->machine = eh.e_machine;
+	if (elf_getphdrnum(e, &n) != 0)
+		return;
+	d->segs = calloc(n ? n : 1, sizeof(*d->segs));
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
+			d->segs[d->nseg++] = (struct seg){ ph.p_offset, ph.p_filesz, ph.p_vaddr };
+	}
+}
+
+static void open_elf(struct sym_dso *d)
+{
+	char hex[41], alt[4200];
+	const char *path = d->path;
+
+	if (access(path, R_OK) != 0) {
+		path = NULL;
+		d->problem = "not found";
+	} else if (d->bidlen) {
+		uint8_t fb[20];
+		unsigned fl = file_buildid(path, fb);
+		if (fl && (fl != d->bidlen || memcmp(fb, d->bid, fl) != 0)) {
+			path = NULL;
+			d->problem = "build id differs from the recorded one: the binary changed "
+			    "since the recording";
+		}
+	}
+	if (!path && d->bidlen) {
+		/* the recorded build: debug file or perf's build-id cache */
+		const char *home = getenv("HOME");
+		hexid(d->bid, d->bidlen, hex);
+		const char *cands[3] = { "/usr/lib/debug/.build-id/%.2s/%s.debug",
+		    "%s/.debug/.build-id/%.2s/%s/elf", NULL };
+		snprintf(alt, sizeof(alt), cands[0], hex, hex + 2);
+		if (access(alt, R_OK) == 0) {
+			path = alt;
+		} else if (home) {
+			snprintf(alt, sizeof(alt), cands[1], home, hex, hex + 2);
+			if (access(alt, R_OK) == 0)
+				path = alt;
+		}
+		if (path)
+			d->problem = NULL;
+	}
+	if (!path)
+		return;
+	if (report_file(d, path, -1) != 0) {
+		d->problem = "not an ELF file libdwfl can read";
+		return;
+	}
+	GElf_Addr bias;
+	Elf *e = dwfl_module_getelf(d->mod, &bias);
+	if (e) {
+		load_segments(d, e);
+		load_plt(d, e, bias);
+	}
+}
+
+static void open_vdso(struct sym_dso *d)
+{
+	/* The vDSO is the same image in every process of this kernel: ours. */
+	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+	FILE *f;
+	char line[512];
+	uint64_t lo = 0, hi = 0;
+	if (!base || !(f = fopen("/proc/self/maps", "r"))) {
+		d->problem = "no vDSO in this process";
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long a, b;
+		if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &a, &b) == 2) {
+			lo = a;
+			hi = b;
+		}
+	}
+	fclose(f);
+	if (lo != base || hi <= lo) {
+		d->problem = "vDSO not found in /proc/self/maps";
+		return;
+	}
+	int fd = memfd_create("vdso", MFD_CLOEXEC);
+	if (fd < 0 || write(fd, (void *)base, hi - lo) != (ssize_t)(hi - lo) ||
+	    report_file(d, "[vdso]", fd) != 0) {
+		if (fd >= 0)
+			close(fd);
+		d->problem = "cannot read the vDSO image";
+		return;
+	}
+	GElf_Addr bias;
+	Elf *e = dwfl_module_getelf(d->mod, &bias);
+	if (e)
+		load_segments(d, e);
+}
+
+static void load_kallsyms(struct sym_dso *d)
+{
+	struct symtab *st = d->st;
+	FILE *f = fopen(d->path, "r");
+	char line[1024];
+	int nonzero = 0;
+	if (!f) {
+		d->problem = "cannot read kernel symbols";
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long a;
+		char type, name[512];
+		if (sscanf(line, "%llx %c %511s", &a, &type, name) != 3)
+			continue;
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+			continue;
+		nonzero |= a != 0;
+		table_add(&d->tab, a, 0, symtab__intern(st, name));
+	}
+	fclose(f);
+	if (!nonzero) {
+		d->tab.n = 0;
+		d->problem = "kernel addresses are hidden (kernel.kptr_restrict)";
+	}
+	for (size_t i = 0; i < st->ksyms_extra.n; i++)
+		table_add(&d->tab, st->ksyms_extra.v[i].start, st->ksyms_extra.v[i].size,
+		    st->ksyms_extra.v[i].name);
+	table_sort(&d->tab);
+	/* the last text symbol has no successor: do not let it swallow everything */
+	if (d->tab.n && d->tab.v[d->tab.n - 1].size > 1 << 20)
+		d->tab.v[d->tab.n - 1].size = 4096;
+}
+
+static void load_perfmap(struct sym_dso *d)
+{
+	FILE *f = fopen(d->path, "r");
+	char line[4096];
+	if (!f) {
+		d->problem = "no JIT map (perf-PID.map)";
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long a, s;
+		int n = 0;
+		if (sscanf(line, "%llx %llx %n", &a, &s, &n) < 2 || n == 0)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		table_add(&d->tab, a, s, intern_sym(d->st, line + n));
+	}
+	fclose(f);
+}
+
+static void sim_cb(void *arg, const char *name, uint64_t start, uint64_t size)
+{
+	struct sym_dso *d = arg;
+	table_add(&d->tab, start, size, symtab__intern(d->st, name));
+}
+
+static void dso_open(struct sym_dso *d)
+{
+	if (d->opened)
+		return;
+	d->opened = 1;
+	switch (d->kind) {
+	case SYM_DSO_ELF: open_elf(d); break;
+	case SYM_DSO_VDSO: open_vdso(d); break;
+	case SYM_DSO_KERNEL: load_kallsyms(d); break;
+	case SYM_DSO_PERFMAP: load_perfmap(d); break;
+	case SYM_DSO_SIM:
+		if (simwl__file_symbols(d->path, sim_cb, d) != 0) {
+			d->kind = SYM_DSO_ELF;
+			d->problem = access(d->path, R_OK) ? "not found" : "not an ELF file";
+		}
+		break;
+	case SYM_DSO_ANON: break;
+	}
+}
+
+const char *sym_dso__problem(struct sym_dso *d)
+{
+	dso_open(d);
+	return d->problem;
+}
+
+uint64_t sym_dso__addr(struct sym_dso *d, uint64_t map_start, uint64_t pgoff, uint64_t pc)
+{
+	uint64_t off;
+	if (d->kind != SYM_DSO_ELF && d->kind != SYM_DSO_VDSO)
+		return pc;
+	dso_open(d);
+	off = pc - map_start + pgoff;
+	if (d->kind == SYM_DSO_VDSO)
+		off = pc - map_start;   /* the vDSO is mapped whole, from offset 0 */
+	for (int i = 0; i < d->nseg; i++)
+		if (off >= d->segs[i].off && off < d->segs[i].off + d->segs[i].filesz)
+			return off - d->segs[i].off + d->segs[i].vaddr;
+	return off;
+}
+
+int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t *start,
+    uint64_t *size)
+{
+	const struct tsym *t;
+	dso_open(d);
+	*name = symtab__intern(d->st, UNKNOWN);
+	*start = addr;
+	*size = 1;
+	switch (d->kind) {
+	case SYM_DSO_ELF:
+	case SYM_DSO_VDSO: {
+		if (!d->mod)
+			return -1;
+		if ((t = table_find(&d->plt, addr)) != NULL) {
+			*name = t->name;
+			*start = t->start;
+			*size = t->size;
+			return 0;
+		}
+		GElf_Off off;
+		GElf_Sym sym;
+		const char *n = dwfl_module_addrinfo(d->mod, addr, &off, &sym, NULL, NULL, NULL);
+		if (!n)
+			return -1;
+		*name = intern_sym(d->st, n);
+		*start = addr - off;
+		*size = sym.st_size ? sym.st_size : off + 1;
+		return 0;
+	}
+	case SYM_DSO_KERNEL:
+	case SYM_DSO_PERFMAP:
+	case SYM_DSO_SIM:
+		if (!(t = table_find(&d->tab, addr)))
+			return -1;
+		*name = t->name;
+		*start = t->start;
+		*size = t->size;
+		return 0;
+	case SYM_DSO_ANON:
+		break;
+	}
+	return -1;
+}
+
+static int has_dwarf(struct sym_dso *d)
+{
+	if (d->has_dwarf < 0) {
+		Dwarf_Addr bias;
+		d->has_dwarf = d->mod && dwfl_module_getdwarf(d->mod, &bias) != NULL;
+	}
+	return d->has_dwarf;
+}
+
+int sym_dso__srcline(struct sym_dso *d, uint64_t addr, const char **file, int *line)
+{
+	Dwfl_Line *l;
+	const char *f;
+	int ln = 0;
+	dso_open(d);
+	if (!d->mod || !has_dwarf(d) || !(l = dwfl_module_getsrc(d->mod, addr)))
+		return -1;
+	if (!(f = dwfl_lineinfo(l, NULL, &ln, NULL, NULL, NULL)) || ln <= 0)
+		return -1;
+	*file = symtab__intern(d->st, f);
+	*line = ln;
+	return 0;
+}
+
+static const char *call_file(struct sym_dso *d, Dwarf_Die *cudie, Dwarf_Word idx)
+{
+	Dwarf_Files *files;
+	size_t nf;
+	const char *f;
+	if (dwarf_getsrcfiles(cudie, &files, &nf) != 0 || idx >= nf)
+		return NULL;
+	f = dwarf_filesrc(files, idx, NULL, NULL);
+	return f ? symtab__intern(d->st, f) : NULL;
+}
+
+int sym_dso__frames(struct sym_dso *d, uint64_t addr, struct sym_frame *out, int max)
+{
+	const char *fn, *file = NULL;
+	uint64_t s, z;
+	int line = 0, n = 0;
+	Dwarf_Die *scopes = NULL;
+	int ns;
+
+	sym_dso__func(d, addr, &fn, &s, &z);
+	sym_dso__srcline(d, addr, &file, &line);
+	if (max < 1)
+		return 0;
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = d->mod && has_dwarf(d) ? dwfl_module_addrdie(d->mod, addr, &bias) : NULL;
+	if (!cu || (ns = dwarf_getscopes(cu, addr - bias, &scopes)) <= 0) {
+		out[0] = (struct sym_frame){ fn, file, line };
+		return 1;
+	}
+	/* scopes: innermost first; each inlined_subroutine is a frame whose
+	 * caller's line is its DW_AT_call_line */
+	for (int i = 0; i < ns && n < max - 1; i++) {
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		const char *nm = dwarf_diename(&scopes[i]);
+		Dwarf_Attribute at;
+		Dwarf_Word cl = 0, cf = 0;
+		const char *lname = dwarf_attr_integrate(&scopes[i], DW_AT_linkage_name, &at) ?
+		    dwarf_formstring(&at) : NULL;
+		out[n++] = (struct sym_frame){ intern_sym(d->st, lname ? lname : nm), file, line };
+		if (dwarf_attr(&scopes[i], DW_AT_call_line, &at))
+			dwarf_formudata(&at, &cl);
+		if (dwarf_attr(&scopes[i], DW_AT_call_file, &at))
+			dwarf_formudata(&at, &cf);
+		file = call_file(d, cu, cf);
+		line = (int)cl;
+	}
+	free(scopes);
+	out[n++] = (struct sym_frame){ fn, file, line };
+	return n;
+}
+
+const unsigned char *sym_dso__code(struct sym_dso *d, uint64_t addr, uint64_t len,
+    int *machine)
+{
+	GElf_Addr bias;
+	Elf *e;
+	Elf_Scn *scn = NULL;
+	dso_open(d);
+	*machine = d->machine;
+	if (!d->mod || !(e = dwfl_module_getelf(d->mod, &bias)))
+		return NULL;
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR))
+			continue;
+		if (addr >= sh.sh_addr + bias && addr + len <= sh.sh_addr + bias + sh.sh_size) {
+			Elf_Data *data = elf_getdata(scn, NULL);
+			if (!data || !data->d_buf)
+				return NULL;
+			return (const unsigned char *)data->d_buf + (addr - sh.sh_addr - bias);
+		}
+	}
+	return NULL;
+}
+
+/* "ns::f(int)" matches "ns::f" and "f" matches "ns::f"?  No: exact name, or
+ * the name without its parameter list. */
+static int name_matches(const char *sym, const char *want)
+{
+	size_t n = strlen(want);
+	if (strcmp(sym, want) == 0)
+		return 1;
+	return strncmp(sym, want, n) == 0 && sym[n] == '(';
+}
+
+int sym_dso__find_func(struct sym_dso *d, const char *name, uint64_t *start, uint64_t *size)
+{
+	dso_open(d);
+	if (d->mod) {
+		int n = dwfl_module_getsymtab(d->mod);
+		for (int i = 1; i < n; i++) {
+			GElf_Sym sym;
+			GElf_Addr a;
+			const char *sn = dwfl_module_getsym_info(d->mod, i, &sym, &a, NULL, NULL, NULL);
+			char buf[4096];
+			if (!sn || GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+				continue;
+			if (name_matches(sn, name) ||
+			    name_matches(sym__demangle(sn, buf, sizeof(buf)), name)) {
+				*start = a;
+				*size = sym.st_size;
+				return 0;
+			}
+		}
+		return -1;
+	}
+	table_sort(&d->tab);
+	for (size_t i = 0; i < d->tab.n; i++)
+		if (name_matches(d->tab.v[i].name, name)) {
+			*start = d->tab.v[i].start;
+			*size = d->tab.v[i].size;
+			return 0;
+		}
+	return -1;
+}

@@ -1,0 +1,103 @@
+/*
+ * symbols.h — address → binary → function / source line / inlined frames,
+ * for every kind of code a sample can land in: ELF files (through elfutils'
+ * libdwfl: .symtab/.dynsym, .gnu_debuglink and /usr/lib/debug/.build-id
+ * debug files, DWARF lines and inlines, PLT stubs), the vDSO, the kernel
+ * (/proc/kallsyms plus KSYMBOL records), JIT maps (/tmp/perf-PID.map) and the
+ * simulator's workload files (lib/backend/sim: synthetic symbols).
+ *
+ * One struct sym_dso per binary for the whole run (opened once, lazily, at
+ * its first lookup); names are interned in the symtab's string pool, so two
+ * equal names are one pointer.  Lookups are cheap to repeat but callers are
+ * expected to deduplicate addresses first (analysis/profile.c does).
+ */
+#ifndef PMCSTAT_SYMBOLS_H
+#define PMCSTAT_SYMBOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+enum sym_dso_kind {
+	SYM_DSO_ELF,        /* a file on disk (maybe missing) */
+	SYM_DSO_KERNEL,     /* [kernel.kallsyms] */
+	SYM_DSO_VDSO,       /* [vdso]: this kernel's image, read from our own process */
+	SYM_DSO_PERFMAP,    /* /tmp/perf-PID.map (JIT code, anonymous memory) */
+	SYM_DSO_SIM,        /* a simulator workload file: synthetic symbols */
+	SYM_DSO_ANON        /* [heap], [stack], //anon ...: nothing to look up */
+};
+
+struct symtab;
+struct sym_dso;
+
+/* One frame of an address: the function and, when known, its source line. */
+struct sym_frame {
+	const char *func;        /* interned; never NULL ("[unknown]") */
+	const char *file;        /* interned; NULL if not known */
+	int line;                /* 0 if not known */
+};
+
+struct symtab_opts {
+	int demangle;            /* C++/Rust demangling (default on) */
+	const char *kallsyms;    /* default "/proc/kallsyms" */
+	const char *perfmap_dir; /* default "/tmp" */
+	const char *debug_dir;   /* extra place for debug files (default none) */
+};
+
+struct symtab *symtab__new(const struct symtab_opts *opts);
+void symtab__free(struct symtab *st);
+
+/* Interned string (pointer-comparable). */
+const char *symtab__intern(struct symtab *st, const char *s);
+
+/* The dso for a mapping of path (build id optional, bidlen 0), interned by
+ * (path, build id).  Never NULL (out of memory aborts). */
+struct sym_dso *symtab__dso(struct symtab *st, const char *path, const uint8_t *bid,
+    unsigned bidlen);
+/* The kernel, and a pid's perf map (JIT) pseudo-binaries. */
+struct sym_dso *symtab__kernel(struct symtab *st);
+struct sym_dso *symtab__perfmap(struct symtab *st, pid_t pid);
+/* A kernel symbol from a KSYMBOL record (BPF programs, trampolines). */
+void symtab__add_ksym(struct symtab *st, uint64_t addr, uint64_t len, const char *name);
+/* Which kernel the symbols describe: from the log's KSYMSRC record; a
+ * mismatch with the running kernel is reported by symtab__kernel_warning. */
+void symtab__set_kernel_release(struct symtab *st, const char *release);
+const char *symtab__kernel_warning(struct symtab *st);
+
+enum sym_dso_kind sym_dso__kind(const struct sym_dso *d);
+const char *sym_dso__path(const struct sym_dso *d);
+const char *sym_dso__name(const struct sym_dso *d);   /* basename, or [kernel.kallsyms] */
+unsigned sym_dso__id(const struct sym_dso *d);        /* 0.. in creation order */
+const uint8_t *sym_dso__buildid(const struct sym_dso *d, unsigned *len);
+/* Why this binary is not (fully) symbolized, NULL if it is: "not found",
+ * "build id differs from the recorded one (the binary changed since)" ... */
+const char *sym_dso__problem(struct sym_dso *d);
+
+/* A pc of a mapping (start, pgoff) → the address space lookups use (ELF
+ * vaddr; the pc itself for the kernel, JIT maps and workloads). */
+uint64_t sym_dso__addr(struct sym_dso *d, uint64_t map_start, uint64_t pgoff, uint64_t pc);
+
+/* The function containing addr: name (interned) and its [start, start+size)
+ * in the dso's address space.  0 found, -1 not (name "[unknown]"). */
+int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t *start,
+    uint64_t *size);
+/* The source line of addr: 0 found, -1 not. */
+int sym_dso__srcline(struct sym_dso *d, uint64_t addr, const char **file, int *line);
+/* The frames at addr, innermost (inlined) first, the real function last;
+ * with source lines.  Returns how many (>= 1; without DWARF one frame with
+ * the symbol table's function). */
+int sym_dso__frames(struct sym_dso *d, uint64_t addr, struct sym_frame *out, int max);
+
+/* For annotate: the bytes of [addr, addr+len) from the file (NULL if not
+ * available) and the ELF machine (EM_*). */
+const unsigned char *sym_dso__code(struct sym_dso *d, uint64_t addr, uint64_t len,
+    int *machine);
+/* Find a function by name (exact, or the demangled name without its
+ * parameters): 0 and its start/size, or -1. */
+int sym_dso__find_func(struct sym_dso *d, const char *name, uint64_t *start, uint64_t *size);
+
+/* Demangle a C++ (Itanium) or Rust (legacy) name into buf; returns name
+ * itself when it is not mangled or no demangler is available. */
+const char *sym__demangle(const char *name, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,169 @@
+/*
+ * tree.c — call trees (tree.h): one node per distinct path, children found
+ * through a hash of (parent, function).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree.h"
+
+#define NONE UINT32_MAX
+
+struct tslot {
+	uint64_t key;
+	uint32_t node;
+	uint32_t used;
+};
+
+struct tree_priv {
+	struct tslot *t;
+	size_t cap, n;
+};
+
+static uint64_t hkey(uint32_t parent, uint32_t func, const char *comm)
+{
+	uint64_t h = ((uint64_t)parent << 32 | func) ^ (uint64_t)(uintptr_t)comm * 31;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return h;
+}
+
+static uint32_t new_node(struct ctree *t, uint32_t parent, uint32_t func, const char *comm)
+{
+	if (t->nn == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 1024;
+		t->n = realloc(t->n, t->cap * sizeof(*t->n));
+		if (!t->n)
+			abort();
+	}
+	uint32_t i = (uint32_t)t->nn++;
+	t->n[i] = (struct tnode){ func, parent, NONE, NONE, 0, 0, 0, comm };
+	if (parent != NONE) {
+		t->n[i].next = t->n[parent].child;
+		t->n[parent].child = i;
+	}
+	return i;
+}
+
+static uint32_t child(struct ctree *t, uint32_t parent, uint32_t func, const char *comm)
+{
+	struct tree_priv *v = t->priv;
+	if ((v->n + 1) * 2 > v->cap) {
+		size_t ncap = v->cap ? v->cap * 2 : 4096;
+		struct tslot *nt = calloc(ncap, sizeof(*nt));
+		if (!nt)
+			abort();
+		for (size_t i = 0; i < v->cap; i++) {
+			if (!v->t[i].used)
+				continue;
+			size_t j = v->t[i].key & (ncap - 1);
+			while (nt[j].used)
+				j = (j + 1) & (ncap - 1);
+			nt[j] = v->t[i];
+		}
+		free(v->t);
+		v->t = nt;
+		v->cap = ncap;
+	}
+	uint64_t k = hkey(parent, func, comm);
+	size_t j = k & (v->cap - 1);
+	while (v->t[j].used) {
+		struct tnode *n = &t->n[v->t[j].node];
+		if (v->t[j].key == k && n->parent == parent && n->func == func && n->comm == comm)
+			return v->t[j].node;
+		j = (j + 1) & (v->cap - 1);
+	}
+	uint32_t i = new_node(t, parent, func, comm);
+	v->t[j] = (struct tslot){ k, i, 1 };
+	v->n++;
+	return i;
+}
+
+struct build {
+	struct ctree *t;
+	int dir, comm_root;
+};
+
+static void add(void *arg, const struct prof_sample *s, const struct prof_frame *fr, int n)
+{
+	struct build *b = arg;
+	struct ctree *t = b->t;
+	uint64_t w = prof_weight(s);
+	uint32_t cur = 0;
+	t->n[0].total += w;
+	t->n[0].nsamples++;
+	t->total += w;
+	t->nsamples++;
+	if (b->comm_root) {
+		cur = child(t, cur, NONE, s->comm);
+		t->n[cur].total += w;
+		t->n[cur].nsamples++;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct prof_frame *f = b->dir == TREE_CALLER ? &fr[n - 1 - i] : &fr[i];
+		cur = child(t, cur, f->func, NULL);
+		t->n[cur].total += w;
+		t->n[cur].nsamples++;
+	}
+	if (b->dir == TREE_CALLER)
+		t->n[cur].self += w;
+	else if (n > 0) {
+		/* bottom-up: self is at the first level (the sampled function) */
+	}
+}
+
+int tree__build(struct ctree *t, struct profile *p, const struct prof_filter *flt, int dir,
+    int flags, int comm_root)
+{
+	struct build b = { t, dir, comm_root };
+	memset(t, 0, sizeof(*t));
+	t->priv = calloc(1, sizeof(*t->priv));
+	if (!t->priv)
+		return -1;
+	new_node(t, NONE, NONE, NULL);
+	profile__foreach(p, flt, flags, add, &b);
+	if (dir == TREE_CALLEE)
+		for (uint32_t c = t->n[0].child; c != NONE; c = t->n[c].next)
+			if (!comm_root)
+				t->n[c].self = t->n[c].total;
+	return 0;
+}
+
+static int cmp_total(const void *a, const void *b, void *arg)
+{
+	const struct ctree *t = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	if (t->n[x].total != t->n[y].total)
+		return t->n[x].total > t->n[y].total ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+void tree__sort(struct ctree *t)
+{
+	uint32_t *buf = malloc(t->nn * sizeof(*buf));
+	if (!buf)
+		return;
+	for (size_t i = 0; i < t->nn; i++) {
+		size_t k = 0;
+		for (uint32_t c = t->n[i].child; c != NONE; c = t->n[c].next)
+			buf[k++] = c;
+		if (k < 2)
+			continue;
+		qsort_r(buf, k, sizeof(*buf), cmp_total, t);
+		t->n[i].child = buf[0];
+		for (size_t j = 0; j + 1 < k; j++)
+			t->n[buf[j]].next = buf[j + 1];
+		t->n[buf[k - 1]].next = NONE;
+	}
+	free(buf);
+}
+
+void tree__free(struct ctree *t)
+{
+	if (t->priv)
+		free(t->priv->t);
+	free(t->priv);
+	free(t->n);
+	memset(t, 0, sizeof(*t));
+}

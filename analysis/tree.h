@@ -1,0 +1,42 @@
+/*
+ * tree.h — call trees built from a profile's samples: caller → callee
+ * (top-down: roots are the outermost frames, as flame graphs draw them) or
+ * callee → caller (bottom-up: roots are the sampled functions, each with
+ * the paths that called it).  Used by the text call graph, the flame graphs
+ * (SVG, HTML), and the JSON export.
+ */
+#ifndef PMCSTAT_TREE_H
+#define PMCSTAT_TREE_H
+
+#include <stdint.h>
+
+#include "profile.h"
+
+struct tnode {
+	uint32_t func;             /* prof_func index; UINT32_MAX for the root */
+	uint32_t parent, child, next;   /* UINT32_MAX: none */
+	uint64_t total, self;      /* weights (periods) */
+	uint64_t nsamples;         /* samples through this node */
+	const char *comm;          /* with comm roots: the command */
+};
+
+struct ctree {
+	struct tnode *n;
+	size_t nn, cap;
+	uint64_t total;
+	uint64_t nsamples;
+	struct tree_priv *priv;
+};
+
+#define TREE_CALLER  0   /* top-down */
+#define TREE_CALLEE  1   /* bottom-up */
+
+/* Build over the samples passing flt.  flags: PROF_INLINE.  comm_root: a
+ * first level per command (folded-stack style).  0 or -1 (no memory). */
+int tree__build(struct ctree *t, struct profile *p, const struct prof_filter *flt, int dir,
+    int flags, int comm_root);
+/* Children of node i sorted by total, heaviest first (in place). */
+void tree__sort(struct ctree *t);
+void tree__free(struct ctree *t);
+
+#endif

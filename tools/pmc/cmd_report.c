@@ -1,0 +1,270 @@
+/*
+ * cmd_report.c — `pmc report`: read a log (or perf.data), symbolize, print
+ * the flat profile and call graphs, or export (json, folded, pprof,
+ * speedscope, callgrind, svg, html).  Everything but option parsing is in
+ * analysis/ (libpmcstat).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pmc.h"
+#include "cli.h"
+#include "report.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: pmc report [-i FILE] [options]\n"
+	    "\n"
+	    "Read a pmc log (or a perf.data file) and print where the samples fell: a\n"
+	    "flat profile per event (overhead, samples, command, binary, symbol), call\n"
+	    "graphs, per-process counts and USERDATA markers; or export the profile.\n"
+	    "\n"
+	    "  -i, --input FILE       the log (default pmc.log; '-': standard input)\n"
+	    "      --follow           the log is still being written: read until its end\n"
+	    "  -s, --sort KEYS        comma list of comm,pid,tid,dso,sym,srcline,cpu\n"
+	    "                         (default comm,dso,sym)\n"
+	    "      --children         add inclusive (children) percentages, sort by them\n"
+	    "      --no-children      self only (the default)\n"
+	    "      --percent-limit P  hide entries below P %%\n"
+	    "  -n, --max N            print at most N entries per event\n"
+	    "  -g, --call-graph[=ORDER[,DEPTH[,THRESHOLD]]]\n"
+	    "                         print call graphs: caller (top-down, the default\n"
+	    "                         with -g) or callee (who called each function);\n"
+	    "                         DEPTH levels at most (0 = all), branches under\n"
+	    "                         THRESHOLD %% hidden (default 0.5)\n"
+	    "  -z, --depth N          call graph depth limit (pmcstat's -z)\n"
+	    "      --no-inline        do not expand inlined functions in call graphs\n"
+	    "      --pid LIST, --tid LIST, --comm LIST, --dso LIST, --sym LIST, --cpu LIST\n"
+	    "                         keep only these samples (comma lists; sym and dso\n"
+	    "                         apply to the sampled function)\n"
+	    "      --time START,END   keep samples between these seconds from the start\n"
+	    "  -F, --format FMT       text (default), json, folded, pprof, speedscope,\n"
+	    "                         callgrind, svg, html\n"
+	    "  -o, --output FILE      write there (default standard output; pprof needs\n"
+	    "                         a file or a pipe)\n"
+	    "  -f, --force            overwrite FILE\n"
+	    "      --no-demangle      keep C++/Rust names mangled\n"
+	    "      --color WHEN       always, never, auto (default: on a terminal)\n"
+	    "  -h, --help             this help\n"
+	    "\n"
+	    "Exit status: 0; 1 the input could not be read, or was cut short (the\n"
+	    "report covers what was read); 2 a usage error.\n");
+}
+
+enum fmt { F_TEXT, F_JSON, F_FOLDED, F_PPROF, F_SPEEDSCOPE, F_CALLGRIND, F_SVG, F_HTML };
+static const char *const fmt_names[] = { "text", "json", "folded", "pprof", "speedscope",
+	"callgrind", "svg", "html" };
+
+static void progress(void *arg, uint64_t records)
+{
+	(void)arg;
+	fprintf(stderr, "\rpmc report: %llu records read...", (unsigned long long)records);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	enum {
+		O_CHILDREN = 256, O_NOCHILDREN, O_PLIMIT, O_PID, O_TID, O_COMM, O_DSO, O_SYM, O_CPU,
+		O_TIME, O_FOLLOW, O_NOINLINE, O_NODEMANGLE, O_COLOR
+	};
+	static const struct option opts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "follow", no_argument, NULL, O_FOLLOW },
+		{ "sort", required_argument, NULL, 's' },
+		{ "children", no_argument, NULL, O_CHILDREN },
+		{ "no-children", no_argument, NULL, O_NOCHILDREN },
+		{ "percent-limit", required_argument, NULL, O_PLIMIT },
+		{ "max", required_argument, NULL, 'n' },
+		{ "call-graph", optional_argument, NULL, 'g' },
+		{ "depth", required_argument, NULL, 'z' },
+		{ "no-inline", no_argument, NULL, O_NOINLINE },
+		{ "pid", required_argument, NULL, O_PID },
+		{ "tid", required_argument, NULL, O_TID },
+		{ "comm", required_argument, NULL, O_COMM },
+		{ "dso", required_argument, NULL, O_DSO },
+		{ "sym", required_argument, NULL, O_SYM },
+		{ "cpu", required_argument, NULL, O_CPU },
+		{ "time", required_argument, NULL, O_TIME },
+		{ "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "no-demangle", no_argument, NULL, O_NODEMANGLE },
+		{ "color", required_argument, NULL, O_COLOR },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report_opts o;
+	struct prof_load_opts lo;
+	const char *path = "pmc.log", *out = NULL, *sort = "comm,dso,sym", *color = "auto";
+	enum fmt fmt = F_TEXT;
+	int force = 0, c, rc = CLI_EXIT_OK;
+	char err[512], *end;
+
+	memset(&o, 0, sizeof(o));
+	memset(&lo, 0, sizeof(lo));
+	o.callgraph = -1;
+	o.cg_threshold = 0.5;
+	o.inline_frames = 1;
+	o.flt.ev = -1;
+	o.flt.t1 = -1;
+	lo.sym.demangle = 1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:s:n:g::z:F:o:fh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i': path = optarg; break;
+		case O_FOLLOW: lo.follow = 1; break;
+		case 's': sort = optarg; break;
+		case O_CHILDREN: o.children = 1; break;
+		case O_NOCHILDREN: o.children = 0; break;
+		case O_PLIMIT:
+			o.percent_limit = strtod(optarg, &end);
+			if (*end == '%')
+				end++;
+			if (*end || o.percent_limit < 0)
+				cli_usage_error("--percent-limit: '%s' is not a percentage", optarg);
+			break;
+		case 'n':
+			o.max_entries = (int)strtol(optarg, &end, 10);
+			if (*end || o.max_entries < 0)
+				cli_usage_error("--max: '%s' is not a count", optarg);
+			break;
+		case 'g': {
+			char buf[128], *save = NULL, *tok;
+			o.callgraph = TREE_CALLER;
+			if (!optarg && optind < argc && argv[optind][0] != '-' &&
+			    (strncmp(argv[optind], "caller", 6) == 0 || strncmp(argv[optind], "callee", 6) == 0))
+				optarg = argv[optind++];
+			if (!optarg)
+				break;
+			snprintf(buf, sizeof(buf), "%s", optarg);
+			tok = strtok_r(buf, ",", &save);
+			if (tok && strcmp(tok, "caller") == 0)
+				o.callgraph = TREE_CALLER;
+			else if (tok && strcmp(tok, "callee") == 0)
+				o.callgraph = TREE_CALLEE;
+			else
+				cli_usage_error("-g: '%s': the order is caller or callee", optarg);
+			if ((tok = strtok_r(NULL, ",", &save))) {
+				o.cg_depth = (int)strtol(tok, &end, 10);
+				if (*end || o.cg_depth < 0)
+					cli_usage_error("-g: '%s' is not a depth", tok);
+			}
+			if ((tok = strtok_r(NULL, ",", &save))) {
+				o.cg_threshold = strtod(tok, &end);
+				if (*end || o.cg_threshold < 0)
+					cli_usage_error("-g: '%s' is not a threshold", tok);
+			}
+			break;
+		}
+		case 'z':
+			o.cg_depth = (int)strtol(optarg, &end, 10);
+			if (*end || o.cg_depth < 0)
+				cli_usage_error("--depth: '%s' is not a depth", optarg);
+			if (o.callgraph < 0)
+				o.callgraph = TREE_CALLER;
+			break;
+		case O_NOINLINE: o.inline_frames = 0; break;
+		case O_PID: o.flt.pids = optarg; break;
+		case O_TID: o.flt.tids = optarg; break;
+		case O_COMM: o.flt.comms = optarg; break;
+		case O_DSO: o.flt.dsos = optarg; break;
+		case O_SYM: o.flt.syms = optarg; break;
+		case O_CPU: o.flt.cpus = optarg; break;
+		case O_TIME:
+			if (profile__parse_time(&o.flt, optarg) != 0)
+				cli_usage_error("--time: '%s' is not START,END in seconds", optarg);
+			break;
+		case 'F': {
+			size_t k;
+			for (k = 0; k < sizeof(fmt_names) / sizeof(fmt_names[0]); k++)
+				if (strcmp(optarg, fmt_names[k]) == 0)
+					break;
+			if (k == sizeof(fmt_names) / sizeof(fmt_names[0]))
+				cli_usage_error("--format: '%s' is not one of text, json, folded, pprof, "
+				    "speedscope, callgrind, svg, html", optarg);
+			fmt = (enum fmt)k;
+			break;
+		}
+		case 'o': out = optarg; break;
+		case 'f': force = 1; break;
+		case O_NODEMANGLE: lo.sym.demangle = 0; break;
+		case O_COLOR: color = optarg; break;
+		case 'h': usage(stdout); return CLI_EXIT_OK;
+		case ':': cli_usage_error("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			if (optopt)
+				cli_usage_error("unknown option '-%c'", optopt);
+			cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		cli_usage_error("unexpected argument '%s' (the log is given with -i)", argv[optind]);
+	if (report__parse_sort(&o, sort, err, sizeof(err)) != 0)
+		cli_usage_error("--sort: '%s' is not one of comm, pid, tid, dso, sym, srcline, cpu", err);
+	if (fmt == F_PPROF && !out && isatty(1))
+		cli_usage_error("pprof output is binary: give -o FILE (or redirect)");
+
+	FILE *f = stdout;
+	if (out && strcmp(out, "-") != 0)
+		if (!(f = report__open_output(out, force)))
+			cli_die(CLI_EXIT_FAIL, errno == EEXIST ? "%s exists; use -f to overwrite it" :
+			    "%s: cannot create: %s", out, strerror(errno));
+	if (strcmp(color, "always") == 0)
+		o.color = 1;
+	else if (strcmp(color, "never") == 0)
+		o.color = 0;
+	else if (strcmp(color, "auto") == 0)
+		o.color = fmt == F_TEXT && f == stdout && cli_use_color(stdout);
+	else
+		cli_usage_error("--color: '%s' is not always, never or auto", color);
+	o.input_name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+
+	int tty = isatty(2);
+	if (tty)
+		lo.progress = progress;
+	struct profile *p;
+	if (profile__load(&p, path, &lo, err, sizeof(err)) != 0) {
+		if (tty)
+			fprintf(stderr, "\r\033[K");
+		cli_warn("%s: %s", o.input_name, err);
+		if (f != stdout)
+			fclose(f);
+		return CLI_EXIT_FAIL;
+	}
+	if (tty) {
+		fprintf(stderr, "\r\033[Kpmc report: resolving symbols...");
+		profile__resolve(p);
+		fprintf(stderr, "\r\033[K");
+	}
+	int r = 0;
+	switch (fmt) {
+	case F_TEXT: r = report__text(f, p, &o); break;
+	case F_JSON: r = report__json(f, p, &o); break;
+	case F_FOLDED: r = export__folded(f, p, &o); break;
+	case F_PPROF: r = export__pprof(f, p, &o); break;
+	case F_SPEEDSCOPE: r = export__speedscope(f, p, &o); break;
+	case F_CALLGRIND: r = export__callgrind(f, p, &o); break;
+	case F_SVG: r = export__svg(f, p, &o); break;
+	case F_HTML: r = export__html(f, p, &o); break;
+	}
+	if (fflush(f) != 0 || r != 0) {
+		cli_warn("error writing the output");
+		rc = CLI_EXIT_FAIL;
+	}
+	if (f != stdout)
+		fclose(f);
+	if (p->truncated[0]) {
+		cli_warn("%s: %s", o.input_name, p->truncated);
+		rc = CLI_EXIT_FAIL;
+	}
+	profile__free(p);
+	return rc;
+}
