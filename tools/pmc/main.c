@@ -22,6 +22,7 @@ static const struct subcmd cmds[] = {
 	{ "report",  cmd_report,  "profile from a log: flat, call graphs, flame graphs, exports" },
 	{ "annotate", cmd_annotate, "a function's samples per instruction and source line" },
 	{ "diff",    cmd_diff,    "compare the profiles of two logs" },
+	{ "convert", cmd_convert, "convert between perf.data and pmc logs" },
 	{ "control", cmd_control, "PMC classes, rows, statistics and tunables (pmccontrol)" },
 };
 

@@ -1,0 +1,793 @@
+/*
+ * topperf.c — pmc log -> perf.data (`pmc convert --to perf`), so our
+ * recordings open in perf report, perf script and the tools built on them.
+ *
+ * One attr per PMCALLOCATE (the event's own attr when lib/event resolves
+ * its name, else software/cpu-clock), each with one synthetic kernel id;
+ * sample_type IP|TID|TIME|ID|CPU|PERIOD|CALLCHAIN with sample_id_all.
+ * Samples become SAMPLE (the user mask becomes PERF_CONTEXT_* markers),
+ * COMM/PROC_CREATE COMM, PROCFORK/THR_CREATE FORK, THR_EXIT EXIT, MAP_IN
+ * MMAP2 (with its build id), DROPNOTIFY LOST/LOST_SAMPLES, THROTTLE,
+ * KSYMBOL; FINISHED_ROUND every ROUND_EVERY records.
+ *
+ * File mode (a seekable output): header | data | feature table + features
+ * (HOSTNAME, OSRELEASE, VERSION, NRCPUS, CPUDESC, CMDLINE, EVENT_DESC,
+ * BUILD_ID, SAMPLE_TIME) | ids | attrs — perf finds attrs and ids by offset
+ * and the features right after the data, so attrs may come last, which
+ * lets the data stream out before every PMCALLOCATE is known.
+ * Pipe mode (anything else): pipe header, FEATURE records from the log's
+ * HEADER, HEADER_ATTR + EVENT_UPDATE(name) per PMCALLOCATE, then the data.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "perfdata/perfdata.h"
+#include "perfdata/format.h"
+#include "event/event.h"
+
+#define ATTR_SIZE   112                    /* PERF_ATTR_SIZE_VER5: every perf >= 5.5 reads it */
+#define SAMPLE_TYPE (PD_S_IP | PD_S_TID | PD_S_TIME | PD_S_ID | PD_S_CPU | PD_S_PERIOD | \
+	PD_S_CALLCHAIN)
+#define TRAILER_LEN 32                     /* TID, TIME, ID, CPU */
+#define ROUND_EVERY 4096
+#define WBUF_SIZE   (256u * 1024u)
+#ifdef PMC_VERSION_STRING
+#define PMC_VERSION_STRING_OR PMC_VERSION_STRING
+#else
+#define PMC_VERSION_STRING_OR "unknown"
+#endif
+
+struct wattr {
+	pmc_id_t pmcid;
+	uint64_t kid;                 /* the synthetic kernel id */
+	unsigned char attr[ATTR_SIZE];
+	char *name;
+};
+
+struct wbid {
+	int32_t pid;
+	uint16_t misc;
+	uint8_t size;
+	uint8_t id[20];
+	char *path;
+};
+
+struct pw {
+	int fd, pipe;
+	unsigned char *buf;
+	size_t len;
+	uint64_t written;             /* bytes written so far (file offset) */
+	int err;
+
+	struct wattr *attrs;
+	int nattrs, acap;
+	struct wbid *bids;
+	int nbids, bcap;
+
+	char *hostname, *osrelease, *cpudesc, *cmdline;
+	uint32_t max_cpu;
+	uint64_t first_ts, last_ts;
+	uint64_t nrec, nsamples;
+	unsigned char rec[65536 + 64];
+};
+
+/* ---- output ----------------------------------------------------------- */
+
+static void st16(unsigned char *b, uint16_t v) { memcpy(b, &v, 2); }
+static void st32(unsigned char *b, uint32_t v) { memcpy(b, &v, 4); }
+static void st64(unsigned char *b, uint64_t v) { memcpy(b, &v, 8); }
+
+static int wflush(struct pw *w)
+{
+	size_t off = 0;
+	while (off < w->len && !w->err) {
+		ssize_t n = write(w->fd, w->buf + off, w->len - off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			w->err = -errno;
+			break;
+		}
+		off += (size_t)n;
+	}
+	w->len = 0;
+	return w->err;
+}
+
+static void wbytes(struct pw *w, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+	w->written += n;
+	while (n && !w->err) {
+		size_t room = WBUF_SIZE - w->len, k = n < room ? n : room;
+		memcpy(w->buf + w->len, c, k);
+		w->len += k;
+		c += k;
+		n -= k;
+		if (w->len == WBUF_SIZE)
+			wflush(w);
+	}
+}
+
+static void w32(struct pw *w, uint32_t v) { unsigned char b[4]; st32(b, v); wbytes(w, b, 4); }
+static void w64(struct pw *w, uint64_t v) { unsigned char b[8]; st64(b, v); wbytes(w, b, 8); }
+
+/* perf's do_write_string: u32 length (NUL included, padded to 64), bytes */
+static void wstring(struct pw *w, const char *s)
+{
+	static const unsigned char zero[PD_NAME_ALIGN];
+	size_t n = strlen(s) + 1, len = (n + PD_NAME_ALIGN - 1) & ~(size_t)(PD_NAME_ALIGN - 1);
+	w32(w, (uint32_t)len);
+	wbytes(w, s, n);
+	wbytes(w, zero, len - n);
+}
+
+static size_t string_size(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return 4 + ((n + PD_NAME_ALIGN - 1) & ~(size_t)(PD_NAME_ALIGN - 1));
+}
+
+/* ---- attrs ------------------------------------------------------------- */
+
+static struct wattr *find_attr(struct pw *w, pmc_id_t pmcid)
+{
+	for (int i = 0; i < w->nattrs; i++)
+		if (w->attrs[i].pmcid == pmcid)
+			return &w->attrs[i];
+	return NULL;
+}
+
+static void emit_attr_records(struct pw *w, struct wattr *a);
+
+static struct wattr *add_attr(struct pw *w, pmc_id_t pmcid, const char *name, uint64_t rate,
+    int freq)
+{
+	struct wattr *a;
+	struct pmc_evspec spec;
+	uint64_t flags;
+	uint32_t type = PD_TYPE_SOFTWARE;
+	uint64_t config = 0, config1 = 0, config2 = 0;
+
+	if (w->nattrs == w->acap) {
+		int nc = w->acap ? w->acap * 2 : 8;
+		struct wattr *na = realloc(w->attrs, (size_t)nc * sizeof(*na));
+		if (!na)
+			return NULL;
+		w->attrs = na;
+		w->acap = nc;
+	}
+	a = &w->attrs[w->nattrs];
+	memset(a, 0, sizeof(*a));
+	a->pmcid = pmcid;
+	a->kid = 1000 + (uint64_t)w->nattrs;
+	a->name = strdup(name && *name ? name : "cpu-clock");
+	if (!a->name)
+		return NULL;
+	flags = PD_ATTR_DISABLED | PD_ATTR_INHERIT | PD_ATTR_MMAP | PD_ATTR_COMM | PD_ATTR_TASK |
+	    PD_ATTR_SAMPLE_ID_ALL | PD_ATTR_MMAP2 | PD_ATTR_COMM_EXEC | PD_ATTR_USE_CLOCKID;
+	if (name && *name && pmc__event_parse(name, &spec) == 0 &&
+	    spec.attr.type <= 0xFFFF) {
+		type = spec.attr.type;
+		config = spec.attr.config;
+		config1 = spec.attr.config1;
+		config2 = spec.attr.config2;
+		if (spec.attr.exclude_user)
+			flags |= PD_ATTR_EXCLUDE_USER;
+		if (spec.attr.exclude_kernel)
+			flags |= PD_ATTR_EXCLUDE_KERNEL;
+		if (spec.attr.exclude_hv)
+			flags |= PD_ATTR_EXCLUDE_HV;
+	}
+	if (freq)
+		flags |= PD_ATTR_FREQ;
+	st32(a->attr + PD_AOFF_TYPE, type);
+	st32(a->attr + PD_AOFF_SIZE, ATTR_SIZE);
+	st64(a->attr + PD_AOFF_CONFIG, config);
+	st64(a->attr + PD_AOFF_PERIOD, rate ? rate : 1);
+	st64(a->attr + PD_AOFF_SAMPLE_TYPE, SAMPLE_TYPE);
+	st64(a->attr + PD_AOFF_READ_FORMAT, 0);
+	st64(a->attr + PD_AOFF_FLAGS, flags);
+	st64(a->attr + PD_AOFF_CONFIG1, config1);
+	st64(a->attr + PD_AOFF_CONFIG2, config2);
+	st32(a->attr + PD_AOFF_CLOCKID, 1);   /* CLOCK_MONOTONIC: the log's clock */
+	st16(a->attr + PD_AOFF_MAX_STACK, PMC_CALLCHAIN_DEPTH_MAX);
+	w->nattrs++;
+	if (w->pipe)
+		emit_attr_records(w, a);
+	return a;
+}
+
+/* The attr a sample's pmcid names; one is made up for an unannounced id. */
+static struct wattr *attr_of(struct pw *w, pmc_id_t pmcid)
+{
+	struct wattr *a = find_attr(w, pmcid);
+	char name[32];
+	if (a)
+		return a;
+	snprintf(name, sizeof(name), "pmc-0x%x", pmcid);
+	return add_attr(w, pmcid, name, 1, 0);
+}
+
+/* ---- records ------------------------------------------------------------ */
+
+static void put_rec(struct pw *w, uint32_t type, uint16_t misc, size_t size)
+{
+	st32(w->rec, type);
+	st16(w->rec + 4, misc);
+	st16(w->rec + 6, (uint16_t)size);
+	wbytes(w, w->rec, size);
+	if (++w->nrec % ROUND_EVERY == 0) {
+		unsigned char r[8];
+		st32(r, PD_REC_FINISHED_ROUND);
+		st16(r + 4, 0);
+		st16(r + 6, 8);
+		wbytes(w, r, 8);
+	}
+}
+
+/* sample_id_all: TID, TIME, ID, CPU */
+static size_t trailer(struct pw *w, size_t off, int32_t pid, int32_t tid, uint64_t ts,
+    uint32_t cpu)
+{
+	uint64_t kid = w->nattrs ? w->attrs[0].kid : 0;
+	st32(w->rec + off, (uint32_t)pid);
+	st32(w->rec + off + 4, (uint32_t)tid);
+	st64(w->rec + off + 8, ts);
+	st64(w->rec + off + 16, kid);
+	st32(w->rec + off + 24, cpu);
+	st32(w->rec + off + 28, 0);
+	return off + TRAILER_LEN;
+}
+
+/* A NUL-terminated string padded to 8 at rec + off; returns the new offset. */
+static size_t put_str(struct pw *w, size_t off, const char *s, size_t max)
+{
+	size_t n = 0, padded;
+	while (n < max && s[n])
+		n++;
+	padded = (n + 1 + 7) & ~(size_t)7;
+	memcpy(w->rec + off, s, n);
+	memset(w->rec + off + n, 0, padded - n);
+	return off + padded;
+}
+
+static void note_time(struct pw *w, uint64_t ts)
+{
+	if (!ts)
+		return;
+	if (!w->first_ts || ts < w->first_ts)
+		w->first_ts = ts;
+	if (ts > w->last_ts)
+		w->last_ts = ts;
+}
+
+static void rec_sample(struct pw *w, const struct pmclog_ev *ev)
+{
+	const struct pmclog_ev_callchain *c = &ev->pl_u.pl_cc;
+	struct wattr *a = attr_of(w, c->pl_pmcid);
+	size_t off = 8, nrpos;
+	uint64_t nr = 0;
+	int ctx = -1;
+	uint32_t npc = c->pl_npc;
+
+	if (!a)
+		return;
+	if (npc > PMC_CALLCHAIN_DEPTH_MAX)
+		npc = PMC_CALLCHAIN_DEPTH_MAX;
+	st64(w->rec + off, npc ? c->pl_pc[0] : 0);
+	off += 8;
+	st32(w->rec + off, c->pl_pid);
+	st32(w->rec + off + 4, c->pl_tid);
+	off += 8;
+	st64(w->rec + off, ev->pl_time);
+	off += 8;
+	st64(w->rec + off, a->kid);
+	off += 8;
+	st32(w->rec + off, c->pl_cpu);
+	st32(w->rec + off + 4, 0);
+	off += 8;
+	st64(w->rec + off, c->pl_period ? c->pl_period : 1);
+	off += 8;
+	nrpos = off;
+	off += 8;
+	for (uint32_t i = 0; i < npc; i++) {
+		int u = (c->pl_pcflags[i] & PMC_CC_F_USERSPACE) != 0;
+		if (u != ctx) {
+			st64(w->rec + off, u ? PD_CONTEXT_USER : PD_CONTEXT_KERNEL);
+			off += 8;
+			nr++;
+			ctx = u;
+		}
+		st64(w->rec + off, c->pl_pc[i]);
+		off += 8;
+		nr++;
+	}
+	st64(w->rec + nrpos, nr);
+	if (c->pl_cpu > w->max_cpu)
+		w->max_cpu = c->pl_cpu;
+	note_time(w, ev->pl_time);
+	w->nsamples++;
+	put_rec(w, PD_REC_SAMPLE, c->pl_usermode ? PD_MISC_USER : PD_MISC_KERNEL, off);
+}
+
+static void add_bid(struct pw *w, int32_t pid, uint16_t misc, const uint8_t *id, uint32_t n,
+    const char *path)
+{
+	for (int i = 0; i < w->nbids; i++)
+		if (strcmp(w->bids[i].path, path) == 0)
+			return;
+	if (w->nbids == w->bcap) {
+		int nc = w->bcap ? w->bcap * 2 : 32;
+		struct wbid *nb = realloc(w->bids, (size_t)nc * sizeof(*nb));
+		if (!nb)
+			return;
+		w->bids = nb;
+		w->bcap = nc;
+	}
+	struct wbid *b = &w->bids[w->nbids];
+	memset(b, 0, sizeof(*b));
+	b->pid = pid;
+	b->misc = misc;
+	b->size = (uint8_t)(n > 20 ? 20 : n);
+	memcpy(b->id, id, b->size);
+	b->path = strdup(path);
+	if (b->path)
+		w->nbids++;
+}
+
+static void rec_other(struct pw *w, const struct pmclog_ev *ev)
+{
+	uint64_t ts = ev->pl_time;
+	size_t off = 8;
+
+	switch (ev->pl_type) {
+	case PMCLOG_TYPE_COMM: {
+		const struct pmclog_ev_comm *c = &ev->pl_u.pl_cm;
+		st32(w->rec + 8, (uint32_t)c->pl_pid);
+		st32(w->rec + 12, (uint32_t)c->pl_tid);
+		off = put_str(w, 16, c->pl_comm, sizeof(c->pl_comm));
+		off = trailer(w, off, c->pl_pid, c->pl_tid, ts, 0);
+		put_rec(w, PD_REC_COMM, (c->pl_flags & PMCLOG_COMM_F_EXEC) ? PD_MISC_COMM_EXEC : 0,
+		    off);
+		break;
+	}
+	case PMCLOG_TYPE_PROC_CREATE: {
+		const struct pmclog_ev_proccreate *c = &ev->pl_u.pl_pc;
+		st32(w->rec + 8, (uint32_t)c->pl_pid);
+		st32(w->rec + 12, (uint32_t)c->pl_pid);
+		off = put_str(w, 16, c->pl_pcomm, sizeof(c->pl_pcomm));
+		off = trailer(w, off, c->pl_pid, c->pl_pid, ts, 0);
+		put_rec(w, PD_REC_COMM, 0, off);
+		break;
+	}
+	case PMCLOG_TYPE_PROCFORK:
+	case PMCLOG_TYPE_THR_CREATE:
+	case PMCLOG_TYPE_THR_EXIT: {
+		int32_t pid, ppid, tid, ptid;
+		uint32_t type = PD_REC_FORK;
+		if (ev->pl_type == PMCLOG_TYPE_PROCFORK) {
+			pid = ev->pl_u.pl_f.pl_newpid;
+			ppid = ev->pl_u.pl_f.pl_oldpid;
+			tid = ev->pl_u.pl_f.pl_newtid ? ev->pl_u.pl_f.pl_newtid : pid;
+			ptid = ev->pl_u.pl_f.pl_oldtid ? ev->pl_u.pl_f.pl_oldtid : ppid;
+		} else if (ev->pl_type == PMCLOG_TYPE_THR_CREATE) {
+			pid = ppid = ev->pl_u.pl_tc.pl_pid;
+			tid = ev->pl_u.pl_tc.pl_tid;
+			ptid = pid;
+		} else {
+			type = PD_REC_EXIT;
+			pid = ppid = ev->pl_u.pl_te.pl_pid;
+			tid = ptid = ev->pl_u.pl_te.pl_tid;
+		}
+		st32(w->rec + 8, (uint32_t)pid);
+		st32(w->rec + 12, (uint32_t)ppid);
+		st32(w->rec + 16, (uint32_t)tid);
+		st32(w->rec + 20, (uint32_t)ptid);
+		st64(w->rec + 24, ts);
+		off = trailer(w, 32, pid, tid, ts, 0);
+		put_rec(w, type, 0, off);
+		break;
+	}
+	case PMCLOG_TYPE_MAP_IN: {
+		const struct pmclog_ev_map_in *m = &ev->pl_u.pl_mi;
+		uint16_t misc = m->pl_pid == -1 ? PD_MISC_KERNEL : PD_MISC_USER;
+		st32(w->rec + 8, (uint32_t)m->pl_pid);
+		st32(w->rec + 12, (uint32_t)m->pl_pid);
+		st64(w->rec + 16, m->pl_start);
+		st64(w->rec + 24, m->pl_len);
+		st64(w->rec + 32, m->pl_pgoff);
+		memset(w->rec + 40, 0, 24);
+		if (m->pl_buildid_len) {
+			uint32_t n = m->pl_buildid_len > 20 ? 20 : m->pl_buildid_len;
+			w->rec[40] = (unsigned char)n;
+			memcpy(w->rec + 44, m->pl_buildid, n);
+			misc |= PD_MISC_MMAP_BUILD_ID;
+			/* perf's build-id table names the kernel "[kernel.kallsyms]" */
+			add_bid(w, -1, m->pl_pid == -1 ? PD_MISC_KERNEL : PD_MISC_USER,
+			    m->pl_buildid, n, m->pl_pid == -1 &&
+			    !strncmp(m->pl_pathname, "[kernel.kallsyms]", 17) ?
+			    "[kernel.kallsyms]" : m->pl_pathname);
+		}
+		st32(w->rec + 64, m->pl_prot ? m->pl_prot : 0x5);
+		st32(w->rec + 68, m->pl_mflags ? m->pl_mflags : 0x2);
+		off = put_str(w, 72, m->pl_pathname, sizeof(m->pl_pathname));
+		off = trailer(w, off, m->pl_pid, m->pl_pid, ts, 0);
+		put_rec(w, PD_REC_MMAP2, misc, off);
+		break;
+	}
+	case PMCLOG_TYPE_KSYMSRC: {
+		const struct pmclog_ev_ksymsrc *k = &ev->pl_u.pl_ks;
+		if (k->pl_buildid_len)
+			add_bid(w, -1, PD_MISC_KERNEL, k->pl_buildid, k->pl_buildid_len,
+			    "[kernel.kallsyms]");
+		break;
+	}
+	case PMCLOG_TYPE_DROPNOTIFY: {
+		const struct pmclog_ev_dropnotify *d = &ev->pl_u.pl_dn;
+		struct wattr *a = d->pl_pmcid != PMC_ID_INVALID ? find_attr(w, d->pl_pmcid) : NULL;
+		uint32_t cpu = d->pl_cpu >= 0 ? (uint32_t)d->pl_cpu : 0;
+		if (d->pl_reason == PMCLOG_DROP_SAMPLES) {
+			st64(w->rec + 8, d->pl_count);
+			off = trailer(w, 16, -1, -1, ts, cpu);
+			put_rec(w, PD_REC_LOST_SAMPLES, 0, off);
+		} else if (d->pl_reason == PMCLOG_DROP_RING) {
+			st64(w->rec + 8, a ? a->kid : (w->nattrs ? w->attrs[0].kid : 0));
+			st64(w->rec + 16, d->pl_count);
+			off = trailer(w, 24, -1, -1, ts, cpu);
+			put_rec(w, PD_REC_LOST, 0, off);
+		}
+		break;
+	}
+	case PMCLOG_TYPE_THROTTLE: {
+		const struct pmclog_ev_throttle *t = &ev->pl_u.pl_th;
+		struct wattr *a = find_attr(w, t->pl_pmcid);
+		uint64_t kid = a ? a->kid : (w->nattrs ? w->attrs[0].kid : 0);
+		st64(w->rec + 8, ts);
+		st64(w->rec + 16, kid);
+		st64(w->rec + 24, kid);
+		off = trailer(w, 32, -1, -1, ts, t->pl_cpu >= 0 ? (uint32_t)t->pl_cpu : 0);
+		put_rec(w, t->pl_throttled ? PD_REC_THROTTLE : PD_REC_UNTHROTTLE, 0, off);
+		break;
+	}
+	case PMCLOG_TYPE_KSYMBOL: {
+		const struct pmclog_ev_ksymbol *k = &ev->pl_u.pl_ksym;
+		st64(w->rec + 8, k->pl_addr);
+		st32(w->rec + 16, k->pl_len);
+		st16(w->rec + 20, k->pl_ksymtype);
+		st16(w->rec + 22, k->pl_flags);
+		off = put_str(w, 24, k->pl_name, sizeof(k->pl_name));
+		off = trailer(w, off, -1, -1, ts, 0);
+		put_rec(w, PD_REC_KSYMBOL, PD_MISC_KERNEL, off);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* ---- header and features ------------------------------------------------- */
+
+static void set_s(char **dst, const char *s)
+{
+	free(*dst);
+	*dst = strdup(s ? s : "");
+}
+
+static const char *or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+/* Feature payloads, written either as sections (file) or records (pipe). */
+static size_t feat_size(struct pw *w, int feat)
+{
+	size_t n = 0;
+	switch (feat) {
+	case PD_FEAT_HOSTNAME: return string_size(or_empty(w->hostname));
+	case PD_FEAT_OSRELEASE: return string_size(or_empty(w->osrelease));
+	case PD_FEAT_VERSION: return string_size("pmc " PMC_VERSION_STRING_OR);
+	case PD_FEAT_CPUDESC: return string_size(or_empty(w->cpudesc));
+	case PD_FEAT_NRCPUS: return 8;
+	case PD_FEAT_SAMPLE_TIME: return 16;
+	case PD_FEAT_CMDLINE: {
+		char *s = strdup(or_empty(w->cmdline)), *save = NULL;
+		n = 4;
+		if (!s)
+			return n;
+		for (char *t = strtok_r(s, " ", &save); t; t = strtok_r(NULL, " ", &save))
+			n += string_size(t);
+		free(s);
+		return n;
+	}
+	case PD_FEAT_EVENT_DESC:
+		n = 8;
+		for (int i = 0; i < w->nattrs; i++)
+			n += ATTR_SIZE + 4 + string_size(w->attrs[i].name) + 8;
+		return n;
+	case PD_FEAT_BUILD_ID:
+		for (int i = 0; i < w->nbids; i++) {
+			size_t l = strlen(w->bids[i].path) + 1;
+			n += 36 + ((l + PD_NAME_ALIGN - 1) & ~(size_t)(PD_NAME_ALIGN - 1));
+		}
+		return n;
+	}
+	return 0;
+}
+
+static void feat_write(struct pw *w, int feat)
+{
+	switch (feat) {
+	case PD_FEAT_HOSTNAME: wstring(w, or_empty(w->hostname)); break;
+	case PD_FEAT_OSRELEASE: wstring(w, or_empty(w->osrelease)); break;
+	case PD_FEAT_VERSION: wstring(w, "pmc " PMC_VERSION_STRING_OR); break;
+	case PD_FEAT_CPUDESC: wstring(w, or_empty(w->cpudesc)); break;
+	case PD_FEAT_NRCPUS:
+		w32(w, w->max_cpu + 1);
+		w32(w, w->max_cpu + 1);
+		break;
+	case PD_FEAT_SAMPLE_TIME:
+		w64(w, w->first_ts);
+		w64(w, w->last_ts);
+		break;
+	case PD_FEAT_CMDLINE: {
+		char *s = strdup(or_empty(w->cmdline)), *save = NULL;
+		uint32_t nr = 0;
+		if (s) {
+			char *c = strdup(s);
+			for (char *t = strtok_r(c, " ", &save); t; t = strtok_r(NULL, " ", &save))
+				nr++;
+			free(c);
+		}
+		w32(w, nr);
+		if (s)
+			for (char *t = strtok_r(s, " ", &save); t; t = strtok_r(NULL, " ", &save))
+				wstring(w, t);
+		free(s);
+		break;
+	}
+	case PD_FEAT_EVENT_DESC:
+		w32(w, (uint32_t)w->nattrs);
+		w32(w, ATTR_SIZE);
+		for (int i = 0; i < w->nattrs; i++) {
+			wbytes(w, w->attrs[i].attr, ATTR_SIZE);
+			w32(w, 1);
+			wstring(w, w->attrs[i].name);
+			w64(w, w->attrs[i].kid);
+		}
+		break;
+	case PD_FEAT_BUILD_ID:
+		for (int i = 0; i < w->nbids; i++) {
+			static const unsigned char zero[PD_NAME_ALIGN];
+			const struct wbid *b = &w->bids[i];
+			size_t l = strlen(b->path) + 1;
+			size_t al = (l + PD_NAME_ALIGN - 1) & ~(size_t)(PD_NAME_ALIGN - 1);
+			unsigned char h[36];
+			memset(h, 0, sizeof(h));
+			st32(h, 0);
+			st16(h + 4, (uint16_t)(b->misc | PD_MISC_BUILD_ID_SIZE));
+			st16(h + 6, (uint16_t)(36 + al));
+			st32(h + 8, (uint32_t)b->pid);
+			memcpy(h + 12, b->id, b->size);
+			h[12 + 20] = b->size;
+			wbytes(w, h, 36);
+			wbytes(w, b->path, l);
+			wbytes(w, zero, al - l);
+		}
+		break;
+	}
+}
+
+static void emit_feature_record(struct pw *w, int feat)
+{
+	size_t sz = 16 + feat_size(w, feat);
+	unsigned char h[16];
+	if (sz > 0xFFFF)
+		return;
+	st32(h, PD_REC_HEADER_FEATURE);
+	st16(h + 4, 0);
+	st16(h + 6, (uint16_t)sz);
+	st64(h + 8, (uint64_t)feat);
+	wbytes(w, h, 16);
+	feat_write(w, feat);
+}
+
+static void emit_attr_records(struct pw *w, struct wattr *a)
+{
+	unsigned char h[8];
+	size_t nl = strlen(a->name) + 1, padded = (nl + 7) & ~(size_t)7;
+	st32(h, PD_REC_HEADER_ATTR);
+	st16(h + 4, 0);
+	st16(h + 6, (uint16_t)(8 + ATTR_SIZE + 8));
+	wbytes(w, h, 8);
+	wbytes(w, a->attr, ATTR_SIZE);
+	w64(w, a->kid);
+	if (24 + padded <= 0xFFFF) {
+		static const unsigned char zero[8];
+		st32(h, PD_REC_EVENT_UPDATE);
+		st16(h + 6, (uint16_t)(24 + padded));
+		wbytes(w, h, 8);
+		w64(w, PD_EVENT_UPDATE_NAME);
+		w64(w, a->kid);
+		wbytes(w, a->name, nl);
+		wbytes(w, zero, padded - nl);
+	}
+}
+
+static const int file_feats[] = {
+	PD_FEAT_BUILD_ID, PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION, PD_FEAT_NRCPUS,
+	PD_FEAT_CPUDESC, PD_FEAT_CMDLINE, PD_FEAT_EVENT_DESC, PD_FEAT_SAMPLE_TIME,
+};
+#define NFEATS ((int)(sizeof(file_feats) / sizeof(file_feats[0])))
+
+/* After the data: features, ids, attrs; then the header at offset 0. */
+static int finish_file(struct pw *w)
+{
+	uint64_t data_size = w->written - PD_FILE_HDR_SIZE, off, ids_off, attrs_off;
+	unsigned char h[PD_FILE_HDR_SIZE];
+	uint64_t feat[4] = { 0, 0, 0, 0 };
+
+	off = w->written + 16 * (uint64_t)NFEATS;
+	for (int i = 0; i < NFEATS; i++) {
+		size_t sz = feat_size(w, file_feats[i]);
+		w64(w, off);
+		w64(w, sz);
+		off += sz;
+		feat[file_feats[i] / 64] |= 1ULL << (file_feats[i] % 64);
+	}
+	for (int i = 0; i < NFEATS; i++)
+		feat_write(w, file_feats[i]);
+	ids_off = w->written;
+	for (int i = 0; i < w->nattrs; i++)
+		w64(w, w->attrs[i].kid);
+	attrs_off = w->written;
+	for (int i = 0; i < w->nattrs; i++) {
+		wbytes(w, w->attrs[i].attr, ATTR_SIZE);
+		w64(w, ids_off + 8 * (uint64_t)i);
+		w64(w, 8);
+	}
+	if (wflush(w) < 0)
+		return w->err;
+
+	memset(h, 0, sizeof(h));
+	st64(h, PD_MAGIC2);
+	st64(h + 8, PD_FILE_HDR_SIZE);
+	st64(h + 16, ATTR_SIZE + 16);
+	st64(h + 24, attrs_off);
+	st64(h + 32, (uint64_t)w->nattrs * (ATTR_SIZE + 16));
+	st64(h + 40, PD_FILE_HDR_SIZE);
+	st64(h + 48, data_size);
+	st64(h + 56, 0);                 /* event_types: unused */
+	st64(h + 64, 0);
+	for (int i = 0; i < 4; i++)
+		st64(h + 72 + 8 * i, feat[i]);
+	if (pwrite(w->fd, h, sizeof(h), 0) != (ssize_t)sizeof(h))
+		return -errno;
+	return 0;
+}
+
+static void on_header(struct pw *w, const struct pmclog_ev_header *h)
+{
+	set_s(&w->hostname, h->pl_hostname);
+	set_s(&w->osrelease, h->pl_kernel);
+	set_s(&w->cpudesc, h->pl_cpudesc);
+	set_s(&w->cmdline, h->pl_cmdline);
+	if (w->pipe) {
+		emit_feature_record(w, PD_FEAT_HOSTNAME);
+		emit_feature_record(w, PD_FEAT_OSRELEASE);
+		emit_feature_record(w, PD_FEAT_VERSION);
+		emit_feature_record(w, PD_FEAT_CPUDESC);
+		emit_feature_record(w, PD_FEAT_CMDLINE);
+	}
+}
+
+int pmc__pmclog_to_perfdata(int in_fd, int out_fd, uint64_t *nsamples, int *truncated,
+    char *msg, size_t msglen)
+{
+	struct pw *w = calloc(1, sizeof(*w));
+	struct pmclog_ev *ev = malloc(sizeof(*ev));
+	void *lp = NULL;
+	struct stat sb;
+	int rc = 0;
+
+	*nsamples = 0;
+	*truncated = 0;
+	msg[0] = '\0';
+	if (!w || !ev || !(w->buf = malloc(WBUF_SIZE))) {
+		rc = -ENOMEM;
+		snprintf(msg, msglen, "out of memory");
+		goto out;
+	}
+	w->fd = out_fd;
+	w->pipe = !(fstat(out_fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    lseek(out_fd, 0, SEEK_SET) == 0);
+	lp = pmclog_open(in_fd);
+	if (!lp) {
+		rc = -errno;
+		snprintf(msg, msglen, "cannot read the log: %s", strerror(errno));
+		goto out;
+	}
+	if (w->pipe) {
+		unsigned char h[PD_PIPE_HDR_SIZE];
+		st64(h, PD_MAGIC2);
+		st64(h + 8, PD_PIPE_HDR_SIZE);
+		wbytes(w, h, sizeof(h));
+	} else {
+		unsigned char h[PD_FILE_HDR_SIZE];
+		memset(h, 0, sizeof(h));      /* rewritten at the end */
+		wbytes(w, h, sizeof(h));
+	}
+	for (;;) {
+		if (pmclog_read(lp, ev) < 0)
+			break;
+		switch (ev->pl_type) {
+		case PMCLOG_TYPE_HEADER:
+			on_header(w, &ev->pl_u.pl_h);
+			break;
+		case PMCLOG_TYPE_PMCALLOCATE:
+			if (!find_attr(w, ev->pl_u.pl_a.pl_pmcid))
+				add_attr(w, ev->pl_u.pl_a.pl_pmcid, ev->pl_u.pl_a.pl_evname,
+				    ev->pl_u.pl_a.pl_rate, (int)ev->pl_u.pl_a.pl_freq);
+			break;
+		case PMCLOG_TYPE_CALLCHAIN:
+			rec_sample(w, ev);
+			break;
+		default:
+			rec_other(w, ev);
+			break;
+		}
+		if (w->err)
+			break;
+	}
+	if (!w->err && ev->pl_state == PMCLOG_ERROR) {
+		rc = -(errno ? errno : EILSEQ);
+		snprintf(msg, msglen, "%s", pmclog_errmsg(lp));
+		/* what was read is still written out */
+	}
+	if (!w->err && ev->pl_state == PMCLOG_EOF)
+		*truncated = pmclog_truncated(lp, NULL, NULL);
+	if (w->nattrs == 0)
+		add_attr(w, 0, "cpu-clock", 1, 0);   /* perf needs one event */
+	{
+		unsigned char r[8];
+		st32(r, PD_REC_FINISHED_ROUND);
+		st16(r + 4, 0);
+		st16(r + 6, 8);
+		wbytes(w, r, 8);
+	}
+	if (w->pipe) {
+		if (wflush(w) < 0 && !rc)
+			rc = w->err;
+	} else {
+		int frc = finish_file(w);
+		if (frc < 0 && !rc)
+			rc = frc;
+	}
+	if (rc && !msg[0])
+		snprintf(msg, msglen, "cannot write the perf.data: %s", strerror(-rc));
+	*nsamples = w->nsamples;
+out:
+	if (lp)
+		pmclog_close(lp);
+	if (w) {
+		for (int i = 0; i < w->nattrs; i++)
+			free(w->attrs[i].name);
+		free(w->attrs);
+		for (int i = 0; i < w->nbids; i++)
+			free(w->bids[i].path);
+		free(w->bids);
+		free(w->hostname);
+		free(w->osrelease);
+		free(w->cpudesc);
+		free(w->cmdline);
+		free(w->buf);
+		free(w);
+	}
+	free(ev);
+	return rc;
+}
