@@ -79,15 +79,33 @@ struct pmcstat_input *input__open(const char *path, int follow, char *err, size_
 	} else {
 		n = read_full(in->fd, magic, sizeof(magic));
 	}
-	if (n == (ssize_t)sizeof(magic) && memcmp(magic, "PERFILE2", 8) == 0) {
+	if (n == (ssize_t)sizeof(magic) && (memcmp(magic, "PERFILE2", 8) == 0 ||
+	    memcmp(magic, "2ELIFREP", 8) == 0)) {
 #ifdef HAVE_PERFDATA
-		if (!seekable) {
-			snprintf(err, errlen, "a perf.data file must be a regular file, not a pipe");
-			goto fail;
-		}
 		in->kind = K_PERFDATA;
-		if (!(in->pd = pmc__perfdata_open(in->fd))) {
-			snprintf(err, errlen, "cannot read perf.data: %s", strerror(errno));
+		if (seekable) {
+			in->pd = pmc__perfdata_open(in->fd);
+		} else {
+			/* a pipe: the magic is consumed, so read it all into memory */
+			size_t cap = 1 << 20, len = 8;
+			char *buf = malloc(cap);
+			ssize_t r = 0;
+			if (buf)
+				memcpy(buf, magic, 8);
+			while (buf && (r = read(in->fd, buf + len, cap - len)) != 0) {
+				if (r < 0 && errno == EINTR)
+					continue;
+				if (r < 0)
+					break;
+				len += (size_t)r;
+				if (len == cap && !(buf = realloc(buf, cap *= 2)))
+					break;
+			}
+			in->pd = buf && r == 0 ? pmc__perfdata_open_mem(buf, len) : NULL;
+			free(buf);
+		}
+		if (!in->pd) {
+			snprintf(err, errlen, "cannot read perf.data: %s", pmc__perfdata_open_errmsg());
 			goto fail;
 		}
 		return in;
@@ -175,6 +193,10 @@ const char *input__errmsg(struct pmcstat_input *in)
 {
 	if (in->kind == K_PMCLOG)
 		return pmclog_errmsg(in->log);
+#ifdef HAVE_PERFDATA
+	if (in->pd)
+		return pmc__perfdata_errmsg(in->pd);
+#endif
 	snprintf(in->err, sizeof(in->err), "%s", strerror(errno));
 	return in->err;
 }

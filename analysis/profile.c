@@ -692,6 +692,13 @@ static void loc_inline(struct profile *p, uint32_t loc, const struct prof_frame 
 	*n = x->n;
 }
 
+int profile__loc_frames(struct profile *p, uint32_t loc, const struct prof_frame **out)
+{
+	uint32_t n;
+	loc_inline(p, loc, out, &n);
+	return (int)n;
+}
+
 int profile__frames(struct profile *p, uint32_t stack, int flags, const struct prof_frame **out)
 {
 	struct prof_priv *v = p->priv;

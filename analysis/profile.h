@@ -131,6 +131,8 @@ void profile__free(struct profile *p);
 #define PROF_INLINE 0x1
 #define PROF_LINES  0x2
 int profile__frames(struct profile *p, uint32_t stack, int flags, const struct prof_frame **out);
+/* The frames of one location, innermost inlined first (cached). */
+int profile__loc_frames(struct profile *p, uint32_t loc, const struct prof_frame **out);
 /* Source line of a location (looked up once). */
 int profile__srcline(struct profile *p, uint32_t loc, const char **file, int *line);
 

@@ -257,10 +257,10 @@ void report__header_lines(FILE *f, const struct profile *p, const char *pre)
 		fprintf(f, "%s(no HEADER record: recording details unknown)\n", pre);
 		return;
 	}
-	char when[64] = "?";
+	char when[64] = "time not recorded";
 	time_t t = (time_t)(h->start_realtime / 1000000000u);
 	struct tm tm;
-	if (localtime_r(&t, &tm))
+	if (h->start_realtime && localtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %z", &tm);
 	fprintf(f, "%srecorded: %s on %s (kernel %s), pmc %s\n", pre, when, h->hostname, h->kernel,
 	    h->libversion);
