@@ -1,8 +1,128 @@
-/* cmd_annotate.c — `pmc annotate` (in progress). */
+/*
+ * cmd_annotate.c — `pmc annotate SYMBOL`: where in one function the samples
+ * fell, per instruction and per source line (pmcannotate, perf annotate).
+ * The work is in analysis/annotate.c.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pmc.h"
 #include "cli.h"
+#include "annotate.h"
+#include "report.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: pmc annotate [-i FILE] [options] SYMBOL\n"
+	    "\n"
+	    "Show where the samples of one function fell: per instruction (the\n"
+	    "binary's code, disassembled) and per source line, with the source text\n"
+	    "when the file is on this machine.\n"
+	    "\n"
+	    "  -i, --input FILE     the log (default pmc.log; '-': standard input)\n"
+	    "  -d, --dso NAME       the function in this binary (name or path)\n"
+	    "      --pid LIST, --tid LIST, --cpu LIST, --comm LIST, --time START,END\n"
+	    "                       count only these samples\n"
+	    "      --no-source      no per-source-line section\n"
+	    "      --source-only    only the per-source-line section\n"
+	    "  -o, --output FILE    write there (-f to overwrite)\n"
+	    "      --color WHEN     always, never, auto\n"
+	    "  -h, --help           this help\n"
+	    "\n"
+	    "Exit status: 0; 1 no such function with samples, or the log cannot be\n"
+	    "read; 2 a usage error.\n");
+}
+
 int cmd_annotate(int argc, char **argv)
 {
-	(void)argc; (void)argv;
-	cli_warn("not implemented yet");
-	return CLI_EXIT_FAIL;
+	enum { O_PID = 256, O_TID, O_CPU, O_COMM, O_TIME, O_NOSRC, O_SRCONLY, O_COLOR };
+	static const struct option opts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "dso", required_argument, NULL, 'd' },
+		{ "pid", required_argument, NULL, O_PID },
+		{ "tid", required_argument, NULL, O_TID },
+		{ "cpu", required_argument, NULL, O_CPU },
+		{ "comm", required_argument, NULL, O_COMM },
+		{ "time", required_argument, NULL, O_TIME },
+		{ "no-source", no_argument, NULL, O_NOSRC },
+		{ "source-only", no_argument, NULL, O_SRCONLY },
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "color", required_argument, NULL, O_COLOR },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct annotate_opts o;
+	struct prof_load_opts lo;
+	const char *path = "pmc.log", *out = NULL, *color = "auto";
+	int c, force = 0, rc = CLI_EXIT_OK;
+	char err[512];
+
+	memset(&o, 0, sizeof(o));
+	memset(&lo, 0, sizeof(lo));
+	o.source = o.asm_ = 1;
+	o.flt.ev = -1;
+	o.flt.t1 = -1;
+	lo.sym.demangle = 1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:d:o:fh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i': path = optarg; break;
+		case 'd': o.dso = optarg; break;
+		case O_PID: o.flt.pids = optarg; break;
+		case O_TID: o.flt.tids = optarg; break;
+		case O_CPU: o.flt.cpus = optarg; break;
+		case O_COMM: o.flt.comms = optarg; break;
+		case O_TIME:
+			if (profile__parse_time(&o.flt, optarg) != 0)
+				cli_usage_error("--time: '%s' is not START,END in seconds", optarg);
+			break;
+		case O_NOSRC: o.source = 0; break;
+		case O_SRCONLY: o.asm_ = 0; break;
+		case 'o': out = optarg; break;
+		case 'f': force = 1; break;
+		case O_COLOR: color = optarg; break;
+		case 'h': usage(stdout); return CLI_EXIT_OK;
+		case ':': cli_usage_error("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			if (optopt)
+				cli_usage_error("unknown option '-%c'", optopt);
+			cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		cli_usage_error("which function? (pmc annotate SYMBOL)");
+	o.symbol = argv[optind++];
+	if (optind < argc)
+		cli_usage_error("unexpected argument '%s'", argv[optind]);
+	FILE *f = stdout;
+	if (out && strcmp(out, "-") != 0 && !(f = report__open_output(out, force)))
+		cli_die(CLI_EXIT_FAIL, errno == EEXIST ? "%s exists; use -f to overwrite it" :
+		    "%s: cannot create: %s", out, strerror(errno));
+	o.color = strcmp(color, "always") == 0 ||
+	    (strcmp(color, "auto") == 0 && f == stdout && cli_use_color(stdout));
+	struct profile *p;
+	const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	if (profile__load(&p, path, &lo, err, sizeof(err)) != 0) {
+		cli_warn("%s: %s", shown, err);
+		return CLI_EXIT_FAIL;
+	}
+	if (annotate__print(f, p, &o, err, sizeof(err)) != 0) {
+		cli_warn("%s", err);
+		rc = CLI_EXIT_FAIL;
+	}
+	if (fflush(f) != 0)
+		rc = CLI_EXIT_FAIL;
+	if (f != stdout)
+		fclose(f);
+	if (p->truncated[0])
+		cli_warn("%s: %s", shown, p->truncated);
+	profile__free(p);
+	return rc;
 }

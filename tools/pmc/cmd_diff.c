@@ -1,8 +1,149 @@
-/* cmd_diff.c — `pmc diff` (in progress). */
+/*
+ * cmd_diff.c — `pmc diff A B`: compare two logs (before / after): the
+ * differential flat profile, or a differential flame graph with -F svg.
+ * The work is in analysis/diff.c.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmc.h"
 #include "cli.h"
+#include "diff.h"
+#include "report.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: pmc diff [options] BASELINE NEW\n"
+	    "\n"
+	    "Compare two logs (or perf.data files): each function's share of the\n"
+	    "samples in both and the change, largest change first; or, with -F svg,\n"
+	    "NEW's flame graph coloured by change (red grew, blue shrank).\n"
+	    "\n"
+	    "  -F, --format FMT       text (default), json, svg\n"
+	    "      --percent-limit P  hide functions under P %% in both whose change is\n"
+	    "                         under P points too\n"
+	    "      --pid LIST, --tid LIST, --comm LIST, --dso LIST, --sym LIST, --cpu LIST,\n"
+	    "      --time START,END   keep only these samples (in both logs)\n"
+	    "      --no-inline        no inlined frames in the flame graph\n"
+	    "  -o, --output FILE      write there (-f to overwrite)\n"
+	    "      --color WHEN       always, never, auto\n"
+	    "  -h, --help             this help\n"
+	    "\n"
+	    "Exit status: 0; 1 a log cannot be read or is cut short; 2 a usage error.\n");
+}
+
 int cmd_diff(int argc, char **argv)
 {
-	(void)argc; (void)argv;
-	cli_warn("not implemented yet");
-	return CLI_EXIT_FAIL;
+	enum { O_PLIMIT = 256, O_PID, O_TID, O_COMM, O_DSO, O_SYM, O_CPU, O_TIME, O_NOINLINE,
+	    O_COLOR };
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'F' },
+		{ "percent-limit", required_argument, NULL, O_PLIMIT },
+		{ "pid", required_argument, NULL, O_PID },
+		{ "tid", required_argument, NULL, O_TID },
+		{ "comm", required_argument, NULL, O_COMM },
+		{ "dso", required_argument, NULL, O_DSO },
+		{ "sym", required_argument, NULL, O_SYM },
+		{ "cpu", required_argument, NULL, O_CPU },
+		{ "time", required_argument, NULL, O_TIME },
+		{ "no-inline", no_argument, NULL, O_NOINLINE },
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "color", required_argument, NULL, O_COLOR },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct diff_opts o;
+	struct prof_load_opts lo;
+	const char *out = NULL, *color = "auto";
+	int c, force = 0, rc = CLI_EXIT_OK;
+	char err[512], *end;
+
+	memset(&o, 0, sizeof(o));
+	memset(&lo, 0, sizeof(lo));
+	o.flt.ev = -1;
+	o.flt.t1 = -1;
+	o.inline_frames = 1;
+	lo.sym.demangle = 1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":F:o:fh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'F':
+			if (strcmp(optarg, "text") == 0)
+				o.format = DIFF_TEXT;
+			else if (strcmp(optarg, "json") == 0)
+				o.format = DIFF_JSON;
+			else if (strcmp(optarg, "svg") == 0)
+				o.format = DIFF_SVG;
+			else
+				cli_usage_error("--format: '%s' is not text, json or svg", optarg);
+			break;
+		case O_PLIMIT:
+			o.percent_limit = strtod(optarg, &end);
+			if (*end == '%')
+				end++;
+			if (*end || o.percent_limit < 0)
+				cli_usage_error("--percent-limit: '%s' is not a percentage", optarg);
+			break;
+		case O_PID: o.flt.pids = optarg; break;
+		case O_TID: o.flt.tids = optarg; break;
+		case O_COMM: o.flt.comms = optarg; break;
+		case O_DSO: o.flt.dsos = optarg; break;
+		case O_SYM: o.flt.syms = optarg; break;
+		case O_CPU: o.flt.cpus = optarg; break;
+		case O_TIME:
+			if (profile__parse_time(&o.flt, optarg) != 0)
+				cli_usage_error("--time: '%s' is not START,END in seconds", optarg);
+			break;
+		case O_NOINLINE: o.inline_frames = 0; break;
+		case 'o': out = optarg; break;
+		case 'f': force = 1; break;
+		case O_COLOR: color = optarg; break;
+		case 'h': usage(stdout); return CLI_EXIT_OK;
+		case ':': cli_usage_error("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			if (optopt)
+				cli_usage_error("unknown option '-%c'", optopt);
+			cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (argc - optind != 2)
+		cli_usage_error("give two logs: pmc diff BASELINE NEW");
+	o.name_a = argv[optind];
+	o.name_b = argv[optind + 1];
+	FILE *f = stdout;
+	if (out && strcmp(out, "-") != 0 && !(f = report__open_output(out, force)))
+		cli_die(CLI_EXIT_FAIL, errno == EEXIST ? "%s exists; use -f to overwrite it" :
+		    "%s: cannot create: %s", out, strerror(errno));
+	o.color = strcmp(color, "always") == 0 ||
+	    (strcmp(color, "auto") == 0 && f == stdout && o.format == DIFF_TEXT && cli_use_color(stdout));
+	struct profile *a, *b;
+	if (profile__load(&a, o.name_a, &lo, err, sizeof(err)) != 0) {
+		cli_warn("%s: %s", o.name_a, err);
+		return CLI_EXIT_FAIL;
+	}
+	if (profile__load(&b, o.name_b, &lo, err, sizeof(err)) != 0) {
+		cli_warn("%s: %s", o.name_b, err);
+		profile__free(a);
+		return CLI_EXIT_FAIL;
+	}
+	if (diff__print(f, a, b, &o) != 0 || fflush(f) != 0) {
+		cli_warn("error writing the output");
+		rc = CLI_EXIT_FAIL;
+	}
+	if (f != stdout)
+		fclose(f);
+	if (a->truncated[0] || b->truncated[0]) {
+		cli_warn("%s: %s", a->truncated[0] ? o.name_a : o.name_b,
+		    a->truncated[0] ? a->truncated : b->truncated);
+		rc = CLI_EXIT_FAIL;
+	}
+	profile__free(a);
+	profile__free(b);
+	return rc;
 }

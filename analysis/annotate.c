@@ -1,0 +1,250 @@
+/*
+ * annotate.c — per-instruction and per-source-line sample shares of one
+ * function (annotate.h).  Samples are counted at their sampled pc (the leaf
+ * location), so the instruction shown is the one the PMU interrupted at —
+ * on real hardware often the one after the expensive one (skid).
+ */
+#include <capstone/capstone.h>
+#include <elf.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "annotate.h"
+#include "report.h"
+
+struct acc {
+	struct profile *p;
+	uint32_t func;
+	const char *name;
+	struct sym_dso *dso;
+	uint64_t *addr, *cnt;
+	size_t n, cap;
+	uint64_t total, self;
+};
+
+static void count(void *arg, const struct prof_sample *s, const struct prof_frame *fr, int n)
+{
+	struct acc *a = arg;
+	const struct prof_loc *l;
+	(void)s;
+	if (n <= 0)
+		return;
+	a->total++;
+	l = &a->p->l[fr[0].loc];
+	if (l->func != a->func)
+		return;
+	a->self++;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->addr[i] == l->addr) {
+			a->cnt[i]++;
+			return;
+		}
+	if (a->n == a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 64;
+		a->addr = realloc(a->addr, a->cap * 8);
+		a->cnt = realloc(a->cnt, a->cap * 8);
+		if (!a->addr || !a->cnt)
+			abort();
+	}
+	a->addr[a->n] = l->addr;
+	a->cnt[a->n++] = 1;
+}
+
+static uint64_t in_range(const struct acc *a, uint64_t lo, uint64_t hi)
+{
+	uint64_t c = 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->addr[i] >= lo && a->addr[i] < hi)
+			c += a->cnt[i];
+	return c;
+}
+
+static int name_is(const char *sym, const char *want)
+{
+	size_t n = strlen(want);
+	return strcmp(sym, want) == 0 || (strncmp(sym, want, n) == 0 && sym[n] == '(');
+}
+
+struct line {
+	const char *file;
+	int line;
+	uint64_t cnt;
+};
+
+static const char *hot(const struct annotate_opts *o, double pct)
+{
+	if (!o->color || pct < 0.5)
+		return "";
+	return pct >= 5 ? "\033[31m" : "\033[32m";
+}
+
+int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o, char *err,
+    size_t errlen)
+{
+	struct acc a = { 0 };
+	uint64_t best = 0;
+	profile__resolve(p);
+	a.p = p;
+	a.func = UINT32_MAX;
+	/* the matching function with the most samples (at its sampled pcs) */
+	uint64_t *per = calloc(p->nf + 1, 8);
+	for (size_t i = 0; i < p->ns; i++) {
+		const struct prof_frame *fr;
+		if (profile__frames(p, p->s[i].stack, 0, &fr) > 0)
+			per[fr[0].func]++;
+	}
+	for (size_t i = 0; i < p->nf; i++) {
+		if (!name_is(p->f[i].name, o->symbol))
+			continue;
+		if (o->dso && strcmp(sym_dso__name(p->f[i].dso), o->dso) != 0 &&
+		    strcmp(sym_dso__path(p->f[i].dso), o->dso) != 0)
+			continue;
+		if (a.func == UINT32_MAX || per[i] > best) {
+			a.func = (uint32_t)i;
+			best = per[i];
+		}
+	}
+	free(per);
+	if (a.func == UINT32_MAX) {
+		snprintf(err, errlen, "no samples in a function named '%s'%s%s", o->symbol,
+		    o->dso ? " in " : "", o->dso ? o->dso : "");
+		return -1;
+	}
+	const struct prof_func *fn = &p->f[a.func];
+	a.dso = fn->dso;
+	profile__foreach(p, &o->flt, 0, count, &a);
+
+	uint64_t start = fn->start, size = fn->size;
+	if (size <= 1 && sym_dso__find_func(fn->dso, fn->name, &start, &size) != 0)
+		size = 0;
+	fprintf(f, "# pmc annotate: %s [%s]\n", fn->name, sym_dso__path(fn->dso));
+	fprintf(f, "# %" PRIu64 " of %" PRIu64 " samples (%.2f%%) in this function; "
+	    "address 0x%" PRIx64 ", %" PRIu64 " bytes\n", a.self, a.total,
+	    a.total ? 100.0 * (double)a.self / (double)a.total : 0, start, size);
+
+	int machine = 0;
+	const unsigned char *code = size ? sym_dso__code(fn->dso, start, size, &machine) : NULL;
+	struct line *lines = NULL;
+	size_t nlines = 0, caplines = 0;
+	if (!code) {
+		const char *why = sym_dso__problem(fn->dso);
+		fprintf(f, "# no instructions: %s\n#\n#  %%      samples  address\n",
+		    why ? why : "the binary's code is not available");
+		for (size_t i = 0; i < a.n; i++)
+			fprintf(f, "%7.2f%%  %8" PRIu64 "  0x%" PRIx64 "\n",
+			    100.0 * (double)a.cnt[i] / (double)(a.self ? a.self : 1), a.cnt[i], a.addr[i]);
+	} else {
+		csh cs;
+		cs_insn *insn;
+		cs_arch arch = machine == EM_AARCH64 ? CS_ARCH_ARM64 : CS_ARCH_X86;
+		cs_mode mode = machine == EM_AARCH64 ? CS_MODE_ARM :
+		    machine == EM_386 ? CS_MODE_32 : CS_MODE_64;
+		if (cs_open(arch, mode, &cs) != CS_ERR_OK) {
+			snprintf(err, errlen, "capstone cannot disassemble this architecture");
+			return -1;
+		}
+		size_t ni = cs_disasm(cs, code, size, start, 0, &insn);
+		if (o->asm_)
+			fprintf(f, "#\n#  Percent  Samples  Address           Instruction"
+			    "                                Source\n");
+		for (size_t i = 0; i < ni; i++) {
+			uint64_t lo = insn[i].address, hi = lo + insn[i].size;
+			uint64_t c = in_range(&a, lo, hi);
+			double pct = a.self ? 100.0 * (double)c / (double)a.self : 0;
+			const char *file = NULL;
+			int line = 0;
+			sym_dso__srcline(fn->dso, lo, &file, &line);
+			if (file) {
+				size_t k;
+				for (k = 0; k < nlines; k++)
+					if (lines[k].file == file && lines[k].line == line)
+						break;
+				if (k == nlines) {
+					if (nlines == caplines) {
+						caplines = caplines ? caplines * 2 : 64;
+						lines = realloc(lines, caplines * sizeof(*lines));
+						if (!lines)
+							abort();
+					}
+					lines[nlines++] = (struct line){ file, line, 0 };
+				}
+				lines[k].cnt += c;
+			}
+			if (!o->asm_)
+				continue;
+			char ins[192];
+			snprintf(ins, sizeof(ins), "%s %s", insn[i].mnemonic, insn[i].op_str);
+			if (c)
+				fprintf(f, "%s%8.2f%%  %7" PRIu64 "%s", hot(o, pct), pct, c, o->color && pct >= 0.5 ? "\033[0m" : "");
+			else
+				fprintf(f, "%9s  %7s", "", "");
+			fprintf(f, "  %-16" PRIx64 "  %-42s", lo, ins);
+			if (file)
+				fprintf(f, " %s:%d", strrchr(file, '/') ? strrchr(file, '/') + 1 : file, line);
+			fputc('\n', f);
+		}
+		if (ni)
+			cs_free(insn, ni);
+		cs_close(&cs);
+	}
+
+	/* per source line, with the source text of each file present */
+	if (o->source && nlines) {
+		fprintf(f, "#\n# Per source line\n");
+		for (size_t k = 0; k < nlines; k++) {
+			const char *file = lines[k].file;
+			int seen = 0;
+			for (size_t j = 0; j < k && !seen; j++)
+				seen = lines[j].file == file;
+			if (seen)
+				continue;
+			int lo = 1 << 30, hi = 0;
+			for (size_t j = 0; j < nlines; j++)
+				if (lines[j].file == file) {
+					if (lines[j].line < lo)
+						lo = lines[j].line;
+					if (lines[j].line > hi)
+						hi = lines[j].line;
+				}
+			FILE *src = fopen(file, "r");
+			fprintf(f, "#\n# %s%s\n#  Percent  Samples  Line\n", file,
+			    src ? "" : " (source not found: lines only)");
+			char buf[4096];
+			int ln = 0;
+			for (int L = lo; L <= hi; L++) {
+				const char *text = NULL;
+				if (src) {
+					while (ln < L && fgets(buf, sizeof(buf), src))
+						ln++;
+					if (ln == L) {
+						buf[strcspn(buf, "\n")] = '\0';
+						text = buf;
+					}
+				}
+				uint64_t c = 0;
+				int known = 0;
+				for (size_t j = 0; j < nlines; j++)
+					if (lines[j].file == file && lines[j].line == L) {
+						c += lines[j].cnt;
+						known = 1;
+					}
+				if (!text && !known)
+					continue;
+				double pct = a.self ? 100.0 * (double)c / (double)a.self : 0;
+				if (c)
+					fprintf(f, "%s%8.2f%%  %7" PRIu64 "%s", hot(o, pct), pct, c,
+					    o->color && pct >= 0.5 ? "\033[0m" : "");
+				else
+					fprintf(f, "%9s  %7s", "", "");
+				fprintf(f, "  %5d  %s\n", L, text ? text : "");
+			}
+			if (src)
+				fclose(src);
+		}
+	}
+	free(lines);
+	free(a.addr);
+	free(a.cnt);
+	return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,27 @@
+/*
+ * annotate.h — `pmc annotate`: one function's samples per instruction
+ * (disassembled with capstone from the binary's bytes, through libelf) and
+ * per source line (libdw), with the source text when the file is present.
+ */
+#ifndef PMCSTAT_ANNOTATE_H
+#define PMCSTAT_ANNOTATE_H
+
+#include <stdio.h>
+
+#include "profile.h"
+
+struct annotate_opts {
+	const char *symbol;
+	const char *dso;             /* NULL: the function with the most samples */
+	struct prof_filter flt;
+	int source;                  /* print the source lines (default 1) */
+	int asm_;                    /* print the instructions (default 1) */
+	int color;
+};
+
+/* 0; -1 and a message in err when the function has no samples or cannot
+ * be read. */
+int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o, char *err,
+    size_t errlen);
+
+#endif
