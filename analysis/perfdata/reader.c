@@ -955,7 +955,7 @@ static int test_feat(const struct pmc_perfdata *p, int bit)
 
 static int open_file_mode(struct pmc_perfdata *p, const unsigned char *h, size_t hsize)
 {
-	uint64_t attr_size, a_off, a_size;
+	uint64_t attr_size, a_off, a_size, pos;
 	size_t nattr;
 	unsigned char *ab = NULL;
 
@@ -979,32 +979,39 @@ static int open_file_mode(struct pmc_perfdata *p, const unsigned char *h, size_t
 		    " bytes at %" PRIu64 ") lies past the end of the file (%" PRIu64 " bytes)",
 		    a_size, a_off, p->fsize);
 	nattr = (size_t)(a_size / attr_size);
-	if (nattr == 0 || nattr > MAX_ATTRS)
+	if (nattr == 0 || nattr > MAX_ATTRS || a_size % attr_size)
 		return open_fail(p, EILSEQ, "corrupt perf.data: bogus attr_size %" PRIu64
 		    " for an attrs section of %" PRIu64 " bytes", attr_size, a_size);
-	ab = malloc((size_t)attr_size);
+	/* perf reads the attrs one after the other, each its own size (attr.size)
+	 * plus its ids section; attr_size only gives their number */
+	ab = malloc(PD_ATTR_SIZE_MAX + 16);
 	if (!ab)
 		return -ENOMEM;
+	pos = a_off;
 	for (size_t i = 0; i < nattr; i++) {
 		struct pmc_perfdata_attr a;
 		uint32_t nru, nri;
-		size_t sz;
-		uint64_t ioff, isz;
+		size_t sz, avail;
+		uint64_t ioff, isz, left = a_off + a_size - pos;
 		unsigned char *ids = NULL;
-		int rc = read_at(p, ab, (size_t)attr_size, a_off + i * attr_size);
+		int rc;
+		avail = left < PD_ATTR_SIZE_MAX + 16 ? (size_t)left : PD_ATTR_SIZE_MAX + 16;
+		rc = read_at(p, ab, avail, pos);
 		if (rc < 0) {
 			free(ab);
 			return open_fail(p, -rc, "cannot read event %zu's attr", i);
 		}
-		sz = parse_attr(p, ab, (size_t)attr_size, &a, &nru, &nri);
-		if (!sz || sz + 16 > attr_size) {
-			uint32_t said = ld32(p, ab + PD_AOFF_SIZE);
+		sz = parse_attr(p, ab, avail, &a, &nru, &nri);
+		if (!sz || sz + 16 > avail) {
+			uint32_t said = avail >= 8 ? ld32(p, ab + PD_AOFF_SIZE) : 0;
 			free(ab);
 			return open_fail(p, EILSEQ, "corrupt perf.data: event %zu's attr size (%u)"
-			    " does not fit attr_size %" PRIu64, i, said, attr_size);
+			    " does not fit the attrs section (attr_size %" PRIu64 ")", i, said,
+			    attr_size);
 		}
 		ioff = ld64(p, ab + sz);
 		isz = ld64(p, ab + sz + 8);
+		pos += sz + 16;
 		if (isz % 8 || isz / 8 > MAX_IDS || ioff > p->fsize || isz > p->fsize - ioff) {
 			free(ab);
 			return open_fail(p, EILSEQ, "corrupt perf.data: event %zu's id section (%"

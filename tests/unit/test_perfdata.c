@@ -1,0 +1,827 @@
+/*
+ * test_perfdata.c — the perf.data reader on hand-built files: every record
+ * type and every sample field, both byte orders, pipe mode, COMPRESSED and
+ * COMPRESSED2 records (a record split across two), FINISHED_ROUND ordering,
+ * and damage: a file cut at every byte, every byte flipped, corrupt record
+ * sizes, bogus attr_size, sections past the end.  Then the conversions
+ * (perf.data -> pmc log -> perf.data) on the same files.
+ */
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "test_perfdata_util.h"
+
+/* ---- every record type ------------------------------------------------- */
+
+static void check_every_type(unsigned char *b, size_t len, int pipe)
+{
+	struct pmc_perfdata *pd = pmc__perfdata_open_mem(b, len);
+	struct pmclog_ev *ev = malloc(sizeof(*ev));
+	struct pmc_perfdata_stats st;
+	pmc_id_t id0, id1;
+	int n = 0;
+
+	assert_non_null(pd);
+	assert_non_null(ev);
+	assert_int_equal(pmc__perfdata_nattrs(pd), 2);
+	assert_string_equal(pmc__perfdata_attr(pd, 0)->name, "cpu-clock:u");
+	assert_string_equal(pmc__perfdata_attr(pd, 1)->name, "task-clock");
+	assert_int_equal(pmc__perfdata_attr(pd, 0)->nids, 2);
+	assert_int_equal(pmc__perfdata_attr(pd, 0)->sample_type, T_ST0);
+	assert_true(pmc__perfdata_attr(pd, 0)->freq);
+	assert_int_equal(pmc__perfdata_attr(pd, 0)->period, 4000);
+	assert_true(pmc__perfdata_attr(pd, 0)->flags & PD_ATTR_EXCLUDE_KERNEL);
+	assert_false(pmc__perfdata_attr(pd, 0)->flags & PD_ATTR_EXCLUDE_USER);
+	assert_int_equal(pmc__perfdata_attr(pd, 0)->branch_sample_type, PD_BRANCH_HW_INDEX);
+	assert_int_equal(pmc__perfdata_attr(pd, 1)->period, 100003);
+	assert_string_equal(pmc__perfdata_hostname(pd), "testhost");
+	assert_string_equal(pmc__perfdata_osrelease(pd), "6.1.0-test");
+	assert_string_equal(pmc__perfdata_cmdline(pd), "perf record prog");
+	assert_string_equal(pmc__perfdata_cpudesc(pd), "Test CPU @ 1GHz");
+	assert_int_equal(pmc__perfdata_nr_cpus(pd), 4);
+	assert_int_equal(!!(pmc__perfdata_flags(pd) & PMC_PERFDATA_F_PIPE), pipe);
+	id0 = pmc__perfdata_attr(pd, 0)->pmcid;
+	id1 = pmc__perfdata_attr(pd, 1)->pmcid;
+	assert_int_not_equal(id0, id1);
+	assert_ptr_equal(pmc__perfdata_attr_by_pmcid(pd, id1), pmc__perfdata_attr(pd, 1));
+
+	while (pmc__perfdata_read(pd, ev) == 0) {
+		assert_true(n < T_NTYPES);
+		assert_int_equal(ev->pl_type, t_types[n]);
+		assert_int_equal(ev->pl_state, PMCLOG_OK);
+		switch (n) {
+		case 0:
+			assert_string_equal(ev->pl_u.pl_h.pl_hostname, "testhost");
+			assert_string_equal(ev->pl_u.pl_h.pl_kernel, "6.1.0-test");
+			assert_string_equal(ev->pl_u.pl_h.pl_cmdline, "perf record prog");
+			assert_string_equal(ev->pl_u.pl_h.pl_cpudesc, "Test CPU @ 1GHz");
+			assert_string_equal(ev->pl_u.pl_h.pl_libversion, "perf 6.1.99");
+			break;
+		case 1:
+			assert_string_equal(ev->pl_u.pl_a.pl_evname, "cpu-clock:u");
+			assert_int_equal(ev->pl_u.pl_a.pl_pmcid, id0);
+			assert_int_equal(ev->pl_u.pl_a.pl_rate, 4000);
+			assert_int_equal(ev->pl_u.pl_a.pl_freq, 1);
+			assert_int_equal(ev->pl_u.pl_a.pl_flags & PMC_F_CALLCHAIN, PMC_F_CALLCHAIN);
+			break;
+		case 2:
+			assert_string_equal(ev->pl_u.pl_a.pl_evname, "task-clock");
+			assert_int_equal(ev->pl_u.pl_a.pl_freq, 0);
+			break;
+		case 3:
+			assert_int_equal(ev->pl_u.pl_cm.pl_pid, 100);
+			assert_int_equal(ev->pl_u.pl_cm.pl_flags, 0);
+			assert_string_equal(ev->pl_u.pl_cm.pl_comm, "prog");
+			assert_int_equal(ev->pl_time, 1000);
+			break;
+		case 4:
+			assert_string_equal(ev->pl_u.pl_mi.pl_pathname, "/bin/prog");
+			assert_int_equal(ev->pl_u.pl_mi.pl_start, 0x400000);
+			assert_int_equal(ev->pl_u.pl_mi.pl_len, 0x1000);
+			assert_int_equal(ev->pl_u.pl_mi.pl_buildid_len, 0);
+			break;
+		case 5:
+			assert_string_equal(ev->pl_u.pl_mi.pl_pathname, "/lib/libc.so.6");
+			assert_int_equal(ev->pl_u.pl_mi.pl_buildid_len, 20);
+			assert_memory_equal(ev->pl_u.pl_mi.pl_buildid, t_bid, 20);
+			assert_int_equal(ev->pl_u.pl_mi.pl_prot, 5);
+			assert_int_equal(ev->pl_u.pl_mi.pl_pgoff, 0x1000);
+			break;
+		case 6:     /* build id from the BUILD_ID feature, matched by path */
+			assert_string_equal(ev->pl_u.pl_mi.pl_pathname, "/lib/libm.so.6");
+			assert_int_equal(ev->pl_u.pl_mi.pl_buildid_len, 20);
+			assert_memory_equal(ev->pl_u.pl_mi.pl_buildid, t_bid2, 20);
+			break;
+		case 7:
+			assert_int_equal(ev->pl_u.pl_f.pl_oldpid, 100);
+			assert_int_equal(ev->pl_u.pl_f.pl_newpid, 101);
+			break;
+		case 8:
+			assert_int_equal(ev->pl_u.pl_tc.pl_pid, 100);
+			assert_int_equal(ev->pl_u.pl_tc.pl_tid, 102);
+			break;
+		case 9:
+			assert_int_equal(ev->pl_u.pl_cm.pl_flags, PMCLOG_COMM_F_EXEC);
+			assert_string_equal(ev->pl_u.pl_cm.pl_comm, "newprog");
+			break;
+		case 10:
+			assert_int_equal(ev->pl_u.pl_x.pl_pid, 101);
+			assert_string_equal(ev->pl_u.pl_x.pl_pathname, "newprog");
+			break;
+		case 11: {   /* every field: IP, TID, TIME, CPU, PERIOD, chain with markers */
+			const struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
+			assert_int_equal(cc->pl_pid, 100);
+			assert_int_equal(cc->pl_tid, 102);
+			assert_int_equal(cc->pl_cpu, 3);
+			assert_int_equal(cc->pl_pmcid, id0);
+			assert_int_equal(cc->pl_period, 250000);
+			assert_int_equal(ev->pl_time, 1007);
+			assert_int_equal(cc->pl_usermode, 0);
+			assert_int_equal(cc->pl_npc, 4);
+			assert_int_equal(cc->pl_pc[0], T_KIP);
+			assert_int_equal(cc->pl_pc[1], T_KIP2);
+			assert_int_equal(cc->pl_pc[2], T_UIP1);
+			assert_int_equal(cc->pl_pc[3], T_UIP2);
+			assert_int_equal(cc->pl_pcflags[0], 0);
+			assert_int_equal(cc->pl_pcflags[1], 0);
+			assert_int_equal(cc->pl_pcflags[2], PMC_CC_F_USERSPACE);
+			assert_int_equal(cc->pl_pcflags[3], PMC_CC_F_USERSPACE);
+			assert_int_equal(PMC_CALLCHAIN_CPUFLAGS_TO_CPU(cc->pl_cpuflags), 3);
+			break;
+		}
+		case 12: {
+			const struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
+			assert_int_equal(cc->pl_pid, 200);
+			assert_int_equal(cc->pl_tid, 201);
+			assert_int_equal(cc->pl_pmcid, id1);
+			assert_int_equal(cc->pl_usermode, 1);
+			assert_int_equal(cc->pl_npc, 1);
+			assert_int_equal(cc->pl_pc[0], T_UIP1);
+			assert_int_equal(cc->pl_pcflags[0], PMC_CC_F_USERSPACE);
+			assert_int_equal(cc->pl_cpu, 1);
+			break;
+		}
+		case 13:
+			assert_int_equal(ev->pl_u.pl_dn.pl_count, 5);
+			assert_int_equal(ev->pl_u.pl_dn.pl_reason, PMCLOG_DROP_RING);
+			assert_int_equal(ev->pl_u.pl_dn.pl_pmcid, id0);
+			assert_int_equal(ev->pl_u.pl_dn.pl_cpu, 2);
+			break;
+		case 14:
+			assert_int_equal(ev->pl_u.pl_dn.pl_count, 3);
+			assert_int_equal(ev->pl_u.pl_dn.pl_reason, PMCLOG_DROP_SAMPLES);
+			assert_int_equal(ev->pl_u.pl_dn.pl_pmcid, id1);
+			break;
+		case 15:
+			assert_int_equal(ev->pl_u.pl_th.pl_throttled, 1);
+			assert_int_equal(ev->pl_u.pl_th.pl_pmcid, id1);
+			break;
+		case 16:
+			assert_int_equal(ev->pl_u.pl_th.pl_throttled, 0);
+			break;
+		case 17:
+			assert_string_equal(ev->pl_u.pl_ksym.pl_name, "bpf_prog_test");
+			assert_int_equal(ev->pl_u.pl_ksym.pl_len, 0x100);
+			assert_int_equal(ev->pl_u.pl_ksym.pl_ksymtype, 1);
+			break;
+		case 18:
+			assert_int_equal(ev->pl_u.pl_e.pl_value, 111);
+			assert_int_equal(ev->pl_u.pl_e.pl_pmcid, id0);
+			assert_int_equal(ev->pl_u.pl_e.pl_tid, 102);
+			break;
+		case 19:
+			assert_int_equal(ev->pl_u.pl_e.pl_value, 222);
+			assert_int_equal(ev->pl_u.pl_e.pl_pmcid, id1);
+			break;
+		case 20:    /* empty call chain, branch stack, regs, stack, aux */
+			assert_int_equal(ev->pl_u.pl_cc.pl_npc, 1);
+			assert_int_equal(ev->pl_u.pl_cc.pl_pc[0], T_KIP);
+			assert_int_equal(ev->pl_time, 1017);
+			break;
+		case 21:
+			assert_int_equal(ev->pl_u.pl_te.pl_tid, 101);
+			break;
+		case 22:
+			assert_int_equal(ev->pl_u.pl_se.pl_pid, 101);
+			break;
+		}
+		if (n > 2) {
+			assert_non_null(ev->pl_data);
+			assert_true(ev->pl_len >= 8);
+		}
+		n++;
+	}
+	assert_int_equal(n, T_NTYPES);
+	assert_int_equal(ev->pl_state, PMCLOG_EOF);
+	assert_int_equal(pmc__perfdata_truncated(pd), 0);
+	pmc__perfdata_get_stats(pd, &st);
+	assert_int_equal(st.samples, 3);
+	assert_int_equal(st.unknown_id, 1);
+	assert_int_equal(st.bad_samples, 0);
+	assert_int_equal(st.lost, 8);
+	assert_true(st.skipped >= 2);
+	/* sticky end */
+	assert_int_equal(pmc__perfdata_read(pd, ev), -1);
+	assert_int_equal(ev->pl_state, PMCLOG_EOF);
+	free(ev);
+	pmc__perfdata_close(pd);
+}
+
+static void test_every_type_le(void **state)
+{
+	size_t len;
+	unsigned char *b = t_make_file(0, NULL, &len);
+	(void)state;
+	assert_true(pmc__perfdata_is_perfdata(b, len));
+	check_every_type(b, len, 0);
+	free(b);
+}
+
+static void test_every_type_be(void **state)
+{
+	size_t len;
+	unsigned char *b = t_make_file(1, NULL, &len);
+	struct pmc_perfdata *pd;
+	(void)state;
+	assert_true(pmc__perfdata_is_perfdata(b, len));
+	check_every_type(b, len, 0);
+	pd = pmc__perfdata_open_mem(b, len);
+	assert_true(pmc__perfdata_flags(pd) & PMC_PERFDATA_F_BIG_ENDIAN);
+	assert_true(pmc__perfdata_flags(pd) & PMC_PERFDATA_F_SWAPPED);
+	pmc__perfdata_close(pd);
+	free(b);
+}
+
+static void test_pipe_mode(void **state)
+{
+	size_t len;
+	(void)state;
+	for (int be = 0; be < 2; be++) {
+		unsigned char *b = t_make_pipe(be, NULL, &len);
+		check_every_type(b, len, 1);
+		free(b);
+	}
+}
+
+/* The same through file descriptors: a regular file, a pipe (pipe mode),
+ * and a file-mode perf.data arriving on a pipe. */
+static int memfd_with(const unsigned char *b, size_t len)
+{
+	int fd = memfd_create("perfdata", 0);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, b, len), (ssize_t)len);
+	lseek(fd, 0, SEEK_SET);
+	return fd;
+}
+
+static int pipe_with(const unsigned char *b, size_t len)
+{
+	int pp[2];
+	pid_t pid;
+	assert_int_equal(pipe(pp), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(pp[0]);
+		/* dribble it, to exercise short reads */
+		for (size_t off = 0; off < len;) {
+			size_t n = len - off < 37 ? len - off : 37;
+			if (write(pp[1], b + off, n) < 0)
+				_exit(1);
+			off += n;
+		}
+		_exit(0);
+	}
+	close(pp[1]);
+	return pp[0];
+}
+
+static void read_fd_expect(int fd, int expect, int sniff)
+{
+	struct pmc_perfdata *pd;
+	enum pmclog_state st;
+	if (sniff)
+		assert_int_equal(pmc__perfdata_sniff(fd), 1);
+	pd = pmc__perfdata_open(fd);
+	assert_non_null(pd);
+	assert_int_equal(t_read_all(pd, NULL, 0, &st, NULL), expect);
+	assert_int_equal(st, PMCLOG_EOF);
+	pmc__perfdata_close(pd);
+	close(fd);
+}
+
+static void test_fds(void **state)
+{
+	size_t len, plen;
+	unsigned char *f = t_make_file(0, NULL, &len), *p = t_make_pipe(0, NULL, &plen);
+	(void)state;
+	read_fd_expect(memfd_with(f, len), T_NTYPES, 1);
+	read_fd_expect(pipe_with(p, plen), T_NTYPES, 1);
+	read_fd_expect(pipe_with(f, len), T_NTYPES, 1);   /* file mode on a pipe */
+	while (wait(NULL) > 0)
+		;
+	free(f);
+	free(p);
+}
+
+/* ---- compressed records ---------------------------------------------------- */
+
+/* The every-type records, zstd-compressed as perf does (one stream, flushed
+ * per COMPRESSED record), split mid-record into nparts records. */
+static void compress_records(struct pb *out, int be, int v2, int nparts)
+{
+	struct pb raw = { .be = be };
+	ZSTD_CCtx *zc = ZSTD_createCCtx();
+	size_t cap = ZSTD_compressBound(1 << 16) + 64;
+	unsigned char *z = malloc(cap);
+
+	assert_non_null(zc);
+	assert_non_null(z);
+	t_records(&raw);
+	raw.len -= 8;            /* the FINISHED_ROUND stays outside */
+	for (int i = 0; i < nparts; i++) {
+		size_t from = raw.len * (size_t)i / (size_t)nparts;
+		size_t to = raw.len * (size_t)(i + 1) / (size_t)nparts;
+		ZSTD_inBuffer in = { raw.b + from, to - from, 0 };
+		ZSTD_outBuffer o = { z, cap, 0 };
+		size_t at;
+		while (in.pos < in.size)
+			assert_false(ZSTD_isError(ZSTD_compressStream2(zc, &o, &in, ZSTD_e_continue)));
+		assert_int_equal(ZSTD_compressStream2(zc, &o, &in, ZSTD_e_flush), 0);
+		at = pb_rec_begin(out, v2 ? PD_REC_COMPRESSED2 : PD_REC_COMPRESSED, 0);
+		if (v2) {
+			pb64(out, o.pos);
+			pbbytes(out, z, o.pos);
+			pbzero(out, ((o.pos + 7) & ~(size_t)7) - o.pos);
+		} else {
+			pbbytes(out, z, o.pos);     /* odd sizes, as perf writes them */
+		}
+		pb_rec_end(out, at);
+	}
+	{
+		size_t at = pb_rec_begin(out, PD_REC_FINISHED_ROUND, 0);
+		pb_rec_end(out, at);
+	}
+	ZSTD_freeCCtx(zc);
+	free(z);
+	free(raw.b);
+}
+
+static void test_compressed(void **state)
+{
+	(void)state;
+	for (int be = 0; be < 2; be++)
+		for (int v2 = 0; v2 < 2; v2++)
+			for (int parts = 1; parts <= 7; parts += 3) {
+				struct pb recs = { .be = be };
+				size_t len;
+				unsigned char *b;
+				compress_records(&recs, be, v2, parts);
+				b = t_make_file(be, &recs, &len);
+				check_every_type(b, len, 0);
+				free(b);
+				b = t_make_pipe(be, &recs, &len);
+				check_every_type(b, len, 1);
+				free(b);
+				free(recs.b);
+			}
+}
+
+static void test_compressed_garbage(void **state)
+{
+	struct pb recs = { .be = 0 };
+	size_t len, at;
+	unsigned char *b;
+	struct pmc_perfdata *pd;
+	enum pmclog_state st;
+	(void)state;
+	t_sample1(&recs, 5, T_ID1);
+	at = pb_rec_begin(&recs, PD_REC_COMPRESSED, 0);
+	pbbytes(&recs, "this is not zstd at all", 23);
+	pb_rec_end(&recs, at);
+	b = t_make_file(0, &recs, &len);
+	pd = pmc__perfdata_open_mem(b, len);
+	assert_non_null(pd);
+	/* HEADER, 2 PMCALLOCATE, the sample before the damage, then the error */
+	assert_int_equal(t_read_all(pd, NULL, 0, &st, NULL), 4);
+	assert_int_equal(st, PMCLOG_ERROR);
+	assert_non_null(strstr(pmc__perfdata_errmsg(pd), "COMPRESSED"));
+	pmc__perfdata_close(pd);
+	free(b);
+	free(recs.b);
+}
+
+/* ---- ordering ---------------------------------------------------------------- */
+
+static void round_rec(struct pb *p)
+{
+	size_t at = pb_rec_begin(p, PD_REC_FINISHED_ROUND, 0);
+	pb_rec_end(p, at);
+}
+
+static void test_rounds(void **state)
+{
+	/* round 1: 10 30 20 | round 2: 25 40 | 35 — perf releases at the end of
+	 * each round what is not newer than the newest of the round before */
+	static const uint64_t in[] = { 10, 30, 20, 0, 25, 40, 0, 35 };
+	static const uint64_t want[] = { 10, 20, 25, 30, 35, 40 };
+	static const uint64_t file_order[] = { 10, 30, 20, 25, 40, 35 };
+	struct pb recs = { .be = 0 };
+	struct pmclog_ev *ev = malloc(sizeof(*ev));
+	size_t len;
+	unsigned char *b;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		if (in[i])
+			t_sample1(&recs, in[i], T_ID1);
+		else
+			round_rec(&recs);
+	}
+	b = t_make_file(0, &recs, &len);
+	for (int ordered = 1; ordered >= 0; ordered--) {
+		struct pmc_perfdata *pd = pmc__perfdata_open_mem(b, len);
+		size_t k = 0;
+		assert_non_null(pd);
+		pmc__perfdata_set_ordered(pd, ordered);
+		while (pmc__perfdata_read(pd, ev) == 0) {
+			if (ev->pl_type != PMCLOG_TYPE_CALLCHAIN)
+				continue;
+			assert_true(k < 6);
+			assert_int_equal(ev->pl_time, ordered ? want[k] : file_order[k]);
+			k++;
+		}
+		assert_int_equal(k, 6);
+		pmc__perfdata_close(pd);
+	}
+	/* a record older than what a round already released: still delivered */
+	recs.len = 0;
+	t_sample1(&recs, 50, T_ID1);
+	round_rec(&recs);
+	t_sample1(&recs, 60, T_ID1);
+	round_rec(&recs);
+	t_sample1(&recs, 40, T_ID1);
+	free(b);
+	b = t_make_file(0, &recs, &len);
+	{
+		struct pmc_perfdata *pd = pmc__perfdata_open_mem(b, len);
+		struct pmc_perfdata_stats st;
+		assert_int_equal(t_read_all(pd, NULL, 0, NULL, NULL), 3 + 3);
+		pmc__perfdata_get_stats(pd, &st);
+		assert_int_equal(st.unordered, 1);
+		pmc__perfdata_close(pd);
+	}
+	free(b);
+	free(recs.b);
+	free(ev);
+}
+
+/* ---- damage ---------------------------------------------------------------- */
+
+/* Every prefix of the file: a clean error at open, or records up to the cut
+ * and then EOF (truncated) or an error — never a crash (run under ASan). */
+static void cut_everywhere(const unsigned char *b, size_t len, int full)
+{
+	int opened = 0;
+	for (size_t cut = 0; cut < len; cut++) {
+		struct pmc_perfdata *pd = pmc__perfdata_open_mem(b, cut);
+		enum pmclog_state st;
+		int tr, n;
+		if (!pd) {
+			assert_true(errno == ENOEXEC || errno == EILSEQ);
+			assert_true(pmc__perfdata_open_errmsg()[0] != '\0');
+			continue;
+		}
+		opened++;
+		n = t_read_all(pd, NULL, 0, &st, &tr);
+		assert_true(n <= full);
+		assert_true(st == PMCLOG_EOF || st == PMCLOG_ERROR);
+		if (st == PMCLOG_ERROR)
+			assert_true(pmc__perfdata_errmsg(pd)[0] != '\0');
+		pmc__perfdata_close(pd);
+	}
+	assert_true(opened > 0);
+}
+
+static void test_cut_every_byte(void **state)
+{
+	size_t len;
+	unsigned char *b;
+	(void)state;
+	b = t_make_file(0, NULL, &len);
+	cut_everywhere(b, len, T_NTYPES);
+	free(b);
+	b = t_make_pipe(1, NULL, &len);
+	cut_everywhere(b, len, T_NTYPES);
+	free(b);
+}
+
+static void test_cut_data_says_truncated(void **state)
+{
+	size_t len;
+	unsigned char *b = t_make_pipe(0, NULL, &len);
+	struct pmc_perfdata *pd;
+	enum pmclog_state st;
+	int tr;
+	(void)state;
+	/* pipe mode cut inside the last record: everything before, truncated */
+	pd = pmc__perfdata_open_mem(b, len - 3);
+	assert_non_null(pd);
+	assert_int_equal(t_read_all(pd, NULL, 0, &st, &tr), T_NTYPES);
+	assert_int_equal(st, PMCLOG_EOF);
+	assert_int_equal(tr, 1);
+	pmc__perfdata_close(pd);
+	free(b);
+	/* file mode with data size 0 (perf killed before it finished): the data
+	 * runs to the end of the file */
+	{
+		struct pb recs = { .be = 0 };
+		t_sample1(&recs, 5, T_ID1);
+		t_sample1(&recs, 6, T_ID1);
+		b = t_make_file(0, &recs, &len);
+		/* no features after the data: cut them, zero the data size */
+		size_t data_off = (size_t)b[40] | (size_t)b[41] << 8;
+		len = data_off + recs.len;
+		memset(b + 48, 0, 8);
+		memset(b + 72, 0, 32);
+		pd = pmc__perfdata_open_mem(b, len);
+		assert_non_null(pd);
+		assert_int_equal(t_read_all(pd, NULL, 0, &st, &tr), 3 + 2);
+		assert_int_equal(tr, 1);
+		pmc__perfdata_close(pd);
+		free(b);
+		free(recs.b);
+	}
+}
+
+static void test_flip_every_byte(void **state)
+{
+	size_t len;
+	unsigned char *b = t_make_file(0, NULL, &len);
+	unsigned char *c = malloc(len);
+	(void)state;
+	for (size_t i = 0; i < len; i++) {
+		for (int k = 0; k < 2; k++) {
+			struct pmc_perfdata *pd;
+			memcpy(c, b, len);
+			c[i] ^= k ? 0xFF : 0x80;
+			pd = pmc__perfdata_open_mem(c, len);
+			if (pd) {
+				t_read_all(pd, NULL, 0, NULL, NULL);
+				pmc__perfdata_close(pd);
+			}
+		}
+	}
+	free(c);
+	free(b);
+}
+
+static void test_corrupt_record_size(void **state)
+{
+	struct pb recs = { .be = 0 };
+	size_t len, second;
+	unsigned char *b;
+	(void)state;
+	t_sample1(&recs, 5, T_ID1);
+	second = recs.len;
+	t_sample1(&recs, 6, T_ID1);
+	t_sample1(&recs, 7, T_ID1);
+	for (int sz = 0; sz < 8; sz++) {
+		struct pmc_perfdata *pd;
+		enum pmclog_state st;
+		pb_patch(&recs, second + 6, (uint64_t)sz, 2);
+		b = t_make_file(0, &recs, &len);
+		pd = pmc__perfdata_open_mem(b, len);
+		assert_non_null(pd);
+		/* the sample before the damage, then a clear error */
+		assert_int_equal(t_read_all(pd, NULL, 0, &st, NULL), 3 + 1);
+		assert_int_equal(st, PMCLOG_ERROR);
+		assert_non_null(strstr(pmc__perfdata_errmsg(pd), "size"));
+		pmc__perfdata_close(pd);
+		free(b);
+	}
+	/* a size running past the data: the records before, then truncated */
+	{
+		struct pmc_perfdata *pd;
+		enum pmclog_state st;
+		int tr;
+		pb_patch(&recs, second + 6, 60000, 2);
+		b = t_make_file(0, &recs, &len);
+		pd = pmc__perfdata_open_mem(b, len);
+		assert_int_equal(t_read_all(pd, NULL, 0, &st, &tr), 3 + 1);
+		assert_int_equal(st, PMCLOG_EOF);
+		assert_int_equal(tr, 1);
+		pmc__perfdata_close(pd);
+		free(b);
+	}
+	/* a sample too short for its sample_type: dropped, counted */
+	{
+		struct pmc_perfdata *pd;
+		struct pmc_perfdata_stats s;
+		pb_patch(&recs, second + 6, 24, 2);   /* header + id + ip only */
+		recs.len = second + 24;
+		t_sample1(&recs, 9, T_ID1);
+		b = t_make_file(0, &recs, &len);
+		pd = pmc__perfdata_open_mem(b, len);
+		assert_int_equal(t_read_all(pd, NULL, 0, NULL, NULL), 3 + 2);
+		pmc__perfdata_get_stats(pd, &s);
+		assert_int_equal(s.bad_samples, 1);
+		pmc__perfdata_close(pd);
+		free(b);
+	}
+	free(recs.b);
+}
+
+static void open_fails(unsigned char *b, size_t len, const char *what)
+{
+	struct pmc_perfdata *pd = pmc__perfdata_open_mem(b, len);
+	assert_null(pd);
+	assert_int_equal(errno, EILSEQ);
+	if (!strstr(pmc__perfdata_open_errmsg(), what))
+		fail_msg("\"%s\" does not say \"%s\"", pmc__perfdata_open_errmsg(), what);
+}
+
+static void test_bogus_header(void **state)
+{
+	size_t len;
+	unsigned char *b = t_make_file(0, NULL, &len), *c = malloc(len);
+	struct pmc_perfdata *pd;
+	(void)state;
+
+	static const uint64_t bad_sizes[] = { 0, 1, 64, 79, 1000000, 0xFFFFFFFFFFFFFFFFULL };
+	for (size_t i = 0; i < sizeof(bad_sizes) / sizeof(bad_sizes[0]); i++) {
+		memcpy(c, b, len);
+		for (int k = 0; k < 8; k++)
+			c[16 + k] = (unsigned char)(bad_sizes[i] >> (8 * k));
+		open_fails(c, len, "attr");
+	}
+	/* attr_size bigger than the attr but not matching the section */
+	memcpy(c, b, len);
+	c[16] = 200;
+	open_fails(c, len, "attr");
+	/* an attr whose own size field is bogus */
+	{
+		size_t attrs = (size_t)b[24] | (size_t)b[25] << 8;
+		memcpy(c, b, len);
+		c[attrs + 4] = 0xff; c[attrs + 5] = 0xff;
+		open_fails(c, len, "attr");
+	}
+	/* the attrs section past the end */
+	memcpy(c, b, len);
+	c[24 + 3] = 0x7f;
+	open_fails(c, len, "past the end");
+	/* an id section past the end */
+	{
+		size_t attrs = (size_t)b[24] | (size_t)b[25] << 8;
+		memcpy(c, b, len);
+		c[attrs + 128 + 4] = 0x7f;
+		open_fails(c, len, "past the end");
+	}
+	/* the data section past the end */
+	memcpy(c, b, len);
+	c[40 + 4] = 0x7f;
+	open_fails(c, len, "past the end");
+	/* a feature section past the end: skipped, the rest reads */
+	memcpy(c, b, len);
+	{
+		size_t data_off = (size_t)b[40] | (size_t)b[41] << 8;
+		size_t data_size = (size_t)b[48] | (size_t)b[49] << 8;
+		size_t tab = data_off + data_size;
+		c[tab + 16 + 5] = 0x7f;      /* HOSTNAME is the second set bit */
+	}
+	pd = pmc__perfdata_open_mem(c, len);
+	assert_non_null(pd);
+	assert_string_equal(pmc__perfdata_hostname(pd), "");
+	assert_string_equal(pmc__perfdata_osrelease(pd), "6.1.0-test");
+	assert_int_equal(t_read_all(pd, NULL, 0, NULL, NULL), T_NTYPES);
+	pmc__perfdata_close(pd);
+	/* not a perf.data */
+	pd = pmc__perfdata_open_mem("PMCLOGR\x89xxxxxxxxxxx", 16);
+	assert_null(pd);
+	assert_int_equal(errno, ENOEXEC);
+	assert_false(pmc__perfdata_is_perfdata("PERFILE", 7));
+	assert_false(pmc__perfdata_is_perfdata("PERFILE3", 8));
+	free(c);
+	free(b);
+}
+
+/* ---- conversions ------------------------------------------------------------- */
+
+static void test_convert_roundtrip(void **state)
+{
+	size_t len;
+	unsigned char *b = t_make_file(1, NULL, &len);
+	int in = memfd_with(b, len), log = memfd_create("log", 0), back = memfd_create("back", 0);
+	uint64_t ns = 0;
+	int tr = -1;
+	char msg[256];
+	void *lp;
+	struct pmclog_ev *ev = malloc(sizeof(*ev)), *ev2 = malloc(sizeof(*ev2));
+	struct pmc_perfdata *pd, *orig;
+	(void)state;
+
+	/* perf.data -> pmc log: the pmc log reader sees the same records */
+	assert_int_equal(pmc__perfdata_to_pmclog(in, log, 0, &ns, &tr, msg, sizeof(msg)), 0);
+	assert_int_equal(ns, 3);
+	assert_int_equal(tr, 0);
+	lseek(log, 0, SEEK_SET);
+	lp = pmclog_open(log);
+	assert_non_null(lp);
+	orig = pmc__perfdata_open_mem(b, len);
+	{
+		int n = 0;
+		while (pmclog_read(lp, ev) == 0) {
+			if (ev->pl_type == PMCLOG_TYPE_INITIALIZE)
+				continue;
+			if (ev->pl_type == PMCLOG_TYPE_CLOSELOG)
+				break;
+			assert_int_equal(pmc__perfdata_read(orig, ev2), 0);
+			assert_int_equal(ev->pl_type, ev2->pl_type);
+			if (ev->pl_type == PMCLOG_TYPE_CALLCHAIN) {
+				assert_int_equal(ev->pl_u.pl_cc.pl_npc, ev2->pl_u.pl_cc.pl_npc);
+				assert_memory_equal(ev->pl_u.pl_cc.pl_pc, ev2->pl_u.pl_cc.pl_pc,
+				    8 * ev->pl_u.pl_cc.pl_npc);
+				assert_memory_equal(ev->pl_u.pl_cc.pl_pcflags, ev2->pl_u.pl_cc.pl_pcflags,
+				    ev->pl_u.pl_cc.pl_npc);
+				assert_int_equal(ev->pl_time, ev2->pl_time);
+				assert_int_equal(ev->pl_u.pl_cc.pl_tid, ev2->pl_u.pl_cc.pl_tid);
+			}
+			if (ev->pl_type == PMCLOG_TYPE_HEADER)
+				assert_string_equal(ev->pl_u.pl_h.pl_hostname, "testhost");
+			if (ev->pl_type == PMCLOG_TYPE_MAP_IN)
+				assert_int_equal(ev->pl_u.pl_mi.pl_buildid_len,
+				    ev2->pl_u.pl_mi.pl_buildid_len);
+			n++;
+		}
+		assert_int_equal(n, T_NTYPES);
+	}
+	pmclog_close(lp);
+	pmc__perfdata_close(orig);
+
+	/* pmc log -> perf.data (file mode): the samples come back */
+	lseek(log, 0, SEEK_SET);
+	assert_int_equal(pmc__pmclog_to_perfdata(log, back, &ns, &tr, msg, sizeof(msg)), 0);
+	assert_int_equal(ns, 3);
+	lseek(back, 0, SEEK_SET);
+	pd = pmc__perfdata_open(back);
+	assert_non_null(pd);
+	assert_int_equal(pmc__perfdata_nattrs(pd), 2);
+	assert_string_equal(pmc__perfdata_attr(pd, 0)->name, "cpu-clock:u");
+	assert_string_equal(pmc__perfdata_hostname(pd), "testhost");
+	assert_int_equal(pmc__perfdata_nbuildids(pd), 2);
+	{
+		int samples = 0, comm = 0, maps = 0;
+		while (pmc__perfdata_read(pd, ev) == 0) {
+			if (ev->pl_type == PMCLOG_TYPE_CALLCHAIN) {
+				samples++;
+				if (ev->pl_u.pl_cc.pl_pid == 100 && ev->pl_time == 1007) {
+					assert_int_equal(ev->pl_u.pl_cc.pl_npc, 4);
+					assert_int_equal(ev->pl_u.pl_cc.pl_pc[3], T_UIP2);
+					assert_int_equal(ev->pl_u.pl_cc.pl_pcflags[3], PMC_CC_F_USERSPACE);
+					assert_int_equal(ev->pl_u.pl_cc.pl_pcflags[1], 0);
+				}
+			}
+			comm += ev->pl_type == PMCLOG_TYPE_COMM;
+			maps += ev->pl_type == PMCLOG_TYPE_MAP_IN;
+		}
+		assert_int_equal(ev->pl_state, PMCLOG_EOF);
+		assert_int_equal(samples, 3);
+		assert_int_equal(comm, 2);
+		assert_int_equal(maps, 3);
+	}
+	pmc__perfdata_close(pd);
+
+	/* pmc log -> perf.data on a pipe: pipe mode */
+	{
+		int pp[2];
+		pid_t pid;
+		assert_int_equal(pipe(pp), 0);
+		lseek(log, 0, SEEK_SET);
+		pid = fork();
+		if (pid == 0) {
+			close(pp[0]);
+			_exit(pmc__pmclog_to_perfdata(log, pp[1], &ns, &tr, msg, sizeof(msg)) ? 1 : 0);
+		}
+		close(pp[1]);
+		pd = pmc__perfdata_open(pp[0]);
+		assert_non_null(pd);
+		assert_true(pmc__perfdata_flags(pd) & PMC_PERFDATA_F_PIPE);
+		int samples = 0;
+		while (pmc__perfdata_read(pd, ev) == 0)
+			samples += ev->pl_type == PMCLOG_TYPE_CALLCHAIN;
+		assert_int_equal(samples, 3);
+		assert_string_equal(pmc__perfdata_attr(pd, 1)->name, "task-clock");
+		pmc__perfdata_close(pd);
+		close(pp[0]);
+		int status;
+		waitpid(pid, &status, 0);
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+	close(in);
+	close(log);
+	close(back);
+	free(ev);
+	free(ev2);
+	free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_type_le),
+		cmocka_unit_test(test_every_type_be),
+		cmocka_unit_test(test_pipe_mode),
+		cmocka_unit_test(test_fds),
+		cmocka_unit_test(test_compressed),
+		cmocka_unit_test(test_compressed_garbage),
+		cmocka_unit_test(test_rounds),
+		cmocka_unit_test(test_cut_every_byte),
+		cmocka_unit_test(test_cut_data_says_truncated),
+		cmocka_unit_test(test_flip_every_byte),
+		cmocka_unit_test(test_corrupt_record_size),
+		cmocka_unit_test(test_bogus_header),
+		cmocka_unit_test(test_convert_roundtrip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
