@@ -1,0 +1,39 @@
+/*
+ * fuzz_perfdata.c — libFuzzer harness for the perf.data reader
+ * (analysis/perfdata/reader.c).  Not part of `make`; see docs/perfdata.md:
+ *
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Ilib \
+ *       -Ianalysis tests/fuzz/fuzz_perfdata.c analysis/perfdata/reader.c -lzstd \
+ *       -o build/fuzz_perfdata
+ *   mkdir -p build/fuzz-perfdata && cp some.data build/fuzz-perfdata/
+ *   build/fuzz_perfdata -max_total_time=300 build/fuzz-perfdata
+ *
+ * Each input is read twice: as given (file or pipe mode, by its header), and
+ * in file order (no FINISHED_ROUND queue), to the end or the first error.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "perfdata/perfdata.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct pmclog_ev ev;
+	for (int ordered = 1; ordered >= 0; ordered--) {
+		struct pmc_perfdata *p = pmc__perfdata_open_mem(data, size);
+		if (!p)
+			return 0;
+		pmc__perfdata_set_ordered(p, ordered);
+		for (int n = 0; n < 100000 && pmc__perfdata_read(p, &ev) == 0; n++)
+			;
+		(void)pmc__perfdata_errmsg(p);
+		(void)pmc__perfdata_truncated(p);
+		for (int i = 0; i < pmc__perfdata_nattrs(p); i++)
+			(void)pmc__perfdata_attr(p, i);
+		pmc__perfdata_close(p);
+	}
+	return 0;
+}
