@@ -217,9 +217,6 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 	prof.n_mapping = nm;
 	prof.mapping = mpp;
 
-	/* functions: one per prof_func */
-	PFunction *fn = calloc(p->nf + 1, sizeof(*fn));
-	PFunction **fnp = calloc(p->nf + 1, sizeof(*fnp));
 	/* locations: one per loc, lines from its (inline) frames */
 	PLocation *lc = calloc(p->nl + 1, sizeof(*lc));
 	PLocation **lcp = calloc(p->nl + 1, sizeof(*lcp));
@@ -228,6 +225,10 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 		const struct prof_frame *fr;
 		nlines += o->inline_frames ? (size_t)profile__loc_frames(p, (uint32_t)i, &fr) : 1;
 	}
+	/* functions: one per prof_func (after the inline expansion above, which
+	 * adds the inlined ones) */
+	PFunction *fn = calloc(p->nf + 1, sizeof(*fn));
+	PFunction **fnp = calloc(p->nf + 1, sizeof(*fnp));
 	PLine *ln = calloc(nlines + 1, sizeof(*ln));
 	PLine **lnp = calloc(nlines + 1, sizeof(*lnp));
 	size_t li = 0;
