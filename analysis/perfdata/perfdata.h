@@ -33,7 +33,8 @@
 
 struct pmc_perfdata;
 
-/* A reader of fd (a perf.data file or pipe; the mode is detected).  NULL
+/* A reader of fd (a perf.data file, pipe, or the directory perf record
+ * --threads writes, opened with open(2); the mode is detected).  NULL
  * with errno on failure: ENOEXEC not a perf.data, EILSEQ a damaged header,
  * ENOMEM, or read(2)'s errno.  Does not take ownership of fd. */
 struct pmc_perfdata *pmc__perfdata_open(int fd);
@@ -52,9 +53,10 @@ const char *pmc__perfdata_errmsg(struct pmc_perfdata *p);
 /* 1 if buf starts with perf.data's magic "PERFILE2" (either byte order). */
 int pmc__perfdata_is_perfdata(const void *buf, size_t len);
 
-/* 1 if fd's next 8 bytes are perf.data's magic, 0 if not (or if fd is a
- * terminal or socket, where looking would consume), -errno on error.  Does
- * not consume anything: files by pread, pipes and FIFOs by tee(2). */
+/* 1 if fd's next 8 bytes are perf.data's magic (or fd is a directory with a
+ * perf.data "data" file), 0 if not (or if fd is a terminal or socket, where
+ * looking would consume), -errno on error.  Does not consume anything:
+ * files by pread, pipes and FIFOs by tee(2). */
 int pmc__perfdata_sniff(int fd);
 
 /* Deliver records in file order instead of perf's time order (before the
@@ -108,6 +110,7 @@ int pmc__perfdata_nr_cpus(struct pmc_perfdata *p);     /* online CPUs, 0 if not 
 #define PMC_PERFDATA_F_SWAPPED    0x2  /* the other byte order */
 #define PMC_PERFDATA_F_COMPRESSED 0x4  /* held COMPRESSED records */
 #define PMC_PERFDATA_F_BIG_ENDIAN 0x8  /* written big-endian */
+#define PMC_PERFDATA_F_DIR        0x10 /* a directory (perf record --threads) */
 unsigned pmc__perfdata_flags(struct pmc_perfdata *p);
 
 /* After EOF: 1 if the data ended early (a cut file, a record running past

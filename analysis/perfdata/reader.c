@@ -25,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -67,6 +69,10 @@ struct pmc_perfdata {
 	/* source */
 	int fd;
 	int seekable;
+	int dirfd;                    /* directory format (perf record --threads): */
+	int own_fd;                   /* fd is ours (opened in the directory) */
+	char **dfiles;                /* the data.N files still to read, in order */
+	int ndfiles, dnext;
 	unsigned char *mem;           /* memory-backed input (owned) */
 	size_t memlen;
 	uint64_t fsize;               /* file size when known */
@@ -265,6 +271,40 @@ static ssize_t src_fetch(struct pmc_perfdata *p, void *buf, size_t n)
 	return r;
 }
 
+/* Directory format: go on with the next data.N file.  0, or -1 if none. */
+static int next_dfile(struct pmc_perfdata *p)
+{
+	struct stat sb;
+	int fd;
+
+	while (p->dnext < p->ndfiles) {
+		const char *name = p->dfiles[p->dnext++];
+		fd = openat(p->dirfd, name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &sb) < 0) {
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		if (p->ilen > p->ipos) {
+			/* the previous file ended inside a record */
+			p->truncated = 1;
+			p->ioff += p->ilen - p->ipos;
+			p->ipos = p->ilen;
+		}
+		if (p->own_fd)
+			close(p->fd);
+		p->fd = fd;
+		p->own_fd = 1;
+		p->seekable = 1;
+		p->fsize = (uint64_t)sb.st_size;
+		p->spos = 0;
+		p->ioff = 0;
+		p->data_end = p->fsize;
+		return 0;
+	}
+	return -1;
+}
+
 /* Make n bytes available at ibuf + ipos; returns how many are (< n only at
  * the end of the stream or on error). */
 static size_t ensure(struct pmc_perfdata *p, size_t n)
@@ -293,6 +333,8 @@ static size_t ensure(struct pmc_perfdata *p, size_t n)
 			set_err(p, errno, "cannot read the data: %s", strerror(errno));
 			p->ieof = 1;
 		} else if (r == 0) {
+			if (next_dfile(p) == 0)
+				continue;
 			p->ieof = 1;
 		} else {
 			p->ilen += (size_t)r;
@@ -886,6 +928,7 @@ static struct pmc_perfdata *alloc_reader(void)
 	if (!p)
 		return NULL;
 	p->fd = -1;
+	p->dirfd = -1;
 	p->ordered = 1;
 	p->id_pos = p->is_pos = -1;
 	p->data_end = UINT64_MAX;
@@ -1235,19 +1278,81 @@ fail:
 	return NULL;
 }
 
+static int dfile_cmp(const void *a, const void *b)
+{
+	long x = atol(*(char *const *)a + 5), y = atol(*(char *const *)b + 5);
+	return x < y ? -1 : x > y;
+}
+
+/* perf record --threads writes a directory: "data" (header, attrs,
+ * features, the synthesized records) and data.N (one per reader thread). */
+static int open_dir(struct pmc_perfdata *p, int dfd)
+{
+	DIR *d;
+	struct dirent *de;
+	int fd = openat(dfd, "data", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		open_fail(p, errno, "a directory without a perf.data 'data' file");
+		return -ENOEXEC;
+	}
+	p->dirfd = dup(dfd);
+	p->fd = fd;
+	p->own_fd = 1;
+	if (p->dirfd < 0)
+		return -errno;
+	d = fdopendir(dup(p->dirfd));
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) != NULL) {
+		char *end;
+		if (strncmp(de->d_name, "data.", 5) || !de->d_name[5])
+			continue;
+		strtol(de->d_name + 5, &end, 10);
+		if (*end)
+			continue;
+		char **nf = realloc(p->dfiles, (size_t)(p->ndfiles + 1) * sizeof(*nf));
+		if (!nf || !(nf[p->ndfiles] = strdup(de->d_name))) {
+			if (nf)
+				p->dfiles = nf;
+			closedir(d);
+			return -ENOMEM;
+		}
+		p->dfiles = nf;
+		p->ndfiles++;
+	}
+	closedir(d);
+	if (p->ndfiles)
+		qsort(p->dfiles, (size_t)p->ndfiles, sizeof(*p->dfiles), dfile_cmp);
+	return 0;
+}
+
 struct pmc_perfdata *pmc__perfdata_open(int fd)
 {
 	struct pmc_perfdata *p;
+	struct stat sb;
 	if (fd < 0) {
 		errno = EBADF;
 		return NULL;
 	}
+	open_msg[0] = '\0';
 	p = alloc_reader();
 	if (!p) {
 		errno = ENOMEM;
 		return NULL;
 	}
 	p->fd = fd;
+	if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		p->flags |= PMC_PERFDATA_F_DIR;
+		int rc = open_dir(p, fd);
+		if (rc < 0) {
+			if (!open_msg[0] || rc != -ENOEXEC)
+				open_fail(p, -rc, "cannot read the directory: %s", strerror(-rc));
+			pmc__perfdata_close(p);
+			errno = -rc;
+			return NULL;
+		}
+	}
 	return finish_open(p);
 }
 
@@ -1301,6 +1406,13 @@ void pmc__perfdata_close(struct pmc_perfdata *p)
 	if (p->zd)
 		ZSTD_freeDStream(p->zd);
 	free(p->mem);
+	if (p->own_fd)
+		close(p->fd);
+	if (p->dirfd >= 0)
+		close(p->dirfd);
+	for (int i = 0; i < p->ndfiles; i++)
+		free(p->dfiles[i]);
+	free(p->dfiles);
 	free(p->hostname);
 	free(p->osrelease);
 	free(p->version);
@@ -1404,7 +1516,9 @@ static int process_user(struct pmc_perfdata *p, const unsigned char *r, size_t l
 		add_buildid(p, r, len);
 		return 0;
 	case PD_REC_FINISHED_ROUND:
-		if (p->ordered)
+		/* in the directory format the rounds are in the main file and the
+		 * samples in data.N: sort everything at the end instead */
+		if (p->ordered && p->dirfd < 0)
 			flush_round(p);
 		return 0;
 	case PD_REC_TRACING_DATA:

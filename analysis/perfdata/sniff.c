@@ -56,6 +56,15 @@ int pmc__perfdata_sniff(int fd)
 
 	if (fstat(fd, &sb) < 0)
 		return -errno;
+	if (S_ISDIR(sb.st_mode)) {
+		int d = openat(fd, "data", O_RDONLY | O_CLOEXEC);
+		ssize_t r;
+		if (d < 0)
+			return 0;
+		r = pread(d, b, sizeof(b), 0);
+		close(d);
+		return r > 0 && pmc__perfdata_is_perfdata(b, (size_t)r);
+	}
 	if (S_ISREG(sb.st_mode) || S_ISBLK(sb.st_mode)) {
 		ssize_t r = pread(fd, b, sizeof(b), lseek(fd, 0, SEEK_CUR));
 		if (r < 0)

@@ -106,6 +106,13 @@ if record forkexec -e cpu-clock -- "$H/forkexec" 100 "$H/busy" 100; then
              grep -q ' PROCEXEC .*busy' '$TMP/fe.dump' && grep -q ' THR_EXIT ' '$TMP/fe.dump'"
 else fail "perf record forkexec" "$(head -2 "$TMP/forkexec.err")"; fi
 
+# perf record --threads: a directory (data + data.N)
+rm -rf "$TMP/dir.data"
+if perf record -q --threads -o "$TMP/dir.data" -g -e cpu-clock -- "$H/deepcall" 2 20 2000 >/dev/null 2>"$TMP/dir.err" &&
+   [ -d "$TMP/dir.data" ]; then
+  compare "perf record --threads (directory format)" "$TMP/dir.data"
+else skip "perf record --threads (directory format)" "$(head -1 "$TMP/dir.err")"; fi
+
 # every sample field perf record can produce here is skipped correctly
 for opts in "--call-graph dwarf" "-d" "-W" "--phys-data" "--data-page-size" \
             "--code-page-size" "--intr-regs" "--user-regs=ip,sp" "--all-cgroups" \
@@ -143,8 +150,8 @@ if record zstd -z -g -e cpu-clock -- "$H/deepcall" 2 20 2000; then
 else skip "perf record -z" "$(head -1 "$TMP/zstd.err")"; fi
 
 # ---- conversions ------------------------------------------------------------
-for f in plain callg two forkexec zstd pipe2; do
-  [ -s "$TMP/$f.data" ] || continue
+for f in plain callg two forkexec zstd pipe2 dir; do
+  [ -e "$TMP/$f.data" ] || continue
   "$PMC" convert -i "$TMP/$f.data" -o "$TMP/$f.log" 2>"$TMP/conv.err"
   if [ $? -ne 0 ]; then fail "convert $f perf.data -> pmc log" "$(cat "$TMP/conv.err")"; continue; fi
   perf_counts "$TMP/$f.data" >"$TMP/perf.cnt"
