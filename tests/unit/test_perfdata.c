@@ -291,6 +291,37 @@ static void read_fd_expect(int fd, int expect, int sniff)
 	close(fd);
 }
 
+/* Pipe mode: an attr announced in the middle of the stream gets its
+ * PMCALLOCATE before the records that follow it. */
+static void test_pipe_late_attr(void **state)
+{
+	struct pb recs = { .be = 0 };
+	struct pmc_perfdata *pd;
+	size_t len, at;
+	unsigned char *b;
+	int types[16];
+	(void)state;
+	t_sample1(&recs, 5, T_ID1);
+	at = pb_rec_begin(&recs, PD_REC_HEADER_ATTR, 0);
+	pb_attr(&recs, PD_TYPE_HARDWARE, 1, 1000, T_ST1, T_RF1, PD_ATTR_SAMPLE_ID_ALL, 0, 0, 0, 128);
+	pb64(&recs, 0x3333);
+	pb_rec_end(&recs, at);
+	t_sample1(&recs, 6, 0x3333);
+	b = t_make_pipe(0, &recs, &len);
+	pd = pmc__perfdata_open_mem(b, len);
+	assert_non_null(pd);
+	pmc__perfdata_set_ordered(pd, 0);
+	assert_int_equal(t_read_all(pd, types, 16, NULL, NULL), 6);
+	assert_int_equal(types[3], PMCLOG_TYPE_CALLCHAIN);
+	assert_int_equal(types[4], PMCLOG_TYPE_PMCALLOCATE);
+	assert_int_equal(types[5], PMCLOG_TYPE_CALLCHAIN);
+	assert_int_equal(pmc__perfdata_nattrs(pd), 3);
+	assert_string_equal(pmc__perfdata_attr(pd, 2)->name, "instructions");
+	pmc__perfdata_close(pd);
+	free(b);
+	free(recs.b);
+}
+
 static void test_fds(void **state)
 {
 	size_t len, plen;
@@ -812,6 +843,7 @@ int main(void)
 		cmocka_unit_test(test_every_type_le),
 		cmocka_unit_test(test_every_type_be),
 		cmocka_unit_test(test_pipe_mode),
+		cmocka_unit_test(test_pipe_late_attr),
 		cmocka_unit_test(test_fds),
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_compressed_garbage),

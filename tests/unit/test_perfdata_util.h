@@ -126,7 +126,8 @@ static void pb_rec_end(struct pb *p, size_t at)
 	PD_S_CODE_PAGE_SIZE | PD_S_AUX)
 #define T_RF0 (PD_R_GROUP | PD_R_ID | PD_R_TOTAL_TIME_ENABLED | PD_R_TOTAL_TIME_RUNNING | PD_R_LOST)
 #define T_ST1 (PD_S_IDENTIFIER | PD_S_IP | PD_S_TID | PD_S_TIME | PD_S_CPU | PD_S_PERIOD | \
-	PD_S_WEIGHT_STRUCT)
+	PD_S_READ | PD_S_WEIGHT_STRUCT)
+#define T_RF1 (PD_R_ID | PD_R_TOTAL_TIME_ENABLED | PD_R_TOTAL_TIME_RUNNING | PD_R_LOST)
 #define T_RU 0x7ULL                  /* 3 user regs */
 #define T_RI 0x30ULL                 /* 2 intr regs */
 #define T_KIP 0xffffffff81001000ULL
@@ -171,7 +172,7 @@ static void t_attr0(struct pb *p)
 }
 static void t_attr1(struct pb *p)
 {
-	pb_attr(p, PD_TYPE_SOFTWARE, 1, 100003, T_ST1, PD_R_ID, PD_ATTR_SAMPLE_ID_ALL, 0, 0, 0, 128);
+	pb_attr(p, PD_TYPE_SOFTWARE, 1, 100003, T_ST1, T_RF1, PD_ATTR_SAMPLE_ID_ALL, 0, 0, 0, 128);
 }
 
 /* sample_id_all trailers */
@@ -263,6 +264,7 @@ static void t_sample1(struct pb *p, uint64_t t, uint64_t id)
 	pb64(p, t);
 	pb32(p, 1); pb32(p, 0);
 	pb64(p, 100003);
+	pb64(p, 5); pb64(p, 10); pb64(p, 9); pb64(p, id); pb64(p, 0);   /* READ, not a group */
 	pb64(p, 77);                 /* WEIGHT_STRUCT */
 	pb_rec_end(p, at);
 }
