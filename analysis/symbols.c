@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -150,6 +151,12 @@ static const struct tsym *table_find(struct table *t, uint64_t addr)
 
 /* ---- the symtab and its binaries -------------------------------------- */
 
+struct arena {            /* names of big tables (kallsyms), interned only when found */
+	char *buf;
+	size_t len, cap;
+	struct arena *next;
+};
+
 struct seg {
 	uint64_t off, filesz, vaddr;
 };
@@ -175,7 +182,30 @@ struct sym_dso {
 	int has_dwarf;                /* -1 not tried */
 	/* tables */
 	struct table tab;
+	struct arena *names;
+	void *kmap;                   /* the mapped kallsyms cache */
+	size_t kmap_len;
 };
+
+static const char *arena_add(struct sym_dso *d, const char *s, size_t n)
+{
+	struct arena *a = d->names;
+	if (!a || a->len + n + 1 > a->cap) {
+		size_t cap = n + 1 > 1 << 20 ? n + 1 : 1 << 20;
+		a = malloc(sizeof(*a));
+		if (!a || !(a->buf = malloc(cap)))
+			abort();
+		a->len = 0;
+		a->cap = cap;
+		a->next = d->names;
+		d->names = a;
+	}
+	char *p = a->buf + a->len;
+	memcpy(p, s, n);
+	p[n] = '\0';
+	a->len += n + 1;
+	return p;
+}
 
 struct symtab {
 	struct symtab_opts o;
@@ -219,6 +249,14 @@ struct symtab *symtab__new(const struct symtab_opts *opts)
 
 static void dso_free(struct sym_dso *d)
 {
+	if (d->kmap)
+		munmap(d->kmap, d->kmap_len);
+	while (d->names) {
+		struct arena *a = d->names;
+		d->names = a->next;
+		free(a->buf);
+		free(a);
+	}
 	if (d->dwfl)
 		dwfl_end(d->dwfl);
 	free(d->segs);
@@ -630,38 +668,174 @@ static void open_vdso(struct sym_dso *d)
 		load_segments(d, e);
 }
 
+/*
+ * /proc/kallsyms costs the kernel ~50 ms to print (120k lines); the sorted
+ * text symbols are cached in $XDG_CACHE_HOME/pmc (or ~/.cache/pmc), keyed by
+ * the boot id and a hash of /proc/modules, and mapped on later runs, as
+ * perf keeps its own copy in ~/.debug.  Any problem with the cache: read
+ * /proc/kallsyms.
+ */
+#define KCACHE_MAGIC "PMCKSYM1"
+
+static uint64_t hash_file(const char *path, uint64_t h)
+{
+	char buf[8192];
+	FILE *f = fopen(path, "r");
+	size_t n;
+	if (!f)
+		return h;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		for (size_t i = 0; i < n; i++)
+			h = (h ^ (unsigned char)buf[i]) * 1099511628211ull;
+	fclose(f);
+	return h;
+}
+
+static int kcache_path(char *out, size_t len, int mkdirs)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char dirp[4096], boot[64] = "";
+	FILE *f;
+	if (getenv("PMC_NO_KSYM_CACHE"))
+		return -1;
+	if (x && *x)
+		snprintf(dirp, sizeof(dirp), "%s/pmc", x);
+	else if (home && *home)
+		snprintf(dirp, sizeof(dirp), "%s/.cache/pmc", home);
+	else
+		return -1;
+	if ((f = fopen("/proc/sys/kernel/random/boot_id", "r"))) {
+		if (!fgets(boot, sizeof(boot), f))
+			boot[0] = '\0';
+		fclose(f);
+	}
+	boot[strcspn(boot, "\n")] = '\0';
+	if (!boot[0])
+		return -1;
+	if (mkdirs) {
+		char parent[4096];
+		snprintf(parent, sizeof(parent), "%s", dirp);
+		char *sl = strrchr(parent, '/');
+		if (sl) {
+			*sl = '\0';
+			mkdir(parent, 0755);
+		}
+		mkdir(dirp, 0755);
+	}
+	snprintf(out, len, "%s/kallsyms-%s-%016" PRIx64, dirp, boot,
+	    hash_file("/proc/modules", 1469598103934665603ull));
+	return 0;
+}
+
+static int kcache_load(struct sym_dso *d)
+{
+	char path[4300];
+	struct stat sb;
+	int fd;
+	if (kcache_path(path, sizeof(path), 0) != 0 || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	if (fstat(fd, &sb) != 0 || sb.st_size < 24) {
+		close(fd);
+		return -1;
+	}
+	void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return -1;
+	const char *b = m;
+	uint64_t n, nl;
+	memcpy(&n, b + 8, 8);
+	memcpy(&nl, b + 16, 8);
+	if (memcmp(b, KCACHE_MAGIC, 8) != 0 || 24 + n * 24 + nl != (uint64_t)sb.st_size ||
+	    (nl && b[sb.st_size - 1] != '\0')) {
+		munmap(m, (size_t)sb.st_size);
+		return -1;
+	}
+	const char *names = b + 24 + n * 24;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t r[3];
+		memcpy(r, b + 24 + i * 24, 24);
+		if (r[2] >= nl)
+			break;
+		table_add(&d->tab, r[0], r[1], names + r[2]);
+	}
+	d->tab.sorted = 1;
+	d->kmap = m;
+	d->kmap_len = (size_t)sb.st_size;
+	return 0;
+}
+
+static void kcache_store(struct sym_dso *d)
+{
+	char path[4300], tmp[4400];
+	uint64_t nl = 0;
+	FILE *f;
+	if (kcache_path(path, sizeof(path), 1) != 0)
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
+	if (!(f = fopen(tmp, "wb")))
+		return;
+	uint64_t n = d->tab.n;
+	fwrite(KCACHE_MAGIC, 1, 8, f);
+	fwrite(&n, 8, 1, f);
+	for (size_t i = 0; i < d->tab.n; i++)
+		nl += strlen(d->tab.v[i].name) + 1;
+	fwrite(&nl, 8, 1, f);
+	nl = 0;
+	for (size_t i = 0; i < d->tab.n; i++) {
+		uint64_t r[3] = { d->tab.v[i].start, d->tab.v[i].size, nl };
+		fwrite(r, 8, 3, f);
+		nl += strlen(d->tab.v[i].name) + 1;
+	}
+	for (size_t i = 0; i < d->tab.n; i++)
+		fwrite(d->tab.v[i].name, 1, strlen(d->tab.v[i].name) + 1, f);
+	if (fclose(f) != 0 || rename(tmp, path) != 0)
+		unlink(tmp);
+}
+
 static void load_kallsyms(struct sym_dso *d)
 {
 	struct symtab *st = d->st;
-	FILE *f = fopen(d->path, "r");
-	char line[1024];
-	int nonzero = 0;
-	if (!f) {
-		d->problem = "cannot read kernel symbols";
-		return;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long a;
-		char type, name[512];
-		if (sscanf(line, "%llx %c %511s", &a, &type, name) != 3)
-			continue;
-		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
-			continue;
-		nonzero |= a != 0;
-		table_add(&d->tab, a, 0, symtab__intern(st, name));
-	}
-	fclose(f);
-	if (!nonzero) {
-		d->tab.n = 0;
-		d->problem = "kernel addresses are hidden (kernel.kptr_restrict)";
+	int proc = strcmp(d->path, "/proc/kallsyms") == 0;
+	if (!proc || kcache_load(d) != 0) {
+		FILE *f = fopen(d->path, "r");
+		char line[1024];
+		int nonzero = 0;
+		if (!f) {
+			d->problem = "cannot read kernel symbols";
+			return;
+		}
+		/* "ffffffff81000000 T name [module]": only text symbols */
+		while (fgets(line, sizeof(line), f)) {
+			char *e, *name;
+			unsigned long long a = strtoull(line, &e, 16);
+			if (e == line || e[0] != ' ' || !e[1] || e[2] != ' ')
+				continue;
+			char type = e[1];
+			if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+				continue;
+			name = e + 3;
+			size_t n = strcspn(name, " \t\n");
+			nonzero |= a != 0;
+			table_add(&d->tab, a, 0, arena_add(d, name, n));
+		}
+		fclose(f);
+		if (!nonzero) {
+			d->tab.n = 0;
+			d->problem = "kernel addresses are hidden (kernel.kptr_restrict)";
+			return;
+		}
+		table_sort(&d->tab);
+		/* the last text symbol has no successor: do not let it swallow everything */
+		if (d->tab.n && d->tab.v[d->tab.n - 1].size > 1 << 20)
+			d->tab.v[d->tab.n - 1].size = 4096;
+		if (proc)
+			kcache_store(d);
 	}
 	for (size_t i = 0; i < st->ksyms_extra.n; i++)
 		table_add(&d->tab, st->ksyms_extra.v[i].start, st->ksyms_extra.v[i].size,
 		    st->ksyms_extra.v[i].name);
 	table_sort(&d->tab);
-	/* the last text symbol has no successor: do not let it swallow everything */
-	if (d->tab.n && d->tab.v[d->tab.n - 1].size > 1 << 20)
-		d->tab.v[d->tab.n - 1].size = 4096;
 }
 
 static void load_perfmap(struct sym_dso *d)
@@ -764,7 +938,7 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 	case SYM_DSO_SIM:
 		if (!(t = table_find(&d->tab, addr)))
 			return -1;
-		*name = t->name;
+		*name = d->kind == SYM_DSO_KERNEL ? symtab__intern(d->st, t->name) : t->name;
 		*start = t->start;
 		*size = t->size;
 		return 0;

@@ -22,7 +22,7 @@ sh "$ROOT/tests/helpers/analysis/build.sh" "$T/w" >/dev/null
 # one sample per 10 us of cpu-clock; one unit of scale gives ~25k samples here
 scale=$(( N / 25000 > 0 ? N / 25000 : 1 ))
 perf record -q -g -e cpu-clock -c 10000 -o "$T/perf.data" -- "$T/w/work603010" "$scale" >/dev/null 2>&1
-"$PMC" convert -i "$T/perf.data" -o "$T/pmc.log" -f >/dev/null
+"$PMC" convert -i "$T/perf.data" -o "$T/pmc.log" -f >/dev/null 2>&1
 samples=$("$PMC" report -i "$T/pmc.log" --color never | awk '/^# Samples:/ { gsub(",", "", $3); print $3; exit }')
 
 # best wall time (s) and peak RSS (MB) of RUNS runs of a command
