@@ -134,6 +134,11 @@ perf record -q -o - -g -e cpu-clock,task-clock -- "$H/deepcall" 2 20 1500 2>/dev
 rc=$?
 n=$(grep -c ' CALLCHAIN ' "$TMP/live.dump")
 check "pipe mode live: perf record -o - | pmc dump -i - ($n samples, exit $rc)" [ "$rc" -eq 0 -a "$n" -gt 0 ]
+perf record -q -o - -e cpu-clock -- "$H/busy" 200 2>/dev/null |
+  "$PMC" convert -i - -o "$TMP/live.log" 2>/dev/null
+rc=$?
+n=$(pmc_counts "$TMP/live.log" | total)
+check "pipe mode live: perf record -o - | pmc convert -i - ($n samples, exit $rc)" [ "$rc" -eq 0 -a "$n" -gt 0 ]
 cat "$TMP/pipe2.data" | "$PMC" dump -i - >/dev/null 2>&1
 check "pipe mode from a pipe, two events" [ $? -eq 0 ]
 pmc_counts "$TMP/pipe2.data" >"$TMP/pmc.cnt"
