@@ -97,9 +97,10 @@ struct pmc_perfdata {
 	unsigned char *dbuf;
 	size_t dcap, dpos, dlen;
 	uint64_t doff;                /* offset of the COMPRESSED record being drained */
+	int nested;                   /* the last raw record came out of dbuf */
 
 	/* attrs and ids */
-	struct pd_attr *attrs;
+	struct pd_attr **attrs;       /* each allocated alone: pointers stay valid */
 	int nattrs, acap;
 	uint64_t *idkeys;             /* open addressing: id -> attr index + 1 */
 	int *idvals;
@@ -444,7 +445,7 @@ static int id_get(const struct pmc_perfdata *p, uint64_t id)
 	size_t h = hash64(id) & (p->idcap - 1);
 	while (p->idvals[h]) {
 		if (p->idkeys[h] == id)
-			return p->idvals[h] - 1;
+			return p->idvals[h] - 1 < p->nattrs ? p->idvals[h] - 1 : -1;
 		h = (h + 1) & (p->idcap - 1);
 	}
 	return -1;
@@ -580,31 +581,27 @@ static int add_attr(struct pmc_perfdata *p, const struct pmc_perfdata_attr *a,
 		return set_err(p, EILSEQ, "corrupt perf.data: more than %d events", MAX_ATTRS);
 	if (p->nattrs == p->acap) {
 		int nc = p->acap ? p->acap * 2 : 8;
-		struct pd_attr *na = realloc(p->attrs, (size_t)nc * sizeof(*na));
+		struct pd_attr **na = realloc(p->attrs, (size_t)nc * sizeof(*na));
 		if (!na)
 			return set_err(p, ENOMEM, "out of memory");
 		p->attrs = na;
 		p->acap = nc;
-		for (int i = 0; i < p->nattrs; i++) {
-			p->attrs[i].pub.ids = p->attrs[i].ids;
-			p->attrs[i].pub.name = p->attrs[i].name;
-		}
 	}
-	x = &p->attrs[idx];
-	memset(x, 0, sizeof(*x));
+	x = calloc(1, sizeof(*x));
+	if (!x)
+		return set_err(p, ENOMEM, "out of memory");
+	p->attrs[idx] = x;
 	x->pub = *a;
 	x->nregs_user = nru;
 	x->nregs_intr = nri;
 	if (nids) {
 		x->ids = malloc(nids * sizeof(uint64_t));
 		if (!x->ids)
-			return set_err(p, ENOMEM, "out of memory");
+			goto nomem;
 		for (size_t i = 0; i < nids; i++) {
 			x->ids[i] = ld64(p, ids + 8 * i);
-			if (id_put(p, x->ids[i], idx) < 0) {
-				free(x->ids);
-				return set_err(p, ENOMEM, "out of memory");
-			}
+			if (id_put(p, x->ids[i], idx) < 0)
+				goto nomem;
 		}
 	}
 	x->nids = nids;
@@ -615,7 +612,7 @@ static int add_attr(struct pmc_perfdata *p, const struct pmc_perfdata_attr *a,
 		derive_name(a, nb, sizeof(nb));
 		x->name = strdup(nb);
 		if (!x->name)
-			return set_err(p, ENOMEM, "out of memory");
+			goto nomem;
 	}
 	x->pub.name = x->name;
 	/* synthetic pmc id: pmc's layout (any CPU, TS/TC mode), row = index */
@@ -628,6 +625,11 @@ static int add_attr(struct pmc_perfdata *p, const struct pmc_perfdata_attr *a,
 		p->is_pos = calc_is_pos(a->sample_type);
 	}
 	return 0;
+nomem:
+	free(x->ids);
+	free(x);
+	p->attrs[idx] = NULL;
+	return set_err(p, ENOMEM, "out of memory");
 }
 
 static void set_attr_name(struct pmc_perfdata *p, struct pd_attr *a, const char *name,
@@ -841,7 +843,7 @@ static void parse_event_desc(struct pmc_perfdata *p, struct fcur *c)
 		if (idx < 0 && nre == (uint32_t)p->nattrs)
 			idx = (int)i;         /* no ids (one event): by position */
 		if (idx >= 0 && idx < p->nattrs)
-			set_attr_name(p, &p->attrs[idx], name, strlen(name));
+			set_attr_name(p, p->attrs[idx], name, strlen(name));
 		free(name);
 	}
 }
@@ -1386,8 +1388,9 @@ void pmc__perfdata_close(struct pmc_perfdata *p)
 	if (!p)
 		return;
 	for (int i = 0; i < p->nattrs; i++) {
-		free(p->attrs[i].name);
-		free(p->attrs[i].ids);
+		free(p->attrs[i]->name);
+		free(p->attrs[i]->ids);
+		free(p->attrs[i]);
 	}
 	free(p->attrs);
 	free(p->idkeys);
@@ -1509,7 +1512,7 @@ static int process_user(struct pmc_perfdata *p, const unsigned char *r, size_t l
 		if (len > 24 && ld64(p, r + 8) == PD_EVENT_UPDATE_NAME) {
 			int idx = id_get(p, ld64(p, r + 16));
 			if (idx >= 0)
-				set_attr_name(p, &p->attrs[idx], (const char *)r + 24, len - 24);
+				set_attr_name(p, p->attrs[idx], (const char *)r + 24, len - 24);
 		}
 		return 0;
 	case PD_REC_HEADER_BUILD_ID:
@@ -1574,26 +1577,26 @@ static const struct pd_attr *rec_attr(const struct pmc_perfdata *p, const unsign
 	if (p->nattrs == 0)
 		return NULL;
 	if (p->nattrs == 1)
-		return &p->attrs[0];
-	if (type != PD_REC_SAMPLE && !(p->attrs[0].pub.flags & PD_ATTR_SAMPLE_ID_ALL))
-		return &p->attrs[0];
+		return p->attrs[0];
+	if (type != PD_REC_SAMPLE && !(p->attrs[0]->pub.flags & PD_ATTR_SAMPLE_ID_ALL))
+		return p->attrs[0];
 	if (type == PD_REC_SAMPLE) {
 		if (p->id_pos < 0)
-			return &p->attrs[0];
+			return p->attrs[0];
 		if ((size_t)p->id_pos >= n)
 			return NULL;
 		id = ld64(p, r + 8 + 8 * (size_t)p->id_pos);
 	} else {
 		if (p->is_pos < 0)
-			return &p->attrs[0];
+			return p->attrs[0];
 		if ((size_t)p->is_pos > n)
 			return NULL;
 		id = ld64(p, r + 8 + 8 * (n - (size_t)p->is_pos));
 	}
 	if (!id)
-		return &p->attrs[0];  /* synthesized records carry id 0 */
+		return p->attrs[0];  /* synthesized records carry id 0 */
 	idx = id_get(p, id);
-	return idx < 0 ? NULL : &p->attrs[idx];
+	return idx < 0 ? NULL : p->attrs[idx];
 }
 
 struct trailer {
@@ -1749,8 +1752,8 @@ static pmc_id_t id_pmc(const struct pmc_perfdata *p, uint64_t id)
 {
 	int idx = id_get(p, id);
 	if (idx < 0)
-		return p->nattrs == 1 ? p->attrs[0].pub.pmcid : PMC_ID_INVALID;
-	return p->attrs[idx].pub.pmcid;
+		return p->nattrs == 1 ? p->attrs[0]->pub.pmcid : PMC_ID_INVALID;
+	return p->attrs[idx]->pub.pmcid;
 }
 
 struct scur {
@@ -2208,8 +2211,8 @@ static void deliver_header(struct pmc_perfdata *p, struct pmclog_ev *ev)
 	h->pl_format_minor = PMCLOG_FORMAT_MINOR;
 	h->pl_version = PMC_VERSION;
 	h->pl_clockid = 1;            /* CLOCK_MONOTONIC: perf's clock, nominally */
-	if (p->nattrs && (p->attrs[0].pub.flags & PD_ATTR_USE_CLOCKID))
-		h->pl_clockid = (uint32_t)p->attrs[0].pub.clockid;
+	if (p->nattrs && (p->attrs[0]->pub.flags & PD_ATTR_USE_CLOCKID))
+		h->pl_clockid = (uint32_t)p->attrs[0]->pub.clockid;
 	if (p->have_clock) {
 		h->pl_clockid = p->clk_id;
 		h->pl_start_realtime = p->clk_tod;
@@ -2295,6 +2298,7 @@ static size_t next_raw(struct pmc_perfdata *p, const unsigned char **rp, uint64_
 				*offp = p->doff;
 				p->dpos += sz;
 				p->st.records++;
+				p->nested = 1;
 				return sz;
 			}
 		}
@@ -2318,6 +2322,7 @@ static size_t next_raw(struct pmc_perfdata *p, const unsigned char **rp, uint64_
 		*rp = r;
 		*offp = off;
 		p->st.records++;
+		p->nested = 0;
 		return sz;
 	}
 }
@@ -2357,6 +2362,13 @@ static int next_record(struct pmc_perfdata *p)
 			continue;     /* input_done now: drain the queue */
 		uint32_t type = ld32(p, r);
 		if (type >= PD_REC_USER_START) {
+			/* inside compressed data only kernel records make sense: a
+			 * COMPRESSED or a record with a trailing payload there is junk */
+			if (p->nested && (type == PD_REC_COMPRESSED || type == PD_REC_COMPRESSED2 ||
+			    type == PD_REC_AUXTRACE || type == PD_REC_TRACING_DATA)) {
+				p->st.skipped++;
+				continue;
+			}
 			process_user(p, r, len, type);
 			continue;
 		}
@@ -2413,10 +2425,10 @@ int pmc__perfdata_read(struct pmc_perfdata *p, struct pmclog_ev *ev)
 		if (!p->announced_all) {
 			int i;
 			for (i = 0; i < p->nattrs; i++)
-				if (!p->attrs[i].announced)
+				if (!p->attrs[i]->announced)
 					break;
 			if (i < p->nattrs) {
-				deliver_alloc(p, &p->attrs[i], ev);
+				deliver_alloc(p, p->attrs[i], ev);
 				goto ok;
 			}
 			p->announced_all = 1;
@@ -2466,15 +2478,15 @@ int pmc__perfdata_nattrs(struct pmc_perfdata *p)
 
 const struct pmc_perfdata_attr *pmc__perfdata_attr(struct pmc_perfdata *p, int i)
 {
-	return i >= 0 && i < p->nattrs ? &p->attrs[i].pub : NULL;
+	return i >= 0 && i < p->nattrs ? &p->attrs[i]->pub : NULL;
 }
 
 const struct pmc_perfdata_attr *pmc__perfdata_attr_by_pmcid(struct pmc_perfdata *p,
     pmc_id_t pmcid)
 {
 	for (int i = 0; i < p->nattrs; i++)
-		if (p->attrs[i].pub.pmcid == pmcid)
-			return &p->attrs[i].pub;
+		if (p->attrs[i]->pub.pmcid == pmcid)
+			return &p->attrs[i]->pub;
 	return NULL;
 }
 
