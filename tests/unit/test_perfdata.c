@@ -319,6 +319,39 @@ static void test_pipe_late_attr(void **state)
 	assert_string_equal(pmc__perfdata_attr(pd, 2)->name, "instructions");
 	pmc__perfdata_close(pd);
 	free(b);
+	/* ordered: queued samples keep their attr while 12 more attrs arrive */
+	recs.len = 0;
+	for (int i = 0; i < 5; i++)
+		t_sample1(&recs, 100 + (uint64_t)i, T_ID1);
+	for (int i = 0; i < 12; i++) {
+		at = pb_rec_begin(&recs, PD_REC_HEADER_ATTR, 0);
+		pb_attr(&recs, PD_TYPE_SOFTWARE, 0, 1000, T_ST1, T_RF1, PD_ATTR_SAMPLE_ID_ALL, 0, 0, 0, 128);
+		pb64(&recs, 0x4000 + (uint64_t)i);
+		pb_rec_end(&recs, at);
+		t_sample1(&recs, 200 + (uint64_t)i, 0x4000 + (uint64_t)i);
+	}
+	b = t_make_pipe(0, &recs, &len);
+	pd = pmc__perfdata_open_mem(b, len);
+	assert_non_null(pd);
+	{
+		struct pmclog_ev *ev = malloc(sizeof(*ev));
+		int samples = 0;
+		while (pmc__perfdata_read(pd, ev) == 0) {
+			if (ev->pl_type != PMCLOG_TYPE_CALLCHAIN)
+				continue;
+			if (ev->pl_time < 200)
+				assert_int_equal(ev->pl_u.pl_cc.pl_pmcid, pmc__perfdata_attr(pd, 1)->pmcid);
+			else
+				assert_int_equal(ev->pl_u.pl_cc.pl_pmcid,
+				    pmc__perfdata_attr(pd, 2 + (int)(ev->pl_time - 200))->pmcid);
+			samples++;
+		}
+		assert_int_equal(samples, 17);
+		free(ev);
+	}
+	assert_int_equal(pmc__perfdata_nattrs(pd), 14);
+	pmc__perfdata_close(pd);
+	free(b);
 	free(recs.b);
 }
 
