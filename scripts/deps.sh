@@ -4,7 +4,7 @@
 set -e
 PKGS="build-essential pkg-config libelf-dev libdw-dev libpfm4-dev libzstd-dev \
 libcapstone-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libcmocka-dev \
-python3 linux-perf util-linux procps"
+python3 linux-perf util-linux procps binutils g++ chromium"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -14,7 +14,8 @@ if [ "$(id -u)" = 0 ]; then
   echo "pmc: installing Debian packages:$missing" >&2
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null
-  # linux-perf is the oracle for side-by-side tests; not needed to build.
+  # linux-perf is the oracle for side-by-side tests and chromium opens the
+  # HTML report in a test; neither is needed to build.
   apt-get install -y -qq $missing >/dev/null
 else
   echo "pmc: missing Debian packages:$missing" >&2
