@@ -197,9 +197,40 @@ static void log_maps(pid_t pid)
 	fclose(f);
 }
 
-/* The target's current threads, names and mappings. */
-static void log_process_state(pid_t pid)
+/* The process a thread belongs to (its Tgid), or -1. */
+static pid_t tgid_of(pid_t tid)
 {
+	char path[64], line[256];
+	pid_t tgid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+/* The target's current threads, names and mappings; for a thread target,
+ * its own name and its process's mappings. */
+static void log_process_state(pid_t pid, int is_thread)
+{
+	if (is_thread) {
+		struct pmc_logrec *r = rec_buf();
+		char path[96], name[256];
+		pid_t tgid = tgid_of(pid);
+		if (tgid <= 0)
+			return;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)tgid, (int)pid);
+		if (read_line(path, name, sizeof(name)) == 0 &&
+		    pmc__logrec_comm(r, tgid, pid, 0, name) == 0)
+			put(r);
+		log_maps(tgid);
+		return;
+	}
 	log_threads(pid, 0);
 	log_maps(pid);
 }
@@ -430,7 +461,7 @@ int pmc__log_pmc_started(struct pmc *pm)
 			if (pmc__logrec_pmcattach(r, pm->id, t->pid, exe) == 0)
 				put(r);
 			if (!pending && pids_are_real() && !L.logged_all)
-				log_process_state(t->pid);
+				log_process_state(t->pid, t->is_thread);
 		}
 		for (int i = 0; i < t->nctr; i++) {
 			/* Rings are set up once per counter; skip ones already added. */

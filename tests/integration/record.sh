@@ -182,6 +182,22 @@ if [ "$rc" = 0 ] && grep -q "exited" "$TMP/pid2.err" && "$PMC" dump -i "$TMP/pid
   ok "-p: recording ends when the process exits"
 else fail "-p until exit" "rc=$rc $(cat "$TMP/pid2.err")"; fi
 
+"$HELPERS/deepcall" 2 16 100000000 >/dev/null & dp=$!
+tid=""
+for _ in $(seq 200); do tid=$(ls "/proc/$dp/task" 2>/dev/null | grep -vx "$dp" | head -1); [ -n "$tid" ] && break; sleep 0.02; done
+"$PMC" record -e cpu-clock -o "$TMP/tid.log" -t "$tid" -l 0.3 2>"$TMP/tid.err"; rc=$?
+kill "$dp" 2>/dev/null; wait "$dp" 2>/dev/null
+if [ "$rc" = 0 ] && dumpjson "$TMP/tid.log" | python3 -c '
+import json, sys
+recs = [json.loads(l) for l in sys.stdin]
+pid, tid = int(sys.argv[1]), int(sys.argv[2])
+s = [r for r in recs if r["type"] == "CALLCHAIN"]
+assert s and all((r["pid"], r["tid"]) == (pid, tid) for r in s), {(r["pid"], r["tid"]) for r in s}
+assert any(r["type"] == "COMM" and (r["pid"], r["tid"]) == (pid, tid) for r in recs)
+assert any(r["type"] == "MAP_IN" and r["pid"] == pid for r in recs)' "$dp" "$tid"
+then ok "-t TID: samples of that thread only (its process's pid), its name and the process's maps"
+else fail "-t TID" "rc=$rc $(cat "$TMP/tid.err")"; fi
+
 if [ "$(id -u)" = 0 ]; then
   "$PMC" record -e cpu-clock -a -C 0 -l 0.3 -o "$TMP/a.log" 2>"$TMP/a.err"; rc=$?
   if [ "$rc" = 0 ] && dumpjson "$TMP/a.log" | python3 -c '
@@ -329,7 +345,9 @@ then ok "sim hot70.wl -c 100003: exactly floor(100009108/100003) = 1000 samples,
 else fail "sim hot70" "rc=$rc $(cat "$TMP/sim.err")"; fi
 "$PMC" record --backend sim -g -e cycles -c 1000003 -o "$TMP/simt.log" -- "$SIM/threads.wl" 2>"$TMP/simt.err"; rc=$?
 n=$(count_type "$TMP/simt.log" CALLCHAIN)
-# each thread counts its own periods: main 6,010,000 cycles, 3 workers 6,000,000
+# counters are per thread per CPU (as perf record's); the 4 threads run on the
+# sim's 4 CPUs, so each counts its own periods: main 6,010,000 cycles, 3
+# workers 6,000,000 each (the sim is deterministic: the same every run)
 want=$(( 6010000 / 1000003 + 3 * (6000000 / 1000003) ))
 check "sim threads.wl: exit status 3 passed through; $n samples = per-thread floors ($want)" test "$rc" = 3 -a "$n" = "$want"
 

@@ -168,10 +168,17 @@ static long read_proc_long(const char *path, long dflt)
 	return v;
 }
 
-/* The backend's clock: simulated time with the sim, so -l means the same. */
+/* With a command, the backend's clock (simulated time with the sim, which
+ * advances only while the command runs, so -l means the same on both);
+ * without one, real time. */
+static int use_backend_clock;
 static uint64_t now_ns(void)
 {
-	return pmc_clock_ns();
+	struct timespec ts;
+	if (use_backend_clock)
+		return pmc_clock_ns();
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static long setting(const char *name)
@@ -598,6 +605,7 @@ int cmd_record(int argc, char **argv)
 	if (o.verbose && !o.quiet)
 		print_verbose(&r);
 
+	use_backend_clock = r.child > 0;
 	uint64_t t0 = now_ns(), next_status = t0;
 	if (r.child > 0 && pmc_spawn_go(r.child) < 0)
 		setup_fail(&r, CLI_EXIT_FAIL, "cannot run '%s': %s", o.cmd[0], pmc_errmsg());
