@@ -37,6 +37,11 @@ static void sample(void *arg, const struct prof_sample *s, const struct prof_fra
 	putc(']', x->f);
 }
 
+static void noop(void *arg, const struct prof_sample *s, const struct prof_frame *fr, int n)
+{
+	(void)arg; (void)s; (void)fr; (void)n;
+}
+
 static void mark(void *arg, const struct prof_sample *s, const struct prof_frame *fr, int n)
 {
 	struct ss *x = arg;
@@ -53,6 +58,9 @@ int export__speedscope(FILE *f, struct profile *p, const struct report_opts *o)
 	struct ss x = { f, p, NULL, 1, 0, 0 };
 
 	profile__resolve(p);
+	/* Walking the stacks with lines and inlines creates their function
+	 * entries: walk once before sizing the frame table by p->nf. */
+	profile__foreach(p, &o->flt, flags, noop, NULL);
 	x.fix = malloc((p->nf ? p->nf : 1) * sizeof(*x.fix));
 	if (!x.fix)
 		return -1;
