@@ -143,6 +143,10 @@ cat "$TMP/pipe2.data" | "$PMC" dump -i - >/dev/null 2>&1
 check "pipe mode from a pipe, two events" [ $? -eq 0 ]
 pmc_counts "$TMP/pipe2.data" >"$TMP/pmc.cnt"
 same_counts "pipe mode, -g, two events: pmc dump = perf script" "$TMP/perf.cnt" "$TMP/pmc.cnt"
+if perf record -q -o - -e sched:sched_switch -e cpu-clock -- "$H/busy" 100 2>/dev/null >"$TMP/tpipe.data" &&
+   [ -s "$TMP/tpipe.data" ]; then
+  compare "pipe mode with a tracepoint (TRACING_DATA payload skipped)" "$TMP/tpipe.data"
+else skip "pipe mode with a tracepoint" "cannot record sched:sched_switch here"; fi
 cat "$TMP/plain.data" | "$PMC" dump -i - | grep -c ' CALLCHAIN ' >"$TMP/n" 2>/dev/null
 check "file mode through a pipe (cat perf.data | pmc dump -i -)" \
   [ "$(cat "$TMP/n")" -eq "$(perf_counts "$TMP/plain.data" | total)" ]
