@@ -4,7 +4,7 @@
 set -e
 PKGS="build-essential pkg-config libelf-dev libdw-dev libpfm4-dev libzstd-dev \
 libcapstone-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libcmocka-dev \
-python3 linux-perf util-linux procps binutils g++ chromium"
+python3 linux-perf util-linux procps binutils g++ chromium golang-go"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -15,7 +15,8 @@ if [ "$(id -u)" = 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null
   # linux-perf is the oracle for side-by-side tests and chromium opens the
-  # HTML report in a test; neither is needed to build.
+  # HTML report in a test, go tool pprof reads the pprof export; none is
+  # needed to build.
   apt-get install -y -qq $missing >/dev/null
 else
   echo "pmc: missing Debian packages:$missing" >&2

@@ -82,6 +82,16 @@ check "pprof decodes" test $? -eq 0
 check "pprof sample total = log ($n)" grep -q "samples=$n " "$TMP/pp.txt"
 ph=$(awk '$1 == "self" && $2 == "hot60" { print $3 }' "$TMP/pp.txt")
 check "pprof hot60 ~ 60% (${ph:-none})" approx "${ph:-0}" 60 8
+if command -v go >/dev/null; then
+  # the real consumer: go tool pprof reads it and counts every sample
+  gs=$(HOME=$TMP GOCACHE=$TMP/gocache go tool pprof -raw "$TMP/a.pb.gz" 2>/dev/null |
+       awk '/^Samples:/{f=1;next} f && /^ +[0-9]+ /{s+=$1} END{print s+0}')
+  check "go tool pprof reads it: $gs samples (log $n)" test "$gs" = "$n"
+  top=$(HOME=$TMP GOCACHE=$TMP/gocache go tool pprof -top "$TMP/a.pb.gz" 2>/dev/null | grep -c ' hot60$')
+  check "go tool pprof -top lists hot60" test "$top" -ge 1
+else
+  skip "go tool pprof reads it" "go is not installed (Debian golang-go)"
+fi
 
 "$PMC" report -i "$TMP/a.log" -F speedscope -o "$TMP/a.speedscope.json"
 python3 "$CHK" speedscope "$TMP/a.speedscope.json" >"$TMP/ss.txt"
