@@ -18,6 +18,7 @@
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -163,6 +164,76 @@ static void log_threads(pid_t pid, int creates)
 	closedir(dir);
 }
 
+/*
+ * The GNU build id of a mapped ELF file (from its PT_NOTE segments), 0 if
+ * it has none or is not a 64-bit little-endian ELF.  MAP_IN records of
+ * existing mappings carry it, as the kernel's MMAP2 records do, so a report
+ * can tell a binary that changed since the recording.  The file is opened
+ * through /proc/PID/map_files (the inode actually mapped, even if the path
+ * now names another file), else by path.  A few recent answers are kept by
+ * device and inode (a system-wide log maps the same libraries many times).
+ */
+static uint32_t file_build_id(pid_t pid, unsigned long long lo, unsigned long long hi,
+    const char *dev, unsigned long long ino, const char *path, uint8_t id[20])
+{
+	static struct { char key[64]; uint32_t len; uint8_t id[20]; } cache[16];
+	static unsigned next;
+	char key[64], mf[96];
+	Elf64_Ehdr eh;
+	uint32_t len = 0;
+	int fd;
+
+	if (path[0] != '/' || ino == 0)
+		return 0;
+	snprintf(key, sizeof(key), "%s:%llu", dev, ino);
+	for (unsigned i = 0; i < 16; i++)
+		if (!strcmp(cache[i].key, key)) {
+			memcpy(id, cache[i].id, 20);
+			return cache[i].len;
+		}
+	snprintf(mf, sizeof(mf), "/proc/%d/map_files/%llx-%llx", (int)pid, lo, hi);
+	if ((fd = open(mf, O_RDONLY | O_CLOEXEC)) < 0 &&
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	if (pread(fd, &eh, sizeof(eh), 0) == (ssize_t)sizeof(eh) &&
+	    !memcmp(eh.e_ident, ELFMAG, SELFMAG) && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
+	    eh.e_ident[EI_DATA] == ELFDATA2LSB && eh.e_phentsize == sizeof(Elf64_Phdr) &&
+	    eh.e_phnum < 256) {
+		for (int i = 0; i < eh.e_phnum && !len; i++) {
+			Elf64_Phdr ph;
+			unsigned char notes[1024];
+			if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + (uint64_t)i * sizeof(ph))) !=
+			    (ssize_t)sizeof(ph) || ph.p_type != PT_NOTE)
+				continue;
+			size_t n = ph.p_filesz < sizeof(notes) ? ph.p_filesz : sizeof(notes);
+			ssize_t got = pread(fd, notes, n, (off_t)ph.p_offset);
+			size_t off = 0;
+			while (got > 0 && off + sizeof(Elf64_Nhdr) <= (size_t)got) {
+				Elf64_Nhdr nh;
+				memcpy(&nh, notes + off, sizeof(nh));
+				size_t name_at = off + sizeof(nh);
+				size_t desc_at = name_at + ((nh.n_namesz + 3u) & ~3u);
+				if (desc_at + nh.n_descsz > (size_t)got)
+					break;
+				if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+				    !memcmp(notes + name_at, "GNU", 4) && nh.n_descsz > 0) {
+					len = nh.n_descsz > 20 ? 20 : nh.n_descsz;
+					memset(id, 0, 20);
+					memcpy(id, notes + desc_at, len);
+					break;
+				}
+				off = desc_at + ((nh.n_descsz + 3u) & ~3u);
+			}
+		}
+	}
+	close(fd);
+	snprintf(cache[next].key, sizeof(cache[next].key), "%s", key);
+	cache[next].len = len;
+	memcpy(cache[next].id, id, 20);
+	next = (next + 1) % 16;
+	return len;
+}
+
 /* The executable mappings of a process: what happened before we came. */
 static void log_maps(pid_t pid)
 {
@@ -174,18 +245,23 @@ static void log_maps(pid_t pid)
 	if ((f = fopen(path, "r")) == NULL)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long long lo, hi, off;
-		char perms[8], file[4096];
+		unsigned long long lo, hi, off, ino = 0;
+		char perms[8], dev[32], file[4096];
 		int n = 0;
 		file[0] = '\0';
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi, perms, &off, &n) < 4)
+		if (sscanf(line, "%llx-%llx %7s %llx %31s %llu %n", &lo, &hi, perms, &off, dev,
+		    &ino, &n) < 6)
 			continue;
 		if (perms[2] != 'x')
 			continue;             /* only code matters for symbols */
 		snprintf(file, sizeof(file), "%s", line + n);
 		file[strcspn(file, "\n")] = '\0';
+		uint8_t bid[20];
+		memset(bid, 0, sizeof(bid));
+		uint32_t bidlen = file_build_id(pid, lo, hi, dev, ino, file, bid);
 		struct pmc_logrec_map m = {
 			.pid = pid, .start = lo, .len = hi - lo, .pgoff = off,
+			.buildid_len = bidlen, .buildid = bidlen ? bid : NULL,
 			.prot = PROT_EXEC | (perms[0] == 'r' ? PROT_READ : 0) |
 			    (perms[1] == 'w' ? PROT_WRITE : 0),
 			.mflags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE,

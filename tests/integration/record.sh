@@ -171,9 +171,11 @@ s = [r for r in recs if r["type"] == "CALLCHAIN"]
 pid = int(sys.argv[1])
 assert len(s) > 100 and all(r["pid"] == pid for r in s), len(s)
 assert any(r["type"] == "COMM" and r["pid"] == pid and r["name"] == "busy" for r in recs)
-assert any(r["type"] == "MAP_IN" and r["pid"] == pid and r["path"].endswith("/busy") for r in recs)
-assert any(r["type"] == "PMCATTACH" and r["pid"] == pid and r["path"].endswith("/busy") for r in recs)' "$bp"
-then ok "-p PID -l 0.5: samples of that process only, its name and mappings logged"
+m = [r for r in recs if r["type"] == "MAP_IN" and r["pid"] == pid and r["path"].endswith("/busy")]
+assert m and (not sys.argv[2] or m[0].get("buildid") == sys.argv[2]), (m, sys.argv[2])
+assert any(r["type"] == "PMCATTACH" and r["pid"] == pid and r["path"].endswith("/busy") for r in recs)' "$bp" \
+    "$(readelf -n "$HELPERS/busy" 2>/dev/null | sed -n 's/.*Build ID: //p')"
+then ok "-p PID -l 0.5: samples of that process only, its name and mappings (with build ids) logged"
 else fail "-p PID" "rc=$rc $(cat "$TMP/pid.err")"; fi
 "$HELPERS/busy" 200 >/dev/null & bp=$!
 "$PMC" record -e cpu-clock -o "$TMP/pid2.log" -p "$bp" 2>"$TMP/pid2.err"; rc=$?
