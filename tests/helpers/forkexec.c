@@ -28,14 +28,17 @@ static pid_t gettid_(void)
 	return (pid_t)syscall(SYS_gettid);
 }
 
+static volatile unsigned long sink;
+
 static void spin(long millis)
 {
 	struct timespec a, b;
-	volatile unsigned long x = 0;
+	unsigned long x = 0;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
 	do {
 		for (int i = 0; i < 10000; i++)
 			x += (unsigned long)i;
+		sink = x;
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
 	} while ((b.tv_sec - a.tv_sec) * 1000L + (b.tv_nsec - a.tv_nsec) / 1000000L < millis);
 }
