@@ -9,7 +9,9 @@
 #   * the workload's own run time (it measures itself, so the tools' start-up
 #     and wrap-up are not in it), median of each, the slowdown of each over
 #     the plain run and the ratio pmc/perf of the slowdowns (< 1: pmc costs
-#     less); and the tools' whole wall time (start-up and wrap-up included);
+#     less); the tools' whole wall time (start-up and wrap-up included); and
+#     the CPU time the recorder itself used (its user+sys, children's
+#     included, less the workload's own);
 #   * samples, lost samples, and bytes per sample (perf.data size / perf's
 #     samples; pmc log size / pmc's samples).
 # No assertions: the numbers go in docs/BENCHMARKS.md ("## pmc record").
@@ -38,15 +40,23 @@ T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 CMD=("$WL" "$THREADS" "$DEPTH" "$ITER")
 
 now() { date +%s%N; }
-# each run appends "workload-ns wall-ns" to $T/NAME.t
+# each run appends "workload-ns wall-ns workload-cpu-ns total-cpu-ns" to $T/NAME.t
+TIME=(/usr/bin/time -f "%U %S" -o "$T/time.out")
+[ -x /usr/bin/time ] || TIME=()
+log_run() {   # NAME T0 T1
+  local cpu=0
+  [ -s "$T/time.out" ] && cpu=$(awk '{printf "%d", ($1 + $2) * 1e9}' "$T/time.out")
+  echo "$(awk '{print $5, $6}' "$T/wl.out" | { read -r w c; echo "$w $(( $3 - $2 )) $c"; }) $cpu" >>"$T/$1.t"
+  rm -f "$T/time.out"
+}
 run_plain() {
-  local t0 t1; t0=$(now); "${CMD[@]}" >"$T/wl.out"; t1=$(now)
-  echo "$(awk '{print $5}' "$T/wl.out") $(( t1 - t0 ))" >>"$T/plain.t"
+  local t0 t1; t0=$(now); "${TIME[@]}" "${CMD[@]}" >"$T/wl.out"; t1=$(now)
+  log_run plain "$t0" "$t1"
 }
 run_perf() {
   local t0 t1; rm -f "$T/perf.data"
-  t0=$(now); perf record $Z -q -e "$EV" -F "$HZ" -g -o "$T/perf.data" -- "${CMD[@]}" >"$T/wl.out" 2>"$T/perf.err"; t1=$(now)
-  echo "$(awk '{print $5}' "$T/wl.out") $(( t1 - t0 ))" >>"$T/perf.t"
+  t0=$(now); "${TIME[@]}" perf record $Z -q -e "$EV" -F "$HZ" -g -o "$T/perf.data" -- "${CMD[@]}" >"$T/wl.out" 2>"$T/perf.err"; t1=$(now)
+  log_run perf "$t0" "$t1"
   local st; st=$(perf report -i "$T/perf.data" --stats 2>/dev/null)
   local s l; s=$(echo "$st" | awk '/ SAMPLE events:/ {print $3; exit}')
   # lost samples: the LOST records' counts, as perf report -D lists them
@@ -55,8 +65,8 @@ run_perf() {
 }
 run_pmc() {
   local t0 t1; rm -f "$T/pmc.log"
-  t0=$(now); "$PMC" record $Z -e "$EV" -F "$HZ" -g -o "$T/pmc.log" -- "${CMD[@]}" >"$T/wl.out" 2>"$T/pmc.err"; t1=$(now)
-  echo "$(awk '{print $5}' "$T/wl.out") $(( t1 - t0 ))" >>"$T/pmc.t"
+  t0=$(now); "${TIME[@]}" "$PMC" record $Z -e "$EV" -F "$HZ" -g -o "$T/pmc.log" -- "${CMD[@]}" >"$T/wl.out" 2>"$T/pmc.err"; t1=$(now)
+  log_run pmc "$t0" "$t1"
   local s l
   s=$(sed -n 's/.* \([0-9]*\) samples, .*/\1/p' "$T/pmc.err" | tail -1)
   l=$(sed -n 's/.* \([0-9]*\) lost, .*/\1/p' "$T/pmc.err" | tail -1)
@@ -88,6 +98,9 @@ print("|---|---:|---:|---:|")
 print(f"| workload's own run time (s) | {wl['plain']:.3f} | {wl['perf']:.3f} | {wl['pmc']:.3f} |")
 print(f"| workload slowdown | 1.000 | {slow['perf']:.3f} | {slow['pmc']:.3f} |")
 print(f"| tool's wall time, start-up and wrap-up included (s) | {wall['plain']:.3f} | {wall['perf']:.3f} | {wall['pmc']:.3f} |")
+own = {k: S.median((r[3] - r[2]) / 1e9 for r in v) for k, v in rows.items()}
+if all(r[3] for v in rows.values() for r in v):
+    print(f"| recorder's own CPU time (s) | | {own['perf']:.3f} | {own['pmc']:.3f} |")
 def agg(k, i): return S.median(r[i] for r in st[k])
 print(f"| samples (median) | | {agg('perf', 0):.0f} | {agg('pmc', 0):.0f} |")
 print(f"| lost samples (total over runs) | | {sum(r[1] for r in st['perf'])} | {sum(r[1] for r in st['pmc'])} |")
