@@ -36,7 +36,7 @@ command -v perf >/dev/null || { echo "perf is not installed" >&2; exit 1; }
 if [ -z "$EV" ]; then     # cycles when there is a PMU, as both tools default to
   if [ -e /sys/bus/event_source/devices/cpu ]; then EV=cycles; else EV=cpu-clock; fi
 fi
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+T=$(mktemp -d); trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT; [ -n "${KEEP:-}" ] && echo "kept in $T" >&2
 CMD=("$WL" "$THREADS" "$DEPTH" "$ITER")
 
 now() { date +%s%N; }
@@ -45,7 +45,7 @@ TIME=(/usr/bin/time -f "%U %S" -o "$T/time.out")
 [ -x /usr/bin/time ] || TIME=()
 log_run() {   # NAME T0 T1
   local cpu=0
-  [ -s "$T/time.out" ] && cpu=$(awk '{printf "%d", ($1 + $2) * 1e9}' "$T/time.out")
+  [ -s "$T/time.out" ] && cpu=$(awk '{printf "%.0f", ($1 + $2) * 1e9}' "$T/time.out")
   echo "$(awk '{print $5, $6}' "$T/wl.out" | { read -r w c; echo "$w $(( $3 - $2 )) $c"; }) $cpu" >>"$T/$1.t"
   rm -f "$T/time.out"
 }
@@ -107,6 +107,10 @@ print(f"| lost samples (total over runs) | | {sum(r[1] for r in st['perf'])} | {
 bps = {k: S.median(r[2] / r[0] for r in st[k] if r[0]) for k in st}
 print(f"| bytes per sample (median) | | {bps['perf']:.1f} | {bps['pmc']:.1f} |")
 print()
+# paired: each round's pmc and perf runs are neighbours, so drift in the
+# machine's load cancels in their ratio
+paired = S.median(a[0] / b[0] for a, b in zip(rows["pmc"], rows["perf"]))
+print(f"per-round workload time ratio pmc/perf, median: {paired:.3f}")
 print(f"workload slowdown ratio pmc/perf: {slow['pmc'] / slow['perf']:.3f}   "
       f"(overhead pmc {100 * (slow['pmc'] - 1):.1f}% vs perf {100 * (slow['perf'] - 1):.1f}%)")
 print(f"wall-time ratio pmc/perf: {wall['pmc'] / wall['perf']:.3f}")

@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -63,6 +65,11 @@ static void on_signal(int sig)
 {
 	got_signal = sig;
 	nsignals++;
+}
+/* The loop's tick on Linux: interrupts the blocking wait for the command. */
+static void on_alarm(int sig)
+{
+	(void)sig;
 }
 
 static void usage(FILE *f)
@@ -574,7 +581,20 @@ int cmd_record(int argc, char **argv)
 	alloc_all(&r);
 	open_output(&r);
 	pmc_log_set_cmdline(cmdline);
-	if (pmc_configure_logfile_flags(r.logfd, o.zstd ? PMC_LOGF_ZSTD : 0) < 0)
+	/* The writer thread starts here and inherits this mask: with our
+	 * signals blocked there, they always reach this thread (and interrupt
+	 * its wait for the command).  Unblocked again before the command is
+	 * forked, which would inherit the mask through its exec. */
+	sigset_t blk, old_mask;
+	sigemptyset(&blk);
+	sigaddset(&blk, SIGINT);
+	sigaddset(&blk, SIGTERM);
+	sigaddset(&blk, SIGHUP);
+	sigaddset(&blk, SIGALRM);
+	pthread_sigmask(SIG_BLOCK, &blk, &old_mask);
+	int crc = pmc_configure_logfile_flags(r.logfd, o.zstd ? PMC_LOGF_ZSTD : 0);
+	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+	if (crc < 0)
 		setup_fail(&r, CLI_EXIT_FAIL, "cannot write the log '%s': %s", r.shown,
 		    pmc_errmsg());
 
@@ -610,6 +630,22 @@ int cmd_record(int argc, char **argv)
 	if (r.child > 0 && pmc_spawn_go(r.child) < 0)
 		setup_fail(&r, CLI_EXIT_FAIL, "cannot run '%s': %s", o.cmd[0], pmc_errmsg());
 
+	/*
+	 * Waiting for a command on Linux: a blocking wait, interrupted by our
+	 * signals and by a SIGALRM tick (status line, -l, write errors), so
+	 * the recorder does not wake up hundreds of times a second on the
+	 * CPUs it measures.  The sim's time advances only inside the wait, in
+	 * slices of TICK_MS simulated milliseconds.
+	 */
+	int blocking_wait = r.child > 0 && r.is_linux;
+	if (blocking_wait) {
+		struct sigaction al;
+		memset(&al, 0, sizeof(al));
+		al.sa_handler = on_alarm;
+		sigaction(SIGALRM, &al, NULL);
+		struct itimerval it = { { 0, TICK_MS * 1000 }, { 0, TICK_MS * 1000 } };
+		setitimer(ITIMER_REAL, &it, NULL);
+	}
 	int forwarded = 0;
 	for (;;) {
 		struct pmc_log_stats st;
@@ -636,7 +672,8 @@ int cmd_record(int argc, char **argv)
 			}
 		}
 		if (r.child > 0) {
-			int rc = pmc_spawn_wait_timeout(r.child, &r.status, TICK_MS);
+			int rc = pmc_spawn_wait_timeout(r.child, &r.status,
+			    blocking_wait ? -1 : TICK_MS);
 			if (rc == 0) {
 				r.child_done = 1;
 				break;
@@ -663,6 +700,12 @@ int cmd_record(int argc, char **argv)
 				}
 			}
 		}
+	}
+
+	if (blocking_wait) {
+		struct itimerval off;
+		memset(&off, 0, sizeof(off));
+		setitimer(ITIMER_REAL, &off, NULL);
 	}
 
 	/* Stop, drain everything, then CLOSELOG. */
