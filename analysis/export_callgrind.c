@@ -119,7 +119,8 @@ int export__callgrind(FILE *f, struct profile *p, const struct report_opts *o)
 	for (int i = 0; i < g.nev; i++)
 		g.col[evs[i]] = i;
 	profile__foreach(p, &o->flt, PROF_LINES | (o->inline_frames ? PROF_INLINE : 0), add, &g);
-	qsort(g.c, g.n, sizeof(*g.c), cmp_cost);
+	if (g.n)
+		qsort(g.c, g.n, sizeof(*g.c), cmp_cost);
 	/* slots are stale after the sort; not needed any more */
 
 	fprintf(f, "# callgrind format\nversion: 1\ncreator: pmc report %s\n", PMC_VERSION_STRING);

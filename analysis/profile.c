@@ -632,7 +632,9 @@ void profile__resolve(struct profile *p)
 		const char *c = comm_at(p, s->tid, s->time);
 		if (!c)
 			c = comm_at(p, s->pid, s->time);
-		if (!c) {
+		if (!c && s->pid == 0) {
+			c = symtab__intern(p->st, "swapper");   /* the idle task, as perf names it */
+		} else if (!c) {
 			char buf[32];
 			snprintf(buf, sizeof(buf), ":%d", (int)s->pid);
 			c = symtab__intern(p->st, buf);

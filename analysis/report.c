@@ -213,7 +213,8 @@ int report__hist(struct hist *h, struct profile *p, const struct report_opts *o,
 	/* children need the whole chain; the flat self profile needs only the leaf,
 	 * but frames are cached per stack, so one walk serves both */
 	profile__foreach(p, &oo.flt, 0, hist_add, h);
-	qsort(h->e, h->n, sizeof(*h->e), o->children ? cmp_children : cmp_self);
+	if (h->n)       /* qsort(NULL, 0) is undefined behaviour */
+		qsort(h->e, h->n, sizeof(*h->e), o->children ? cmp_children : cmp_self);
 	h->priv->o = NULL;
 	return 0;
 }
@@ -474,7 +475,8 @@ static void print_procs(FILE *f, struct profile *p)
 	char a[32], b[32];
 	if (!p->npr)
 		return;
-	qsort(p->pr, p->npr, sizeof(*p->pr), cmp_proc);
+	if (p->npr)
+		qsort(p->pr, p->npr, sizeof(*p->pr), cmp_proc);
 	fprintf(f, "\n# Per-thread counts (PROCEXIT at exit, PROCCSW while on a CPU)\n#\n");
 	fprintf(f, "# %-20s %8s %8s %18s %18s  %s\n", "Event", "Pid", "Tid", "At exit", "On CPU",
 	    "Command");

@@ -121,7 +121,8 @@ static void table_sort(struct table *t)
 {
 	if (t->sorted)
 		return;
-	qsort(t->v, t->n, sizeof(*t->v), tsym_cmp);
+	if (t->n)
+		qsort(t->v, t->n, sizeof(*t->v), tsym_cmp);
 	for (size_t i = 0; i < t->n; i++)
 		if (t->v[i].size == 0)
 			t->v[i].size = i + 1 < t->n ? t->v[i + 1].start - t->v[i].start : 4096;
@@ -910,6 +911,13 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 	const struct tsym *t;
 	dso_open(d);
 	*name = symtab__intern(d->st, UNKNOWN);
+	if ((d->kind == SYM_DSO_ELF || d->kind == SYM_DSO_VDSO) && !sym_dso__problem(d)) {
+		/* No symbol in a known binary: name the address, one entry per
+		 * address, as perf report does ("0x0000000000163d47"). */
+		char hex[24];
+		snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)addr);
+		*name = symtab__intern(d->st, hex);
+	}
 	*start = addr;
 	*size = 1;
 	switch (d->kind) {
