@@ -512,6 +512,10 @@ static int open_one(struct pmc *pm, struct pmc_target *t, pid_t tid, int cpu,
 		a.comm_exec = 1;
 		a.mmap = 1;
 		a.mmap2 = 1;
+		/* MMAP2 records with the mapped file's build id (Linux >= 5.12),
+		 * so a report can tell a binary that changed since the recording. */
+		if (PMC_IS_SAMPLING_MODE(pm->mode))
+			a.build_id = 1;
 		a.sample_id_all = 1;
 		a.sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 		/* The writer decodes READ records with exactly these bits
@@ -523,6 +527,13 @@ static int open_one(struct pmc *pm, struct pmc_target *t, pid_t tid, int cpu,
 	}
 	rc = pmc__g.be->open(&a, tid, cpu, leader_ctr(pm, t->pid, t->is_thread, t->nctr),
 	    flags, &c);
+	if (rc == -EINVAL && a.build_id) {
+		/* A kernel before 5.12: MMAP2 records without build ids. */
+		pmc__clear_reason();
+		a.build_id = 0;
+		rc = pmc__g.be->open(&a, tid, cpu, leader_ctr(pm, t->pid, t->is_thread,
+		    t->nctr), flags, &c);
+	}
 	if (rc < 0)
 		return rc;
 	if ((rc = add_ctr(t, c, cpu, tid)) < 0) {

@@ -170,7 +170,10 @@ cp "$W/work603010" "$TMP/prog"
 rec "$TMP/bid.log" "$TMP/prog" 10
 if "$PMC" dump -i "$TMP/bid.log" | grep -q 'MAP_IN.*buildid=.*prog'; then
   cp "$W/shlib_main" "$TMP/prog"     # a different binary at the same path
-  "$PMC" report -i "$TMP/bid.log" --color never >"$TMP/bid.txt"
+  # HOME without perf's build-id cache (~/.debug), which may hold the
+  # original build and would then rightly be used instead
+  mkdir -p "$TMP/home"
+  HOME=$TMP/home "$PMC" report -i "$TMP/bid.log" --color never >"$TMP/bid.txt"
   check "changed binary is reported" grep -q 'build id differs' "$TMP/bid.txt"
   check "changed binary is not mis-symbolized" bash -c "! grep -q 'prog .*\[\.\] main' '$TMP/bid.txt'"
 else
