@@ -51,6 +51,10 @@
 #define PMCLOG_MIN_MAP_IN         64
 #define PMCLOG_MIN_MAP_OUT        24
 #define PMCLOG_MIN_CALLCHAIN      32
+/* CALLCHAIN cpuflags2: the first KCOUNT pcs are kernel pcs, the rest user
+ * pcs, and no per-pc mask follows the pcs. */
+#define PMCLOG_CC2_KPREFIX        0x80000000u
+#define PMCLOG_CC2_KCOUNT         0x0000FFFFu
 #define PMCLOG_MIN_PMCALLOCATEDYN 16
 #define PMCLOG_MIN_THR_CREATE     16
 #define PMCLOG_MIN_THR_EXIT        8

@@ -577,10 +577,12 @@ static int decode(struct pmclog_parser *p, int type, const unsigned char *pl, si
 		break;
 	case PMCLOG_TYPE_CALLCHAIN: {
 		struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
-		uint32_t n = L32(20);
+		uint32_t n = L32(20), cf2 = L32(16);
+		int kprefix = (cf2 & PMCLOG_CC2_KPREFIX) != 0;
+		uint32_t nk = cf2 & PMCLOG_CC2_KCOUNT;
 		const unsigned char *mask;
-		if (n == 0 || n > PMC_CALLCHAIN_DEPTH_MAX ||
-		    plen < PMCLOG_MIN_CALLCHAIN + 8 * ((size_t)n + (n + 63) / 64))
+		if (n == 0 || n > PMC_CALLCHAIN_DEPTH_MAX || (kprefix && nk > n) ||
+		    plen < PMCLOG_MIN_CALLCHAIN + 8 * ((size_t)n + (kprefix ? 0 : (n + 63) / 64)))
 			return fail(p, EILSEQ, "CALLCHAIN record at offset %lld: bad length for %u pcs",
 			    (long long)ev->pl_offset, n);
 		cc->pl_pmcid = L32(0);
@@ -596,7 +598,10 @@ static int decode(struct pmclog_parser *p, int type, const unsigned char *pl, si
 		mask = pl + 32 + 8 * n;
 		for (uint32_t i = 0; i < n; i++) {
 			cc->pl_pc[i] = L64(32 + 8 * i);
-			cc->pl_pcflags[i] = (mask[i / 8] >> (i % 8)) & 1 ? PMC_CC_F_USERSPACE : 0;
+			if (kprefix)
+				cc->pl_pcflags[i] = i < nk ? 0 : PMC_CC_F_USERSPACE;
+			else
+				cc->pl_pcflags[i] = (mask[i / 8] >> (i % 8)) & 1 ? PMC_CC_F_USERSPACE : 0;
 		}
 		break;
 	}

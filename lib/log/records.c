@@ -213,24 +213,40 @@ int pmc__logrec_map_out(struct pmc_logrec *r, pid_t pid, uint64_t start, uint64_
 	return 0;
 }
 
+/*
+ * Call chains are kernel pcs then user pcs (that is how the kernel walks
+ * them), so the user/kernel flag of every pc is usually told by one number:
+ * how many leading pcs are kernel ones.  That number goes in cpuflags2
+ * (with PMCLOG_CC2_KPREFIX set) and no per-pc mask is written, so a sample
+ * costs no more than perf's.  A chain that mixes them otherwise keeps the
+ * per-pc mask (cpuflags2 = 0).
+ */
 int pmc__logrec_callchain(struct pmc_logrec *r, const struct pmc_logrec_sample *s)
 {
-	uint32_t n = s->npc, nmask = (n + 63) / 64;
+	uint32_t n = s->npc, nk = 0, prefix = 1;
 
 	if (n == 0 || n > PMC_CALLCHAIN_DEPTH_MAX)
 		return -EINVAL;
+	for (uint32_t i = 0; i < n; i++) {
+		int user = s->pcflags ? (s->pcflags[i] & PMC_CC_F_USERSPACE) != 0 : s->usermode != 0;
+		if (!user && nk == i)
+			nk++;
+		else if (!user)
+			prefix = 0;       /* a kernel pc after a user one */
+	}
+	uint32_t nmask = prefix ? 0 : (n + 63) / 64;
 	begin(r, PMCLOG_TYPE_CALLCHAIN, PMCLOG_MIN_CALLCHAIN + 8 * (n + nmask));
 	P32(0, s->pmc);
 	P32(4, s->pid);
 	P32(8, s->tid);
 	P32(12, (s->cpu & 0xFFFF) << 16 | (s->usermode ? PMC_CC_F_USERSPACE : 0));
-	P32(16, 0);
+	P32(16, prefix ? PMCLOG_CC2_KPREFIX | nk : 0);
 	P32(20, n);
 	P64(24, s->period);
 	for (uint32_t i = 0; i < n; i++) {
 		int user = s->pcflags ? (s->pcflags[i] & PMC_CC_F_USERSPACE) != 0 : s->usermode != 0;
 		P64(32 + 8 * i, s->pcs[i]);
-		if (user)
+		if (!prefix && user)
 			r->buf[32 + 8 * n + i / 8] |= (unsigned char)(1u << (i % 8));
 	}
 	return 0;
