@@ -22,6 +22,8 @@ struct pmc_target {
 	struct pmc_bctr **ctr;
 	int *ctr_cpu;                   /* the CPU of each counter (-1: follows the task) */
 	pid_t *ctr_tid;                 /* the thread each counter was opened on */
+	struct pmc_bctr **probe;        /* LOG_PROCCSW: the group's context-switch
+	                                 * probe for each counter, else NULL */
 	struct pmc_target *next;
 };
 

@@ -508,6 +508,27 @@ static int add_counter(struct pmc *pm, struct pmc_bctr *c, int cpu, pid_t tid)
 	return be->ring_redirect(c, r->owner);
 }
 
+/* A LOG_PROCCSW group's probe: its samples read the group at each switch
+ * (see open_csw_probe in core/pmc.c); they go to the thread's ring. */
+static int add_csw_probe(struct pmc *pm, struct pmc_bctr *probe, pid_t tid)
+{
+	const struct pmc_backend_ops *be = pmc__g.be;
+	struct ring *r = ring_for(-1, tid);
+	uint64_t kid;
+	int rc;
+
+	if ((rc = be->id(probe, &kid)) < 0 ||
+	    (rc = pmc__logw_add_event(L.lw, kid, pm->id,
+	    PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+	    PERF_SAMPLE_READ, PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+	    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING,
+	    PMC_LOGW_CSW_PROBE)) < 0)
+		return rc;
+	if (!r && (rc = thread_ring(pm, tid, &r)) < 0)
+		return rc;
+	return be->ring_redirect(probe, r->owner);
+}
+
 int pmc__log_pmc_started(struct pmc *pm)
 {
 	int rc;
@@ -547,6 +568,9 @@ int pmc__log_pmc_started(struct pmc *pm)
 			if (known)
 				continue;
 			if ((rc = add_counter(pm, t->ctr[i], t->ctr_cpu[i], t->ctr_tid[i])) < 0)
+				return rc;
+			if (t->probe[i] &&
+			    (rc = add_csw_probe(pm, t->probe[i], t->ctr_tid[i])) < 0)
 				return rc;
 		}
 	}

@@ -280,6 +280,10 @@ static void close_target(struct pmc_target *t)
 	pmc__log_target_closing(t);
 	for (int i = 0; i < t->nctr; i++)
 		pmc__g.be->close(t->ctr[i]);
+	for (int i = 0; i < t->nctr; i++)      /* group leaders after members */
+		if (t->probe && t->probe[i])
+			pmc__g.be->close(t->probe[i]);
+	free(t->probe);
 	free(t->ctr);
 	free(t->ctr_cpu);
 	free(t->ctr_tid);
@@ -478,6 +482,11 @@ static int add_ctr(struct pmc_target *t, struct pmc_bctr *c, int cpu, pid_t tid)
 		return -ENOMEM;
 	t->ctr_tid = nt;
 	t->ctr_tid[t->nctr] = tid;
+	struct pmc_bctr **np = realloc(t->probe, (size_t)(t->nctr + 1) * sizeof(*np));
+	if (!np)
+		return -ENOMEM;
+	t->probe = np;
+	t->probe[t->nctr] = NULL;
 	t->ctr[t->nctr++] = c;
 	return 0;
 }
@@ -492,11 +501,48 @@ static struct pmc_bctr *leader_ctr(struct pmc *pm, pid_t pid, int is_thread, int
 	return lt && slot < lt->nctr ? lt->ctr[slot] : NULL;
 }
 
+/*
+ * PMC_F_LOG_PROCCSW: a "context-switch probe" leads a group with the PMC's
+ * counter: a software context-switches event sampled at every switch
+ * (period 1) that reads the whole group (PERF_SAMPLE_READ), so each switch
+ * of the thread records the PMC's count at that moment; the log writer
+ * turns successive reads of a thread into PROCCSW records carrying the
+ * count accrued while it was on a CPU.
+ */
+static int open_csw_probe(struct pmc *pm, pid_t tid, unsigned flags, struct pmc_bctr **out)
+{
+	struct perf_event_attr a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+	    PERF_SAMPLE_CPU | PERF_SAMPLE_READ;
+	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+	    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	a.sample_id_all = 1;
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;
+	a.exclude_kernel = pm->ev.attr.exclude_kernel;
+	(void)pm;
+	rc = pmc__g.be->open(&a, tid, -1, NULL, flags, out);
+	if (rc == -EINVAL && (flags & PMC_BOPEN_INHERIT)) {
+		/* Kernels before 6.12 refuse PERF_SAMPLE_READ on inherited
+		 * events: probe the attached threads only. */
+		pmc__clear_reason();
+		rc = pmc__g.be->open(&a, tid, -1, NULL, flags & ~PMC_BOPEN_INHERIT, out);
+	}
+	return rc;
+}
+
 static int open_one(struct pmc *pm, struct pmc_target *t, pid_t tid, int cpu,
     unsigned flags)
 {
 	struct perf_event_attr a = pm->ev.attr;
-	struct pmc_bctr *c;
+	struct pmc_bctr *c, *probe = NULL, *leader;
 	int rc;
 
 	pmc__sampling_attr(pm, &a);
@@ -525,21 +571,31 @@ static int open_one(struct pmc *pm, struct pmc_target *t, pid_t tid, int cpu,
 		a.use_clockid = 1;
 		a.clockid = CLOCK_MONOTONIC;
 	}
-	rc = pmc__g.be->open(&a, tid, cpu, leader_ctr(pm, t->pid, t->is_thread, t->nctr),
-	    flags, &c);
+	leader = leader_ctr(pm, t->pid, t->is_thread, t->nctr);
+	if ((pm->flags & PMC_F_LOG_PROCCSW) && cpu < 0) {
+		if ((rc = open_csw_probe(pm, tid, flags, &probe)) < 0)
+			return rc;
+		leader = probe;
+	}
+	rc = pmc__g.be->open(&a, tid, cpu, leader, flags, &c);
 	if (rc == -EINVAL && a.build_id) {
 		/* A kernel before 5.12: MMAP2 records without build ids. */
 		pmc__clear_reason();
 		a.build_id = 0;
-		rc = pmc__g.be->open(&a, tid, cpu, leader_ctr(pm, t->pid, t->is_thread,
-		    t->nctr), flags, &c);
+		rc = pmc__g.be->open(&a, tid, cpu, leader, flags, &c);
 	}
-	if (rc < 0)
+	if (rc < 0) {
+		if (probe)
+			pmc__g.be->close(probe);
 		return rc;
+	}
 	if ((rc = add_ctr(t, c, cpu, tid)) < 0) {
-		pmc__g.be->close(c);
+		pmc__g.be->close(c);        /* a member before its leader */
+		if (probe)
+			pmc__g.be->close(probe);
 		return rc;
 	}
+	t->probe[t->nctr - 1] = probe;
 	return 0;
 }
 
@@ -657,8 +713,11 @@ static int attach_locked(struct pmc *pm, pid_t pid, int is_thread, unsigned flag
 		return rc;
 	}
 	if (pm->state == PMC_STATE_RUNNING)
-		for (int i = 0; i < t->nctr; i++)
+		for (int i = 0; i < t->nctr; i++) {
 			pmc__g.be->enable(t->ctr[i]);
+			if (t->probe[i])
+				pmc__g.be->enable(t->probe[i]);
+		}
 	t->next = pm->targets;
 	pm->targets = t;
 	pm->flags |= PMC_F_ATTACH_DONE;
@@ -738,6 +797,8 @@ static int for_each_ctr(struct pmc *pm, int (*fn)(struct pmc_bctr *))
 			int r = fn(t->ctr[i]);
 			if (r < 0 && rc == 0)
 				rc = r;
+			if (t->probe[i] && (r = fn(t->probe[i])) < 0 && rc == 0)
+				rc = r;
 		}
 	return rc;
 }
@@ -783,8 +844,11 @@ int pmc_start(pmc_id_t id)
 	 * (enable_on_exec): enabling them now would count our own exec. */
 	for (struct pmc_target *t = pm->targets; t && rc == 0; t = t->next)
 		if (!pmc__spawn_pending(t->pid))
-			for (int i = 0; i < t->nctr && rc == 0; i++)
+			for (int i = 0; i < t->nctr && rc == 0; i++) {
 				rc = pmc__g.be->enable(t->ctr[i]);
+				if (rc == 0 && t->probe[i])
+					rc = pmc__g.be->enable(t->probe[i]);
+			}
 	if (rc == 0)
 		pm->state = PMC_STATE_RUNNING;
 	return leave(rc);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "pmc.h"
+#include "pmclog.h"
 #include "core/settings.h"
 
 static int setup(void **state)
@@ -477,6 +478,50 @@ static void test_spawn(void **s)
 	assert_non_null(strstr(pmc_errmsg(), "not found"));
 }
 
+/* PMC_F_LOG_PROCCSW: a PROCCSW record per context switch of the target,
+ * carrying the count accrued while it was on a CPU. */
+static void test_log_proccsw(void **s)
+{
+	char path[] = "/tmp/pmc-test-csw-XXXXXX";
+	char *argv[] = { "/bin/sh", "-c", "for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.002; done", NULL };
+	int fd = mkstemp(path), st, n = 0;
+	pmc_id_t id;
+	pmc_value_t total;
+	pid_t pid;
+	uint64_t sum = 0;
+	struct pmclog_ev ev;
+	(void)s;
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(pmc_configure_logfile(fd), 0);
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, PMC_F_LOG_PROCCSW,
+	    PMC_CPU_ANY, &id, 0), 0);
+	assert_int_equal(pmc_spawn(argv, &pid), 0);
+	assert_int_equal(pmc_attach(id, pid), 0);
+	assert_int_equal(pmc_start(id), 0);
+	assert_int_equal(pmc_spawn_go(pid), 0);
+	assert_int_equal(pmc_spawn_wait(pid, &st), 0);
+	assert_int_equal(pmc_read(id, &total), 0);
+	assert_int_equal(pmc_release(id), 0);
+	assert_int_equal(pmc_configure_logfile(-1), 0);
+	lseek(fd, 0, SEEK_SET);
+	void *p = pmclog_open(fd);
+	assert_non_null(p);
+	while (pmclog_read(p, &ev) == 0)
+		if (ev.pl_type == PMCLOG_TYPE_PROCCSW && ev.pl_u.pl_c.pl_pmcid == id) {
+			assert_int_equal(ev.pl_u.pl_c.pl_pid, pid);
+			n++;
+			sum += ev.pl_u.pl_c.pl_value;
+		}
+	pmclog_close(p);
+	close(fd);
+	/* the shell waits for each sleep: at least 10 switches; the on-CPU
+	 * counts add up to the total less the run after the last switch */
+	assert_true(n >= 10);
+	assert_true(sum <= total);
+	assert_true(sum > 0);
+}
+
 static void test_backend_select(void **s)
 {
 	(void)s;
@@ -508,6 +553,7 @@ int main(void)
 		cmocka_unit_test(test_settings),
 		cmocka_unit_test(test_mincount),
 		cmocka_unit_test(test_spawn),
+		cmocka_unit_test(test_log_proccsw),
 		cmocka_unit_test(test_backend_select),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
