@@ -423,8 +423,13 @@ static void print_section(FILE *f, struct profile *p, const struct report_opts *
 		}
 		fprintf(f, "\n");
 	}
-	if (shown < h.n)
-		fprintf(f, "# ... %zu more entries below %.2f%%\n", h.n - shown, o->percent_limit);
+	if (shown < h.n) {
+		if (o->percent_limit > 0)
+			fprintf(f, "# ... %zu more entries below %.2f%% or past the first %zu\n",
+			    h.n - shown, o->percent_limit, shown);
+		else
+			fprintf(f, "# ... %zu more entries past the first %zu (-n)\n", h.n - shown, shown);
+	}
 	report__hist_free(&h);
 	if (o->callgraph >= 0)
 		print_callgraph(f, p, o, ev);
