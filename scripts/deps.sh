@@ -1,25 +1,36 @@
 #!/bin/sh
-# Installs (as root) or names (otherwise) the Debian packages pmc builds with.
+# Installs (as root) or names (otherwise) the Debian packages pmc uses.
 # Run by `make demo` and `make check`; safe to run again.
+#   required: to build and to run the test suite
+#   optional: oracles and consumers some tests compare with (perf, go tool
+#             pprof, headless Chromium); a test that lacks one says so and
+#             counts as skipped
 set -e
-PKGS="build-essential pkg-config libelf-dev libdw-dev libpfm4-dev libzstd-dev \
+REQUIRED="build-essential pkg-config libelf-dev libdw-dev libpfm4-dev libzstd-dev \
 libcapstone-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libcmocka-dev \
-python3 linux-perf util-linux procps binutils g++ chromium golang-go"
-missing=""
-for p in $PKGS; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
-done
-[ -z "$missing" ] && exit 0
+python3 util-linux procps binutils g++"
+OPTIONAL="linux-perf chromium golang-go"
+missing() {
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || printf ' %s' "$p"
+  done
+}
+req=$(missing $REQUIRED)
+opt=$(missing $OPTIONAL)
+[ -z "$req$opt" ] && exit 0
 if [ "$(id -u)" = 0 ]; then
-  echo "pmc: installing Debian packages:$missing" >&2
+  echo "pmc: installing Debian packages:$req$opt" >&2
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null
-  # linux-perf is the oracle for side-by-side tests and chromium opens the
-  # HTML report in a test, go tool pprof reads the pprof export; none is
-  # needed to build.
-  apt-get install -y -qq $missing >/dev/null
-else
-  echo "pmc: missing Debian packages:$missing" >&2
-  echo "pmc: install them with:  sudo apt-get install -y$missing" >&2
+  apt-get install -y -qq $req $opt >/dev/null
+  exit 0
+fi
+if [ -n "$opt" ]; then
+  echo "pmc: optional packages missing (some tests will be skipped):$opt" >&2
+  echo "pmc: install them with:  sudo apt-get install -y$opt" >&2
+fi
+if [ -n "$req" ]; then
+  echo "pmc: missing Debian packages:$req" >&2
+  echo "pmc: install them with:  sudo apt-get install -y$req" >&2
   exit 1
 fi
