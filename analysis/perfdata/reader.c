@@ -754,6 +754,8 @@ static void parse_buildid_section(struct pmc_perfdata *p, const unsigned char *b
 
 /* ---- features ----------------------------------------------------------- */
 
+/* A bounds-checked reader over a buffer in the file's byte order: reading
+ * past the end yields 0 and sets bad (features and record bodies alike). */
 struct fcur {
 	const struct pmc_perfdata *p;
 	const unsigned char *b;
@@ -1756,25 +1758,7 @@ static pmc_id_t id_pmc(const struct pmc_perfdata *p, uint64_t id)
 	return p->attrs[idx]->pub.pmcid;
 }
 
-struct scur {
-	const struct pmc_perfdata *p;
-	const unsigned char *b;
-	size_t n, off;
-	int bad;
-};
-
-static uint64_t s64(struct scur *c)
-{
-	if (c->n - c->off < 8) {
-		c->bad = 1;
-		c->off = c->n;
-		return 0;
-	}
-	c->off += 8;
-	return ld64(c->p, c->b + c->off - 8);
-}
-
-static void sskip(struct scur *c, uint64_t bytes)
+static void sskip(struct fcur *c, uint64_t bytes)
 {
 	if (bytes > c->n - c->off) {
 		c->bad = 1;
@@ -1790,25 +1774,25 @@ struct readval {
 };
 
 /* read_format values; up to max kept in rv; returns the number of values. */
-static uint64_t parse_read(struct scur *c, uint64_t rf, struct readval *rv, size_t max)
+static uint64_t parse_read(struct fcur *c, uint64_t rf, struct readval *rv, size_t max)
 {
 	if (rf & PD_R_GROUP) {
-		uint64_t nr = s64(c);
+		uint64_t nr = f64(c);
 		size_t per = 8 * (1 + !!(rf & PD_R_ID) + !!(rf & PD_R_LOST));
 		if (rf & PD_R_TOTAL_TIME_ENABLED)
-			s64(c);
+			f64(c);
 		if (rf & PD_R_TOTAL_TIME_RUNNING)
-			s64(c);
+			f64(c);
 		if (c->bad || nr > (c->n - c->off) / per) {
 			c->bad = 1;
 			return 0;
 		}
 		for (uint64_t i = 0; i < nr; i++) {
-			uint64_t v = s64(c), id = 0;
+			uint64_t v = f64(c), id = 0;
 			if (rf & PD_R_ID)
-				id = s64(c);
+				id = f64(c);
 			if (rf & PD_R_LOST)
-				s64(c);
+				f64(c);
 			if (i < max) {
 				rv[i].value = v;
 				rv[i].id = id;
@@ -1817,15 +1801,15 @@ static uint64_t parse_read(struct scur *c, uint64_t rf, struct readval *rv, size
 		}
 		return nr;
 	}
-	uint64_t v = s64(c), id = 0;
+	uint64_t v = f64(c), id = 0;
 	if (rf & PD_R_TOTAL_TIME_ENABLED)
-		s64(c);
+		f64(c);
 	if (rf & PD_R_TOTAL_TIME_RUNNING)
-		s64(c);
+		f64(c);
 	if (rf & PD_R_ID)
-		id = s64(c);
+		id = f64(c);
 	if (rf & PD_R_LOST)
-		s64(c);
+		f64(c);
 	if (max) {
 		rv[0].value = v;
 		rv[0].id = id;
@@ -1844,7 +1828,7 @@ static int cpumode_user(uint16_t misc)
 static int tr_sample(struct pmc_perfdata *p, const struct pd_attr *a, const unsigned char *r,
     size_t len, struct pmclog_ev *ev)
 {
-	struct scur c = { p, r + 8, len - 8, 0, 0 };
+	struct fcur c = { p, r + 8, len - 8, 0, 0 };
 	struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
 	uint64_t st, ip = 0, time = 0, period = 0, nr = 0, chain_off = 0;
 	uint32_t pid = (uint32_t)-1, tid = (uint32_t)-1, cpu = 0;
@@ -1857,9 +1841,9 @@ static int tr_sample(struct pmc_perfdata *p, const struct pd_attr *a, const unsi
 	}
 	st = a->pub.sample_type;
 	if (st & PD_S_IDENTIFIER)
-		s64(&c);
+		f64(&c);
 	if (st & PD_S_IP) {
-		ip = s64(&c);
+		ip = f64(&c);
 		has_ip = 1;
 	}
 	if (st & PD_S_TID) {
@@ -1867,29 +1851,29 @@ static int tr_sample(struct pmc_perfdata *p, const struct pd_attr *a, const unsi
 			pid = ld32(p, c.b + c.off);
 			tid = ld32(p, c.b + c.off + 4);
 		}
-		s64(&c);
+		f64(&c);
 	}
 	if (st & PD_S_TIME) {
-		time = s64(&c);
+		time = f64(&c);
 		has_time = 1;
 	}
 	if (st & PD_S_ADDR)
-		s64(&c);
+		f64(&c);
 	if (st & PD_S_ID)
-		s64(&c);
+		f64(&c);
 	if (st & PD_S_STREAM_ID)
-		s64(&c);
+		f64(&c);
 	if (st & PD_S_CPU) {
 		if (c.n - c.off >= 8)
 			cpu = ld32(p, c.b + c.off);
-		s64(&c);
+		f64(&c);
 	}
 	if (st & PD_S_PERIOD)
-		period = s64(&c);
+		period = f64(&c);
 	if (st & PD_S_READ)
 		parse_read(&c, a->pub.read_format, NULL, 0);
 	if (st & PD_S_CALLCHAIN) {
-		nr = s64(&c);
+		nr = f64(&c);
 		if (nr > (c.n - c.off) / 8) {
 			c.bad = 1;
 		} else {
@@ -1907,9 +1891,9 @@ static int tr_sample(struct pmc_perfdata *p, const struct pd_attr *a, const unsi
 		}
 	}
 	if (st & PD_S_BRANCH_STACK) {
-		uint64_t bn = s64(&c);
+		uint64_t bn = f64(&c);
 		if (a->pub.branch_sample_type & PD_BRANCH_HW_INDEX)
-			s64(&c);
+			f64(&c);
 		if (bn > (c.n - c.off) / 24)
 			c.bad = 1;
 		else
@@ -1922,35 +1906,35 @@ static int tr_sample(struct pmc_perfdata *p, const struct pd_attr *a, const unsi
 		}
 	}
 	if (st & PD_S_REGS_USER) {
-		if (s64(&c))
+		if (f64(&c))
 			sskip(&c, 8ull * a->nregs_user);
 	}
 	if (st & PD_S_STACK_USER) {
-		uint64_t sz = s64(&c);
+		uint64_t sz = f64(&c);
 		sskip(&c, sz);
 		if (sz)
-			s64(&c);      /* dyn_size */
+			f64(&c);      /* dyn_size */
 	}
 	if (st & (PD_S_WEIGHT | PD_S_WEIGHT_STRUCT))
-		s64(&c);
+		f64(&c);
 	if (st & PD_S_DATA_SRC)
-		s64(&c);
+		f64(&c);
 	if (st & PD_S_TRANSACTION)
-		s64(&c);
+		f64(&c);
 	if (st & PD_S_REGS_INTR) {
-		if (s64(&c))
+		if (f64(&c))
 			sskip(&c, 8ull * a->nregs_intr);
 	}
 	if (st & PD_S_PHYS_ADDR)
-		s64(&c);
+		f64(&c);
 	if (st & PD_S_CGROUP)
-		s64(&c);
+		f64(&c);
 	if (st & PD_S_DATA_PAGE_SIZE)
-		s64(&c);
+		f64(&c);
 	if (st & PD_S_CODE_PAGE_SIZE)
-		s64(&c);
+		f64(&c);
 	if (st & PD_S_AUX) {
-		uint64_t sz = s64(&c);
+		uint64_t sz = f64(&c);
 		sskip(&c, sz);
 	}
 	if (c.bad) {
@@ -2180,7 +2164,7 @@ static int translate(struct pmc_perfdata *p, const struct pd_attr *a, const unsi
 	}
 	case PD_REC_READ: {
 		struct readval rv[64];
-		struct scur c = { p, r + 16, body > 16 ? body - 16 : 0, 0, 0 };
+		struct fcur c = { p, r + 16, body > 16 ? body - 16 : 0, 0, 0 };
 		uint64_t nv;
 		if (body < 16 || !a)
 			return 0;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -42,6 +43,16 @@ void cli_usage_error(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "Try '%s --help' for more information.\n", cli_prog);
 	exit(CLI_EXIT_USAGE);
+}
+
+void cli_bad_option(int c, char **argv)
+{
+	extern int optind, optopt;
+	if (c == ':')
+		cli_usage_error("option '%s' needs an argument", argv[optind - 1]);
+	if (optopt && optopt < 256)
+		cli_usage_error("unknown option '-%c'", optopt);
+	cli_usage_error("unknown option '%s'", argv[optind - 1]);
 }
 
 int cli_use_color(FILE *f)
@@ -117,4 +128,25 @@ int cli_parse_cpu_list(const char *s, unsigned char *set, int max)
 			return -1;
 	}
 	return 0;
+}
+
+int cli_parse_pid_list(const char *s, pid_t **pids, int *n)
+{
+	char *dup = strdup(s), *save = NULL, *tok;
+	if (!dup)
+		return -1;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		long v = strtol(tok, &end, 10);
+		pid_t *m;
+		if (*end || v <= 0 || v > 0x7fffffff ||
+		    !(m = realloc(*pids, (size_t)(*n + 1) * sizeof(pid_t)))) {
+			free(dup);
+			return -1;
+		}
+		*pids = m;
+		(*pids)[(*n)++] = (pid_t)v;
+	}
+	free(dup);
+	return *n > 0 ? 0 : -1;
 }

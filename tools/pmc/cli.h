@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* Exit status: 0 success, 1 runtime failure, 2 usage error. */
 #define CLI_EXIT_OK      0
@@ -25,6 +26,10 @@ void cli_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)
 /* A usage error: message, a hint to run --help, exit 2. */
 void cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
+/* getopt_long returned ':' (missing argument) or '?' (unknown option):
+ * say which, as a usage error.  Subcommands use opterr = 0 and ":..." optstrings. */
+void cli_bad_option(int c, char **argv) __attribute__((noreturn));
+
 /* Colour only on a terminal and never with NO_COLOR set. */
 int cli_use_color(FILE *f);
 
@@ -37,6 +42,10 @@ void cli_json_string(FILE *f, const char *s);
 /* Parse a CPU list "0-3,6" into a bitmap of up to max CPUs: 0, -1 for bad
  * syntax, -2 for a CPU number >= max. */
 int cli_parse_cpu_list(const char *s, unsigned char *set, int max);
+
+/* Parse "PID[,PID...]" (positive ids), appending to *pids / *n; -1 on a
+ * bad list.  -p and -t of stat and record. */
+int cli_parse_pid_list(const char *s, pid_t **pids, int *n);
 
 /* The subcommands. */
 int cmd_stat(int argc, char **argv);

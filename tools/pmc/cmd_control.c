@@ -159,8 +159,7 @@ int cmd_control(int argc, char **argv)
 			break;
 		case 'b': backend = optarg; break;
 		case 'h': usage(stdout); return 0;
-		case ':': cli_usage_error("option '%s' needs an argument", argv[optind - 1]);
-		default:  cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		default:  cli_bad_option(c, argv);
 		}
 	}
 	if (optind < argc)

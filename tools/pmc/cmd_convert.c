@@ -67,11 +67,7 @@ int cmd_convert(int argc, char **argv)
 		case 'z': zstd = 1; break;
 		case 'f': force = 1; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
-		case ':': cli_usage_error("option '%s' needs an argument", argv[optind - 1]);
-		default:
-			if (optopt)
-				cli_usage_error("unknown option '-%c'", optopt);
-			cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		default:  cli_bad_option(c, argv);
 		}
 	}
 	if (optind < argc)

@@ -105,11 +105,7 @@ int cmd_diff(int argc, char **argv)
 		case 'f': force = 1; break;
 		case O_COLOR: color = optarg; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
-		case ':': cli_usage_error("option '%s' needs an argument", argv[optind - 1]);
-		default:
-			if (optopt)
-				cli_usage_error("unknown option '-%c'", optopt);
-			cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		default:  cli_bad_option(c, argv);
 		}
 	}
 	if (argc - optind != 2)

@@ -349,8 +349,7 @@ int cmd_list(int argc, char **argv)
 		case 'l': o.classes = 1; break;
 		case 'j': o.json = 1; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
-		case ':': cli_usage_error("option '%s' needs an argument", argv[optind - 1]);
-		default:  cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		default:  cli_bad_option(c, argv);
 		}
 	}
 	if (o.classes) {

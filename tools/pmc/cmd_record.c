@@ -114,30 +114,6 @@ static void usage(FILE *f)
 "readable); 2 for a usage error.\n", DEFAULT_HZ, DEFAULT_FILE);
 }
 
-static int parse_pids(const char *s, struct opts *o)
-{
-	char *dup = strdup(s), *save = NULL, *tok;
-	if (!dup)
-		return -1;
-	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *end;
-		long v = strtol(tok, &end, 10);
-		if (*end || v <= 0 || v > 0x7fffffff) {
-			free(dup);
-			return -1;
-		}
-		pid_t *n = realloc(o->pids, (size_t)(o->npids + 1) * sizeof(pid_t));
-		if (!n) {
-			free(dup);
-			return -1;
-		}
-		o->pids = n;
-		o->pids[o->npids++] = (pid_t)v;
-	}
-	free(dup);
-	return o->npids > 0 ? 0 : -1;
-}
-
 static void add_events(struct opts *o, const char *list)
 {
 	char **specs;
@@ -486,11 +462,11 @@ int cmd_record(int argc, char **argv)
 		case 'f': o.force = 1; break;
 		case 'z': o.zstd = 1; break;
 		case 'p':
-			if (parse_pids(optarg, &o) < 0)
+			if (cli_parse_pid_list(optarg, &o.pids, &o.npids) < 0)
 				cli_usage_error("'%s' is not a list of process ids", optarg);
 			break;
 		case 't':
-			if (parse_pids(optarg, &o) < 0)
+			if (cli_parse_pid_list(optarg, &o.pids, &o.npids) < 0)
 				cli_usage_error("'%s' is not a list of thread ids", optarg);
 			o.threads = 1;
 			break;
@@ -517,11 +493,7 @@ int cmd_record(int argc, char **argv)
 		case 'q': o.quiet = 1; break;
 		case OPT_SHOW_SETTINGS: o.show_settings = 1; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
-		case ':': cli_usage_error("option '%s' needs an argument", argv[optind - 1]);
-		default:
-			if (optopt && optopt < 256)
-				cli_usage_error("unknown option '-%c'", optopt);
-			cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		default:  cli_bad_option(c, argv);
 		}
 	}
 	if (optind < argc)

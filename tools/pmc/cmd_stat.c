@@ -96,30 +96,6 @@ static void usage(FILE *f)
 "counting failed, 2 for a usage error.\n");
 }
 
-static int parse_pids(const char *s, struct opts *o)
-{
-	char *dup = strdup(s), *save = NULL, *tok;
-	if (!dup)
-		return -1;
-	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *end;
-		long v = strtol(tok, &end, 10);
-		if (*end || v <= 0 || v > 0x7fffffff) {
-			free(dup);
-			return -1;
-		}
-		pid_t *n = realloc(o->pids, (size_t)(o->npids + 1) * sizeof(pid_t));
-		if (!n) {
-			free(dup);
-			return -1;
-		}
-		o->pids = n;
-		o->pids[o->npids++] = (pid_t)v;
-	}
-	free(dup);
-	return o->npids > 0 ? 0 : -1;
-}
-
 static void add_events(struct opts *o, const char *list)
 {
 	char **specs;
@@ -906,16 +882,16 @@ int cmd_stat(int argc, char **argv)
 	o.out = stdout;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:p:t:aC:l:I:r:x:jPb:o:h", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:p:t:aC:l:I:r:x:jPb:o:h", lopts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'e': add_events(&o, optarg); break;
 		case 'p':
-			if (parse_pids(optarg, &o) < 0)
+			if (cli_parse_pid_list(optarg, &o.pids, &o.npids) < 0)
 				cli_usage_error("'%s' is not a list of process ids", optarg);
 			break;
 		case 't':
-			if (parse_pids(optarg, &o) < 0)
+			if (cli_parse_pid_list(optarg, &o.pids, &o.npids) < 0)
 				cli_usage_error("'%s' is not a list of thread ids", optarg);
 			o.threads = 1;
 			break;
@@ -954,8 +930,7 @@ int cmd_stat(int argc, char **argv)
 		case 'b': o.backend = optarg; break;
 		case 'o': outpath = optarg; break;
 		case 'h': usage(stdout); return 0;
-		case ':': cli_usage_error("option '%s' needs an argument", argv[optind - 1]);
-		default:  cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		default:  cli_bad_option(c, argv);
 		}
 	}
 	if (optind < argc)
