@@ -61,7 +61,6 @@ struct pmc *pmc__find(pmc_id_t id);
 int pmc__log_active(void);
 /* Hooks the log control provides for sampling PMCs (core/logctl.c). */
 int pmc__log_pmc_started(struct pmc *pm);
-int pmc__log_pmc_stopping(struct pmc *pm);
 int pmc__log_pmc_allocated(struct pmc *pm);
 void pmc__log_fini(void);
 int pmc__log_pmc_detach(struct pmc *pm, struct pmc_target *t);

@@ -577,12 +577,6 @@ int pmc__log_pmc_started(struct pmc *pm)
 	return 0;
 }
 
-int pmc__log_pmc_stopping(struct pmc *pm)
-{
-	(void)pm;
-	return 0;
-}
-
 int pmc__log_pmc_detach(struct pmc *pm, struct pmc_target *t)
 {
 	struct pmc_logrec *r = rec_buf();

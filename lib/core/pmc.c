@@ -680,6 +680,18 @@ static int open_target(struct pmc *pm, struct pmc_target *t, unsigned flags)
 	return rc;
 }
 
+/* Enable a target's counters and their context-switch probes. */
+static int enable_target(struct pmc_target *t)
+{
+	int rc = 0;
+	for (int i = 0; i < t->nctr && rc == 0; i++) {
+		rc = pmc__g.be->enable(t->ctr[i]);
+		if (rc == 0 && t->probe[i])
+			rc = pmc__g.be->enable(t->probe[i]);
+	}
+	return rc;
+}
+
 static int attach_locked(struct pmc *pm, pid_t pid, int is_thread, unsigned flags)
 {
 	struct pmc_target *t;
@@ -713,11 +725,7 @@ static int attach_locked(struct pmc *pm, pid_t pid, int is_thread, unsigned flag
 		return rc;
 	}
 	if (pm->state == PMC_STATE_RUNNING)
-		for (int i = 0; i < t->nctr; i++) {
-			pmc__g.be->enable(t->ctr[i]);
-			if (t->probe[i])
-				pmc__g.be->enable(t->probe[i]);
-		}
+		enable_target(t);
 	t->next = pm->targets;
 	pm->targets = t;
 	pm->flags |= PMC_F_ATTACH_DONE;
@@ -844,11 +852,7 @@ int pmc_start(pmc_id_t id)
 	 * (enable_on_exec): enabling them now would count our own exec. */
 	for (struct pmc_target *t = pm->targets; t && rc == 0; t = t->next)
 		if (!pmc__spawn_pending(t->pid))
-			for (int i = 0; i < t->nctr && rc == 0; i++) {
-				rc = pmc__g.be->enable(t->ctr[i]);
-				if (rc == 0 && t->probe[i])
-					rc = pmc__g.be->enable(t->probe[i]);
-			}
+			rc = enable_target(t);
 	if (rc == 0)
 		pm->state = PMC_STATE_RUNNING;
 	return leave(rc);
@@ -866,7 +870,6 @@ int pmc_stop(pmc_id_t id)
 		return leave(0);
 	rc = for_each_ctr(pm, pmc__g.be->disable);
 	pm->state = PMC_STATE_STOPPED;
-	pmc__log_pmc_stopping(pm);
 	return leave(rc);
 }
 
@@ -1125,10 +1128,8 @@ static void release_locked(struct pmc *pm)
 {
 	struct pmc_target *t;
 
-	if (pm->state == PMC_STATE_RUNNING) {
+	if (pm->state == PMC_STATE_RUNNING)
 		for_each_ctr(pm, pmc__g.be->disable);
-		pmc__log_pmc_stopping(pm);
-	}
 	/* Members close before their leader (the kernel requires nothing,
 	 * but the leader's counter must outlive the members' group link). */
 	for (struct pmc *o = pmc__g.pmcs; o; o = o->next)
