@@ -518,11 +518,8 @@ static int add_csw_probe(struct pmc *pm, struct pmc_bctr *probe, pid_t tid)
 	int rc;
 
 	if ((rc = be->id(probe, &kid)) < 0 ||
-	    (rc = pmc__logw_add_event(L.lw, kid, pm->id,
-	    PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-	    PERF_SAMPLE_READ, PERF_FORMAT_GROUP | PERF_FORMAT_ID |
-	    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING,
-	    PMC_LOGW_CSW_PROBE)) < 0)
+	    (rc = pmc__logw_add_event(L.lw, kid, pm->id, PMC__CSW_SAMPLE_TYPE,
+	    PMC__CSW_READ_FORMAT, PMC_LOGW_CSW_PROBE)) < 0)
 		return rc;
 	if (!r && (rc = thread_ring(pm, tid, &r)) < 0)
 		return rc;

@@ -519,15 +519,12 @@ static int open_csw_probe(struct pmc *pm, pid_t tid, unsigned flags, struct pmc_
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
 	a.sample_period = 1;
-	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-	    PERF_SAMPLE_CPU | PERF_SAMPLE_READ;
-	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
-	    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	a.sample_type = PMC__CSW_SAMPLE_TYPE;
+	a.read_format = PMC__CSW_READ_FORMAT;
 	a.sample_id_all = 1;
 	a.use_clockid = 1;
 	a.clockid = CLOCK_MONOTONIC;
 	a.exclude_kernel = pm->ev.attr.exclude_kernel;
-	(void)pm;
 	rc = pmc__g.be->open(&a, tid, -1, NULL, flags, out);
 	if (rc == -EINVAL && (flags & PMC_BOPEN_INHERIT)) {
 		/* Kernels before 6.12 refuse PERF_SAMPLE_READ on inherited
