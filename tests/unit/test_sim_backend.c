@@ -844,6 +844,366 @@ static void test_errors(void **s)
 	sim__configure(NULL);
 }
 
+/* ==== issue 13: the simulator behaves like the hardware and like Linux ==== */
+
+/* Item 1: two threads share one CPU; each task context rotates at every
+ * tick, even when the tick is also a switch.  cpus=1, one event counter,
+ * two INST_RETIRED events (inherited), 1 ms slices: the threads alternate
+ * 1 ms slices and each thread's context alternates the two events, so each
+ * counts 4 of its 8 slices: 8M of 16M instructions, running 8 ms of 16. */
+static void test_mux_rotates_across_switches(void **s)
+{
+	struct pmc_bctr *a, *b;
+	struct pmc_bcount va, vb;
+	pid_t pid;
+
+	(void)s;
+	boot("cpus=1,counters=1,slice=1ms");
+	pid = spawn_text("process p entry=main\nfunction main\n  thread w\n  call w\n"
+			 "function w\n  work cycles=8M instructions=8M\n");
+	a = open_task(hw(PERF_TYPE_RAW, 0x08), pid, PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC);
+	b = open_task(hw(PERF_TYPE_RAW, 0x08), pid, PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC);
+	assert_int_equal(run(pid), 0);
+	va = rd(a);
+	vb = rd(b);
+	assert_int_equal(va.enabled, 16000000);
+	assert_int_equal(vb.enabled, 16000000);
+	assert_int_equal(va.running, 8000000);
+	assert_int_equal(vb.running, 8000000);
+	assert_int_equal(va.value, 8000000);
+	assert_int_equal(vb.value, 8000000);
+	o->close(a);
+	o->close(b);
+	halt();
+}
+
+/* Item 2: a thread that becomes runnable goes to an idle CPU at once; a
+ * busy CPU's tick does not take it back.  Two 100 ms threads on 4 CPUs
+ * run in parallel: done at 100 ms, no context switch, no migration, CPU 0
+ * and CPU 1 each count 100M cycles, CPUs 2 and 3 none. */
+static void test_threads_run_in_parallel(void **s)
+{
+	struct pmc_bctr *cs, *mig, *percpu[4];
+	pid_t pid;
+	int st;
+
+	(void)s;
+	boot("cpus=4");
+	pid = spawn_text("process p entry=main\nfunction main\n  thread w\n  call w\n"
+			 "function w\n  work cycles=100M\n");
+	cs = open_task(hw(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES), pid,
+		       PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC);
+	mig = open_task(hw(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS), pid,
+			PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC);
+	for (int i = 0; i < 4; i++) {
+		struct perf_event_attr a = hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+
+		a.disabled = 0;
+		assert_int_equal(o->open(&a, -1, i, NULL, 0, &percpu[i]), 0);
+	}
+	assert_int_equal(o->spawn_go(pid), 0);
+	assert_int_equal(o->spawn_wait(pid, &st, -1), 0);
+	assert_int_equal(o->now(), 100000000);
+	assert_int_equal(rd(cs).value, 0);
+	assert_int_equal(rd(mig).value, 0);
+	assert_int_equal(rd(percpu[0]).value, 100000000);
+	assert_int_equal(rd(percpu[1]).value, 100000000);
+	assert_int_equal(rd(percpu[2]).value, 0);
+	assert_int_equal(rd(percpu[3]).value, 0);
+	for (int i = 0; i < 4; i++)
+		o->close(percpu[i]);
+	o->close(cs);
+	o->close(mig);
+	halt();
+}
+
+/* Samples of a frequency-mode sampler: time and period of the first n. */
+struct fsamp {
+	int n;
+	uint64_t t[4096], p[4096], v[4096];
+};
+
+static void on_fsamp(void *arg, const struct perf_event_header *h)
+{
+	struct fsamp *f = arg;
+	const uint64_t *u = (const uint64_t *)(h + 1);
+
+	if (h->type != PERF_RECORD_SAMPLE || f->n >= 4096)
+		return;
+	/* TIME, PERIOD, READ (value) */
+	f->t[f->n] = u[0];
+	f->p[f->n] = u[1];
+	f->v[f->n] = u[2];
+	f->n++;
+}
+
+static struct pmc_bctr *open_freq(struct perf_event_attr a, pid_t pid, uint64_t freq,
+				  struct perf_event_mmap_page **pg)
+{
+	struct pmc_bctr *c = NULL;
+
+	a.freq = 1;
+	a.sample_freq = freq;
+	a.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ;
+	assert_int_equal(o->open(&a, pid, -1, NULL, PMC_BOPEN_ENABLE_EXEC, &c), 0);
+	assert_int_equal(o->ring_map(c, 256, pg), 0);
+	return c;
+}
+
+/* Items 3 and 4, hand-computed (1 GHz, the handler takes irq_cost = 1 us):
+ * frequency mode starts at period 1 (perf_event_alloc).  Sample 1 at t=1
+ * (no retune: no previous interrupt).  Sample 2 at 1+1000+1 = 1002:
+ * perf_adjust_period(dt=1001 ns, count=1): target 10^9/(1001*1000) = 999,
+ * period 1 + (998+7)/8 = 126 (the counter already holds the next period, 1).
+ * Sample 3 at 2003, period 1; the counter is loaded with 126.  Sample 4 at
+ * 3003+126 = 3129 with period 126: each sample's period is the events it
+ * stands for, the period that elapsed (not the one loaded after it). */
+static void test_freq_first_samples(void **s)
+{
+	static struct fsamp f;
+	struct perf_event_mmap_page *pg;
+	struct pmc_bctr *c;
+	pid_t pid;
+
+	(void)s;
+	memset(&f, 0, sizeof(f));
+	boot("cpus=1");          /* default irq_cost: 1 us */
+	pid = spawn_text("process p entry=f\nfunction f\n  work cycles=20M\n");
+	c = open_freq(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), pid, 1000, &pg);
+	assert_int_equal(run(pid), 0);
+	drain(pg, on_fsamp, &f);
+	assert_true(f.n >= 4);
+	assert_int_equal(f.t[0], 1);
+	assert_int_equal(f.p[0], 1);
+	assert_int_equal(f.t[1], 1002);
+	assert_int_equal(f.p[1], 1);
+	assert_int_equal(f.t[2], 2003);
+	assert_int_equal(f.p[2], 1);
+	assert_int_equal(f.t[3], 3129);
+	assert_int_equal(f.p[3], 126);
+	o->ring_unmap(c);
+	o->close(c);
+	halt();
+}
+
+/* Item 3 over whole runs: a sample's period is the events counted since
+ * the previous sample (PERF_SAMPLE_READ's value; exact up to the events of
+ * one cycle), so the periods add up to the count at the last sample — hwc->last_period before the
+ * reload, as arm_pmuv3.c — also when the rate changes 30-fold (-F 1000
+ * and -F 4000 on instructions: 1M in the first 10 ms, 30M in the next). */
+static void test_freq_period_is_elapsed(void **s)
+{
+	static struct fsamp f;
+	static const uint64_t freqs[] = { 1000, 4000 };
+
+	(void)s;
+	for (int k = 0; k < 2; k++) {
+		struct perf_event_mmap_page *pg;
+		struct pmc_bctr *c;
+		pid_t pid;
+		uint64_t sum;
+
+		memset(&f, 0, sizeof(f));
+		boot("cpus=1");
+		pid = spawn_text("process p entry=f\nfunction f\n"
+				 "  work cycles=10M instructions=1M\n"
+				 "  work cycles=10M instructions=30M\n");
+		c = open_freq(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS), pid,
+			      freqs[k], &pg);
+		assert_int_equal(run(pid), 0);
+		drain(pg, on_fsamp, &f);
+		assert_true(f.n > 3);
+		sum = f.p[0];
+		assert_int_equal(f.p[0], f.v[0]);
+		for (int i = 1; i < f.n; i++) {
+			int64_t d = (int64_t)(f.v[i] - f.v[i - 1]) - (int64_t)f.p[i];
+
+			/* up to 3 instructions retire per cycle: the counter may
+			 * overshoot by 2 within the cycle it overflows in, and the
+			 * next period is shortened by as much (left += period) */
+			assert_true(d > -3 && d < 3);
+			sum += f.p[i];
+		}
+		assert_true(sum + 3 > f.v[f.n - 1] && sum < f.v[f.n - 1] + 3);
+		assert_true(sum <= 31000000);
+		o->ring_unmap(c);
+		o->close(c);
+		halt();
+	}
+}
+
+/* Item 4: a low-rate event.  50 branch misses in 50 ms (one per ms of
+ * cycles), -F 100: starting at hz/freq = 10^7 nothing would ever be
+ * sampled; starting at 1, the first three misses are sampled with period
+ * 1 — at 1 ms, and (each handler taking 1 us) 2 ms + 1 us, 3 ms + 2 us —
+ * and the counter is then loaded with the retuned period.  The tick at
+ * 4 ms retunes it too (perf_adjust_freq_unthr_context): 3 events in the
+ * 4 ms tick. */
+static void test_freq_low_rate(void **s)
+{
+	static struct fsamp f;
+	struct perf_event_mmap_page *pg;
+	struct pmc_bctr *c;
+	pid_t pid;
+	uint64_t sum = 0;
+
+	(void)s;
+	memset(&f, 0, sizeof(f));
+	boot("cpus=1");
+	pid = spawn_text("process p entry=f\nfunction f\n  work cycles=50M branch-misses=50\n");
+	c = open_freq(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES), pid, 100, &pg);
+	assert_int_equal(run(pid), 0);
+	drain(pg, on_fsamp, &f);
+	assert_true(f.n >= 4);
+	assert_int_equal(f.t[0], 1000000);
+	assert_int_equal(f.p[0], 1);
+	assert_int_equal(f.t[1], 2001000);
+	assert_int_equal(f.p[1], 1);
+	assert_int_equal(f.t[2], 3002000);
+	assert_int_equal(f.p[2], 1);
+	for (int i = 0; i < f.n; i++)
+		sum += f.p[i];
+	assert_true(sum <= 50);
+	assert_int_equal(sum, f.v[f.n - 1]);
+	assert_int_equal(rd(c).value, 50);
+	o->ring_unmap(c);
+	o->close(c);
+	halt();
+}
+
+/* Item 5: the period is not cut to 2^31-1 on 32-bit counters: -c 3e9 over
+ * 10^10 cycles gives 3 samples of 3e9 (each after two overflows: the
+ * counter is loaded with at most 2^31-1). */
+static void test_long_period_on_32bit(void **s)
+{
+	static struct fsamp f;
+	struct perf_event_mmap_page *pg;
+	struct pmc_bctr *c = NULL;
+	struct perf_event_attr a = hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	pid_t pid;
+
+	(void)s;
+	memset(&f, 0, sizeof(f));
+	boot("cpus=1,slice=1s");
+	pid = spawn_text("process p entry=f\nfunction f\n  work cycles=10G\n");
+	a.sample_period = 3000000000ull;
+	a.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ;
+	assert_int_equal(o->open(&a, pid, -1, NULL, PMC_BOPEN_ENABLE_EXEC, &c), 0);
+	assert_int_equal(o->ring_map(c, 4, &pg), 0);
+	assert_int_equal(run(pid), 0);
+	drain(pg, on_fsamp, &f);
+	assert_int_equal(f.n, 3);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(f.p[i], 3000000000ull);
+		assert_int_equal(f.v[i], 3000000000ull * (uint64_t)(i + 1));
+	}
+	assert_int_equal(rd(c).value, 10000000000ull);
+	o->ring_unmap(c);
+	o->close(c);
+	halt();
+}
+
+/* Item 9: a pinned event is always on the PMU (100 %); the flexible ones
+ * share what is left.  2 counters, one pinned + two flexible, 1 ms slices,
+ * 40 ms: pinned running = enabled = 40 ms, the flexible ones 20 ms each.
+ * A pinned group that can never fit goes to the ERROR state. */
+static void test_pinned(void **s)
+{
+	struct pmc_bctr *p, *f1, *f2, *p2;
+	struct perf_event_attr a = hw(PERF_TYPE_RAW, 0x08);
+	struct pmc_bcount v;
+	pid_t pid;
+
+	(void)s;
+	boot("cpus=1,counters=2,slice=1ms");
+	pid = spawn_text("process p entry=f\nfunction f\n  work cycles=40M instructions=40M "
+			 "branches=4M\n");
+	f1 = open_task(hw(PERF_TYPE_RAW, 0x08), pid, PMC_BOPEN_ENABLE_EXEC);
+	a.pinned = 1;
+	p = open_task(a, pid, PMC_BOPEN_ENABLE_EXEC);
+	f2 = open_task(hw(PERF_TYPE_RAW, 0x21), pid, PMC_BOPEN_ENABLE_EXEC);
+	assert_int_equal(run(pid), 0);
+	v = rd(p);
+	assert_int_equal(v.enabled, 40000000);
+	assert_int_equal(v.running, 40000000);
+	assert_int_equal(v.value, 40000000);
+	v = rd(f1);
+	assert_int_equal(v.running, 20000000);
+	assert_int_equal(v.value, 20000000);
+	v = rd(f2);
+	assert_int_equal(v.running, 20000000);
+	assert_int_equal(v.value, 2000000);
+	o->close(p);
+	o->close(f1);
+	o->close(f2);
+	halt();
+
+	/* one counter, two pinned: the second is in ERROR, counts nothing */
+	boot("cpus=1,counters=1,slice=1ms");
+	pid = spawn_text("process p entry=f\nfunction f\n  work cycles=4M instructions=4M\n");
+	p = open_task(a, pid, PMC_BOPEN_ENABLE_EXEC);
+	p2 = open_task(a, pid, PMC_BOPEN_ENABLE_EXEC);
+	assert_int_equal(run(pid), 0);
+	assert_int_equal(rd(p).running, 4000000);
+	v = rd(p2);
+	assert_int_equal(v.value, 0);
+	assert_int_equal(v.running, 0);
+	assert_int_equal(v.enabled, 0);          /* ERROR: time stands still */
+	o->close(p);
+	o->close(p2);
+	halt();
+}
+
+/* Items 10, 11, 12: what the arm64 driver refuses at open. */
+static void test_open_refusals(void **s)
+{
+	struct pmc_bctr *c = NULL, *ld = NULL, *m = NULL;
+	struct perf_event_attr a;
+	pid_t pid;
+
+	(void)s;
+	/* 10: validate_group — with no event counters only CPU_CYCLES fits */
+	boot("cpus=1,counters=0");
+	pid = spawn_file("examples/sim/hot70.wl");
+	a = hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	assert_int_equal(o->open(&a, pid, -1, NULL, 0, &c), -EINVAL);
+	a = hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	assert_int_equal(o->open(&a, pid, -1, NULL, 0, &c), 0);
+	o->close(c);
+	halt();
+	/* a group larger than the PMU: two event counters, three members */
+	boot("cpus=1,counters=2");
+	pid = spawn_file("examples/sim/hot70.wl");
+	a = hw(PERF_TYPE_RAW, 0x08);
+	assert_int_equal(o->open(&a, pid, -1, NULL, 0, &ld), 0);
+	assert_int_equal(o->open(&a, pid, -1, ld, 0, &m), 0);
+	assert_int_equal(o->open(&a, pid, -1, ld, 0, &c), -EINVAL);
+	/* ... but cycles still fits: it has the cycle counter */
+	a = hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	assert_int_equal(o->open(&a, pid, -1, ld, 0, &c), 0);
+	o->close(c);
+	o->close(m);
+	o->close(ld);
+	/* 11: CHAIN cannot be opened on its own */
+	a = hw(PERF_TYPE_RAW, 0x1e);
+	assert_int_equal(o->open(&a, pid, -1, NULL, 0, &c), -EINVAL);
+	/* 12: exclude_idle (:I) */
+	a = hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	a.exclude_idle = 1;
+	assert_int_equal(o->open(&a, pid, -1, NULL, 0, &c), -EPERM);
+	/* software events may exclude idle */
+	a = hw(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	a.exclude_idle = 1;
+	assert_int_equal(o->open(&a, pid, -1, NULL, 0, &c), 0);
+	o->close(c);
+	halt();
+	/* 13: icntr needs p9 */
+	sim__configure("icntr=1");
+	assert_int_equal(o->init(&M), -EINVAL);
+	sim__configure(NULL);
+}
+
+
 static void test_deterministic(void **s)
 {
 	uint64_t h[2];
@@ -891,6 +1251,14 @@ int main(void)
 		cmocka_unit_test(test_lost_records),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_mux_rotates_across_switches),
+		cmocka_unit_test(test_threads_run_in_parallel),
+		cmocka_unit_test(test_freq_first_samples),
+		cmocka_unit_test(test_freq_period_is_elapsed),
+		cmocka_unit_test(test_freq_low_rate),
+		cmocka_unit_test(test_long_period_on_32bit),
+		cmocka_unit_test(test_pinned),
+		cmocka_unit_test(test_open_refusals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,6 +23,8 @@
 
 #include "backend/sim/sim.h"
 
+static void write_counter(struct sim_cpu *c, int s, uint64_t v);
+
 static uint64_t rd(struct sim_cpu *c, unsigned reg)
 {
 	uint64_t v = 0;
@@ -48,7 +50,45 @@ void sim__drv_reset(struct sim_cpu *c)
 	wr(c, PMUV3_PMINTENCLR, ~0ull);
 	wr(c, PMUV3_PMOVSCLR, ~0ull);
 	wr(c, PMUV3_PMCR, pmcr);
-	wr(c, PMUV3_PMUSERENR, sim.cfg.user_access ? (PMUSERENR_ER | PMUSERENR_CR) : 0);
+	wr(c, PMUV3_PMUSERENR, 0);
+}
+
+/*
+ * armv8pmu_start's user-access part: EL0 may read counters only while the
+ * running task has events asking for it (config1:1) and the sysctl
+ * kernel.perf_user_access is 1.  Then PMUSERENR_EL0 = ER|CR (with UEN on
+ * PMUv3p9, where PMUACR_EL1 grants exactly those events' counters); without
+ * PMUv3p9 every counter not in use is zeroed first, so EL0 cannot read
+ * what other contexts counted.  Otherwise PMUSERENR_EL0 = 0.
+ */
+void sim__drv_user_access(struct sim_cpu *c)
+{
+	int nr_user = 0;
+
+	if (c->cur)
+		for (int i = 0; i < c->cur->natts; i++)
+			if (!c->cur->atts[i]->dead && sim__want_user_access(c->cur->atts[i]->ev))
+				nr_user++;
+	if (!sim.cfg.user_access || !nr_user) {
+		wr(c, PMUV3_PMUSERENR, 0);
+		return;
+	}
+	if (c->pmu.cfg.p9) {
+		uint64_t mask = 0;
+
+		for (int s = 0; s < SIM_NSLOTS; s++)
+			if (c->slot[s] && sim__want_user_access(c->slot[s]->ev))
+				mask |= 1ull << s;
+		wr(c, PMUV3_PMUACR, mask);
+		wr(c, PMUV3_PMUSERENR, PMUSERENR_ER | PMUSERENR_CR | PMUSERENR_UEN);
+		return;
+	}
+	for (unsigned s = 0; s < c->pmu.cfg.n; s++)
+		if (!c->slot[s])
+			write_counter(c, (int)s, 0);
+	if (!c->slot[PMUV3_IDX_CYCLE])
+		write_counter(c, PMUV3_IDX_CYCLE, 0);
+	wr(c, PMUV3_PMUSERENR, PMUSERENR_ER | PMUSERENR_CR);
 }
 
 int sim__drv_width(struct sim_cpu *c, int slot)

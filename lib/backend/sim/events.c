@@ -315,8 +315,10 @@ void sim__sched_in(struct sim_cpu *c)
 	c->rotate_needed = 0;
 	if (c->cur)
 		c->cur->rotate_needed = 0;
-	if (!cap)
+	if (!cap) {
+		sim__drv_user_access(c);
 		return;
+	}
 	units = malloc((size_t)cap * sizeof(*units));
 	if (!units)
 		return;
@@ -345,6 +347,7 @@ void sim__sched_in(struct sim_cpu *c)
 		}
 	}
 	free(units);
+	sim__drv_user_access(c);
 }
 
 /* ctx_event_to_rotate + rotate_ctx: the first flexible group on the PMU (or
@@ -443,11 +446,13 @@ int sim__ev_overflow(struct sim_cpu *c, struct sim_att *a, uint64_t period,
 		ret = 1;
 	}
 	if (e->attr.freq) {
-		uint64_t now = c->now, dt = now - a->freq_time_stamp;
+		/* the first interrupt has no previous one (the kernel's stamp is
+		 * 0, far more than 2 ticks before any perf_clock()) */
+		uint64_t now = c->now, prev = a->freq_time_stamp;
 
 		a->freq_time_stamp = now;
-		if (now > 0 && dt > 0 && dt < 2 * sim.cfg.slice_ns)
-			adjust_period(c, a, dt, a->last_period, 1);
+		if (prev && now > prev && now - prev < 2 * sim.cfg.slice_ns)
+			adjust_period(c, a, now - prev, a->last_period, 1);
 	}
 	e->nsamples++;
 	sim__out_sample(c, a, period, ip, el);

@@ -262,6 +262,8 @@ int  sim__ev_task_count(struct pmc_bctr *e, pid_t pid, uint64_t *value);
 
 /* driver.c */
 void sim__drv_reset(struct sim_cpu *c);
+/* PMUSERENR_EL0 (and PMUACR_EL1) for the context now on c */
+void sim__drv_user_access(struct sim_cpu *c);
 int  sim__drv_add(struct sim_cpu *c, struct sim_att *a, int slot_hint);
 void sim__drv_del(struct sim_cpu *c, struct sim_att *a);
 void sim__drv_update(struct sim_cpu *c, struct sim_att *a);
