@@ -1204,6 +1204,211 @@ static void test_open_refusals(void **s)
 }
 
 
+/* ---- realism: interrupt latency, skid, throttling (off by default) ---- */
+
+/* Step the machine until CPU 0 has an overflow pending (latency). */
+static void step_until_pending(void)
+{
+	for (int i = 0; i < 1000000 && sim.cpus[0].irq_at == UINT64_MAX; i++)
+		assert_int_equal(sim__step(), 0);
+	assert_true(sim.cpus[0].irq_at != UINT64_MAX);
+}
+
+static struct pmc_bctr *latency_sampler(pid_t pid, struct perf_event_mmap_page **pg)
+{
+	struct pmc_bctr *c = NULL;
+	struct perf_event_attr a = hw(PERF_TYPE_RAW, 0x08);
+
+	a.sample_period = 10000;
+	a.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ;
+	assert_int_equal(o->open(&a, pid, -1, NULL, PMC_BOPEN_ENABLE_EXEC, &c), 0);
+	assert_int_equal(o->ring_map(c, 16, pg), 0);
+	return c;
+}
+
+/*
+ * irq_latency=500: the handler runs 500 cycles after the overflow and the
+ * counter keeps counting meanwhile.  Period 10000 over 100000 instructions
+ * (1 per cycle): overflows at 10000, 20000, ... 100000, handled at +500
+ * (the reload is shortened by the 500 already counted, so overflows stay
+ * on multiples of 10000).  A read while one is pending folds the count
+ * exactly (10500) and the handler still samples it; the last overflow, at
+ * the very end, is still pending when the task exits: lost, as in Linux.
+ * So 9 samples of period 10000, taken at 10500, 20500, ... 90500.
+ */
+static void test_overflow_pending_at_read(void **s)
+{
+	static struct fsamp f;
+	struct perf_event_mmap_page *pg;
+	struct pmc_bctr *c;
+	pid_t pid;
+	int st;
+
+	(void)s;
+	memset(&f, 0, sizeof(f));
+	boot("cpus=1,irq_latency=500,irq_cost=0");
+	pid = spawn_text("process p entry=f\nfunction f\n  work cycles=100000 instructions=100000\n");
+	c = latency_sampler(pid, &pg);
+	assert_int_equal(o->spawn_go(pid), 0);
+	step_until_pending();
+	assert_int_equal(rd(c).value, 10000);
+	assert_int_equal(sim__step(), 0);              /* runs to the handler's time */
+	assert_true(sim.cpus[0].irq_at != UINT64_MAX);  /* still pending */
+	assert_int_equal(rd(c).value, 10500);           /* folded, not doubled */
+	assert_int_equal(o->spawn_wait(pid, &st, -1), 0);
+	drain(pg, on_fsamp, &f);
+	assert_int_equal(f.n, 9);
+	for (int i = 0; i < 9; i++) {
+		assert_int_equal(f.p[i], 10000);
+		assert_int_equal(f.t[i], 10000 * (uint64_t)(i + 1) + 500);
+		assert_int_equal(f.v[i], 10000 * (uint64_t)(i + 1) + 500);
+	}
+	assert_int_equal(rd(c).value, 100000);
+	o->ring_unmap(c);
+	o->close(c);
+	halt();
+}
+
+/* The same with a disable (and enable) while the first overflow is
+ * pending: the driver stops the counter, folds 10500 and clears the flag;
+ * re-enabled, armpmu_start reloads the 9500 left of the next period
+ * without a sample.  Overflows 2..9 are sampled: 8 samples. */
+static void test_overflow_pending_at_disable(void **s)
+{
+	static struct fsamp f;
+	struct perf_event_mmap_page *pg;
+	struct pmc_bctr *c;
+	pid_t pid;
+	int st;
+
+	(void)s;
+	memset(&f, 0, sizeof(f));
+	boot("cpus=1,irq_latency=500,irq_cost=0");
+	pid = spawn_text("process p entry=f\nfunction f\n  work cycles=100000 instructions=100000\n");
+	c = latency_sampler(pid, &pg);
+	assert_int_equal(o->spawn_go(pid), 0);
+	step_until_pending();
+	assert_int_equal(sim__step(), 0);
+	assert_int_equal(o->disable(c), 0);
+	assert_false(pmuv3__irq_line(&sim.cpus[0].pmu));   /* flag cleared */
+	assert_int_equal(rd(c).value, 10500);
+	assert_int_equal(o->enable(c), 0);
+	assert_int_equal(o->spawn_wait(pid, &st, -1), 0);
+	drain(pg, on_fsamp, &f);
+	assert_int_equal(f.n, 8);
+	for (int i = 0; i < 8; i++) {
+		assert_int_equal(f.p[i], 10000);
+		assert_int_equal(f.t[i], 10000 * (uint64_t)(i + 2) + 500);
+	}
+	assert_int_equal(rd(c).value, 100000);
+	o->ring_unmap(c);
+	o->close(c);
+	halt();
+}
+
+/*
+ * Pending at switch-out: two threads share one CPU in 1 ms slices, period
+ * 999800, latency 500.  A thread's k-th overflow comes at count
+ * k*999800 + (lost ones shorten nothing: the fold makes left negative and
+ * the reload adds a period) — 200*k before the end of its k-th slice, so
+ * overflows 1 and 2 are still pending when the slice ends (switch-out:
+ * the flag is cleared, the sample lost) and 3, 4, 5 are taken.  Each
+ * thread: 3 samples (10 without latency); the counts stay exact.
+ */
+static void test_overflow_pending_at_switch_out(void **s)
+{
+	static struct fsamp f;
+	struct perf_event_mmap_page *pg;
+	struct pmc_bctr *c = NULL;
+	struct perf_event_attr a = hw(PERF_TYPE_RAW, 0x08);
+	pid_t pid;
+
+	(void)s;
+	for (int lat = 0; lat < 2; lat++) {
+		memset(&f, 0, sizeof(f));
+		boot(lat ? "cpus=1,slice=1ms,irq_latency=500,irq_cost=0" : "cpus=1,slice=1ms,irq_cost=0");
+		pid = spawn_text("process p entry=main\nfunction main\n  thread w\n  call w\n"
+				 "function w\n  work cycles=5M instructions=5M\n");
+		a.sample_period = 999800;
+		a.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ;
+		assert_int_equal(o->open(&a, pid, -1, NULL,
+					 PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC, &c), 0);
+		assert_int_equal(o->ring_map(c, 16, &pg), 0);
+		assert_int_equal(run(pid), 0);
+		drain(pg, on_fsamp, &f);
+		assert_int_equal(f.n, lat ? 6 : 10);
+		for (int i = 0; i < f.n; i++)
+			assert_int_equal(f.p[i], 999800);
+		assert_int_equal(rd(c).value, 10000000);
+		o->ring_unmap(c);
+		o->close(c);
+		halt();
+	}
+}
+
+/* skid=10: the interrupt is taken 10 instructions after the overflow, so
+ * the sampled pc is past the instruction that overflowed.  Period 1000 on
+ * cycles; two statements of 1000 cycles and instructions: the overflow is
+ * at the last cycle of statement 0 (pc +0x10 + 4*15 = 0x4c), the sample
+ * at cycle 1010 in statement 1 (pc +0x50). */
+static void test_skid(void **s)
+{
+	struct perf_event_mmap_page *pg;
+	const struct perf_event_header *h;
+	const uint64_t *u;
+	struct pmc_bctr *c;
+	pid_t pid;
+
+	(void)s;
+	for (int skid = 0; skid < 2; skid++) {
+		boot(skid ? "cpus=1,skid=10" : "cpus=1");
+		pid = spawn_text("process p entry=f\nfunction f\n"
+				 "  work cycles=1000 instructions=1000\n"
+				 "  work cycles=1000 instructions=1000\n");
+		c = open_sampler(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), pid, -1,
+				 PMC_BOPEN_ENABLE_EXEC, 1000, 4, &pg);
+		run(pid);
+		h = (const void *)((uint8_t *)pg + pg->data_offset);
+		assert_int_equal(h->type, PERF_RECORD_SAMPLE);
+		u = (const uint64_t *)(h + 1);
+		assert_int_equal(u[1], SIMWL_FUNC_BASE + (skid ? 0x50 : 0x4c));   /* ip */
+		assert_int_equal(u[3], skid ? 1010 : 1000);                       /* time */
+		assert_int_equal(u[5], 1000);                                     /* period */
+		o->ring_unmap(c);
+		o->close(c);
+		halt();
+	}
+}
+
+/* Throttling: max_sample_rate=1000 with 4 ms ticks (HZ 250) allows
+ * ceil(1000/250) = 4 samples per tick.  Period 1000 over 10 ms of cycles:
+ * 4 samples, THROTTLE (the counter stops), UNTHROTTLE at the 4 ms tick, 4
+ * more, THROTTLE, UNTHROTTLE at 8 ms, 4 more, THROTTLE: 12 samples, 3
+ * THROTTLE, 2 UNTHROTTLE records; the stopped counter counted 12000. */
+static void test_throttling(void **s)
+{
+	struct perf_event_mmap_page *pg;
+	struct pmc_bctr *c;
+	struct prof p;
+	pid_t pid;
+
+	(void)s;
+	memset(&p, 0, sizeof(p));
+	boot("cpus=1,max_sample_rate=1000,irq_cost=0");
+	pid = spawn_text("process p entry=f\nfunction f\n  work cycles=10M\n");
+	c = open_sampler(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), pid, -1,
+			 PMC_BOPEN_ENABLE_EXEC, 1000, 16, &pg);
+	run(pid);
+	drain(pg, on_rec, &p);
+	assert_int_equal(p.samples, 12);
+	assert_int_equal(p.bytype[PERF_RECORD_THROTTLE], 3);
+	assert_int_equal(p.bytype[PERF_RECORD_UNTHROTTLE], 2);
+	assert_int_equal(rd(c).value, 12000);
+	o->ring_unmap(c);
+	o->close(c);
+	halt();
+}
+
 static void test_deterministic(void **s)
 {
 	uint64_t h[2];
@@ -1259,6 +1464,11 @@ int main(void)
 		cmocka_unit_test(test_long_period_on_32bit),
 		cmocka_unit_test(test_pinned),
 		cmocka_unit_test(test_open_refusals),
+		cmocka_unit_test(test_overflow_pending_at_read),
+		cmocka_unit_test(test_overflow_pending_at_disable),
+		cmocka_unit_test(test_overflow_pending_at_switch_out),
+		cmocka_unit_test(test_skid),
+		cmocka_unit_test(test_throttling),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
