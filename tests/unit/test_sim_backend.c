@@ -1206,62 +1206,59 @@ static void test_open_refusals(void **s)
 
 /* ---- realism: interrupt latency, skid, throttling (off by default) ---- */
 
-/* Step the machine until CPU 0 has an overflow pending (latency). */
-static void step_until_pending(void)
-{
-	for (int i = 0; i < 1000000 && sim.cpus[0].irq_at == UINT64_MAX; i++)
-		assert_int_equal(sim__step(), 0);
-	assert_true(sim.cpus[0].irq_at != UINT64_MAX);
-}
-
-static struct pmc_bctr *latency_sampler(pid_t pid, struct perf_event_mmap_page **pg)
-{
-	struct pmc_bctr *c = NULL;
-	struct perf_event_attr a = hw(PERF_TYPE_RAW, 0x08);
-
-	a.sample_period = 10000;
-	a.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ;
-	assert_int_equal(o->open(&a, pid, -1, NULL, PMC_BOPEN_ENABLE_EXEC, &c), 0);
-	assert_int_equal(o->ring_map(c, 16, pg), 0);
-	return c;
-}
-
 /*
  * irq_latency=500: the handler runs 500 cycles after the overflow and the
  * counter keeps counting meanwhile.  Period 10000 over 100000 instructions
  * (1 per cycle): overflows at 10000, 20000, ... 100000, handled at +500
  * (the reload is shortened by the 500 already counted, so overflows stay
- * on multiples of 10000).  A read while one is pending folds the count
- * exactly (10500) and the handler still samples it; the last overflow, at
- * the very end, is still pending when the task exits: lost, as in Linux.
- * So 9 samples of period 10000, taken at 10500, 20500, ... 90500.
+ * on multiples of 10000).  The last overflow, at the very end, is still
+ * pending when the task exits: lost, as in Linux.
+ *
+ * At read: a read while the first is pending folds the count exactly
+ * (10500) and the handler still samples it: 9 samples of period 10000,
+ * taken at 10500, 20500, ... 90500.
+ * At disable (and enable again): the driver stops the counter, folds 10500
+ * and clears the flag; re-enabled, armpmu_start reloads the 9500 left of
+ * the next period without a sample: overflows 2..9 are sampled, 8 samples.
  */
-static void test_overflow_pending_at_read(void **s)
+static void pending_case(int disable)
 {
 	static struct fsamp f;
 	struct perf_event_mmap_page *pg;
-	struct pmc_bctr *c;
+	struct pmc_bctr *c = NULL;
+	struct perf_event_attr a = hw(PERF_TYPE_RAW, 0x08);
+	int st, n = disable ? 8 : 9, first = disable ? 2 : 1;
 	pid_t pid;
-	int st;
 
-	(void)s;
 	memset(&f, 0, sizeof(f));
 	boot("cpus=1,irq_latency=500,irq_cost=0");
 	pid = spawn_text("process p entry=f\nfunction f\n  work cycles=100000 instructions=100000\n");
-	c = latency_sampler(pid, &pg);
+	a.sample_period = 10000;
+	a.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ;
+	assert_int_equal(o->open(&a, pid, -1, NULL, PMC_BOPEN_ENABLE_EXEC, &c), 0);
+	assert_int_equal(o->ring_map(c, 16, &pg), 0);
 	assert_int_equal(o->spawn_go(pid), 0);
-	step_until_pending();
+	for (int i = 0; i < 1000000 && sim.cpus[0].irq_at == UINT64_MAX; i++)
+		assert_int_equal(sim__step(), 0);
+	assert_true(sim.cpus[0].irq_at != UINT64_MAX);   /* the overflow is pending */
 	assert_int_equal(rd(c).value, 10000);
-	assert_int_equal(sim__step(), 0);              /* runs to the handler's time */
-	assert_true(sim.cpus[0].irq_at != UINT64_MAX);  /* still pending */
-	assert_int_equal(rd(c).value, 10500);           /* folded, not doubled */
+	assert_int_equal(sim__step(), 0);                /* runs to the handler's time */
+	if (disable) {
+		assert_int_equal(o->disable(c), 0);
+		assert_false(pmuv3__irq_line(&sim.cpus[0].pmu));   /* flag cleared */
+		assert_int_equal(rd(c).value, 10500);
+		assert_int_equal(o->enable(c), 0);
+	} else {
+		assert_true(sim.cpus[0].irq_at != UINT64_MAX);  /* still pending */
+		assert_int_equal(rd(c).value, 10500);           /* folded, not doubled */
+	}
 	assert_int_equal(o->spawn_wait(pid, &st, -1), 0);
 	drain(pg, on_fsamp, &f);
-	assert_int_equal(f.n, 9);
-	for (int i = 0; i < 9; i++) {
+	assert_int_equal(f.n, n);
+	for (int i = 0; i < n; i++) {
 		assert_int_equal(f.p[i], 10000);
-		assert_int_equal(f.t[i], 10000 * (uint64_t)(i + 1) + 500);
-		assert_int_equal(f.v[i], 10000 * (uint64_t)(i + 1) + 500);
+		assert_int_equal(f.t[i], 10000 * (uint64_t)(i + first) + 500);
+		assert_int_equal(f.v[i], 10000 * (uint64_t)(i + first) + 500);
 	}
 	assert_int_equal(rd(c).value, 100000);
 	o->ring_unmap(c);
@@ -1269,51 +1266,27 @@ static void test_overflow_pending_at_read(void **s)
 	halt();
 }
 
-/* The same with a disable (and enable) while the first overflow is
- * pending: the driver stops the counter, folds 10500 and clears the flag;
- * re-enabled, armpmu_start reloads the 9500 left of the next period
- * without a sample.  Overflows 2..9 are sampled: 8 samples. */
+static void test_overflow_pending_at_read(void **s)
+{
+	(void)s;
+	pending_case(0);
+}
+
 static void test_overflow_pending_at_disable(void **s)
 {
-	static struct fsamp f;
-	struct perf_event_mmap_page *pg;
-	struct pmc_bctr *c;
-	pid_t pid;
-	int st;
-
 	(void)s;
-	memset(&f, 0, sizeof(f));
-	boot("cpus=1,irq_latency=500,irq_cost=0");
-	pid = spawn_text("process p entry=f\nfunction f\n  work cycles=100000 instructions=100000\n");
-	c = latency_sampler(pid, &pg);
-	assert_int_equal(o->spawn_go(pid), 0);
-	step_until_pending();
-	assert_int_equal(sim__step(), 0);
-	assert_int_equal(o->disable(c), 0);
-	assert_false(pmuv3__irq_line(&sim.cpus[0].pmu));   /* flag cleared */
-	assert_int_equal(rd(c).value, 10500);
-	assert_int_equal(o->enable(c), 0);
-	assert_int_equal(o->spawn_wait(pid, &st, -1), 0);
-	drain(pg, on_fsamp, &f);
-	assert_int_equal(f.n, 8);
-	for (int i = 0; i < 8; i++) {
-		assert_int_equal(f.p[i], 10000);
-		assert_int_equal(f.t[i], 10000 * (uint64_t)(i + 2) + 500);
-	}
-	assert_int_equal(rd(c).value, 100000);
-	o->ring_unmap(c);
-	o->close(c);
-	halt();
+	pending_case(1);
 }
 
 /*
- * Pending at switch-out: two threads share one CPU in 1 ms slices, period
- * 999800, latency 500.  A thread's k-th overflow comes at count
- * k*999800 + (lost ones shorten nothing: the fold makes left negative and
- * the reload adds a period) — 200*k before the end of its k-th slice, so
- * overflows 1 and 2 are still pending when the slice ends (switch-out:
- * the flag is cleared, the sample lost) and 3, 4, 5 are taken.  Each
- * thread: 3 samples (10 without latency); the counts stay exact.
+ * Pending at switch-out: two threads share one CPU in 1 ms slices (1M
+ * instructions each), period 999800, latency 500.  A thread's k-th overflow
+ * comes 200*k counts before the end of its k-th slice (a lost one leaves its
+ * overshoot to the next period: the fold makes left negative, the reload
+ * adds a period), so overflows 1 and 2 (200 and 400 before the end, less
+ * than the latency) are pending when the slice ends: switch-out stops the
+ * counter, clears the flag, the sample is lost.  3, 4 and 5 are sampled:
+ * 3 per thread, 6 in all (10 without latency); the counts stay exact.
  */
 static void test_overflow_pending_at_switch_out(void **s)
 {

@@ -211,9 +211,9 @@ int sim__drv_add(struct sim_cpu *c, struct sim_att *a, int slot_hint)
 	a->cpu = c->id;
 	if (a->throttled) {                       /* event_sched_in unthrottles */
 		a->throttled = 0;
-		a->interrupts = 0;
 		sim__out_throttle(c, a, 1);
 	}
+	a->interrupts = 0;                        /* a new perf_throttled_seq */
 	sim__drv_set_period(c, a);
 	wr(c, PMUV3_PMINTENSET, 1ull << s);
 	wr(c, PMUV3_PMCNTENSET, 1ull << s);
