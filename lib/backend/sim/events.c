@@ -609,11 +609,11 @@ int sim__ev_open(const struct perf_event_attr *attr, pid_t pid, int cpu,
 		}
 		g[ng++] = &probe;
 		if (!sim__drv_validate(g, ng)) {
-			pmc__set_reason("the %s cannot fit on this PMU (%u event counters%s%s)",
+			pmc__set_reason("the %s can never be on the PMU at once: it has %u event "
+					"counters, plus a cycle counter only for CPU_CYCLES%s",
 					leader ? "group" : "event", sim.cfg.pmu.n,
-					evt == ARMV8_EV_CPU_CYCLES ? "" : "; only CPU_CYCLES may use "
-					"the cycle counter",
-					sim.cfg.pmu.icntr ? ", INST_RETIRED the instruction counter" : "");
+					sim.cfg.pmu.icntr ? " and an instruction counter only for "
+					"INST_RETIRED" : "");
 			return -EINVAL;
 		}
 	}
