@@ -788,10 +788,16 @@ void sim__task_attach_inherited(struct sim_task *parent, struct sim_task *child)
 	int n = parent->natts;
 
 	for (int i = 0; i < n; i++) {
-		struct sim_att *a = parent->atts[i];
+		struct sim_att *a = parent->atts[i], *ca;
 
-		if (!a->dead && inherits(a->ev))
-			att_new(a->ev, child, -1);
+		if (a->dead || !inherits(a->ev) || !(ca = att_new(a->ev, child, -1)))
+			continue;
+		if (a->ev->attr.freq) {
+			/* inherit_event: the child starts at the parent's period */
+			ca->sample_period = a->sample_period;
+			ca->last_period = a->sample_period;
+			ca->period_left = (int64_t)a->sample_period;
+		}
 	}
 }
 
