@@ -7,7 +7,13 @@
  * handler that clears every flag), multiplexing (enabled/running, scaling),
  * the 70/20/10 profile with call chains, side-band records, per-process
  * counts from PERF_RECORD_READ, ring back-pressure with a concurrent
- * reader, PERF_RECORD_LOST, and errors.
+ * reader, PERF_RECORD_LOST, and errors.  Then issue 13's Linux rules, each
+ * with an answer computed by hand in its comment: multiplexing rotation
+ * across task switches, threads in parallel, frequency mode (start at 1,
+ * the elapsed period in each sample, retuning at interrupts and ticks),
+ * long periods on 32-bit counters, pinned events, what open refuses, and
+ * the realism knobs: overflow pending at read / disable / switch-out
+ * (interrupt latency), skid, throttling.
  */
 #include <errno.h>
 #include <pthread.h>
