@@ -428,6 +428,10 @@ static void test_sim_page_no_user_access(void **s)
 	c = open_on_running_task("cpus=1", 0x1b, &pg, &pid);
 	assert_int_equal(pmuv3__mrs(&sim.cpus[0].pmu, PMUV3_PMUSERENR, 1, &u), PMUV3_OK);
 	assert_int_equal(u, PMUSERENR_ER | PMUSERENR_CR);
+	/* what another context left in counter 5 is gone when this task's
+	 * context is scheduled in with user access */
+	assert_int_equal(pmuv3__msr(&sim.cpus[0].pmu, PMUV3_PMEVCNTR(5), 1, 1234), PMUV3_OK);
+	sim__resched(&sim.cpus[0]);
 	assert_int_equal(pmuv3__mrs(&sim.cpus[0].pmu, PMUV3_PMEVCNTR(5), 0, &v), PMUV3_OK);
 	assert_int_equal(v, 0);
 	o->close(c);
