@@ -609,9 +609,10 @@ int sim__ev_open(const struct perf_event_attr *attr, pid_t pid, int cpu,
 		}
 		g[ng++] = &probe;
 		if (!sim__drv_validate(g, ng)) {
-			pmc__set_reason("the %s can never be on the PMU at once: it has %u event "
-					"counters, plus a cycle counter only for CPU_CYCLES%s",
-					leader ? "group" : "event", sim.cfg.pmu.n,
+			pmc__set_reason("%s: the PMU has %u event counters, plus a cycle counter "
+					"only for CPU_CYCLES%s",
+					leader ? "the group can never be on the PMU at once" :
+					"no counter can ever take this event", sim.cfg.pmu.n,
 					sim.cfg.pmu.icntr ? " and an instruction counter only for "
 					"INST_RETIRED" : "");
 			return -EINVAL;
