@@ -3,8 +3,9 @@
  * backend boundary (lib/backend/backend.h).
  *
  * The machine is configured from PMC_SIM_MACHINE ("cpus=4,counters=6,
- * p5=0,icntr=0,p9=0,lc=0,lp=0,slice=4ms,user_access=1"; see
- * docs/simulator.md) or sim__configure() in tests.  Time is simulated and
+ * p5=0,icntr=0,p9=0,lc=0,lp=0,slice=4ms,user_access=1,irq_cost=1us,
+ * irq_latency=0,skid=0,max_sample_rate=0"; see docs/simulator.md) or
+ * sim__configure() in tests.  Time is simulated and
  * advances only inside spawn_wait and ring_wait, so results never depend on
  * the host.  Every op takes sim.lock.
  *

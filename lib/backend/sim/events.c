@@ -1,9 +1,11 @@
 /*
  * events.c — the perf-core half of the simulated kernel: counters attached
  * to tasks or CPUs, saved and restored on context switches (64-bit virtual
- * counts per task), inherited by children, multiplexed when more are active
- * than the PMU has counters (times enabled/running, rotation at each tick),
- * enable-on-exec, and the software events.
+ * counts per task), inherited by children, scheduled as perf does (pinned
+ * before flexible, CPU context before task context), multiplexed when more
+ * are active than the PMU has counters (times enabled/running, per-context
+ * rotation at each tick), frequency-mode retuning and throttling, what the
+ * arm64 driver refuses at open, enable-on-exec, and the software events.
  *
  * What goes on a hardware counter is an attachment (struct sim_att): one per
  * (counter, task) like the kernel's child events, or one per CPU for system

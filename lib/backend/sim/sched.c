@@ -4,10 +4,12 @@
  *
  * Time is discrete (ns; one cycle per ns at the default 1 GHz).  Each CPU
  * has a local clock; sim__step() runs the CPU whose clock is earliest (ties:
- * lowest CPU number) until its next event: the end of a work block, the end
- * of its time slice, or the exact point where a PMU counter overflows.  So
- * overflow interrupts arrive at the event that caused them (no skid) and
- * every run of the same workload is identical.
+ * an idle CPU taking a waiting task first, then the lowest CPU number)
+ * until its next event: the end of a work block, the end of its time slice
+ * (the tick is then a step of its own), or the exact point where a PMU
+ * counter overflows.  So overflow interrupts arrive at the event that caused
+ * them (no skid, unless the skid / irq_latency knobs delay them) and every
+ * run of the same workload is identical.
  *
  * Within a `work` block the six quantities advance in proportion to cycles:
  * after c of C cycles, floor(N*c/C) of N events have happened.  The block's
