@@ -883,6 +883,43 @@ static void test_mux_rotates_across_switches(void **s)
 	halt();
 }
 
+/* Item 1, the CPU context: Linux's mux timer keeps rotating a CPU's
+ * context while it idles.  cpus=2, counters=1, two CPU-wide INST_RETIRED
+ * events on CPU 1.  A thread runs 12 ms there (1 instruction per cycle)
+ * while main runs 40 ms on CPU 0; CPU 1 then idles.  4 ms ticks rotate the
+ * two events: A [0,4) B [4,8) A [8,12) while busy, then B [12,16) A [16,20)
+ * ... B [36,40) while idle: 20 ms running each of 40 enabled; A counted
+ * 8M, B 4M (before: B stayed on from 12 ms, running 32 ms). */
+static void test_mux_rotates_while_idle(void **s)
+{
+	struct pmc_bctr *a = NULL, *b = NULL;
+	struct perf_event_attr at = hw(PERF_TYPE_RAW, 0x08);
+	struct pmc_bcount va, vb;
+	pid_t pid;
+
+	(void)s;
+	boot("cpus=2,counters=1");
+	pid = spawn_text("process p entry=main\nfunction main\n  thread w\n  call v\n"
+			 "function w\n  work cycles=12M instructions=12M\n"
+			 "function v\n  work cycles=40M\n");
+	at.disabled = 0;
+	assert_int_equal(o->open(&at, -1, 1, NULL, 0, &a), 0);
+	assert_int_equal(o->open(&at, -1, 1, NULL, 0, &b), 0);
+	assert_int_equal(run(pid), 0);
+	assert_int_equal(o->now(), 40000000);
+	va = rd(a);
+	vb = rd(b);
+	assert_int_equal(va.enabled, 40000000);
+	assert_int_equal(vb.enabled, 40000000);
+	assert_int_equal(va.running, 20000000);
+	assert_int_equal(vb.running, 20000000);
+	assert_int_equal(va.value, 8000000);
+	assert_int_equal(vb.value, 4000000);
+	o->close(a);
+	o->close(b);
+	halt();
+}
+
 /* Item 2: a thread that becomes runnable goes to an idle CPU at once; a
  * busy CPU's tick does not take it back.  Two 100 ms threads on 4 CPUs
  * run in parallel: done at 100 ms, no context switch, no migration, CPU 0
@@ -1445,6 +1482,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_mux_rotates_across_switches),
+		cmocka_unit_test(test_mux_rotates_while_idle),
 		cmocka_unit_test(test_threads_run_in_parallel),
 		cmocka_unit_test(test_freq_first_samples),
 		cmocka_unit_test(test_freq_period_is_elapsed),

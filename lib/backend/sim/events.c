@@ -487,6 +487,25 @@ static void tick_ctx(struct sim_cpu *c, struct sim_att **v, int n)
 	}
 }
 
+/*
+ * Linux's mux timer keeps firing while a CPU idles: its CPU context goes on
+ * rotating.  An idle CPU takes no steps here, so its ticks up to `until`
+ * are caught up when it next acts (picks a task) or its counters are read.
+ */
+void sim__cpu_idle_ticks(struct sim_cpu *c, uint64_t until)
+{
+	if (c->cur || !c->rotate_needed)
+		return;
+	while (c->slice_end <= c->now)
+		c->slice_end += sim.cfg.slice_ns;
+	while (c->rotate_needed && c->slice_end <= until) {
+		c->now = c->slice_end;
+		c->slice_end += sim.cfg.slice_ns;
+		if (rotate_ctx(c, 0))
+			sim__resched(c);
+	}
+}
+
 void sim__ev_tick(struct sim_cpu *c)
 {
 	int rot = 0;
@@ -727,6 +746,8 @@ void sim__ev_enable(struct pmc_bctr *e, int on)
 
 static void att_sync(struct sim_att *a)
 {
+	if (!a->task)
+		sim__cpu_idle_ticks(&sim.cpus[a->cpu], cpu_time(&sim.cpus[a->cpu]));
 	if (a->slot >= 0 && a->slot < SIM_NSLOTS && a->cpu >= 0)
 		sim__drv_update(&sim.cpus[a->cpu], a);
 	sim__att_times(a, att_now(a));

@@ -646,6 +646,7 @@ int sim__step(void)
 		return 1;
 	sim.steps++;
 	if (!best->cur) {
+		sim__cpu_idle_ticks(best, bt);
 		if (best->now < bt)
 			best->now = bt;
 		pick_next(best);

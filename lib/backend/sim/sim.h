@@ -249,6 +249,8 @@ void sim__sched_out(struct sim_cpu *c);
 /* The scheduler tick on c: frequency retuning, unthrottling, rotation
  * (perf_event_task_tick + perf_rotate_context). */
 void sim__ev_tick(struct sim_cpu *c);
+/* An idle CPU's ticks up to `until`: its CPU context rotates (mux timer). */
+void sim__cpu_idle_ticks(struct sim_cpu *c, uint64_t until);
 /* perf_event_overflow: a sampling period of a elapsed (period events) with
  * the task at ip/el; 1 if the event is throttled now. */
 int  sim__ev_overflow(struct sim_cpu *c, struct sim_att *a, uint64_t period,
