@@ -48,6 +48,7 @@ extern "C" {
 /* ---- CPU types ------------------------------------------------------- */
 #define __PMC_CPUS() \
 	__PMC_CPU(AMD_K8, 0x01, "AMD K8") \
+	__PMC_CPU(INTEL_PIV, 0x86, "Intel Pentium IV") \
 	__PMC_CPU(INTEL_CORE, 0x87, "Intel Core Solo/Duo") \
 	__PMC_CPU(INTEL_CORE2, 0x88, "Intel Core2") \
 	__PMC_CPU(INTEL_CORE2EXTREME, 0x89, "Intel Core2 Extreme") \
@@ -233,270 +234,367 @@ enum pmc_caps {
 	__PMC_EV(IAF, INSTR_RETIRED_ANY) \
 	__PMC_EV(IAF, CPU_CLK_UNHALTED_CORE) \
 	__PMC_EV(IAF, CPU_CLK_UNHALTED_REF)
-#define __PMC_EV_ARMV8() \
-	__PMC_EV(ARMV8, EVENT_00H) \
-	__PMC_EV(ARMV8, EVENT_01H) \
-	__PMC_EV(ARMV8, EVENT_02H) \
-	__PMC_EV(ARMV8, EVENT_03H) \
-	__PMC_EV(ARMV8, EVENT_04H) \
-	__PMC_EV(ARMV8, EVENT_05H) \
-	__PMC_EV(ARMV8, EVENT_06H) \
-	__PMC_EV(ARMV8, EVENT_07H) \
-	__PMC_EV(ARMV8, EVENT_08H) \
-	__PMC_EV(ARMV8, EVENT_09H) \
-	__PMC_EV(ARMV8, EVENT_0AH) \
-	__PMC_EV(ARMV8, EVENT_0BH) \
-	__PMC_EV(ARMV8, EVENT_0CH) \
-	__PMC_EV(ARMV8, EVENT_0DH) \
-	__PMC_EV(ARMV8, EVENT_0EH) \
-	__PMC_EV(ARMV8, EVENT_0FH) \
-	__PMC_EV(ARMV8, EVENT_10H) \
-	__PMC_EV(ARMV8, EVENT_11H) \
-	__PMC_EV(ARMV8, EVENT_12H) \
-	__PMC_EV(ARMV8, EVENT_13H) \
-	__PMC_EV(ARMV8, EVENT_14H) \
-	__PMC_EV(ARMV8, EVENT_15H) \
-	__PMC_EV(ARMV8, EVENT_16H) \
-	__PMC_EV(ARMV8, EVENT_17H) \
-	__PMC_EV(ARMV8, EVENT_18H) \
-	__PMC_EV(ARMV8, EVENT_19H) \
-	__PMC_EV(ARMV8, EVENT_1AH) \
-	__PMC_EV(ARMV8, EVENT_1BH) \
-	__PMC_EV(ARMV8, EVENT_1CH) \
-	__PMC_EV(ARMV8, EVENT_1DH) \
-	__PMC_EV(ARMV8, EVENT_1EH) \
-	__PMC_EV(ARMV8, EVENT_1FH) \
-	__PMC_EV(ARMV8, EVENT_20H) \
-	__PMC_EV(ARMV8, EVENT_21H) \
-	__PMC_EV(ARMV8, EVENT_22H) \
-	__PMC_EV(ARMV8, EVENT_23H) \
-	__PMC_EV(ARMV8, EVENT_24H) \
-	__PMC_EV(ARMV8, EVENT_25H) \
-	__PMC_EV(ARMV8, EVENT_26H) \
-	__PMC_EV(ARMV8, EVENT_27H) \
-	__PMC_EV(ARMV8, EVENT_28H) \
-	__PMC_EV(ARMV8, EVENT_29H) \
-	__PMC_EV(ARMV8, EVENT_2AH) \
-	__PMC_EV(ARMV8, EVENT_2BH) \
-	__PMC_EV(ARMV8, EVENT_2CH) \
-	__PMC_EV(ARMV8, EVENT_2DH) \
-	__PMC_EV(ARMV8, EVENT_2EH) \
-	__PMC_EV(ARMV8, EVENT_2FH) \
-	__PMC_EV(ARMV8, EVENT_30H) \
-	__PMC_EV(ARMV8, EVENT_31H) \
-	__PMC_EV(ARMV8, EVENT_32H) \
-	__PMC_EV(ARMV8, EVENT_33H) \
-	__PMC_EV(ARMV8, EVENT_34H) \
-	__PMC_EV(ARMV8, EVENT_35H) \
-	__PMC_EV(ARMV8, EVENT_36H) \
-	__PMC_EV(ARMV8, EVENT_37H) \
-	__PMC_EV(ARMV8, EVENT_38H) \
-	__PMC_EV(ARMV8, EVENT_39H) \
-	__PMC_EV(ARMV8, EVENT_3AH) \
-	__PMC_EV(ARMV8, EVENT_3BH) \
-	__PMC_EV(ARMV8, EVENT_3CH) \
-	__PMC_EV(ARMV8, EVENT_3DH) \
-	__PMC_EV(ARMV8, EVENT_3EH) \
-	__PMC_EV(ARMV8, EVENT_3FH) \
-	__PMC_EV(ARMV8, EVENT_40H) \
-	__PMC_EV(ARMV8, EVENT_41H) \
-	__PMC_EV(ARMV8, EVENT_42H) \
-	__PMC_EV(ARMV8, EVENT_43H) \
-	__PMC_EV(ARMV8, EVENT_44H) \
-	__PMC_EV(ARMV8, EVENT_45H) \
-	__PMC_EV(ARMV8, EVENT_46H) \
-	__PMC_EV(ARMV8, EVENT_47H) \
-	__PMC_EV(ARMV8, EVENT_48H) \
-	__PMC_EV(ARMV8, EVENT_49H) \
-	__PMC_EV(ARMV8, EVENT_4AH) \
-	__PMC_EV(ARMV8, EVENT_4BH) \
-	__PMC_EV(ARMV8, EVENT_4CH) \
-	__PMC_EV(ARMV8, EVENT_4DH) \
-	__PMC_EV(ARMV8, EVENT_4EH) \
-	__PMC_EV(ARMV8, EVENT_4FH) \
-	__PMC_EV(ARMV8, EVENT_50H) \
-	__PMC_EV(ARMV8, EVENT_51H) \
-	__PMC_EV(ARMV8, EVENT_52H) \
-	__PMC_EV(ARMV8, EVENT_53H) \
-	__PMC_EV(ARMV8, EVENT_54H) \
-	__PMC_EV(ARMV8, EVENT_55H) \
-	__PMC_EV(ARMV8, EVENT_56H) \
-	__PMC_EV(ARMV8, EVENT_57H) \
-	__PMC_EV(ARMV8, EVENT_58H) \
-	__PMC_EV(ARMV8, EVENT_59H) \
-	__PMC_EV(ARMV8, EVENT_5AH) \
-	__PMC_EV(ARMV8, EVENT_5BH) \
-	__PMC_EV(ARMV8, EVENT_5CH) \
-	__PMC_EV(ARMV8, EVENT_5DH) \
-	__PMC_EV(ARMV8, EVENT_5EH) \
-	__PMC_EV(ARMV8, EVENT_5FH) \
-	__PMC_EV(ARMV8, EVENT_60H) \
-	__PMC_EV(ARMV8, EVENT_61H) \
-	__PMC_EV(ARMV8, EVENT_62H) \
-	__PMC_EV(ARMV8, EVENT_63H) \
-	__PMC_EV(ARMV8, EVENT_64H) \
-	__PMC_EV(ARMV8, EVENT_65H) \
-	__PMC_EV(ARMV8, EVENT_66H) \
-	__PMC_EV(ARMV8, EVENT_67H) \
-	__PMC_EV(ARMV8, EVENT_68H) \
-	__PMC_EV(ARMV8, EVENT_69H) \
-	__PMC_EV(ARMV8, EVENT_6AH) \
-	__PMC_EV(ARMV8, EVENT_6BH) \
-	__PMC_EV(ARMV8, EVENT_6CH) \
-	__PMC_EV(ARMV8, EVENT_6DH) \
-	__PMC_EV(ARMV8, EVENT_6EH) \
-	__PMC_EV(ARMV8, EVENT_6FH) \
-	__PMC_EV(ARMV8, EVENT_70H) \
-	__PMC_EV(ARMV8, EVENT_71H) \
-	__PMC_EV(ARMV8, EVENT_72H) \
-	__PMC_EV(ARMV8, EVENT_73H) \
-	__PMC_EV(ARMV8, EVENT_74H) \
-	__PMC_EV(ARMV8, EVENT_75H) \
-	__PMC_EV(ARMV8, EVENT_76H) \
-	__PMC_EV(ARMV8, EVENT_77H) \
-	__PMC_EV(ARMV8, EVENT_78H) \
-	__PMC_EV(ARMV8, EVENT_79H) \
-	__PMC_EV(ARMV8, EVENT_7AH) \
-	__PMC_EV(ARMV8, EVENT_7BH) \
-	__PMC_EV(ARMV8, EVENT_7CH) \
-	__PMC_EV(ARMV8, EVENT_7DH) \
-	__PMC_EV(ARMV8, EVENT_7EH) \
-	__PMC_EV(ARMV8, EVENT_7FH) \
-	__PMC_EV(ARMV8, EVENT_80H) \
-	__PMC_EV(ARMV8, EVENT_81H) \
-	__PMC_EV(ARMV8, EVENT_82H) \
-	__PMC_EV(ARMV8, EVENT_83H) \
-	__PMC_EV(ARMV8, EVENT_84H) \
-	__PMC_EV(ARMV8, EVENT_85H) \
-	__PMC_EV(ARMV8, EVENT_86H) \
-	__PMC_EV(ARMV8, EVENT_87H) \
-	__PMC_EV(ARMV8, EVENT_88H) \
-	__PMC_EV(ARMV8, EVENT_89H) \
-	__PMC_EV(ARMV8, EVENT_8AH) \
-	__PMC_EV(ARMV8, EVENT_8BH) \
-	__PMC_EV(ARMV8, EVENT_8CH) \
-	__PMC_EV(ARMV8, EVENT_8DH) \
-	__PMC_EV(ARMV8, EVENT_8EH) \
-	__PMC_EV(ARMV8, EVENT_8FH) \
-	__PMC_EV(ARMV8, EVENT_90H) \
-	__PMC_EV(ARMV8, EVENT_91H) \
-	__PMC_EV(ARMV8, EVENT_92H) \
-	__PMC_EV(ARMV8, EVENT_93H) \
-	__PMC_EV(ARMV8, EVENT_94H) \
-	__PMC_EV(ARMV8, EVENT_95H) \
-	__PMC_EV(ARMV8, EVENT_96H) \
-	__PMC_EV(ARMV8, EVENT_97H) \
-	__PMC_EV(ARMV8, EVENT_98H) \
-	__PMC_EV(ARMV8, EVENT_99H) \
-	__PMC_EV(ARMV8, EVENT_9AH) \
-	__PMC_EV(ARMV8, EVENT_9BH) \
-	__PMC_EV(ARMV8, EVENT_9CH) \
-	__PMC_EV(ARMV8, EVENT_9DH) \
-	__PMC_EV(ARMV8, EVENT_9EH) \
-	__PMC_EV(ARMV8, EVENT_9FH) \
-	__PMC_EV(ARMV8, EVENT_A0H) \
-	__PMC_EV(ARMV8, EVENT_A1H) \
-	__PMC_EV(ARMV8, EVENT_A2H) \
-	__PMC_EV(ARMV8, EVENT_A3H) \
-	__PMC_EV(ARMV8, EVENT_A4H) \
-	__PMC_EV(ARMV8, EVENT_A5H) \
-	__PMC_EV(ARMV8, EVENT_A6H) \
-	__PMC_EV(ARMV8, EVENT_A7H) \
-	__PMC_EV(ARMV8, EVENT_A8H) \
-	__PMC_EV(ARMV8, EVENT_A9H) \
-	__PMC_EV(ARMV8, EVENT_AAH) \
-	__PMC_EV(ARMV8, EVENT_ABH) \
-	__PMC_EV(ARMV8, EVENT_ACH) \
-	__PMC_EV(ARMV8, EVENT_ADH) \
-	__PMC_EV(ARMV8, EVENT_AEH) \
-	__PMC_EV(ARMV8, EVENT_AFH) \
-	__PMC_EV(ARMV8, EVENT_B0H) \
-	__PMC_EV(ARMV8, EVENT_B1H) \
-	__PMC_EV(ARMV8, EVENT_B2H) \
-	__PMC_EV(ARMV8, EVENT_B3H) \
-	__PMC_EV(ARMV8, EVENT_B4H) \
-	__PMC_EV(ARMV8, EVENT_B5H) \
-	__PMC_EV(ARMV8, EVENT_B6H) \
-	__PMC_EV(ARMV8, EVENT_B7H) \
-	__PMC_EV(ARMV8, EVENT_B8H) \
-	__PMC_EV(ARMV8, EVENT_B9H) \
-	__PMC_EV(ARMV8, EVENT_BAH) \
-	__PMC_EV(ARMV8, EVENT_BBH) \
-	__PMC_EV(ARMV8, EVENT_BCH) \
-	__PMC_EV(ARMV8, EVENT_BDH) \
-	__PMC_EV(ARMV8, EVENT_BEH) \
-	__PMC_EV(ARMV8, EVENT_BFH) \
-	__PMC_EV(ARMV8, EVENT_C0H) \
-	__PMC_EV(ARMV8, EVENT_C1H) \
-	__PMC_EV(ARMV8, EVENT_C2H) \
-	__PMC_EV(ARMV8, EVENT_C3H) \
-	__PMC_EV(ARMV8, EVENT_C4H) \
-	__PMC_EV(ARMV8, EVENT_C5H) \
-	__PMC_EV(ARMV8, EVENT_C6H) \
-	__PMC_EV(ARMV8, EVENT_C7H) \
-	__PMC_EV(ARMV8, EVENT_C8H) \
-	__PMC_EV(ARMV8, EVENT_C9H) \
-	__PMC_EV(ARMV8, EVENT_CAH) \
-	__PMC_EV(ARMV8, EVENT_CBH) \
-	__PMC_EV(ARMV8, EVENT_CCH) \
-	__PMC_EV(ARMV8, EVENT_CDH) \
-	__PMC_EV(ARMV8, EVENT_CEH) \
-	__PMC_EV(ARMV8, EVENT_CFH) \
-	__PMC_EV(ARMV8, EVENT_D0H) \
-	__PMC_EV(ARMV8, EVENT_D1H) \
-	__PMC_EV(ARMV8, EVENT_D2H) \
-	__PMC_EV(ARMV8, EVENT_D3H) \
-	__PMC_EV(ARMV8, EVENT_D4H) \
-	__PMC_EV(ARMV8, EVENT_D5H) \
-	__PMC_EV(ARMV8, EVENT_D6H) \
-	__PMC_EV(ARMV8, EVENT_D7H) \
-	__PMC_EV(ARMV8, EVENT_D8H) \
-	__PMC_EV(ARMV8, EVENT_D9H) \
-	__PMC_EV(ARMV8, EVENT_DAH) \
-	__PMC_EV(ARMV8, EVENT_DBH) \
-	__PMC_EV(ARMV8, EVENT_DCH) \
-	__PMC_EV(ARMV8, EVENT_DDH) \
-	__PMC_EV(ARMV8, EVENT_DEH) \
-	__PMC_EV(ARMV8, EVENT_DFH) \
-	__PMC_EV(ARMV8, EVENT_E0H) \
-	__PMC_EV(ARMV8, EVENT_E1H) \
-	__PMC_EV(ARMV8, EVENT_E2H) \
-	__PMC_EV(ARMV8, EVENT_E3H) \
-	__PMC_EV(ARMV8, EVENT_E4H) \
-	__PMC_EV(ARMV8, EVENT_E5H) \
-	__PMC_EV(ARMV8, EVENT_E6H) \
-	__PMC_EV(ARMV8, EVENT_E7H) \
-	__PMC_EV(ARMV8, EVENT_E8H) \
-	__PMC_EV(ARMV8, EVENT_E9H) \
-	__PMC_EV(ARMV8, EVENT_EAH) \
-	__PMC_EV(ARMV8, EVENT_EBH) \
-	__PMC_EV(ARMV8, EVENT_ECH) \
-	__PMC_EV(ARMV8, EVENT_EDH) \
-	__PMC_EV(ARMV8, EVENT_EEH) \
-	__PMC_EV(ARMV8, EVENT_EFH) \
-	__PMC_EV(ARMV8, EVENT_F0H) \
-	__PMC_EV(ARMV8, EVENT_F1H) \
-	__PMC_EV(ARMV8, EVENT_F2H) \
-	__PMC_EV(ARMV8, EVENT_F3H) \
-	__PMC_EV(ARMV8, EVENT_F4H) \
-	__PMC_EV(ARMV8, EVENT_F5H) \
-	__PMC_EV(ARMV8, EVENT_F6H) \
-	__PMC_EV(ARMV8, EVENT_F7H) \
-	__PMC_EV(ARMV8, EVENT_F8H) \
-	__PMC_EV(ARMV8, EVENT_F9H) \
-	__PMC_EV(ARMV8, EVENT_FAH) \
-	__PMC_EV(ARMV8, EVENT_FBH) \
-	__PMC_EV(ARMV8, EVENT_FCH) \
-	__PMC_EV(ARMV8, EVENT_FDH) \
-	__PMC_EV(ARMV8, EVENT_FEH) \
-	__PMC_EV(ARMV8, EVENT_FFH)
+#define __PMC_EV_ARM_CODES(C) \
+	__PMC_EV(C, EVENT_00H) \
+	__PMC_EV(C, EVENT_01H) \
+	__PMC_EV(C, EVENT_02H) \
+	__PMC_EV(C, EVENT_03H) \
+	__PMC_EV(C, EVENT_04H) \
+	__PMC_EV(C, EVENT_05H) \
+	__PMC_EV(C, EVENT_06H) \
+	__PMC_EV(C, EVENT_07H) \
+	__PMC_EV(C, EVENT_08H) \
+	__PMC_EV(C, EVENT_09H) \
+	__PMC_EV(C, EVENT_0AH) \
+	__PMC_EV(C, EVENT_0BH) \
+	__PMC_EV(C, EVENT_0CH) \
+	__PMC_EV(C, EVENT_0DH) \
+	__PMC_EV(C, EVENT_0EH) \
+	__PMC_EV(C, EVENT_0FH) \
+	__PMC_EV(C, EVENT_10H) \
+	__PMC_EV(C, EVENT_11H) \
+	__PMC_EV(C, EVENT_12H) \
+	__PMC_EV(C, EVENT_13H) \
+	__PMC_EV(C, EVENT_14H) \
+	__PMC_EV(C, EVENT_15H) \
+	__PMC_EV(C, EVENT_16H) \
+	__PMC_EV(C, EVENT_17H) \
+	__PMC_EV(C, EVENT_18H) \
+	__PMC_EV(C, EVENT_19H) \
+	__PMC_EV(C, EVENT_1AH) \
+	__PMC_EV(C, EVENT_1BH) \
+	__PMC_EV(C, EVENT_1CH) \
+	__PMC_EV(C, EVENT_1DH) \
+	__PMC_EV(C, EVENT_1EH) \
+	__PMC_EV(C, EVENT_1FH) \
+	__PMC_EV(C, EVENT_20H) \
+	__PMC_EV(C, EVENT_21H) \
+	__PMC_EV(C, EVENT_22H) \
+	__PMC_EV(C, EVENT_23H) \
+	__PMC_EV(C, EVENT_24H) \
+	__PMC_EV(C, EVENT_25H) \
+	__PMC_EV(C, EVENT_26H) \
+	__PMC_EV(C, EVENT_27H) \
+	__PMC_EV(C, EVENT_28H) \
+	__PMC_EV(C, EVENT_29H) \
+	__PMC_EV(C, EVENT_2AH) \
+	__PMC_EV(C, EVENT_2BH) \
+	__PMC_EV(C, EVENT_2CH) \
+	__PMC_EV(C, EVENT_2DH) \
+	__PMC_EV(C, EVENT_2EH) \
+	__PMC_EV(C, EVENT_2FH) \
+	__PMC_EV(C, EVENT_30H) \
+	__PMC_EV(C, EVENT_31H) \
+	__PMC_EV(C, EVENT_32H) \
+	__PMC_EV(C, EVENT_33H) \
+	__PMC_EV(C, EVENT_34H) \
+	__PMC_EV(C, EVENT_35H) \
+	__PMC_EV(C, EVENT_36H) \
+	__PMC_EV(C, EVENT_37H) \
+	__PMC_EV(C, EVENT_38H) \
+	__PMC_EV(C, EVENT_39H) \
+	__PMC_EV(C, EVENT_3AH) \
+	__PMC_EV(C, EVENT_3BH) \
+	__PMC_EV(C, EVENT_3CH) \
+	__PMC_EV(C, EVENT_3DH) \
+	__PMC_EV(C, EVENT_3EH) \
+	__PMC_EV(C, EVENT_3FH) \
+	__PMC_EV(C, EVENT_40H) \
+	__PMC_EV(C, EVENT_41H) \
+	__PMC_EV(C, EVENT_42H) \
+	__PMC_EV(C, EVENT_43H) \
+	__PMC_EV(C, EVENT_44H) \
+	__PMC_EV(C, EVENT_45H) \
+	__PMC_EV(C, EVENT_46H) \
+	__PMC_EV(C, EVENT_47H) \
+	__PMC_EV(C, EVENT_48H) \
+	__PMC_EV(C, EVENT_49H) \
+	__PMC_EV(C, EVENT_4AH) \
+	__PMC_EV(C, EVENT_4BH) \
+	__PMC_EV(C, EVENT_4CH) \
+	__PMC_EV(C, EVENT_4DH) \
+	__PMC_EV(C, EVENT_4EH) \
+	__PMC_EV(C, EVENT_4FH) \
+	__PMC_EV(C, EVENT_50H) \
+	__PMC_EV(C, EVENT_51H) \
+	__PMC_EV(C, EVENT_52H) \
+	__PMC_EV(C, EVENT_53H) \
+	__PMC_EV(C, EVENT_54H) \
+	__PMC_EV(C, EVENT_55H) \
+	__PMC_EV(C, EVENT_56H) \
+	__PMC_EV(C, EVENT_57H) \
+	__PMC_EV(C, EVENT_58H) \
+	__PMC_EV(C, EVENT_59H) \
+	__PMC_EV(C, EVENT_5AH) \
+	__PMC_EV(C, EVENT_5BH) \
+	__PMC_EV(C, EVENT_5CH) \
+	__PMC_EV(C, EVENT_5DH) \
+	__PMC_EV(C, EVENT_5EH) \
+	__PMC_EV(C, EVENT_5FH) \
+	__PMC_EV(C, EVENT_60H) \
+	__PMC_EV(C, EVENT_61H) \
+	__PMC_EV(C, EVENT_62H) \
+	__PMC_EV(C, EVENT_63H) \
+	__PMC_EV(C, EVENT_64H) \
+	__PMC_EV(C, EVENT_65H) \
+	__PMC_EV(C, EVENT_66H) \
+	__PMC_EV(C, EVENT_67H) \
+	__PMC_EV(C, EVENT_68H) \
+	__PMC_EV(C, EVENT_69H) \
+	__PMC_EV(C, EVENT_6AH) \
+	__PMC_EV(C, EVENT_6BH) \
+	__PMC_EV(C, EVENT_6CH) \
+	__PMC_EV(C, EVENT_6DH) \
+	__PMC_EV(C, EVENT_6EH) \
+	__PMC_EV(C, EVENT_6FH) \
+	__PMC_EV(C, EVENT_70H) \
+	__PMC_EV(C, EVENT_71H) \
+	__PMC_EV(C, EVENT_72H) \
+	__PMC_EV(C, EVENT_73H) \
+	__PMC_EV(C, EVENT_74H) \
+	__PMC_EV(C, EVENT_75H) \
+	__PMC_EV(C, EVENT_76H) \
+	__PMC_EV(C, EVENT_77H) \
+	__PMC_EV(C, EVENT_78H) \
+	__PMC_EV(C, EVENT_79H) \
+	__PMC_EV(C, EVENT_7AH) \
+	__PMC_EV(C, EVENT_7BH) \
+	__PMC_EV(C, EVENT_7CH) \
+	__PMC_EV(C, EVENT_7DH) \
+	__PMC_EV(C, EVENT_7EH) \
+	__PMC_EV(C, EVENT_7FH) \
+	__PMC_EV(C, EVENT_80H) \
+	__PMC_EV(C, EVENT_81H) \
+	__PMC_EV(C, EVENT_82H) \
+	__PMC_EV(C, EVENT_83H) \
+	__PMC_EV(C, EVENT_84H) \
+	__PMC_EV(C, EVENT_85H) \
+	__PMC_EV(C, EVENT_86H) \
+	__PMC_EV(C, EVENT_87H) \
+	__PMC_EV(C, EVENT_88H) \
+	__PMC_EV(C, EVENT_89H) \
+	__PMC_EV(C, EVENT_8AH) \
+	__PMC_EV(C, EVENT_8BH) \
+	__PMC_EV(C, EVENT_8CH) \
+	__PMC_EV(C, EVENT_8DH) \
+	__PMC_EV(C, EVENT_8EH) \
+	__PMC_EV(C, EVENT_8FH) \
+	__PMC_EV(C, EVENT_90H) \
+	__PMC_EV(C, EVENT_91H) \
+	__PMC_EV(C, EVENT_92H) \
+	__PMC_EV(C, EVENT_93H) \
+	__PMC_EV(C, EVENT_94H) \
+	__PMC_EV(C, EVENT_95H) \
+	__PMC_EV(C, EVENT_96H) \
+	__PMC_EV(C, EVENT_97H) \
+	__PMC_EV(C, EVENT_98H) \
+	__PMC_EV(C, EVENT_99H) \
+	__PMC_EV(C, EVENT_9AH) \
+	__PMC_EV(C, EVENT_9BH) \
+	__PMC_EV(C, EVENT_9CH) \
+	__PMC_EV(C, EVENT_9DH) \
+	__PMC_EV(C, EVENT_9EH) \
+	__PMC_EV(C, EVENT_9FH) \
+	__PMC_EV(C, EVENT_A0H) \
+	__PMC_EV(C, EVENT_A1H) \
+	__PMC_EV(C, EVENT_A2H) \
+	__PMC_EV(C, EVENT_A3H) \
+	__PMC_EV(C, EVENT_A4H) \
+	__PMC_EV(C, EVENT_A5H) \
+	__PMC_EV(C, EVENT_A6H) \
+	__PMC_EV(C, EVENT_A7H) \
+	__PMC_EV(C, EVENT_A8H) \
+	__PMC_EV(C, EVENT_A9H) \
+	__PMC_EV(C, EVENT_AAH) \
+	__PMC_EV(C, EVENT_ABH) \
+	__PMC_EV(C, EVENT_ACH) \
+	__PMC_EV(C, EVENT_ADH) \
+	__PMC_EV(C, EVENT_AEH) \
+	__PMC_EV(C, EVENT_AFH) \
+	__PMC_EV(C, EVENT_B0H) \
+	__PMC_EV(C, EVENT_B1H) \
+	__PMC_EV(C, EVENT_B2H) \
+	__PMC_EV(C, EVENT_B3H) \
+	__PMC_EV(C, EVENT_B4H) \
+	__PMC_EV(C, EVENT_B5H) \
+	__PMC_EV(C, EVENT_B6H) \
+	__PMC_EV(C, EVENT_B7H) \
+	__PMC_EV(C, EVENT_B8H) \
+	__PMC_EV(C, EVENT_B9H) \
+	__PMC_EV(C, EVENT_BAH) \
+	__PMC_EV(C, EVENT_BBH) \
+	__PMC_EV(C, EVENT_BCH) \
+	__PMC_EV(C, EVENT_BDH) \
+	__PMC_EV(C, EVENT_BEH) \
+	__PMC_EV(C, EVENT_BFH) \
+	__PMC_EV(C, EVENT_C0H) \
+	__PMC_EV(C, EVENT_C1H) \
+	__PMC_EV(C, EVENT_C2H) \
+	__PMC_EV(C, EVENT_C3H) \
+	__PMC_EV(C, EVENT_C4H) \
+	__PMC_EV(C, EVENT_C5H) \
+	__PMC_EV(C, EVENT_C6H) \
+	__PMC_EV(C, EVENT_C7H) \
+	__PMC_EV(C, EVENT_C8H) \
+	__PMC_EV(C, EVENT_C9H) \
+	__PMC_EV(C, EVENT_CAH) \
+	__PMC_EV(C, EVENT_CBH) \
+	__PMC_EV(C, EVENT_CCH) \
+	__PMC_EV(C, EVENT_CDH) \
+	__PMC_EV(C, EVENT_CEH) \
+	__PMC_EV(C, EVENT_CFH) \
+	__PMC_EV(C, EVENT_D0H) \
+	__PMC_EV(C, EVENT_D1H) \
+	__PMC_EV(C, EVENT_D2H) \
+	__PMC_EV(C, EVENT_D3H) \
+	__PMC_EV(C, EVENT_D4H) \
+	__PMC_EV(C, EVENT_D5H) \
+	__PMC_EV(C, EVENT_D6H) \
+	__PMC_EV(C, EVENT_D7H) \
+	__PMC_EV(C, EVENT_D8H) \
+	__PMC_EV(C, EVENT_D9H) \
+	__PMC_EV(C, EVENT_DAH) \
+	__PMC_EV(C, EVENT_DBH) \
+	__PMC_EV(C, EVENT_DCH) \
+	__PMC_EV(C, EVENT_DDH) \
+	__PMC_EV(C, EVENT_DEH) \
+	__PMC_EV(C, EVENT_DFH) \
+	__PMC_EV(C, EVENT_E0H) \
+	__PMC_EV(C, EVENT_E1H) \
+	__PMC_EV(C, EVENT_E2H) \
+	__PMC_EV(C, EVENT_E3H) \
+	__PMC_EV(C, EVENT_E4H) \
+	__PMC_EV(C, EVENT_E5H) \
+	__PMC_EV(C, EVENT_E6H) \
+	__PMC_EV(C, EVENT_E7H) \
+	__PMC_EV(C, EVENT_E8H) \
+	__PMC_EV(C, EVENT_E9H) \
+	__PMC_EV(C, EVENT_EAH) \
+	__PMC_EV(C, EVENT_EBH) \
+	__PMC_EV(C, EVENT_ECH) \
+	__PMC_EV(C, EVENT_EDH) \
+	__PMC_EV(C, EVENT_EEH) \
+	__PMC_EV(C, EVENT_EFH) \
+	__PMC_EV(C, EVENT_F0H) \
+	__PMC_EV(C, EVENT_F1H) \
+	__PMC_EV(C, EVENT_F2H) \
+	__PMC_EV(C, EVENT_F3H) \
+	__PMC_EV(C, EVENT_F4H) \
+	__PMC_EV(C, EVENT_F5H) \
+	__PMC_EV(C, EVENT_F6H) \
+	__PMC_EV(C, EVENT_F7H) \
+	__PMC_EV(C, EVENT_F8H) \
+	__PMC_EV(C, EVENT_F9H) \
+	__PMC_EV(C, EVENT_FAH) \
+	__PMC_EV(C, EVENT_FBH) \
+	__PMC_EV(C, EVENT_FCH) \
+	__PMC_EV(C, EVENT_FDH) \
+	__PMC_EV(C, EVENT_FEH) \
+	__PMC_EV(C, EVENT_FFH)
+#define __PMC_EV_ARMV7() __PMC_EV_ARM_CODES(ARMV7)
+#define __PMC_EV_ARMV8() __PMC_EV_ARM_CODES(ARMV8)
+#define __PMC_EV_K8() \
+	__PMC_EV(K8, FP_DISPATCHED_FPU_OPS) \
+	__PMC_EV(K8, FP_CYCLES_WITH_NO_FPU_OPS_RETIRED) \
+	__PMC_EV(K8, FP_DISPATCHED_FPU_FAST_FLAG_OPS) \
+	__PMC_EV(K8, LS_SEGMENT_REGISTER_LOAD) \
+	__PMC_EV(K8, LS_MICROARCHITECTURAL_RESYNC_BY_SELF_MODIFYING_CODE) \
+	__PMC_EV(K8, LS_MICROARCHITECTURAL_RESYNC_BY_SNOOP) \
+	__PMC_EV(K8, LS_BUFFER2_FULL) \
+	__PMC_EV(K8, LS_LOCKED_OPERATION) \
+	__PMC_EV(K8, LS_MICROARCHITECTURAL_LATE_CANCEL) \
+	__PMC_EV(K8, LS_RETIRED_CFLUSH_INSTRUCTIONS) \
+	__PMC_EV(K8, LS_RETIRED_CPUID_INSTRUCTIONS) \
+	__PMC_EV(K8, DC_ACCESS) \
+	__PMC_EV(K8, DC_MISS) \
+	__PMC_EV(K8, DC_REFILL_FROM_L2) \
+	__PMC_EV(K8, DC_REFILL_FROM_SYSTEM) \
+	__PMC_EV(K8, DC_COPYBACK) \
+	__PMC_EV(K8, DC_L1_DTLB_MISS_AND_L2_DTLB_HIT) \
+	__PMC_EV(K8, DC_L1_DTLB_MISS_AND_L2_DTLB_MISS) \
+	__PMC_EV(K8, DC_MISALIGNED_DATA_REFERENCE) \
+	__PMC_EV(K8, DC_MICROARCHITECTURAL_LATE_CANCEL) \
+	__PMC_EV(K8, DC_MICROARCHITECTURAL_EARLY_CANCEL) \
+	__PMC_EV(K8, DC_ONE_BIT_ECC_ERROR) \
+	__PMC_EV(K8, DC_DISPATCHED_PREFETCH_INSTRUCTIONS) \
+	__PMC_EV(K8, DC_DCACHE_ACCESSES_BY_LOCKS) \
+	__PMC_EV(K8, BU_CPU_CLK_UNHALTED) \
+	__PMC_EV(K8, BU_INTERNAL_L2_REQUEST) \
+	__PMC_EV(K8, BU_FILL_REQUEST_L2_MISS) \
+	__PMC_EV(K8, BU_FILL_INTO_L2) \
+	__PMC_EV(K8, IC_FETCH) \
+	__PMC_EV(K8, IC_MISS) \
+	__PMC_EV(K8, IC_REFILL_FROM_L2) \
+	__PMC_EV(K8, IC_REFILL_FROM_SYSTEM) \
+	__PMC_EV(K8, IC_L1_ITLB_MISS_AND_L2_ITLB_HIT) \
+	__PMC_EV(K8, IC_L1_ITLB_MISS_AND_L2_ITLB_MISS) \
+	__PMC_EV(K8, IC_MICROARCHITECTURAL_RESYNC_BY_SNOOP) \
+	__PMC_EV(K8, IC_INSTRUCTION_FETCH_STALL) \
+	__PMC_EV(K8, IC_RETURN_STACK_HIT) \
+	__PMC_EV(K8, IC_RETURN_STACK_OVERFLOW) \
+	__PMC_EV(K8, FR_RETIRED_X86_INSTRUCTIONS) \
+	__PMC_EV(K8, FR_RETIRED_UOPS) \
+	__PMC_EV(K8, FR_RETIRED_BRANCHES) \
+	__PMC_EV(K8, FR_RETIRED_BRANCHES_MISPREDICTED) \
+	__PMC_EV(K8, FR_RETIRED_TAKEN_BRANCHES) \
+	__PMC_EV(K8, FR_RETIRED_TAKEN_BRANCHES_MISPREDICTED) \
+	__PMC_EV(K8, FR_RETIRED_FAR_CONTROL_TRANSFERS) \
+	__PMC_EV(K8, FR_RETIRED_RESYNCS) \
+	__PMC_EV(K8, FR_RETIRED_NEAR_RETURNS) \
+	__PMC_EV(K8, FR_RETIRED_NEAR_RETURNS_MISPREDICTED) \
+	__PMC_EV(K8, FR_RETIRED_TAKEN_BRANCHES_MISPREDICTED_BY_ADDR_MISCOMPARE) \
+	__PMC_EV(K8, FR_RETIRED_FPU_INSTRUCTIONS) \
+	__PMC_EV(K8, FR_RETIRED_FASTPATH_DOUBLE_OP_INSTRUCTIONS) \
+	__PMC_EV(K8, FR_INTERRUPTS_MASKED_CYCLES) \
+	__PMC_EV(K8, FR_INTERRUPTS_MASKED_WHILE_PENDING_CYCLES) \
+	__PMC_EV(K8, FR_TAKEN_HARDWARE_INTERRUPTS) \
+	__PMC_EV(K8, FR_DECODER_EMPTY) \
+	__PMC_EV(K8, FR_DISPATCH_STALLS) \
+	__PMC_EV(K8, FR_DISPATCH_STALL_FROM_BRANCH_ABORT_TO_RETIRE) \
+	__PMC_EV(K8, FR_DISPATCH_STALL_FOR_SERIALIZATION) \
+	__PMC_EV(K8, FR_DISPATCH_STALL_FOR_SEGMENT_LOAD) \
+	__PMC_EV(K8, FR_DISPATCH_STALL_WHEN_REORDER_BUFFER_IS_FULL) \
+	__PMC_EV(K8, FR_DISPATCH_STALL_WHEN_RESERVATION_STATIONS_ARE_FULL) \
+	__PMC_EV(K8, FR_DISPATCH_STALL_WHEN_FPU_IS_FULL) \
+	__PMC_EV(K8, FR_DISPATCH_STALL_WHEN_LS_IS_FULL) \
+	__PMC_EV(K8, FR_DISPATCH_STALL_WHEN_WAITING_FOR_ALL_TO_BE_QUIET) \
+	__PMC_EV(K8, FR_DISPATCH_STALL_WHEN_FAR_XFER_OR_RESYNC_BRANCH_PENDING) \
+	__PMC_EV(K8, FR_FPU_EXCEPTIONS) \
+	__PMC_EV(K8, FR_NUMBER_OF_BREAKPOINTS_FOR_DR0) \
+	__PMC_EV(K8, FR_NUMBER_OF_BREAKPOINTS_FOR_DR1) \
+	__PMC_EV(K8, FR_NUMBER_OF_BREAKPOINTS_FOR_DR2) \
+	__PMC_EV(K8, FR_NUMBER_OF_BREAKPOINTS_FOR_DR3) \
+	__PMC_EV(K8, NB_MEMORY_CONTROLLER_PAGE_ACCESS_EVENT) \
+	__PMC_EV(K8, NB_MEMORY_CONTROLLER_PAGE_TABLE_OVERFLOW) \
+	__PMC_EV(K8, NB_MEMORY_CONTROLLER_DRAM_COMMAND_SLOTS_MISSED) \
+	__PMC_EV(K8, NB_MEMORY_CONTROLLER_TURNAROUND) \
+	__PMC_EV(K8, NB_MEMORY_CONTROLLER_BYPASS_SATURATION) \
+	__PMC_EV(K8, NB_SIZED_COMMANDS) \
+	__PMC_EV(K8, NB_PROBE_RESULT) \
+	__PMC_EV(K8, NB_HT_BUS0_BANDWIDTH) \
+	__PMC_EV(K8, NB_HT_BUS1_BANDWIDTH) \
+	__PMC_EV(K8, NB_HT_BUS2_BANDWIDTH)
+
+/* FreeBSD's header aliases: a generic name for an event of the class
+ * (expand with __PMC_EV_ALIAS("name", CLASS_EVENT)). */
+#define __PMC_EV_ALIAS_TSC() \
+	__PMC_EV_ALIAS("cycles", TSC_TSC)
+#define __PMC_EV_ALIAS_IAF() \
+	__PMC_EV_ALIAS("instruction-retired", IAF_INSTR_RETIRED_ANY) \
+	__PMC_EV_ALIAS("unhalted-core-cycles", IAF_CPU_CLK_UNHALTED_CORE) \
+	__PMC_EV_ALIAS("unhalted-reference-cycles", IAF_CPU_CLK_UNHALTED_REF)
+
 #define PMC_EV_DYN_COUNT 0x1000
 
 #define __PMC_EVENTS() \
 	__PMC_EV_BLOCK(TSC, 0x01000) \
 	__PMC_EV_TSC() \
+	__PMC_EV_BLOCK(K8, 0x02080) \
+	__PMC_EV_K8() \
 	__PMC_EV_BLOCK(IAF, 0x10000) \
 	__PMC_EV_IAF() \
+	__PMC_EV_BLOCK(ARMV7, 0x14000) \
+	__PMC_EV_ARMV7() \
 	__PMC_EV_BLOCK(ARMV8, 0x14100) \
 	__PMC_EV_ARMV8()
 
@@ -510,6 +608,10 @@ enum pmc_event {
 };
 #define PMC_EV_TSC_FIRST   PMC_EV_TSC_TSC
 #define PMC_EV_TSC_LAST    PMC_EV_TSC_TSC
+#define PMC_EV_K8_FIRST    PMC_EV_K8_FP_DISPATCHED_FPU_OPS
+#define PMC_EV_K8_LAST     PMC_EV_K8_NB_HT_BUS2_BANDWIDTH
+#define PMC_EV_ARMV7_FIRST PMC_EV_ARMV7_EVENT_00H
+#define PMC_EV_ARMV7_LAST  PMC_EV_ARMV7_EVENT_FFH
 #define PMC_EV_IAF_FIRST   PMC_EV_IAF_INSTR_RETIRED_ANY
 #define PMC_EV_IAF_LAST    PMC_EV_IAF_CPU_CLK_UNHALTED_REF
 #define PMC_EV_ARMV8_FIRST PMC_EV_ARMV8_EVENT_00H
@@ -629,6 +731,114 @@ struct pmc_driverstats {
 	unsigned int pm_log_sweeps;             /* #sample buffer processing passes */
 };
 
+/*
+ * hwpmc's request structures (<sys/pmc.h>).  libpmc on Linux makes no
+ * system call with them; they exist so that FreeBSD code that builds or
+ * inspects requests (pmc_pmu_pmcallocate() fills a pmc_op_pmcallocate)
+ * compiles.  The machine-dependent part is a pad, as on FreeBSD's
+ * architectures without one.
+ */
+union pmc_md_op_pmcallocate {
+	uint64_t __pad[4];
+};
+
+struct pmc_op_pmcallocate {
+	uint32_t pm_caps;             /* PMC_CAP_* */
+	uint32_t pm_cpu;              /* CPU number or PMC_CPU_ANY */
+	enum pmc_class pm_class;
+	enum pmc_event pm_ev;
+	uint32_t pm_flags;            /* PMC_F_* */
+	enum pmc_mode pm_mode;
+	pmc_id_t pm_pmcid;            /* [return] */
+	pmc_value_t pm_count;         /* initial count or reload count */
+	union pmc_md_op_pmcallocate pm_md;
+};
+
+struct pmc_op_pmcadmin {
+	int pm_cpu;
+	uint32_t pm_flags;
+	int pm_pmc;
+	enum pmc_state pm_state;
+};
+
+struct pmc_op_pmcattach {
+	pmc_id_t pm_pmc;
+	pid_t pm_pid;
+};
+
+struct pmc_op_pmcsetcount {
+	pmc_value_t pm_count;
+	pmc_id_t pm_pmcid;
+};
+
+struct pmc_op_pmcrw {
+	uint32_t pm_flags;            /* PMC_F_OLDVALUE, PMC_F_NEWVALUE */
+	pmc_id_t pm_pmcid;
+	pmc_value_t pm_value;
+};
+
+struct pmc_op_getpmcinfo {
+	int32_t pm_cpu;
+	struct pmc_info pm_pmcs[];
+};
+
+struct pmc_op_getcpuinfo {
+	enum pmc_cputype pm_cputype;
+	uint32_t pm_ncpu;
+	uint32_t pm_npmc;
+	uint32_t pm_nclass;
+	struct pmc_classinfo pm_classes[PMC_CLASS_MAX];
+};
+
+struct pmc_op_configurelog {
+	int pm_flags;
+	int pm_logfd;                 /* a file descriptor or -1 */
+};
+
+struct pmc_op_getdriverstats {
+	unsigned int pm_intr_ignored;
+	unsigned int pm_intr_processed;
+	unsigned int pm_intr_bufferfull;
+	unsigned int pm_syscalls;
+	unsigned int pm_syscall_errors;
+	unsigned int pm_buffer_requests;
+	unsigned int pm_buffer_requests_failed;
+	unsigned int pm_log_sweeps;
+};
+
+struct pmc_op_simple {
+	pmc_id_t pm_pmcid;
+};
+
+struct pmc_op_writelog {
+	uint32_t pm_userdata;
+};
+
+struct pmc_op_getmsr {
+	uint32_t pm_msr;
+	pmc_id_t pm_pmcid;
+};
+
+struct pmc_dyn_event_descr {
+	char pm_ev_name[PMC_NAME_MAX];
+	enum pmc_event pm_ev_code;
+};
+
+struct pmc_op_getdyneventinfo {
+	enum pmc_class pm_class;
+	unsigned int pm_nevent;
+	struct pmc_dyn_event_descr pm_events[PMC_EV_DYN_COUNT];
+};
+
+struct pmc_op_caps {
+	pmc_id_t pm_pmcid;
+	uint32_t pm_caps;
+};
+
+/* The CPU's model name as the event tables know it ("GenuineIntel-6-55-4",
+ * "AuthenticAMD-25-1", "ARM-0x41-0xd0c"); filled by pmc_init(). */
+extern char pmc_cpuid[PMC_CPUID_LEN];
+
 /* ---- the FreeBSD API ------------------------------------------------- */
 int pmc_allocate(const char *_ctrspec, enum pmc_mode _mode, uint32_t _flags,
     int _cpu, pmc_id_t *_pmcid, uint64_t count);
@@ -668,6 +878,23 @@ const char *pmc_name_of_state(enum pmc_state _ps);
 
 int pmc_event_names_of_class(enum pmc_class _cl, const char ***_eventnames,
     int *_nevents);
+
+/*
+ * FreeBSD's pmu-events interface, backed on Linux by the CPU's own event
+ * tables: libpfm4's for the core PMU and the kernel's sysfs PMU event files
+ * (docs/freebsd-compat.md).  pmc_pmu_enabled() is nonzero when the machine
+ * has such a table (a hardware PMU); without one the printers print nothing
+ * and pmc_pmu_pmcallocate() answers ENOENT (an errno value, as FreeBSD's).
+ */
+int pmc_pmu_enabled(void);
+void pmc_pmu_print_counters(const char *_event_name);
+void pmc_pmu_print_counter_desc(const char *_event_name);
+void pmc_pmu_print_counter_desc_long(const char *_event_name);
+void pmc_pmu_print_counter_full(const char *_event_name);
+uint64_t pmc_pmu_sample_rate_get(const char *_event_name);
+int pmc_pmu_pmcallocate(const char *_event_name, struct pmc_op_pmcallocate *_pm);
+const char *pmc_pmu_event_get_by_idx(const char *_cpuid, int _idx);
+int pmc_pmu_idx_get_by_event(const char *_cpuid, const char *_event);
 
 /* ====================================================================== *
  *                         LINUX EXTENSIONS                               *
@@ -798,6 +1025,18 @@ int pmc_log_stats(struct pmc_log_stats *_st);
  * (see pmc(3)).  pmc_setting_name(i) names the i-th, NULL past the last.
  */
 int pmc_setting_get(const char *_name, long *_value);
+
+/*
+ * pmc_sysctlbyname — FreeBSD's sysctlbyname(3) for the names pmc tools
+ * read: kern.hwpmc.{callchaindepth,logbuffersize,nbuffers_pcpu,nsamples,
+ * mincount} (int), kern.hwpmc.cpuid (string), hw.ncpu (int),
+ * machdep.hlt_cpus (a cpuset_t of the CPUs not online) and
+ * machdep.logical_cpus_mask (unsigned int).  Read-only (EPERM); other names
+ * ENOENT.  <sys/sysctl.h> of the libpmc-freebsd include set maps
+ * sysctlbyname() to it.
+ */
+int pmc_sysctlbyname(const char *_name, void *_oldp, size_t *_oldlenp,
+    const void *_newp, size_t _newlen);
 const char *pmc_setting_name(int _i);
 
 #ifdef __cplusplus

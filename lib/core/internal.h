@@ -82,6 +82,8 @@ int pmc__spawn_pending(pid_t pid);
 	PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_READ)
 #define PMC__CSW_READ_FORMAT (PERF_FORMAT_GROUP | PERF_FORMAT_ID | \
 	PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+/* Forget the CPU event table pmc_pmu_*(3) read (core/pmu.c). */
+void pmc__pmu_table_reset(void);
 /* Sampling attr fields for pm (core/pmc.c). */
 void pmc__sampling_attr(const struct pmc *pm, struct perf_event_attr *a);
 

@@ -23,6 +23,7 @@
 #include "core/userpage.h"
 
 struct pmc_core pmc__g = { .lock = PTHREAD_MUTEX_INITIALIZER };
+char pmc_cpuid[PMC_CPUID_LEN];
 static const char *backend_name_wanted;
 
 #define LOCK()   pthread_mutex_lock(&pmc__g.lock)
@@ -93,6 +94,7 @@ static int init_locked(void)
 		pmc__g.ci.pm_classes[i] = pmc__g.m.classes[i];
 		pmc__g.ci.pm_npmc += pmc__g.m.classes[i].pm_num;
 	}
+	pmc__sys_cpuid(pmc_cpuid, sizeof(pmc_cpuid));
 	pmc__g.initialized = 1;
 	return 0;
 }
@@ -1169,6 +1171,7 @@ void pmc_fini(void)
 				release_locked(pm);
 		}
 	pmc__rows_fini();
+	pmc__pmu_table_reset();
 	if (pmc__g.be && pmc__g.be->fini)
 		pmc__g.be->fini();
 	pmc__g.be = NULL;

@@ -80,6 +80,14 @@ int pmc__event_foreach(const char *category,
 int pmc__host_has_hw_pmu(void);
 
 /*
+ * The CPU's own event table, FreeBSD's "pmu-events" (pmc_pmu_*(3)): the
+ * named events of the core PMU in sysfs, then libpfm4's events of the core
+ * PMU.  Empty without a hardware PMU.  Same callback rules as
+ * pmc__event_foreach.
+ */
+int pmc__event_cpu_table_foreach(int (*cb)(const struct pmc_evinfo *, void *), void *arg);
+
+/*
  * For tests: the root that replaces "/sys" when looking for
  * bus/event_source/devices (NULL = default; env PMC_SYSFS_ROOT also works),
  * and the tracefs directory (NULL = find or mount it; env PMC_TRACEFS).

@@ -81,6 +81,8 @@ const char *ev__interned_name(unsigned idx)
 #undef __PMC_EV
 #define __PMC_EV(C, N) #N,
 static const char *const armv8_ev_names[] = { __PMC_EV_ARMV8() };
+static const char *const armv7_ev_names[] = { __PMC_EV_ARMV7() };
+static const char *const k8_ev_names[] = { __PMC_EV_K8() };
 static const char *const iaf_ev_names[] = { __PMC_EV_IAF() };
 static const char *const tsc_ev_names[] = { __PMC_EV_TSC() };
 #undef __PMC_EV
@@ -113,6 +115,10 @@ const char *pmc__event_name_of(enum pmc_event ev)
 		return iaf_ev_names[e - PMC_EV_IAF_FIRST];
 	if (e >= PMC_EV_ARMV8_FIRST && e <= PMC_EV_ARMV8_LAST)
 		return armv8_ev_names[e - PMC_EV_ARMV8_FIRST];
+	if (e >= PMC_EV_ARMV7_FIRST && e <= PMC_EV_ARMV7_LAST)
+		return armv7_ev_names[e - PMC_EV_ARMV7_FIRST];
+	if (e >= PMC_EV_K8_FIRST && e <= PMC_EV_K8_LAST)
+		return k8_ev_names[e - PMC_EV_K8_FIRST];
 	if (e < PMC_EV_SOFT_FIRST || e > PMC_EV_SOFT_LAST)
 		return NULL;
 	e -= PMC_EV_SOFT_FIRST;
