@@ -135,6 +135,70 @@ const char *pmc__event_name_of(enum pmc_event ev)
 	return NULL;
 }
 
+/*
+ * Classes whose events the machine names (tracepoints, sysfs PMU events,
+ * the core PMU's events in libpfm4's tables): their names, read once and
+ * kept for the life of the process, since callers free only the array.
+ */
+struct name_store { pthread_once_t once; char **v; int n, cap; const char *cat; };
+
+static int store_add(const struct pmc_evinfo *e, void *arg)
+{
+	struct name_store *st = arg;
+	if (st->n == st->cap) {
+		int c = st->cap ? st->cap * 2 : 128;
+		char **nv = realloc(st->v, (size_t)c * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		st->v = nv;
+		st->cap = c;
+	}
+	if ((st->v[st->n] = strdup(e->name)) == NULL)
+		return -ENOMEM;
+	st->n++;
+	return 0;
+}
+
+static struct name_store st_tp = { PTHREAD_ONCE_INIT, NULL, 0, 0, "tracepoint" };
+static struct name_store st_pmu = { PTHREAD_ONCE_INIT, NULL, 0, 0, "pmu" };
+static struct name_store st_pfm = { PTHREAD_ONCE_INIT, NULL, 0, 0, "libpfm4" };
+static void fill_tp(void)  { pmc__event_foreach(st_tp.cat, store_add, &st_tp); }
+static void fill_pmu(void) { pmc__event_foreach(st_pmu.cat, store_add, &st_pmu); }
+static void fill_pfm(void) { pmc__event_foreach(st_pfm.cat, store_add, &st_pfm); }
+
+static int dyn_names_of_class(enum pmc_class c, const char ***names, int *n)
+{
+	struct name_store *st;
+	const char **v;
+
+	switch (c) {
+	case PMC_CLASS_TRACEPOINT:
+		pthread_once(&st_tp.once, fill_tp);
+		st = &st_tp;
+		break;
+	case PMC_CLASS_PMU:
+		pthread_once(&st_pmu.once, fill_pmu);
+		st = &st_pmu;
+		break;
+	case PMC_CLASS_RAW: case PMC_CLASS_IAP: case PMC_CLASS_K8: case PMC_CLASS_IBS:
+		/* the core PMU's own (vendor) events */
+		pthread_once(&st_pfm.once, fill_pfm);
+		st = &st_pfm;
+		break;
+	default:
+		pmc__set_reason("class %d has no list of event names", (int)c);
+		return -EINVAL;
+	}
+	v = malloc(sizeof(*v) * (size_t)(st->n + 1));
+	if (!v)
+		return -ENOMEM;
+	for (int i = 0; i < st->n; i++)
+		v[i] = st->v[i];
+	*names = v;
+	*n = st->n;
+	return 0;
+}
+
 int pmc__event_names_of_class(enum pmc_class c, const char ***names, int *n)
 {
 	const char **v;
@@ -153,8 +217,7 @@ int pmc__event_names_of_class(enum pmc_class c, const char ***names, int *n)
 	case PMC_CLASS_IAF:     cnt = (int)(sizeof(iaf_ev_names) / sizeof(iaf_ev_names[0])); break;
 	case PMC_CLASS_TSC:     cnt = 1; break;
 	default:
-		pmc__set_reason("class %d has no fixed list of event names", (int)c);
-		return -EINVAL;
+		return dyn_names_of_class(c, names, n);
 	}
 	v = malloc(sizeof(*v) * (size_t)cnt);
 	if (!v)
