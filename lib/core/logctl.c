@@ -57,6 +57,7 @@ static struct {
 	int logged_all;                 /* every process's state is in this log */
 	int logged_ksyms;               /* KSYMSRC is in this log */
 	char cmdline[1024];
+	struct pmc_logw_stats done;     /* totals of the logs already closed */
 } L;
 
 int pmc__log_active(void)
@@ -599,12 +600,23 @@ void pmc__log_target_closing(struct pmc_target *t)
 			}
 }
 
+/*
+ * hwpmc's statistics are the driver's counters: they keep growing across
+ * logs (pmcstat compares them before and after pmc_close_logfile to warn
+ * that sampling was paused).  So: the closed logs' totals plus the open one's.
+ */
 void pmc__log_fill_stats(struct pmc_driverstats *st)
 {
-	struct pmc_logw_stats ls;
-	if (!L.lw)
-		return;
-	pmc__logw_get_stats(L.lw, &ls);
+	struct pmc_logw_stats ls = L.done;
+	if (L.lw) {
+		struct pmc_logw_stats cur;
+		pmc__logw_get_stats(L.lw, &cur);
+		ls.samples += cur.samples;
+		ls.lost += cur.lost;
+		ls.writes += cur.writes;
+		ls.sweeps += cur.sweeps;
+		ls.errors += cur.errors;
+	}
 	st->pm_intr_processed = (unsigned)ls.samples;
 	st->pm_intr_bufferfull = (unsigned)ls.lost;
 	st->pm_buffer_requests = (unsigned)ls.writes;
@@ -625,7 +637,14 @@ static int close_log(void)
 			pmc__g.be->close(r->owner);
 		free(r);
 	}
-	rc = pmc__logw_close(L.lw);
+	struct pmc_logw_stats fin;
+	memset(&fin, 0, sizeof(fin));
+	rc = pmc__logw_close_stats(L.lw, &fin);
+	L.done.samples += fin.samples;
+	L.done.lost += fin.lost;
+	L.done.writes += fin.writes;
+	L.done.sweeps += fin.sweeps;
+	L.done.errors += fin.errors;
 	L.lw = NULL;
 	L.logged_all = L.logged_ksyms = 0;
 	return rc;
@@ -740,4 +759,5 @@ void pmc__log_fini(void)
 {
 	if (L.lw)
 		close_log();
+	memset(&L.done, 0, sizeof(L.done));
 }

@@ -159,6 +159,11 @@ static int lookup(pmc_id_t id, struct pmc **out)
 	if (rc < 0)
 		return rc;
 	*out = pmc__find(id);
+	if (!*out && !pmc__g.pmcs && !pmc__log_active()) {
+		/* hwpmc: a process that owns no PMC (and no log) is no owner */
+		pmc__set_reason("0x%08x is not a PMC handle: this process owns no PMCs", id);
+		return -ESRCH;
+	}
 	if (!*out) {
 		pmc__set_reason("0x%08x is not a PMC handle of this process", id);
 		return -EINVAL;
@@ -354,9 +359,10 @@ static int allocate_common(struct pmc *pm, enum pmc_mode mode, uint32_t flags,
 			return -EINVAL;
 		}
 		if (cpu < 0 || cpu >= (int)pmc__g.ci.pm_ncpu) {
+			/* hwpmc: EINVAL past the last CPU, ENXIO for one offline */
 			pmc__set_reason("CPU %d does not exist (this machine has CPUs 0-%u)",
 			    cpu, pmc__g.ci.pm_ncpu - 1);
-			return -ENXIO;
+			return -EINVAL;
 		}
 		if ((rc = pmc__g.be->cpu_check(cpu)) < 0)
 			return rc;
@@ -369,9 +375,22 @@ static int allocate_common(struct pmc *pm, enum pmc_mode mode, uint32_t flags,
 		    pm->ev.name);
 		return -EOPNOTSUPP;
 	}
-	if ((flags & PMC_F_CALLCHAIN) && !PMC_IS_SAMPLING_MODE(mode)) {
-		pmc__set_reason("call chains need a sampling PMC");
-		return -EOPNOTSUPP;
+	/* hwpmc: USERCALLCHAIN only with CALLCHAIN, and only when sampling;
+	 * CALLCHAIN alone on a counting PMC is accepted and means nothing
+	 * (pmcstat sets it on every event). */
+	if ((flags & (PMC_F_CALLCHAIN | PMC_F_USERCALLCHAIN)) == PMC_F_USERCALLCHAIN) {
+		pmc__set_reason("PMC_F_USERCALLCHAIN needs PMC_F_CALLCHAIN");
+		return -EINVAL;
+	}
+	if ((flags & PMC_F_USERCALLCHAIN) && !PMC_IS_SAMPLING_MODE(mode)) {
+		pmc__set_reason("PMC_F_USERCALLCHAIN needs a sampling PMC");
+		return -EINVAL;
+	}
+	if (pm->ev.pclass == PMC_CLASS_TSC && mode != PMC_MODE_SC) {
+		/* hwpmc's TSC class counts system-wide only */
+		pmc__set_reason("the TSC counts only system-wide (mode SC), not %s",
+		    pmc_name_of_mode(mode) ? pmc_name_of_mode(mode) : "?");
+		return PMC_IS_SAMPLING_MODE(mode) ? -EOPNOTSUPP : -EINVAL;
 	}
 	if ((pm->ev.attr.exclude_kernel || pm->ev.attr.exclude_user) &&
 	    !(pm->ev.caps & (PMC_CAP_USER | PMC_CAP_SYSTEM))) {
@@ -388,8 +407,11 @@ static int allocate_common(struct pmc *pm, enum pmc_mode mode, uint32_t flags,
 		pm->count = count < minc ? minc : count;
 		pm->flags |= PMC_F_NEEDS_LOGFILE;
 	} else {
+		/* hwpmc keeps the count as the PMC's initial value: a system-mode
+		 * PMC starts counting from it; a process-mode PMC's per-process
+		 * values start at 0 and never use it. */
 		pm->count = count;
-		pm->offset = (int64_t)count;
+		pm->offset = PMC_IS_SYSTEM_MODE(mode) ? (int64_t)count : 0;
 		if (flags & (PMC_F_LOG_PROCCSW | PMC_F_LOG_PROCEXIT))
 			pm->flags |= PMC_F_NEEDS_LOGFILE;
 	}
@@ -423,7 +445,8 @@ int pmc_allocate(const char *spec, enum pmc_mode mode, uint32_t flags, int cpu,
 	if ((rc = pmc__event_parse(spec, &pm->ev)) < 0 ||
 	    (rc = allocate_common(pm, mode, flags, cpu, id, count)) < 0) {
 		free(pm);
-		return leave(rc);
+		/* libpmc answers EINVAL for an event it cannot name */
+		return leave(rc == -ENOENT ? -EINVAL : rc);
 	}
 	return leave(0);
 }
@@ -839,6 +862,11 @@ int pmc_start(pmc_id_t id)
 			}
 			pm->targets = t;
 		}
+	} else if (!pm->targets && (pm->flags & PMC_F_ATTACH_DONE)) {
+		/* hwpmc: every target it had is gone (detached or exited) */
+		pmc__set_reason("PMC 0x%08x has no target left: every process it was attached "
+		    "to was detached or exited", id);
+		return leave(-ESRCH);
 	} else if (!pm->targets) {
 		/* hwpmc: starting an unattached process PMC attaches it to the owner. */
 		if ((rc = attach_locked(pm, getpid(), 0, 0)) < 0)
@@ -865,8 +893,12 @@ int pmc_stop(pmc_id_t id)
 	ENTER();
 	if ((rc = lookup(id, &pm)) < 0)
 		return leave(rc);
-	if (pm->state != PMC_STATE_RUNNING)
+	if (pm->state == PMC_STATE_STOPPED)
 		return leave(0);
+	if (pm->state != PMC_STATE_RUNNING) {
+		pmc__set_reason("PMC 0x%08x was never started", id);
+		return leave(-EINVAL);
+	}
 	rc = for_each_ctr(pm, pmc__g.be->disable);
 	pm->state = PMC_STATE_STOPPED;
 	return leave(rc);
@@ -918,11 +950,7 @@ static int read_locked(struct pmc *pm, struct pmc_reading *r)
 	int any_scaled = 0, rc;
 
 	memset(r, 0, sizeof(*r));
-	if (!PMC_IS_COUNTING_MODE(pm->mode)) {
-		pmc__set_reason("PMC 0x%08x samples; only counting PMCs can be read "
-		    "(hwpmc's PMCRW rule)", pm->id);
-		return -EINVAL;
-	}
+	/* Sampling PMCs read too (hwpmc's PMCRW allows it): the events counted. */
 	if (pm->state == PMC_STATE_RUNNING && read_user_page(pm, &raw, &en, &run) == 0) {
 		scaled = (double)raw;
 		if (run && run < en) {
@@ -1006,10 +1034,6 @@ static int write_locked(struct pmc *pm, pmc_value_t v)
 		pmc__set_reason("PMC 0x%08x is running; stop it before writing", pm->id);
 		return -EBUSY;
 	}
-	if (!PMC_IS_COUNTING_MODE(pm->mode)) {
-		pmc__set_reason("PMC 0x%08x samples; use pmc_set() for its period", pm->id);
-		return -EINVAL;
-	}
 	for_each_ctr(pm, pmc__g.be->reset);
 	pm->offset = (int64_t)v;
 	return 0;
@@ -1066,7 +1090,12 @@ int pmc_set(pmc_id_t id, pmc_value_t v)
 					return leave(rc);
 		return leave(0);
 	}
+	/* hwpmc's PMCSETCOUNT: the initial count, which only a system-mode
+	 * PMC counts from (at its next start); process-mode values are
+	 * untouched. */
 	pm->count = v;
+	if (!PMC_IS_SYSTEM_MODE(pm->mode))
+		return leave(0);
 	return leave(write_locked(pm, v));
 }
 

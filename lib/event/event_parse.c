@@ -422,7 +422,8 @@ static int resolve_other(const char *name, int use_pfm, struct pmc_evspec *out)
 	if (rc != -ENOENT || ev__reason()[0])
 		return rc;
 	ev__norm(name, n, sizeof(n));
-	rc = ev__pmu_find_alias(!strcmp(n, "tsc-tsc") ? "tsc" : name, out);
+	/* FreeBSD's TSC, any case: "TSC", "tsc", "TSC-TSC" */
+	rc = ev__pmu_find_alias(!strcmp(n, "tsc-tsc") || !strcmp(n, "tsc") ? "tsc" : name, out);
 	if (rc != -ENOENT || ev__reason()[0])
 		return rc;
 	if (use_pfm && pmc__host_has_hw_pmu()) {

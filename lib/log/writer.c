@@ -541,6 +541,11 @@ int pmc__logw_flush(struct pmc_logw *lw)
 
 int pmc__logw_close(struct pmc_logw *lw)
 {
+	return pmc__logw_close_stats(lw, NULL);
+}
+
+int pmc__logw_close_stats(struct pmc_logw *lw, struct pmc_logw_stats *st)
+{
 	int rc;
 
 	if (!lw)
@@ -557,6 +562,8 @@ int pmc__logw_close(struct pmc_logw *lw)
 	pmc__logw_append(lw, lw->rec.type, pmc__logw_clock(lw), lw->rec.buf, lw->rec.len);
 	write_out(lw);
 	rc = lw->st.error ? -lw->st.error : 0;
+	if (st)
+		*st = lw->st;
 	pthread_mutex_unlock(&lw->mu);
 	lw_free(lw);
 	return rc;

@@ -96,6 +96,9 @@ int  pmc__logw_flush(struct pmc_logw *lw);
 /* Stop the thread, drain, CLOSELOG, write out, free; the first error or 0.
  * Rings still registered are drained but not unmapped (the caller owns them). */
 int  pmc__logw_close(struct pmc_logw *lw);
+struct pmc_logw_stats;
+/* pmc__logw_close that also reports the final statistics (st may be NULL). */
+int  pmc__logw_close_stats(struct pmc_logw *lw, struct pmc_logw_stats *st);
 
 struct pmc_logw_stats {
 	uint64_t samples;      /* CALLCHAIN records produced from ring samples */

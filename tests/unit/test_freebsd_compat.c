@@ -1,0 +1,240 @@
+/*
+ * test_freebsd_compat.c — issue 12: libpmc behaves as FreeBSD's libpmc and
+ * hwpmc do, checked the way FreeBSD's tools call the API (pmcstat,
+ * pmccontrol, libpmcstat): -1 with errno, counts handed to pmc_allocate,
+ * pmc_set / pmc_read / pmc_rw, the driver statistics around a log.  Each
+ * test names the issue item it covers; the authority is FreeBSD's
+ * lib/libpmc/libpmc.c and sys/dev/hwpmc/hwpmc_mod.c.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pmc.h"
+#include "pmclog.h"
+
+static int setup(void **state)
+{
+	(void)state;
+	return pmc_init();
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	pmc_fini();
+	return 0;
+}
+
+/* FreeBSD style: the call returns -1 and errno says why. */
+#define EXPECT_ERRNO(call, e) do { \
+	errno = 0; \
+	assert_int_equal((call), -1); \
+	assert_int_equal(errno, (e)); \
+} while (0)
+
+static void spin_ms(int ms)
+{
+	struct timespec t0, t;
+	volatile unsigned long x = 0;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	do {
+		for (int i = 0; i < 10000; i++)
+			x += (unsigned long)i;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+}
+
+/* Item 1: an event libpmc cannot name is EINVAL (libpmc.c's pmc_allocate). */
+static void test_unknown_event_einval(void **s)
+{
+	pmc_id_t id;
+	(void)s;
+	EXPECT_ERRNO(pmc_allocate("no-such-event", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), EINVAL);
+	EXPECT_ERRNO(pmc_allocate("SOFT-NO.SUCH", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), EINVAL);
+	EXPECT_ERRNO(pmc_allocate("no-such-event", PMC_MODE_SC, 0, 0, &id, 0), EINVAL);
+}
+
+/*
+ * Item 2: pmcstat sets PMC_F_CALLCHAIN on every event, counting ones too
+ * (its -p / -s); hwpmc accepts it there and it means nothing.
+ */
+static void test_callchain_on_counting(void **s)
+{
+	pmc_id_t tc, sc;
+	pmc_value_t v;
+	(void)s;
+	assert_int_equal(pmc_allocate("SOFT-PAGE_FAULT.ALL", PMC_MODE_TC, PMC_F_CALLCHAIN,
+	    PMC_CPU_ANY, &tc, (uint64_t)-1), 0);
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_SC, PMC_F_CALLCHAIN, 0, &sc,
+	    (uint64_t)-1), 0);
+	assert_int_equal(pmc_attach(tc, 0), 0);
+	assert_int_equal(pmc_start(tc), 0);
+	assert_int_equal(pmc_start(sc), 0);
+	assert_int_equal(pmc_stop(tc), 0);
+	assert_int_equal(pmc_read(tc, &v), 0);
+	assert_int_equal(pmc_stop(sc), 0);
+	assert_int_equal(pmc_release(tc), 0);
+	assert_int_equal(pmc_release(sc), 0);
+}
+
+/*
+ * Item 3: hwpmc_mod.c keeps a counting PMC's count as pm_initial, which a
+ * system-mode PMC starts from and a process-mode PMC never uses (its
+ * per-process values start at 0).  pmcstat allocates with count -1.
+ */
+static void test_initial_count_per_mode(void **s)
+{
+	pmc_id_t tc, sc;
+	pmc_value_t v, v2;
+	(void)s;
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &tc,
+	    (uint64_t)-1), 0);
+	assert_int_equal(pmc_attach(tc, 0), 0);
+	assert_int_equal(pmc_start(tc), 0);
+	spin_ms(20);
+	assert_int_equal(pmc_stop(tc), 0);
+	assert_int_equal(pmc_read(tc, &v), 0);
+	/* task-clock ns of ~20 ms of CPU, not 2^64 - 1 + that */
+	assert_true(v >= 15000000ull && v < 10000000000ull);
+	/* PMCSETCOUNT on a process-mode PMC sets pm_initial only */
+	assert_int_equal(pmc_set(tc, 777), 0);
+	assert_int_equal(pmc_read(tc, &v2), 0);
+	assert_int_equal(v2, v);
+	/* PMCRW with a new value sets the saved value, which a read returns */
+	assert_int_equal(pmc_write(tc, 1000), 0);
+	assert_int_equal(pmc_read(tc, &v2), 0);
+	assert_int_equal(v2, 1000);
+	assert_int_equal(pmc_release(tc), 0);
+
+	/* system mode: counts from the initial value, and from pmc_set's */
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_SC, 0, 0, &sc, 5000000000ull), 0);
+	assert_int_equal(pmc_read(sc, &v), 0);
+	assert_int_equal(v, 5000000000ull);
+	assert_int_equal(pmc_start(sc), 0);
+	assert_int_equal(pmc_stop(sc), 0);
+	assert_int_equal(pmc_read(sc, &v), 0);
+	assert_true(v >= 5000000000ull);
+	assert_int_equal(pmc_set(sc, 777), 0);
+	assert_int_equal(pmc_read(sc, &v), 0);
+	assert_int_equal(v, 777);
+	assert_int_equal(pmc_release(sc), 0);
+}
+
+/*
+ * Item 7: the driver's statistics outlive the log: pmcstat compares them
+ * before and after pmc_close_logfile ("sampling was paused").
+ */
+static void test_driver_stats_after_close(void **s)
+{
+	struct pmc_driverstats before, after;
+	char path[] = "/tmp/pmc-fbsd-XXXXXX";
+	pmc_id_t id;
+	int fd;
+	(void)s;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(pmc_get_driver_stats(&before), 0);
+	assert_int_equal(pmc_allocate("cpu-clock", PMC_MODE_TS, 0, PMC_CPU_ANY, &id, 1000000), 0);
+	assert_int_equal(pmc_configure_logfile(fd), 0);
+	assert_int_equal(pmc_attach(id, 0), 0);
+	assert_int_equal(pmc_start(id), 0);
+	spin_ms(60);
+	assert_int_equal(pmc_stop(id), 0);
+	assert_int_equal(pmc_close_logfile(), 0);
+	assert_int_equal(pmc_get_driver_stats(&after), 0);
+	/* ~60 samples at one per ms of CPU went through the log */
+	assert_true(after.pm_intr_processed >= before.pm_intr_processed + 20);
+	assert_true(after.pm_log_sweeps > before.pm_log_sweeps);
+	assert_true(after.pm_buffer_requests > before.pm_buffer_requests);
+	assert_int_equal(pmc_release(id), 0);
+	/* and they keep counting across logs: a second log adds to them */
+	assert_int_equal(pmc_get_driver_stats(&before), 0);
+	assert_int_equal(before.pm_intr_processed, after.pm_intr_processed);
+	close(fd);
+}
+
+/* Item 10: hwpmc_mod.c's errno for each condition. */
+static void test_hwpmc_errnos(void **s)
+{
+	const struct pmc_cpuinfo *ci;
+	pmc_id_t id, other;
+	pmc_value_t v;
+	(void)s;
+	assert_int_equal(pmc_cpuinfo(&ci), 0);
+	/* a process that owns no PMC: ESRCH (no owner descriptor) */
+	EXPECT_ERRNO(pmc_release(0x12345678), ESRCH);
+	EXPECT_ERRNO(pmc_detach(0x12345678, 0), ESRCH);
+	/* a CPU past the last one: EINVAL */
+	EXPECT_ERRNO(pmc_allocate("task-clock", PMC_MODE_SC, 0, (int)ci->pm_ncpu, &id, 0), EINVAL);
+	/* USERCALLCHAIN only with CALLCHAIN */
+	EXPECT_ERRNO(pmc_allocate("cpu-clock", PMC_MODE_TS, PMC_F_USERCALLCHAIN, PMC_CPU_ANY,
+	    &id, 100000), EINVAL);
+	assert_int_equal(pmc_allocate("cpu-clock", PMC_MODE_TS,
+	    PMC_F_USERCALLCHAIN | PMC_F_CALLCHAIN, PMC_CPU_ANY, &id, 100000), 0);
+	/* sampling PMCs can be read and written (PMCRW) */
+	assert_int_equal(pmc_read(id, &v), 0);
+	assert_int_equal(pmc_write(id, 42), 0);
+	assert_int_equal(pmc_read(id, &v), 0);
+	assert_int_equal(v, 42);
+	/* stopping a PMC that never started: EINVAL */
+	EXPECT_ERRNO(pmc_stop(id), EINVAL);
+	assert_int_equal(pmc_release(id), 0);
+
+	/* start after every target was detached: ESRCH, no silent re-attach */
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), 0);
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &other, 0), 0);
+	assert_int_equal(pmc_attach(id, 0), 0);
+	assert_int_equal(pmc_detach(id, 0), 0);
+	EXPECT_ERRNO(pmc_start(id), ESRCH);
+	/* an id this owner does not have: EINVAL (it owns some) */
+	EXPECT_ERRNO(pmc_release(id ^ 0x80), EINVAL);
+	assert_int_equal(pmc_release(id), 0);
+	assert_int_equal(pmc_release(other), 0);
+	/* ... and ESRCH again once it owns none */
+	EXPECT_ERRNO(pmc_start(other), ESRCH);
+}
+
+/* Item 10: "TSC" in any case; the TSC counts system-wide only. */
+static void test_tsc(void **s)
+{
+	pmc_id_t id;
+	(void)s;
+	if (pmc_allocate("TSC", PMC_MODE_SC, 0, 0, &id, 0) < 0) {
+		assert_int_equal(errno, EINVAL);
+		skip();          /* no msr PMU (no /sys/bus/event_source/devices/msr) */
+	}
+	assert_int_equal(PMC_ID_TO_CLASS(id), PMC_CLASS_TSC);
+	assert_int_equal(pmc_release(id), 0);
+	assert_int_equal(pmc_allocate("tsc", PMC_MODE_SC, 0, 0, &id, 0), 0);
+	assert_int_equal(pmc_release(id), 0);
+	assert_int_equal(pmc_allocate("TSC-TSC", PMC_MODE_SC, 0, 0, &id, 0), 0);
+	assert_int_equal(pmc_release(id), 0);
+	EXPECT_ERRNO(pmc_allocate("TSC", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_unknown_event_einval),
+		cmocka_unit_test(test_callchain_on_counting),
+		cmocka_unit_test(test_initial_count_per_mode),
+		cmocka_unit_test(test_driver_stats_after_close),
+		cmocka_unit_test(test_hwpmc_errnos),
+		cmocka_unit_test(test_tsc),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
