@@ -265,7 +265,8 @@ void pmc__sampling_attr(const struct pmc *pm, struct perf_event_attr *a)
 		a->freq = 1;
 		a->sample_freq = pm->freq;
 	} else {
-		a->sample_period = pm->count;
+		/* FreeBSD's CLOCK.* sample every N clock ticks */
+		a->sample_period = pm->ev.tick_ns ? pm->count * pm->ev.tick_ns : pm->count;
 	}
 	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 	    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
@@ -997,6 +998,11 @@ static int read_locked(struct pmc *pm, struct pmc_reading *r)
 		}
 	}
 done:
+	if (pm->ev.tick_ns) {
+		/* FreeBSD's CLOCK.* count clock ticks, Linux's cpu-clock ns */
+		raw /= pm->ev.tick_ns;
+		scaled /= (double)pm->ev.tick_ns;
+	}
 	r->pm_raw = raw + (uint64_t)pm->offset;
 	r->pm_value = (any_scaled ? (uint64_t)(scaled + 0.5) : raw) + (uint64_t)pm->offset;
 	r->pm_enabled = en;

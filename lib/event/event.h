@@ -38,6 +38,8 @@ struct pmc_evspec {
 	char unit[32];                /* sysfs events/NAME.unit, else "" */
 	char pmu[64];                 /* "cpu", "software", "tracepoint", "msr", "armv8", ... */
 	int needs_hw_pmu;             /* 1 if only a hardware PMU can count it */
+	uint64_t tick_ns;             /* FreeBSD's CLOCK.* events: ns per clock tick;
+	                               * counts and sampling periods are in ticks */
 };
 
 /* Parse and resolve one spec. 0, -ENOENT (unknown name), -EINVAL (bad syntax). */

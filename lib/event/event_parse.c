@@ -126,6 +126,8 @@ const char *pmc__event_name_of(enum pmc_event ev)
 		return ev__generic[e - EV_IDX_GENERIC].name;
 	if (e >= EV_IDX_SOFTWARE && e < EV_IDX_SOFTWARE + ev__nsoftware)
 		return ev__software[e - EV_IDX_SOFTWARE].name;
+	if (e >= EV_IDX_FBSD_SOFT && e < EV_IDX_FBSD_SOFT + ev__nfbsd_soft)
+		return ev__fbsd_soft[e - EV_IDX_FBSD_SOFT].name;
 	if (e >= EV_IDX_CACHE && e < EV_IDX_CACHE + EV_CACHE_TYPES * EV_CACHE_OPS * EV_CACHE_RES) {
 		pthread_once(&cache_once, cache_init);
 		return cache_names[e - EV_IDX_CACHE][0] ? cache_names[e - EV_IDX_CACHE] : NULL;
@@ -199,6 +201,31 @@ static int dyn_names_of_class(enum pmc_class c, const char ***names, int *n)
 	return 0;
 }
 
+/*
+ * The SOFT class: FreeBSD's SOFT events this machine can count (hwpmc lists
+ * the ones registered), then Linux's software events (an extension).
+ */
+static int soft_names(const char ***names, int *n)
+{
+	const char **v = malloc(sizeof(*v) * (size_t)(ev__nfbsd_soft + ev__nsoftware));
+	struct pmc_evspec ev;
+	int cnt = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (int i = 0; i < ev__nfbsd_soft; i++) {
+		memset(&ev, 0, sizeof(ev));
+		if (ev__lookup_freebsd(ev__fbsd_soft[i].name, &ev) == 0)
+			v[cnt++] = ev__fbsd_soft[i].name;
+	}
+	ev__reason_reset();
+	for (int i = 0; i < ev__nsoftware; i++)
+		v[cnt++] = ev__software[i].name;
+	*names = v;
+	*n = cnt;
+	return 0;
+}
+
 int pmc__event_names_of_class(enum pmc_class c, const char ***names, int *n)
 {
 	const char **v;
@@ -207,7 +234,7 @@ int pmc__event_names_of_class(enum pmc_class c, const char ***names, int *n)
 	if (!names || !n)
 		return -EINVAL;
 	switch (c) {
-	case PMC_CLASS_SOFT:    cnt = ev__nsoftware; break;
+	case PMC_CLASS_SOFT:    return soft_names(names, n);
 	case PMC_CLASS_GENERIC: cnt = ev__ngeneric; break;
 	case PMC_CLASS_CACHE:
 		pthread_once(&cache_once, cache_init);
@@ -224,7 +251,6 @@ int pmc__event_names_of_class(enum pmc_class c, const char ***names, int *n)
 		return -ENOMEM;
 	for (int i = 0; i < cnt; i++) {
 		switch (c) {
-		case PMC_CLASS_SOFT:    v[i] = ev__software[i].name; break;
 		case PMC_CLASS_GENERIC: v[i] = ev__generic[i].name; break;
 		case PMC_CLASS_CACHE:   v[i] = cache_list[i]; break;
 		case PMC_CLASS_ARMV8:   v[i] = armv8_ev_names[i]; break;
@@ -388,8 +414,8 @@ static int resolve_plain(const char *name, int use_pfm, struct pmc_evspec *out)
 
 	if (ev__lookup_generic(name, out) == 0 || ev__lookup_software(name, out) == 0)
 		return 0;
-	if (ev__lookup_freebsd(name, out) == 0)
-		return 0;
+	if ((rc = ev__lookup_freebsd(name, out)) != -ENOENT)
+		return rc;
 	/* "LLC-foo" is a bad cache event unless something else knows the name */
 	cache_err[0] = '\0';
 	rc = ev__lookup_cache(name, out);

@@ -23,6 +23,7 @@
 
 #include "pmc.h"
 #include "pmclog.h"
+#include "core/settings.h"
 
 static int setup(void **state)
 {
@@ -167,6 +168,87 @@ static void test_driver_stats_after_close(void **s)
 	close(fd);
 }
 
+/*
+ * Item 4: FreeBSD's SOFT events (pmc.soft(3)), with or without SOFT-; the
+ * SOFT class lists FreeBSD's names; CLOCK.* count clock ticks (hz 1000).
+ */
+static void test_soft_events(void **s)
+{
+	const char **names;
+	int n, have_all = 0;
+	pmc_id_t id;
+	pmc_value_t v;
+	(void)s;
+	assert_int_equal(pmc_event_names_of_class(PMC_CLASS_SOFT, &names, &n), 0);
+	assert_string_equal(names[0], "CLOCK.HARD");
+	for (int i = 0; i < n; i++)
+		have_all |= !strcmp(names[i], "PAGE_FAULT.ALL");
+	free(names);
+	assert_true(have_all);
+	const char *known[] = { "CLOCK.HARD", "CLOCK.STAT", "CLOCK.PROF", "PAGE_FAULT.ALL",
+		"SOFT-CLOCK.HARD", "soft-page_fault.all" };
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		assert_int_equal(pmc_allocate(known[i], PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), 0);
+		assert_int_equal(pmc_release(id), 0);
+	}
+	/* known to FreeBSD, not countable on Linux: EOPNOTSUPP, with the reason */
+	EXPECT_ERRNO(pmc_allocate("SOFT-PAGE_FAULT.READ", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0),
+	    EOPNOTSUPP);
+	assert_non_null(strstr(pmc_errmsg(), "read/write"));
+	EXPECT_ERRNO(pmc_allocate("PAGE_FAULT.WRITE", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0),
+	    EOPNOTSUPP);
+	if (pmc_allocate("SOFT-LOCK.FAILED", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0) == 0)
+		assert_int_equal(pmc_release(id), 0);
+	else
+		assert_int_equal(errno, EOPNOTSUPP);   /* no lock:contention_begin */
+
+	/* counting: ~50 ms of CPU is ~50 hardclock ticks */
+	assert_int_equal(pmc_allocate("CLOCK.HARD", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), 0);
+	assert_int_equal(pmc_attach(id, 0), 0);
+	assert_int_equal(pmc_start(id), 0);
+	spin_ms(50);
+	assert_int_equal(pmc_stop(id), 0);
+	assert_int_equal(pmc_read(id, &v), 0);
+	assert_true(v >= 40 && v <= 80);
+	assert_int_equal(pmc_release(id), 0);
+}
+
+/* Item 4: a CLOCK.HARD sampling count is in ticks: 5 = every 5 ms of CPU. */
+static void test_clock_sampling_in_ticks(void **s)
+{
+	struct pmc_driverstats before, after;
+	char path[] = "/tmp/pmc-fbsd-XXXXXX";
+	pmc_id_t id;
+	int fd;
+	(void)s;
+	/* hwpmc's kern.hwpmc.mincount (1000) would raise 5 to 1000 ticks */
+	setenv("PMC_MINCOUNT", "1", 1);
+	pmc__settings_reset();
+	pmc_fini();
+	assert_int_equal(pmc_init(), 0);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(pmc_get_driver_stats(&before), 0);
+	assert_int_equal(pmc_allocate("SOFT-CLOCK.HARD", PMC_MODE_TS, 0, PMC_CPU_ANY, &id, 5), 0);
+	assert_int_equal(pmc_configure_logfile(fd), 0);
+	assert_int_equal(pmc_attach(id, 0), 0);
+	assert_int_equal(pmc_start(id), 0);
+	spin_ms(100);
+	assert_int_equal(pmc_stop(id), 0);
+	assert_int_equal(pmc_close_logfile(), 0);
+	assert_int_equal(pmc_get_driver_stats(&after), 0);
+	/* ~20 samples (a period of 5 ns would have given ~10^7) */
+	assert_true(after.pm_intr_processed - before.pm_intr_processed >= 10);
+	assert_true(after.pm_intr_processed - before.pm_intr_processed <= 40);
+	assert_int_equal(pmc_release(id), 0);
+	close(fd);
+	unsetenv("PMC_MINCOUNT");
+	pmc__settings_reset();
+	pmc_fini();
+	assert_int_equal(pmc_init(), 0);
+}
+
 /* Item 10: hwpmc_mod.c's errno for each condition. */
 static void test_hwpmc_errnos(void **s)
 {
@@ -233,6 +315,8 @@ int main(void)
 		cmocka_unit_test(test_callchain_on_counting),
 		cmocka_unit_test(test_initial_count_per_mode),
 		cmocka_unit_test(test_driver_stats_after_close),
+		cmocka_unit_test(test_soft_events),
+		cmocka_unit_test(test_clock_sampling_in_ticks),
 		cmocka_unit_test(test_hwpmc_errnos),
 		cmocka_unit_test(test_tsc),
 	};
