@@ -557,6 +557,14 @@ int pmc__log_pmc_started(struct pmc *pm)
 				put(r);
 			if (!pending && pids_are_real() && !L.logged_all)
 				log_process_state(t->pid, t->is_thread);
+			/* hwpmc logs the target's own exit with its count too */
+			if ((pm->flags & PMC_F_LOG_PROCEXIT) && !t->is_thread && t->nctr > 0 &&
+			    PMC_IS_COUNTING_MODE(pm->mode)) {
+				pmc__logw_unwatch_exit(L.lw, t->pid, t->ctr[0]);
+				if ((rc = pmc__logw_watch_exit(L.lw, t->pid, pm->id, pmc__g.be,
+				    t->ctr, t->nctr)) < 0)
+					return rc;
+			}
 		}
 		for (int i = 0; i < t->nctr; i++) {
 			/* Rings are set up once per counter; skip ones already added. */
@@ -589,6 +597,8 @@ void pmc__log_target_closing(struct pmc_target *t)
 {
 	if (!L.lw)
 		return;
+	if (t->nctr > 0)
+		pmc__logw_unwatch_exit(L.lw, t->pid, t->ctr[0]);
 	for (int i = 0; i < t->nctr; i++)
 		for (struct ring **pp = &L.rings; *pp; pp = &(*pp)->next)
 			if ((*pp)->owner == t->ctr[i]) {
@@ -674,6 +684,8 @@ int pmc_configure_logfile_flags(int fd, unsigned flags)
 		pmc__set_reason("%d is not an open file descriptor", fd);
 		rc = -EBADF;
 	} else {
+		/* INITIALIZE's pl_arch is pmc_cpuinfo's CPU type, as hwpmc's */
+		pmc__logw_set_cpu(pmc__g.ci.pm_cputype, pmc__g.m.cpu_desc);
 		/* hwpmc's logbuffersize: the size of the writer's buffer. */
 		pmc__logw_set_bufsize((size_t)pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024);
 		rc = pmc__logw_open(fd, (flags & PMC_LOGF_ZSTD) ? PMC_LOGW_ZSTD : 0,

@@ -33,6 +33,33 @@ struct logw_csw {              /* last group-member value seen per (tid, id) */
 	int used;
 };
 
+/*
+ * An exec whose PROCEXEC waits for the new image's mappings: the first
+ * executable mapping after the COMM(exec) is the program (its path and
+ * load base), a second file is the dynamic linker (its base is hwpmc's
+ * pl_dynaddr).  Written at the second file, or when the process does
+ * anything else (a sample, its exit), or at close.
+ */
+struct logw_exec {
+	int32_t pid, tid;
+	pmc_id_t pmc;
+	uint64_t base;
+	int have_exe;
+	char name[20];                /* MAXCOMLEN + 1 */
+	char *path;                   /* malloc'ed, NULL until the first mapping */
+};
+
+/* A process whose exit gets a PROCEXIT with its counters' value (LOG_PROCEXIT
+ * on the target itself; its descendants' come from the kernel's READ). */
+struct logw_exitwatch {
+	int32_t pid;
+	pmc_id_t pmc;
+	const struct pmc_backend_ops *be;
+	struct pmc_bctr **ctr;        /* copied array; the counters are the core's */
+	int nctr;
+	int done;
+};
+
 struct pmc_logw {
 	int fd;
 	unsigned flags;
@@ -61,6 +88,10 @@ struct pmc_logw {
 	unsigned char *scratch;       /* PMC_RING_SCRATCH_SIZE */
 	struct logw_csw *csw;
 	size_t ncsw, cswcap;
+	struct logw_exec *pexec;
+	int npexec, pexeccap;
+	struct logw_exitwatch *xw;
+	int nxw, xwcap;
 
 	struct pmc_logrec rec;        /* translation scratch (under mu) */
 	uint64_t (*now)(void);
@@ -74,6 +105,8 @@ int pmc__logw_append(struct pmc_logw *lw, int type, uint64_t ts, const void *pay
 /* Translate one kernel record into log records (under mu). */
 void pmc__logw_translate(struct pmc_logw *lw, const struct perf_event_header *h);
 struct logw_event *pmc__logw_find_event(struct pmc_logw *lw, uint64_t kid);
+/* Write every PROCEXEC still waiting for mappings (under mu). */
+void pmc__logw_exec_flush_all(struct pmc_logw *lw, uint64_t ts);
 uint64_t pmc__logw_clock(struct pmc_logw *lw);
 
 #endif

@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -249,6 +251,90 @@ static void test_clock_sampling_in_ticks(void **s)
 	assert_int_equal(pmc_init(), 0);
 }
 
+/*
+ * Items 5 and 8: pmcstat -E -p: a TC PMC with LOG_PROCEXIT attached to a
+ * process that then execs and exits.  The log has, as hwpmc's: INITIALIZE
+ * with pmc_cpuinfo's CPU type; PROCEXEC with the image's full path, its
+ * load base and the dynamic linker's base; PROCEXIT for the target itself
+ * with its count.
+ */
+static void test_procexit_and_procexec(void **s)
+{
+	const struct pmc_cpuinfo *ci;
+	char path[] = "/tmp/pmc-fbsd-XXXXXX", sh[PATH_MAX];
+	struct pmclog_ev ev;
+	int fd, go[2], st, arch = -1, nexit = 0, nexec = 0;
+	pmc_value_t exit_value = 0;
+	pmc_id_t id;
+	pid_t child;
+	void *lp;
+	(void)s;
+	assert_non_null(realpath("/bin/sh", sh));
+	assert_int_equal(pmc_cpuinfo(&ci), 0);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(pipe(go), 0);
+	if ((child = fork()) == 0) {
+		char c;
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(99);
+		execl("/bin/sh", "sh", "-c", "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done", (char *)NULL);
+		_exit(98);
+	}
+	close(go[0]);
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, PMC_F_LOG_PROCEXIT, PMC_CPU_ANY,
+	    &id, 0), 0);
+	assert_int_equal(pmc_configure_logfile(fd), 0);
+	assert_int_equal(pmc_attach(id, child), 0);
+	assert_int_equal(pmc_start(id), 0);
+	assert_int_equal(write(go[1], "g", 1), 1);
+	close(go[1]);
+	assert_int_equal(waitpid(child, &st, 0), child);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(pmc_stop(id), 0);
+	assert_int_equal(pmc_close_logfile(), 0);
+	assert_int_equal(pmc_release(id), 0);
+
+	lseek(fd, 0, SEEK_SET);
+	lp = pmclog_open(fd);
+	assert_non_null(lp);
+	while (pmclog_read(lp, &ev) == 0) {
+		switch (ev.pl_type) {
+		case PMCLOG_TYPE_INITIALIZE:
+			arch = (int)ev.pl_u.pl_i.pl_arch;
+			break;
+		case PMCLOG_TYPE_PROCEXEC:
+			if (ev.pl_u.pl_x.pl_pid != child)
+				break;
+			nexec++;
+			assert_string_equal(ev.pl_u.pl_x.pl_pathname, sh);
+			assert_int_equal(ev.pl_u.pl_x.pl_pmcid, id);
+			assert_true(ev.pl_u.pl_x.pl_baseaddr != 0);
+			assert_true(ev.pl_u.pl_x.pl_dynaddr != 0);   /* sh is dynamic */
+			assert_true(ev.pl_u.pl_x.pl_dynaddr != ev.pl_u.pl_x.pl_baseaddr);
+			break;
+		case PMCLOG_TYPE_PROCEXIT:
+			if ((pid_t)ev.pl_u.pl_e.pl_pid == child) {
+				nexit++;
+				exit_value = ev.pl_u.pl_e.pl_value;
+				assert_int_equal(ev.pl_u.pl_e.pl_pmcid, id);
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	assert_int_equal(ev.pl_state, PMCLOG_EOF);
+	pmclog_close(lp);
+	close(fd);
+	assert_int_equal(arch, (int)ci->pm_cputype);
+	assert_int_equal(nexec, 1);
+	assert_int_equal(nexit, 1);
+	assert_true(exit_value > 1000000);           /* > 1 ms of task-clock */
+}
+
 /* Item 10: hwpmc_mod.c's errno for each condition. */
 static void test_hwpmc_errnos(void **s)
 {
@@ -317,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_driver_stats_after_close),
 		cmocka_unit_test(test_soft_events),
 		cmocka_unit_test(test_clock_sampling_in_ticks),
+		cmocka_unit_test(test_procexit_and_procexec),
 		cmocka_unit_test(test_hwpmc_errnos),
 		cmocka_unit_test(test_tsc),
 	};
