@@ -415,6 +415,14 @@ void pmclog_close(void *_cookie);
 #define PMCLOG_FORMAT_MAJOR 1
 #define PMCLOG_FORMAT_MINOR 0
 
+/*
+ * Deliver the Linux-only record types (PMCLOG_TYPE_HEADER and up: HEADER,
+ * COMM, THROTTLE, KSYMSRC, KSYMBOL) from pmclog_read.  Off by default, so a
+ * FreeBSD client sees only FreeBSD's record types; pmclog_header() works
+ * either way.  pmc's own tools turn it on.
+ */
+int pmclog_set_extensions(void *_cookie, int _on);
+
 /* Open a log by path ("-" = standard input, not closed by pmclog_close). */
 void *pmclog_open_file(const char *_path);
 

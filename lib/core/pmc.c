@@ -7,6 +7,7 @@
  * calls are not hot enough for finer locking to pay.
  */
 #include <assert.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -324,6 +325,19 @@ static int probe_event(struct pmc *pm)
 	return 0;
 }
 
+/* FreeBSD's name of the TSC ("TSC", "tsc", "TSC-TSC"), as opposed to
+ * Linux's msr/tsc/, which counts per process too. */
+static int is_freebsd_tsc(const char *name)
+{
+	char n[8];
+	size_t i;
+
+	for (i = 0; name[i] && i < sizeof(n) - 1; i++)
+		n[i] = (char)(name[i] == '.' || name[i] == '_' ? '-' : tolower((unsigned char)name[i]));
+	n[i] = '\0';
+	return !name[i] && (!strcmp(n, "tsc") || !strcmp(n, "tsc-tsc"));
+}
+
 static int allocate_common(struct pmc *pm, enum pmc_mode mode, uint32_t flags,
     int cpu, pmc_id_t *id, uint64_t count)
 {
@@ -387,7 +401,7 @@ static int allocate_common(struct pmc *pm, enum pmc_mode mode, uint32_t flags,
 		pmc__set_reason("PMC_F_USERCALLCHAIN needs a sampling PMC");
 		return -EINVAL;
 	}
-	if (pm->ev.pclass == PMC_CLASS_TSC && mode != PMC_MODE_SC) {
+	if (pm->ev.pclass == PMC_CLASS_TSC && is_freebsd_tsc(pm->ev.name) && mode != PMC_MODE_SC) {
 		/* hwpmc's TSC class counts system-wide only */
 		pmc__set_reason("the TSC counts only system-wide (mode SC), not %s",
 		    pmc_name_of_mode(mode) ? pmc_name_of_mode(mode) : "?");

@@ -306,20 +306,43 @@ static void exec_done(struct pmc_logw *lw, int32_t pid, uint64_t ts)
 
 static void exit_watched(struct pmc_logw *lw, int32_t pid, int32_t tid, uint64_t ts)
 {
+	for (int i = 0; i < lw->nxw; i++)
+		if (lw->xw[i].pid == pid && !lw->xw[i].exited) {
+			lw->xw[i].exited = 1;
+			lw->xw[i].tid = tid;
+			lw->xw[i].exit_ts = ts;
+		}
+}
+
+/* A PROCEXIT from the kernel's READ: the target's own, or a descendant's. */
+static void exit_read_seen(struct pmc_logw *lw, pmc_id_t pmc, int32_t pid, uint64_t value)
+{
 	for (int i = 0; i < lw->nxw; i++) {
 		struct logw_exitwatch *w = &lw->xw[i];
-		uint64_t sum = 0;
-		if (w->pid != pid || w->done)
+		if (w->pmc != pmc)
 			continue;
-		for (int k = 0; k < w->nctr; k++) {
-			struct pmc_bcount v;
-			if (w->be->read(w->ctr[k], &v) == 0)
-				sum += v.value;
-		}
-		w->done = 1;
-		if (pmc__logrec_procexit(&lw->rec, w->pmc, (pid_t)pid, (pid_t)tid, sum) == 0)
-			emit(lw, ts);
+		if (w->pid == pid)
+			w->got_read = 1;
+		else
+			w->others += value;
 	}
+}
+
+void pmc__logw_exit_emit(struct pmc_logw *lw, struct logw_exitwatch *w)
+{
+	uint64_t sum = 0;
+
+	if (!w->exited || w->got_read || w->done)
+		return;
+	w->done = 1;
+	for (int k = 0; k < w->nctr; k++) {
+		struct pmc_bcount v;
+		if (w->be->read(w->ctr[k], &v) == 0)
+			sum += v.value;
+	}
+	if (pmc__logrec_procexit(&lw->rec, w->pmc, (pid_t)w->pid, (pid_t)w->tid,
+	    sum > w->others ? sum - w->others : 0) == 0)
+		emit(lw, w->exit_ts);
 }
 
 static int is_user_mode(uint16_t misc)
@@ -621,6 +644,8 @@ void pmc__logw_translate(struct pmc_logw *lw, const struct perf_event_header *h)
 			if (pmc__logrec_procexit(&lw->rec, e->pmc, (pid_t)pid, (pid_t)tid,
 			    rv[i].value) == 0)
 				emit(lw, ts);
+			if (lw->nxw > 0 && pid == tid)
+				exit_read_seen(lw, e->pmc, (int32_t)pid, rv[i].value);
 		}
 		return;
 	}

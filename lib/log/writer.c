@@ -565,6 +565,8 @@ int pmc__logw_close_stats(struct pmc_logw *lw, struct pmc_logw_stats *st)
 	pthread_mutex_lock(&lw->mu);
 	drain_all(lw);
 	pmc__logw_exec_flush_all(lw, pmc__logw_clock(lw));
+	for (int i = 0; i < lw->nxw; i++)
+		pmc__logw_exit_emit(lw, &lw->xw[i]);
 	pmc__logrec_closelog(&lw->rec);
 	pmc__logw_append(lw, lw->rec.type, pmc__logw_clock(lw), lw->rec.buf, lw->rec.len);
 	write_out(lw);
@@ -617,6 +619,7 @@ void pmc__logw_unwatch_exit(struct pmc_logw *lw, pid_t pid, const struct pmc_bct
 	for (int i = 0; i < lw->nxw; i++)
 		if (lw->xw[i].pid == (int32_t)pid && lw->xw[i].nctr > 0 &&
 		    lw->xw[i].ctr[0] == first) {
+			pmc__logw_exit_emit(lw, &lw->xw[i]);
 			free(lw->xw[i].ctr);
 			lw->xw[i--] = lw->xw[--lw->nxw];
 		}

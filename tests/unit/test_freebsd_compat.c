@@ -263,7 +263,7 @@ static void test_procexit_and_procexec(void **s)
 	const struct pmc_cpuinfo *ci;
 	char path[] = "/tmp/pmc-fbsd-XXXXXX", sh[PATH_MAX];
 	struct pmclog_ev ev;
-	int fd, go[2], st, arch = -1, nexit = 0, nexec = 0;
+	int fd, go[2], st, arch = -1, nexit = 0, nexec = 0, next = 0, nall = 0;
 	pmc_value_t exit_value = 0;
 	pmc_id_t id;
 	pid_t child;
@@ -301,6 +301,8 @@ static void test_procexit_and_procexec(void **s)
 	lp = pmclog_open(fd);
 	assert_non_null(lp);
 	while (pmclog_read(lp, &ev) == 0) {
+		/* item 8: a FreeBSD reader never sees our record types */
+		next += ev.pl_type >= PMCLOG_TYPE_HEADER;
 		switch (ev.pl_type) {
 		case PMCLOG_TYPE_INITIALIZE:
 			arch = (int)ev.pl_u.pl_i.pl_arch;
@@ -327,7 +329,20 @@ static void test_procexit_and_procexec(void **s)
 		}
 	}
 	assert_int_equal(ev.pl_state, PMCLOG_EOF);
+	assert_non_null(pmclog_header(lp));       /* still parsed, not delivered */
 	pmclog_close(lp);
+	assert_int_equal(next, 0);
+	/* ... unless it asks, as pmc's tools do */
+	lseek(fd, 0, SEEK_SET);
+	lp = pmclog_open(fd);
+	assert_non_null(lp);
+	assert_int_equal(pmclog_set_extensions(lp, 1), 0);
+	assert_int_equal(pmclog_read(lp, &ev), 0);
+	assert_int_equal(ev.pl_type, PMCLOG_TYPE_HEADER);
+	while (pmclog_read(lp, &ev) == 0)
+		nall += ev.pl_type == PMCLOG_TYPE_COMM;
+	pmclog_close(lp);
+	assert_true(nall > 0);
 	close(fd);
 	assert_int_equal(arch, (int)ci->pm_cputype);
 	assert_int_equal(nexec, 1);

@@ -398,6 +398,8 @@ static int read_log_fd(int fd, void (*check)(int, const struct pmclog_ev *), int
 
 	lseek(fd, 0, SEEK_SET);
 	p = pmclog_open(fd);
+	if (p)
+		pmclog_set_extensions(p, 1);   /* pmc's own records too */
 	while (pmclog_read(p, ev) == 0) {
 		if (check)
 			check(n, ev);
