@@ -658,6 +658,8 @@ static int list_tasks(pid_t pid, pid_t **out, int *n)
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] < '0' || e->d_name[0] > '9')
 			continue;
+		if (pid == getpid() && atoi(e->d_name) == pmc__targetwatch_tid())
+			continue;              /* libpmc's own watch thread */
 		if (*n == cap) {
 			pid_t *m = realloc(*out, (size_t)(cap *= 2) * sizeof(pid_t));
 			if (!m) {
@@ -717,6 +719,14 @@ static int open_target(struct pmc *pm, struct pmc_target *t, unsigned flags)
 	return rc;
 }
 
+static int live_targets(const struct pmc *pm)
+{
+	for (struct pmc_target *t = pm->targets; t; t = t->next)
+		if (!t->exited)
+			return 1;
+	return 0;
+}
+
 /* Enable a target's counters and their context-switch probes. */
 static int enable_target(struct pmc_target *t)
 {
@@ -766,6 +776,9 @@ static int attach_locked(struct pmc *pm, pid_t pid, int is_thread, unsigned flag
 	t->next = pm->targets;
 	pm->targets = t;
 	pm->flags |= PMC_F_ATTACH_DONE;
+	pm->sigio_sent = 0;
+	if (!is_thread && pid != getpid())
+		pmc__targetwatch_start();       /* its exit may leave pm without targets */
 	return 0;
 }
 
@@ -816,6 +829,7 @@ static int detach_api(pmc_id_t id, pid_t pid, int is_thread)
 		pmc__log_pmc_detach(pm, t);
 		*pp = t->next;
 		close_target(t);
+		pmc__targets_lost(pm);          /* SIGIO if no live target is left */
 		return leave(0);
 	}
 	if (pmc__g.be->target_check(pid) == -ESRCH) {
@@ -877,7 +891,7 @@ int pmc_start(pmc_id_t id)
 			}
 			pm->targets = t;
 		}
-	} else if (!pm->targets && (pm->flags & PMC_F_ATTACH_DONE)) {
+	} else if (pm->flags & PMC_F_ATTACH_DONE && !live_targets(pm)) {
 		/* hwpmc: every target it had is gone (detached or exited) */
 		pmc__set_reason("PMC 0x%08x has no target left: every process it was attached "
 		    "to was detached or exited", id);
@@ -1210,6 +1224,7 @@ int pmc_release(pmc_id_t id)
 
 void pmc_fini(void)
 {
+	pmc__targetwatch_stop();
 	LOCK();
 	pmc__log_fini();
 	/* Release members first so leaders close last. */

@@ -350,6 +350,72 @@ static void test_procexit_and_procexec(void **s)
 	assert_true(exit_value > 1000000);           /* > 1 ms of task-clock */
 }
 
+/*
+ * Item 6: hwpmc signals SIGIO to the owner when a PMC loses its last
+ * target; pmcstat -p waits for it.  Here an owner gets it when it has a
+ * handler or blocks SIGIO to wait for it (the default action would kill).
+ */
+static volatile sig_atomic_t got_sigio;
+static void on_sigio(int sig) { (void)sig; got_sigio = 1; }
+
+static void test_sigio_on_last_target(void **s)
+{
+	struct sigaction sa;
+	sigset_t io, pend, old;
+	pmc_id_t id;
+	pmc_value_t v;
+	pid_t child;
+	int go[2], sig, st;
+	(void)s;
+	/* no handler, not blocked: nothing is sent (it would end this test) */
+	signal(SIGIO, SIG_DFL);
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), 0);
+	assert_int_equal(pmc_attach(id, 0), 0);
+	assert_int_equal(pmc_detach(id, 0), 0);
+	assert_int_equal(pmc_release(id), 0);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigio;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGIO, &sa, NULL), 0);
+	sigemptyset(&io);
+	sigaddset(&io, SIGIO);
+	assert_int_equal(sigprocmask(SIG_BLOCK, &io, &old), 0);
+
+	/* the last target detached: SIGIO at once */
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), 0);
+	assert_int_equal(pmc_attach(id, 0), 0);
+	assert_int_equal(pmc_detach(id, 0), 0);
+	assert_int_equal(sigpending(&pend), 0);
+	assert_true(sigismember(&pend, SIGIO));
+	assert_int_equal(sigwait(&io, &sig), 0);
+	assert_int_equal(pmc_release(id), 0);
+
+	/* the last target exited: SIGIO (pmcstat -p PID's end) */
+	assert_int_equal(pipe(go), 0);
+	if ((child = fork()) == 0) {
+		char c;
+		close(go[1]);
+		_exit(read(go[0], &c, 1) == 1 ? 0 : 1);
+	}
+	close(go[0]);
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), 0);
+	assert_int_equal(pmc_attach(id, child), 0);
+	assert_int_equal(pmc_start(id), 0);
+	assert_int_equal(write(go[1], "g", 1), 1);
+	close(go[1]);
+	assert_int_equal(sigwait(&io, &sig), 0);      /* blocks until it comes */
+	assert_int_equal(sig, SIGIO);
+	assert_int_equal(waitpid(child, &st, 0), child);
+	assert_int_equal(pmc_stop(id), 0);
+	assert_int_equal(pmc_read(id, &v), 0);       /* its count stays readable */
+	EXPECT_ERRNO(pmc_start(id), ESRCH);          /* nothing left to count */
+	assert_int_equal(pmc_release(id), 0);
+	assert_int_equal(sigprocmask(SIG_SETMASK, &old, NULL), 0);
+	signal(SIGIO, SIG_DFL);
+	assert_int_equal(got_sigio, 0);              /* taken by sigwait, not the handler */
+}
+
 /* Item 10: hwpmc_mod.c's errno for each condition. */
 static void test_hwpmc_errnos(void **s)
 {
@@ -419,6 +485,7 @@ int main(void)
 		cmocka_unit_test(test_soft_events),
 		cmocka_unit_test(test_clock_sampling_in_ticks),
 		cmocka_unit_test(test_procexit_and_procexec),
+		cmocka_unit_test(test_sigio_on_last_target),
 		cmocka_unit_test(test_hwpmc_errnos),
 		cmocka_unit_test(test_tsc),
 	};
