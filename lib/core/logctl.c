@@ -469,6 +469,10 @@ static int thread_ring(struct pmc *pm, pid_t tid, struct ring **out)
 	a.clockid = CLOCK_MONOTONIC;
 	a.watermark = 1;
 	a.wakeup_watermark = (uint32_t)(pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024 / 2);
+	/* A PMC that counts user mode only (what an unprivileged user may
+	 * count, core/pmc.c's probe_event) gets a ring the kernel allows too. */
+	a.exclude_kernel = pm->ev.attr.exclude_kernel;
+	a.exclude_hv = pm->ev.attr.exclude_hv;
 	if ((rc = be->open(&a, tid, -1, NULL, 0, &c)) < 0)
 		return rc;
 	if ((rc = be->id(c, &kid)) < 0 ||

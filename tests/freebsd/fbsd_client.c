@@ -13,6 +13,8 @@
  *   fbsd_client s          driver statistics, pmccontrol's -s lines
  *   fbsd_client x          the FreeBSD-only names: sysctls, pmu-events,
  *                          request structures, log macros
+ *   fbsd_client u          measure itself with LOG_PROCEXIT, then LOG_PROCCSW
+ *                          (pmcstat -E / -P on oneself; works unprivileged)
  */
 #include <sys/cdefs.h>
 __FBSDID("$FreeBSD$");
@@ -181,6 +183,32 @@ static int freebsd_names(void)
 	return 0;
 }
 
+static int measure_self(void)
+{
+	static const uint32_t flags[] = { PMC_F_LOG_PROCEXIT, PMC_F_LOG_PROCCSW };
+	FILE *log = tmpfile();
+	volatile unsigned long x = 0;
+	pmc_value_t v;
+	pmc_id_t id;
+
+	if (!log || pmc_configure_logfile(fileno(log)) < 0)
+		err(EX_OSERR, "pmc_configure_logfile");
+	for (int i = 0; i < 2; i++) {
+		if (pmc_allocate("task-clock", PMC_MODE_TC, flags[i], PMC_CPU_ANY, &id, 0) < 0)
+			err(EX_OSERR, "pmc_allocate");
+		if (pmc_attach(id, 0) < 0 || pmc_start(id) < 0)
+			err(EX_OSERR, "pmc_attach/pmc_start with flags 0x%x", flags[i]);
+		for (unsigned long k = 0; k < 20000000ul; k++)
+			x += k;
+		if (pmc_stop(id) < 0 || pmc_read(id, &v) < 0)
+			err(EX_OSERR, "pmc_stop/pmc_read");
+		printf("self 0x%x %ju\n", flags[i], (uintmax_t)v);
+		if (pmc_release(id) < 0)
+			err(EX_OSERR, "pmc_release");
+	}
+	return pmc_close_logfile() < 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -192,6 +220,7 @@ int main(int argc, char **argv)
 	case 'l': return list_state();
 	case 's': return statistics();
 	case 'x': return freebsd_names();
+	case 'u': return measure_self();
 	case 'd':
 	case 'e':
 		if (argc < 4)

@@ -66,6 +66,17 @@ check "e -1 1 (all CPUs not halted, from machdep.hlt_cpus): no row disabled any 
 ncpu=$(getconf _NPROCESSORS_ONLN)
 check "d -1 2 disables row 2 on every online CPU ($n of $ncpu)" test "${n:-0}" = "$ncpu"
 "$FC" e -1 2
+# An unprivileged user measures its own process with LOG_PROCEXIT and
+# LOG_PROCCSW (hwpmc lets users measure their own processes; with
+# perf_event_paranoid >= 2 the PMC counts user mode, as perf does).
+U=$(mktemp -d /tmp/pmc-fbsd-XXXXXX); chmod 755 "$U"; cp "$FC" "$U/fc"; chmod 755 "$U/fc"
+cp -a "$D/usr/lib/." "$U/"
+out=$(LD_LIBRARY_PATH=$U PMC_RUNDIR=$U/run setpriv --reuid=65534 --regid=65534 --clear-groups "$U/fc" u 2>&1); rc=$?
+rm -rf "$U"
+if [ "$rc" = 0 ] && echo "$out" | grep -Eq '^self 0x8 [1-9][0-9]{6,}$' && echo "$out" | grep -Eq '^self 0x4 [1-9][0-9]{6,}$'; then
+  ok "an unprivileged user counts itself with LOG_PROCEXIT and LOG_PROCCSW ($(echo $out))"
+else fail "unprivileged LOG_PROCEXIT/LOG_PROCCSW on oneself" "rc=$rc $out"; fi
+
 # -s
 out=$("$FC" s); rc=$?
 echo "$out" | grep -Eq '^system calls: +[1-9]'
