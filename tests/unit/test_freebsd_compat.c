@@ -416,6 +416,47 @@ static void test_sigio_on_last_target(void **s)
 	assert_int_equal(got_sigio, 0);              /* taken by sigwait, not the handler */
 }
 
+/*
+ * The event blocks and alias lists of <sys/pmc.h>, expanded the way
+ * FreeBSD's libpmc builds its tables from them.
+ */
+struct alias { const char *name; enum pmc_event ev; };
+#define __PMC_EV_ALIAS(N, CODE) { N, PMC_EV_##CODE },
+static const struct alias a76[] = { __PMC_EV_ALIAS_ARMV8_CORTEX_A76() };
+static const struct alias a8[] = { __PMC_EV_ALIAS_ARMV7_CORTEX_A8() };
+static const struct alias iaf[] = { __PMC_EV_ALIAS_IAF() };
+#undef __PMC_EV_ALIAS
+
+static void test_event_blocks_and_aliases(void **s)
+{
+	int found = 0;
+	(void)s;
+	assert_int_equal(PMC_EV_K8_FIRST, 0x2080);
+	assert_int_equal(PMC_EV_ARMV7_FIRST, 0x14000);
+	assert_int_equal(PMC_EV_ARMV8_FIRST, 0x14100);
+	assert_string_equal(pmc_name_of_event(PMC_EV_K8_LAST), "NB_HT_BUS2_BANDWIDTH");
+	assert_string_equal(pmc_name_of_event(PMC_EV_ARMV7_EVENT_11H), "EVENT_11H");
+	for (size_t i = 0; i < sizeof(a76) / sizeof(a76[0]); i++) {
+		assert_true(a76[i].ev >= PMC_EV_ARMV8_FIRST && a76[i].ev <= PMC_EV_ARMV8_LAST);
+		if (!strcmp(a76[i].name, "CPU_CYCLES")) {
+			assert_int_equal(a76[i].ev, PMC_EV_ARMV8_EVENT_11H);
+			found++;
+		}
+		if (!strcmp(a76[i].name, "STALL_BACKEND")) {
+			assert_int_equal(a76[i].ev, PMC_EV_ARMV8_EVENT_24H);
+			found++;
+		}
+	}
+	assert_int_equal(found, 2);
+	assert_true(sizeof(a8) / sizeof(a8[0]) > 50);
+	assert_int_equal(iaf[0].ev, PMC_EV_IAF_INSTR_RETIRED_ANY);
+	assert_int_equal(PMC_CALLCHAIN_TO_CPUFLAGS(3, PMC_CC_F_USERSPACE), 0x30001);
+	assert_int_equal(PMCLOG_HEADER_TO_TYPE(0xEE100028u), PMCLOG_TYPE_CALLCHAIN);
+	assert_int_equal(sizeof(((struct pmc_op_getdyneventinfo *)0)->pm_events) /
+	    sizeof(struct pmc_dyn_event_descr), PMC_EV_DYN_COUNT);
+	assert_true(pmc_cpuid[0] != '\0');            /* filled by pmc_init */
+}
+
 /* Item 10: hwpmc_mod.c's errno for each condition. */
 static void test_hwpmc_errnos(void **s)
 {
@@ -488,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_sigio_on_last_target),
 		cmocka_unit_test(test_hwpmc_errnos),
 		cmocka_unit_test(test_tsc),
+		cmocka_unit_test(test_event_blocks_and_aliases),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
