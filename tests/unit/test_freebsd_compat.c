@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,6 +27,7 @@
 #include "pmc.h"
 #include "pmclog.h"
 #include "core/settings.h"
+#include "event/event.h"
 
 static int setup(void **state)
 {
@@ -457,6 +459,92 @@ static void test_event_blocks_and_aliases(void **s)
 	assert_true(pmc_cpuid[0] != '\0');            /* filled by pmc_init */
 }
 
+/*
+ * pmc_pmu_*: FreeBSD's pmu-events, from the machine's own tables.  A fake
+ * sysfs with a core PMU ("cpu") and two named events stands in for a
+ * machine with a hardware PMU.
+ */
+static void put_file(const char *root, const char *rel, const char *text)
+{
+	char path[512], dir[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (char *p = dir + strlen(root) + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(dir, 0755);
+			*p = '/';
+		}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_pmu_events(void **s)
+{
+	char root[] = "/tmp/pmc-fbsd-sysfs-XXXXXX", out[] = "/tmp/pmc-fbsd-out-XXXXXX";
+	char buf[4096], cmd[600];
+	struct pmc_op_pmcallocate pa;
+	int fd, saved, idx;
+	ssize_t n;
+	(void)s;
+	assert_non_null(mkdtemp(root));
+	put_file(root, "bus/event_source/devices/cpu/type", "4\n");
+	put_file(root, "bus/event_source/devices/cpu/format/event", "config:0-7\n");
+	put_file(root, "bus/event_source/devices/cpu/format/umask", "config:8-15\n");
+	put_file(root, "bus/event_source/devices/cpu/events/cycles", "event=0x3c\n");
+	put_file(root, "bus/event_source/devices/cpu/events/slow-thing", "event=0x11,umask=0x2,period=2000\n");
+	pmc_fini();                                   /* forget the real table */
+	pmc__event_set_sysfs_root(root);
+	assert_true(pmc_pmu_enabled());
+	/* lookups by index and by name agree; case-insensitive, with or without pmu/ */
+	idx = pmc_pmu_idx_get_by_event(NULL, "CYCLES");
+	assert_true(idx >= 0);
+	assert_string_equal(pmc_pmu_event_get_by_idx(NULL, idx), "cpu/cycles/");
+	assert_int_equal(pmc_pmu_idx_get_by_event(NULL, "cpu/cycles/"), idx);
+	assert_int_equal(pmc_pmu_idx_get_by_event(NULL, "no-such"), -1);
+	assert_null(pmc_pmu_event_get_by_idx("SomeOtherVendor-1-2-3", 0));
+	assert_null(pmc_pmu_event_get_by_idx(NULL, 100000));
+	/* an event's own period, else FreeBSD's default sample count */
+	assert_int_equal(pmc_pmu_sample_rate_get("slow-thing"), 2000);
+	assert_int_equal(pmc_pmu_sample_rate_get("cycles"), 65536);
+	/* the allocation request, filled as FreeBSD's does; errno values */
+	memset(&pa, 0, sizeof(pa));
+	assert_int_equal(pmc_pmu_pmcallocate("Cycles", &pa), 0);
+	assert_int_equal(pa.pm_md.__pad[0], 0x3c);    /* config */
+	assert_int_equal(pa.pm_md.__pad[3], 4);       /* the PMU's perf type */
+	assert_true(pa.pm_caps & PMC_CAP_READ);
+	assert_int_equal(pmc_pmu_pmcallocate("no-such", &pa), ENOENT);
+	/* pmccontrol -L / pmcstat -L print "\tname" lines */
+	fd = mkstemp(out);
+	assert_true(fd >= 0);
+	fflush(stdout);
+	saved = dup(1);
+	dup2(fd, 1);
+	pmc_pmu_print_counters(NULL);
+	pmc_pmu_print_counters("slow");
+	pmc_pmu_print_counter_desc("cycles");
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	lseek(fd, 0, SEEK_SET);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	unlink(out);
+	assert_true(n > 0);
+	buf[n] = '\0';
+	assert_non_null(strstr(buf, "\tcpu/cycles/\n\tcpu/slow-thing/\n\tcpu/slow-thing/\n"));
+	assert_non_null(strstr(buf, "cpu/cycles/:\t"));
+	pmc__event_set_sysfs_root(NULL);
+	pmc_fini();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(pmc_init(), 0);
+}
+
 /* Item 10: hwpmc_mod.c's errno for each condition. */
 static void test_hwpmc_errnos(void **s)
 {
@@ -530,6 +618,7 @@ int main(void)
 		cmocka_unit_test(test_hwpmc_errnos),
 		cmocka_unit_test(test_tsc),
 		cmocka_unit_test(test_event_blocks_and_aliases),
+		cmocka_unit_test(test_pmu_events),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
