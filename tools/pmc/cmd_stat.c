@@ -566,6 +566,8 @@ static void print_per_process(struct opts *o, int logfd, pid_t root)
 
 	lseek(logfd, 0, SEEK_SET);
 	p = pmclog_open(logfd);
+	if (p)
+		pmclog_set_extensions(p, 1);
 	if (!p) {
 		cli_warn("cannot read back the per-process log: %s", strerror(errno));
 		return;
