@@ -392,6 +392,8 @@ static size_t ring_pages(const struct pmc *pm)
 
 	if (pm->flags & PMC_F_CALLCHAIN)
 		per += 8 * (size_t)pmc__setting(PMC_SETTING_CALLCHAINDEPTH);
+	if (pm->ustack)               /* registers and the stack copy */
+		per += 24 + 8 * 64 + pm->ustack;
 	bytes = (size_t)pmc__setting(PMC_SETTING_NSAMPLES) * per;
 	if (bytes < (size_t)pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024)
 		bytes = (size_t)pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024;
