@@ -148,6 +148,11 @@ struct prof_priv {
 	size_t nlxf, caplxf;
 	struct sym_dso *unknown_dso;
 	struct unwinder *uw;       /* DWARF unwinding of sampled user stacks */
+	struct uw_pending {        /* samples read before their process's mappings */
+		size_t sample;
+		struct pmclog_ev_callchain *cc;   /* a copy, pl_ustack copied after it */
+	} *uwp;
+	size_t nuwp, capuwp;
 	uint64_t uwpcs[PMC_CALLCHAIN_DEPTH_MAX];
 	uint8_t uwflags[PMC_CALLCHAIN_DEPTH_MAX];
 };
@@ -377,6 +382,39 @@ static uint32_t unwind_sample(struct profile *p, const struct pmclog_ev_callchai
 	return nk + (uint32_t)n;
 }
 
+/* Records of a process can come before its mappings (each CPU's ring is
+ * drained in turn): keep such a sample's registers and stack and unwind it
+ * when everything has been read (profile__load's end). */
+static void unwind_later(struct profile *p, const struct pmclog_ev_callchain *cc)
+{
+	struct prof_priv *v = p->priv;
+	struct pmclog_ev_callchain *c = malloc(sizeof(*c) + cc->pl_ustack_len);
+	if (!c)
+		abort();
+	*c = *cc;
+	if (cc->pl_ustack_len)
+		memcpy(c + 1, cc->pl_ustack, cc->pl_ustack_len);
+	c->pl_ustack = (const unsigned char *)(c + 1);
+	GROW(v->uwp, v->nuwp, v->capuwp);
+	v->uwp[v->nuwp++] = (struct uw_pending){ p->ns, c };
+}
+
+static void unwind_pending(struct profile *p)
+{
+	struct prof_priv *v = p->priv;
+	for (size_t i = 0; i < v->nuwp; i++) {
+		const struct pmclog_ev_callchain *cc = v->uwp[i].cc;
+		const uint64_t *pcs = cc->pl_pc;
+		const uint8_t *fl = cc->pl_pcflags;
+		uint32_t npc = unwind_sample(p, cc, &pcs, &fl, cc->pl_npc);
+		p->s[v->uwp[i].sample].stack = intern_stack(p, (int32_t)cc->pl_pid, pcs, fl, npc);
+		free(v->uwp[i].cc);
+	}
+	free(v->uwp);
+	v->uwp = NULL;
+	v->nuwp = v->capuwp = 0;
+}
+
 static void take_header(struct profile *p, const struct pmclog_ev_header *h)
 {
 	struct prof_header *o = &p->hdr;
@@ -431,7 +469,9 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		const uint8_t *fl = cc->pl_pcflags;
 		while (npc > 1 && cc->pl_pc[npc - 1] == 0)
 			npc--;
-		if (cc->pl_nuregs)
+		if (cc->pl_nuregs && !maps_of(p, (int32_t)cc->pl_pid))
+			unwind_later(p, cc);
+		else if (cc->pl_nuregs)
 			npc = unwind_sample(p, cc, &pcs, &fl, npc);
 		GROW(p->s, p->ns, p->caps);
 		s = &p->s[p->ns++];
@@ -552,6 +592,7 @@ int profile__load(struct profile **out, const char *path, const struct prof_load
 		if (o && o->progress && (p->records & 0xffff) == 0)
 			o->progress(o->progress_arg, p->records);
 	}
+	unwind_pending(p);
 	if (ev->pl_state == PMCLOG_ERROR) {
 		if (p->records == 0) {
 			snprintf(err, errlen, "%s", input__errmsg(in));
