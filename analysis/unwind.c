@@ -33,6 +33,7 @@ struct space {
 	uint64_t sp;
 	uint64_t *pcs;
 	int n, max, ended;            /* ended: a 0 return address closed the chain */
+	int memfail;                  /* a read fell outside the copy and the files */
 };
 
 struct unwinder {
@@ -199,9 +200,14 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *out, void *arg)
 		memcpy(out, cc->pl_ustack + (addr - s->sp), 8);
 		return true;
 	}
-	if (addr >= s->sp && addr - s->sp < 1u << 20)
-		return false;                 /* stack beyond the copy */
-	return read_file(dwfl, addr, out);
+	if (addr >= s->sp && addr - s->sp < 1u << 20) {
+		s->memfail = 1;               /* stack beyond the copy */
+		return false;
+	}
+	if (read_file(dwfl, addr, out))
+		return true;
+	s->memfail = 1;
+	return false;
 }
 
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
@@ -359,13 +365,17 @@ int unwind__user(struct unwinder *u, int32_t pid, const struct unwind_map *maps,
 	s->pcs = pcs;
 	s->n = 0;
 	s->ended = 0;
+	s->memfail = 0;
 	s->max = max;
 	rc = dwfl_getthread_frames(s->dwfl, (pid_t)(cc->pl_tid ? cc->pl_tid : (uint32_t)pid),
 	    frame_cb, s);
-	/* 0: libdw found the outermost frame (CFI says the return address is
-	 * undefined); -1 an error, DWARF_CB_ABORT we stopped: truncated */
-	*complete = (rc == 0 || s->ended || (rc == -1 && s->n > 0 &&
-	    is_entry(s->dwfl, pcs[s->n - 1], s->n == 1))) && s->n > 0;
+	/* Whole when the last frame is an entry point, or libdw ended on its
+	 * own (0: CFI said the return address is undefined; a null return
+	 * address) without having been refused memory: libdw also ends "cleanly"
+	 * when a return address could not be read.  -1 (no CFI) and our
+	 * DWARF_CB_ABORT at the depth limit are truncations. */
+	*complete = s->n > 0 && (is_entry(s->dwfl, pcs[s->n - 1], s->n == 1) ||
+	    ((rc == 0 || s->ended) && !s->memfail));
 	if (s->n == 0) {
 		pcs[0] = ip;
 		s->n = 1;
