@@ -34,7 +34,9 @@ struct space {
 	uint64_t *pcs;
 	int n, max, ended;            /* ended: a 0 return address closed the chain */
 	int memfail;                  /* a read fell outside the copy and the files */
+	struct { uint64_t pc; int entry; } outer[64]; /* is_entry answers by pc */
 };
+
 
 struct unwinder {
 	struct space *sp;             /* open addressing on pid */
@@ -291,6 +293,7 @@ static int sync_space(struct unwinder *u, struct space *s, const struct unwind_m
 			dwfl_end(s->dwfl);
 		s->attached = 0;
 		s->machine = 0;
+		memset(s->outer, 0, sizeof(s->outer));
 		if (!(s->dwfl = dwfl_begin(&u->cb)))
 			return -1;
 		dwfl_report_begin(s->dwfl);
@@ -328,7 +331,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 /* Entry points: a stack whose last frame is one of these is whole even
  * when libdw then fails to step further (ld.so's _start has no CFI saying
  * its return address is undefined). */
-static int is_entry(Dwfl *dwfl, uint64_t pc, int first)
+static int is_entry_lookup(Dwfl *dwfl, uint64_t pc, int first)
 {
 	static const char *const names[] = { "_start", "_dl_start", "__libc_start_main",
 		"start_thread", "clone", "clone3", "__clone", "__clone3", "thread_start" };
@@ -341,6 +344,19 @@ static int is_entry(Dwfl *dwfl, uint64_t pc, int first)
 		if (strcmp(name, names[i]) == 0)
 			return 1;
 	return 0;
+}
+
+/* libdwfl's address-to-name lookup scans the symbol table: remember the
+ * answer per pc (the outermost pcs of a process are few). */
+static int is_entry(struct space *s, uint64_t pc, int first)
+{
+	size_t k = (size_t)((pc >> 2) ^ (pc >> 11)) & 63;
+	uint64_t key = pc << 1 | (uint64_t)first;
+	if (s->outer[k].pc != key) {
+		s->outer[k].pc = key;
+		s->outer[k].entry = is_entry_lookup(s->dwfl, pc, first);
+	}
+	return s->outer[k].entry;
 }
 
 int unwind__user(struct unwinder *u, int32_t pid, const struct unwind_map *maps, size_t nmaps,
@@ -374,7 +390,7 @@ int unwind__user(struct unwinder *u, int32_t pid, const struct unwind_map *maps,
 	 * address) without having been refused memory: libdw also ends "cleanly"
 	 * when a return address could not be read.  -1 (no CFI) and our
 	 * DWARF_CB_ABORT at the depth limit are truncations. */
-	*complete = s->n > 0 && (is_entry(s->dwfl, pcs[s->n - 1], s->n == 1) ||
+	*complete = s->n > 0 && (is_entry(s, pcs[s->n - 1], s->n == 1) ||
 	    ((rc == 0 || s->ended) && !s->memfail));
 	if (s->n == 0) {
 		pcs[0] = ip;
