@@ -105,6 +105,10 @@ else
     ok "perf.data --call-graph dwarf: $same of $total stacks equal perf script's"
   else fail "perf.data --call-graph dwarf: stacks equal perf's for 99 %" "$same of $total"; fi
   check_paths "perf.data --call-graph dwarf" "$TMP/pmc.folded"
+  "$PMC" convert -z -i "$TMP/w.data" -o "$TMP/wc.log" >/dev/null 2>&1
+  "$PMC" report -i "$TMP/wc.log" -F folded 2>/dev/null | canon >"$TMP/conv.folded"
+  check "pmc convert perf.data -> pmc log keeps the registers and stacks" \
+    cmp -s "$TMP/pmc.folded" "$TMP/conv.folded"
   check_shares "perf.data --call-graph dwarf" "$TMP/pmc.folded"
   perfrate=$(( $(stat -c %s "$TMP/w.data") / (total > 0 ? total : 1) ))
   echo "# perf.data: $perfrate bytes per sample"
