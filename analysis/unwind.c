@@ -19,6 +19,7 @@
 #include "unwind.h"
 
 #define PERF_REGS_ABI_NONE 0
+#define ENTRY_CACHE 1024
 
 struct space {
 	int32_t pid;
@@ -34,7 +35,7 @@ struct space {
 	uint64_t *pcs;
 	int n, max, ended;            /* ended: a 0 return address closed the chain */
 	int memfail;                  /* a read fell outside the copy and the files */
-	struct { uint64_t pc; int entry; } outer[64]; /* is_entry answers by pc */
+	struct { uint64_t pc; int entry; } outer[ENTRY_CACHE]; /* is_entry by pc */
 };
 
 
@@ -311,6 +312,60 @@ static int sync_space(struct unwinder *u, struct space *s, const struct unwind_m
 	return s->attached ? 0 : -1;
 }
 
+/* Where a stack starts.  OUTERMOST: nothing calls these (the process's
+ * _start, a thread's clone) — unwinding stops there rather than asking
+ * libdw for a caller, which would fail or, worse, fall back to loading the
+ * binary's debug file for .debug_frame.  REACHED: main's callers in libc
+ * and ld.so; a stack that ends in one still reached the program's start. */
+enum { NOT_ENTRY, REACHED, OUTERMOST };
+
+static int name_is(const char *name, const char *want)
+{
+	size_t n = strlen(want);
+	return strncmp(name, want, n) == 0 && (name[n] == '\0' || name[n] == '@');
+}
+
+/* The function at pc, through analysis/symbols (sorted tables: a binary
+ * search, where libdwfl's dwfl_module_addrname scans the symbol table). */
+static int entry_kind(const struct space *s, uint64_t pc, int first)
+{
+	static const char *const outer[] = { "_start", "clone", "clone3", "__clone",
+		"__clone3", "thread_start" };
+	static const char *const reached[] = { "__libc_start_main", "__libc_start_main_impl",
+		"__libc_start_call_main", "start_thread", "_dl_start" };
+	const struct unwind_map *m = NULL;
+	uint64_t lpc = first ? pc : pc - 1, start, size;
+	const char *name;
+
+	for (size_t i = 0; i < s->nreported; i++)
+		if (lpc >= s->maps[i].start && lpc < s->maps[i].end &&
+		    (!m || s->maps[i].seq > m->seq))
+			m = &s->maps[i];
+	if (!m || sym_dso__kind(m->dso) != SYM_DSO_ELF ||
+	    sym_dso__func(m->dso, sym_dso__addr(m->dso, m->start, m->pgoff, lpc), &name, &start,
+	    &size) < 0)
+		return NOT_ENTRY;
+	for (size_t i = 0; i < sizeof(outer) / sizeof(outer[0]); i++)
+		if (name_is(name, outer[i]))
+			return OUTERMOST;
+	for (size_t i = 0; i < sizeof(reached) / sizeof(reached[0]); i++)
+		if (name_is(name, reached[i]))
+			return REACHED;
+	return NOT_ENTRY;
+}
+
+/* entry_kind, remembered per pc (the same return addresses recur). */
+static int is_entry(struct space *s, uint64_t pc, int first)
+{
+	size_t k = (size_t)((pc >> 2) ^ (pc >> 13)) & (ENTRY_CACHE - 1);
+	uint64_t key = pc << 1 | (uint64_t)first;
+	if (s->outer[k].pc != key) {
+		s->outer[k].pc = key;
+		s->outer[k].entry = entry_kind(s, pc, first);
+	}
+	return s->outer[k].entry;
+}
+
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	struct space *s = arg;
@@ -325,38 +380,11 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	if (s->n >= s->max)
 		return DWARF_CB_ABORT;
 	s->pcs[s->n++] = pc;
-	return DWARF_CB_OK;
-}
-
-/* Entry points: a stack whose last frame is one of these is whole even
- * when libdw then fails to step further (ld.so's _start has no CFI saying
- * its return address is undefined). */
-static int is_entry_lookup(Dwfl *dwfl, uint64_t pc, int first)
-{
-	static const char *const names[] = { "_start", "_dl_start", "__libc_start_main",
-		"start_thread", "clone", "clone3", "__clone", "__clone3", "thread_start" };
-	Dwfl_Module *m = dwfl_addrmodule(dwfl, first ? pc : pc - 1);
-	const char *name = m ? dwfl_module_addrname(m, first ? pc : pc - 1) : NULL;
-
-	if (!name)
-		return 0;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(name, names[i]) == 0)
-			return 1;
-	return 0;
-}
-
-/* libdwfl's address-to-name lookup scans the symbol table: remember the
- * answer per pc (the outermost pcs of a process are few). */
-static int is_entry(struct space *s, uint64_t pc, int first)
-{
-	size_t k = (size_t)((pc >> 2) ^ (pc >> 11)) & 63;
-	uint64_t key = pc << 1 | (uint64_t)first;
-	if (s->outer[k].pc != key) {
-		s->outer[k].pc = key;
-		s->outer[k].entry = is_entry_lookup(s->dwfl, pc, first);
+	if (is_entry(s, pc, s->n == 1) == OUTERMOST) {
+		s->ended = 1;
+		return DWARF_CB_ABORT;
 	}
-	return s->outer[k].entry;
+	return DWARF_CB_OK;
 }
 
 int unwind__user(struct unwinder *u, int32_t pid, const struct unwind_map *maps, size_t nmaps,
@@ -385,12 +413,12 @@ int unwind__user(struct unwinder *u, int32_t pid, const struct unwind_map *maps,
 	s->max = max;
 	rc = dwfl_getthread_frames(s->dwfl, (pid_t)(cc->pl_tid ? cc->pl_tid : (uint32_t)pid),
 	    frame_cb, s);
-	/* Whole when the last frame is an entry point, or libdw ended on its
-	 * own (0: CFI said the return address is undefined; a null return
-	 * address) without having been refused memory: libdw also ends "cleanly"
-	 * when a return address could not be read.  -1 (no CFI) and our
-	 * DWARF_CB_ABORT at the depth limit are truncations. */
-	*complete = s->n > 0 && (is_entry(s, pcs[s->n - 1], s->n == 1) ||
+	/* Whole when the last frame is where stacks start (we stop at _start
+	 * and clone), or libdw ended on its own (0: CFI said the return address
+	 * is undefined; a null return address) without having been refused
+	 * memory: libdw also ends "cleanly" when it could not read a return
+	 * address.  -1 (no CFI) and the depth limit are truncations. */
+	*complete = s->n > 0 && (is_entry(s, pcs[s->n - 1], s->n == 1) != NOT_ENTRY ||
 	    ((rc == 0 || s->ended) && !s->memfail));
 	if (s->n == 0) {
 		pcs[0] = ip;
