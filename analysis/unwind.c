@@ -14,12 +14,31 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gelf.h>
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 
 #include "unwind.h"
 
 #define PERF_REGS_ABI_NONE 0
 #define ENTRY_CACHE 1024
+#define RULE_CACHE 512                /* frame rules per process, by pc */
+#define FR_NREG 17                    /* x86_64 DWARF registers 0..16 (16: rip) */
+#define FR_OPS 6
+
+/* One register's (or the CFA's) rule at a pc, from dwarf_frame_register /
+ * dwarf_frame_cfa, copied so that it can be applied again without libdw. */
+struct fexpr {
+	uint8_t kind;                 /* FX_* */
+	uint8_t n;
+	struct { uint8_t atom; uint64_t a, b; } op[FR_OPS];
+};
+enum { FX_UNDEF, FX_SAME, FX_LOC, FX_VAL };
+
+struct frule {
+	uint64_t key;                 /* the looked-up pc + 1 (0: empty) */
+	int ok, ra, signal;
+	struct fexpr cfa, reg[FR_NREG];
+};
 
 struct space {
 	int32_t pid;
@@ -36,6 +55,7 @@ struct space {
 	int n, max, ended;            /* ended: a 0 return address closed the chain */
 	int memfail;                  /* a read fell outside the copy and the files */
 	struct { uint64_t pc; int entry; } outer[ENTRY_CACHE]; /* is_entry by pc */
+	struct frule *rules;          /* RULE_CACHE, x86_64 only */
 };
 
 
@@ -67,9 +87,12 @@ void unwind__free(struct unwinder *u)
 {
 	if (!u)
 		return;
-	for (size_t i = 0; i < u->cap; i++)
+	for (size_t i = 0; i < u->cap; i++) {
 		if (u->sp[i].used && u->sp[i].dwfl)
 			dwfl_end(u->sp[i].dwfl);
+		if (u->sp[i].used)
+			free(u->sp[i].rules);
+	}
 	free(u->sp);
 	free(u);
 }
@@ -295,6 +318,8 @@ static int sync_space(struct unwinder *u, struct space *s, const struct unwind_m
 		s->attached = 0;
 		s->machine = 0;
 		memset(s->outer, 0, sizeof(s->outer));
+		free(s->rules);           /* other modules: other rules */
+		s->rules = NULL;
 		if (!(s->dwfl = dwfl_begin(&u->cb)))
 			return -1;
 		dwfl_report_begin(s->dwfl);
@@ -387,6 +412,252 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	return DWARF_CB_OK;
 }
 
+/* ---- the fast path: cached frame rules (x86_64) ----------------------------
+ *
+ * libdw evaluates each frame's CFI anew (find the FDE, run the CIE and FDE
+ * programs) for every sample.  The rules at a pc never change, so they are
+ * kept per pc (dwarf_cfi_addrframe once) and applied here; anything this
+ * small evaluator does not know (an unusual DWARF operation, no CFI for a
+ * pc) sends the sample to libdw's own unwinder, which is always right. */
+
+static int copy_expr(struct fexpr *e, const Dwarf_Op *ops, size_t n, int loc)
+{
+	e->kind = loc ? FX_LOC : FX_VAL;
+	if (n && ops[n - 1].atom == DW_OP_stack_value) {
+		e->kind = FX_VAL;
+		n--;
+	}
+	if (n > FR_OPS)
+		return -1;
+	e->n = (uint8_t)n;
+	for (size_t i = 0; i < n; i++) {
+		e->op[i].atom = ops[i].atom;
+		e->op[i].a = ops[i].number;
+		e->op[i].b = ops[i].number2;
+	}
+	return 0;
+}
+
+/* The rules at lookup (a pc), from .eh_frame or else .debug_frame. */
+static int make_rule(struct space *s, uint64_t lookup, struct frule *r)
+{
+	Dwfl_Module *m = dwfl_addrmodule(s->dwfl, lookup);
+	Dwarf_Addr bias;
+	Dwarf_CFI *cfi;
+	Dwarf_Frame *f = NULL;
+	Dwarf_Op mem[3], *ops;
+	size_t n;
+	bool sig = false;
+
+	memset(r, 0, sizeof(*r));
+	r->key = lookup + 1;
+	if (!m)
+		return -1;
+	if ((cfi = dwfl_module_eh_cfi(m, &bias)) == NULL ||
+	    dwarf_cfi_addrframe(cfi, lookup - bias, &f) != 0) {
+		free(f);
+		f = NULL;
+		if ((cfi = dwfl_module_dwarf_cfi(m, &bias)) == NULL ||
+		    dwarf_cfi_addrframe(cfi, lookup - bias, &f) != 0) {
+			free(f);
+			return -1;
+		}
+	}
+	r->ra = dwarf_frame_info(f, NULL, NULL, &sig);
+	r->signal = sig;
+	if (r->ra < 0 || r->ra >= FR_NREG || dwarf_frame_cfa(f, &ops, &n) != 0 || n == 0 ||
+	    copy_expr(&r->cfa, ops, n, 0) < 0)
+		goto bad;
+	for (int i = 0; i < FR_NREG; i++) {
+		if (dwarf_frame_register(f, i, mem, &ops, &n) != 0)
+			goto bad;
+		if (n == 0)
+			r->reg[i].kind = ops ? FX_UNDEF : FX_SAME;
+		else if (copy_expr(&r->reg[i], ops, n, 1) < 0)
+			goto bad;
+	}
+	free(f);
+	r->ok = 1;
+	return 0;
+bad:
+	free(f);
+	return -1;
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *out, void *arg);
+
+/* Evaluate e with registers regs (valid: bit per register) and cfa. */
+static int eval(struct space *s, const struct fexpr *e, const uint64_t *regs, uint32_t valid,
+    uint64_t cfa, uint64_t *out)
+{
+	uint64_t st[8];
+	int sp = 0;
+
+	for (int i = 0; i < e->n; i++) {
+		uint8_t a = e->op[i].atom;
+		uint64_t x, y;
+		Dwarf_Word w;
+		if (sp >= 8)
+			return -1;
+		if (a >= DW_OP_breg0 && a <= DW_OP_breg31) {
+			int r = a - DW_OP_breg0;
+			if (r >= FR_NREG || !(valid & (1u << r)))
+				return -1;
+			st[sp++] = regs[r] + e->op[i].a;
+		} else if (a >= DW_OP_lit0 && a <= DW_OP_lit31) {
+			st[sp++] = (uint64_t)(a - DW_OP_lit0);
+		} else if (a >= DW_OP_reg0 && a <= DW_OP_reg31 && e->n == 1) {
+			int r = a - DW_OP_reg0;           /* the value is in register r */
+			if (r >= FR_NREG || !(valid & (1u << r)))
+				return -1;
+			*out = regs[r];
+			return 1;                         /* a value, not an address */
+		} else {
+			switch (a) {
+			case DW_OP_call_frame_cfa:
+				st[sp++] = cfa;
+				break;
+			case DW_OP_bregx:
+				if (e->op[i].a >= FR_NREG || !(valid & (1u << e->op[i].a)))
+					return -1;
+				st[sp++] = regs[e->op[i].a] + e->op[i].b;
+				break;
+			case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u:
+			case DW_OP_const8u: case DW_OP_constu: case DW_OP_const1s:
+			case DW_OP_const2s: case DW_OP_const4s: case DW_OP_const8s:
+			case DW_OP_consts:
+				st[sp++] = e->op[i].a;
+				break;
+			case DW_OP_plus_uconst:
+				if (sp < 1)
+					return -1;
+				st[sp - 1] += e->op[i].a;
+				break;
+			case DW_OP_deref:
+				if (sp < 1 || !memory_read(s->dwfl, st[sp - 1], &w, s))
+					return -1;
+				st[sp - 1] = w;
+				break;
+			case DW_OP_plus: case DW_OP_minus: case DW_OP_and: case DW_OP_shl:
+			case DW_OP_ge:
+				if (sp < 2)
+					return -1;
+				y = st[--sp];
+				x = st[sp - 1];
+				st[sp - 1] = a == DW_OP_plus ? x + y : a == DW_OP_minus ? x - y :
+				    a == DW_OP_and ? x & y : a == DW_OP_shl ? x << (y & 63) :
+				    (uint64_t)((int64_t)x >= (int64_t)y);
+				break;
+			default:
+				return -1;
+			}
+		}
+	}
+	if (sp != 1)
+		return -1;
+	*out = st[0];
+	return 0;
+}
+
+static const struct frule *rule_at(struct space *s, uint64_t lookup)
+{
+	struct frule *r;
+	if (!s->rules && !(s->rules = calloc(RULE_CACHE, sizeof(*s->rules))))
+		return NULL;
+	r = &s->rules[((lookup >> 1) ^ (lookup >> 12)) & (RULE_CACHE - 1)];
+	if (r->key != lookup + 1)
+		make_rule(s, lookup, r);
+	return r->ok ? r : NULL;
+}
+
+/* Unwind with cached rules: 1 done (s->n frames, s->ended), 0 give the
+ * sample to libdw (s->n reset). */
+static int fast_unwind(struct space *s)
+{
+	uint64_t regs[FR_NREG], nregs[FR_NREG], v;
+	uint32_t valid = 0, nvalid;
+	int activation = 1;
+
+	for (int i = 0; i < FR_NREG; i++)
+		if (preg(s->cc, x86_64_perf[i], &regs[i]))
+			valid |= 1u << i;
+	if (!(valid & (1u << 16)) || !(valid & (1u << 7)))
+		return 0;
+	for (;;) {
+		uint64_t pc = regs[16], cfa;
+		const struct frule *r;
+		if (pc == 0) {
+			s->ended = 1;
+			return 1;
+		}
+		if (s->n >= s->max)
+			return 1;
+		s->pcs[s->n++] = pc;
+		if (is_entry(s, pc, activation) == OUTERMOST) {
+			s->ended = 1;
+			return 1;
+		}
+		if (!(r = rule_at(s, activation ? pc : pc - 1)) ||
+		    eval(s, &r->cfa, regs, valid, 0, &cfa) != 0)
+			break;
+		nvalid = 0;
+		int lost_ra = 0;
+		for (int i = 0; i < FR_NREG && !lost_ra; i++) {
+			const struct fexpr *e = &r->reg[i];
+			int k;
+			switch (e->kind) {
+			case FX_UNDEF:
+				continue;
+			case FX_SAME:
+				if (valid & (1u << i)) {
+					nregs[i] = regs[i];
+					nvalid |= 1u << i;
+				}
+				continue;
+			default:
+				k = eval(s, e, regs, valid, cfa, &v);
+				if (k < 0) {
+					/* beyond this evaluator: libdw decides, if it
+					 * is the return address; else it is unknown */
+					lost_ra = i == r->ra;
+					continue;
+				}
+				if (k == 0 && e->kind == FX_LOC) {
+					Dwarf_Word w;
+					if (!memory_read(s->dwfl, v, &w, s))
+						continue;
+					v = w;
+				}
+				nregs[i] = v;
+				nvalid |= 1u << i;
+			}
+		}
+		if (lost_ra)
+			break;
+		if (!(nvalid & (1u << r->ra))) {
+			/* the return address is undefined: the outermost frame,
+			 * unless it could not be read (memfail says which) */
+			s->ended = 1;
+			return 1;
+		}
+		nregs[16] = nregs[r->ra];
+		nvalid |= 1u << 16;
+		if (!(nvalid & (1u << 7))) {
+			nregs[7] = cfa;           /* the caller's sp is the CFA */
+			nvalid |= 1u << 7;
+		}
+		if (nregs[7] <= regs[7] && !r->signal)
+			break;                    /* the stack must grow towards the caller */
+		memcpy(regs, nregs, sizeof(regs));
+		valid = nvalid;
+		activation = r->signal;
+	}
+	s->n = 0;                             /* give it to libdw */
+	s->ended = 0;
+	s->memfail = 0;
+	return 0;
+}
+
 int unwind__user(struct unwinder *u, int32_t pid, const struct unwind_map *maps, size_t nmaps,
     const struct pmclog_ev_callchain *cc, uint64_t *pcs, int max, int *complete)
 {
@@ -411,8 +682,11 @@ int unwind__user(struct unwinder *u, int32_t pid, const struct unwind_map *maps,
 	s->ended = 0;
 	s->memfail = 0;
 	s->max = max;
-	rc = dwfl_getthread_frames(s->dwfl, (pid_t)(cc->pl_tid ? cc->pl_tid : (uint32_t)pid),
-	    frame_cb, s);
+	if (s->machine == EM_X86_64 && fast_unwind(s))
+		rc = s->ended ? 0 : DWARF_CB_ABORT;
+	else
+		rc = dwfl_getthread_frames(s->dwfl,
+		    (pid_t)(cc->pl_tid ? cc->pl_tid : (uint32_t)pid), frame_cb, s);
 	/* Whole when the last frame is where stacks start (we stop at _start
 	 * and clone), or libdw ended on its own (0: CFI said the return address
 	 * is undefined; a null return address) without having been refused
