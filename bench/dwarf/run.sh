@@ -6,6 +6,8 @@
 # time and peak memory):
 #   1. reporting one `perf record --call-graph dwarf` file:
 #        pmc report -i DATA [-g]   vs   perf report --stdio -i DATA
+#      (wall time, CPU time and peak RSS: wall time alone is noise on a
+#      shared machine)
 #   2. bytes per DWARF sample: pmc record --call-graph dwarf's log vs perf.data
 #   3. the CPU time (user + system, workload and recorder together) of the
 #      workload alone, under pmc record and under perf record (both
@@ -58,13 +60,15 @@ echo "$(nproc) CPUs, $(uname -r), $(perf --version)"
 echo
 echo "Reporting one perf.data recorded with perf record --call-graph dwarf ($psamples samples):"
 echo
-echo "| report | pmc | pmc peak RSS | perf report --stdio | perf peak RSS | pmc faster by |"
-echo "|---|---|---|---|---|---|"
+echo "| report | pmc wall | pmc CPU | pmc peak RSS | perf wall | perf CPU | perf peak RSS | pmc faster by (wall / CPU) |"
+echo "|---|---|---|---|---|---|---|---|"
 read -r ft fm < <(measure perf report --stdio -i "$T/perf.data")
-read -r pt pm < <(measure "$PMC" report --color never -i "$T/perf.data")
-echo "| flat | $pt s | $pm MB | $ft s | $fm MB | $(ratio "$ft" "$pt")x |"
-read -r pt pm < <(measure "$PMC" report --color never -g -i "$T/perf.data")
-echo "| call graph (-g) | $pt s | $pm MB | $ft s | $fm MB | $(ratio "$ft" "$pt")x |"
+read -r fc _ < <(TIMEFMT=cpu measure perf report --stdio -i "$T/perf.data")
+for g in "" -g; do
+  read -r pt pm < <(measure "$PMC" report --color never $g -i "$T/perf.data")
+  read -r pc _ < <(TIMEFMT=cpu measure "$PMC" report --color never $g -i "$T/perf.data")
+  echo "| ${g:-flat} | $pt s | $pc s | $pm MB | $ft s | $fc s | $fm MB | $(ratio "$ft" "$pt")x / $(ratio "$fc" "$pc")x |"
+done
 echo
 pb=$(stat -c %s "$T/perf.data"); mb=$(stat -c %s "$T/pmc.log")
 echo "| bytes per DWARF sample | pmc log | perf.data | perf / pmc |"
