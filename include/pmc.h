@@ -1188,6 +1188,20 @@ int pmc_group(pmc_id_t _leader, pmc_id_t _member);
  * of one per period (perf's -F).  EBUSY while running. */
 int pmc_set_frequency(pmc_id_t _pmc, uint64_t _hz);
 
+/* pmc_set_user_stack — with each sample, also copy the user registers and
+ * up to _bytes of the user stack (from the sampled stack pointer up), so
+ * that a report can unwind user call chains from DWARF CFI (perf's
+ * --call-graph dwarf,SIZE).  _bytes is rounded up to a multiple of 8;
+ * 1..PMC_USER_STACK_MAX (0 turns it off); the log keeps only the bytes the
+ * kernel really copied.  With PMC_F_CALLCHAIN the kernel still records the
+ * kernel part of the chain and the user part is left to the unwinder.
+ * EINVAL: not a sampling PMC or _bytes too large; EBUSY: after the first
+ * attach or start; EOPNOTSUPP: no register set known for this architecture
+ * (x86_64 and aarch64 are). */
+#define PMC_USER_STACK_MAX     65528   /* the kernel's limit: u16, 8-aligned */
+#define PMC_USER_STACK_DEFAULT 8192    /* perf's */
+int pmc_set_user_stack(pmc_id_t _pmc, uint32_t _bytes);
+
 /*
  * pmc_allocate_attr — allocate from a raw struct perf_event_attr (from
  * <linux/perf_event.h>); the mode, flags and cpu rules are pmc_allocate's.

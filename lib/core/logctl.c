@@ -393,6 +393,8 @@ static size_t ring_pages(const struct pmc *pm)
 
 	if (pm->flags & PMC_F_CALLCHAIN)
 		per += 8 * (size_t)pmc__setting(PMC_SETTING_CALLCHAINDEPTH);
+	if (pm->ustack)               /* registers and the stack copy */
+		per += 24 + 8 * 64 + pm->ustack;
 	bytes = (size_t)pmc__setting(PMC_SETTING_NSAMPLES) * per;
 	if (bytes < (size_t)pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024)
 		bytes = (size_t)pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024;
@@ -476,8 +478,8 @@ static int thread_ring(struct pmc *pm, pid_t tid, struct ring **out)
 	if ((rc = be->open(&a, tid, -1, NULL, 0, &c)) < 0)
 		return rc;
 	if ((rc = be->id(c, &kid)) < 0 ||
-	    (rc = pmc__logw_add_event(L.lw, kid, pm->id, a.sample_type, a.read_format,
-	    PMC_LOGW_SAMPLES)) < 0 ||
+	    (rc = pmc__logw_add_event(L.lw, kid, pm->id, &(struct psample_layout){
+	    .sample_type = a.sample_type, .read_format = a.read_format }, PMC_LOGW_SAMPLES)) < 0 ||
 	    (rc = new_ring(pm, c, -1, tid, 1, out)) < 0) {
 		be->close(c);
 		return rc;
@@ -498,11 +500,16 @@ static int add_counter(struct pmc *pm, struct pmc_bctr *c, int cpu, pid_t tid)
 	pmc__sampling_attr(pm, &a);
 	enum pmc_logw_role role = PMC_IS_SAMPLING_MODE(pm->mode) ?
 	    PMC_LOGW_SAMPLES : PMC_LOGW_EXIT_READ;
-	uint64_t st = a.sample_type | PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID |
-	    PERF_SAMPLE_TIME;
-	uint64_t rf = a.read_format | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
-	    PERF_FORMAT_TOTAL_TIME_RUNNING;
-	if ((rc = pmc__logw_add_event(L.lw, kid, pm->id, st, rf, role)) < 0)
+	struct psample_layout l = {
+		.sample_type = a.sample_type | PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID |
+		    PERF_SAMPLE_TIME,
+		.read_format = a.read_format | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
+		    PERF_FORMAT_TOTAL_TIME_RUNNING,
+		.branch_sample_type = a.branch_sample_type,
+		.regs_user = a.sample_regs_user,
+		.regs_intr = a.sample_regs_intr,
+	};
+	if ((rc = pmc__logw_add_event(L.lw, kid, pm->id, &l, role)) < 0)
 		return rc;
 	if (!r && cpu < 0) {
 		if ((rc = thread_ring(pm, tid, &r)) < 0)
@@ -523,8 +530,9 @@ static int add_csw_probe(struct pmc *pm, struct pmc_bctr *probe, pid_t tid)
 	int rc;
 
 	if ((rc = be->id(probe, &kid)) < 0 ||
-	    (rc = pmc__logw_add_event(L.lw, kid, pm->id, PMC__CSW_SAMPLE_TYPE,
-	    PMC__CSW_READ_FORMAT, PMC_LOGW_CSW_PROBE)) < 0)
+	    (rc = pmc__logw_add_event(L.lw, kid, pm->id, &(struct psample_layout){
+	    .sample_type = PMC__CSW_SAMPLE_TYPE, .read_format = PMC__CSW_READ_FORMAT },
+	    PMC_LOGW_CSW_PROBE)) < 0)
 		return rc;
 	if (!r && (rc = thread_ring(pm, tid, &r)) < 0)
 		return rc;

@@ -279,6 +279,15 @@ void pmc__sampling_attr(const struct pmc *pm, struct perf_event_attr *a)
 		if (pm->flags & PMC_F_USERCALLCHAIN)
 			a->exclude_callchain_kernel = 1;
 	}
+	if (pm->ustack) {
+		/* user part unwound later from these; the kernel's chain keeps
+		 * only its kernel part (perf's --call-graph dwarf) */
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = pmc__sys_user_regs_mask();
+		a->sample_stack_user = pm->ustack;
+		if (a->sample_type & PERF_SAMPLE_CALLCHAIN)
+			a->exclude_callchain_user = 1;
+	}
 	a->sample_id_all = 1;
 	a->wakeup_watermark = (uint32_t)(pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024 / 2);
 	a->watermark = 1;
@@ -1156,6 +1165,37 @@ int pmc_set_frequency(pmc_id_t id, uint64_t hz)
 		return leave(-EINVAL);
 	}
 	pm->freq = hz;
+	return leave(0);
+}
+
+int pmc_set_user_stack(pmc_id_t id, uint32_t bytes)
+{
+	struct pmc *pm;
+	int rc;
+
+	ENTER();
+	if ((rc = lookup(id, &pm)) < 0)
+		return leave(rc);
+	if (pm->state == PMC_STATE_RUNNING)
+		return leave(-EBUSY);
+	if (!PMC_IS_SAMPLING_MODE(pm->mode)) {
+		pmc__set_reason("a user stack is copied with samples: it needs a sampling PMC");
+		return leave(-EINVAL);
+	}
+	if (pm->targets) {
+		pmc__set_reason("set the user stack size before attaching or starting");
+		return leave(-EBUSY);
+	}
+	if (bytes > PMC_USER_STACK_MAX || (bytes + 7) / 8 * 8 > PMC_USER_STACK_MAX) {
+		pmc__set_reason("a user stack copy is at most %d bytes", PMC_USER_STACK_MAX);
+		return leave(-EINVAL);
+	}
+	if (bytes && !pmc__sys_user_regs_mask()) {
+		pmc__set_reason("DWARF unwinding needs the user registers, and pmc does not know "
+		    "this architecture's set (x86_64 and aarch64 only)");
+		return leave(-EOPNOTSUPP);
+	}
+	pm->ustack = (bytes + 7) / 8 * 8;
 	return leave(0);
 }
 

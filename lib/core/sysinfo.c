@@ -83,6 +83,18 @@ int pmc__sys_max_stack(void)
 	return (int)read_long_file("/proc/sys/kernel/perf_event_max_stack", 127);
 }
 
+uint64_t pmc__sys_user_regs_mask(void)
+{
+#if defined(__x86_64__)
+	/* AX..R15 (0..23) without DS, ES, FS, GS (12..15): perf's x86_64 mask */
+	return ((1ULL << 24) - 1) & ~(0xFULL << 12);
+#elif defined(__aarch64__)
+	return (1ULL << 33) - 1;      /* x0..x30, sp, pc */
+#else
+	return 0;
+#endif
+}
+
 int pmc__sys_has_cap_perfmon(void)
 {
 	FILE *f = fopen("/proc/self/status", "r");

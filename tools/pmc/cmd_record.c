@@ -36,7 +36,8 @@ struct opts {
 	int default_event;            /* no -e: cycles, else cpu-clock */
 	uint64_t hz;                  /* -F */
 	uint64_t period;              /* -c */
-	int callchain;                /* -g */
+	int callchain;                /* -g, --call-graph */
+	uint32_t ustack;              /* --call-graph dwarf[,SIZE]: stack bytes per sample */
 	const char *out;              /* -o */
 	int force;                    /* -f */
 	int zstd;                     /* -z */
@@ -75,7 +76,8 @@ static void on_alarm(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: pmc record [-e EVENT]... [-F HZ | -c PERIOD] [-g] [-o FILE] [-f] [-z] -- COMMAND [ARGS...]\n"
+"usage: pmc record [-e EVENT]... [-F HZ | -c PERIOD] [-g | --call-graph MODE] [-o FILE] [-f] [-z]\n"
+"                  -- COMMAND [ARGS...]\n"
 "       pmc record [options] -p PID[,PID...] | -t TID[,TID...] | -a [-C CPUS] [-l SECONDS]\n"
 "       pmc record --show-settings\n"
 "\n"
@@ -87,7 +89,13 @@ static void usage(FILE *f)
 "  -e, --event=LIST      events to sample (see 'pmc list'); repeatable\n"
 "  -F, --freq=HZ         samples per second (default %d)\n"
 "  -c, --count=PERIOD    one sample every PERIOD events (at least mincount)\n"
-"  -g, --call-graph      record call chains (kernel and user, frame pointers)\n"
+"  -g                    record call chains (kernel and user, frame pointers)\n"
+"      --call-graph=MODE fp: as -g; dwarf[,SIZE]: the kernel's chain plus a\n"
+"                        copy of the user registers and SIZE bytes of user\n"
+"                        stack (default 8192, at most 65528) per sample, unwound\n"
+"                        from DWARF CFI by 'pmc report' (for code without frame\n"
+"                        pointers; implies -z); lbr: Intel LBR call stacks (not\n"
+"                        supported)\n"
 "  -o, --output=FILE     the log (default %s; '-': standard output, and the\n"
 "                        command's standard output goes to standard error)\n"
 "  -f, --force           overwrite FILE if it exists\n"
@@ -112,6 +120,41 @@ static void usage(FILE *f)
 "Exit status: the command's own (128+N if signal N ended it), 0 for -p/-t/-a;\n"
 "1 if recording failed (e.g. the disk is full: what was written stays\n"
 "readable); 2 for a usage error.\n", DEFAULT_HZ, DEFAULT_FILE);
+}
+
+/* perf's --call-graph fp | dwarf[,SIZE] | lbr (SIZE rounded up to 8, as
+ * perf's get_stack_size does, then at most 65528). */
+static void parse_call_graph(struct opts *o, const char *arg)
+{
+	if (strcmp(arg, "fp") == 0) {
+		o->callchain = 1;
+		o->ustack = 0;
+		return;
+	}
+	if (strncmp(arg, "dwarf", 5) == 0 && (arg[5] == '\0' || arg[5] == ',')) {
+		unsigned long long size = PMC_USER_STACK_DEFAULT;
+		if (arg[5] == ',') {
+			char *end;
+			errno = 0;
+			size = strtoull(arg + 6, &end, 0);
+			if (errno || end == arg + 6 || *end || arg[6] == '-')
+				cli_usage_error("--call-graph dwarf,SIZE: '%s' is not a size in bytes",
+				    arg + 6);
+			size = (size + 7) / 8 * 8;
+			if (size == 0 || size > PMC_USER_STACK_MAX)
+				cli_usage_error("--call-graph dwarf,SIZE: the stack dump size must be "
+				    "1-%d bytes, not '%s'", PMC_USER_STACK_MAX, arg + 6);
+		}
+		o->callchain = 1;
+		o->ustack = (uint32_t)size;
+		return;
+	}
+	if (strcmp(arg, "lbr") == 0) {
+		cli_die(CLI_EXIT_FAIL, "--call-graph lbr: not supported on this machine (LBR call "
+		    "stacks need an Intel CPU's hardware PMU, and pmc does not program them); use "
+		    "--call-graph dwarf or fp");
+	}
+	cli_usage_error("--call-graph: unknown mode '%s' (fp, dwarf[,SIZE] or lbr)", arg);
 }
 
 static void add_events(struct opts *o, const char *list)
@@ -280,7 +323,9 @@ static int alloc_event(struct rec *r, const char *spec)
 					continue;         /* an offline CPU */
 				return -1;
 			}
-			if ((o->hz && pmc_set_frequency(id, o->hz) < 0) || add_pmc(r, id, spec, c) < 0)
+			if ((o->hz && pmc_set_frequency(id, o->hz) < 0) ||
+			    (o->ustack && pmc_set_user_stack(id, o->ustack) < 0) ||
+			    add_pmc(r, id, spec, c) < 0)
 				return -1;
 			any = 1;
 		}
@@ -294,7 +339,9 @@ static int alloc_event(struct rec *r, const char *spec)
 		flags |= PMC_F_DESCENDANTS;
 	if (pmc_allocate(spec, PMC_MODE_TS, flags, PMC_CPU_ANY, &id, count) < 0)
 		return -1;
-	if ((o->hz && pmc_set_frequency(id, o->hz) < 0) || add_pmc(r, id, spec, -1) < 0)
+	if ((o->hz && pmc_set_frequency(id, o->hz) < 0) ||
+	    (o->ustack && pmc_set_user_stack(id, o->ustack) < 0) ||
+	    add_pmc(r, id, spec, -1) < 0)
 		return -1;
 	return 0;
 }
@@ -413,12 +460,12 @@ static void print_verbose(struct rec *r)
 
 int cmd_record(int argc, char **argv)
 {
-	enum { OPT_SHOW_SETTINGS = 256 };
+	enum { OPT_SHOW_SETTINGS = 256, OPT_CALL_GRAPH };
 	static const struct option lopts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "count", required_argument, NULL, 'c' },
-		{ "call-graph", no_argument, NULL, 'g' },
+		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "compress", no_argument, NULL, 'z' },
@@ -454,6 +501,7 @@ int cmd_record(int argc, char **argv)
 		case 'F': o.hz = parse_u64(optarg, "frequency"); break;
 		case 'c': o.period = parse_u64(optarg, "period"); break;
 		case 'g': o.callchain = 1; break;
+		case OPT_CALL_GRAPH: parse_call_graph(&o, optarg); break;
 		case 'o':
 			if (!*optarg)
 				cli_usage_error("-o needs a file name (or '-')");
@@ -498,6 +546,8 @@ int cmd_record(int argc, char **argv)
 	}
 	if (optind < argc)
 		o.cmd = &argv[optind];
+	if (o.ustack)
+		o.zstd = 1;   /* stack copies are large and alike: compressed ~100x */
 	if (o.show_settings) {
 		if (o.cmd || o.npids || o.all_cpus)
 			cli_usage_error("--show-settings takes no target");
