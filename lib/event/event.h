@@ -38,7 +38,18 @@ struct pmc_evspec {
 	char unit[32];                /* sysfs events/NAME.unit, else "" */
 	char pmu[64];                 /* "cpu", "software", "tracepoint", "msr", "armv8", ... */
 	int needs_hw_pmu;             /* 1 if only a hardware PMU can count it */
+	int mode_given;               /* 1 if :u/:k/:h or ,usr/,os chose the privilege
+	                                 levels (the core must not widen or narrow them) */
 };
+
+/*
+ * What a resolved event counts in perf's terms: its type and config, except
+ * that an ARMv8 architectural event equal to a generic hardware event (the
+ * kernel's armv8_pmuv3_perf_map) is given as that generic event, and a
+ * generic event's extended PMU type (hybrid CPUs, config bits 32-63) is
+ * dropped.
+ */
+void pmc__event_generic(const struct pmc_evspec *ev, uint32_t *type, uint64_t *config);
 
 /* Parse and resolve one spec. 0, -ENOENT (unknown name), -EINVAL (bad syntax). */
 int pmc__event_parse(const char *spec, struct pmc_evspec *out);

@@ -214,6 +214,7 @@ static int apply_mods(const char *mods, const char *base, struct pmc_evspec *out
 	for (const char *c = mods; *c; c++) {
 		switch (*c) {
 		case 'u': case 'k': case 'h':
+			out->mode_given = 1;
 			if (!exclude)
 				exclude = eu = ek = eh = 1;
 			if (*c == 'u')
@@ -277,6 +278,7 @@ static int apply_qualifiers(const char *quals, const char *base, struct pmc_evsp
 	    (out->pclass == PMC_CLASS_PMU || out->pclass == PMC_CLASS_TSC) && usr != os)
 		return ev__fail(-EINVAL, "'%s' cannot count user and kernel mode separately "
 				"(qualifier '%s')", base, usr ? "usr" : "os");
+	out->mode_given = usr || os;
 	if (usr && os) {
 		out->attr.exclude_user = out->attr.exclude_kernel = out->attr.exclude_hv = 0;
 	} else if (usr) {

@@ -89,7 +89,7 @@ static void usage(FILE *f)
 "  -P, --per-process     one row per process of the command's tree, at its exit\n"
 "      --no-inherit      do not count the command's children\n"
 "  -b, --backend=NAME    linux (default) or sim (simulated ARMv8 PMU)\n"
-"  -o, --output=FILE     write the counts to FILE instead of stdout\n"
+"  -o, --output=FILE     write the counts to FILE instead of stderr ('-': stdout)\n"
 "  -h, --help            this help\n"
 "\n"
 "The exit status is the command's own (128+N if a signal N ended it), or 1 if\n"
@@ -479,11 +479,10 @@ static void print_final(struct opts *o, double elapsed_ns, struct rusage *ru, in
  * reading (value, raw, enabled, running) becomes the interval's delta while
  * printing, so rates and metrics are per interval too.
  */
-static void print_interval(struct opts *o, double t_ns)
+static void print_interval(struct opts *o, double t_ns, double ival)
 {
 	FILE *f = o->out;
 	struct pmc_reading cur[MAX_EVENTS];
-	double ival = (double)o->interval_ms * 1e6;
 
 	for (int i = 0; i < o->nev; i++) {
 		struct ev *e = &o->ev[i];
@@ -742,11 +741,14 @@ static int run_once(struct opts *o, int run, int *exit_status, double *elapsed, 
 				continue;
 			}
 			int code = (err == ENOENT || err == EINVAL) ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+			char why[512];
+			/* the reason first: ending the child starts a new one */
+			snprintf(why, sizeof(why), "%s", pmc_errmsg());
 			if (child > 0) {
 				pmc_spawn_kill(child, SIGKILL);
 				pmc_spawn_wait(child, &status);
 			}
-			cli_die(code, "cannot count '%s': %s", e->spec, pmc_errmsg());
+			cli_die(code, "cannot count '%s': %s", e->spec, why);
 		}
 		/* Attach (process mode) — system mode PMCs have their CPU. */
 		if (!o->all_cpus) {
@@ -756,13 +758,14 @@ static int run_once(struct opts *o, int run, int *exit_status, double *elapsed, 
 				int r = o->threads ? pmc_attach_thread(e->ids[0], targets[t]) :
 				    pmc_attach(e->ids[0], targets[t]);
 				if (r < 0) {
+					char why[512];
+					snprintf(why, sizeof(why), "%s", pmc_errmsg());
 					if (child > 0) {
 						pmc_spawn_kill(child, SIGKILL);
 						pmc_spawn_wait(child, &status);
 					}
 					cli_die(CLI_EXIT_FAIL, "cannot attach to %s %d: %s",
-					    o->threads ? "thread" : "process", (int)targets[t],
-					    pmc_errmsg());
+					    o->threads ? "thread" : "process", (int)targets[t], why);
 				}
 			}
 		}
@@ -816,7 +819,7 @@ static int run_once(struct opts *o, int run, int *exit_status, double *elapsed, 
 		}
 		if (o->interval_ms && now_ns() >= tnext) {
 			read_all(o);
-			print_interval(o, (double)(now_ns() - t0));
+			print_interval(o, (double)(now_ns() - t0), (double)o->interval_ms * 1e6);
 			tnext += (uint64_t)o->interval_ms * 1000000ull;
 		}
 	}
@@ -825,6 +828,10 @@ static int run_once(struct opts *o, int run, int *exit_status, double *elapsed, 
 		for (int k = 0; k < o->ev[i].nids && o->ev[i].supported; k++)
 			pmc_stop(o->ev[i].ids[k]);
 	read_all(o);
+	/* The last, partial interval (perf prints it too), stamped with its end. */
+	uint64_t tlast = tnext - (uint64_t)o->interval_ms * 1000000ull;
+	if (o->interval_ms && t0 + (uint64_t)*elapsed > tlast)
+		print_interval(o, *elapsed, (double)(t0 + (uint64_t)*elapsed - tlast));
 	for (int i = 0; i < o->nev; i++) {
 		struct ev *e = &o->ev[i];
 		double *n = realloc(e->runs, (size_t)(e->nruns + 1) * sizeof(double));
@@ -879,7 +886,7 @@ int cmd_stat(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	o.repeat = 1;
-	o.out = stdout;
+	o.out = stderr;          /* perf's habit: the command's stdout stays its own */
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:e:p:t:aC:l:I:r:x:jPb:o:h", lopts, NULL)) != -1) {
@@ -960,7 +967,9 @@ int cmd_stat(int argc, char **argv)
 	if (o.nev == 0)
 		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
 			add_events(&o, default_events[i]);
-	if (outpath && strcmp(outpath, "-")) {
+	if (outpath && !strcmp(outpath, "-")) {
+		o.out = stdout;
+	} else if (outpath) {
 		o.out = fopen(outpath, "w");
 		if (!o.out)
 			cli_die(CLI_EXIT_FAIL, "cannot write '%s': %s", outpath, strerror(errno));
@@ -988,12 +997,15 @@ int cmd_stat(int argc, char **argv)
 		if (got_signal)
 			break;
 	}
-	print_final(&o, total_elapsed / o.repeat, &ru, o.cmd != NULL, exit_status);
+	/* With -I the intervals are the output (perf's); JSON adds the totals
+	 * as a last object of its own shape. */
+	if (!o.interval_ms || o.json)
+		print_final(&o, total_elapsed / o.repeat, &ru, o.cmd != NULL, exit_status);
 	if (logfd >= 0) {
 		print_per_process(&o, logfd, o.child);
 		close(logfd);
 	}
-	if (o.out != stdout)
+	if (o.out != stdout && o.out != stderr)
 		fclose(o.out);
 	pmc_fini();
 	for (int i = 0; i < o.nev; i++) {
