@@ -764,6 +764,10 @@ struct pmc_event_kind {
 };
 int pmc_event_kind(pmc_id_t _pmc, struct pmc_event_kind *_kind);
 
+/* pmc_cpu_topology — a CPU's socket, die and core ids (0 where unknown);
+ * perf stat's --per-socket and --per-core aggregate by them. */
+int pmc_cpu_topology(int _cpu, int *_socket, int *_die, int *_core);
+
 /*
  * pmc_event_unit — for events with a sysfs scale and unit (e.g. energy in
  * Joules): the factor to multiply counts by and the unit ("" if none).

@@ -15,6 +15,8 @@ int pmc__sys_max_stack(void);            /* kernel.perf_event_max_stack */
 int pmc__sys_has_cap_perfmon(void);      /* root, CAP_PERFMON or CAP_SYS_ADMIN */
 int pmc__sys_has_hw_pmu(void);           /* the kernel can count "cycles" */
 const char *pmc__sys_cpu_desc(void);     /* "AMD EPYC 7B13" */
+/* The CPU's socket, die and core ids (sysfs topology; 0 where absent). */
+void pmc__sys_cpu_topology(int cpu, int *socket, int *die, int *core);
 /* Fill the Linux machine description (classes, widths, counts). */
 int pmc__sys_describe(struct pmc_machine *m);
 
