@@ -77,6 +77,10 @@ check "-I 30: the intervals add up to the total 100,009,108" \
     test "$(awk -F, '$4=="cycles"{s+=$2} END{print s}' "$TMP/iv.csv")" = 100009108
 check "-I 30: the last interval ends at the command's end (0.100009 s)" \
     test "$(tail -1 "$TMP/iv.csv" | cut -d, -f1)" = 0.100009
+# An interval that does not divide the simulated clock's steps (this once spun forever).
+"$PMC" stat --backend sim -I 25 -x, -e cycles -o "$TMP/iv25.csv" -- "$EX/hot70.wl"
+check "-I 25: 5 intervals adding up to 100,009,108" \
+    test "$(awk -F, '$4=="cycles"{n++; s+=$2} END{print n" "s}' "$TMP/iv25.csv")" = "5 100009108"
 # --delay in simulated time: the first 50 ms are not counted.
 "$PMC" stat --backend sim -D 50 -x, -e cycles -o "$TMP/dl.csv" -- "$EX/hot70.wl"
 c=$(val "$TMP/dl.csv" cycles)

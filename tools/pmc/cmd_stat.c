@@ -428,8 +428,10 @@ static int wait_child(pid_t child, int *status, int ms)
 	return 0;
 }
 
-/* Until the command ends (or -l, Ctrl-C, the targets vanish); -I prints. */
-static int count_loop(struct stat_opts *o, pid_t child, uint64_t t0, int *status)
+/* Until the command ends (or -l, Ctrl-C, the targets vanish); -I prints,
+ * and *printed is when the last interval it printed ended. */
+static int count_loop(struct stat_opts *o, pid_t child, uint64_t t0, int *status,
+    uint64_t *printed)
 {
 	uint64_t tnext = t0 + (uint64_t)o->interval_ms * 1000000ull;
 
@@ -437,7 +439,9 @@ static int count_loop(struct stat_opts *o, pid_t child, uint64_t t0, int *status
 		int wait_ms = child > 0 ? 100 : 10;
 		if (o->interval_ms) {
 			uint64_t now = now_ns();
-			wait_ms = now >= tnext ? 0 : (int)((tnext - now) / 1000000ull);
+			/* rounded up: a wait of 0 ms would not advance the sim's
+			 * clock, and the interval would never come */
+			wait_ms = now >= tnext ? 0 : (int)((tnext - now + 999999ull) / 1000000ull);
 			if (child <= 0 && wait_ms > 10)
 				wait_ms = 10;
 		}
@@ -469,7 +473,8 @@ static int count_loop(struct stat_opts *o, pid_t child, uint64_t t0, int *status
 		}
 		if (o->interval_ms && now_ns() >= tnext) {
 			read_all(o);
-			stat_print_interval(o, (double)(now_ns() - t0), (double)o->interval_ms * 1e6);
+			*printed = now_ns() - t0;
+			stat_print_interval(o, (double)*printed, (double)o->interval_ms * 1e6);
 			tnext += (uint64_t)o->interval_ms * 1000000ull;
 		}
 	}
@@ -523,19 +528,17 @@ static void run_once(struct stat_opts *o, int run, struct run_result *res)
 				o->ev[i].base_rk[k] = o->ev[i].prev_rk[k] = o->ev[i].rk[k];
 		t0 = now_ns();
 	}
+	uint64_t printed = 0;
 	if (!done)
-		done = count_loop(o, child, t0, &status);
+		count_loop(o, child, t0, &status, &printed);
 	res->elapsed_ns = (double)(now_ns() - t0);
 	for (int i = 0; i < o->nev; i++)
 		for (int k = 0; k < o->ev[i].nids; k++)
 			pmc_stop(o->ev[i].ids[k]);
 	read_all(o);
 	/* The last, partial interval (perf prints it too), stamped with its end. */
-	if (o->interval_ms) {
-		double ival = fmod(res->elapsed_ns, (double)o->interval_ms * 1e6);
-		if (ival > 0)
-			stat_print_interval(o, res->elapsed_ns, ival);
-	}
+	if (o->interval_ms && res->elapsed_ns > (double)printed)
+		stat_print_interval(o, res->elapsed_ns, res->elapsed_ns - (double)printed);
 	for (int i = 0; i < o->nev; i++) {
 		struct stat_ev *e = &o->ev[i];
 		double *n = realloc(e->runs, (size_t)(e->nruns + 1) * sizeof(double));

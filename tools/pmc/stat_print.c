@@ -566,9 +566,8 @@ void stat_print_per_process(struct stat_opts *o, int logfd, pid_t root)
 		for (int i = 1; i < n; i++)
 			if (!rows[i].comm[0])
 				for (int j = 0; j < n; j++)
-					if (rows[j].pid == rows[i].ppid && rows[j].comm[0])
-						snprintf(rows[i].comm, sizeof(rows[i].comm), "%s",
-						    rows[j].comm);
+					if (j != i && rows[j].pid == rows[i].ppid && rows[j].comm[0])
+						memcpy(rows[i].comm, rows[j].comm, sizeof(rows[i].comm));
 	print_proc_table(o, rows, n, missing);
 	for (int i = 0; i < n; i++)
 		free(rows[i].vals);
