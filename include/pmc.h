@@ -1224,6 +1224,28 @@ void pmc_event_split_free(char **_specs, int _n);
 const char *pmc_event_name(pmc_id_t _pmc);
 
 /*
+ * pmc_event_kind — what a PMC counts, whatever its spelling: perf's event
+ * type and config (<linux/perf_event.h>), with an ARMv8 architectural event
+ * that is one of perf's generic hardware events given as that event
+ * (CPU_CYCLES and cpu-cycles are both PERF_TYPE_HARDWARE /
+ * PERF_COUNT_HW_CPU_CYCLES), and the privilege levels it leaves out.
+ * Derived metrics (insn per cycle, miss ratios) pair PMCs by kind.
+ */
+#define PMC_KIND_EXCL_USER    0x1
+#define PMC_KIND_EXCL_KERNEL  0x2
+#define PMC_KIND_EXCL_HV      0x4
+struct pmc_event_kind {
+	uint32_t pk_type;        /* PERF_TYPE_* */
+	uint64_t pk_config;      /* PERF_COUNT_HW_*, PERF_COUNT_SW_*, cache id|op|result, ... */
+	unsigned pk_exclude;     /* PMC_KIND_EXCL_* */
+};
+int pmc_event_kind(pmc_id_t _pmc, struct pmc_event_kind *_kind);
+
+/* pmc_cpu_topology — a CPU's socket, die and core ids (0 where unknown);
+ * perf stat's --per-socket and --per-core aggregate by them. */
+int pmc_cpu_topology(int _cpu, int *_socket, int *_die, int *_core);
+
+/*
  * pmc_event_unit — for events with a sysfs scale and unit (e.g. energy in
  * Joules): the factor to multiply counts by and the unit ("" if none).
  */

@@ -308,6 +308,19 @@ static void close_target(struct pmc_target *t)
 	free(t);
 }
 
+/* The event now counts user space only: its name says so as perf's does
+ * ("cpu-clock" -> "cpu-clock:u", "cycles:p" -> "cycles:pu"). */
+static void name_user_only(struct pmc_evspec *ev)
+{
+	size_t n = strlen(ev->name);
+	const char *colon = strrchr(ev->name, ':');
+	int has_mods = colon && ev->pclass != PMC_CLASS_TRACEPOINT && colon[1] &&
+	    strspn(colon + 1, "ukhpGHID") == strlen(colon + 1);
+
+	if (n + 3 <= sizeof(ev->name))
+		strcpy(ev->name + n, has_mods ? "u" : ":u");
+}
+
 /* Trial-open so that allocation fails early, with the real reason. */
 static int probe_event(struct pmc *pm)
 {
@@ -319,14 +332,20 @@ static int probe_event(struct pmc *pm)
 	pmc__sampling_attr(pm, &a);
 	rc = pmc__g.be->open(&a, pid, PMC_IS_SYSTEM_MODE(pm->mode) ? pm->cpu : -1,
 	    NULL, 0, &c);
-	if (rc == -EPERM && pid == 0 && !a.exclude_kernel && !pmc__sys_has_cap_perfmon()) {
+	if (rc == -EPERM && pid == 0 && !a.exclude_kernel && !pmc__sys_has_cap_perfmon() &&
+	    !pm->ev.mode_given) {
 		/* perf_event_paranoid >= 2: an unprivileged user may count only
-		 * user space.  Do what perf does: exclude the kernel, quietly. */
+		 * user space.  Do what perf does for an event given without
+		 * modifiers: exclude the kernel, and say so in its name
+		 * ("cpu-clock:u").  An explicit :k or ,os stays refused, with
+		 * the backend's paranoid advice as the reason. */
 		pmc__clear_reason();
 		pm->ev.attr.exclude_kernel = 1;
 		pm->ev.attr.exclude_hv = 1;
 		a.exclude_kernel = a.exclude_hv = 1;
 		rc = pmc__g.be->open(&a, pid, -1, NULL, 0, &c);
+		if (rc == 0)
+			name_user_only(&pm->ev);
 	}
 	if (rc < 0)
 		return rc;
@@ -1295,6 +1314,32 @@ const char *pmc_event_name(pmc_id_t id)
 		n = pm->ev.name;
 	UNLOCK();
 	return n;
+}
+
+int pmc_event_kind(pmc_id_t id, struct pmc_event_kind *k)
+{
+	struct pmc *pm;
+	int rc;
+	ENTER();
+	if ((rc = lookup(id, &pm)) == 0) {
+		const struct perf_event_attr *a = &pm->ev.attr;
+		pmc__event_generic(&pm->ev, &k->pk_type, &k->pk_config);
+		k->pk_exclude = (a->exclude_user ? PMC_KIND_EXCL_USER : 0) |
+		    (a->exclude_kernel ? PMC_KIND_EXCL_KERNEL : 0) |
+		    (a->exclude_hv ? PMC_KIND_EXCL_HV : 0);
+	}
+	return leave(rc);
+}
+
+int pmc_cpu_topology(int cpu, int *socket, int *die, int *core)
+{
+	pmc__clear_reason();
+	if (cpu < 0 || cpu >= pmc__sys_ncpu()) {
+		pmc__set_reason("no CPU %d (CPUs 0-%d)", cpu, pmc__sys_ncpu() - 1);
+		return pmc__ret(-ENXIO);
+	}
+	pmc__sys_cpu_topology(cpu, socket, die, core);
+	return pmc__ret(0);
 }
 
 int pmc_event_unit(pmc_id_t id, double *scale, const char **unit)

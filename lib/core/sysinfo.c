@@ -73,6 +73,19 @@ int pmc__sys_cpu_online(int cpu)
 	return (int)read_long_file(path, 1) ? 1 : 0;   /* cpu0 often has no file */
 }
 
+void pmc__sys_cpu_topology(int cpu, int *socket, int *die, int *core)
+{
+	char path[128];
+	const char *dir = "/sys/devices/system/cpu/cpu%d/topology/%s";
+
+	snprintf(path, sizeof(path), dir, cpu, "physical_package_id");
+	*socket = (int)read_long_file(path, 0);
+	snprintf(path, sizeof(path), dir, cpu, "die_id");
+	*die = (int)read_long_file(path, 0);
+	snprintf(path, sizeof(path), dir, cpu, "core_id");
+	*core = (int)read_long_file(path, 0);
+}
+
 int pmc__sys_paranoid(void)
 {
 	return (int)read_long_file("/proc/sys/kernel/perf_event_paranoid", 2);

@@ -23,6 +23,8 @@ int pmc__sys_has_hw_pmu(void);           /* the kernel can count "cycles" */
 const char *pmc__sys_cpu_desc(void);     /* "AMD EPYC 7B13" */
 /* FreeBSD's kern.hwpmc.cpuid form ("AuthenticAMD-25-1-1"). */
 void pmc__sys_cpuid(char *buf, size_t len);
+/* The CPU's socket, die and core ids (sysfs topology; 0 where absent). */
+void pmc__sys_cpu_topology(int cpu, int *socket, int *die, int *core);
 /* Fill the Linux machine description (classes, widths, counts). */
 int pmc__sys_describe(struct pmc_machine *m);
 
