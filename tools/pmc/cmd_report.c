@@ -15,6 +15,7 @@
 
 #include "pmc.h"
 #include "cli.h"
+#include "core/outfile.h"
 #include "report.h"
 
 static void usage(FILE *f)
@@ -208,11 +209,8 @@ int cmd_report(int argc, char **argv)
 	if (fmt == F_PPROF && !out && isatty(1))
 		cli_usage_error("pprof output is binary: give -o FILE (or redirect)");
 
-	FILE *f = stdout;
-	if (out && strcmp(out, "-") != 0)
-		if (!(f = report__open_output(out, force)))
-			cli_die(CLI_EXIT_FAIL, errno == EEXIST ? "%s exists; use -f to overwrite it" :
-			    "%s: cannot create: %s", out, strerror(errno));
+	struct pmc_outfile of;
+	FILE *f = cli_open_output(&of, out, force);
 	if (strcmp(color, "always") == 0)
 		o.color = 1;
 	else if (strcmp(color, "never") == 0)
@@ -231,8 +229,7 @@ int cmd_report(int argc, char **argv)
 		if (tty)
 			fprintf(stderr, "\r\033[K");
 		cli_warn("%s: %s", o.input_name, err);
-		if (f != stdout)
-			fclose(f);
+		cli_close_output(&of, f, 1);
 		return CLI_EXIT_FAIL;
 	}
 	if (tty) {
@@ -251,12 +248,8 @@ int cmd_report(int argc, char **argv)
 	case F_SVG: r = export__svg(f, p, &o); break;
 	case F_HTML: r = export__html(f, p, &o); break;
 	}
-	if (fflush(f) != 0 || r != 0) {
-		cli_warn("error writing the output");
+	if (cli_close_output(&of, f, r != 0) != 0)
 		rc = CLI_EXIT_FAIL;
-	}
-	if (f != stdout)
-		fclose(f);
 	if (p->truncated[0]) {
 		cli_warn("%s: %s", o.input_name, p->truncated);
 		rc = CLI_EXIT_FAIL;

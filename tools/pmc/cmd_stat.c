@@ -18,6 +18,7 @@
 #include "pmc.h"
 #include "pmclog.h"
 #include "cli.h"
+#include "core/outfile.h"
 
 #define MAX_EVENTS 64
 #define MAX_CPUS   4096
@@ -960,11 +961,10 @@ int cmd_stat(int argc, char **argv)
 	if (o.nev == 0)
 		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
 			add_events(&o, default_events[i]);
-	if (outpath && strcmp(outpath, "-")) {
-		o.out = fopen(outpath, "w");
-		if (!o.out)
-			cli_die(CLI_EXIT_FAIL, "cannot write '%s': %s", outpath, strerror(errno));
-	}
+	/* perf stat -o replaces the file: so do we, never through a planted
+	 * symlink, and only once the counts are complete */
+	struct pmc_outfile of;
+	o.out = cli_open_output(&of, outpath, 1);
 	if (o.backend && pmc_backend_select(o.backend) < 0)
 		cli_usage_error("%s", pmc_errmsg());
 	if (pmc_init() < 0)
@@ -993,8 +993,7 @@ int cmd_stat(int argc, char **argv)
 		print_per_process(&o, logfd, o.child);
 		close(logfd);
 	}
-	if (o.out != stdout)
-		fclose(o.out);
+	int out_failed = cli_close_output(&of, o.out, 0) != 0;
 	pmc_fini();
 	for (int i = 0; i < o.nev; i++) {
 		free(o.ev[i].spec);
@@ -1002,5 +1001,7 @@ int cmd_stat(int argc, char **argv)
 		free(o.ev[i].runs);
 	}
 	free(o.pids);
+	if (out_failed)
+		return CLI_EXIT_FAIL;
 	return o.cmd ? exit_status : 0;
 }
