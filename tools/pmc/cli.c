@@ -80,27 +80,6 @@ const char *cli_group_digits(uint64_t v, char *buf, size_t len)
 	return buf;
 }
 
-void cli_json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		switch (c) {
-		case '"':  fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\r': fputs("\\r", f); break;
-		default:
-			if (c < 0x20)
-				fprintf(f, "\\u%04x", c);
-			else
-				fputc(c, f);
-		}
-	}
-	fputc('"', f);
-}
-
 int cli_parse_cpu_list(const char *s, unsigned char *set, int max)
 {
 	memset(set, 0, (size_t)max);
@@ -201,4 +180,11 @@ int cli_close_output(struct pmc_outfile *of, FILE *f, int failed)
 		return -1;
 	}
 	return 0;
+}
+
+void cli_discard_output(struct pmc_outfile *of)
+{
+	pending = NULL;
+	if (of->fp || of->fd >= 0)
+		pmc__outfile_abort(of);
 }

@@ -46,9 +46,9 @@ FILE *cli_open_output(struct pmc_outfile *of, const char *path, int force);
  * why ("cannot write 'FILE': why"); nothing partial is left behind.  failed:
  * the writer already saw an error (ferror): give up on the file. */
 int cli_close_output(struct pmc_outfile *of, FILE *f, int failed);
+/* Nothing was written (the input could not be read): remove the file. */
+void cli_discard_output(struct pmc_outfile *of);
 
-/* Write s as a JSON string literal (with quotes) to f. */
-void cli_json_string(FILE *f, const char *s);
 
 /* Parse a CPU list "0-3,6" into a bitmap of up to max CPUs: 0, -1 for bad
  * syntax, -2 for a CPU number >= max. */

@@ -93,6 +93,8 @@ int cmd_annotate(int argc, char **argv)
 		default:  cli_bad_option(c, argv);
 		}
 	}
+	if (profile__check_filter(&o.flt, err, sizeof(err)) != 0)
+		cli_usage_error("%s", err);
 	if (optind >= argc)
 		cli_usage_error("which function? (pmc annotate SYMBOL)");
 	o.symbol = argv[optind++];
@@ -106,7 +108,7 @@ int cmd_annotate(int argc, char **argv)
 	const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	if (profile__load(&p, path, &lo, err, sizeof(err)) != 0) {
 		cli_warn("%s: %s", shown, err);
-		cli_close_output(&of, f, 1);
+		cli_discard_output(&of);
 		return CLI_EXIT_FAIL;
 	}
 	if (annotate__print(f, p, &o, err, sizeof(err)) != 0) {

@@ -109,6 +109,8 @@ int cmd_diff(int argc, char **argv)
 		default:  cli_bad_option(c, argv);
 		}
 	}
+	if (profile__check_filter(&o.flt, err, sizeof(err)) != 0)
+		cli_usage_error("%s", err);
 	if (argc - optind != 2)
 		cli_usage_error("give two logs: pmc diff BASELINE NEW");
 	o.name_a = argv[optind];
@@ -120,12 +122,12 @@ int cmd_diff(int argc, char **argv)
 	struct profile *a, *b;
 	if (profile__load(&a, o.name_a, &lo, err, sizeof(err)) != 0) {
 		cli_warn("%s: %s", o.name_a, err);
-		cli_close_output(&of, f, 1);
+		cli_discard_output(&of);
 		return CLI_EXIT_FAIL;
 	}
 	if (profile__load(&b, o.name_b, &lo, err, sizeof(err)) != 0) {
 		cli_warn("%s: %s", o.name_b, err);
-		cli_close_output(&of, f, 1);
+		cli_discard_output(&of);
 		profile__free(a);
 		return CLI_EXIT_FAIL;
 	}

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "pmc.h"
+#include "pmclog.h"
 #include "cli.h"
 #include "core/outfile.h"
 
@@ -353,6 +354,25 @@ static void open_output(struct rec *r)
 	    (o->force ? PMC_OUT_FORCE : PMC_OUT_BACKUP), 0644) < 0)
 		setup_fail(r, CLI_EXIT_FAIL, "%s", pmc_errmsg());
 	r->logfd = r->of.fd;
+}
+
+/* The samples (CALLCHAIN records) a log file holds, read back to where it
+ * was cut; dflt if it cannot be read. */
+static uint64_t samples_in_log(const char *path, uint64_t dflt)
+{
+	struct pmclog_ev *ev = malloc(sizeof(*ev));
+	void *p = ev ? pmclog_open_file(path) : NULL;
+	uint64_t n = 0;
+
+	if (!p) {
+		free(ev);
+		return dflt;
+	}
+	while (pmclog_read(p, ev) == 0)
+		n += ev->pl_type == PMCLOG_TYPE_CALLCHAIN;
+	pmclog_close(p);
+	free(ev);
+	return n;
 }
 
 static void human_bytes(uint64_t b, char *buf, size_t len)
@@ -718,6 +738,10 @@ int cmd_record(int argc, char **argv)
 		/* -l elapsed, or a signal we could not pass on: end the command. */
 		end_child(&r, SIGTERM);
 	}
+	/* After a failed write the writer's count includes samples that never
+	 * reached the file: say what the file holds. */
+	if (write_failed && strcmp(o.out, "-"))
+		st.pl_samples = samples_in_log(o.out, st.pl_samples);
 	if (!o.quiet) {
 		cli_warn("%llu samples, %llu lost, %llu bytes written to '%s'%s",
 		    (unsigned long long)st.pl_samples, (unsigned long long)st.pl_lost,

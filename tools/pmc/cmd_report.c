@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,7 +161,7 @@ int cmd_report(int argc, char **argv)
 			}
 			if ((tok = strtok_r(NULL, ",", &save))) {
 				o.cg_threshold = strtod(tok, &end);
-				if (*end || o.cg_threshold < 0)
+				if (*end || !isfinite(o.cg_threshold) || o.cg_threshold < 0)
 					cli_usage_error("-g: '%s' is not a threshold", tok);
 			}
 			break;
@@ -204,6 +205,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s' (the log is given with -i)", argv[optind]);
+	if (profile__check_filter(&o.flt, err, sizeof(err)) != 0)
+		cli_usage_error("%s", err);
 	if (report__parse_sort(&o, sort, err, sizeof(err)) != 0)
 		cli_usage_error("--sort: '%s' is not one of comm, pid, tid, dso, sym, srcline, cpu", err);
 	if (fmt == F_PPROF && !out && isatty(1))
@@ -229,7 +232,7 @@ int cmd_report(int argc, char **argv)
 		if (tty)
 			fprintf(stderr, "\r\033[K");
 		cli_warn("%s: %s", o.input_name, err);
-		cli_close_output(&of, f, 1);
+		cli_discard_output(&of);
 		return CLI_EXIT_FAIL;
 	}
 	if (tty) {

@@ -18,6 +18,7 @@
 #include "pmc.h"
 #include "pmclog.h"
 #include "cli.h"
+#include "json.h"
 #include "core/outfile.h"
 
 #define MAX_EVENTS 64
@@ -350,11 +351,11 @@ static void json_row(struct opts *o, struct ev *e, double value, double elapsed_
 	if (interval_s >= 0)
 		fprintf(f, "\"interval_s\":%.6f,", interval_s);
 	fputs("\"event\":", f);
-	cli_json_string(f, e->spec);
+	json__string(f, e->spec);
 	fprintf(f, ",\"supported\":%s", e->supported ? "true" : "false");
 	if (!e->supported) {
 		fputs(",\"reason\":", f);
-		cli_json_string(f, e->why);
+		json__string(f, e->why);
 		fputc('}', f);
 		return;
 	}
@@ -362,7 +363,7 @@ static void json_row(struct opts *o, struct ev *e, double value, double elapsed_
 	fprintf(f, ",\"counted\":%s,\"value\":", counted ? "true" : "false");
 	json_number(f, value);
 	fprintf(f, ",\"raw\":%llu,\"unit\":", (unsigned long long)e->r.pm_raw);
-	cli_json_string(f, is_clock(e->spec) ? "ns" : e->unit);
+	json__string(f, is_clock(e->spec) ? "ns" : e->unit);
 	fprintf(f, ",\"enabled_ns\":%llu,\"running_ns\":%llu,\"scaled\":%s",
 	    (unsigned long long)e->r.pm_enabled, (unsigned long long)e->r.pm_running,
 	    e->r.pm_scaled ? "true" : "false");
@@ -371,7 +372,7 @@ static void json_row(struct opts *o, struct ev *e, double value, double elapsed_
 	struct metric m = metric_for(o, e, value, elapsed_ns);
 	if (m.valid) {
 		fprintf(f, ",\"metric\":{\"value\":%.6g,\"unit\":", m.v);
-		cli_json_string(f, m.unit);
+		json__string(f, m.unit);
 		fputc('}', f);
 	}
 	fputc('}', f);
@@ -404,7 +405,7 @@ static void print_final(struct opts *o, double elapsed_ns, struct rusage *ru, in
 	cmd_string(o, what, sizeof(what));
 	if (o->json) {
 		fputs("{\"target\":", f);
-		cli_json_string(f, what);
+		json__string(f, what);
 		fprintf(f, ",\"backend\":\"%s\",\"elapsed_ns\":%.0f", pmc_backend_name(), elapsed_ns);
 		if (status_known)
 			fprintf(f, ",\"exit_status\":%d", status);
@@ -644,9 +645,9 @@ static void print_per_process(struct opts *o, int logfd, pid_t root)
 		for (int i = 0; i < n; i++) {
 			fprintf(f, "%s{\"pid\":%d,\"ppid\":%d,\"comm\":", i ? "," : "",
 			    (int)rows[i].pid, (int)rows[i].ppid);
-			cli_json_string(f, rows[i].comm);
+			json__string(f, rows[i].comm);
 			fputs(",\"exe\":", f);
-			cli_json_string(f, rows[i].path);
+			json__string(f, rows[i].path);
 			fputs(",\"counts\":", f);
 			if (!rows[i].seen_exit) {
 				fputs("null}", f);
@@ -656,7 +657,7 @@ static void print_per_process(struct opts *o, int logfd, pid_t root)
 			for (int k = 0; k < o->nev; k++) {
 				if (k)
 					fputc(',', f);
-				cli_json_string(f, o->ev[k].spec);
+				json__string(f, o->ev[k].spec);
 				fprintf(f, ":%llu", (unsigned long long)rows[i].vals[k]);
 			}
 			fputs("}}", f);
