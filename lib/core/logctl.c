@@ -57,6 +57,7 @@ static struct {
 	int logged_all;                 /* every process's state is in this log */
 	int logged_ksyms;               /* KSYMSRC is in this log */
 	char cmdline[1024];
+	struct pmc_logw_stats done;     /* totals of the logs already closed */
 } L;
 
 int pmc__log_active(void)
@@ -468,6 +469,10 @@ static int thread_ring(struct pmc *pm, pid_t tid, struct ring **out)
 	a.clockid = CLOCK_MONOTONIC;
 	a.watermark = 1;
 	a.wakeup_watermark = (uint32_t)(pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024 / 2);
+	/* A PMC that counts user mode only (what an unprivileged user may
+	 * count, core/pmc.c's probe_event) gets a ring the kernel allows too. */
+	a.exclude_kernel = pm->ev.attr.exclude_kernel;
+	a.exclude_hv = pm->ev.attr.exclude_hv;
 	if ((rc = be->open(&a, tid, -1, NULL, 0, &c)) < 0)
 		return rc;
 	if ((rc = be->id(c, &kid)) < 0 ||
@@ -556,6 +561,14 @@ int pmc__log_pmc_started(struct pmc *pm)
 				put(r);
 			if (!pending && pids_are_real() && !L.logged_all)
 				log_process_state(t->pid, t->is_thread);
+			/* hwpmc logs the target's own exit with its count too */
+			if ((pm->flags & PMC_F_LOG_PROCEXIT) && !t->is_thread && t->nctr > 0 &&
+			    PMC_IS_COUNTING_MODE(pm->mode)) {
+				pmc__logw_unwatch_exit(L.lw, t->pid, t->ctr[0]);
+				if ((rc = pmc__logw_watch_exit(L.lw, t->pid, pm->id, pmc__g.be,
+				    t->ctr, t->nctr)) < 0)
+					return rc;
+			}
 		}
 		for (int i = 0; i < t->nctr; i++) {
 			/* Rings are set up once per counter; skip ones already added. */
@@ -588,6 +601,8 @@ void pmc__log_target_closing(struct pmc_target *t)
 {
 	if (!L.lw)
 		return;
+	if (t->nctr > 0)
+		pmc__logw_unwatch_exit(L.lw, t->pid, t->ctr[0]);
 	for (int i = 0; i < t->nctr; i++)
 		for (struct ring **pp = &L.rings; *pp; pp = &(*pp)->next)
 			if ((*pp)->owner == t->ctr[i]) {
@@ -599,12 +614,23 @@ void pmc__log_target_closing(struct pmc_target *t)
 			}
 }
 
+/*
+ * hwpmc's statistics are the driver's counters: they keep growing across
+ * logs (pmcstat compares them before and after pmc_close_logfile to warn
+ * that sampling was paused).  So: the closed logs' totals plus the open one's.
+ */
 void pmc__log_fill_stats(struct pmc_driverstats *st)
 {
-	struct pmc_logw_stats ls;
-	if (!L.lw)
-		return;
-	pmc__logw_get_stats(L.lw, &ls);
+	struct pmc_logw_stats ls = L.done;
+	if (L.lw) {
+		struct pmc_logw_stats cur;
+		pmc__logw_get_stats(L.lw, &cur);
+		ls.samples += cur.samples;
+		ls.lost += cur.lost;
+		ls.writes += cur.writes;
+		ls.sweeps += cur.sweeps;
+		ls.errors += cur.errors;
+	}
 	st->pm_intr_processed = (unsigned)ls.samples;
 	st->pm_intr_bufferfull = (unsigned)ls.lost;
 	st->pm_buffer_requests = (unsigned)ls.writes;
@@ -625,7 +651,14 @@ static int close_log(void)
 			pmc__g.be->close(r->owner);
 		free(r);
 	}
-	rc = pmc__logw_close(L.lw);
+	struct pmc_logw_stats fin;
+	memset(&fin, 0, sizeof(fin));
+	rc = pmc__logw_close_stats(L.lw, &fin);
+	L.done.samples += fin.samples;
+	L.done.lost += fin.lost;
+	L.done.writes += fin.writes;
+	L.done.sweeps += fin.sweeps;
+	L.done.errors += fin.errors;
 	L.lw = NULL;
 	L.logged_all = L.logged_ksyms = 0;
 	return rc;
@@ -655,6 +688,8 @@ int pmc_configure_logfile_flags(int fd, unsigned flags)
 		pmc__set_reason("%d is not an open file descriptor", fd);
 		rc = -EBADF;
 	} else {
+		/* INITIALIZE's pl_arch is pmc_cpuinfo's CPU type, as hwpmc's */
+		pmc__logw_set_cpu(pmc__g.ci.pm_cputype, pmc__g.m.cpu_desc);
 		/* hwpmc's logbuffersize: the size of the writer's buffer. */
 		pmc__logw_set_bufsize((size_t)pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024);
 		rc = pmc__logw_open(fd, (flags & PMC_LOGF_ZSTD) ? PMC_LOGW_ZSTD : 0,
@@ -740,4 +775,5 @@ void pmc__log_fini(void)
 {
 	if (L.lw)
 		close_log();
+	memset(&L.done, 0, sizeof(L.done));
 }

@@ -124,7 +124,8 @@ int pmc__sys_has_hw_pmu(void)
 
 static char cpu_desc[128];
 static char cpu_vendor[32];
-static int cpu_family, cpu_model;
+static int cpu_family, cpu_model, cpu_stepping;
+static unsigned long cpu_implementer, cpu_part;   /* arm64 MIDR fields */
 
 static void read_cpuinfo(void)
 {
@@ -153,11 +154,34 @@ static void read_cpuinfo(void)
 			cpu_family = atoi(v);
 		else if (!strncmp(line, "model\t", 6) || !strncmp(line, "model :", 7))
 			cpu_model = atoi(v);
+		else if (!strncmp(line, "stepping", 8))
+			cpu_stepping = atoi(v);
+		else if (!strncmp(line, "CPU implementer", 15))
+			cpu_implementer = strtoul(v, NULL, 0);
+		else if (!strncmp(line, "CPU part", 8))
+			cpu_part = strtoul(v, NULL, 0);
 		else if (!strncmp(line, "processor", 9) && cpu_desc[0] && cpu_vendor[0] &&
 		    strcmp(cpu_desc, "unknown CPU"))
 			break;   /* second CPU: we have what we need */
 	}
 	fclose(f);
+}
+
+/*
+ * FreeBSD's kern.hwpmc.cpuid, the key of its pmu-events tables: on x86
+ * "GenuineIntel-6-55-4" (vendor-family-model-stepping, model in hex), on
+ * arm64 the MIDR fields ("ARM-0x41-0xd0c").
+ */
+void pmc__sys_cpuid(char *buf, size_t len)
+{
+	read_cpuinfo();
+	if (cpu_vendor[0])
+		snprintf(buf, len, "%s-%d-%X-%d", cpu_vendor, cpu_family, (unsigned)cpu_model,
+		    cpu_stepping);
+	else if (cpu_implementer)
+		snprintf(buf, len, "ARM-0x%lx-0x%lx", cpu_implementer, cpu_part);
+	else
+		snprintf(buf, len, "unknown");
 }
 
 const char *pmc__sys_cpu_desc(void)

@@ -6,6 +6,8 @@
 #ifndef PMC_SYSINFO_H
 #define PMC_SYSINFO_H
 
+#include <stddef.h>
+
 struct pmc_machine;
 
 int pmc__sys_ncpu(void);                 /* highest possible CPU + 1 */
@@ -15,6 +17,8 @@ int pmc__sys_max_stack(void);            /* kernel.perf_event_max_stack */
 int pmc__sys_has_cap_perfmon(void);      /* root, CAP_PERFMON or CAP_SYS_ADMIN */
 int pmc__sys_has_hw_pmu(void);           /* the kernel can count "cycles" */
 const char *pmc__sys_cpu_desc(void);     /* "AMD EPYC 7B13" */
+/* FreeBSD's kern.hwpmc.cpuid form ("AuthenticAMD-25-1-1"). */
+void pmc__sys_cpuid(char *buf, size_t len);
 /* Fill the Linux machine description (classes, widths, counts). */
 int pmc__sys_describe(struct pmc_machine *m);
 

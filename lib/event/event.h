@@ -38,6 +38,8 @@ struct pmc_evspec {
 	char unit[32];                /* sysfs events/NAME.unit, else "" */
 	char pmu[64];                 /* "cpu", "software", "tracepoint", "msr", "armv8", ... */
 	int needs_hw_pmu;             /* 1 if only a hardware PMU can count it */
+	uint64_t tick_ns;             /* FreeBSD's CLOCK.* events: ns per clock tick;
+	                               * counts and sampling periods are in ticks */
 };
 
 /* Parse and resolve one spec. 0, -ENOENT (unknown name), -EINVAL (bad syntax). */
@@ -78,6 +80,14 @@ int pmc__event_foreach(const char *category,
 
 /* 1 if a core PMU exists (sysfs cpu, cpu_core, cpu_atom, armv8_*, ...). */
 int pmc__host_has_hw_pmu(void);
+
+/*
+ * The CPU's own event table, FreeBSD's "pmu-events" (pmc_pmu_*(3)): the
+ * named events of the core PMU in sysfs, then libpfm4's events of the core
+ * PMU.  Empty without a hardware PMU.  Same callback rules as
+ * pmc__event_foreach.
+ */
+int pmc__event_cpu_table_foreach(int (*cb)(const struct pmc_evinfo *, void *), void *arg);
 
 /*
  * For tests: the root that replaces "/sys" when looking for

@@ -293,11 +293,58 @@ static const struct { const char *alias, *target; } freebsd_alias[] = {
 	{ "iaf-cpu-clk-unhalted-ref", "ref-cycles" },
 	{ "branch-instruction-retired", "branches" },
 	{ "branch-misses-retired", "branch-misses" },
-	{ "soft-clock-hard", "cpu-clock" },
-	{ "soft-clock-stat", "cpu-clock" },
-	{ "soft-clock-prof", "cpu-clock" },
-	{ "soft-page-fault-all", "page-faults" },
 };
+
+/*
+ * FreeBSD's SOFT class (pmc.soft(3)), with or without the SOFT- prefix.
+ * The clocks tick at FreeBSD's default rates: hardclock at hz = 1000,
+ * statclock at stathz = 127, profclock at profhz = 8128; Linux's cpu-clock
+ * counts nanoseconds, so their counts and periods are converted to ticks.
+ * Linux counts no read/write split of page faults; LOCK.FAILED is the
+ * kernel's lock:contention_begin tracepoint (docs/freebsd-compat.md).
+ */
+const struct ev_fbsd_soft ev__fbsd_soft[] = {
+	{ "CLOCK.HARD", "cpu-clock", 1000000, "Hard clock ticks (hz 1000) while running" },
+	{ "CLOCK.STAT", "cpu-clock", 1000000000 / 127, "Statistics clock ticks (stathz 127)" },
+	{ "CLOCK.PROF", "cpu-clock", 1000000000 / 8128, "Profiling clock ticks (profhz 8128)" },
+	{ "PAGE_FAULT.ALL", "page-faults", 0, "Page faults" },
+	{ "PAGE_FAULT.READ", NULL, 0, "Page faults on reads (not counted apart by Linux)" },
+	{ "PAGE_FAULT.WRITE", NULL, 0, "Page faults on writes (not counted apart by Linux)" },
+	{ "LOCK.FAILED", "lock:contention_begin", 0, "Contended lock acquisitions" },
+};
+const int ev__nfbsd_soft = (int)(sizeof(ev__fbsd_soft) / sizeof(ev__fbsd_soft[0]));
+
+static int lookup_fbsd_soft(const char *n, struct pmc_evspec *out)
+{
+	for (int i = 0; i < ev__nfbsd_soft; i++) {
+		const struct ev_fbsd_soft *f = &ev__fbsd_soft[i];
+		const char *colon;
+		int rc;
+
+		if (!norm_eq(n, f->name))
+			continue;
+		if (!f->target)
+			return ev__fail(-EOPNOTSUPP, "FreeBSD's SOFT-%s cannot be counted on Linux "
+			    "(no read/write split of page faults); use SOFT-PAGE_FAULT.ALL", f->name);
+		if ((colon = strchr(f->target, ':')) != NULL) {
+			char sys[32];
+			snprintf(sys, sizeof(sys), "%.*s", (int)(colon - f->target), f->target);
+			if ((rc = ev__tracepoint_resolve(sys, colon + 1, out)) < 0) {
+				char why[256];
+				snprintf(why, sizeof(why), "%s", ev__reason());
+				return ev__fail(-EOPNOTSUPP, "FreeBSD's SOFT-%s needs the %s tracepoint, "
+				    "which is not available here (%s)", f->name, f->target, why);
+			}
+		} else if ((rc = ev__lookup_software(f->target, out)) < 0) {
+			return rc;
+		}
+		out->pclass = PMC_CLASS_SOFT;
+		out->event = (enum pmc_event)(PMC_EV_SOFT_FIRST + EV_IDX_FBSD_SOFT + i);
+		out->tick_ns = f->tick_ns;
+		return 0;
+	}
+	return -ENOENT;
+}
 
 int ev__lookup_freebsd(const char *name, struct pmc_evspec *out)
 {
@@ -311,8 +358,14 @@ int ev__lookup_freebsd(const char *name, struct pmc_evspec *out)
 			return 0;
 		return ev__lookup_cache(freebsd_alias[i].target, out);
 	}
-	/* SOFT-<software event>, any separators */
+	/* FreeBSD's SOFT events, with or without SOFT- */
 	ev__norm(name, n, sizeof(n));
+	{
+		int rc = lookup_fbsd_soft(strncmp(n, "soft-", 5) == 0 ? n + 5 : n, out);
+		if (rc != -ENOENT)
+			return rc;
+	}
+	/* SOFT-<software event>, any separators */
 	if (strncmp(n, "soft-", 5) == 0 && n[5]) {
 		for (int i = 0; i < ev__nsoftware; i++) {
 			if (norm_eq(n + 5, ev__software[i].name) ||

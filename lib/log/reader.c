@@ -55,6 +55,7 @@ struct pmclog_parser {
 
 	size_t count;
 	uint64_t skipped;
+	int extensions;               /* deliver Linux-only record types (>= 64) */
 	int header_seen, closed, truncated;
 
 	struct pmclog_ev_header hdr;
@@ -210,6 +211,17 @@ int pmclog_feed(void *cookie, char *data, int len)
 	memcpy(p->in + p->in_len, data, (size_t)len);
 	p->in_len += (size_t)len;
 	p->raw_total += len;
+	return 0;
+}
+
+int pmclog_set_extensions(void *cookie, int on)
+{
+	struct pmclog_parser *p = cookie;
+	if (!p) {
+		errno = EINVAL;
+		return -1;
+	}
+	p->extensions = on != 0;
 	return 0;
 }
 
@@ -726,6 +738,10 @@ static int next_record(struct pmclog_parser *p, struct pmclog_ev *ev)
 		if (type == PMCLOG_TYPE_HEADER)
 			p->header_seen = 1;
 		p->closed = type == PMCLOG_TYPE_CLOSELOG;
+		/* A FreeBSD client cannot know our record types: only readers
+		 * that asked (pmclog_set_extensions) get them. */
+		if (type >= PMCLOG_TYPE_HEADER && !p->extensions)
+			continue;
 		p->count++;
 		ev->pl_count = p->count;
 		return 0;

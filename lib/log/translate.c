@@ -8,8 +8,10 @@
  * documented in docs/log-format.md ("From kernel records").
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "log/writer_impl.h"
 
@@ -220,6 +222,129 @@ static int parse_read(struct cur *c, uint64_t rf, struct readval *v)
 
 /* ---- records ------------------------------------------------------------- */
 
+/* ---- PROCEXEC with the image's path and addresses -------------------- */
+
+static int exec_find(struct pmc_logw *lw, int32_t pid)
+{
+	for (int i = 0; i < lw->npexec; i++)
+		if (lw->pexec[i].pid == pid)
+			return i;
+	return -1;
+}
+
+static void exec_flush(struct pmc_logw *lw, int i, uint64_t dyn, uint64_t ts)
+{
+	struct logw_exec *x = &lw->pexec[i];
+	if (pmc__logrec_procexec(&lw->rec, x->pmc, x->pid, x->tid, x->base, dyn,
+	    x->path ? x->path : x->name) == 0)
+		emit(lw, ts);
+	free(x->path);
+	*x = lw->pexec[--lw->npexec];
+}
+
+void pmc__logw_exec_flush_all(struct pmc_logw *lw, uint64_t ts)
+{
+	while (lw->npexec > 0)
+		exec_flush(lw, lw->npexec - 1, 0, ts);
+}
+
+static void exec_begin(struct pmc_logw *lw, int32_t pid, int32_t tid, pmc_id_t pmc,
+    const char *name, uint64_t ts)
+{
+	struct logw_exec *x;
+	int i = exec_find(lw, pid);
+
+	if (i >= 0)
+		exec_flush(lw, i, 0, ts);      /* exec'ed again before mapping anything */
+	if (lw->npexec == lw->pexeccap) {
+		int c = lw->pexeccap ? lw->pexeccap * 2 : 8;
+		x = realloc(lw->pexec, (size_t)c * sizeof(*x));
+		if (!x) {                        /* no memory: the name is all we say */
+			if (pmc__logrec_procexec(&lw->rec, pmc, pid, tid, 0, 0, name) == 0)
+				emit(lw, ts);
+			return;
+		}
+		lw->pexec = x;
+		lw->pexeccap = c;
+	}
+	x = &lw->pexec[lw->npexec++];
+	memset(x, 0, sizeof(*x));
+	x->pid = pid;
+	x->tid = tid;
+	x->pmc = pmc;
+	snprintf(x->name, sizeof(x->name), "%s", name);
+}
+
+/* An executable mapping of pid: the program, then the dynamic linker. */
+static void exec_mapping(struct pmc_logw *lw, int32_t pid, uint64_t start, uint64_t pgoff,
+    const char *path, uint64_t ts)
+{
+	int i = exec_find(lw, pid);
+	struct logw_exec *x;
+
+	if (i < 0 || path[0] != '/')
+		return;
+	x = &lw->pexec[i];
+	if (!x->have_exe) {
+		x->have_exe = 1;
+		x->base = start - pgoff;
+		x->path = strdup(path);
+	} else if (!x->path || strcmp(x->path, path) != 0) {
+		exec_flush(lw, i, start - pgoff, ts);
+	}
+}
+
+/* pid did something else: its PROCEXEC can wait no longer. */
+static void exec_done(struct pmc_logw *lw, int32_t pid, uint64_t ts)
+{
+	int i;
+	if (lw->npexec > 0 && (i = exec_find(lw, pid)) >= 0)
+		exec_flush(lw, i, 0, ts);
+}
+
+/* ---- PROCEXIT of an attached process itself ------------------------------ */
+
+static void exit_watched(struct pmc_logw *lw, int32_t pid, int32_t tid, uint64_t ts)
+{
+	for (int i = 0; i < lw->nxw; i++)
+		if (lw->xw[i].pid == pid && !lw->xw[i].exited) {
+			lw->xw[i].exited = 1;
+			lw->xw[i].tid = tid;
+			lw->xw[i].exit_ts = ts;
+		}
+}
+
+/* A PROCEXIT from the kernel's READ: the target's own, or a descendant's. */
+static void exit_read_seen(struct pmc_logw *lw, pmc_id_t pmc, int32_t pid, uint64_t value)
+{
+	for (int i = 0; i < lw->nxw; i++) {
+		struct logw_exitwatch *w = &lw->xw[i];
+		if (w->pmc != pmc)
+			continue;
+		if (w->pid == pid)
+			w->got_read = 1;
+		else
+			w->others += value;
+	}
+}
+
+void pmc__logw_exit_emit(struct pmc_logw *lw, struct logw_exitwatch *w)
+{
+	uint64_t sum = 0;
+
+	if (!w->exited || w->got_read || w->done)
+		return;
+	w->done = 1;
+	for (int k = 0; k < w->nctr; k++) {
+		struct pmc_bcount v;
+		if (w->be->read(w->ctr[k], &v) == 0)
+			sum += v.value;
+	}
+	if (pmc__logrec_procexit(&lw->rec, w->pmc, (pid_t)w->pid, (pid_t)w->tid,
+	    sum > w->others ? sum - w->others : 0) == 0)
+		emit(lw, w->exit_ts);
+}
+
 static int is_user_mode(uint16_t misc)
 {
 	uint16_t m = misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -264,6 +389,8 @@ static void do_sample(struct pmc_logw *lw, const struct perf_event_header *h,
 		time = get64(&c);
 		has_time = 1;
 	}
+	if (lw->npexec > 0 && (st & PERF_SAMPLE_TID))
+		exec_done(lw, (int32_t)pid, time);
 	if (st & PERF_SAMPLE_ADDR)
 		get64(&c);
 	if (st & PERF_SAMPLE_ID)
@@ -424,9 +551,8 @@ void pmc__logw_translate(struct pmc_logw *lw, const struct perf_event_header *h)
 		if (pmc__logrec_comm(&lw->rec, (pid_t)pid, (pid_t)tid,
 		    (h->misc & PERF_RECORD_MISC_COMM_EXEC) ? PMCLOG_COMM_F_EXEC : 0, name) == 0)
 			emit(lw, ts);
-		if ((h->misc & PERF_RECORD_MISC_COMM_EXEC) &&
-		    pmc__logrec_procexec(&lw->rec, t.pmc, (pid_t)pid, (pid_t)tid, 0, 0, name) == 0)
-			emit(lw, ts);
+		if (h->misc & PERF_RECORD_MISC_COMM_EXEC)
+			exec_begin(lw, (int32_t)pid, (int32_t)tid, t.pmc, name, ts);
 		return;
 	}
 	case PERF_RECORD_FORK: {
@@ -451,6 +577,11 @@ void pmc__logw_translate(struct pmc_logw *lw, const struct perf_event_header *h)
 		if (c.bad)
 			break;
 		csw_forget(lw, (int32_t)tid);
+		if (pid == tid) {
+			exec_done(lw, (int32_t)pid, ts);
+			if (lw->nxw > 0)
+				exit_watched(lw, (int32_t)pid, (int32_t)tid, ts);
+		}
 		if (pmc__logrec_thr_exit(&lw->rec, (pid_t)tid, (pid_t)pid) == 0)
 			emit(lw, ts);
 		if (pid == tid && pmc__logrec_sysexit(&lw->rec, (pid_t)pid) == 0)
@@ -493,6 +624,8 @@ void pmc__logw_translate(struct pmc_logw *lw, const struct perf_event_header *h)
 		m.path = path;
 		if (pmc__logrec_map_in(&lw->rec, &m) == 0)
 			emit(lw, ts);
+		if (lw->npexec > 0 && (h->type == PERF_RECORD_MMAP || (m.prot & PROT_EXEC)))
+			exec_mapping(lw, (int32_t)pid, m.start, m.pgoff, path, ts);
 		return;
 	}
 	case PERF_RECORD_READ: {
@@ -511,6 +644,8 @@ void pmc__logw_translate(struct pmc_logw *lw, const struct perf_event_header *h)
 			if (pmc__logrec_procexit(&lw->rec, e->pmc, (pid_t)pid, (pid_t)tid,
 			    rv[i].value) == 0)
 				emit(lw, ts);
+			if (lw->nxw > 0 && pid == tid)
+				exit_read_seen(lw, e->pmc, (int32_t)pid, rv[i].value);
 		}
 		return;
 	}

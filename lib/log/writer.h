@@ -96,6 +96,18 @@ int  pmc__logw_flush(struct pmc_logw *lw);
 /* Stop the thread, drain, CLOSELOG, write out, free; the first error or 0.
  * Rings still registered are drained but not unmapped (the caller owns them). */
 int  pmc__logw_close(struct pmc_logw *lw);
+struct pmc_logw_stats;
+
+/*
+ * LOG_PROCEXIT on a process the PMC is attached to: when the process exits
+ * (its EXIT record), write PROCEXIT with the sum of these counters (read
+ * through be).  The core removes the watch before it closes the counters.
+ */
+int  pmc__logw_watch_exit(struct pmc_logw *lw, pid_t pid, pmc_id_t pmc,
+    const struct pmc_backend_ops *be, struct pmc_bctr *const *ctr, int nctr);
+void pmc__logw_unwatch_exit(struct pmc_logw *lw, pid_t pid, const struct pmc_bctr *first);
+/* pmc__logw_close that also reports the final statistics (st may be NULL). */
+int  pmc__logw_close_stats(struct pmc_logw *lw, struct pmc_logw_stats *st);
 
 struct pmc_logw_stats {
 	uint64_t samples;      /* CALLCHAIN records produced from ring samples */

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # pmc stat on the simulated ARMv8 PMU: exact totals from the workloads'
-# own descriptions (examples/sim/*.wl), per process, and multiplexing.
+# own descriptions (examples/sim/*.wl), per process, multiplexing, and the
+# Linux rules of issue 13 (pinned events, parallel threads, refusals).
 . "$(dirname "$0")/lib.sh"
 EX=$PMC_ROOT/examples/sim
 val() { awk -F, -v e="$2" '$3==e{print $1}' "$1"; }
@@ -51,6 +52,41 @@ then ok "2 counters, 4 events: values scaled by enabled/running and flagged"
 else fail "multiplexing" "$(cat "$TMP/m.json")"; fi
 out=$(PMC_SIM_MACHINE=counters=2 "$PMC" stat --backend sim -e instructions,cycles,cache-misses,branch-misses -- "$EX/hot70.wl" 2>&1)
 if echo "$out" | grep -qE '\([0-9.]+%\)'; then ok "human output shows the running percentage"; else fail "running % shown" "$out"; fi
+
+# Issue 13 through the CLI.  A pinned event (:D) is on the PMU all the time
+# (Linux schedules pinned groups first and never rotates them): exact, unscaled.
+PMC_SIM_MACHINE=counters=2 "$PMC" stat --backend sim --json \
+    -e instructions:D,cache-misses,branch-misses,branches -- "$EX/hot70.wl" >"$TMP/d.json" 2>&1
+if python3 - "$TMP/d.json" <<'PY'
+import json, sys
+ev = {e["event"]: e for e in json.load(open(sys.argv[1]))["events"]}
+d = ev["instructions:D"]
+assert d["raw"] == 160014427 and not d["scaled"] and d["running_ns"] == d["enabled_ns"], d
+assert all(e["scaled"] for k, e in ev.items() if k != "instructions:D"), ev
+PY
+then ok "instructions:D with 2 counters and 3 more events: 100% on the PMU, exactly 160,014,427"
+else fail "pinned :D" "$(cat "$TMP/d.json")"; fi
+
+# Two threads of 100 ms (main + 1) on 4 CPUs run in parallel: no context
+# switch, no migration (a busy CPU's tick does not take a waiting thread
+# back from idle CPUs).
+printf 'process p entry=main\nfunction main\n  thread w\n  call w\nfunction w\n  work cycles=100M\n' >"$TMP/two.wl"
+"$PMC" stat --backend sim -x, -e cycles,context-switches,cpu-migrations -- "$TMP/two.wl" >"$TMP/two.csv" 2>&1
+check "two 100 ms threads on 4 CPUs: 200M cycles, 0 context switches, 0 migrations" \
+    test "$(val "$TMP/two.csv" cycles)/$(val "$TMP/two.csv" context-switches)/$(val "$TMP/two.csv" cpu-migrations)" = 200000000/0/0
+
+# What the arm64 driver refuses: :I (exclude_idle), CHAIN (r1e), an event
+# that can never fit (counters=0: only cycles has a counter).
+for spec in instructions:I:idle r1e:CHAIN; do
+  "$PMC" stat --backend sim -e "${spec%:*}" -- "$EX/hot70.wl" >/dev/null 2>"$TMP/r.err"; rc=$?
+  check "-e ${spec%:*} is refused (exit $rc), the message says why" \
+      eval 'test "$rc" != 0 && grep -q "^pmc stat: cannot count .*${spec##*:}" "$TMP/r.err"'
+done
+PMC_SIM_MACHINE=counters=0 "$PMC" stat --backend sim -e instructions -- "$EX/hot70.wl" >/dev/null 2>"$TMP/r.err"; rc=$?
+check "counters=0: instructions is refused at open (exit $rc)" \
+    eval 'test "$rc" != 0 && grep -q "0 event counters" "$TMP/r.err"'
+PMC_SIM_MACHINE=counters=0 "$PMC" stat --backend sim -x, -e cycles -- "$EX/hot70.wl" >"$TMP/c0.csv" 2>&1
+check "counters=0: cycles still counts exactly (the cycle counter)" test "$(val "$TMP/c0.csv" cycles)" = 100009108
 
 "$PMC" stat --backend sim -e instructions -- /nonexistent.wl 2>"$TMP/e1"; rc=$?
 if [ "$rc" = 1 ] && grep -q "^pmc stat:" "$TMP/e1"; then ok "missing workload file: exit 1 with a message"; else fail "missing workload" "rc=$rc $(cat "$TMP/e1")"; fi

@@ -386,6 +386,8 @@ int cmd_dump(int argc, char **argv)
 			close(fd);
 	}
 	p = pmclog_open_file(path);
+	if (p)
+		pmclog_set_extensions(p, 1);   /* dump shows every record */
 	if (!p) {
 		cli_warn("%s: cannot open: %s", shown, strerror(errno));
 		return CLI_EXIT_FAIL;

@@ -568,6 +568,8 @@ static void print_per_process(struct opts *o, int logfd, pid_t root)
 
 	lseek(logfd, 0, SEEK_SET);
 	p = pmclog_open(logfd);
+	if (p)
+		pmclog_set_extensions(p, 1);
 	if (!p) {
 		cli_warn("cannot read back the per-process log: %s", strerror(errno));
 		return;
@@ -744,11 +746,14 @@ static int run_once(struct opts *o, int run, int *exit_status, double *elapsed, 
 				continue;
 			}
 			int code = (err == ENOENT || err == EINVAL) ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+			char why[512];
+			/* the reason, before pmc_spawn_* replace it */
+			snprintf(why, sizeof(why), "%s", pmc_errmsg());
 			if (child > 0) {
 				pmc_spawn_kill(child, SIGKILL);
 				pmc_spawn_wait(child, &status);
 			}
-			cli_die(code, "cannot count '%s': %s", e->spec, pmc_errmsg());
+			cli_die(code, "cannot count '%s': %s", e->spec, why);
 		}
 		/* Attach (process mode) — system mode PMCs have their CPU. */
 		if (!o->all_cpus) {
