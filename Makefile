@@ -6,8 +6,12 @@
 #   make check-sanitize  the suite again under ASan+UBSan (build-asan/)
 #   make demo            build, then run the main job on a bundled example
 #   make install PREFIX=/usr/local [DESTDIR=...]
+#   make fuzz            libFuzzer harnesses tests/fuzz/fuzz_*.c (clang) into build-fuzz/
+#   make fuzz-run        run each for FUZZ_TIME seconds (default 30) on its corpus
 #
 # SANITIZE=1 builds into build-asan/ with -fsanitize=address,undefined.
+# FUZZ=1 (what `make fuzz` uses) builds everything with clang and
+# -fsanitize=fuzzer-no-link,address,undefined into build-fuzz/.
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
@@ -15,7 +19,12 @@ CC       ?= cc
 VERSION  := 0.1.0
 SOVERSION:= 1
 
-ifeq ($(SANITIZE),1)
+ifeq ($(FUZZ),1)
+B        := build-fuzz
+CC       := clang
+SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+            -fno-sanitize-recover=undefined -O1
+else ifeq ($(SANITIZE),1)
 B        := build-asan
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 else
@@ -36,6 +45,7 @@ ANA_SRC  := $(shell find analysis -name '*.c' | sort)
 TOOL_SRC := $(wildcard tools/pmc/*.c)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 HELP_SRC := $(wildcard tests/helpers/*.c)
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(B)/pic/%.o)
 LIB_SOBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
@@ -43,8 +53,10 @@ ANA_OBJ   := $(ANA_SRC:%.c=$(B)/obj/%.o)
 TOOL_OBJ  := $(TOOL_SRC:%.c=$(B)/obj/%.o)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 HELP_BIN  := $(HELP_SRC:tests/helpers/%.c=$(B)/helpers/%)
+REPLAY_BIN:= $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz-replay/%)
+FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/%)
 
-all: $(B)/libpmc.a $(B)/libpmc.so $(B)/libpmcstat.a $(B)/pmc $(UNIT_BIN) $(HELP_BIN)
+all: $(B)/libpmc.a $(B)/libpmc.so $(B)/libpmcstat.a $(B)/pmc $(UNIT_BIN) $(HELP_BIN) $(REPLAY_BIN)
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
@@ -77,6 +89,29 @@ $(B)/tests/%: tests/unit/%.c $(B)/libpmcstat.a $(B)/libpmc.a
 $(B)/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 $(WARN) -O1 -D_GNU_SOURCE -o $@ $<
+
+# The fuzz harnesses as plain programs (tests/fuzz/replay.c is their main):
+# the suite replays the committed corpora and regression inputs through them.
+$(B)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c $(B)/libpmcstat.a $(B)/libpmc.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) -o $@ $< tests/fuzz/replay.c $(B)/libpmcstat.a $(B)/libpmc.a \
+	    $(LDLIBS_ANA) $(LDLIBS_LIB)
+
+# libFuzzer harnesses (only with FUZZ=1: `make fuzz`).
+ifeq ($(FUZZ),1)
+$(B)/fuzz_%: tests/fuzz/fuzz_%.c $(B)/libpmcstat.a $(B)/libpmc.a
+	$(CC) $(ALLCFLAGS) -fsanitize=fuzzer -o $@ $< $(B)/libpmcstat.a $(B)/libpmc.a \
+	    $(LDLIBS_ANA) $(LDLIBS_LIB)
+fuzz-bins: $(FUZZ_BIN)
+endif
+
+fuzz: deps
+	$(MAKE) FUZZ=1 fuzz-bins
+
+# Each harness for FUZZ_TIME seconds (CI: 30), one after the other, niced.
+FUZZ_TIME ?= 30
+fuzz-run: fuzz
+	FUZZ_TIME=$(FUZZ_TIME) tests/fuzz/run.sh
 
 check: deps
 	$(MAKE) all
@@ -113,6 +148,6 @@ install: all
 	install -m 644 $(wildcard man/*.3) $(DESTDIR)$(PREFIX)/share/man/man3/
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
-.PHONY: all check check-sanitize deps demo install clean
+.PHONY: all check check-sanitize deps demo install clean fuzz fuzz-bins fuzz-run

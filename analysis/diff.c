@@ -234,9 +234,9 @@ int diff__print(FILE *f, struct profile *a, struct profile *b, const struct diff
 
 	if (o->format == DIFF_JSON) {
 		fprintf(f, "{\"baseline\":");
-		report__json_str(f, o->name_a);
+		json__string(f, o->name_a);
 		fprintf(f, ",\"new\":");
-		report__json_str(f, o->name_b);
+		json__string(f, o->name_b);
 		fprintf(f, ",\"baseline_samples\":%" PRIu64 ",\"new_samples\":%" PRIu64 ",\"rows\":[",
 		    t.tot[0], t.tot[1]);
 	} else {
@@ -255,9 +255,9 @@ int diff__print(FILE *f, struct profile *a, struct profile *b, const struct diff
 			continue;
 		if (o->format == DIFF_JSON) {
 			fprintf(f, "%s{\"sym\":", first ? "" : ",");
-			report__json_str(f, r->sym);
+			json__string(f, r->sym);
 			fprintf(f, ",\"dso\":");
-			report__json_str(f, r->dso);
+			json__string(f, r->dso);
 			fprintf(f, ",\"baseline\":%.4f,\"new\":%.4f,\"delta\":%.4f,\"baseline_samples\":%"
 			    PRIu64 ",\"new_samples\":%" PRIu64 "}", sa, sb, sb - sa, r->na, r->nb);
 		} else {

@@ -10,31 +10,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json.h"
 #include "report.h"
-
-/* JSON inside <script>: also escape '<' so "</script>" cannot occur. */
-static void jstr(FILE *f, const char *s)
-{
-	putc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
-			fprintf(f, "\\u%04x", c);
-		else
-			putc(c, f);
-	}
-	putc('"', f);
-}
 
 static void tree_json(FILE *f, struct profile *p, const struct ctree *t, uint32_t i, uint64_t min)
 {
 	const struct tnode *n = &t->n[i];
 	fputs("{\"n\":", f);
-	jstr(f, i == 0 ? "all" : report__func_name(p, n->func));
+	json__string_html(f, i == 0 ? "all" : report__func_name(p, n->func));
 	fputs(",\"d\":", f);
-	jstr(f, i == 0 ? "" : report__dso_name(p, n->func));
+	json__string_html(f, i == 0 ? "" : report__dso_name(p, n->func));
 	fprintf(f, ",\"v\":%" PRIu64 ",\"c\":[", n->nsamples);
 	int first = 1;
 	for (uint32_t c = n->child; c != UINT32_MAX; c = t->n[c].next) {
@@ -138,7 +123,7 @@ static void header_line(FILE *f, int *first, const char *s)
 {
 	fprintf(f, "%s", *first ? "" : ",");
 	*first = 0;
-	jstr(f, s);
+	json__string_html(f, s);
 }
 
 int export__html(FILE *f, struct profile *p, const struct report_opts *o)
@@ -172,7 +157,7 @@ int export__html(FILE *f, struct profile *p, const struct report_opts *o)
 		if (report__hist(&h, p, &oo, evs[e]) != 0)
 			return -1;
 		fprintf(f, "%s{\"name\":", e ? "," : "");
-		jstr(f, p->ev[evs[e]].name);
+		json__string_html(f, p->ev[evs[e]].name);
 		fprintf(f, ",\"samples\":%" PRIu64 ",\"lost\":%" PRIu64 ",\"total\":%" PRIu64
 		    ",\"flat\":[", p->ev[evs[e]].samples, p->ev[evs[e]].lost, h.total_n);
 		/* the table: by self, the 500 heaviest */
@@ -183,11 +168,11 @@ int export__html(FILE *f, struct profile *p, const struct report_opts *o)
 			fprintf(f, "%s{\"self\":%.4f,\"children\":%.4f,\"samples\":%" PRIu64 ",\"comm\":",
 			    k++ ? "," : "", h.total ? 100.0 * (double)he->self / (double)h.total : 0,
 			    h.total ? 100.0 * (double)he->children / (double)h.total : 0, he->self_n);
-			jstr(f, he->comm ? he->comm : "");
+			json__string_html(f, he->comm ? he->comm : "");
 			fputs(",\"dso\":", f);
-			jstr(f, he->dso ? sym_dso__name(he->dso) : "");
+			json__string_html(f, he->dso ? sym_dso__name(he->dso) : "");
 			fputs(",\"sym\":", f);
-			jstr(f, he->func != UINT32_MAX ? p->f[he->func].name : "");
+			json__string_html(f, he->func != UINT32_MAX ? p->f[he->func].name : "");
 			fputs("}", f);
 		}
 		fputs("],\"tree\":", f);

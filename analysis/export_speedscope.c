@@ -69,7 +69,7 @@ int export__speedscope(FILE *f, struct profile *p, const struct report_opts *o)
 	profile__foreach(p, &o->flt, flags, mark, &x);
 	fprintf(f, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
 	    "\"exporter\":\"pmc report %s\",\"name\":", PMC_VERSION_STRING);
-	report__json_str(f, o->input_name ? o->input_name : "pmc");
+	json__string(f, o->input_name ? o->input_name : "pmc");
 	fprintf(f, ",\"activeProfileIndex\":0,\"shared\":{\"frames\":[");
 	int nfr = 0;
 	for (size_t i = 0; i < p->nf; i++) {
@@ -77,9 +77,9 @@ int export__speedscope(FILE *f, struct profile *p, const struct report_opts *o)
 			continue;
 		x.fix[i] = nfr;
 		fprintf(f, "%s{\"name\":", nfr ? "," : "");
-		report__json_str(f, p->f[i].name);
+		json__string(f, p->f[i].name);
 		fprintf(f, ",\"file\":");
-		report__json_str(f, sym_dso__path(p->f[i].dso));
+		json__string(f, sym_dso__path(p->f[i].dso));
 		fprintf(f, "}");
 		nfr++;
 	}
@@ -90,7 +90,7 @@ int export__speedscope(FILE *f, struct profile *p, const struct report_opts *o)
 		struct prof_filter flt = o->flt;
 		flt.ev = evs[e];
 		fprintf(f, "%s{\"type\":\"sampled\",\"name\":", e ? "," : "");
-		report__json_str(f, en);
+		json__string(f, en);
 		fprintf(f, ",\"unit\":\"%s\",\"startValue\":0,\"samples\":[", clock ? "nanoseconds" : "none");
 		x.pass = 0;
 		x.first = 1;

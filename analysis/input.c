@@ -73,8 +73,27 @@ struct pmcstat_input *input__open(const char *path, int follow, char *err, size_
 		free(in);
 		return NULL;
 	}
-	int seekable = fstat(in->fd, &sb) == 0 && S_ISREG(sb.st_mode);
-	if (seekable) {
+	if (fstat(in->fd, &sb) < 0) {
+		snprintf(err, errlen, "cannot open: %s", strerror(errno));
+		goto fail;
+	}
+	int seekable = S_ISREG(sb.st_mode);
+	int perf = 0;
+#ifdef HAVE_PERFDATA
+	/* A directory is read only if it is perf's (perf record --threads); a
+	 * pipe is looked at without consuming it (tee), so the perf.data reader
+	 * streams it from its first byte and nothing is held in memory. */
+	if (S_ISDIR(sb.st_mode) || S_ISFIFO(sb.st_mode))
+		perf = pmc__perfdata_sniff(in->fd) == 1;
+#endif
+	if (S_ISDIR(sb.st_mode) && !perf) {
+		snprintf(err, errlen, "cannot read: %s (a pmc log is a file)", strerror(EISDIR));
+		goto fail;
+	}
+	if (perf) {
+		memcpy(magic, "PERFILE2", 8);
+		n = 8;
+	} else if (seekable) {
 		n = pread(in->fd, magic, sizeof(magic), 0);
 	} else {
 		n = read_full(in->fd, magic, sizeof(magic));
@@ -83,27 +102,14 @@ struct pmcstat_input *input__open(const char *path, int follow, char *err, size_
 	    memcmp(magic, "2ELIFREP", 8) == 0)) {
 #ifdef HAVE_PERFDATA
 		in->kind = K_PERFDATA;
-		if (seekable) {
-			in->pd = pmc__perfdata_open(in->fd);
-		} else {
-			/* a pipe: the magic is consumed, so read it all into memory */
-			size_t cap = 1 << 20, len = 8;
-			char *buf = malloc(cap);
-			ssize_t r = 0;
-			if (buf)
-				memcpy(buf, magic, 8);
-			while (buf && (r = read(in->fd, buf + len, cap - len)) != 0) {
-				if (r < 0 && errno == EINTR)
-					continue;
-				if (r < 0)
-					break;
-				len += (size_t)r;
-				if (len == cap && !(buf = realloc(buf, cap *= 2)))
-					break;
-			}
-			in->pd = buf && r == 0 ? pmc__perfdata_open_mem(buf, len) : NULL;
-			free(buf);
+		if (!perf && !seekable) {
+			/* a terminal or socket: the magic is consumed and cannot be
+			 * put back (pipes and files are read in place) */
+			snprintf(err, errlen, "a perf.data on a terminal or socket: give a file "
+			    "or a pipe");
+			goto fail;
 		}
+		in->pd = pmc__perfdata_open(in->fd);
 		if (!in->pd) {
 			snprintf(err, errlen, "cannot read perf.data: %s", pmc__perfdata_open_errmsg());
 			goto fail;

@@ -10,6 +10,7 @@
  * is the one its thread had at the sample's time.
  */
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -853,15 +854,51 @@ int profile__parse_time(struct prof_filter *flt, const char *arg)
 	flt->t1 = -1;
 	if (comma != arg) {
 		flt->t0 = strtod(arg, &end);
-		if (end != comma || flt->t0 < 0)
+		if (end != comma || !isfinite(flt->t0) || flt->t0 < 0)
 			return -1;
 	}
 	if (comma[1]) {
 		flt->t1 = strtod(comma + 1, &end);
-		if (*end || flt->t1 < flt->t0)
+		if (*end || !isfinite(flt->t1) || flt->t1 < flt->t0)
 			return -1;
 	}
 	flt->have_time = 1;
+	return 0;
+}
+
+/* Each item of a numeric filter list is an integer. */
+static int check_numbers(const char *list, const char *opt, const char *what, char *bad,
+    size_t badlen)
+{
+	const char *s = list;
+
+	if (!list)
+		return 0;
+	for (;;) {
+		const char *e = strchr(s, ',');
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+		char buf[64], *end;
+		long v;
+
+		snprintf(buf, sizeof(buf), "%.*s", (int)(n < sizeof(buf) - 1 ? n : sizeof(buf) - 1), s);
+		errno = 0;
+		v = strtol(buf, &end, 10);
+		if (!n || n >= sizeof(buf) || *end || errno || v < -1 || v > INT32_MAX) {
+			snprintf(bad, badlen, "%s: '%.*s' is not %s", opt, (int)(n > 40 ? 40 : n), s, what);
+			return -1;
+		}
+		if (!e)
+			return 0;
+		s = e + 1;
+	}
+}
+
+int profile__check_filter(const struct prof_filter *flt, char *bad, size_t badlen)
+{
+	if (check_numbers(flt->pids, "--pid", "a process id", bad, badlen) < 0 ||
+	    check_numbers(flt->tids, "--tid", "a thread id", bad, badlen) < 0 ||
+	    check_numbers(flt->cpus, "--cpu", "a CPU number", bad, badlen) < 0)
+		return -1;
 	return 0;
 }
 

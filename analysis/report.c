@@ -548,28 +548,13 @@ int report__text(FILE *f, struct profile *p, const struct report_opts *o)
 
 /* ---- JSON --------------------------------------------------------------- */
 
-void report__json_str(FILE *f, const char *s)
-{
-	putc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			putc(c, f);
-	}
-	putc('"', f);
-}
-
 static void json_tree(FILE *f, struct profile *p, const struct ctree *t, uint32_t i, int d,
     const struct report_opts *o)
 {
 	fprintf(f, "{\"name\":");
-	report__json_str(f, report__func_name(p, t->n[i].func));
+	json__string(f, report__func_name(p, t->n[i].func));
 	fprintf(f, ",\"dso\":");
-	report__json_str(f, report__dso_name(p, t->n[i].func));
+	json__string(f, report__dso_name(p, t->n[i].func));
 	fprintf(f, ",\"value\":%" PRIu64 ",\"self\":%" PRIu64 ",\"samples\":%" PRIu64,
 	    t->n[i].total, t->n[i].self, t->n[i].nsamples);
 	fprintf(f, ",\"children\":[");
@@ -593,24 +578,24 @@ int report__json(FILE *f, struct profile *p, const struct report_opts *o)
 	profile__resolve(p);
 	n = report__events(p, evs, 256);
 	fprintf(f, "{\"input\":");
-	report__json_str(f, o->input_name ? o->input_name : "-");
+	json__string(f, o->input_name ? o->input_name : "-");
 	fprintf(f, ",\"kind\":");
-	report__json_str(f, p->input_kind);
+	json__string(f, p->input_kind);
 	if (p->hdr.have) {
 		fprintf(f, ",\"header\":{\"host\":");
-		report__json_str(f, p->hdr.hostname);
+		json__string(f, p->hdr.hostname);
 		fprintf(f, ",\"kernel\":");
-		report__json_str(f, p->hdr.kernel);
+		json__string(f, p->hdr.kernel);
 		fprintf(f, ",\"cpu\":");
-		report__json_str(f, p->hdr.cpudesc);
+		json__string(f, p->hdr.cpudesc);
 		fprintf(f, ",\"command\":");
-		report__json_str(f, p->hdr.cmdline);
+		json__string(f, p->hdr.cmdline);
 		fprintf(f, ",\"version\":");
-		report__json_str(f, p->hdr.libversion);
+		json__string(f, p->hdr.libversion);
 		fprintf(f, ",\"start_realtime_ns\":%" PRIu64 "}", p->hdr.start_realtime);
 	}
 	fprintf(f, ",\"truncated\":");
-	report__json_str(f, p->truncated);
+	json__string(f, p->truncated);
 	fprintf(f, ",\"unwound_samples\":%" PRIu64 ",\"truncated_stacks\":%" PRIu64,
 	    p->unwind_samples, p->unwind_truncated);
 	fprintf(f, ",\"sort\":[");
@@ -623,7 +608,7 @@ int report__json(FILE *f, struct profile *p, const struct report_opts *o)
 		if (report__hist(&h, p, o, evs[i]) != 0)
 			return -1;
 		fprintf(f, "%s{\"event\":", i ? "," : "");
-		report__json_str(f, e->name);
+		json__string(f, e->name);
 		fprintf(f, ",\"%s\":%" PRIu64 ",\"samples\":%" PRIu64 ",\"lost\":%" PRIu64
 		    ",\"event_count\":%" PRIu64 ",\"shown_samples\":%" PRIu64
 		    ",\"shown_count\":%" PRIu64 ",\"entries\":[",
@@ -650,13 +635,13 @@ int report__json(FILE *f, struct profile *p, const struct report_opts *o)
 				case SK_CPU: fprintf(f, ",\"cpu\":%d", (int)he->cpu); break;
 				case SK_SYM:
 					fprintf(f, ",\"sym\":");
-					report__json_str(f, p->f[he->func].name);
+					json__string(f, p->f[he->func].name);
 					fprintf(f, ",\"kernel\":%s", p->f[he->func].kernel ? "true" : "false");
 					break;
 				default:
 					key_str(p, he, o->sort[s], buf, sizeof(buf));
 					fprintf(f, ",\"%s\":", sk_names[o->sort[s]]);
-					report__json_str(f, buf);
+					json__string(f, buf);
 				}
 			}
 			putc('}', f);
@@ -685,7 +670,7 @@ int report__json(FILE *f, struct profile *p, const struct report_opts *o)
 		fprintf(f, "%s{\"pid\":%d,\"tid\":%d,\"pmcid\":%u,\"exit_value\":%" PRIu64
 		    ",\"csw_value\":%" PRIu64 ",\"comm\":", i ? "," : "", (int)r->pid, (int)r->tid,
 		    r->pmcid, r->exit_value, r->csw_value);
-		report__json_str(f, r->comm ? r->comm : "");
+		json__string(f, r->comm ? r->comm : "");
 		putc('}', f);
 	}
 	fprintf(f, "],\"markers\":[");

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "json.h"
 #include "profile.h"
 #include "tree.h"
 
@@ -66,10 +67,6 @@ int export__svg(FILE *f, struct profile *p, const struct report_opts *o);
 int export__html(FILE *f, struct profile *p, const struct report_opts *o);
 
 /* Shared helpers. */
-/* Create path for writing; without force an existing file is refused
- * (NULL, errno EEXIST). */
-FILE *report__open_output(const char *path, int force);
-void report__json_str(FILE *f, const char *s);
 const char *report__func_name(const struct profile *p, uint32_t func);
 const char *report__dso_name(const struct profile *p, uint32_t func);
 /* "[unknown]"-free display name with the dso for unknown functions. */

@@ -304,6 +304,9 @@ struct pmclog_ev_header {
 	const char *pl_cmdline;
 };
 #define PMCLOG_HDR_F_ZSTD 0x1         /* the file is zstd-compressed */
+#define PMCLOG_HDR_F_WRITER_LOCK 0x2  /* the writer holds flock(LOCK_EX) on the file
+                                       * until it closes it: a follower seeing
+                                       * the lock free knows the writer is gone */
 
 /* ext: PMCLOG_TYPE_COMM */
 struct pmclog_ev_comm {
@@ -437,7 +440,9 @@ void *pmclog_open_file(const char *_path);
 
 /* Follow mode: on a regular file still being written, reaching its end
  * returns PMCLOG_REQUIRE_DATA (try again later: the next pmclog_read reads
- * what was appended) instead of PMCLOG_EOF, until CLOSELOG is read. */
+ * what was appended) instead of PMCLOG_EOF, until CLOSELOG is read, or until
+ * the writer is gone (a log whose HEADER has PMCLOG_HDR_F_WRITER_LOCK and
+ * whose lock is free): then PMCLOG_EOF, and pmclog_truncated() says 1. */
 int pmclog_set_follow(void *_cookie, int _on);
 
 /* The log's HEADER record, NULL until it has been read (the first record). */

@@ -1,14 +1,15 @@
 #!/bin/sh
 # Installs (as root) or names (otherwise) the Debian packages pmc uses.
 # Run by `make demo` and `make check`; safe to run again.
-#   required: to build and to run the test suite
+#   required: to build, to run the test suite, and (clang, libclang-rt-dev:
+#             libFuzzer) `make fuzz`
 #   optional: oracles and consumers some tests compare with (perf, go tool
 #             pprof, headless Chromium); a test that lacks one says so and
 #             counts as skipped
 set -e
 REQUIRED="build-essential pkg-config libelf-dev libdw-dev libpfm4-dev libzstd-dev \
 libcapstone-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libcmocka-dev \
-python3 util-linux procps binutils g++"
+python3 util-linux procps binutils g++ clang libclang-rt-dev"
 OPTIONAL="linux-perf chromium golang-go"
 missing() {
   for p in "$@"; do

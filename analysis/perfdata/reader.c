@@ -40,6 +40,7 @@
 #define QUEUE_MAX     (512ull * 1024 * 1024)   /* queued bytes before a forced flush */
 #define DBUF_MAX      (256u * 1024u * 1024u)   /* decompressed bytes pending */
 #define FEAT_MAX      (64u * 1024u * 1024u)    /* a feature section we read */
+#define PD_PIPE_HOLD_MAX ((size_t)1 << 30)      /* file mode on a pipe: held in memory */
 #define MAX_ATTRS     65536
 #define MAX_IDS       (16u * 1024u * 1024u)
 
@@ -955,30 +956,91 @@ static int open_fail(struct pmc_perfdata *p, int e, const char *fmt, ...)
 	return -e;
 }
 
-/* Read a whole non-seekable input into memory (prefix already read). */
+/* a + b, or UINT64_MAX if it wraps */
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+/* How many bytes of a file-mode perf.data m[0..len) says it holds: the
+ * header, the attrs, the data, the feature table after it and the feature
+ * sections it names (as far as len lets us see; UINT64_MAX: "to the end",
+ * a header perf never rewrote after being killed). */
+static uint64_t file_mode_extent(struct pmc_perfdata *p, const unsigned char *m, size_t len)
+{
+	uint64_t want, d_end, tab, feat[4];
+	int nfeat = 0;
+
+	if (len < PD_FILE_HDR_SIZE)
+		return PD_FILE_HDR_SIZE;
+	d_end = add_sat(ld64(p, m + 40), ld64(p, m + 48));
+	if (ld64(p, m + 48) == 0)
+		return UINT64_MAX;
+	want = add_sat(ld64(p, m + 24), ld64(p, m + 32));
+	if (d_end > want)
+		want = d_end;
+	for (int i = 0; i < 4; i++) {
+		feat[i] = ld64(p, m + 72 + 8 * i);
+		nfeat += __builtin_popcountll(feat[i]);
+	}
+	tab = add_sat(d_end, 16 * (uint64_t)nfeat);
+	if (tab > want)
+		want = tab;
+	if (tab > len)
+		return want;
+	for (int k = 0; k < nfeat; k++) {
+		uint64_t sz = ld64(p, m + d_end + 16 * k + 8);
+		uint64_t e = add_sat(ld64(p, m + d_end + 16 * k), sz);
+		if (sz <= FEAT_MAX && e > want)   /* larger ones are skipped anyway */
+			want = e;
+	}
+	return want;
+}
+
+/* File mode on a pipe: its sections are found by offset, so it is held in
+ * memory, but only as much as its header says it holds, and never more than
+ * PD_PIPE_HOLD_MAX: what follows it in the pipe is not read. */
 static int slurp(struct pmc_perfdata *p, const unsigned char *prefix, size_t plen)
 {
 	size_t cap = 1 << 20, len = plen;
 	unsigned char *m = malloc(cap);
+	uint64_t want;
+
 	if (!m)
 		return -ENOMEM;
 	memcpy(m, prefix, plen);
-	for (;;) {
+	while ((want = file_mode_extent(p, m, len)) > len) {
+		if (len >= PD_PIPE_HOLD_MAX) {
+			free(m);
+			open_fail(p, EFBIG, "a file-mode perf.data on a pipe is held in memory, and "
+			    "this one goes on past %llu MiB: save it to a file first, or record "
+			    "in pipe mode (perf record -o -)",
+			    (unsigned long long)(PD_PIPE_HOLD_MAX >> 20));
+			return -EFBIG;
+		}
 		if (len == cap) {
-			unsigned char *nm = realloc(m, cap * 2);
+			size_t ncap = cap * 2 > PD_PIPE_HOLD_MAX ? PD_PIPE_HOLD_MAX : cap * 2;
+			unsigned char *nm = realloc(m, ncap);
 			if (!nm) {
 				free(m);
+				open_fail(p, ENOMEM, "a file-mode perf.data on a pipe is held in "
+				    "memory: out of memory after %zu MiB; save it to a file first",
+				    len >> 20);
 				return -ENOMEM;
 			}
 			m = nm;
-			cap *= 2;
+			cap = ncap;
 		}
-		ssize_t r = read(p->fd, m + len, cap - len);
+		size_t n = cap - len;
+		if (want - len < n)
+			n = (size_t)(want - len);
+		ssize_t r = read(p->fd, m + len, n);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
 			int e = errno;
 			free(m);
+			open_fail(p, e, "cannot read: %s", strerror(e));
 			return -e;
 		}
 		if (r == 0)
@@ -1266,10 +1328,8 @@ static struct pmc_perfdata *finish_open(struct pmc_perfdata *p)
 	if (!p->mem && !p->seekable) {
 		/* file mode on a pipe: the sections are found by offset */
 		rc = slurp(p, h, (size_t)got);
-		if (rc < 0) {
-			open_fail(p, -rc, "cannot read: %s", strerror(-rc));
+		if (rc < 0)
 			goto fail;
-		}
 		got = src_pread(p, h, sizeof(h), 0);
 	}
 	if ((uint64_t)got < hsize) {

@@ -353,6 +353,17 @@ static int probe_event(struct pmc *pm)
 	return 0;
 }
 
+/* perf_event_open refuses a sampling period with bit 63 set: say so, not
+ * "the kernel rejected the event's attributes". */
+static int check_period(uint64_t v)
+{
+	if (v <= (uint64_t)INT64_MAX)
+		return 0;
+	pmc__set_reason("sampling period %llu is above the largest one, %lld",
+	    (unsigned long long)v, (long long)INT64_MAX);
+	return -EINVAL;
+}
+
 /* FreeBSD's name of the TSC ("TSC", "tsc", "TSC-TSC"), as opposed to
  * Linux's msr/tsc/, which counts per process too. */
 static int is_freebsd_tsc(const char *name)
@@ -418,6 +429,8 @@ static int allocate_common(struct pmc *pm, enum pmc_mode mode, uint32_t flags,
 		    pm->ev.name);
 		return -EOPNOTSUPP;
 	}
+	if (PMC_IS_SAMPLING_MODE(mode) && (rc = check_period(count)) < 0)
+		return rc;
 	/* hwpmc: USERCALLCHAIN only with CALLCHAIN, and only when sampling;
 	 * CALLCHAIN alone on a counting PMC is accepted and means nothing
 	 * (pmcstat sets it on every event). */
@@ -1144,6 +1157,8 @@ int pmc_set(pmc_id_t id, pmc_value_t v)
 	}
 	if (PMC_IS_SAMPLING_MODE(pm->mode)) {
 		uint64_t minc = (uint64_t)pmc__setting(PMC_SETTING_MINCOUNT);
+		if ((rc = check_period(v)) < 0)
+			return leave(rc);
 		pm->count = v < minc ? minc : v;
 		pm->freq = 0;
 		for (struct pmc_target *t = pm->targets; t; t = t->next)

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <zstd.h>
 
 #include "pmclog.h"
@@ -269,6 +270,19 @@ uint64_t pmclog_skipped(void *cookie)
 
 /* ---- input ----------------------------------------------------------- */
 
+/* Follow mode at the end of the file: is its writer gone?  Only a writer
+ * that said it holds the lock (PMCLOG_HDR_F_WRITER_LOCK) can be asked; a
+ * shared lock we can take means nobody holds the exclusive one. */
+static int writer_gone(struct pmclog_parser *p)
+{
+	if (!p->header_seen || !(p->hdr.pl_flags & PMCLOG_HDR_F_WRITER_LOCK))
+		return 0;
+	if (flock(p->fd, LOCK_SH | LOCK_NB) < 0)
+		return 0;
+	flock(p->fd, LOCK_UN);
+	return 1;
+}
+
 /* 1: raw input available; 0: end of input; 2: none yet; -1: error. */
 static int get_input(struct pmclog_parser *p)
 {
@@ -285,6 +299,10 @@ static int get_input(struct pmclog_parser *p)
 			p->in_len = (size_t)n;
 			p->raw_total += n;
 			return 1;
+		}
+		if (n == 0 && p->follow && !p->closed && writer_gone(p)) {
+			p->follow = 0;    /* read once more: what it wrote before dying */
+			continue;
 		}
 		if (n == 0)
 			return (p->follow && !p->closed) ? 2 : 0;

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -355,6 +357,12 @@ int pmc__logw_open(int fd, unsigned flags, const char *cmdline, struct pmc_logw 
 		ZSTD_CCtx_setParameter(lw->zc, ZSTD_c_compressionLevel, 3);
 	}
 
+	/* A follower (pmclog_set_follow) must learn when we are gone, even
+	 * killed: we hold an exclusive flock on a regular file until it is
+	 * closed (the kernel drops it when we die) and say so in the HEADER. */
+	struct stat sb;
+	int locked = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    flock(fd, LOCK_EX | LOCK_NB) == 0;
 	rc = write_full(fd, (flags & PMC_LOGW_ZSTD) ? PMCLOG_FILE_MAGIC_ZSTD : PMCLOG_FILE_MAGIC_RAW,
 	    PMCLOG_FILE_MAGIC_LEN, &done);
 	if (rc < 0) {
@@ -376,7 +384,8 @@ int pmc__logw_open(int fd, unsigned flags, const char *cmdline, struct pmc_logw 
 	h.clockid = CLOCK_MONOTONIC;
 	h.start_realtime = real_ns();
 	h.start_clock = pmc__logw_clock(lw);
-	h.flags = (flags & PMC_LOGW_ZSTD) ? PMCLOG_HDR_F_ZSTD : 0;
+	h.flags = ((flags & PMC_LOGW_ZSTD) ? PMCLOG_HDR_F_ZSTD : 0) |
+	    (locked ? PMCLOG_HDR_F_WRITER_LOCK : 0);
 	h.arch = (uint32_t)g_cputype;
 	h.libversion = PMC_VERSION_STRING;
 	h.hostname = host;

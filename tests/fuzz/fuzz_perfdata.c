@@ -1,12 +1,7 @@
 /*
  * fuzz_perfdata.c — libFuzzer harness for the perf.data reader
- * (analysis/perfdata/reader.c).  Not part of `make`; see docs/perfdata.md:
- *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Ilib \
- *       -Ianalysis tests/fuzz/fuzz_perfdata.c analysis/perfdata/reader.c -lzstd \
- *       -o build/fuzz_perfdata
- *   mkdir -p build/fuzz-perfdata && cp some.data build/fuzz-perfdata/
- *   build/fuzz_perfdata -max_total_time=300 build/fuzz-perfdata
+ * (analysis/perfdata/reader.c), memory path (fuzz_perfdata_file.c: the fd
+ * paths).  Built by `make fuzz` (docs/fuzzing.md); replayed by the normal suite.
  *
  * Each input is read twice: as given (file or pipe mode, by its header), and
  * in file order (no FINISHED_ROUND queue), to the end or the first error.

@@ -1,16 +1,8 @@
 /*
- * fuzz_pmclog.c — libFuzzer harness for the log reader (not built by
- * default).  Feeds the input to a memory parser in chunks whose sizes come
- * from the first input byte, reads until EOF/ERROR, and exercises the
- * accessors.  Build and run (see docs/log-format.md, "Fuzzing"):
- *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
- *       -Iinclude -Ilib tests/fuzz/fuzz_pmclog.c lib/log/reader.c -lzstd \
- *       -o build/fuzz_pmclog
- *   mkdir -p build/fuzz-corpus && build/fuzz_pmclog build/fuzz-corpus
- *
- * Seed the corpus with real logs (pmc record -o ..., or the logs the unit
- * tests write) for deeper coverage.
+ * fuzz_pmclog.c — libFuzzer harness for the log reader (lib/log/reader.c).
+ * Feeds the input to a memory parser in chunks whose sizes come from the
+ * first input byte, reads until EOF/ERROR, and exercises the accessors.
+ * Built by `make fuzz` (docs/fuzzing.md); replayed by the normal suite.
  */
 #include <stddef.h>
 #include <stdint.h>

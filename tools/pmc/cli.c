@@ -1,5 +1,6 @@
 /* cli.c — shared helpers for the pmc subcommands (see cli.h). */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "pmc.h"
+#include "core/outfile.h"
 
 const char *cli_prog = "pmc";
 
@@ -77,27 +80,6 @@ const char *cli_group_digits(uint64_t v, char *buf, size_t len)
 	return buf;
 }
 
-void cli_json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		switch (c) {
-		case '"':  fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\r': fputs("\\r", f); break;
-		default:
-			if (c < 0x20)
-				fprintf(f, "\\u%04x", c);
-			else
-				fputc(c, f);
-		}
-	}
-	fputc('"', f);
-}
-
 int cli_parse_cpu_list(const char *s, unsigned char *set, int max)
 {
 	memset(set, 0, (size_t)max);
@@ -149,4 +131,60 @@ int cli_parse_pid_list(const char *s, pid_t **pids, int *n)
 	}
 	free(dup);
 	return *n > 0 ? 0 : -1;
+}
+
+/* The output being written: removed if we exit before finishing it. */
+static struct pmc_outfile *pending;
+
+static void abort_pending(void)
+{
+	if (pending && (pending->fp || pending->fd >= 0))
+		pmc__outfile_abort(pending);
+	pending = NULL;
+}
+
+FILE *cli_open_output(struct pmc_outfile *of, const char *path, int force)
+{
+	static int registered;
+
+	memset(of, 0, sizeof(*of));
+	of->fd = -1;
+	if (!path || strcmp(path, "-") == 0)
+		return stdout;
+	if (pmc__outfile_fopen(of, path, force ? PMC_OUT_FORCE : 0) < 0)
+		cli_die(CLI_EXIT_FAIL, "%s", pmc_errmsg());
+	if (!registered++)
+		atexit(abort_pending);
+	pending = of;
+	return of->fp;
+}
+
+int cli_close_output(struct pmc_outfile *of, FILE *f, int failed)
+{
+	int e = errno;
+
+	pending = NULL;
+	if (!of->fp) {        /* standard output */
+		if (!failed && fflush(f) == 0 && !ferror(f))
+			return 0;
+		cli_warn("cannot write the output: %s", strerror(e ? e : EIO));
+		return -1;
+	}
+	if (failed) {
+		cli_warn("cannot write '%s': %s", of->path, strerror(e ? e : EIO));
+		pmc__outfile_abort(of);
+		return -1;
+	}
+	if (pmc__outfile_commit(of) < 0) {
+		cli_warn("%s", pmc_errmsg());
+		return -1;
+	}
+	return 0;
+}
+
+void cli_discard_output(struct pmc_outfile *of)
+{
+	pending = NULL;
+	if (of->fp || of->fd >= 0)
+		pmc__outfile_abort(of);
 }

@@ -36,8 +36,19 @@ int cli_use_color(FILE *f);
 /* 1234567 -> "1,234,567" (buf of at least 32 bytes). */
 const char *cli_group_digits(uint64_t v, char *buf, size_t len);
 
-/* Write s as a JSON string literal (with quotes) to f. */
-void cli_json_string(FILE *f, const char *s);
+struct pmc_outfile;
+/* -o FILE of a command: stdout for NULL or "-", else a file created by the
+ * one output opener (lib/core/outfile.h: temporary file renamed into place,
+ * planted symlinks never followed); an existing file needs force.  Exits
+ * with the opener's message on failure. */
+FILE *cli_open_output(struct pmc_outfile *of, const char *path, int force);
+/* Flush and finish the output (rename into place): 0, or -1 after saying
+ * why ("cannot write 'FILE': why"); nothing partial is left behind.  failed:
+ * the writer already saw an error (ferror): give up on the file. */
+int cli_close_output(struct pmc_outfile *of, FILE *f, int failed);
+/* Nothing was written (the input could not be read): remove the file. */
+void cli_discard_output(struct pmc_outfile *of);
+
 
 /* Parse a CPU list "0-3,6" into a bitmap of up to max CPUs: 0, -1 for bad
  * syntax, -2 for a CPU number >= max. */

@@ -12,6 +12,7 @@
 
 #include "pmc.h"
 #include "cli.h"
+#include "core/outfile.h"
 #include "annotate.h"
 #include "report.h"
 
@@ -92,33 +93,34 @@ int cmd_annotate(int argc, char **argv)
 		default:  cli_bad_option(c, argv);
 		}
 	}
+	if (profile__check_filter(&o.flt, err, sizeof(err)) != 0)
+		cli_usage_error("%s", err);
 	if (optind >= argc)
 		cli_usage_error("which function? (pmc annotate SYMBOL)");
 	o.symbol = argv[optind++];
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
-	FILE *f = stdout;
-	if (out && strcmp(out, "-") != 0 && !(f = report__open_output(out, force)))
-		cli_die(CLI_EXIT_FAIL, errno == EEXIST ? "%s exists; use -f to overwrite it" :
-		    "%s: cannot create: %s", out, strerror(errno));
+	struct pmc_outfile of;
+	FILE *f = cli_open_output(&of, out, force);
 	o.color = strcmp(color, "always") == 0 ||
 	    (strcmp(color, "auto") == 0 && f == stdout && cli_use_color(stdout));
 	struct profile *p;
 	const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	if (profile__load(&p, path, &lo, err, sizeof(err)) != 0) {
 		cli_warn("%s: %s", shown, err);
+		cli_discard_output(&of);
 		return CLI_EXIT_FAIL;
 	}
 	if (annotate__print(f, p, &o, err, sizeof(err)) != 0) {
 		cli_warn("%s", err);
 		rc = CLI_EXIT_FAIL;
 	}
-	if (fflush(f) != 0)
+	if (cli_close_output(&of, f, rc != CLI_EXIT_OK) != 0)
 		rc = CLI_EXIT_FAIL;
-	if (f != stdout)
-		fclose(f);
-	if (p->truncated[0])
+	if (p->truncated[0]) {   /* as report and diff: a partial answer is a failure */
 		cli_warn("%s: %s", shown, p->truncated);
+		rc = CLI_EXIT_FAIL;
+	}
 	profile__free(p);
 	return rc;
 }

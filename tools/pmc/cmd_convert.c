@@ -15,6 +15,7 @@
 
 #include "pmc.h"
 #include "cli.h"
+#include "core/outfile.h"
 #include "perfdata/perfdata.h"
 
 static void usage(FILE *f)
@@ -103,29 +104,28 @@ int cmd_convert(int argc, char **argv)
 		cli_warn("%s: is already a perf.data file", in_shown);
 		return CLI_EXIT_FAIL;
 	}
+	struct pmc_outfile of = { .fd = -1 };
 	if (strcmp(out, "-") == 0) {
 		out_fd = 1;
 	} else {
-		struct stat sb;
-		if (!force && stat(out, &sb) == 0) {
-			cli_warn("%s: exists (use -f to overwrite it)", out);
+		if (pmc__outfile_open(&of, out, force ? PMC_OUT_FORCE : 0, 0644) < 0) {
+			cli_warn("%s", pmc_errmsg());
+			if (in_fd != 0)
+				close(in_fd);
 			return CLI_EXIT_FAIL;
 		}
-		out_fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (force ? 0 : O_EXCL),
-		    0644);
-		if (out_fd < 0) {
-			cli_warn("%s: cannot create: %s", out, strerror(errno));
-			return CLI_EXIT_FAIL;
-		}
+		out_fd = of.fd;
 	}
 
 	if (!strcmp(to, "pmc"))
 		rc = pmc__perfdata_to_pmclog(in_fd, out_fd, zstd, &ns, &truncated, msg, sizeof(msg));
 	else
 		rc = pmc__pmclog_to_perfdata(in_fd, out_fd, &ns, &truncated, msg, sizeof(msg));
-	if (out_fd != 1 && close(out_fd) < 0 && rc == 0) {
-		rc = -errno;
-		snprintf(msg, sizeof(msg), "cannot write: %s", strerror(errno));
+	if (out_fd != 1 && rc < 0) {
+		pmc__outfile_abort(&of);
+	} else if (out_fd != 1 && pmc__outfile_commit(&of) < 0) {
+		rc = -EIO;
+		snprintf(msg, sizeof(msg), "%s", pmc_errmsg());
 	}
 	if (in_fd != 0)
 		close(in_fd);

@@ -11,6 +11,7 @@
 
 #include "pmc.h"
 #include "cli.h"
+#include "core/outfile.h"
 #include "diff.h"
 #include "report.h"
 
@@ -108,32 +109,30 @@ int cmd_diff(int argc, char **argv)
 		default:  cli_bad_option(c, argv);
 		}
 	}
+	if (profile__check_filter(&o.flt, err, sizeof(err)) != 0)
+		cli_usage_error("%s", err);
 	if (argc - optind != 2)
 		cli_usage_error("give two logs: pmc diff BASELINE NEW");
 	o.name_a = argv[optind];
 	o.name_b = argv[optind + 1];
-	FILE *f = stdout;
-	if (out && strcmp(out, "-") != 0 && !(f = report__open_output(out, force)))
-		cli_die(CLI_EXIT_FAIL, errno == EEXIST ? "%s exists; use -f to overwrite it" :
-		    "%s: cannot create: %s", out, strerror(errno));
+	struct pmc_outfile of;
+	FILE *f = cli_open_output(&of, out, force);
 	o.color = strcmp(color, "always") == 0 ||
 	    (strcmp(color, "auto") == 0 && f == stdout && o.format == DIFF_TEXT && cli_use_color(stdout));
 	struct profile *a, *b;
 	if (profile__load(&a, o.name_a, &lo, err, sizeof(err)) != 0) {
 		cli_warn("%s: %s", o.name_a, err);
+		cli_discard_output(&of);
 		return CLI_EXIT_FAIL;
 	}
 	if (profile__load(&b, o.name_b, &lo, err, sizeof(err)) != 0) {
 		cli_warn("%s: %s", o.name_b, err);
+		cli_discard_output(&of);
 		profile__free(a);
 		return CLI_EXIT_FAIL;
 	}
-	if (diff__print(f, a, b, &o) != 0 || fflush(f) != 0) {
-		cli_warn("error writing the output");
+	if (cli_close_output(&of, f, diff__print(f, a, b, &o) != 0) != 0)
 		rc = CLI_EXIT_FAIL;
-	}
-	if (f != stdout)
-		fclose(f);
 	if (a->truncated[0] || b->truncated[0]) {
 		cli_warn("%s: %s", a->truncated[0] ? o.name_a : o.name_b,
 		    a->truncated[0] ? a->truncated : b->truncated);

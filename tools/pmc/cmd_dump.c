@@ -16,6 +16,7 @@
 #include "pmc.h"
 #include "pmclog.h"
 #include "cli.h"
+#include "json.h"
 #include "perfdata/perfdata.h"
 
 static int json;
@@ -55,7 +56,7 @@ static void f_s(const char *k, const char *s)
 	key(k);
 	if (json) {
 		fflush(stdout);
-		cli_json_string(stdout, s);
+		json__string(stdout, s);
 	} else {
 		/* quoted, with quotes, backslashes and control characters escaped */
 		putchar('"');

@@ -13,6 +13,7 @@
 
 #include "pmc.h"
 #include "cli.h"
+#include "json.h"
 #include "event/event.h"
 
 struct entry {
@@ -244,13 +245,13 @@ static int print_json(const struct list_opts *o, struct catalogue *c)
 		if (!shown(o, e))
 			continue;
 		printf("%s\n  {\"name\": ", first ? "" : ",");
-		cli_json_string(stdout, e->name);
+		json__string(stdout, e->name);
 		printf(", \"category\": ");
-		cli_json_string(stdout, e->category);
+		json__string(stdout, e->category);
 		printf(", \"description\": ");
-		cli_json_string(stdout, e->desc);
+		json__string(stdout, e->desc);
 		printf(", \"unit\": ");
-		cli_json_string(stdout, e->unit);
+		json__string(stdout, e->unit);
 		putchar('}');
 		first = 0;
 		count++;
@@ -287,17 +288,17 @@ static int list_classes(const struct list_opts *o, const char *backend)
 		cli_die(CLI_EXIT_FAIL, "cannot read the PMC classes: %s", pmc_errmsg());
 	if (o->json) {
 		printf("{\"backend\": ");
-		cli_json_string(stdout, pmc_backend_name());
+		json__string(stdout, pmc_backend_name());
 		printf(", \"cputype\": ");
-		cli_json_string(stdout, pmc_name_of_cputype(ci->pm_cputype));
+		json__string(stdout, pmc_name_of_cputype(ci->pm_cputype));
 		printf(", \"ncpu\": %u, \"npmc\": %u, \"classes\": [", ci->pm_ncpu, ci->pm_npmc);
 		for (uint32_t i = 0; i < ci->pm_nclass && i < PMC_CLASS_MAX; i++) {
 			const struct pmc_classinfo *c = &ci->pm_classes[i];
 			caps_string(c->pm_caps, caps, sizeof(caps));
 			printf("%s\n  {\"class\": ", i ? "," : "");
-			cli_json_string(stdout, pmc_name_of_class(c->pm_class));
+			json__string(stdout, pmc_name_of_class(c->pm_class));
 			printf(", \"counters\": %u, \"width\": %u, \"caps\": ", c->pm_num, c->pm_width);
-			cli_json_string(stdout, caps);
+			json__string(stdout, caps);
 			putchar('}');
 		}
 		printf("%s]}\n", ci->pm_nclass ? "\n" : "");

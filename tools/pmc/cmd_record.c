@@ -21,8 +21,10 @@
 #include <unistd.h>
 
 #include "pmc.h"
+#include "pmclog.h"
 #include "cli.h"
 #include "target.h"
+#include "core/outfile.h"
 
 #define MAX_EVENTS   64
 #define DEFAULT_HZ   4000
@@ -245,7 +247,7 @@ struct rec {
 	struct rec_pmc *pmcs;
 	int npmcs;
 	int logfd;
-	int created;                  /* we created the file: remove it on setup errors */
+	struct pmc_outfile of;        /* the log file (lib/core/outfile.h), fd -1 for stdout */
 	const char *shown;            /* the log's name in messages */
 	pid_t child;
 	int child_done;
@@ -255,11 +257,14 @@ struct rec {
 	int line_shown;
 };
 
+/* A setup error: the log we created goes, an old one renamed to .old
+ * comes back. */
 static void remove_output(struct rec *r)
 {
-	if (r->created && r->o->out && strcmp(r->o->out, "-"))
-		unlink(r->o->out);
-	r->created = 0;
+	if (r->of.fd >= 0) {
+		pmc__outfile_abort(&r->of);
+		r->logfd = -1;
+	}
 }
 
 /* End the command if it is still running (an error path, or -l). */
@@ -383,16 +388,32 @@ static void open_output(struct rec *r)
 		return;
 	}
 	r->shown = o->out;
-	int existed = access(o->out, F_OK) == 0;
-	int fl = O_WRONLY | O_CREAT | O_CLOEXEC | (o->force ? O_TRUNC : O_EXCL);
-	r->logfd = open(o->out, fl, 0644);
-	if (r->logfd < 0) {
-		if (errno == EEXIST)
-			setup_fail(r, CLI_EXIT_FAIL, "'%s' exists; not overwriting it (use -f to "
-			    "overwrite, or -o another name)", o->out);
-		setup_fail(r, CLI_EXIT_FAIL, "cannot create '%s': %s", o->out, strerror(errno));
+	/* Written in place (report --follow may read it as it grows); an old
+	 * log is renamed to FILE.old as perf renames perf.data, or with -f
+	 * removed; a symlink planted there is never followed. */
+	if (pmc__outfile_open(&r->of, o->out, PMC_OUT_INPLACE |
+	    (o->force ? PMC_OUT_FORCE : PMC_OUT_BACKUP), 0644) < 0)
+		setup_fail(r, CLI_EXIT_FAIL, "%s", pmc_errmsg());
+	r->logfd = r->of.fd;
+}
+
+/* The samples (CALLCHAIN records) a log file holds, read back to where it
+ * was cut; dflt if it cannot be read. */
+static uint64_t samples_in_log(const char *path, uint64_t dflt)
+{
+	struct pmclog_ev *ev = malloc(sizeof(*ev));
+	void *p = ev ? pmclog_open_file(path) : NULL;
+	uint64_t n = 0;
+
+	if (!p) {
+		free(ev);
+		return dflt;
 	}
-	r->created = !existed;
+	while (pmclog_read(p, ev) == 0)
+		n += ev->pl_type == PMCLOG_TYPE_CALLCHAIN;
+	pmclog_close(p);
+	free(ev);
+	return n;
 }
 
 static void human_bytes(uint64_t b, char *buf, size_t len)
@@ -480,6 +501,7 @@ int cmd_record(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	r.o = &o;
 	r.logfd = -1;
+	r.of.fd = -1;
 	o.out = DEFAULT_FILE;
 	optind = 1;
 	opterr = 0;
@@ -544,9 +566,6 @@ int cmd_record(int argc, char **argv)
 	if (o.period && o.period < (uint64_t)setting("mincount") && !o.quiet)
 		cli_warn("period %llu is below mincount (%ld); sampling every %ld events",
 		    (unsigned long long)o.period, setting("mincount"), setting("mincount"));
-	if (strcmp(o.out, "-") && !o.force && access(o.out, F_OK) == 0)
-		cli_die(CLI_EXIT_FAIL, "'%s' exists; not overwriting it (use -f to overwrite, "
-		    "or -o another name)", o.out);
 
 	/* Signals: recorded, then handled in the loop (never SA_RESTART, so a
 	 * wait returns).  The command resets them at its exec. */
@@ -708,8 +727,13 @@ int cmd_record(int argc, char **argv)
 		bytes = (uint64_t)sb.st_size;
 	else if (!o.zstd && !write_failed)
 		bytes += 16;          /* the CLOSELOG record written at close */
-	if (close(r.logfd) < 0 && !write_failed)
+	if (r.of.fd >= 0) {
+		int commit_rc = pmc__outfile_commit(&r.of);
+		if (commit_rc < 0 && !write_failed)
+			write_failed = -commit_rc;
+	} else if (close(r.logfd) < 0 && !write_failed) {
 		write_failed = errno;
+	}
 
 	if (write_failed) {
 		cli_warn("writing the log '%s' failed: %s; recording stopped (the %llu bytes "
@@ -721,6 +745,10 @@ int cmd_record(int argc, char **argv)
 		/* -l elapsed, or a signal we could not pass on: end the command. */
 		end_child(&r, SIGTERM);
 	}
+	/* After a failed write the writer's count includes samples that never
+	 * reached the file: say what the file holds. */
+	if (write_failed && strcmp(o.out, "-"))
+		st.pl_samples = samples_in_log(o.out, st.pl_samples);
 	if (!o.quiet) {
 		cli_warn("%llu samples, %llu lost, %llu bytes written to '%s'%s",
 		    (unsigned long long)st.pl_samples, (unsigned long long)st.pl_lost,

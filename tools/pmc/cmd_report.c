@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 
 #include "pmc.h"
 #include "cli.h"
+#include "core/outfile.h"
 #include "report.h"
 
 static void usage(FILE *f)
@@ -159,7 +161,7 @@ int cmd_report(int argc, char **argv)
 			}
 			if ((tok = strtok_r(NULL, ",", &save))) {
 				o.cg_threshold = strtod(tok, &end);
-				if (*end || o.cg_threshold < 0)
+				if (*end || !isfinite(o.cg_threshold) || o.cg_threshold < 0)
 					cli_usage_error("-g: '%s' is not a threshold", tok);
 			}
 			break;
@@ -203,16 +205,15 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s' (the log is given with -i)", argv[optind]);
+	if (profile__check_filter(&o.flt, err, sizeof(err)) != 0)
+		cli_usage_error("%s", err);
 	if (report__parse_sort(&o, sort, err, sizeof(err)) != 0)
 		cli_usage_error("--sort: '%s' is not one of comm, pid, tid, dso, sym, srcline, cpu", err);
 	if (fmt == F_PPROF && !out && isatty(1))
 		cli_usage_error("pprof output is binary: give -o FILE (or redirect)");
 
-	FILE *f = stdout;
-	if (out && strcmp(out, "-") != 0)
-		if (!(f = report__open_output(out, force)))
-			cli_die(CLI_EXIT_FAIL, errno == EEXIST ? "%s exists; use -f to overwrite it" :
-			    "%s: cannot create: %s", out, strerror(errno));
+	struct pmc_outfile of;
+	FILE *f = cli_open_output(&of, out, force);
 	if (strcmp(color, "always") == 0)
 		o.color = 1;
 	else if (strcmp(color, "never") == 0)
@@ -231,8 +232,7 @@ int cmd_report(int argc, char **argv)
 		if (tty)
 			fprintf(stderr, "\r\033[K");
 		cli_warn("%s: %s", o.input_name, err);
-		if (f != stdout)
-			fclose(f);
+		cli_discard_output(&of);
 		return CLI_EXIT_FAIL;
 	}
 	if (tty) {
@@ -251,12 +251,8 @@ int cmd_report(int argc, char **argv)
 	case F_SVG: r = export__svg(f, p, &o); break;
 	case F_HTML: r = export__html(f, p, &o); break;
 	}
-	if (fflush(f) != 0 || r != 0) {
-		cli_warn("error writing the output");
+	if (cli_close_output(&of, f, r != 0) != 0)
 		rc = CLI_EXIT_FAIL;
-	}
-	if (f != stdout)
-		fclose(f);
 	if (p->truncated[0]) {
 		cli_warn("%s: %s", o.input_name, p->truncated);
 		rc = CLI_EXIT_FAIL;

@@ -21,6 +21,7 @@
 #include "pmc.h"
 #include "cli.h"
 #include "stat.h"
+#include "core/outfile.h"
 
 static volatile sig_atomic_t got_signal;
 static void on_signal(int sig) { got_signal = sig; }
@@ -675,13 +676,11 @@ int cmd_stat(int argc, char **argv)
 	o.repeat = 1;
 	o.out = stderr;          /* perf's habit: the command's stdout stays its own */
 	parse_options(&o, argc, argv, &outpath);
-	if (outpath && !strcmp(outpath, "-")) {
-		o.out = stdout;
-	} else if (outpath) {
-		o.out = fopen(outpath, "w");
-		if (!o.out)
-			cli_die(CLI_EXIT_FAIL, "cannot write '%s': %s", outpath, strerror(errno));
-	}
+	/* perf stat -o replaces the file: so do we, never through a planted
+	 * symlink, and only once the counts are complete ("-": stdout) */
+	struct pmc_outfile of;
+	if (outpath)
+		o.out = cli_open_output(&of, outpath, 1);
 	if (o.backend && pmc_backend_select(o.backend) < 0)
 		cli_usage_error("%s", pmc_errmsg());
 	if (pmc_init() < 0)
@@ -732,8 +731,7 @@ int cmd_stat(int argc, char **argv)
 			stat_print_per_process(&o, res.logfd, o.child);
 		close(res.logfd);
 	}
-	if (o.out != stdout && o.out != stderr)
-		fclose(o.out);
+	int out_failed = outpath && cli_close_output(&of, o.out, 0) != 0;
 	for (int i = 0; i < o.nev; i++) {
 		release_event(&o.ev[i]);
 		free(o.ev[i].spec);
@@ -743,5 +741,7 @@ int cmd_stat(int argc, char **argv)
 	free(o.units);
 	free(o.cpu_unit);
 	cli_target_free(&o.tgt);
+	if (out_failed)
+		return CLI_EXIT_FAIL;
 	return o.tgt.cmd ? res.exit_status : 0;
 }

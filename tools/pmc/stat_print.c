@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "json.h"
 #include "metrics.h"
 #include "pmclog.h"
 #include "stat.h"
@@ -175,7 +176,7 @@ static void json_unit(struct stat_opts *o, int u)
 	default: return;
 	}
 	if (o->aggr != AGGR_CPU) {
-		cli_json_string(f, su->label);
+		json__string(f, su->label);
 		fputc(',', f);
 	}
 	if (o->aggr == AGGR_CORE || o->aggr == AGGR_SOCKET)
@@ -193,18 +194,18 @@ static void json_row(struct stat_opts *o, const struct stat_ev *e, const struct 
 	if (u >= 0)
 		json_unit(o, u);
 	fputs("\"event\":", f);
-	cli_json_string(f, e->name);
+	json__string(f, e->name);
 	fprintf(f, ",\"supported\":%s", e->supported ? "true" : "false");
 	if (!e->supported) {
 		fputs(",\"reason\":", f);
-		cli_json_string(f, e->why);
+		json__string(f, e->why);
 		fputc('}', f);
 		return;
 	}
 	fprintf(f, ",\"counted\":%s,\"value\":", w->counted ? "true" : "false");
 	json_number(f, w->value);
 	fprintf(f, ",\"raw\":%llu,\"unit\":", (unsigned long long)w->r.pm_raw);
-	cli_json_string(f, is_clock(e) ? "ns" : e->unit);
+	json__string(f, is_clock(e) ? "ns" : e->unit);
 	fprintf(f, ",\"enabled_ns\":%llu,\"running_ns\":%llu,\"scaled\":%s",
 	    (unsigned long long)w->r.pm_enabled, (unsigned long long)w->r.pm_running,
 	    w->r.pm_scaled ? "true" : "false");
@@ -219,7 +220,7 @@ static void json_row(struct stat_opts *o, const struct stat_ev *e, const struct 
 	}
 	if (w->has_metric) {
 		fprintf(f, ",\"metric\":{\"value\":%.6g,\"unit\":", w->m.value);
-		cli_json_string(f, w->m.unit);
+		json__string(f, w->m.unit);
 		fputc('}', f);
 	}
 	fputc('}', f);
@@ -318,7 +319,7 @@ void stat_print_final(struct stat_opts *o, double elapsed_ns, double elapsed_sd_
 	target_string(o, what, sizeof(what));
 	if (o->json) {
 		fputs("{\"target\":", f);
-		cli_json_string(f, what);
+		json__string(f, what);
 		fprintf(f, ",\"backend\":\"%s\",\"elapsed_ns\":%.0f", pmc_backend_name(), elapsed_ns);
 		if (status_known)
 			fprintf(f, ",\"exit_status\":%d", status);
@@ -461,9 +462,9 @@ static void print_proc_table(struct stat_opts *o, struct proc_row *rows, int n, 
 		for (int i = 0; i < n; i++) {
 			fprintf(f, "%s{\"pid\":%d,\"ppid\":%d,\"comm\":", i ? "," : "",
 			    (int)rows[i].pid, (int)rows[i].ppid);
-			cli_json_string(f, rows[i].comm);
+			json__string(f, rows[i].comm);
 			fputs(",\"exe\":", f);
-			cli_json_string(f, rows[i].path);
+			json__string(f, rows[i].path);
 			fputs(",\"counts\":", f);
 			if (!rows[i].seen_exit) {
 				fputs("null}", f);
@@ -473,7 +474,7 @@ static void print_proc_table(struct stat_opts *o, struct proc_row *rows, int n, 
 			for (int k = 0; k < o->nev; k++) {
 				if (k)
 					fputc(',', f);
-				cli_json_string(f, o->ev[k].name);
+				json__string(f, o->ev[k].name);
 				fprintf(f, ":%llu", (unsigned long long)rows[i].vals[k]);
 			}
 			fputs("}}", f);

@@ -1,0 +1,70 @@
+/*
+ * fuzz_perfdata_file.c — libFuzzer harness for the perf.data reader's file
+ * descriptor paths (analysis/perfdata/reader.c): the input is read from a
+ * seekable file (pread, sections found by offset) and, when it fits in a
+ * pipe's buffer, from a pipe (read(2) only: pipe-mode streaming, and
+ * file-mode data held in memory).  fuzz_perfdata.c covers the memory path.
+ * Built by `make fuzz` (docs/fuzzing.md); replayed by the normal suite.
+ */
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "perfdata/perfdata.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void drain(int fd)
+{
+	static struct pmclog_ev ev;
+	struct pmc_perfdata *p = pmc__perfdata_open(fd);
+
+	if (!p) {
+		(void)pmc__perfdata_open_errmsg();
+		return;
+	}
+	for (int n = 0; n < 100000 && pmc__perfdata_read(p, &ev) == 0; n++)
+		;
+	(void)pmc__perfdata_errmsg(p);
+	(void)pmc__perfdata_truncated(p);
+	pmc__perfdata_close(p);
+}
+
+static int write_all(int fd, const uint8_t *d, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, d, n);
+		if (w <= 0)
+			return -1;
+		d += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	int fd = memfd_create("fuzz.data", MFD_CLOEXEC), pfd[2];
+
+	if (fd >= 0) {
+		if (write_all(fd, data, size) == 0)
+			drain(fd);
+		close(fd);
+	}
+	if (pipe2(pfd, O_CLOEXEC) == 0) {
+		/* the whole input must fit, or the write would block */
+		if (fcntl(pfd[1], F_SETPIPE_SZ, 1 << 20) >= (int)size &&
+		    write_all(pfd[1], data, size) == 0) {
+			close(pfd[1]);
+			pfd[1] = -1;
+			drain(pfd[0]);
+		}
+		if (pfd[1] >= 0)
+			close(pfd[1]);
+		close(pfd[0]);
+	}
+	return 0;
+}

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Hostile and careless input (issue 11 items 3 and 5): each case was observed
+# on the old code and fails there.
+#  - perf.data from a pipe is streamed, never buffered without limit: checked
+#    under a memory limit (ulimit -v), never a time limit;
+#  - bad option values are usage errors naming the value;
+#  - JSON outputs are valid UTF-8 whatever bytes the names hold;
+#  - --follow ends when the log's writer has died;
+#  - annotate fails on a truncated log; a directory is "Is a directory";
+#  - after a failed write the summary counts the samples the file holds.
+. "$(dirname "$0")/lib.sh"
+
+"$PMC" record -g -e cpu-clock -o "$TMP/a.log" -- "$HELPERS/busy" 200 >/dev/null 2>&1 ||
+  fail "record a log to work on"
+
+# ---- item 3: perf.data on a pipe, under a memory limit -------------------------------
+if [ -n "${PMC_SANITIZED:-}" ]; then
+  skip "perf.data pipe under ulimit -v" "ASan reserves terabytes of address space"
+  skip "file-mode perf.data pipe under ulimit -v" "ASan reserves terabytes of address space"
+else
+  # 2 GB of zeros behind a perf.data magic; 400 MB of address space
+  ( ulimit -v 400000; (printf PERFILE2; head -c 2G /dev/zero) |
+    timeout 300 "$PMC" report -i - >/dev/null 2>"$TMP/z.err"; echo "${PIPESTATUS[1]}" >"$TMP/z.rc" )
+  rc=$(cat "$TMP/z.rc")
+  if [ "$rc" = 1 ] && grep -q "header size" "$TMP/z.err"; then
+    ok "PERFILE2 + zeros on a pipe: refused at once with a reason, in bounded memory"
+  else fail "PERFILE2 + zeros on a pipe" "rc=$rc $(cat "$TMP/z.err")"; fi
+  if command -v perf >/dev/null 2>&1 &&
+     perf record -q -e cpu-clock -c 100000 -o "$TMP/p.data" -- "$HELPERS/busy" 100 >/dev/null 2>&1; then
+    # a file-mode perf.data (sections found by offset) followed by 2 GB of junk
+    ( ulimit -v 400000; (cat "$TMP/p.data"; head -c 2G /dev/zero) |
+      timeout 300 "$PMC" report -i - --sort comm >"$TMP/pf.txt" 2>"$TMP/pf.err"; echo "${PIPESTATUS[1]}" >"$TMP/pf.rc" )
+    rc=$(cat "$TMP/pf.rc")
+    "$PMC" report -i "$TMP/p.data" --sort comm >"$TMP/pf.ref" 2>/dev/null
+    if [ "$rc" = 0 ] && grep -q busy "$TMP/pf.txt" && diff -q <(grep -v '^#' "$TMP/pf.ref") <(grep -v '^#' "$TMP/pf.txt") >/dev/null; then
+      ok "file-mode perf.data on a pipe: only what its header names is held (same report as the file)"
+    else fail "file-mode perf.data on a pipe" "rc=$rc $(cat "$TMP/pf.err")"; fi
+  else
+    skip "file-mode perf.data on a pipe" "perf cannot record here"
+  fi
+fi
+
+# ---- item 5: bad values are usage errors --------------------------------------------
+bad() {   # NAME EXPECTED-TEXT CMD...: exit 2 and the text on stderr
+  local name=$1 want=$2; shift 2
+  "$@" >/dev/null 2>"$TMP/bad.err"; local rc=$?
+  if [ "$rc" = 2 ] && grep -qF -- "$want" "$TMP/bad.err"; then ok "$name: usage error"
+  else fail "$name" "rc=$rc $(head -2 "$TMP/bad.err")"; fi
+}
+bad "report --pid abc" "'abc' is not a process id" "$PMC" report -i "$TMP/a.log" --pid abc
+bad "report --tid 1,x" "'x' is not a thread id" "$PMC" report -i "$TMP/a.log" --tid 1,x
+bad "annotate --cpu zz" "'zz' is not a CPU number" "$PMC" annotate -i "$TMP/a.log" --cpu zz main
+bad "diff --pid abc" "'abc' is not a process id" "$PMC" diff --pid abc "$TMP/a.log" "$TMP/a.log"
+bad "report --time nan,inf" "--time" "$PMC" report -i "$TMP/a.log" --time nan,inf
+bad "report --time 0,inf" "--time" "$PMC" report -i "$TMP/a.log" --time 0,inf
+bad "report -g caller,5,nan" "'nan' is not a threshold" "$PMC" report -i "$TMP/a.log" -g caller,5,nan
+"$PMC" record -e cpu-clock -c 18446744073709551615 -o "$TMP/c.log" -- true >/dev/null 2>"$TMP/c.err"; rc=$?
+if [ "$rc" != 0 ] && grep -q "period 18446744073709551615 is above the largest one" "$TMP/c.err"; then
+  ok "record -c 2^64-1: the period is blamed, not the event"
+else fail "record -c 2^64-1" "rc=$rc $(cat "$TMP/c.err")"; fi
+
+# ---- item 5: JSON is valid UTF-8 --------------------------------------------------------
+bin="$TMP/b$(printf '\377\376')usy"
+cp "$HELPERS/busy" "$bin"
+"$PMC" record -g -e cpu-clock -o "$TMP/u.log" -- "$bin" 200 >/dev/null 2>&1
+for fmt in json speedscope html; do
+  "$PMC" report -i "$TMP/u.log" -F "$fmt" -o "$TMP/u.$fmt" 2>/dev/null
+  if python3 - "$TMP/u.$fmt" "$fmt" <<'PY'
+import json, re, sys
+t = open(sys.argv[1], 'rb').read().decode('utf-8')          # strict: raises on bad UTF-8
+if sys.argv[2] == 'html':
+    t = re.search(r'<script id="data" type="application/json">(.*?)</script>', t, re.S).group(1)
+s = json.dumps(json.loads(t), ensure_ascii=False)
+sys.exit(0 if '\u00ff\u00feusy' in s else 1)                # the name, still recognisable
+PY
+  then ok "$fmt: valid UTF-8 JSON with a non-UTF-8 program name (bytes as \\u00XX)"
+  else fail "$fmt with a non-UTF-8 name"; fi
+done
+"$PMC" dump --json -i "$TMP/u.log" 2>/dev/null >"$TMP/u.dump"
+check "dump --json: every line valid UTF-8 JSON" python3 -c "
+import json, sys
+for l in open(sys.argv[1], 'rb'): json.loads(l.decode('utf-8'))" "$TMP/u.dump"
+
+# ---- item 5: --follow on a log whose writer died ---------------------------------------
+"$PMC" record -e cpu-clock -o "$TMP/f.log" -- "$HELPERS/busy" 60000 >/dev/null 2>&1 &
+wpid=$!
+for _ in $(seq 100); do [ -s "$TMP/f.log" ] && break; sleep 0.1; done
+sleep 0.3
+cpid=$(pgrep -P "$wpid" | head -1)
+kill -9 "$wpid"; wait "$wpid" 2>/dev/null
+[ -n "$cpid" ] && kill "$cpid" 2>/dev/null
+# timeout only guards against the hang this test is about
+timeout 120 "$PMC" report --follow -i "$TMP/f.log" >/dev/null 2>"$TMP/f.err"; rc=$?
+if [ "$rc" = 1 ] && grep -q "truncated" "$TMP/f.err"; then
+  ok "report --follow on a log whose writer was killed: ends, says truncated, exit 1"
+else fail "report --follow, dead writer" "rc=$rc (124: it waited) $(cat "$TMP/f.err")"; fi
+timeout 120 "$PMC" dump --follow -i "$TMP/f.log" >/dev/null 2>"$TMP/fd.err"; rc=$?
+check "dump --follow on the same log ends (rc=$rc)" test "$rc" != 124
+
+# ---- item 5: truncated logs and directories --------------------------------------------
+sz=$(stat -c %s "$TMP/a.log")
+head -c $((sz - 20)) "$TMP/a.log" >"$TMP/cut.log"
+"$PMC" annotate -i "$TMP/cut.log" main >/dev/null 2>"$TMP/an.err"; rc=$?
+if [ "$rc" = 1 ] && grep -q truncated "$TMP/an.err"; then ok "annotate on a truncated log: exit 1, says so"
+else fail "annotate truncated" "rc=$rc $(cat "$TMP/an.err")"; fi
+mkdir "$TMP/dir"
+for cmd in "report -i $TMP/dir" "annotate -i $TMP/dir main" "diff $TMP/dir $TMP/a.log"; do
+  $PMC $cmd >/dev/null 2>"$TMP/d.err"; rc=$?
+  if [ "$rc" = 1 ] && grep -q "Is a directory" "$TMP/d.err" && ! grep -q "truncated" "$TMP/d.err"; then
+    ok "${cmd%% *} on a directory: \"Is a directory\""
+  else fail "${cmd%% *} on a directory" "rc=$rc $(cat "$TMP/d.err")"; fi
+done
+if command -v perf >/dev/null 2>&1 &&
+   perf record -q --threads -e cpu-clock -o "$TMP/pdir" -- "$HELPERS/busy" 100 >/dev/null 2>&1 &&
+   [ -d "$TMP/pdir" ]; then
+  "$PMC" dump -i "$TMP/pdir" >"$TMP/pdir.txt" 2>&1
+  check "perf's directory format (record --threads) still read by dump" grep -q CALLCHAIN "$TMP/pdir.txt"
+  "$PMC" report -i "$TMP/pdir" --sort comm >"$TMP/pdir.rep" 2>&1
+  check "... and by report" grep -q busy "$TMP/pdir.rep"
+else
+  skip "perf's directory format" "perf record --threads does not work here"
+fi
+
+# ---- item 5: after a failed write, count what the file holds --------------------------
+( ulimit -f 16; trap '' XFSZ; exec "$PMC" record -g -e cpu-clock -F 10000 -o "$TMP/big.log" -- \
+    "$HELPERS/deepcall" 2 64 20000 ) >/dev/null 2>"$TMP/fsz.err"
+said=$(sed -n "s/.* \([0-9][0-9]*\) samples,.*/\1/p" "$TMP/fsz.err" | tail -1)
+held=$("$PMC" dump --json -i "$TMP/big.log" 2>/dev/null | grep -c '"type":"CALLCHAIN"')
+if [ -n "$said" ] && [ "$said" = "$held" ] && [ "$held" -gt 0 ]; then
+  ok "EFBIG: the summary's $said samples are the $held the file holds"
+else fail "EFBIG sample count" "summary '$said', file $held"; fi
+if [ "$(id -u)" = 0 ] && mkdir -p "$TMP/tiny" && mount -t tmpfs -o size=64k tmpfs "$TMP/tiny" 2>/dev/null; then
+  "$PMC" record -g -e cpu-clock -F 10000 -o "$TMP/tiny/x.log" -- "$HELPERS/deepcall" 2 64 20000 \
+      >/dev/null 2>"$TMP/nospc.err"
+  said=$(sed -n "s/.* \([0-9][0-9]*\) samples,.*/\1/p" "$TMP/nospc.err" | tail -1)
+  held=$("$PMC" dump --json -i "$TMP/tiny/x.log" 2>/dev/null | grep -c '"type":"CALLCHAIN"')
+  umount "$TMP/tiny"
+  if [ -n "$said" ] && [ "$said" = "$held" ] && [ "$held" -gt 0 ]; then
+    ok "ENOSPC: the summary's $said samples are the $held the file holds"
+  else fail "ENOSPC sample count" "summary '$said', file $held"; fi
+else
+  skip "ENOSPC sample count" "cannot mount a tmpfs here"
+fi
+done_testing
