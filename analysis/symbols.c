@@ -1117,16 +1117,16 @@ static void load_jitdump(struct sym_dso *d)
 			break;
 		if (id == JIT_CODE_LOAD && size >= 57) {
 			uint64_t addr, csize;
-			memcpy(&addr, r + 40, 8);     /* code_addr (vma at 32 is informative) */
-			memcpy(&csize, r + 48, 8);
+			memcpy(&addr, r + 32, 8);     /* code_addr (vma at 24 is informative) */
+			memcpy(&csize, r + 40, 8);
 			size_t nl = strnlen((const char *)r + 56, size - 56);
 			if (nl < size - 56 && csize && addr + csize > addr)
 				table_add(&d->tab, addr, csize, intern_sym(d->st, (const char *)r + 56));
-		} else if (id == JIT_CODE_MOVE && size >= 72) {
+		} else if (id == JIT_CODE_MOVE && size >= 64) {
 			uint64_t from, to, csize;
-			memcpy(&from, r + 40, 8);
-			memcpy(&to, r + 48, 8);
-			memcpy(&csize, r + 56, 8);
+			memcpy(&from, r + 32, 8);
+			memcpy(&to, r + 40, 8);
+			memcpy(&csize, r + 48, 8);
 			for (size_t i = 0; i < d->tab.n; i++)
 				if (d->tab.v[i].start == from) {
 					table_add(&d->tab, to, csize, d->tab.v[i].name);
