@@ -585,6 +585,17 @@ static uint32_t func_ix(struct profile *p, struct sym_dso *d, const char *name, 
 	return e->v;
 }
 
+int profile__func_unresolved(const struct profile *p, uint32_t func)
+{
+	const char *n = p->f[func].name;
+	return strcmp(n, "[unknown]") == 0 || (n[0] == '0' && n[1] == 'x');
+}
+
+uint32_t profile__func_unknown(struct profile *p, struct sym_dso *d)
+{
+	return func_ix(p, d, symtab__intern(p->st, "[unknown]"), 0, 0);
+}
+
 static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, int caller)
 {
 	struct prof_priv *v = p->priv;

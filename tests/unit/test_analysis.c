@@ -758,6 +758,50 @@ static void t_fifo_and_device(void **state)
 	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
+/* A run of unresolved frames is one [unknown] node in call trees (flame
+ * graphs, folded stacks); a single one keeps its name. */
+static void t_unknown_runs(void **state)
+{
+	struct wlog w;
+	uint64_t ms, off, len, pc = elf_vaddr_of(t_elf_symbols, &ms, &off, &len);
+	uint8_t bid[20];
+	unsigned bl = ta_buildid(self_exe, bid);
+	uint64_t pcs[12];
+	(void)state;
+	pcs[0] = pc + 4;                          /* leaf: known */
+	for (int i = 1; i < 11; i++)
+		pcs[i] = 0x1000 + 0x10 * (uint64_t)i;  /* no mapping: [unknown] */
+	pcs[11] = pc + 8;                         /* outermost: known */
+	w_begin(&w);
+	w_map(&w, 12, ms, len, off, self_exe, bid, bl);
+	w_sample(&w, 12, 12, 0, 12, pcs, 0);
+	pcs[5] = pc + 12;                         /* two runs of 4 and 5 */
+	w_sample(&w, 12, 12, 0, 12, pcs, 0);
+	struct profile *p = load(w_end(&w, "unk.log", 1));
+	struct ctree t;
+	struct prof_filter flt = { 0 };
+	flt.ev = -1;
+	flt.t1 = -1;
+	assert_int_equal(tree__build(&t, p, &flt, TREE_CALLER, 0, 0), 0);
+	/* all -> t_elf_symbols -> [unknown] -> t_elf_symbols (leaf) and
+	 * all -> t_elf_symbols -> [unknown] -> t_elf_symbols -> [unknown] -> leaf */
+	int maxd = 0;
+	for (size_t i = 1; i < t.nn; i++) {
+		int d = 0;
+		for (uint32_t k = (uint32_t)i; k != 0; k = t.n[k].parent)
+			d++;
+		if (d > maxd)
+			maxd = d;
+		if (profile__func_unresolved(p, t.n[i].func)) {
+			assert_string_equal(p->f[t.n[i].func].name, "[unknown]");
+			assert_false(profile__func_unresolved(p, t.n[t.n[i].parent].func));
+		}
+	}
+	assert_int_equal(maxd, 5);
+	tree__free(&t);
+	profile__free(p);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -790,6 +834,7 @@ int main(void)
 		cmocka_unit_test(t_perfmap_anon),
 		cmocka_unit_test(t_jitdump),
 		cmocka_unit_test(t_fifo_and_device),
+		cmocka_unit_test(t_unknown_runs),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
