@@ -105,8 +105,8 @@ craft() { python3 - "$@" <<'PY'
 import sys, os, struct
 kind, path = sys.argv[1], sys.argv[2]
 if kind == "wrap96":
-    n = 0x0AAAAAAAAAAAAAAB            # n*24 wraps to 8
-    b = b"PMCKSYM1" + struct.pack("<QQ", n, 64) + b"\x41" * 71 + b"\0"
+    n = 0x0AAAAAAAAAAAAAAB            # n*24 wraps to 8: 96 == 24 + 8 + 64
+    b = b"PMCKSYM1" + struct.pack("<QQ", n, 64) + bytes(72)   # entries read past the end
 elif kind == "wrap96v2":
     b = b"PMCKSYM2" + bytes(88)
 else:
@@ -154,7 +154,13 @@ cp "$HELPERS/busy" "$TMP/prog_fifo"; cp "$HELPERS/busy" "$TMP/prog_dev"
 "$PMC" record -q -e cpu-clock -o "$TMP/d.log" -- "$TMP/prog_dev" 100 >/dev/null 2>&1
 rm -f "$TMP/prog_fifo" "$TMP/prog_dev"
 mkfifo "$TMP/prog_fifo"
-if ! mknod "$TMP/prog_dev" c 5 2 2>/dev/null; then ln -s /dev/ptmx "$TMP/prog_dev"; fi
+# a terminal nobody types on (the /dev/tty of an interactive report): a pty
+# whose master a helper holds open, so reading the slave blocks
+python3 -c 'import pty, os, sys, time
+m, s = pty.openpty(); print(os.ttyname(s), flush=True); time.sleep(900)' >"$TMP/pty.name" &
+PTYPID=$!
+for i in $(seq 50); do [ -s "$TMP/pty.name" ] && break; sleep 0.1; done
+ln -s "$(cat "$TMP/pty.name")" "$TMP/prog_dev"
 # HOME elsewhere: perf's ~/.debug build-id cache could hold these binaries
 guard() { HOME=$TMP/home timeout 300 "$@"; }   # a hang becomes exit 124
 for l in f d; do
@@ -167,4 +173,5 @@ for l in f d; do
   guard "$PMC" diff "$TMP/$l.log" "$TMP/$l.log" >/dev/null 2>&1; rc=$?
   check "diff, binary now a $what: finishes (rc $rc)" test $rc -eq 0
 done
+kill "$PTYPID" 2>/dev/null; wait "$PTYPID" 2>/dev/null
 done_testing
