@@ -174,4 +174,17 @@ for l in f d; do
   check "diff, binary now a $what: finishes (rc $rc)" test $rc -eq 0
 done
 kill "$PTYPID" 2>/dev/null; wait "$PTYPID" 2>/dev/null
+
+# annotate prints source lines: a source file that is now a FIFO
+if command -v gcc >/dev/null 2>&1; then
+  printf 'int main(void) { volatile unsigned long x = 0;\n for (unsigned long i = 0; i < 300000000ul; i++)\n  x += i;\n return (int)(x & 1); }\n' >"$TMP/srcfifo.c"
+  gcc -g -O0 -o "$TMP/srcfifo" "$TMP/srcfifo.c"
+  "$PMC" record -q -e cpu-clock -o "$TMP/s.log" -- "$TMP/srcfifo" >/dev/null 2>&1
+  rm -f "$TMP/srcfifo.c"; mkfifo "$TMP/srcfifo.c"
+  guard "$PMC" annotate -i "$TMP/s.log" main >"$TMP/s.txt" 2>&1; rc=$?
+  check "annotate, source file now a FIFO: finishes (rc $rc)" test $rc -eq 0
+  check "annotate, source file now a FIFO: lines only" grep -q "source not found: lines only" "$TMP/s.txt"
+else
+  skip "annotate, source file now a FIFO" "gcc is not installed"
+fi
 done_testing
