@@ -37,6 +37,22 @@ else
   check "jitdump debug info gives source lines (jitgen.js:10)" grep -q 'jitgen.js:10' "$TMP/jl.txt"
 fi
 
+# ---- perf as the oracle: `perf inject --jit` of a perf.data of jitgen ----------
+mkdir -p "$TMP/pj"
+if ! command -v perf >/dev/null 2>&1; then
+  skip "perf inject --jit oracle" "perf is not installed"
+elif ! perf record -q -k mono -e cpu-clock -o "$TMP/pj/jit.data" -- "$HELPERS/jitgen" "$TMP/pj" 1500 \
+     >/dev/null 2>&1 || ! perf inject --jit -i "$TMP/pj/jit.data" -o "$TMP/pj/inj.data" >/dev/null 2>&1; then
+  skip "perf inject --jit oracle" "perf record -k mono / perf inject --jit failed here"
+else
+  perf report -i "$TMP/pj/inj.data" --stdio --sort sym 2>/dev/null |
+    awk '/\[\.\] jit_/ { print $NF, $1 }' | sort >"$TMP/pj/perf.txt"
+  "$PMC" report -i "$TMP/pj/jit.data" -s sym --color never |
+    awk '/\[\.\] jit_/ { print $NF, $1 }' | sort >"$TMP/pj/pmc.txt"
+  check "jitdump in a perf.data: pmc's shares = perf inject --jit's ($(tr '\n' ' ' <"$TMP/pj/pmc.txt"))" \
+    bash -c "[ \$(wc -l <'$TMP/pj/pmc.txt') -eq 3 ] && cmp -s '$TMP/pj/perf.txt' '$TMP/pj/pmc.txt'"
+fi
+
 # ---- node --perf-basic-prof: /tmp/perf-PID.map for //anon code -----------------
 if ! command -v node >/dev/null 2>&1; then
   skip "node --perf-basic-prof" "node is not installed"
