@@ -184,6 +184,7 @@ struct sym_dso {
 	struct jline *jl;             /* jitdump debug info: lines by address */
 	size_t njl, capjl;
 	int kmod;                     /* a kernel module: symbols from the kernel's table */
+	int jit_state;                /* perf maps: 0 not looked, 1 has JIT symbols, 2 none */
 	int opened;                   /* open attempted */
 	const char *problem;
 	/* ELF */
@@ -447,20 +448,18 @@ void symtab__set_jitdump(struct symtab *st, pid_t pid, const char *path)
 	d->jitdump = strdup(path);
 	if (!d->jitdump)
 		abort();
+	d->jit_state = 1;
 	d->name = symtab__intern(st, base_name(path));
 }
 
 struct sym_dso *symtab__jit(struct symtab *st, pid_t pid)
 {
 	struct stat sb;
-	for (size_t i = 0; i < st->ndso; i++)
-		if (st->dsos[i]->kind == SYM_DSO_PERFMAP && st->dsos[i]->pid == pid &&
-		    (st->dsos[i]->jitdump || st->dsos[i]->tab.n))
-			return st->dsos[i];
 	struct sym_dso *d = symtab__perfmap(st, pid);
-	if (d->jitdump || stat(d->path, &sb) == 0)
-		return d;
-	return NULL;
+	/* looked for once per process */
+	if (!d->jit_state)
+		d->jit_state = d->jitdump || stat(d->path, &sb) == 0 ? 1 : 2;
+	return d->jit_state == 1 ? d : NULL;
 }
 
 int sym_dso__jit_capable(const struct sym_dso *d)
