@@ -335,8 +335,10 @@ static void add_map(struct profile *p, const struct pmclog_ev_map_in *mi)
 		return;
 	if (mi->pl_pid < 0) {
 		/* the kernel's own mapping carries its build id; others are modules */
-		if (strncmp(mi->pl_pathname, "[kernel.kallsyms]", 17) == 0)
+		if (strncmp(mi->pl_pathname, "[kernel.kallsyms]", 17) == 0) {
 			symtab__set_kernel_buildid(p->st, mi->pl_buildid, mi->pl_buildid_len);
+			symtab__set_kernel_reloc(p->st, mi->pl_pathname + 17, mi->pl_pgoff);
+		}
 		else if (mi->pl_pathname[0])
 			symtab__add_kmodule(p->st, mi->pl_start, mi->pl_len, mi->pl_pathname);
 		return;

@@ -244,6 +244,9 @@ struct symtab {
 	uint8_t kbid[20];
 	unsigned kbidlen;
 	int kforeign;                 /* -1 not decided; 1 the recording's kernel is not this one */
+	const char *kref;             /* perf's kernel MMAP: "_text" was at kref_addr then */
+	uint64_t kref_addr;
+	uint64_t kdelta;              /* this boot's addresses - the recording's (KASLR) */
 	char kwarn[512];
 	struct kmodmap *kmods;
 	size_t nkmods, capkmods;
@@ -479,6 +482,14 @@ void symtab__set_kernel_release(struct symtab *st, const char *release)
 	st->kforeign = -1;
 }
 
+void symtab__set_kernel_reloc(struct symtab *st, const char *sym, uint64_t addr)
+{
+	if (!sym || !*sym || !addr)
+		return;
+	st->kref = symtab__intern(st, sym);
+	st->kref_addr = addr;
+}
+
 void symtab__set_kernel_buildid(struct symtab *st, const uint8_t *bid, unsigned bidlen)
 {
 	if (!bid || !bidlen)
@@ -600,7 +611,7 @@ struct sym_dso *symtab__kernel_at(struct symtab *st, uint64_t addr)
 			return st->kmods[i - 1].dso;
 	/* else the module kallsyms names for this address */
 	dso_open(k);
-	if (k->tab.n && (t = table_find(&k->tab, addr)) != NULL && t->mod)
+	if (k->tab.n && (t = table_find(&k->tab, addr + st->kdelta)) != NULL && t->mod)
 		return kmod_dso(st, t->mod, NULL);
 	return k;
 }
@@ -979,10 +990,19 @@ static void load_kallsyms(struct sym_dso *d)
 			(void)kcache__store(&key, d->tab.n, kc_get, d);
 	}
 	d->tab.sorted = 1;                /* the cache is checked to be in order */
+	/* the same kernel, another boot: KASLR moved it; perf's kernel MMAP
+	 * says where its reference symbol was (perf relocates the same way) */
+	if (st->kref)
+		for (size_t i = 0; i < d->tab.n; i++)
+			if (strcmp(d->tab.v[i].name, st->kref) == 0 && !d->tab.v[i].mod) {
+				st->kdelta = d->tab.v[i].start - st->kref_addr;
+				break;
+			}
 extra:
+	/* KSYMBOL records are in the recording's addresses */
 	for (size_t i = 0; i < st->ksyms_extra.n; i++)
-		table_add(&d->tab, st->ksyms_extra.v[i].start, st->ksyms_extra.v[i].size,
-		    st->ksyms_extra.v[i].name);
+		table_add(&d->tab, st->ksyms_extra.v[i].start + st->kdelta,
+		    st->ksyms_extra.v[i].size, st->ksyms_extra.v[i].name);
 	table_sort(&d->tab);
 }
 
@@ -1310,10 +1330,11 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 			*name = symtab__intern(d->st, hex);
 			return -1;
 		}
-		if (!(t = table_find(&k->tab, addr)))
+		/* in this boot's addresses (the table), answered in the recording's */
+		if (!(t = table_find(&k->tab, addr + d->st->kdelta)))
 			return -1;
 		*name = symtab__intern(d->st, t->name);
-		*start = t->start;
+		*start = t->start - d->st->kdelta;
 		*size = t->size;
 		return 0;
 	}

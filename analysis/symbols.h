@@ -81,6 +81,9 @@ void symtab__add_ksym(struct symtab *st, uint64_t addr, uint64_t len, const char
  * addresses stay unresolved and symtab__kernel_warning says why. */
 void symtab__set_kernel_release(struct symtab *st, const char *release);
 void symtab__set_kernel_buildid(struct symtab *st, const uint8_t *bid, unsigned bidlen);
+/* perf's kernel MMAP ("[kernel.kallsyms]_text", pgoff = where _text was):
+ * the same kernel booted again elsewhere (KASLR) is looked up relocated. */
+void symtab__set_kernel_reloc(struct symtab *st, const char *sym, uint64_t addr);
 const char *symtab__kernel_warning(struct symtab *st);
 
 enum sym_dso_kind sym_dso__kind(const struct sym_dso *d);

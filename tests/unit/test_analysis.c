@@ -802,6 +802,46 @@ static void t_unknown_runs(void **state)
 	profile__free(p);
 }
 
+/* The same kernel booted again with KASLR: perf's kernel MMAP
+ * ("[kernel.kallsyms]_text", pgoff = where _text was) relocates the
+ * recording's addresses onto this boot's kallsyms. */
+static void t_kernel_kaslr(void **state)
+{
+	struct wlog w;
+	uint8_t bid[20];
+	char name[256], tn[256];
+	unsigned bl = run_kbid(bid);
+	uint64_t ka = ksym_addr(NULL, name, sizeof(name));
+	(void)state;
+	if (!bl || !ka)
+		skip();
+	/* _text now */
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512];
+	uint64_t text = 0;
+	while (!text && fgets(line, sizeof(line), f)) {
+		unsigned long long a;
+		char t;
+		if (sscanf(line, "%llx %c %255s", &a, &t, tn) == 3 && strcmp(tn, "_text") == 0)
+			text = a;
+	}
+	fclose(f);
+	if (!text)
+		skip();
+	const uint64_t shift = 0x2a00000;   /* the recording's boot: 42 MB higher */
+	uint64_t pcs[1] = { ka + shift + 1 };
+	w_begin(&w);
+	w_ksymsrc(&w, "", bid, bl);
+	w_map(&w, -1, text + shift, 0x1000000, text + shift, "[kernel.kallsyms]_text", bid, bl);
+	w_sample(&w, 5, 5, 0, 1, pcs, 2);
+	struct profile *p = load(w_end(&w, "kaslr.log", 1));
+	const struct prof_frame *fr;
+	profile__frames(p, p->s[0].stack, 0, &fr);
+	assert_string_equal(p->f[fr[0].func].name, name);
+	assert_true(p->f[fr[0].func].start == ka + shift);
+	profile__free(p);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -835,6 +875,7 @@ int main(void)
 		cmocka_unit_test(t_jitdump),
 		cmocka_unit_test(t_fifo_and_device),
 		cmocka_unit_test(t_unknown_runs),
+		cmocka_unit_test(t_kernel_kaslr),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
