@@ -429,7 +429,7 @@ static void t_603010_libpmc(void **state)
 /* ---- kernels, modules, JIT, hostile paths (issue 9, issue 11) ----------- */
 
 /* The running kernel's build id, and the address of a text symbol of
- * /proc/kallsyms (module tag mod, or vmlinux when mod is NULL). */
+ * /proc/kallsyms: the first of module want_mod, or vmlinux's symbol want. */
 static unsigned run_kbid(uint8_t *bid)
 {
 	FILE *f = fopen("/sys/kernel/notes", "rb");
@@ -454,7 +454,7 @@ static unsigned run_kbid(uint8_t *bid)
 	return 0;
 }
 
-static uint64_t ksym_addr(const char *want_mod, char *name, size_t len)
+static uint64_t ksym_addr(const char *want_mod, const char *want, char *name, size_t len)
 {
 	FILE *f = fopen("/proc/kallsyms", "r");
 	char line[512];
@@ -468,7 +468,7 @@ static uint64_t ksym_addr(const char *want_mod, char *name, size_t len)
 		if (k < 3 || a == 0 || (t != 't' && t != 'T'))
 			continue;
 		if ((want_mod && strcmp(md, want_mod) == 0) || (!want_mod && k == 3 &&
-		    strcmp(nm, "read_zero") == 0)) {
+		    strcmp(nm, want) == 0)) {
 			snprintf(name, len, "%s", nm);
 			found = a;
 		}
@@ -492,7 +492,7 @@ static void t_kernel_identity(void **state)
 	uint8_t bid[20];
 	char name[256], rel[256];
 	unsigned bl = run_kbid(bid);
-	uint64_t ka = ksym_addr(NULL, name, sizeof(name));
+	uint64_t ka = ksym_addr(NULL, "read_zero", name, sizeof(name));
 	(void)state;
 	if (!bl || !ka)
 		skip();   /* no build id in /sys/kernel/notes, or kallsyms hidden */
@@ -547,8 +547,8 @@ static void t_kernel_modules(void **state)
 	uint8_t bid[20];
 	char name[256], kname[256], rel[256] = "";
 	unsigned bl = run_kbid(bid);
-	uint64_t ma = ksym_addr("__builtin__ftrace", name, sizeof(name));
-	uint64_t ka = ksym_addr(NULL, kname, sizeof(kname));
+	uint64_t ma = ksym_addr("__builtin__ftrace", NULL, name, sizeof(name));
+	uint64_t ka = ksym_addr(NULL, "read_zero", kname, sizeof(kname));
 	(void)state;
 	if (!bl || !ka)
 		skip();
@@ -811,22 +811,10 @@ static void t_kernel_kaslr(void **state)
 	uint8_t bid[20];
 	char name[256], tn[256];
 	unsigned bl = run_kbid(bid);
-	uint64_t ka = ksym_addr(NULL, name, sizeof(name));
+	uint64_t ka = ksym_addr(NULL, "read_zero", name, sizeof(name));
+	uint64_t text = ksym_addr(NULL, "_text", tn, sizeof(tn));   /* where it is now */
 	(void)state;
-	if (!bl || !ka)
-		skip();
-	/* _text now */
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char line[512];
-	uint64_t text = 0;
-	while (!text && fgets(line, sizeof(line), f)) {
-		unsigned long long a;
-		char t;
-		if (sscanf(line, "%llx %c %255s", &a, &t, tn) == 3 && strcmp(tn, "_text") == 0)
-			text = a;
-	}
-	fclose(f);
-	if (!text)
+	if (!bl || !ka || !text)
 		skip();
 	const uint64_t shift = 0x2a00000;   /* the recording's boot: 42 MB higher */
 	uint64_t pcs[1] = { ka + shift + 1 };
