@@ -327,12 +327,37 @@ static struct prof_proc *proc(struct profile *p, int32_t pid, int32_t tid, uint3
 	return &p->pr[e->v];
 }
 
+/* Is path (a mapped file) pid's jitdump, "jit-<pid>.dump"? */
+static int is_jitdump(const char *path, int32_t pid)
+{
+	const char *b = strrchr(path, '/');
+	char want[32];
+	snprintf(want, sizeof(want), "jit-%d.dump", (int)pid);
+	return strcmp(b ? b + 1 : path, want) == 0;
+}
+
 static void add_map(struct profile *p, const struct pmclog_ev_map_in *mi)
 {
 	struct aspace *a;
 	struct sym_dso *d;
-	if (mi->pl_pid < 0 || mi->pl_len == 0)
-		return;   /* kernel modules: symbols come from kallsyms */
+	if (mi->pl_len == 0)
+		return;
+	if (mi->pl_pid < 0) {
+		/* the kernel's own mapping carries its build id; others are modules */
+		if (strncmp(mi->pl_pathname, "[kernel.kallsyms]", 17) == 0) {
+			symtab__set_kernel_buildid(p->st, mi->pl_buildid, mi->pl_buildid_len);
+			symtab__set_kernel_reloc(p->st, mi->pl_pathname + 17, mi->pl_pgoff);
+		}
+		else if (mi->pl_pathname[0])
+			symtab__add_kmodule(p->st, mi->pl_start, mi->pl_len, mi->pl_pathname);
+		return;
+	}
+	if (is_jitdump(mi->pl_pathname, mi->pl_pid)) {
+		/* a JIT agent mapped its dump so the recording would name it (perf's
+		 * jvmti does the same): its code is in anonymous memory */
+		symtab__set_jitdump(p->st, mi->pl_pid, mi->pl_pathname);
+		return;
+	}
 	a = aspace(p, mi->pl_pid, 1);
 	d = symtab__dso(p->st, mi->pl_pathname, mi->pl_buildid, mi->pl_buildid_len);
 	GROW(a->m, a->n, a->cap);
@@ -430,6 +455,7 @@ static void take_header(struct profile *p, const struct pmclog_ev_header *h)
 	o->arch = h->pl_arch;
 	o->format_major = h->pl_format_major;
 	o->format_minor = h->pl_format_minor;
+	symtab__set_kernel_release(p->st, o->kernel);
 }
 
 static void handle(struct profile *p, const struct pmclog_ev *ev)
@@ -551,6 +577,8 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 	}
 	case PMCLOG_TYPE_KSYMSRC:
 		symtab__set_kernel_release(p->st, ev->pl_u.pl_ks.pl_release);
+		symtab__set_kernel_buildid(p->st, ev->pl_u.pl_ks.pl_buildid,
+		    ev->pl_u.pl_ks.pl_buildid_len);
 		break;
 	case PMCLOG_TYPE_KSYMBOL:
 		if (!(ev->pl_u.pl_ksym.pl_flags & 1))
@@ -651,6 +679,17 @@ static uint32_t func_ix(struct profile *p, struct sym_dso *d, const char *name, 
 	return e->v;
 }
 
+int profile__func_unresolved(const struct profile *p, uint32_t func)
+{
+	const char *n = p->f[func].name;
+	return strcmp(n, "[unknown]") == 0 || (n[0] == '0' && n[1] == 'x');
+}
+
+uint32_t profile__func_unknown(struct profile *p, struct sym_dso *d)
+{
+	return func_ix(p, d, symtab__intern(p->st, "[unknown]"), 0, 0);
+}
+
 static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, int caller)
 {
 	struct prof_priv *v = p->priv;
@@ -662,19 +701,21 @@ static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, in
 	struct sym_dso *d;
 	uint64_t addr, a = caller && pc ? pc - 1 : pc;
 	if (!user) {
-		d = symtab__kernel(p->st);
+		d = symtab__kernel_at(p->st, a);
 		addr = a;
 	} else {
 		const struct map *m = find_map(p, pid, pc);
-		if (m) {
+		struct sym_dso *jit = NULL;
+		/* JIT code lives in anonymous executable memory (or in none that
+		 * was recorded): the process's perf map or jitdump names it */
+		if (!m || sym_dso__jit_capable(m->dso))
+			jit = symtab__jit(p->st, pid);
+		if (m && !jit) {
 			d = m->dso;
 			addr = sym_dso__addr(d, m->start, m->pgoff, a);
 		} else {
-			/* no mapping: JIT code has a perf map; else unknown */
-			char path[64];
-			snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)pid);
-			if (access(path, R_OK) == 0) {
-				d = symtab__perfmap(p->st, pid);
+			if (jit) {
+				d = jit;
 			} else {
 				if (!v->unknown_dso)
 					v->unknown_dso = symtab__dso(p->st, "[unknown]", NULL, 0);
@@ -710,9 +751,14 @@ void profile__resolve(struct profile *p)
 		abort();
 	for (size_t i = 0; i < v->nst; i++) {
 		struct rstack *s = &v->st[i];
-		for (uint32_t k = 0; k < s->n; k++)
-			locs[s->off + k] = loc_of(p, s->pid, v->pcs[s->off + k],
-			    v->flags[s->off + k] & 1, k > 0);
+		const uint8_t *fl = v->flags + s->off;
+		for (uint32_t k = 0; k < s->n; k++) {
+			/* callers are return addresses (looked up at pc - 1), except
+			 * the first user frame under kernel frames: that is the pc
+			 * the kernel interrupted */
+			int caller = k > 0 && !((fl[k] & 1) && !(fl[k - 1] & 1));
+			locs[s->off + k] = loc_of(p, s->pid, v->pcs[s->off + k], fl[k] & 1, caller);
+		}
 	}
 	/* keep loc ids in place of the pcs (the pcs are not needed any more
 	 * except for annotate, which uses the loc's address) */

@@ -32,6 +32,7 @@
 #include "core/internal.h"
 #include "core/error.h"
 #include "core/settings.h"
+#include "core/sysinfo.h"
 #include "log/writer.h"
 #include "log/records.h"
 
@@ -331,36 +332,6 @@ static void log_all_processes(void)
 	closedir(dir);
 }
 
-/* The running kernel's GNU build id, from its ELF notes (0 if unknown). */
-static uint32_t kernel_build_id(uint8_t id[20])
-{
-	unsigned char buf[4096];
-	size_t n, off = 0;
-	FILE *f = fopen("/sys/kernel/notes", "r");
-
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf), f);
-	fclose(f);
-	while (off + 12 <= n) {
-		uint32_t namesz, descsz, type;
-		memcpy(&namesz, buf + off, 4);
-		memcpy(&descsz, buf + off + 4, 4);
-		memcpy(&type, buf + off + 8, 4);
-		size_t name_at = off + 12, desc_at = name_at + ((namesz + 3u) & ~3u);
-		if (desc_at + descsz > n)
-			break;
-		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
-		    !memcmp(buf + name_at, "GNU", 4) && descsz > 0) {
-			uint32_t len = descsz > 20 ? 20 : descsz;
-			memcpy(id, buf + desc_at, len);
-			return len;
-		}
-		off = desc_at + ((descsz + 3u) & ~3u);
-	}
-	return 0;
-}
-
 /* Where a report finds kernel symbols: this kernel's /proc/kallsyms. */
 static void log_ksymsrc(void)
 {
@@ -372,7 +343,7 @@ static void log_ksymsrc(void)
 	if (uname(&un) < 0)
 		un.release[0] = '\0';
 	memset(id, 0, sizeof(id));
-	idlen = kernel_build_id(id);
+	idlen = pmc__sys_kernel_build_id(id);
 	if (pmc__logrec_ksymsrc(r, "/proc/kallsyms", un.release, id, idlen) == 0)
 		put(r);
 }

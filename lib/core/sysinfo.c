@@ -4,6 +4,7 @@
  * a program runs (CPU hotplug aside, which pmc__sys_cpu_online re-reads).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -307,5 +308,35 @@ int pmc__sys_describe(struct pmc_machine *m)
 	if (path_exists("/sys/bus/event_source/devices/tracepoint"))
 		add_class(m, PMC_CLASS_TRACEPOINT, 16, 64, rw | PMC_CAP_INTERRUPT);
 	add_class(m, PMC_CLASS_PMU, 16, 64, rw | PMC_CAP_SYSWIDE);
+	return 0;
+}
+
+/* The running kernel's GNU build id, from its ELF notes (0 if unknown). */
+uint32_t pmc__sys_kernel_build_id(uint8_t id[20])
+{
+	unsigned char buf[4096];
+	size_t n, off = 0;
+	FILE *f = fopen("/sys/kernel/notes", "r");
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	while (off + 12 <= n) {
+		uint32_t namesz, descsz, type;
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		size_t name_at = off + 12, desc_at = name_at + ((namesz + 3u) & ~3u);
+		if (desc_at + descsz > n)
+			break;
+		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
+		    !memcmp(buf + name_at, "GNU", 4) && descsz > 0) {
+			uint32_t len = descsz > 20 ? 20 : descsz;
+			memcpy(id, buf + desc_at, len);
+			return len;
+		}
+		off = desc_at + ((descsz + 3u) & ~3u);
+	}
 	return 0;
 }

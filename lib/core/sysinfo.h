@@ -7,6 +7,7 @@
 #define PMC_SYSINFO_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct pmc_machine;
 
@@ -21,6 +22,10 @@ uint64_t pmc__sys_user_regs_mask(void);
 int pmc__sys_has_cap_perfmon(void);      /* root, CAP_PERFMON or CAP_SYS_ADMIN */
 int pmc__sys_has_hw_pmu(void);           /* the kernel can count "cycles" */
 const char *pmc__sys_cpu_desc(void);     /* "AMD EPYC 7B13" */
+/* The running kernel's GNU build id from /sys/kernel/notes: its length
+ * (<= 20), 0 if unknown.  Used for KSYMSRC and to tell whether a recording's
+ * kernel is this one. */
+uint32_t pmc__sys_kernel_build_id(uint8_t id[20]);
 /* FreeBSD's kern.hwpmc.cpuid form ("AuthenticAMD-25-1-1"). */
 void pmc__sys_cpuid(char *buf, size_t len);
 /* The CPU's socket, die and core ids (sysfs topology; 0 where absent). */
