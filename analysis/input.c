@@ -74,7 +74,12 @@ struct pmcstat_input *input__open(const char *path, int follow, char *err, size_
 		return NULL;
 	}
 	int seekable = fstat(in->fd, &sb) == 0 && S_ISREG(sb.st_mode);
-	if (seekable) {
+	if (!stdin_ && S_ISDIR(sb.st_mode)) {
+		/* perf record --threads: a directory of perf.data files */
+		memcpy(magic, "PERFILE2", 8);
+		n = 8;
+		seekable = 1;
+	} else if (seekable) {
 		n = pread(in->fd, magic, sizeof(magic), 0);
 	} else {
 		n = read_full(in->fd, magic, sizeof(magic));
@@ -178,6 +183,15 @@ const char *input__kind(const struct pmcstat_input *in)
 int input__truncated(struct pmcstat_input *in, char *msg, size_t len)
 {
 	off_t at, last;
+#ifdef HAVE_PERFDATA
+	if (in->kind == K_PERFDATA) {
+		if (!pmc__perfdata_truncated(in->pd))
+			return 0;
+		snprintf(msg, len, "perf.data truncated (its recorder did not finish, or the "
+		    "file was cut): the data ends early");
+		return 1;
+	}
+#endif
 	if (in->kind != K_PMCLOG || !pmclog_truncated(in->log, &at, &last))
 		return 0;
 	if (at == last)

@@ -102,6 +102,7 @@ struct map {
 
 struct aspace {
 	int32_t pid, ppid;
+	uint64_t exec_seq;         /* mapseq at its latest exec: older maps are gone */
 	struct map *m;
 	size_t n, cap;
 };
@@ -168,6 +169,34 @@ static uint32_t event_ix(struct profile *p, uint32_t pmcid)
 		p->nev++;
 	}
 	return e->v;
+}
+
+/*
+ * A system-mode event is one PMC per CPU (hwpmc's model: `pmc record -a`
+ * allocates the event on each CPU), but it is one event to the user: the
+ * PMC of another CPU with the same event, mode, flags and rate joins the
+ * profile event already made for the first one (its pmcid is an alias).
+ * 1 if it did.
+ */
+static int same_event_other_cpu(struct profile *p, const struct pmclog_ev_pmcallocate *a,
+    const char *name)
+{
+	int found;
+	if (a->pl_cpu < 0 || !PMC_IS_SYSTEM_MODE((enum pmc_mode)a->pl_mode))
+		return 0;
+	for (size_t i = 0; i < p->nev; i++) {
+		struct prof_event *e = &p->ev[i];
+		if (e->pmcid == a->pl_pmcid || !e->percpu || e->name != name ||
+		    e->mode != a->pl_mode || e->rate != a->pl_rate || e->freq != (int)a->pl_freq ||
+		    e->flags != a->pl_flags)
+			continue;
+		struct hent *h = hmap_slot(&p->priv->ev_ix, a->pl_pmcid, 0, &found);
+		if (found)
+			return 0;   /* samples came before the allocation: keep it apart */
+		h->v = (uint32_t)i;
+		return 1;
+	}
+	return 0;
 }
 
 static struct aspace *aspace(struct profile *p, int32_t pid, int create)
@@ -356,14 +385,19 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		break;
 	case PMCLOG_TYPE_PMCALLOCATE: {
 		const struct pmclog_ev_pmcallocate *a = &ev->pl_u.pl_a;
+		const char *name = symtab__intern(p->st, a->pl_evname && *a->pl_evname ?
+		    a->pl_evname : (pmc_name_of_event((enum pmc_event)a->pl_event) ?
+		    pmc_name_of_event((enum pmc_event)a->pl_event) : "?"));
+		if (same_event_other_cpu(p, a, name))
+			break;
 		uint32_t ix = event_ix(p, a->pl_pmcid);   /* may move p->ev */
 		struct prof_event *e = &p->ev[ix];
-		e->name = symtab__intern(p->st, a->pl_evname && *a->pl_evname ? a->pl_evname :
-		    (pmc_name_of_event((enum pmc_event)a->pl_event) ?
-		    pmc_name_of_event((enum pmc_event)a->pl_event) : "?"));
+		e->name = name;
 		e->rate = a->pl_rate;
 		e->freq = (int)a->pl_freq;
 		e->mode = a->pl_mode;
+		e->flags = a->pl_flags;
+		e->percpu = a->pl_cpu >= 0 && PMC_IS_SYSTEM_MODE((enum pmc_mode)a->pl_mode);
 		break;
 	}
 	case PMCLOG_TYPE_PMCALLOCATEDYN: {
@@ -425,6 +459,7 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		break;
 	}
 	case PMCLOG_TYPE_PROCEXEC:
+		aspace(p, (int32_t)ev->pl_u.pl_x.pl_pid, 1)->exec_seq = p->priv->mapseq;
 		set_comm(p, ev->pl_u.pl_x.pl_tid > 0 ? ev->pl_u.pl_x.pl_tid : ev->pl_u.pl_x.pl_pid, t,
 		    ev->pl_u.pl_x.pl_pathname[0] == '/' ? strrchr(ev->pl_u.pl_x.pl_pathname, '/') + 1 :
 		    ev->pl_u.pl_x.pl_pathname);
@@ -745,6 +780,40 @@ int profile__frames(struct profile *p, uint32_t stack, int flags, const struct p
 }
 
 /* ---- filters ---------------------------------------------------------------- */
+
+struct sym_dso *profile__main_dso(struct profile *p)
+{
+	struct hmap cnt = { 0 };
+	uint64_t best_n = 0;
+	int32_t best_pid = -1;
+	int found;
+	/* the process with the most samples */
+	for (size_t i = 0; i < p->ns; i++) {
+		struct hent *e = hmap_slot(&cnt, (uint64_t)(uint32_t)p->s[i].pid, 0, &found);
+		if (!found)
+			e->v = 0;
+		if (++e->v > best_n && p->s[i].pid > 0) {
+			best_n = e->v;
+			best_pid = p->s[i].pid;
+		}
+	}
+	free(cnt.t);
+	/* its program: the lowest mapped binary since its exec (programs load
+	 * below their libraries and the dynamic linker) */
+	for (struct aspace *a = best_pid > 0 ? aspace(p, best_pid, 0) : NULL; a;
+	    a = a->ppid > 0 && a->ppid != a->pid ? aspace(p, a->ppid, 0) : NULL) {
+		const struct map *m = NULL;
+		for (size_t i = 0; i < a->n; i++)
+			if (a->m[i].seq > a->exec_seq && sym_dso__kind(a->m[i].dso) == SYM_DSO_ELF &&
+			    (!m || a->m[i].start < m->start))
+				m = &a->m[i];
+		if (m)
+			return m->dso;
+		if (a->n)
+			break;   /* mapped, but no binary */
+	}
+	return NULL;
+}
 
 double profile__reltime(const struct profile *p, uint64_t t)
 {

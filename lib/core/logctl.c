@@ -497,7 +497,8 @@ static int add_counter(struct pmc *pm, struct pmc_bctr *c, int cpu, pid_t tid)
 	    PERF_SAMPLE_TIME;
 	uint64_t rf = a.read_format | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
 	    PERF_FORMAT_TOTAL_TIME_RUNNING;
-	if ((rc = pmc__logw_add_event(L.lw, kid, pm->id, st, rf, role)) < 0)
+	if ((rc = pmc__logw_add_event(L.lw, kid, pm->id, st, rf, role)) < 0 ||
+	    (rc = pmc__logw_set_period(L.lw, kid, a.freq ? 0 : a.sample_period)) < 0)
 		return rc;
 	if (!r && cpu < 0) {
 		if ((rc = thread_ring(pm, tid, &r)) < 0)
@@ -562,8 +563,14 @@ int pmc__log_pmc_started(struct pmc *pm)
 			int known = 0;
 			for (struct ring *g = L.rings; g; g = g->next)
 				known |= g->owner == t->ctr[i];
-			if (known)
+			if (known) {
+				/* restarted: pmc_set may have changed the period */
+				uint64_t kid;
+				if (PMC_IS_SAMPLING_MODE(pm->mode) && !pm->freq &&
+				    pmc__g.be->id(t->ctr[i], &kid) == 0)
+					pmc__logw_set_period(L.lw, kid, pm->count);
 				continue;
+			}
 			if ((rc = add_counter(pm, t->ctr[i], t->ctr_cpu[i], t->ctr_tid[i])) < 0)
 				return rc;
 			if (t->probe[i] &&

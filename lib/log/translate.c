@@ -274,6 +274,8 @@ static void do_sample(struct pmc_logw *lw, const struct perf_event_header *h,
 		get2x32(&c, &cpu, &res);
 	if (st & PERF_SAMPLE_PERIOD)
 		period = get64(&c);
+	else
+		period = ev->period;
 	if (st & PERF_SAMPLE_READ)
 		nrv = parse_read(&c, ev->read_format, rv);
 	if (st & PERF_SAMPLE_CALLCHAIN) {

@@ -16,6 +16,7 @@ struct logw_event {
 	pmc_id_t pmc;
 	uint64_t sample_type;
 	uint64_t read_format;
+	uint64_t period;              /* for samples without PERF_SAMPLE_PERIOD */
 	enum pmc_logw_role role;
 	int used;
 };
