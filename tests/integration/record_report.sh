@@ -15,7 +15,7 @@ if "$PMC" record -q -a -l 0.4 -e cpu-clock -o "$TMP/a.log" 2>"$TMP/a.err"; then
   "$PMC" report -i "$TMP/a.log" --color never >"$TMP/a.txt" 2>/dev/null
   n=$(grep -c '^# Event:' "$TMP/a.txt")
   check "record -a: one 'Event: cpu-clock' block (got $n)" test "$n" -eq 1
-  total=$(sed -n 's/^# Samples: \([0-9,]*\) .*/\1/p' "$TMP/a.txt" | tr -d ,)
+  total=$(sed -n 's/^# Samples: \([0-9,]*\) .*/\1/p' "$TMP/a.txt" | head -1 | tr -d ,)
   ncpu=$("$PMC" dump -i "$TMP/a.log" 2>/dev/null | grep -c 'PMCALLOCATE.*mode="SS"')
   check "record -a: one PMC per CPU in the log ($ncpu)" test "$ncpu" -ge 1
   "$PMC" report -i "$TMP/a.log" -s cpu --color never >"$TMP/acpu.txt" 2>/dev/null
@@ -58,6 +58,64 @@ if "$PMC" record -e page-faults -c 10 -o "$TMP/c.log" -- "$HELPERS/touch_pages" 
   check "-c 10: event count = samples x $minc ($cnt)" test "${cnt:-0}" -eq $((ns * minc))
 else
   fail "record -e page-faults -c 10" "$(tail -1 "$TMP/c.err")"
+fi
+
+# ---- pprof: File is the program, Period is not 0 -----------------------------
+if command -v go >/dev/null 2>&1; then
+  "$PMC" record -q -g -e cpu-clock -F 1000 -o "$TMP/p.log" -- "$HELPERS/busy" 200 >/dev/null 2>&1
+  "$PMC" report -i "$TMP/p.log" -F pprof -o "$TMP/p.pb" 2>/dev/null
+  go tool pprof -top "$TMP/p.pb" >"$TMP/p.top" 2>/dev/null
+  go tool pprof -raw "$TMP/p.pb" >"$TMP/p.raw" 2>/dev/null
+  check "pprof: File is the program ($(grep '^File:' "$TMP/p.top"))" grep -qx 'File: busy' "$TMP/p.top"
+  per=$(awk '/^Period:/ { print $2 }' "$TMP/p.raw")
+  # -F 1000 of cpu-clock: 1 ms between samples
+  check "pprof: Period is the mean period (${per:-none} ns, ~1000000)" approx "${per:-0}" 1000000 10
+else
+  skip "pprof File and Period" "go tool pprof is not available"
+fi
+
+# ---- perf.data: cut, killed, directory format ---------------------------------
+if command -v perf >/dev/null 2>&1 &&
+   perf record -q -g -e cpu-clock -o "$TMP/full.data" -- "$HELPERS/busy" 300 >/dev/null 2>&1; then
+  sz=$(stat -c %s "$TMP/full.data")
+  head -c $((sz * 2 / 3)) "$TMP/full.data" >"$TMP/cut.data"
+  for fmt in text json folded pprof speedscope callgrind svg html; do
+    "$PMC" report -i "$TMP/cut.data" -F "$fmt" -o "$TMP/cut.$fmt" 2>"$TMP/cut.err"; rc=$?
+    check "cut perf.data: report -F $fmt warns and exits 1 (rc $rc)" \
+      bash -c "[ $rc -eq 1 ] && grep -q 'truncated' '$TMP/cut.err'"
+  done
+  "$PMC" diff "$TMP/cut.data" "$TMP/full.data" >/dev/null 2>"$TMP/cutd.err"; rc=$?
+  check "cut perf.data: diff warns and exits 1 (rc $rc)" \
+    bash -c "[ $rc -eq 1 ] && grep -q 'truncated' '$TMP/cutd.err'"
+  # the same cut of a pmc log: the behaviour to match
+  "$PMC" convert -i "$TMP/full.data" -o "$TMP/full.log" >/dev/null 2>&1
+  lsz=$(stat -c %s "$TMP/full.log")
+  head -c $((lsz * 2 / 3)) "$TMP/full.log" >"$TMP/cut.log"
+  "$PMC" report -i "$TMP/cut.log" >/dev/null 2>&1; lrc=$?
+  check "a cut pmc log: report exits 1 too (rc $lrc)" test "$lrc" -eq 1
+
+  perf record -q -e cpu-clock -o "$TMP/killed.data" -- "$HELPERS/busy" 5000 >/dev/null 2>&1 &
+  kp=$!; sleep 1; kill -KILL $kp; wait $kp 2>/dev/null
+  "$PMC" report -i "$TMP/killed.data" >/dev/null 2>"$TMP/k.err"; rc=$?
+  check "perf.data of a SIGKILLed perf: report warns, exits 1 (rc $rc)" \
+    bash -c "[ $rc -eq 1 ] && grep -q 'truncated' '$TMP/k.err'"
+
+  if perf record -q --threads -e cpu-clock -o "$TMP/dir.data" -- "$HELPERS/busy" 300 >/dev/null 2>&1 &&
+     [ -d "$TMP/dir.data" ]; then
+    want=$(perf script -i "$TMP/dir.data" -F ip 2>/dev/null | wc -l)
+    "$PMC" report -i "$TMP/dir.data" --color never >"$TMP/dir.txt" 2>"$TMP/dir.err"; rc=$?
+    got=$(sed -n 's/^# Samples: \([0-9,]*\) .*/\1/p' "$TMP/dir.txt" | tr -d ,)
+    check "perf --threads directory: report reads it (rc $rc, $got samples, perf $want)" \
+      bash -c "[ $rc -eq 0 ] && [ '${got:-x}' = '${want:-y}' ]"
+    "$PMC" annotate -i "$TMP/dir.data" main >/dev/null 2>"$TMP/dira.err"; rc=$?
+    check "perf --threads directory: annotate reads it (rc $rc)" test "$rc" -eq 0
+    "$PMC" diff "$TMP/dir.data" "$TMP/full.data" >/dev/null 2>"$TMP/dird.err"; rc=$?
+    check "perf --threads directory: diff reads it (rc $rc)" test "$rc" -eq 0
+  else
+    skip "perf --threads directory" "perf record --threads failed here"
+  fi
+else
+  skip "perf.data inputs" "perf is not installed or cannot sample here"
 fi
 
 done_testing
