@@ -118,6 +118,11 @@ struct thread {
 	size_t n, cap;
 };
 
+struct inherit {              /* a child takes its parent's name at its birth */
+	uint64_t time;
+	int32_t parent, child;     /* tids */
+};
+
 struct locx {                  /* inline expansion of a location */
 	uint64_t off;
 	uint32_t n, done;
@@ -148,6 +153,8 @@ struct prof_priv {
 	struct prof_frame *lxf;
 	size_t nlxf, caplxf;
 	struct sym_dso *unknown_dso;
+	struct inherit *inh;       /* applied in time order once everything is read */
+	size_t ninh, capinh;
 };
 
 /* ---- loading ------------------------------------------------------------- */
@@ -284,6 +291,46 @@ static const char *comm_at(struct profile *p, int32_t tid, uint64_t time)
 				best = t->h[i].comm;
 	}
 	return best;
+}
+
+/*
+ * Records from different CPUs' rings are not in time order: a fork may be
+ * read before its parent's name (an exec on another CPU) or after its
+ * child's samples.  So births are kept and applied once everything is read,
+ * oldest first (a grandchild takes the name its parent took at its own
+ * birth): the child is named as its parent was at that time, unless it was
+ * named by then already.
+ */
+static void add_inherit(struct profile *p, uint64_t time, int32_t parent, int32_t child)
+{
+	struct prof_priv *v = p->priv;
+	if (parent < 0 || child <= 0 || parent == child)
+		return;
+	GROW(v->inh, v->ninh, v->capinh);
+	v->inh[v->ninh++] = (struct inherit){ time, parent, child };
+}
+
+static int inherit_cmp(const void *a, const void *b)
+{
+	const struct inherit *x = a, *y = b;
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+static void apply_inherits(struct profile *p)
+{
+	struct prof_priv *v = p->priv;
+	qsort(v->inh, v->ninh, sizeof(*v->inh), inherit_cmp);
+	for (size_t i = 0; i < v->ninh; i++) {
+		const struct inherit *h = &v->inh[i];
+		const struct thread *ct = thread(p, h->child, 0);
+		const char *c = comm_at(p, h->parent, h->time);
+		int named = 0;
+		for (size_t k = 0; ct && k < ct->n && !named; k++)
+			named = ct->h[k].time <= h->time;
+		if (c && !named)
+			set_comm(p, h->child, h->time, c);
+	}
+	v->ninh = 0;
 }
 
 static uint32_t intern_stack(struct profile *p, int32_t pid, const uint64_t *pcs,
@@ -453,9 +500,8 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 	case PMCLOG_TYPE_PROCFORK: {
 		const struct pmclog_ev_procfork *f = &ev->pl_u.pl_f;
 		aspace(p, f->pl_newpid, 1)->ppid = f->pl_oldpid;
-		const char *c = comm_at(p, f->pl_oldtid > 0 ? f->pl_oldtid : f->pl_oldpid, t);
-		if (c)
-			set_comm(p, f->pl_newtid > 0 ? f->pl_newtid : f->pl_newpid, t, c);
+		add_inherit(p, t, f->pl_oldtid > 0 ? f->pl_oldtid : f->pl_oldpid,
+		    f->pl_newtid > 0 ? f->pl_newtid : f->pl_newpid);
 		break;
 	}
 	case PMCLOG_TYPE_PROCEXEC:
@@ -470,11 +516,8 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 	case PMCLOG_TYPE_THR_CREATE:
 		if (ev->pl_u.pl_tc.pl_tdname[0])
 			set_comm(p, ev->pl_u.pl_tc.pl_tid, t, ev->pl_u.pl_tc.pl_tdname);
-		else {
-			const char *c = comm_at(p, ev->pl_u.pl_tc.pl_pid, t);
-			if (c)
-				set_comm(p, ev->pl_u.pl_tc.pl_tid, t, c);
-		}
+		else
+			add_inherit(p, t, ev->pl_u.pl_tc.pl_pid, ev->pl_u.pl_tc.pl_tid);
 		break;
 	case PMCLOG_TYPE_PROC_CREATE:
 		set_comm(p, ev->pl_u.pl_pc.pl_pid, t, ev->pl_u.pl_pc.pl_pcomm);
@@ -552,6 +595,7 @@ int profile__load(struct profile **out, const char *path, const struct prof_load
 	}
 	input__close(in);
 	free(ev);
+	apply_inherits(p);
 	*out = p;
 	return 0;
 }
@@ -664,7 +708,10 @@ void profile__resolve(struct profile *p)
 	free(locs);
 	for (size_t i = 0; i < p->ns; i++) {
 		struct prof_sample *s = &p->s[i];
-		const char *c = comm_at(p, s->tid, s->time);
+		/* tid -1 is the kernel's "no thread": a task already released
+		 * (an exited thread's last switch); perf names it ":-1" too */
+		const char *c = s->tid == -1 ? symtab__intern(p->st, ":-1") :
+		    comm_at(p, s->tid, s->time);
 		if (!c)
 			c = comm_at(p, s->pid, s->time);
 		if (!c && s->pid == 0) {
@@ -927,6 +974,7 @@ void profile__free(struct profile *p)
 		free(v->th);
 		free(v->th_ix.t);
 		free(v->ev_ix.t);
+		free(v->inh);
 		free(v->pr_ix.t);
 		free(v->pcloc.t);
 		free(v->addrloc.t);

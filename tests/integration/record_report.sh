@@ -60,6 +60,40 @@ else
   fail "record -e page-faults -c 10" "$(tail -1 "$TMP/c.err")"
 fi
 
+# ---- names: children forked without exec, samples of no thread -------------------
+"$PMC" record -q -o "$TMP/f.log" -- bash -c \
+  'f() { i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done; }; f & f & wait' >/dev/null 2>&1
+"$PMC" report -i "$TMP/f.log" -s comm --color never >"$TMP/f.txt" 2>/dev/null
+check "forked without exec: the children are 'bash' (perf: bash), no ':PID'" \
+  bash -c "grep -q ' bash\$' '$TMP/f.txt' && ! grep -Eq ' :[0-9]+\$' '$TMP/f.txt'"
+
+if command -v perf >/dev/null 2>&1 &&
+   perf record -q -a -e sched:sched_switch -o "$TMP/sw.data" -- "$HELPERS/threads" 200 >/dev/null 2>&1; then
+  perf report -i "$TMP/sw.data" --stdio -s comm -F sample,comm 2>/dev/null >"$TMP/sw.perf"
+  want=$(awk '$2 == ":-1" { print $1 }' "$TMP/sw.perf")
+  wantt=$(awk '$2 == "threads" { print $1 }' "$TMP/sw.perf")
+  "$PMC" report -i "$TMP/sw.data" -s comm --color never >"$TMP/sw.txt" 2>/dev/null
+  got=$(awk '$3 == ":-1" { print $2 }' "$TMP/sw.txt")
+  gott=$(awk '$3 == "threads" { print $2 }' "$TMP/sw.txt")
+  check "tid -1: ':-1' has perf's count (${got:-0}, perf ${want:-0})" test "${got:-0}" = "${want:-0}"
+  check "tid -1: not given to 'threads' (${gott:-0}, perf ${wantt:-0})" test "${gott:-0}" = "${wantt:-0}"
+else
+  skip "tid -1 against perf" "perf record -a -e sched:sched_switch cannot run here"
+fi
+"$PMC" record -q -a -l 1 -e sched:sched_switch -o "$TMP/sw.log" 2>/dev/null & rp=$!
+sleep 0.3; "$HELPERS/threads" 200
+if wait $rp; then
+  n=$("$PMC" dump -i "$TMP/sw.log" 2>/dev/null | grep -c 'CALLCHAIN.* tid=-1 ')
+  got=$("$PMC" report -i "$TMP/sw.log" -s comm --color never 2>/dev/null | awk '$3 == ":-1" { print $2 }')
+  if [ "$n" -gt 0 ]; then
+    check "tid -1 in a pmc log: ':-1' has every such sample (${got:-0} of $n)" test "${got:-0}" -eq "$n"
+  else
+    skip "tid -1 in a pmc log" "no sample of an exited thread was taken"
+  fi
+else
+  skip "tid -1 in a pmc log" "pmc record -a -e sched:sched_switch cannot run here"
+fi
+
 # ---- pprof: File is the program, Period is not 0 -----------------------------
 if command -v go >/dev/null 2>&1; then
   "$PMC" record -q -g -e cpu-clock -F 1000 -o "$TMP/p.log" -- "$HELPERS/busy" 200 >/dev/null 2>&1
