@@ -184,6 +184,14 @@ static void hist_add(void *arg, const struct prof_sample *s, const struct prof_f
 	}
 }
 
+static void add_weight(void *arg, const struct prof_sample *s, const struct prof_frame *fr,
+    int n)
+{
+	(void)fr;
+	(void)n;
+	*(uint64_t *)arg += prof_weight(s);
+}
+
 static int cmp_self(const void *a, const void *b)
 {
 	const struct hist_entry *x = a, *y = b;
@@ -213,6 +221,16 @@ int report__hist(struct hist *h, struct profile *p, const struct report_opts *o,
 	/* children need the whole chain; the flat self profile needs only the leaf,
 	 * but frames are cached per stack, so one walk serves both */
 	profile__foreach(p, &oo.flt, 0, hist_add, h);
+	h->base = h->total;
+	if (!o->relative && (oo.flt.pids || oo.flt.tids || oo.flt.comms || oo.flt.dsos ||
+	    oo.flt.syms)) {
+		/* percentages of the whole, as perf's (--percentage absolute):
+		 * only the event, time and CPU choices shrink the base */
+		struct prof_filter all = { .ev = ev, .cpus = oo.flt.cpus, .t0 = oo.flt.t0,
+			.t1 = oo.flt.t1, .have_time = oo.flt.have_time };
+		h->base = 0;
+		profile__foreach(p, &all, 0, add_weight, &h->base);
+	}
 	if (h->n)       /* qsort(NULL, 0) is undefined behaviour */
 		qsort(h->e, h->n, sizeof(*h->e), o->children ? cmp_children : cmp_self);
 	h->priv->o = NULL;
@@ -335,7 +353,8 @@ static void print_callgraph(FILE *f, struct profile *p, const struct report_opts
 	{
 		uint32_t roots[4096];
 		int nr = 0;
-		for (uint32_t c = t.n[0].child; c != NONE && nr < 4096; c = t.n[c].next)
+		for (uint32_t c = t.n[0].child; c != NONE && nr < 4096 &&
+		    (!o->cg_limit || nr < o->cg_limit); c = t.n[c].next)
 			roots[nr++] = c;
 		for (int i = nr - 1; i >= 0 && sp < 1024; i--) {
 			stack[sp] = roots[i];
@@ -354,7 +373,8 @@ static void print_callgraph(FILE *f, struct profile *p, const struct report_opts
 			continue;
 		uint32_t kids[4096];
 		int nk = 0;
-		for (uint32_t c = t.n[i].child; c != NONE && nk < 4096; c = t.n[c].next)
+		for (uint32_t c = t.n[i].child; c != NONE && nk < 4096 &&
+		    (!o->cg_limit || nk < o->cg_limit); c = t.n[c].next)
 			kids[nk++] = c;
 		for (int k = nk - 1; k >= 0 && sp < 1024; k--) {
 			stack[sp] = kids[k];
@@ -393,7 +413,7 @@ static void print_section(FILE *f, struct profile *p, const struct report_opts *
 	for (size_t i = 0; i < h.n; i++) {
 		const struct hist_entry *he = &h.e[i];
 		uint64_t v = o->children ? he->children : he->self;
-		double pct = h.total ? 100.0 * (double)v / (double)h.total : 0;
+		double pct = h.base ? 100.0 * (double)v / (double)h.base : 0;
 		if (pct < o->percent_limit || (o->max_entries && shown >= (size_t)o->max_entries))
 			break;
 		shown++;
@@ -411,8 +431,8 @@ static void print_section(FILE *f, struct profile *p, const struct report_opts *
 	fprintf(f, "\n");
 	for (size_t i = 0; i < shown; i++) {
 		const struct hist_entry *he = &h.e[i];
-		double ps = h.total ? 100.0 * (double)he->self / (double)h.total : 0;
-		double pc = h.total ? 100.0 * (double)he->children / (double)h.total : 0;
+		double ps = h.base ? 100.0 * (double)he->self / (double)h.base : 0;
+		double pc = h.base ? 100.0 * (double)he->children / (double)h.base : 0;
 		if (o->children)
 			fprintf(f, "  %s%7.2f%%%s ", colr(o, pc), pc, creset(o, pc));
 		fprintf(f, "%s%s%7.2f%%%s  %8" PRIu64, o->children ? "" : "  ", colr(o, ps), ps,
@@ -624,8 +644,8 @@ int report__json(FILE *f, struct profile *p, const struct report_opts *o)
 		int first = 1;
 		for (size_t k = 0; k < h.n; k++) {
 			const struct hist_entry *he = &h.e[k];
-			double ps = h.total ? 100.0 * (double)he->self / (double)h.total : 0;
-			double pc = h.total ? 100.0 * (double)he->children / (double)h.total : 0;
+			double ps = h.base ? 100.0 * (double)he->self / (double)h.base : 0;
+			double pc = h.base ? 100.0 * (double)he->children / (double)h.base : 0;
 			if ((o->children ? pc : ps) < o->percent_limit)
 				break;
 			fprintf(f, "%s{\"self\":%.4f,\"self_samples\":%" PRIu64, first ? "" : ",", ps,

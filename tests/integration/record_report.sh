@@ -152,4 +152,79 @@ else
   skip "perf.data inputs" "perf is not installed or cannot sample here"
 fi
 
+# ---- perf's spellings ------------------------------------------------------------
+L=$TMP/g.log
+"$PMC" record -q -g -e cpu-clock -o "$L" -- "$HELPERS/busy" 200 >/dev/null 2>&1
+rep() { "$PMC" report -i "$L" --color never "$@" 2>"$TMP/rep.err"; }
+rep >"$TMP/plain.txt"
+rep --stdio >"$TMP/stdio.txt"; rc=$?
+check "report --stdio: accepted, the text report (rc $rc)" \
+  bash -c "[ $rc -eq 0 ] && diff -q '$TMP/plain.txt' '$TMP/stdio.txt' >/dev/null"
+rep -g caller,0.5,callee,function,percent >"$TMP/g1.txt"; rc=$?
+check "-g caller,0.5,callee,function,percent: perf's form (rc $rc)" \
+  bash -c "[ $rc -eq 0 ] && grep -q '^# Call graph (callee' '$TMP/g1.txt'"
+rep -g caller,0.5 >"$TMP/g2.txt"; rc=$?
+rep --call-graph=caller,0.5 >"$TMP/g3.txt"
+check "-g caller,0.5 as a separate word = --call-graph=caller,0.5 (rc $rc)" \
+  bash -c "[ $rc -eq 0 ] && diff -q '$TMP/g2.txt' '$TMP/g3.txt' >/dev/null && grep -q '^# Call graph (caller' '$TMP/g2.txt'"
+rep -g graph,50 >"$TMP/g4.txt"
+big=$(awk '/^# Call graph/ { cg = 1; next } cg && $1 ~ /%$/ { sub("%", "", $1); if ($1 + 0 < 50) bad++; else good++ }
+  END { print (good ? bad + 0 : "none") }' "$TMP/g4.txt")
+check "-g graph,50: the threshold hides branches under 50% ($big shown)" test "$big" = 0
+rep --call-graph=fp >"$TMP/g5.txt"; rc=$?
+check "report --call-graph=fp: accepted with a note (rc $rc)" \
+  bash -c "[ $rc -eq 0 ] && grep -q 'chosen when recording' '$TMP/rep.err' && grep -q '^# Call graph' '$TMP/g5.txt'"
+rep -g fractal >/dev/null; rc=$?
+check "-g fractal: refused naming what pmc prints (rc $rc)" \
+  bash -c "[ $rc -eq 2 ] && grep -q \"perf's 'graph'\" '$TMP/rep.err'"
+rep --comm busy >"$TMP/c1.txt"; rep --comms busy >"$TMP/c2.txt"; rc=$?
+check "--comms = --comm (rc $rc)" bash -c "[ $rc -eq 0 ] && diff -q '$TMP/c1.txt' '$TMP/c2.txt' >/dev/null"
+rep --dso busy >"$TMP/d1.txt"; rep --dsos busy >"$TMP/d2.txt"; rc=$?
+check "--dsos = --dso (rc $rc)" bash -c "[ $rc -eq 0 ] && diff -q '$TMP/d1.txt' '$TMP/d2.txt' >/dev/null"
+rep --sym main >"$TMP/s1.txt"; rep --symbols main >"$TMP/s2.txt"; rc=$?
+check "--symbols = --sym (rc $rc)" bash -c "[ $rc -eq 0 ] && diff -q '$TMP/s1.txt' '$TMP/s2.txt' >/dev/null"
+cat "$L" | "$PMC" report --color never >"$TMP/pipe.txt" 2>/dev/null; rc=$?
+check "a pipe on stdin is read without -i - (rc $rc)" \
+  bash -c "[ $rc -eq 0 ] && diff -q <(grep -v '^# pmc report' '$TMP/plain.txt') <(grep -v '^# pmc report' '$TMP/pipe.txt') >/dev/null"
+rep -F overhead,sym >/dev/null; rc=$?
+check "report -F overhead,sym (perf's --fields): names -s/--sort (rc $rc)" \
+  bash -c "[ $rc -eq 2 ] && grep -q -- '-s/--sort' '$TMP/rep.err'"
+"$PMC" report -n -i "$L" >/dev/null 2>"$TMP/rep.err"; rc=$?
+check "report -n (perf's --show-nr-samples): says what -n is here (rc $rc)" \
+  bash -c "[ $rc -eq 2 ] && grep -q 'Samples column' '$TMP/rep.err'"
+rep -b >/dev/null; rc=$?
+check "report -b (perf's --branch-stack): a clear refusal (rc $rc)" \
+  bash -c "[ $rc -eq 2 ] && grep -q 'branch' '$TMP/rep.err'"
+"$PMC" record -b -- true >/dev/null 2>"$TMP/rec.err"; rc=$?
+check "record -b -- CMD: not \"unknown backend '--'\" (rc $rc)" \
+  bash -c "[ $rc -eq 2 ] && grep -q 'branch stack' '$TMP/rec.err'"
+"$PMC" record -g dwarf true >/dev/null 2>"$TMP/rec.err"; rc=$?
+check "record -g dwarf CMD: not \"cannot run 'dwarf'\" (rc $rc)" \
+  bash -c "[ $rc -eq 2 ] && grep -q 'call-graph dwarf' '$TMP/rec.err'"
+"$PMC" record -n -- true >/dev/null 2>"$TMP/rec.err"; rc=$?
+check "record -n (perf's --no-samples): points to pmc stat (rc $rc)" \
+  bash -c "[ $rc -eq 2 ] && grep -q 'pmc stat' '$TMP/rec.err'"
+max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+"$PMC" record -q -F max -o "$TMP/max.log" -- "$HELPERS/busy" 50 >/dev/null 2>&1; rc=$?
+check "record -F max: the kernel's rate ($max)" \
+  bash -c "[ $rc -eq 0 ] && '$PMC' report -i '$TMP/max.log' | grep -q '(frequency $max)'"
+
+# ---- filtered reports: percentages of the whole, as perf's -----------------------
+main_all=$(awk '$NF == "main" { print $1; exit }' "$TMP/plain.txt")
+main_sym=$(awk '$NF == "main" { print $1; exit }' "$TMP/s1.txt")
+check "--sym main: main keeps its share of the whole ($main_sym, unfiltered $main_all)" \
+  test "$main_sym" = "$main_all"
+rep --sym main --percentage relative >"$TMP/s3.txt"
+check "--percentage relative: of the filtered samples (100%)" grep -Eq '^ +100\.00% .*main$' "$TMP/s3.txt"
+if [ -s "$TMP/full.data" ]; then
+  for mode in absolute relative; do
+    want=$(perf report -i "$TMP/full.data" --stdio --symbols main --percentage $mode -F overhead,sym \
+      2>/dev/null | awk '!/^#/ && $NF == "main" { print $1; exit }')
+    got=$("$PMC" report -i "$TMP/full.data" --symbols main --percentage $mode --color never 2>/dev/null |
+      awk '$NF == "main" { print $1; exit }')
+    check "--symbols main --percentage $mode: perf's share ($got, perf $want)" \
+      test "${got:-x}" = "${want:-y}"
+  done
+fi
+
 done_testing

@@ -85,7 +85,8 @@ static void usage(FILE *f)
 "cpu-clock on a machine without a hardware PMU.\n"
 "\n"
 "  -e, --event=LIST      events to sample (see 'pmc list'); repeatable\n"
-"  -F, --freq=HZ         samples per second (default %d)\n"
+"  -F, --freq=HZ         samples per second (default %d; max: the kernel's\n"
+"                        highest rate, as perf's -F max)\n"
 "  -c, --count=PERIOD    one sample every PERIOD events (at least mincount)\n"
 "  -g, --call-graph      record call chains (kernel and user, frame pointers)\n"
 "  -o, --output=FILE     the log (default %s; '-': standard output, and the\n"
@@ -447,11 +448,16 @@ int cmd_record(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	join_cmdline(argc, argv, cmdline, sizeof(cmdline));
-	while ((c = getopt_long(argc, argv, "+:e:F:c:go:fzp:t:aC:l:b:vqh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:F:c:go:fzp:t:aC:l:b:vqhn", lopts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'e': add_events(&o, optarg); break;
-		case 'F': o.hz = parse_u64(optarg, "frequency"); break;
+		case 'F':
+			/* perf's -F max: the kernel's highest sampling rate */
+			o.hz = strcmp(optarg, "max") == 0 ? (uint64_t)read_proc_long(
+			    "/proc/sys/kernel/perf_event_max_sample_rate", DEFAULT_HZ) :
+			    parse_u64(optarg, "frequency");
+			break;
 		case 'c': o.period = parse_u64(optarg, "period"); break;
 		case 'g': o.callchain = 1; break;
 		case 'o':
@@ -488,7 +494,15 @@ int cmd_record(int argc, char **argv)
 			if (*end || end == optarg || !(o.duration > 0))
 				cli_usage_error("'%s' is not a positive number of seconds", optarg);
 			break;
-		case 'b': o.backend = optarg; break;
+		case 'b':
+			if (optarg[0] == '-')
+				cli_usage_error("-b/--backend needs a backend name (linux or sim), not "
+				    "'%s'; perf's -b (branch stack sampling) is not supported", optarg);
+			o.backend = optarg;
+			break;
+		case 'n':
+			cli_usage_error("-n: pmc record has no -n; perf's -n (--no-samples) only "
+			    "counts: use 'pmc stat'");
 		case 'v': o.verbose = 1; break;
 		case 'q': o.quiet = 1; break;
 		case OPT_SHOW_SETTINGS: o.show_settings = 1; break;
@@ -498,6 +512,11 @@ int cmd_record(int argc, char **argv)
 	}
 	if (optind < argc)
 		o.cmd = &argv[optind];
+	if (o.cmd && o.callchain && optind > 1 && strcmp(argv[optind - 1], "-g") == 0 &&
+	    (!strcmp(o.cmd[0], "fp") || !strcmp(o.cmd[0], "dwarf") || !strcmp(o.cmd[0], "lbr")))
+		cli_usage_error("-g takes no argument (as perf's): '%s' would be run as the "
+		    "command; the unwinding method is chosen with --call-graph %s", o.cmd[0],
+		    o.cmd[0]);
 	if (o.show_settings) {
 		if (o.cmd || o.npids || o.all_cpus)
 			cli_usage_error("--show-settings takes no target");
