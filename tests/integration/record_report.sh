@@ -118,6 +118,9 @@ if command -v perf >/dev/null 2>&1 &&
     check "cut perf.data: report -F $fmt warns and exits 1 (rc $rc)" \
       bash -c "[ $rc -eq 1 ] && grep -q 'truncated' '$TMP/cut.err'"
   done
+  "$PMC" annotate -i "$TMP/cut.data" main >/dev/null 2>"$TMP/cuta.err"; rc=$?
+  check "cut perf.data: annotate warns and exits 1 (rc $rc)" \
+    bash -c "[ $rc -eq 1 ] && grep -q 'truncated' '$TMP/cuta.err'"
   "$PMC" diff "$TMP/cut.data" "$TMP/full.data" >/dev/null 2>"$TMP/cutd.err"; rc=$?
   check "cut perf.data: diff warns and exits 1 (rc $rc)" \
     bash -c "[ $rc -eq 1 ] && grep -q 'truncated' '$TMP/cutd.err'"

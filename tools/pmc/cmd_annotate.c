@@ -117,8 +117,10 @@ int cmd_annotate(int argc, char **argv)
 		rc = CLI_EXIT_FAIL;
 	if (f != stdout)
 		fclose(f);
-	if (p->truncated[0])
+	if (p->truncated[0]) {
 		cli_warn("%s: %s", shown, p->truncated);
+		rc = CLI_EXIT_FAIL;   /* as report and diff: the answer is partial */
+	}
 	profile__free(p);
 	return rc;
 }
