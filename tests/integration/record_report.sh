@@ -36,6 +36,12 @@ if "$PMC" record -q -a -l 0.4 -e cpu-clock -o "$TMP/a.log" 2>"$TMP/a.err"; then
   else
     skip "pprof sample types" "go tool pprof is not available"
   fi
+  if command -v perf >/dev/null 2>&1 && "$PMC" convert -i "$TMP/a.log" -o "$TMP/a.data" >/dev/null 2>&1; then
+    ne=$(perf report -i "$TMP/a.data" --stdio 2>/dev/null | grep -c '^# Samples: .* of event')
+    check "convert -a log to perf.data: one event for perf report ($ne)" test "$ne" -eq 1
+  else
+    skip "convert -a log to perf.data" "perf is not installed or convert failed"
+  fi
 else
   wait $bp
   skip "record -a" "cannot sample system-wide here: $(tail -1 "$TMP/a.err")"
