@@ -319,6 +319,8 @@ static int inherit_cmp(const void *a, const void *b)
 static void apply_inherits(struct profile *p)
 {
 	struct prof_priv *v = p->priv;
+	if (!v->ninh)
+		return;   /* qsort(NULL, 0) is undefined behaviour */
 	qsort(v->inh, v->ninh, sizeof(*v->inh), inherit_cmp);
 	for (size_t i = 0; i < v->ninh; i++) {
 		const struct inherit *h = &v->inh[i];
