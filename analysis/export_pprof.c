@@ -197,8 +197,10 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 	struct sym_dso *main_dso = profile__main_dso(p);
 	if (main_dso && (sym_dso__id(main_dso) >= nd || !seen[sym_dso__id(main_dso)]))
 		main_dso = NULL;
-	for (size_t i = main_dso ? (size_t)-1 : 0; i + 1 < p->nl + 1; i++) {
-		struct sym_dso *d = i == (size_t)-1 ? main_dso : p->l[i].dso;
+	for (size_t k = 0; k <= p->nl; k++) {   /* the program, then every location's */
+		struct sym_dso *d = k == 0 ? main_dso : p->l[k - 1].dso;
+		if (!d)
+			continue;
 		unsigned id = sym_dso__id(d);
 		if (mapid[id])
 			continue;
