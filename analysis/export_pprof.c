@@ -197,8 +197,8 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 	struct sym_dso *main_dso = profile__main_dso(p);
 	if (main_dso && (sym_dso__id(main_dso) >= nd || !seen[sym_dso__id(main_dso)]))
 		main_dso = NULL;
-	for (size_t k = 0; k <= p->nl; k++) {   /* the program, then every location's */
-		struct sym_dso *d = k == 0 ? main_dso : p->l[k - 1].dso;
+	for (size_t j = 0; j <= p->nl; j++) {   /* the program, then every location's */
+		struct sym_dso *d = j == 0 ? main_dso : p->l[j - 1].dso;
 		if (!d)
 			continue;
 		unsigned id = sym_dso__id(d);
