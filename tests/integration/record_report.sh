@@ -195,6 +195,9 @@ check "--symbols = --sym (rc $rc)" bash -c "[ $rc -eq 0 ] && diff -q '$TMP/s1.tx
 cat "$L" | "$PMC" report --color never >"$TMP/pipe.txt" 2>/dev/null; rc=$?
 check "a pipe on stdin is read without -i - (rc $rc)" \
   bash -c "[ $rc -eq 0 ] && diff -q <(grep -v '^# pmc report' '$TMP/plain.txt') <(grep -v '^# pmc report' '$TMP/pipe.txt') >/dev/null"
+cat "$L" | "$PMC" annotate main >"$TMP/apipe.txt" 2>/dev/null; rc=$?
+check "annotate reads a pipe on stdin without -i - too (rc $rc)" \
+  bash -c "[ $rc -eq 0 ] && grep -q '^# pmc annotate: main' '$TMP/apipe.txt'"
 rep -F overhead,sym >/dev/null; rc=$?
 check "report -F overhead,sym (perf's --fields): names -s/--sort (rc $rc)" \
   bash -c "[ $rc -eq 2 ] && grep -q -- '-s/--sort' '$TMP/rep.err'"

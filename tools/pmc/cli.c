@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -149,4 +150,10 @@ int cli_parse_pid_list(const char *s, pid_t **pids, int *n)
 	}
 	free(dup);
 	return *n > 0 ? 0 : -1;
+}
+
+const char *cli_default_input(void)
+{
+	struct stat sb;
+	return fstat(STDIN_FILENO, &sb) == 0 && S_ISFIFO(sb.st_mode) ? "-" : "pmc.log";
 }

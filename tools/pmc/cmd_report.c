@@ -220,11 +220,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s' (the log is given with -i)", argv[optind]);
-	if (!path) {
-		/* as perf report: a pipe on standard input is the input */
-		struct stat sb;
-		path = fstat(0, &sb) == 0 && S_ISFIFO(sb.st_mode) ? "-" : "pmc.log";
-	}
+	if (!path)
+		path = cli_default_input();
 	if (report__parse_sort(&o, sort, err, sizeof(err)) != 0)
 		cli_usage_error("--sort: '%s' is not one of comm, pid, tid, dso, sym, srcline, cpu", err);
 	if (fmt == F_PPROF && !out && isatty(1))
