@@ -192,6 +192,23 @@ static void add_weight(void *arg, const struct prof_sample *s, const struct prof
 	*(uint64_t *)arg += prof_weight(s);
 }
 
+/*
+ * What percentages are of: the event's whole, as perf's --percentage
+ * absolute (only the time window and the CPUs shrink it), or with
+ * o->relative the weight the filters kept (filtered).
+ */
+static uint64_t whole(struct profile *p, const struct report_opts *o, int ev, uint64_t filtered)
+{
+	const struct prof_filter *f = &o->flt;
+	uint64_t w = 0;
+	if (o->relative || !(f->pids || f->tids || f->comms || f->dsos || f->syms))
+		return filtered;
+	struct prof_filter all = { .ev = ev, .cpus = f->cpus, .t0 = f->t0, .t1 = f->t1,
+		.have_time = f->have_time };
+	profile__foreach(p, &all, 0, add_weight, &w);
+	return w;
+}
+
 static int cmp_self(const void *a, const void *b)
 {
 	const struct hist_entry *x = a, *y = b;
@@ -221,16 +238,7 @@ int report__hist(struct hist *h, struct profile *p, const struct report_opts *o,
 	/* children need the whole chain; the flat self profile needs only the leaf,
 	 * but frames are cached per stack, so one walk serves both */
 	profile__foreach(p, &oo.flt, 0, hist_add, h);
-	h->base = h->total;
-	if (!o->relative && (oo.flt.pids || oo.flt.tids || oo.flt.comms || oo.flt.dsos ||
-	    oo.flt.syms)) {
-		/* percentages of the whole, as perf's (--percentage absolute):
-		 * only the event, time and CPU choices shrink the base */
-		struct prof_filter all = { .ev = ev, .cpus = oo.flt.cpus, .t0 = oo.flt.t0,
-			.t1 = oo.flt.t1, .have_time = oo.flt.have_time };
-		h->base = 0;
-		profile__foreach(p, &all, 0, add_weight, &h->base);
-	}
+	h->base = whole(p, o, ev, h->total);
 	if (h->n)       /* qsort(NULL, 0) is undefined behaviour */
 		qsort(h->e, h->n, sizeof(*h->e), o->children ? cmp_children : cmp_self);
 	h->priv->o = NULL;
@@ -344,6 +352,7 @@ static void print_callgraph(FILE *f, struct profile *p, const struct report_opts
 	if (tree__build(&t, p, &flt, o->callgraph, o->inline_frames ? PROF_INLINE : 0, 0) != 0)
 		return;
 	tree__sort(&t);
+	uint64_t base = whole(p, o, ev, t.total);
 	fprintf(f, "\n# Call graph (%s), %s:%s%s\n#\n",
 	    o->callgraph == TREE_CALLER ? "caller → callee" : "callee → caller: who called it",
 	    p->ev[ev].name, o->cg_depth ? " depth limit" : "", o->cg_depth ? "" : "");
@@ -364,7 +373,7 @@ static void print_callgraph(FILE *f, struct profile *p, const struct report_opts
 	while (sp > 0) {
 		uint32_t i = stack[--sp];
 		int d = depth[sp];
-		double pct = t.total ? 100.0 * (double)t.n[i].total / (double)t.total : 0;
+		double pct = base ? 100.0 * (double)t.n[i].total / (double)base : 0;
 		if (pct < o->cg_threshold)
 			continue;
 		fprintf(f, "%s%7.2f%%%s  %*s%s%s  [%s]\n", colr(o, pct), pct, creset(o, pct), 2 * d, "",

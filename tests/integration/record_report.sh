@@ -226,6 +226,10 @@ main_all=$(awk '$NF == "main" { print $1; exit }' "$TMP/plain.txt")
 main_sym=$(awk '$NF == "main" { print $1; exit }' "$TMP/s1.txt")
 check "--sym main: main keeps its share of the whole ($main_sym, unfiltered $main_all)" \
   test "$main_sym" = "$main_all"
+rep --sym main -g caller >"$TMP/s4.txt"
+cg_main=$(awk '/^# Call graph/ { cg = 1; next } cg && $2 == "main" { print $1; exit }' "$TMP/s4.txt")
+check "--sym main -g: the call graph's main has the same share ($cg_main, flat $main_all)" \
+  test "$cg_main" = "$main_all"
 rep --sym main --percentage relative >"$TMP/s3.txt"
 check "--percentage relative: of the filtered samples (100%)" grep -Eq '^ +100\.00% .*main$' "$TMP/s3.txt"
 if [ -s "$TMP/full.data" ]; then
