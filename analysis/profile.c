@@ -5,7 +5,8 @@
  * per-CPU rings in turn, so a sample may come before the MMAP or COMM record
  * that explains it.  At the end each distinct (process, pc) is mapped to a
  * location through the process's mappings (the latest mapping covering the
- * pc wins; a forked child without its own mapping uses its parent's), each
+ * pc wins, by time: records of different CPUs are not in file order; a
+ * forked child without its own mapping uses its parent's), each
  * distinct (binary, address) to a function, and each sample's command name
  * is the one its thread had at the sample's time.
  */
@@ -97,12 +98,14 @@ struct rstack {
 
 struct map {
 	uint64_t start, end, pgoff, seq;
+	uint64_t time;             /* when it was mapped: records of different CPUs
+	                            * are not in file order */
 	struct sym_dso *dso;
 };
 
 struct aspace {
 	int32_t pid, ppid;
-	uint64_t exec_seq;         /* mapseq at its latest exec: older maps are gone */
+	uint64_t exec_time;        /* its latest exec: older maps are gone */
 	struct map *m;
 	size_t n, cap;
 };
@@ -396,7 +399,7 @@ static struct prof_proc *proc(struct profile *p, int32_t pid, int32_t tid, uint3
 	return &p->pr[e->v];
 }
 
-static void add_map(struct profile *p, const struct pmclog_ev_map_in *mi)
+static void add_map(struct profile *p, const struct pmclog_ev_map_in *mi, uint64_t time)
 {
 	struct aspace *a;
 	struct sym_dso *d;
@@ -406,7 +409,7 @@ static void add_map(struct profile *p, const struct pmclog_ev_map_in *mi)
 	d = symtab__dso(p->st, mi->pl_pathname, mi->pl_buildid, mi->pl_buildid_len);
 	GROW(a->m, a->n, a->cap);
 	a->m[a->n++] = (struct map){ mi->pl_start, mi->pl_start + mi->pl_len, mi->pl_pgoff,
-	    ++p->priv->mapseq, d };
+	    ++p->priv->mapseq, time, d };
 }
 
 static void take_header(struct profile *p, const struct pmclog_ev_header *h)
@@ -497,7 +500,7 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		break;
 	}
 	case PMCLOG_TYPE_MAP_IN:
-		add_map(p, &ev->pl_u.pl_mi);
+		add_map(p, &ev->pl_u.pl_mi, t);
 		break;
 	case PMCLOG_TYPE_PROCFORK: {
 		const struct pmclog_ev_procfork *f = &ev->pl_u.pl_f;
@@ -507,7 +510,7 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		break;
 	}
 	case PMCLOG_TYPE_PROCEXEC:
-		aspace(p, (int32_t)ev->pl_u.pl_x.pl_pid, 1)->exec_seq = p->priv->mapseq;
+		aspace(p, (int32_t)ev->pl_u.pl_x.pl_pid, 1)->exec_time = t;
 		set_comm(p, ev->pl_u.pl_x.pl_tid > 0 ? ev->pl_u.pl_x.pl_tid : ev->pl_u.pl_x.pl_pid, t,
 		    ev->pl_u.pl_x.pl_pathname[0] == '/' ? strrchr(ev->pl_u.pl_x.pl_pathname, '/') + 1 :
 		    ev->pl_u.pl_x.pl_pathname);
@@ -613,7 +616,8 @@ static const struct map *find_map(struct profile *p, int32_t pid, uint64_t pc)
 			return NULL;
 		for (size_t i = 0; i < a->n; i++)
 			if (pc >= a->m[i].start && pc < a->m[i].end &&
-			    (!best || a->m[i].seq > best->seq))
+			    (!best || a->m[i].time > best->time ||
+			    (a->m[i].time == best->time && a->m[i].seq > best->seq)))
 				best = &a->m[i];
 		if (best || a->ppid < 0)
 			return best;
@@ -853,7 +857,7 @@ struct sym_dso *profile__main_dso(struct profile *p)
 	    a = a->ppid > 0 && a->ppid != a->pid ? aspace(p, a->ppid, 0) : NULL) {
 		const struct map *m = NULL;
 		for (size_t i = 0; i < a->n; i++)
-			if (a->m[i].seq > a->exec_seq && sym_dso__kind(a->m[i].dso) == SYM_DSO_ELF &&
+			if (a->m[i].time >= a->exec_time && sym_dso__kind(a->m[i].dso) == SYM_DSO_ELF &&
 			    (!m || a->m[i].start < m->start))
 				m = &a->m[i];
 		if (m)

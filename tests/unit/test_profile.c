@@ -3,7 +3,8 @@
  * logs whose record order and timestamps the test chooses: the writer
  * drains per-CPU rings in turn, so a fork may be logged after its child's
  * samples and before its parent's name; a system-mode event is one PMC per
- * CPU; the kernel reports samples of an already released task with tid -1.
+ * CPU; the kernel reports samples of an already released task with tid -1;
+ * a mapping may be logged after a newer one at the same address.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -188,6 +189,32 @@ static void t_system_mode_one_event(void **state)
 	profile__free(p);
 }
 
+static void map_in(pid_t pid, const char *path, uint64_t ts)
+{
+	struct pmc_logrec_map m = { pid, 0x400000, 0x10000, 0, 5, 2, 0, NULL, path };
+	assert_int_equal(pmc__logrec_map_in(&rec, &m), 0);
+	put(ts);
+}
+
+/* The latest mapping by time wins, not the last one in the file: a new
+ * mapping at an old one's address, logged before it by another CPU's ring. */
+static void t_mapping_by_time(void **state)
+{
+	(void)state;
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	comm(100, 100, "prog", 50);
+	map_in(100, "/nonexistent/new.so", 300);   /* CPU 1's ring, drained first */
+	sample(0x100, 100, 100, 1, 400);
+	map_in(100, "/nonexistent/old.so", 100);   /* CPU 0's ring */
+	struct profile *p = load();
+	assert_int_equal(p->ns, 1);
+	const struct prof_frame *fr;
+	assert_true(profile__frames(p, p->s[0].stack, 0, &fr) >= 1);
+	assert_string_equal(sym_dso__path(p->l[fr[0].loc].dso), "/nonexistent/new.so");
+	profile__free(p);
+}
+
 static int teardown(void **state)
 {
 	(void)state;
@@ -203,6 +230,7 @@ int main(void)
 		cmocka_unit_test(t_fork_then_exec),
 		cmocka_unit_test(t_no_thread),
 		cmocka_unit_test(t_system_mode_one_event),
+		cmocka_unit_test(t_mapping_by_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown);
 }
