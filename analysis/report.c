@@ -587,7 +587,7 @@ void report__json_str(FILE *f, const char *s)
 }
 
 static void json_tree(FILE *f, struct profile *p, const struct ctree *t, uint32_t i, int d,
-    const struct report_opts *o)
+    const struct report_opts *o, uint64_t base)
 {
 	fprintf(f, "{\"name\":");
 	report__json_str(f, report__func_name(p, t->n[i].func));
@@ -599,13 +599,13 @@ static void json_tree(FILE *f, struct profile *p, const struct ctree *t, uint32_
 	int first = 1;
 	if (!o->cg_depth || d + 1 < o->cg_depth)
 		for (uint32_t c = t->n[i].child; c != NONE; c = t->n[c].next) {
-			double pct = t->total ? 100.0 * (double)t->n[c].total / (double)t->total : 0;
+			double pct = base ? 100.0 * (double)t->n[c].total / (double)base : 0;
 			if (pct < o->cg_threshold)
 				continue;
 			if (!first)
 				putc(',', f);
 			first = 0;
-			json_tree(f, p, t, c, d + 1, o);
+			json_tree(f, p, t, c, d + 1, o, base);
 		}
 	fprintf(f, "]}");
 }
@@ -693,7 +693,7 @@ int report__json(FILE *f, struct profile *p, const struct report_opts *o)
 				tree__sort(&t);
 				fprintf(f, ",\"callgraph\":{\"order\":\"%s\",\"tree\":",
 				    o->callgraph == TREE_CALLER ? "caller" : "callee");
-				json_tree(f, p, &t, 0, -1, o);
+				json_tree(f, p, &t, 0, -1, o, whole(p, o, evs[i], t.total));
 				fprintf(f, "}");
 				tree__free(&t);
 			}
