@@ -29,6 +29,11 @@ if "$PMC" record -q -a -l 0.4 -e cpu-clock -o "$TMP/a.log" 2>"$TMP/a.err"; then
   "$PMC" report -i "$TMP/a.log" -F svg >"$TMP/a.svg" 2>/dev/null
   s=$(grep -o '[0-9,]* samples' "$TMP/a.svg" | head -1 | tr -d , | cut -d' ' -f1)
   check "svg: the root holds every CPU's samples (${s:-none} of $total)" test "${s:-0}" -eq "$total"
+  ev=$("$PMC" report -i "$TMP/a.log" -F callgrind 2>/dev/null | sed -n 's/^events: //p')
+  check "callgrind: one cost column ($ev)" test "$ev" = cpu_clock
+  "$PMC" report -i "$TMP/a.log" -F html -o "$TMP/a.html" 2>/dev/null
+  nh=$(grep -o '"name":"cpu-clock"' "$TMP/a.html" | wc -l)
+  check "html: one event ($nh)" test "$nh" -eq 1
   if command -v go >/dev/null 2>&1 && "$PMC" report -i "$TMP/a.log" -F pprof -o "$TMP/a.pb" 2>/dev/null &&
      go tool pprof -raw "$TMP/a.pb" >"$TMP/a.raw" 2>/dev/null; then
     check "pprof: one sample type per event (samples, cpu-clock)" \
