@@ -143,7 +143,15 @@ if command -v perf >/dev/null 2>&1 &&
   check "a cut pmc log: report exits 1 too (rc $lrc)" test "$lrc" -eq 1
 
   perf record -q -e cpu-clock -o "$TMP/killed.data" -- "$HELPERS/busy" 5000 >/dev/null 2>&1 &
-  kp=$!; sleep 1; kill -KILL $kp; wait $kp 2>/dev/null
+  kp=$!
+  # kill it once it has written some data (polling: no time limit on perf)
+  for _ in $(seq 300); do
+    [ "$(stat -c %s "$TMP/killed.data" 2>/dev/null || echo 0)" -gt 4096 ] && break
+    sleep 0.1
+  done
+  kids=$(pgrep -P $kp)
+  kill -KILL $kp; wait $kp 2>/dev/null
+  [ -n "$kids" ] && kill $kids 2>/dev/null   # busy, perf's command
   "$PMC" report -i "$TMP/killed.data" >/dev/null 2>"$TMP/k.err"; rc=$?
   check "perf.data of a SIGKILLed perf: report warns, exits 1 (rc $rc)" \
     bash -c "[ $rc -eq 1 ] && grep -q 'truncated' '$TMP/k.err'"
