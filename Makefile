@@ -98,12 +98,17 @@ install: all
 	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3
 	install -m 755 $(B)/pmc $(DESTDIR)$(PREFIX)/bin/pmc
 	install -m 644 include/pmc.h $(wildcard include/pmclog.h) $(DESTDIR)$(PREFIX)/include/
+	install -d $(DESTDIR)$(PREFIX)/include/pmc-freebsd/sys
+	install -m 644 include/freebsd/unistd.h $(DESTDIR)$(PREFIX)/include/pmc-freebsd/
+	install -m 644 $(wildcard include/freebsd/sys/*.h) $(DESTDIR)$(PREFIX)/include/pmc-freebsd/sys/
 	install -m 644 $(B)/libpmc.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/libpmc.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libpmc.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpmc.so.$(SOVERSION)
 	ln -sf libpmc.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpmc.so
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' lib/libpmc.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libpmc.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' lib/libpmc-freebsd.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libpmc-freebsd.pc
 	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 $(wildcard man/*.3) $(DESTDIR)$(PREFIX)/share/man/man3/
 

@@ -131,6 +131,8 @@ struct pmcstat_input *input__open(const char *path, int follow, char *err, size_
 		if (in->log && n > 0)
 			pmclog_feed(in->log, magic, (int)n);
 	}
+	if (in->log)
+		pmclog_set_extensions(in->log, 1);   /* pmc's records too */
 	if (!in->log) {
 		snprintf(err, errlen, "cannot open: %s", strerror(errno));
 		goto fail;

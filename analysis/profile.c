@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "profile.h"
+#include "unwind.h"
 
 /* ---- a small open-addressing map: (u64, u64) -> u32 ------------------- */
 
@@ -96,12 +97,9 @@ struct rstack {
 	uint8_t a_done, a_lines, b_done;
 };
 
-struct map {
-	uint64_t start, end, pgoff, seq;
-	uint64_t time;             /* when it was mapped: records of different CPUs
-	                            * are not in file order */
-	struct sym_dso *dso;
-};
+/* a mapping: struct unwind_map (analysis/unwind.h), so the unwinder reads
+ * the process's mappings where they are */
+#define map unwind_map
 
 struct aspace {
 	int32_t pid, ppid;
@@ -158,6 +156,14 @@ struct prof_priv {
 	struct sym_dso *unknown_dso;
 	struct inherit *inh;       /* applied in time order once everything is read */
 	size_t ninh, capinh;
+	struct unwinder *uw;       /* DWARF unwinding of sampled user stacks */
+	struct uw_pending {        /* samples read before their process's mappings */
+		size_t sample;
+		struct pmclog_ev_callchain *cc;   /* a copy, pl_ustack copied after it */
+	} *uwp;
+	size_t nuwp, capuwp;
+	uint64_t uwpcs[PMC_CALLCHAIN_DEPTH_MAX];
+	uint8_t uwflags[PMC_CALLCHAIN_DEPTH_MAX];
 };
 
 /* ---- loading ------------------------------------------------------------- */
@@ -408,8 +414,84 @@ static void add_map(struct profile *p, const struct pmclog_ev_map_in *mi, uint64
 	a = aspace(p, mi->pl_pid, 1);
 	d = symtab__dso(p->st, mi->pl_pathname, mi->pl_buildid, mi->pl_buildid_len);
 	GROW(a->m, a->n, a->cap);
-	a->m[a->n++] = (struct map){ mi->pl_start, mi->pl_start + mi->pl_len, mi->pl_pgoff,
-	    ++p->priv->mapseq, time, d };
+	a->m[a->n++] = (struct map){ .start = mi->pl_start, .end = mi->pl_start + mi->pl_len,
+	    .pgoff = mi->pl_pgoff, .seq = ++p->priv->mapseq, .dso = d, .time = time };
+}
+
+/* The aspace whose mappings a process uses: its own, or (forked without
+ * exec) its parent's, as find_map looks them up. */
+static struct aspace *maps_of(struct profile *p, int32_t pid)
+{
+	for (int depth = 0; depth < 64; depth++) {
+		struct aspace *a = aspace(p, pid, 0);
+		if (!a || a->n || a->ppid < 0)
+			return a && a->n ? a : NULL;
+		pid = a->ppid;
+	}
+	return NULL;
+}
+
+/* A sample with the user registers and stack (--call-graph dwarf): the
+ * kernel part of its chain as recorded, then the user part unwound from
+ * DWARF CFI.  Counts the samples whose unwinding stopped early. */
+static uint32_t unwind_sample(struct profile *p, const struct pmclog_ev_callchain *cc,
+    const uint64_t **pcs, const uint8_t **flags, uint32_t npc)
+{
+	struct prof_priv *v = p->priv;
+	struct aspace *a = maps_of(p, (int32_t)cc->pl_pid);
+	uint32_t nk = 0;
+	int n, complete = 0;
+
+	if (!v->uw && !(v->uw = unwind__new()))
+		return npc;
+	while (nk < npc && !(cc->pl_pcflags[nk] & PMC_CC_F_USERSPACE))
+		nk++;                     /* the kernel's part */
+	n = a ? unwind__user(v->uw, a->pid, a->m, a->n, cc, v->uwpcs + nk,
+	    PMC_CALLCHAIN_DEPTH_MAX - (int)nk, &complete) : 0;
+	p->unwind_samples++;
+	if (!complete)
+		p->unwind_truncated++;
+	if (n <= 0)
+		return npc;               /* nothing unwound: the chain as recorded */
+	memcpy(v->uwpcs, cc->pl_pc, nk * sizeof(uint64_t));
+	memset(v->uwflags, 0, nk);
+	memset(v->uwflags + nk, PMC_CC_F_USERSPACE, (size_t)n);
+	*pcs = v->uwpcs;
+	*flags = v->uwflags;
+	return nk + (uint32_t)n;
+}
+
+/* Records of a process can come before its mappings (each CPU's ring is
+ * drained in turn): keep such a sample's registers and stack and unwind it
+ * when everything has been read (profile__load's end). */
+static void unwind_later(struct profile *p, const struct pmclog_ev_callchain *cc)
+{
+	struct prof_priv *v = p->priv;
+	struct pmclog_ev_callchain *c = malloc(sizeof(*c) + cc->pl_ustack_len);
+	if (!c)
+		abort();
+	*c = *cc;
+	if (cc->pl_ustack_len)
+		memcpy(c + 1, cc->pl_ustack, cc->pl_ustack_len);
+	c->pl_ustack = (const unsigned char *)(c + 1);
+	GROW(v->uwp, v->nuwp, v->capuwp);
+	v->uwp[v->nuwp++] = (struct uw_pending){ p->ns, c };
+}
+
+static void unwind_pending(struct profile *p)
+{
+	struct prof_priv *v = p->priv;
+	for (size_t i = 0; i < v->nuwp; i++) {
+		const struct pmclog_ev_callchain *cc = v->uwp[i].cc;
+		const uint64_t *pcs = cc->pl_pc;
+		const uint8_t *fl = cc->pl_pcflags;
+		uint32_t npc = unwind_sample(p, cc, &pcs, &fl, cc->pl_npc);
+		p->s[v->uwp[i].sample].stack = intern_stack(p, (int32_t)cc->pl_pid, pcs, fl, npc);
+		free(v->uwp[i].cc);
+	}
+	free(v->uwp);
+	v->uwp = NULL;
+	v->nuwp = v->capuwp = 0;
 }
 
 static void take_header(struct profile *p, const struct pmclog_ev_header *h)
@@ -467,11 +549,17 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		e = event_ix(p, cc->pl_pmcid);
 		/* a frame-pointer walk ends in a 0 return address: not a frame */
 		uint32_t npc = cc->pl_npc;
+		const uint64_t *pcs = cc->pl_pc;
+		const uint8_t *fl = cc->pl_pcflags;
 		while (npc > 1 && cc->pl_pc[npc - 1] == 0)
 			npc--;
+		if (cc->pl_nuregs && !maps_of(p, (int32_t)cc->pl_pid))
+			unwind_later(p, cc);
+		else if (cc->pl_nuregs)
+			npc = unwind_sample(p, cc, &pcs, &fl, npc);
 		GROW(p->s, p->ns, p->caps);
 		s = &p->s[p->ns++];
-		s->stack = intern_stack(p, (int32_t)cc->pl_pid, cc->pl_pc, cc->pl_pcflags, npc);
+		s->stack = intern_stack(p, (int32_t)cc->pl_pid, pcs, fl, npc);
 		s->ev = (uint16_t)e;
 		s->cpu = (uint16_t)cc->pl_cpu;
 		s->pid = (int32_t)cc->pl_pid;
@@ -585,6 +673,7 @@ int profile__load(struct profile **out, const char *path, const struct prof_load
 		if (o && o->progress && (p->records & 0xffff) == 0)
 			o->progress(o->progress_arg, p->records);
 	}
+	unwind_pending(p);
 	if (ev->pl_state == PMCLOG_ERROR) {
 		if (p->records == 0) {
 			snprintf(err, errlen, "%s", input__errmsg(in));
@@ -967,6 +1056,7 @@ void profile__free(struct profile *p)
 		return;
 	struct prof_priv *v = p->priv;
 	if (v) {
+		unwind__free(v->uw);
 		free(v->pcs);
 		free(v->flags);
 		free(v->st);

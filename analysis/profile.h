@@ -108,6 +108,8 @@ struct profile {
 	uint64_t lost_unknown;    /* lost, PMC not known */
 	uint64_t first_time, last_time;
 	uint64_t records;
+	uint64_t unwind_samples;  /* samples with a user stack to unwind (DWARF) */
+	uint64_t unwind_truncated; /* ... whose unwinding stopped before the outermost frame */
 	char truncated[256];      /* "" or why */
 	int resolved;
 	struct prof_priv *priv;   /* stacks, maps, names, hashes (profile.c) */

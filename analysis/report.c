@@ -558,6 +558,12 @@ int report__text(FILE *f, struct profile *p, const struct report_opts *o)
 		fprintf(f, "# WARNING: %s; the report covers what could be read\n", p->truncated);
 	if (p->lost_unknown)
 		fprintf(f, "# Lost samples (PMC not known): %" PRIu64 "\n", p->lost_unknown);
+	if (p->unwind_samples) {
+		char a[32], b[32];
+		group(p->unwind_truncated, a, sizeof(a));
+		group(p->unwind_samples, b, sizeof(b));
+		fprintf(f, "# %s samples with truncated stacks (of %s unwound from DWARF)\n", a, b);
+	}
 	n = report__events(p, evs, 256);
 	if (n == 0)
 		fprintf(f, "#\n# No samples.\n");
@@ -634,6 +640,8 @@ int report__json(FILE *f, struct profile *p, const struct report_opts *o)
 	}
 	fprintf(f, ",\"truncated\":");
 	report__json_str(f, p->truncated);
+	fprintf(f, ",\"unwound_samples\":%" PRIu64 ",\"truncated_stacks\":%" PRIu64,
+	    p->unwind_samples, p->unwind_truncated);
 	fprintf(f, ",\"sort\":[");
 	for (int k = 0; k < o->nsort; k++)
 		fprintf(f, "%s\"%s\"", k ? "," : "", sk_names[o->sort[k]]);

@@ -108,11 +108,47 @@ struct pmclog_ev_callchain {          /* PMCLOG_TYPE_CALLCHAIN: one sample */
 	uint64_t pl_period;           /* events this sample stands for */
 	uint64_t pl_time;             /* ns, = the record timestamp */
 	uint8_t pl_pcflags[PMC_CALLCHAIN_DEPTH_MAX]; /* per pc: PMC_CC_F_USERSPACE or 0 */
+	/* ext: the user registers and stack copied with the sample, for DWARF
+	 * unwinding (pmc_set_user_stack, perf's --call-graph dwarf); pl_nuregs
+	 * is 0 when the sample has none. */
+	uint32_t pl_uregs_abi;        /* 1: 32-bit, 2: 64-bit (PERF_SAMPLE_REGS_ABI_*) */
+	uint32_t pl_nuregs;           /* registers in pl_uregs */
+	uint64_t pl_uregs_mask;       /* which ones: the kernel's perf_regs numbering */
+	uint64_t pl_uregs[64];        /* in mask bit order */
+	uint32_t pl_ustack_len;       /* bytes at pl_ustack, from the sampled sp up */
+	const unsigned char *pl_ustack; /* points into the reader: valid until the next read */
 };
 #ifndef PMC_CALLCHAIN_CPUFLAGS_TO_CPU
 #define PMC_CALLCHAIN_CPUFLAGS_TO_CPU(CF)       (((CF) >> 16) & 0xFFFF)
 #define PMC_CALLCHAIN_CPUFLAGS_TO_USERMODE(CF)  ((CF) & PMC_CC_F_USERSPACE ? 1 : 0)
 #endif
+
+/* FreeBSD's packing of a CPU and PMC_CC_F_* flags into pl_cpuflags. */
+#ifndef PMC_CALLCHAIN_TO_CPUFLAGS
+#define PMC_CALLCHAIN_TO_CPUFLAGS(CPU, FLAGS) \
+	((((uint32_t)(CPU) & 0xFFFF) << 16) | ((uint32_t)(FLAGS) & 0xFFFF))
+#endif
+
+/*
+ * hwpmc's record header word (MAGIC[31:24] TYPE[23:16] LENGTH[15:0]), for
+ * programs that look at hwpmc's raw records.  pmc's own logs frame records
+ * differently (docs/log-format.md); pl_data/pl_len give their raw bytes.
+ */
+#define PMCLOG_HEADER_MAGIC 0xEEU
+#define PMCLOG_HEADER_TO_LENGTH(H) ((H) & 0x0000FFFF)
+#define PMCLOG_HEADER_TO_TYPE(H)   (((H) & 0x00FF0000) >> 16)
+#define PMCLOG_HEADER_TO_MAGIC(H)  (((H) & 0xFF000000) >> 24)
+#define PMCLOG_HEADER_CHECK_MAGIC(H) (PMCLOG_HEADER_TO_MAGIC(H) == PMCLOG_HEADER_MAGIC)
+
+/* hwpmc's old PC sample (superseded by CALLCHAIN; never in pmclog_ev). */
+struct pmclog_ev_pcsample {
+	uintfptr_t pl_pc;
+	pid_t pl_pid;
+	pid_t pl_tid;
+	pmc_id_t pl_pmcid;
+	uint32_t pl_flags;
+	uint32_t pl_usermode;
+};
 
 struct pmclog_ev_dropnotify {         /* samples or records were lost */
 	/* FreeBSD: empty.  ext: */
@@ -341,6 +377,34 @@ struct pmclog_ev {
 	uint64_t pl_time;             /* the record's timestamp in ns (= pl_ts) */
 };
 
+/*
+ * FreeBSD's parser state, as its libpmc declares it.  The cookie that
+ * pmclog_open() returns here is NOT this struct (the parser is libpmc's
+ * own, see docs/freebsd-compat.md): use pmclog_read()'s pl_state and, for
+ * the architecture and CPU id, the INITIALIZE record or pmclog_header().
+ */
+enum pmclog_parser_state {
+	PL_STATE_NEW_RECORD,          /* waiting for a new record */
+	PL_STATE_EXPECTING_HEADER,    /* waiting for the log header */
+	PL_STATE_PARTIAL_RECORD,      /* a partial record was read */
+	PL_STATE_ERROR                /* the parser is in error */
+};
+
+struct pmclog_parse_state {
+	enum pmclog_parser_state ps_state;
+	enum pmc_cputype ps_arch;     /* the log's architecture */
+	uint32_t ps_version;          /* the log's version */
+	int ps_initialized;           /* INITIALIZE was seen */
+	int ps_count;                 /* records so far */
+	off_t ps_offset;              /* stream byte offset */
+	int ps_svcount;               /* bytes of a saved partial record */
+	int ps_fd;                    /* the fd, or PMCLOG_FD_NONE */
+	char *ps_buffer;              /* scratch buffer if fd != -1 */
+	char *ps_data;                /* current parse pointer */
+	char *ps_cpuid;               /* the log's CPU id */
+	size_t ps_len;                /* bytes left in the buffer */
+};
+
 /* ---- the FreeBSD API -------------------------------------------------- */
 
 /* A parser reading fd (a file, a pipe, a FIFO), or with PMCLOG_FD_NONE one
@@ -359,6 +423,14 @@ void pmclog_close(void *_cookie);
 
 #define PMCLOG_FORMAT_MAJOR 1
 #define PMCLOG_FORMAT_MINOR 0
+
+/*
+ * Deliver the Linux-only record types (PMCLOG_TYPE_HEADER and up: HEADER,
+ * COMM, THROTTLE, KSYMSRC, KSYMBOL) from pmclog_read.  Off by default, so a
+ * FreeBSD client sees only FreeBSD's record types; pmclog_header() works
+ * either way.  pmc's own tools turn it on.
+ */
+int pmclog_set_extensions(void *_cookie, int _on);
 
 /* Open a log by path ("-" = standard input, not closed by pmclog_close). */
 void *pmclog_open_file(const char *_path);

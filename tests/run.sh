@@ -16,6 +16,9 @@ pass=0 fail=0 skip=0
 failed_names=()
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
+# PMCADMIN row state is machine-wide (lib/core/rows.c): tests keep theirs
+# here, not in /run/pmc.
+export PMC_RUNDIR=$log/run
 
 run_one() {            # $1 = display name, rest = command
   local name=$1; shift

@@ -752,6 +752,8 @@ int pmc__pmclog_to_perfdata(int in_fd, int out_fd, uint64_t *nsamples, int *trun
 	w->pipe = !(fstat(out_fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
 	    lseek(out_fd, 0, SEEK_SET) == 0);
 	lp = pmclog_open(in_fd);
+	if (lp)
+		pmclog_set_extensions(lp, 1);
 	if (!lp) {
 		rc = -errno;
 		snprintf(msg, msglen, "cannot read the log: %s", strerror(errno));

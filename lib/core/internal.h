@@ -24,6 +24,7 @@ struct pmc_target {
 	pid_t *ctr_tid;                 /* the thread each counter was opened on */
 	struct pmc_bctr **probe;        /* LOG_PROCCSW: the group's context-switch
 	                                 * probe for each counter, else NULL */
+	int exited;                     /* the process exited (core/targetwatch.c) */
 	struct pmc_target *next;
 };
 
@@ -36,10 +37,12 @@ struct pmc {
 	enum pmc_state state;
 	uint64_t count;                 /* initial count (counting) / period (sampling) */
 	uint64_t freq;                  /* sampling frequency, 0 if period */
+	uint32_t ustack;                /* pmc_set_user_stack bytes, 0 if none */
 	int64_t offset;                 /* counting: value = scaled raw + offset (pmc_write) */
 	struct pmc_target *targets;
 	struct pmc *leader;             /* pmc_group(): NULL or the group leader */
 	int nmembers;                   /* as leader: how many joined */
+	int sigio_sent;                 /* the owner was told it lost its targets */
 	struct pmc *next;
 };
 
@@ -82,6 +85,13 @@ int pmc__spawn_pending(pid_t pid);
 	PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_READ)
 #define PMC__CSW_READ_FORMAT (PERF_FORMAT_GROUP | PERF_FORMAT_ID | \
 	PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+/* hwpmc's SIGIO when a PMC loses its last target (core/targetwatch.c). */
+void pmc__targets_lost(struct pmc *pm);
+void pmc__targetwatch_start(void);
+void pmc__targetwatch_stop(void);
+pid_t pmc__targetwatch_tid(void);
+/* Forget the CPU event table pmc_pmu_*(3) read (core/pmu.c). */
+void pmc__pmu_table_reset(void);
 /* Sampling attr fields for pm (core/pmc.c). */
 void pmc__sampling_attr(const struct pmc *pm, struct perf_event_attr *a);
 

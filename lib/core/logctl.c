@@ -57,6 +57,7 @@ static struct {
 	int logged_all;                 /* every process's state is in this log */
 	int logged_ksyms;               /* KSYMSRC is in this log */
 	char cmdline[1024];
+	struct pmc_logw_stats done;     /* totals of the logs already closed */
 } L;
 
 int pmc__log_active(void)
@@ -392,6 +393,8 @@ static size_t ring_pages(const struct pmc *pm)
 
 	if (pm->flags & PMC_F_CALLCHAIN)
 		per += 8 * (size_t)pmc__setting(PMC_SETTING_CALLCHAINDEPTH);
+	if (pm->ustack)               /* registers and the stack copy */
+		per += 24 + 8 * 64 + pm->ustack;
 	bytes = (size_t)pmc__setting(PMC_SETTING_NSAMPLES) * per;
 	if (bytes < (size_t)pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024)
 		bytes = (size_t)pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024;
@@ -468,11 +471,15 @@ static int thread_ring(struct pmc *pm, pid_t tid, struct ring **out)
 	a.clockid = CLOCK_MONOTONIC;
 	a.watermark = 1;
 	a.wakeup_watermark = (uint32_t)(pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024 / 2);
+	/* A PMC that counts user mode only (what an unprivileged user may
+	 * count, core/pmc.c's probe_event) gets a ring the kernel allows too. */
+	a.exclude_kernel = pm->ev.attr.exclude_kernel;
+	a.exclude_hv = pm->ev.attr.exclude_hv;
 	if ((rc = be->open(&a, tid, -1, NULL, 0, &c)) < 0)
 		return rc;
 	if ((rc = be->id(c, &kid)) < 0 ||
-	    (rc = pmc__logw_add_event(L.lw, kid, pm->id, a.sample_type, a.read_format,
-	    PMC_LOGW_SAMPLES)) < 0 ||
+	    (rc = pmc__logw_add_event(L.lw, kid, pm->id, &(struct psample_layout){
+	    .sample_type = a.sample_type, .read_format = a.read_format }, PMC_LOGW_SAMPLES)) < 0 ||
 	    (rc = new_ring(pm, c, -1, tid, 1, out)) < 0) {
 		be->close(c);
 		return rc;
@@ -493,11 +500,16 @@ static int add_counter(struct pmc *pm, struct pmc_bctr *c, int cpu, pid_t tid)
 	pmc__sampling_attr(pm, &a);
 	enum pmc_logw_role role = PMC_IS_SAMPLING_MODE(pm->mode) ?
 	    PMC_LOGW_SAMPLES : PMC_LOGW_EXIT_READ;
-	uint64_t st = a.sample_type | PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID |
-	    PERF_SAMPLE_TIME;
-	uint64_t rf = a.read_format | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
-	    PERF_FORMAT_TOTAL_TIME_RUNNING;
-	if ((rc = pmc__logw_add_event(L.lw, kid, pm->id, st, rf, role)) < 0 ||
+	struct psample_layout l = {
+		.sample_type = a.sample_type | PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID |
+		    PERF_SAMPLE_TIME,
+		.read_format = a.read_format | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
+		    PERF_FORMAT_TOTAL_TIME_RUNNING,
+		.branch_sample_type = a.branch_sample_type,
+		.regs_user = a.sample_regs_user,
+		.regs_intr = a.sample_regs_intr,
+	};
+	if ((rc = pmc__logw_add_event(L.lw, kid, pm->id, &l, role)) < 0 ||
 	    (rc = pmc__logw_set_period(L.lw, kid, a.freq ? 0 : a.sample_period)) < 0)
 		return rc;
 	if (!r && cpu < 0) {
@@ -519,8 +531,9 @@ static int add_csw_probe(struct pmc *pm, struct pmc_bctr *probe, pid_t tid)
 	int rc;
 
 	if ((rc = be->id(probe, &kid)) < 0 ||
-	    (rc = pmc__logw_add_event(L.lw, kid, pm->id, PMC__CSW_SAMPLE_TYPE,
-	    PMC__CSW_READ_FORMAT, PMC_LOGW_CSW_PROBE)) < 0)
+	    (rc = pmc__logw_add_event(L.lw, kid, pm->id, &(struct psample_layout){
+	    .sample_type = PMC__CSW_SAMPLE_TYPE, .read_format = PMC__CSW_READ_FORMAT },
+	    PMC_LOGW_CSW_PROBE)) < 0)
 		return rc;
 	if (!r && (rc = thread_ring(pm, tid, &r)) < 0)
 		return rc;
@@ -557,6 +570,14 @@ int pmc__log_pmc_started(struct pmc *pm)
 				put(r);
 			if (!pending && pids_are_real() && !L.logged_all)
 				log_process_state(t->pid, t->is_thread);
+			/* hwpmc logs the target's own exit with its count too */
+			if ((pm->flags & PMC_F_LOG_PROCEXIT) && !t->is_thread && t->nctr > 0 &&
+			    PMC_IS_COUNTING_MODE(pm->mode)) {
+				pmc__logw_unwatch_exit(L.lw, t->pid, t->ctr[0]);
+				if ((rc = pmc__logw_watch_exit(L.lw, t->pid, pm->id, pmc__g.be,
+				    t->ctr, t->nctr)) < 0)
+					return rc;
+			}
 		}
 		for (int i = 0; i < t->nctr; i++) {
 			/* Rings are set up once per counter; skip ones already added. */
@@ -595,6 +616,8 @@ void pmc__log_target_closing(struct pmc_target *t)
 {
 	if (!L.lw)
 		return;
+	if (t->nctr > 0)
+		pmc__logw_unwatch_exit(L.lw, t->pid, t->ctr[0]);
 	for (int i = 0; i < t->nctr; i++)
 		for (struct ring **pp = &L.rings; *pp; pp = &(*pp)->next)
 			if ((*pp)->owner == t->ctr[i]) {
@@ -606,12 +629,23 @@ void pmc__log_target_closing(struct pmc_target *t)
 			}
 }
 
+/*
+ * hwpmc's statistics are the driver's counters: they keep growing across
+ * logs (pmcstat compares them before and after pmc_close_logfile to warn
+ * that sampling was paused).  So: the closed logs' totals plus the open one's.
+ */
 void pmc__log_fill_stats(struct pmc_driverstats *st)
 {
-	struct pmc_logw_stats ls;
-	if (!L.lw)
-		return;
-	pmc__logw_get_stats(L.lw, &ls);
+	struct pmc_logw_stats ls = L.done;
+	if (L.lw) {
+		struct pmc_logw_stats cur;
+		pmc__logw_get_stats(L.lw, &cur);
+		ls.samples += cur.samples;
+		ls.lost += cur.lost;
+		ls.writes += cur.writes;
+		ls.sweeps += cur.sweeps;
+		ls.errors += cur.errors;
+	}
 	st->pm_intr_processed = (unsigned)ls.samples;
 	st->pm_intr_bufferfull = (unsigned)ls.lost;
 	st->pm_buffer_requests = (unsigned)ls.writes;
@@ -632,7 +666,14 @@ static int close_log(void)
 			pmc__g.be->close(r->owner);
 		free(r);
 	}
-	rc = pmc__logw_close(L.lw);
+	struct pmc_logw_stats fin;
+	memset(&fin, 0, sizeof(fin));
+	rc = pmc__logw_close_stats(L.lw, &fin);
+	L.done.samples += fin.samples;
+	L.done.lost += fin.lost;
+	L.done.writes += fin.writes;
+	L.done.sweeps += fin.sweeps;
+	L.done.errors += fin.errors;
 	L.lw = NULL;
 	L.logged_all = L.logged_ksyms = 0;
 	return rc;
@@ -662,6 +703,8 @@ int pmc_configure_logfile_flags(int fd, unsigned flags)
 		pmc__set_reason("%d is not an open file descriptor", fd);
 		rc = -EBADF;
 	} else {
+		/* INITIALIZE's pl_arch is pmc_cpuinfo's CPU type, as hwpmc's */
+		pmc__logw_set_cpu(pmc__g.ci.pm_cputype, pmc__g.m.cpu_desc);
 		/* hwpmc's logbuffersize: the size of the writer's buffer. */
 		pmc__logw_set_bufsize((size_t)pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024);
 		rc = pmc__logw_open(fd, (flags & PMC_LOGF_ZSTD) ? PMC_LOGW_ZSTD : 0,
@@ -747,4 +790,5 @@ void pmc__log_fini(void)
 {
 	if (L.lw)
 		close_log();
+	memset(&L.done, 0, sizeof(L.done));
 }

@@ -7,6 +7,7 @@
  * calls are not hot enough for finer locking to pay.
  */
 #include <assert.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -23,6 +24,7 @@
 #include "core/userpage.h"
 
 struct pmc_core pmc__g = { .lock = PTHREAD_MUTEX_INITIALIZER };
+char pmc_cpuid[PMC_CPUID_LEN];
 static const char *backend_name_wanted;
 
 #define LOCK()   pthread_mutex_lock(&pmc__g.lock)
@@ -93,6 +95,7 @@ static int init_locked(void)
 		pmc__g.ci.pm_classes[i] = pmc__g.m.classes[i];
 		pmc__g.ci.pm_npmc += pmc__g.m.classes[i].pm_num;
 	}
+	pmc__sys_cpuid(pmc_cpuid, sizeof(pmc_cpuid));
 	pmc__g.initialized = 1;
 	return 0;
 }
@@ -157,6 +160,11 @@ static int lookup(pmc_id_t id, struct pmc **out)
 	if (rc < 0)
 		return rc;
 	*out = pmc__find(id);
+	if (!*out && !pmc__g.pmcs && !pmc__log_active()) {
+		/* hwpmc: a process that owns no PMC (and no log) is no owner */
+		pmc__set_reason("0x%08x is not a PMC handle: this process owns no PMCs", id);
+		return -ESRCH;
+	}
 	if (!*out) {
 		pmc__set_reason("0x%08x is not a PMC handle of this process", id);
 		return -EINVAL;
@@ -258,7 +266,8 @@ void pmc__sampling_attr(const struct pmc *pm, struct perf_event_attr *a)
 		a->freq = 1;
 		a->sample_freq = pm->freq;
 	} else {
-		a->sample_period = pm->count;
+		/* FreeBSD's CLOCK.* sample every N clock ticks */
+		a->sample_period = pm->ev.tick_ns ? pm->count * pm->ev.tick_ns : pm->count;
 	}
 	/* A fixed period is not asked for in each sample (as perf record -c):
 	 * with PERF_SAMPLE_PERIOD the kernel's software events (page-faults,
@@ -273,6 +282,15 @@ void pmc__sampling_attr(const struct pmc *pm, struct perf_event_attr *a)
 		a->sample_max_stack = (uint16_t)(depth < max ? depth : max);
 		if (pm->flags & PMC_F_USERCALLCHAIN)
 			a->exclude_callchain_kernel = 1;
+	}
+	if (pm->ustack) {
+		/* user part unwound later from these; the kernel's chain keeps
+		 * only its kernel part (perf's --call-graph dwarf) */
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = pmc__sys_user_regs_mask();
+		a->sample_stack_user = pm->ustack;
+		if (a->sample_type & PERF_SAMPLE_CALLCHAIN)
+			a->exclude_callchain_user = 1;
 	}
 	a->sample_id_all = 1;
 	a->wakeup_watermark = (uint32_t)(pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024 / 2);
@@ -294,6 +312,19 @@ static void close_target(struct pmc_target *t)
 	free(t);
 }
 
+/* The event now counts user space only: its name says so as perf's does
+ * ("cpu-clock" -> "cpu-clock:u", "cycles:p" -> "cycles:pu"). */
+static void name_user_only(struct pmc_evspec *ev)
+{
+	size_t n = strlen(ev->name);
+	const char *colon = strrchr(ev->name, ':');
+	int has_mods = colon && ev->pclass != PMC_CLASS_TRACEPOINT && colon[1] &&
+	    strspn(colon + 1, "ukhpGHID") == strlen(colon + 1);
+
+	if (n + 3 <= sizeof(ev->name))
+		strcpy(ev->name + n, has_mods ? "u" : ":u");
+}
+
 /* Trial-open so that allocation fails early, with the real reason. */
 static int probe_event(struct pmc *pm)
 {
@@ -305,19 +336,38 @@ static int probe_event(struct pmc *pm)
 	pmc__sampling_attr(pm, &a);
 	rc = pmc__g.be->open(&a, pid, PMC_IS_SYSTEM_MODE(pm->mode) ? pm->cpu : -1,
 	    NULL, 0, &c);
-	if (rc == -EPERM && pid == 0 && !a.exclude_kernel && !pmc__sys_has_cap_perfmon()) {
+	if (rc == -EPERM && pid == 0 && !a.exclude_kernel && !pmc__sys_has_cap_perfmon() &&
+	    !pm->ev.mode_given) {
 		/* perf_event_paranoid >= 2: an unprivileged user may count only
-		 * user space.  Do what perf does: exclude the kernel, quietly. */
+		 * user space.  Do what perf does for an event given without
+		 * modifiers: exclude the kernel, and say so in its name
+		 * ("cpu-clock:u").  An explicit :k or ,os stays refused, with
+		 * the backend's paranoid advice as the reason. */
 		pmc__clear_reason();
 		pm->ev.attr.exclude_kernel = 1;
 		pm->ev.attr.exclude_hv = 1;
 		a.exclude_kernel = a.exclude_hv = 1;
 		rc = pmc__g.be->open(&a, pid, -1, NULL, 0, &c);
+		if (rc == 0)
+			name_user_only(&pm->ev);
 	}
 	if (rc < 0)
 		return rc;
 	pmc__g.be->close(c);
 	return 0;
+}
+
+/* FreeBSD's name of the TSC ("TSC", "tsc", "TSC-TSC"), as opposed to
+ * Linux's msr/tsc/, which counts per process too. */
+static int is_freebsd_tsc(const char *name)
+{
+	char n[8];
+	size_t i;
+
+	for (i = 0; name[i] && i < sizeof(n) - 1; i++)
+		n[i] = (char)(name[i] == '.' || name[i] == '_' ? '-' : tolower((unsigned char)name[i]));
+	n[i] = '\0';
+	return !name[i] && (!strcmp(n, "tsc") || !strcmp(n, "tsc-tsc"));
 }
 
 static int allocate_common(struct pmc *pm, enum pmc_mode mode, uint32_t flags,
@@ -356,9 +406,10 @@ static int allocate_common(struct pmc *pm, enum pmc_mode mode, uint32_t flags,
 			return -EINVAL;
 		}
 		if (cpu < 0 || cpu >= (int)pmc__g.ci.pm_ncpu) {
+			/* hwpmc: EINVAL past the last CPU, ENXIO for one offline */
 			pmc__set_reason("CPU %d does not exist (this machine has CPUs 0-%u)",
 			    cpu, pmc__g.ci.pm_ncpu - 1);
-			return -ENXIO;
+			return -EINVAL;
 		}
 		if ((rc = pmc__g.be->cpu_check(cpu)) < 0)
 			return rc;
@@ -371,9 +422,22 @@ static int allocate_common(struct pmc *pm, enum pmc_mode mode, uint32_t flags,
 		    pm->ev.name);
 		return -EOPNOTSUPP;
 	}
-	if ((flags & PMC_F_CALLCHAIN) && !PMC_IS_SAMPLING_MODE(mode)) {
-		pmc__set_reason("call chains need a sampling PMC");
-		return -EOPNOTSUPP;
+	/* hwpmc: USERCALLCHAIN only with CALLCHAIN, and only when sampling;
+	 * CALLCHAIN alone on a counting PMC is accepted and means nothing
+	 * (pmcstat sets it on every event). */
+	if ((flags & (PMC_F_CALLCHAIN | PMC_F_USERCALLCHAIN)) == PMC_F_USERCALLCHAIN) {
+		pmc__set_reason("PMC_F_USERCALLCHAIN needs PMC_F_CALLCHAIN");
+		return -EINVAL;
+	}
+	if ((flags & PMC_F_USERCALLCHAIN) && !PMC_IS_SAMPLING_MODE(mode)) {
+		pmc__set_reason("PMC_F_USERCALLCHAIN needs a sampling PMC");
+		return -EINVAL;
+	}
+	if (pm->ev.pclass == PMC_CLASS_TSC && is_freebsd_tsc(pm->ev.name) && mode != PMC_MODE_SC) {
+		/* hwpmc's TSC class counts system-wide only */
+		pmc__set_reason("the TSC counts only system-wide (mode SC), not %s",
+		    pmc_name_of_mode(mode) ? pmc_name_of_mode(mode) : "?");
+		return PMC_IS_SAMPLING_MODE(mode) ? -EOPNOTSUPP : -EINVAL;
 	}
 	if ((pm->ev.attr.exclude_kernel || pm->ev.attr.exclude_user) &&
 	    !(pm->ev.caps & (PMC_CAP_USER | PMC_CAP_SYSTEM))) {
@@ -390,8 +454,11 @@ static int allocate_common(struct pmc *pm, enum pmc_mode mode, uint32_t flags,
 		pm->count = count < minc ? minc : count;
 		pm->flags |= PMC_F_NEEDS_LOGFILE;
 	} else {
+		/* hwpmc keeps the count as the PMC's initial value: a system-mode
+		 * PMC starts counting from it; a process-mode PMC's per-process
+		 * values start at 0 and never use it. */
 		pm->count = count;
-		pm->offset = (int64_t)count;
+		pm->offset = PMC_IS_SYSTEM_MODE(mode) ? (int64_t)count : 0;
 		if (flags & (PMC_F_LOG_PROCCSW | PMC_F_LOG_PROCEXIT))
 			pm->flags |= PMC_F_NEEDS_LOGFILE;
 	}
@@ -425,7 +492,8 @@ int pmc_allocate(const char *spec, enum pmc_mode mode, uint32_t flags, int cpu,
 	if ((rc = pmc__event_parse(spec, &pm->ev)) < 0 ||
 	    (rc = allocate_common(pm, mode, flags, cpu, id, count)) < 0) {
 		free(pm);
-		return leave(rc);
+		/* libpmc answers EINVAL for an event it cannot name */
+		return leave(rc == -ENOENT ? -EINVAL : rc);
 	}
 	return leave(0);
 }
@@ -622,6 +690,8 @@ static int list_tasks(pid_t pid, pid_t **out, int *n)
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] < '0' || e->d_name[0] > '9')
 			continue;
+		if (pid == getpid() && atoi(e->d_name) == pmc__targetwatch_tid())
+			continue;              /* libpmc's own watch thread */
 		if (*n == cap) {
 			pid_t *m = realloc(*out, (size_t)(cap *= 2) * sizeof(pid_t));
 			if (!m) {
@@ -681,6 +751,14 @@ static int open_target(struct pmc *pm, struct pmc_target *t, unsigned flags)
 	return rc;
 }
 
+static int live_targets(const struct pmc *pm)
+{
+	for (struct pmc_target *t = pm->targets; t; t = t->next)
+		if (!t->exited)
+			return 1;
+	return 0;
+}
+
 /* Enable a target's counters and their context-switch probes. */
 static int enable_target(struct pmc_target *t)
 {
@@ -730,6 +808,9 @@ static int attach_locked(struct pmc *pm, pid_t pid, int is_thread, unsigned flag
 	t->next = pm->targets;
 	pm->targets = t;
 	pm->flags |= PMC_F_ATTACH_DONE;
+	pm->sigio_sent = 0;
+	if (!is_thread && pid != getpid())
+		pmc__targetwatch_start();       /* its exit may leave pm without targets */
 	return 0;
 }
 
@@ -780,6 +861,7 @@ static int detach_api(pmc_id_t id, pid_t pid, int is_thread)
 		pmc__log_pmc_detach(pm, t);
 		*pp = t->next;
 		close_target(t);
+		pmc__targets_lost(pm);          /* SIGIO if no live target is left */
 		return leave(0);
 	}
 	if (pmc__g.be->target_check(pid) == -ESRCH) {
@@ -841,6 +923,11 @@ int pmc_start(pmc_id_t id)
 			}
 			pm->targets = t;
 		}
+	} else if (pm->flags & PMC_F_ATTACH_DONE && !live_targets(pm)) {
+		/* hwpmc: every target it had is gone (detached or exited) */
+		pmc__set_reason("PMC 0x%08x has no target left: every process it was attached "
+		    "to was detached or exited", id);
+		return leave(-ESRCH);
 	} else if (!pm->targets) {
 		/* hwpmc: starting an unattached process PMC attaches it to the owner. */
 		if ((rc = attach_locked(pm, getpid(), 0, 0)) < 0)
@@ -867,8 +954,12 @@ int pmc_stop(pmc_id_t id)
 	ENTER();
 	if ((rc = lookup(id, &pm)) < 0)
 		return leave(rc);
-	if (pm->state != PMC_STATE_RUNNING)
+	if (pm->state == PMC_STATE_STOPPED)
 		return leave(0);
+	if (pm->state != PMC_STATE_RUNNING) {
+		pmc__set_reason("PMC 0x%08x was never started", id);
+		return leave(-EINVAL);
+	}
 	rc = for_each_ctr(pm, pmc__g.be->disable);
 	pm->state = PMC_STATE_STOPPED;
 	return leave(rc);
@@ -920,11 +1011,7 @@ static int read_locked(struct pmc *pm, struct pmc_reading *r)
 	int any_scaled = 0, rc;
 
 	memset(r, 0, sizeof(*r));
-	if (!PMC_IS_COUNTING_MODE(pm->mode)) {
-		pmc__set_reason("PMC 0x%08x samples; only counting PMCs can be read "
-		    "(hwpmc's PMCRW rule)", pm->id);
-		return -EINVAL;
-	}
+	/* Sampling PMCs read too (hwpmc's PMCRW allows it): the events counted. */
 	if (pm->state == PMC_STATE_RUNNING && read_user_page(pm, &raw, &en, &run) == 0) {
 		scaled = (double)raw;
 		if (run && run < en) {
@@ -971,6 +1058,11 @@ static int read_locked(struct pmc *pm, struct pmc_reading *r)
 		}
 	}
 done:
+	if (pm->ev.tick_ns) {
+		/* FreeBSD's CLOCK.* count clock ticks, Linux's cpu-clock ns */
+		raw /= pm->ev.tick_ns;
+		scaled /= (double)pm->ev.tick_ns;
+	}
 	r->pm_raw = raw + (uint64_t)pm->offset;
 	r->pm_value = (any_scaled ? (uint64_t)(scaled + 0.5) : raw) + (uint64_t)pm->offset;
 	r->pm_enabled = en;
@@ -1007,10 +1099,6 @@ static int write_locked(struct pmc *pm, pmc_value_t v)
 	if (pm->state == PMC_STATE_RUNNING) {
 		pmc__set_reason("PMC 0x%08x is running; stop it before writing", pm->id);
 		return -EBUSY;
-	}
-	if (!PMC_IS_COUNTING_MODE(pm->mode)) {
-		pmc__set_reason("PMC 0x%08x samples; use pmc_set() for its period", pm->id);
-		return -EINVAL;
 	}
 	for_each_ctr(pm, pmc__g.be->reset);
 	pm->offset = (int64_t)v;
@@ -1068,7 +1156,12 @@ int pmc_set(pmc_id_t id, pmc_value_t v)
 					return leave(rc);
 		return leave(0);
 	}
+	/* hwpmc's PMCSETCOUNT: the initial count, which only a system-mode
+	 * PMC counts from (at its next start); process-mode values are
+	 * untouched. */
 	pm->count = v;
+	if (!PMC_IS_SYSTEM_MODE(pm->mode))
+		return leave(0);
 	return leave(write_locked(pm, v));
 }
 
@@ -1095,6 +1188,37 @@ int pmc_set_frequency(pmc_id_t id, uint64_t hz)
 		return leave(-EINVAL);
 	}
 	pm->freq = hz;
+	return leave(0);
+}
+
+int pmc_set_user_stack(pmc_id_t id, uint32_t bytes)
+{
+	struct pmc *pm;
+	int rc;
+
+	ENTER();
+	if ((rc = lookup(id, &pm)) < 0)
+		return leave(rc);
+	if (pm->state == PMC_STATE_RUNNING)
+		return leave(-EBUSY);
+	if (!PMC_IS_SAMPLING_MODE(pm->mode)) {
+		pmc__set_reason("a user stack is copied with samples: it needs a sampling PMC");
+		return leave(-EINVAL);
+	}
+	if (pm->targets) {
+		pmc__set_reason("set the user stack size before attaching or starting");
+		return leave(-EBUSY);
+	}
+	if (bytes > PMC_USER_STACK_MAX || (bytes + 7) / 8 * 8 > PMC_USER_STACK_MAX) {
+		pmc__set_reason("a user stack copy is at most %d bytes", PMC_USER_STACK_MAX);
+		return leave(-EINVAL);
+	}
+	if (bytes && !pmc__sys_user_regs_mask()) {
+		pmc__set_reason("DWARF unwinding needs the user registers, and pmc does not know "
+		    "this architecture's set (x86_64 and aarch64 only)");
+		return leave(-EOPNOTSUPP);
+	}
+	pm->ustack = (bytes + 7) / 8 * 8;
 	return leave(0);
 }
 
@@ -1163,6 +1287,7 @@ int pmc_release(pmc_id_t id)
 
 void pmc_fini(void)
 {
+	pmc__targetwatch_stop();
 	LOCK();
 	pmc__log_fini();
 	/* Release members first so leaders close last. */
@@ -1173,6 +1298,7 @@ void pmc_fini(void)
 				release_locked(pm);
 		}
 	pmc__rows_fini();
+	pmc__pmu_table_reset();
 	if (pmc__g.be && pmc__g.be->fini)
 		pmc__g.be->fini();
 	pmc__g.be = NULL;
@@ -1192,6 +1318,32 @@ const char *pmc_event_name(pmc_id_t id)
 		n = pm->ev.name;
 	UNLOCK();
 	return n;
+}
+
+int pmc_event_kind(pmc_id_t id, struct pmc_event_kind *k)
+{
+	struct pmc *pm;
+	int rc;
+	ENTER();
+	if ((rc = lookup(id, &pm)) == 0) {
+		const struct perf_event_attr *a = &pm->ev.attr;
+		pmc__event_generic(&pm->ev, &k->pk_type, &k->pk_config);
+		k->pk_exclude = (a->exclude_user ? PMC_KIND_EXCL_USER : 0) |
+		    (a->exclude_kernel ? PMC_KIND_EXCL_KERNEL : 0) |
+		    (a->exclude_hv ? PMC_KIND_EXCL_HV : 0);
+	}
+	return leave(rc);
+}
+
+int pmc_cpu_topology(int cpu, int *socket, int *die, int *core)
+{
+	pmc__clear_reason();
+	if (cpu < 0 || cpu >= pmc__sys_ncpu()) {
+		pmc__set_reason("no CPU %d (CPUs 0-%d)", cpu, pmc__sys_ncpu() - 1);
+		return pmc__ret(-ENXIO);
+	}
+	pmc__sys_cpu_topology(cpu, socket, die, core);
+	return pmc__ret(0);
 }
 
 int pmc_event_unit(pmc_id_t id, double *scale, const char **unit)

@@ -5,38 +5,144 @@
  * pmc_disable(3).
  */
 #include <errno.h>
-#include <stdlib.h>
-
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/internal.h"
 #include "core/error.h"
 
-static unsigned char *disabled;   /* ncpu * npmc bytes, allocated lazily */
+/*
+ * PMCADMIN state is the machine's, as hwpmc's is the kernel's: a row that
+ * `pmccontrol -d` disabled stays disabled for every process until enabled.
+ * It lives in a file, $PMC_RUNDIR (default /run/pmc) /disabled-rows.BACKEND,
+ * one "cpu row" pair a line, rewritten whole (under flock, by rename) on
+ * each change and re-read whenever it changed.
+ */
+static unsigned char *disabled;   /* ncpu * npmc bytes */
+static struct stat seen;          /* the file as last read (st_ino 0: none) */
+
+static void rows_path(char *buf, size_t len)
+{
+	const char *dir = getenv("PMC_RUNDIR");
+	snprintf(buf, len, "%s/disabled-rows.%s", dir && *dir ? dir : "/run/pmc",
+	    pmc__g.be ? pmc__g.be->name : "none");
+}
+
+static size_t nrows(void)
+{
+	return (size_t)pmc__g.ci.pm_ncpu * pmc__g.ci.pm_npmc;
+}
+
+static int ensure_map(void)
+{
+	if (!disabled && (disabled = calloc(nrows() + 1, 1)) == NULL)
+		return -ENOMEM;
+	return 0;
+}
+
+/* Re-read the file if it changed since we last did. */
+static void refresh(void)
+{
+	char path[512];
+	struct stat st;
+	FILE *f;
+	int cpu, row;
+
+	rows_path(path, sizeof(path));
+	if (stat(path, &st) < 0) {
+		if (seen.st_ino && disabled)
+			memset(disabled, 0, nrows());
+		memset(&seen, 0, sizeof(seen));
+		return;
+	}
+	if (st.st_ino == seen.st_ino && st.st_mtim.tv_sec == seen.st_mtim.tv_sec &&
+	    st.st_mtim.tv_nsec == seen.st_mtim.tv_nsec && st.st_size == seen.st_size)
+		return;
+	if (ensure_map() < 0 || (f = fopen(path, "r")) == NULL)
+		return;
+	memset(disabled, 0, nrows());
+	while (fscanf(f, "%d %d", &cpu, &row) == 2)
+		if (cpu >= 0 && row >= 0 && cpu < (int)pmc__g.ci.pm_ncpu &&
+		    row < (int)pmc__g.ci.pm_npmc)
+			disabled[(size_t)cpu * pmc__g.ci.pm_npmc + (size_t)row] = 1;
+	fclose(f);
+	seen = st;
+}
 
 int pmc__row_disabled(int cpu, int row)
 {
+	refresh();
 	if (!disabled)
 		return 0;
 	return disabled[(size_t)cpu * pmc__g.ci.pm_npmc + (size_t)row];
 }
 
+/* Write the whole state (the caller holds the lock file). */
+static int save(const char *path)
+{
+	char tmp[600];
+	FILE *f;
+	int rc = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
+	if ((f = fopen(tmp, "w")) == NULL)
+		return -errno;
+	for (size_t i = 0; i < nrows(); i++)
+		if (disabled[i])
+			fprintf(f, "%u %u\n", (unsigned)(i / pmc__g.ci.pm_npmc),
+			    (unsigned)(i % pmc__g.ci.pm_npmc));
+	if (fclose(f) != 0)
+		rc = -errno;
+	if (rc == 0 && rename(tmp, path) < 0)
+		rc = -errno;
+	if (rc < 0)
+		unlink(tmp);
+	return rc;
+}
+
 int pmc__row_set_disabled(int cpu, int row, int d)
 {
-	if (!disabled) {
-		disabled = calloc((size_t)pmc__g.ci.pm_ncpu * pmc__g.ci.pm_npmc + 1, 1);
-		if (!disabled)
-			return -ENOMEM;
+	char path[512], dir[512], lockp[600];
+	int lfd, rc;
+
+	rows_path(path, sizeof(path));
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = '\0';
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		rc = -errno;
+		pmc__set_reason("cannot create %s for the PMC row state: %s", dir, strerror(-rc));
+		return rc;
 	}
-	disabled[(size_t)cpu * pmc__g.ci.pm_npmc + (size_t)row] = (unsigned char)d;
-	return 0;
+	snprintf(lockp, sizeof(lockp), "%s.lock", path);
+	if ((lfd = open(lockp, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0) {
+		rc = -errno;
+		pmc__set_reason("cannot open %s: %s", lockp, strerror(-rc));
+		return rc;
+	}
+	flock(lfd, LOCK_EX);
+	memset(&seen, 0, sizeof(seen));      /* read what others wrote */
+	refresh();
+	if ((rc = ensure_map()) == 0) {
+		disabled[(size_t)cpu * pmc__g.ci.pm_npmc + (size_t)row] = (unsigned char)d;
+		if ((rc = save(path)) < 0)
+			pmc__set_reason("cannot write %s: %s", path, strerror(-rc));
+		memset(&seen, 0, sizeof(seen));
+	}
+	flock(lfd, LOCK_UN);
+	close(lfd);
+	return rc;
 }
 
 void pmc__rows_fini(void)
 {
 	free(disabled);
 	disabled = NULL;
+	memset(&seen, 0, sizeof(seen));
 }
 
 /* ---- PMC rows (hwpmc's row disposition) -------------------------------- */

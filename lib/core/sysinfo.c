@@ -73,6 +73,19 @@ int pmc__sys_cpu_online(int cpu)
 	return (int)read_long_file(path, 1) ? 1 : 0;   /* cpu0 often has no file */
 }
 
+void pmc__sys_cpu_topology(int cpu, int *socket, int *die, int *core)
+{
+	char path[128];
+	const char *dir = "/sys/devices/system/cpu/cpu%d/topology/%s";
+
+	snprintf(path, sizeof(path), dir, cpu, "physical_package_id");
+	*socket = (int)read_long_file(path, 0);
+	snprintf(path, sizeof(path), dir, cpu, "die_id");
+	*die = (int)read_long_file(path, 0);
+	snprintf(path, sizeof(path), dir, cpu, "core_id");
+	*core = (int)read_long_file(path, 0);
+}
+
 int pmc__sys_paranoid(void)
 {
 	return (int)read_long_file("/proc/sys/kernel/perf_event_paranoid", 2);
@@ -81,6 +94,18 @@ int pmc__sys_paranoid(void)
 int pmc__sys_max_stack(void)
 {
 	return (int)read_long_file("/proc/sys/kernel/perf_event_max_stack", 127);
+}
+
+uint64_t pmc__sys_user_regs_mask(void)
+{
+#if defined(__x86_64__)
+	/* AX..R15 (0..23) without DS, ES, FS, GS (12..15): perf's x86_64 mask */
+	return ((1ULL << 24) - 1) & ~(0xFULL << 12);
+#elif defined(__aarch64__)
+	return (1ULL << 33) - 1;      /* x0..x30, sp, pc */
+#else
+	return 0;
+#endif
 }
 
 int pmc__sys_has_cap_perfmon(void)
@@ -124,7 +149,8 @@ int pmc__sys_has_hw_pmu(void)
 
 static char cpu_desc[128];
 static char cpu_vendor[32];
-static int cpu_family, cpu_model;
+static int cpu_family, cpu_model, cpu_stepping;
+static unsigned long cpu_implementer, cpu_part;   /* arm64 MIDR fields */
 
 static void read_cpuinfo(void)
 {
@@ -153,11 +179,34 @@ static void read_cpuinfo(void)
 			cpu_family = atoi(v);
 		else if (!strncmp(line, "model\t", 6) || !strncmp(line, "model :", 7))
 			cpu_model = atoi(v);
+		else if (!strncmp(line, "stepping", 8))
+			cpu_stepping = atoi(v);
+		else if (!strncmp(line, "CPU implementer", 15))
+			cpu_implementer = strtoul(v, NULL, 0);
+		else if (!strncmp(line, "CPU part", 8))
+			cpu_part = strtoul(v, NULL, 0);
 		else if (!strncmp(line, "processor", 9) && cpu_desc[0] && cpu_vendor[0] &&
 		    strcmp(cpu_desc, "unknown CPU"))
 			break;   /* second CPU: we have what we need */
 	}
 	fclose(f);
+}
+
+/*
+ * FreeBSD's kern.hwpmc.cpuid, the key of its pmu-events tables: on x86
+ * "GenuineIntel-6-55-4" (vendor-family-model-stepping, model in hex), on
+ * arm64 the MIDR fields ("ARM-0x41-0xd0c").
+ */
+void pmc__sys_cpuid(char *buf, size_t len)
+{
+	read_cpuinfo();
+	if (cpu_vendor[0])
+		snprintf(buf, len, "%s-%d-%X-%d", cpu_vendor, cpu_family, (unsigned)cpu_model,
+		    cpu_stepping);
+	else if (cpu_implementer)
+		snprintf(buf, len, "ARM-0x%lx-0x%lx", cpu_implementer, cpu_part);
+	else
+		snprintf(buf, len, "unknown");
 }
 
 const char *pmc__sys_cpu_desc(void)

@@ -38,7 +38,20 @@ struct pmc_evspec {
 	char unit[32];                /* sysfs events/NAME.unit, else "" */
 	char pmu[64];                 /* "cpu", "software", "tracepoint", "msr", "armv8", ... */
 	int needs_hw_pmu;             /* 1 if only a hardware PMU can count it */
+	uint64_t tick_ns;             /* FreeBSD's CLOCK.* events: ns per clock tick;
+	                               * counts and sampling periods are in ticks */
+	int mode_given;               /* 1 if :u/:k/:h or ,usr/,os chose the privilege
+	                                 levels (the core must not widen or narrow them) */
 };
+
+/*
+ * What a resolved event counts in perf's terms: its type and config, except
+ * that an ARMv8 architectural event equal to a generic hardware event (the
+ * kernel's armv8_pmuv3_perf_map) is given as that generic event, and a
+ * generic event's extended PMU type (hybrid CPUs, config bits 32-63) is
+ * dropped.
+ */
+void pmc__event_generic(const struct pmc_evspec *ev, uint32_t *type, uint64_t *config);
 
 /* Parse and resolve one spec. 0, -ENOENT (unknown name), -EINVAL (bad syntax). */
 int pmc__event_parse(const char *spec, struct pmc_evspec *out);
@@ -78,6 +91,14 @@ int pmc__event_foreach(const char *category,
 
 /* 1 if a core PMU exists (sysfs cpu, cpu_core, cpu_atom, armv8_*, ...). */
 int pmc__host_has_hw_pmu(void);
+
+/*
+ * The CPU's own event table, FreeBSD's "pmu-events" (pmc_pmu_*(3)): the
+ * named events of the core PMU in sysfs, then libpfm4's events of the core
+ * PMU.  Empty without a hardware PMU.  Same callback rules as
+ * pmc__event_foreach.
+ */
+int pmc__event_cpu_table_foreach(int (*cb)(const struct pmc_evinfo *, void *), void *arg);
 
 /*
  * For tests: the root that replaces "/sys" when looking for

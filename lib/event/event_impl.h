@@ -23,6 +23,7 @@ void ev__norm(const char *in, char *out, size_t len);
 #define EV_IDX_GENERIC   0    /* 0..15   generic hardware */
 #define EV_IDX_SOFTWARE  16   /* 16..31  software */
 #define EV_IDX_CACHE     32   /* 32..73  cache: 32 + (type*3 + op)*2 + result */
+#define EV_IDX_FBSD_SOFT 80   /* 80..95  FreeBSD's SOFT events (CLOCK.HARD ...) */
 #define EV_IDX_DYNAMIC   128  /* 128..   tracepoints, PMU, raw, vendor: by name */
 
 /* A registry entry for a spec without a static number (name without modifiers). */
@@ -46,6 +47,15 @@ int ev__lookup_generic(const char *name, struct pmc_evspec *out);
 int ev__lookup_software(const char *name, struct pmc_evspec *out);
 int ev__lookup_cache(const char *name, struct pmc_evspec *out);
 int ev__lookup_freebsd(const char *name, struct pmc_evspec *out);
+/* FreeBSD's SOFT events, in its order (pmc.soft(3)). */
+struct ev_fbsd_soft {
+	const char *name;        /* "CLOCK.HARD" */
+	const char *target;      /* the Linux event counting it, NULL if none */
+	uint64_t tick_ns;        /* CLOCK.*: ns per FreeBSD clock tick, else 0 */
+	const char *desc;
+};
+extern const struct ev_fbsd_soft ev__fbsd_soft[];
+extern const int ev__nfbsd_soft;
 /* explicit_only: only "EVENT_xxH" or "armv8-"-prefixed spellings. */
 int ev__lookup_armv8(const char *name, int explicit_only, struct pmc_evspec *out);
 

@@ -217,3 +217,32 @@ int pmc__event_foreach(const char *category, ev_cb cb, void *arg)
 		return rc;
 	return 0;
 }
+
+struct core_ctx { ev_cb cb; void *arg; };
+
+static int core_pmu_only(const struct pmc_evinfo *e, void *arg)
+{
+	struct core_ctx *c = arg;
+	const char *slash = strchr(e->name, '/');
+	char pmu[64];
+
+	if (!slash || (size_t)(slash - e->name) >= sizeof(pmu))
+		return 0;
+	memcpy(pmu, e->name, (size_t)(slash - e->name));
+	pmu[slash - e->name] = '\0';
+	return ev__is_core_pmu_name(pmu) ? c->cb(e, c->arg) : 0;
+}
+
+int pmc__event_cpu_table_foreach(ev_cb cb, void *arg)
+{
+	struct core_ctx c = { cb, arg };
+	int rc;
+
+	if (!cb)
+		return -EINVAL;
+	if (!pmc__host_has_hw_pmu())
+		return 0;
+	if ((rc = list_pmus(core_pmu_only, &c)) != 0)
+		return rc;
+	return ev__pfm_foreach(cb, arg);
+}

@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -81,6 +82,8 @@ const char *ev__interned_name(unsigned idx)
 #undef __PMC_EV
 #define __PMC_EV(C, N) #N,
 static const char *const armv8_ev_names[] = { __PMC_EV_ARMV8() };
+static const char *const armv7_ev_names[] = { __PMC_EV_ARMV7() };
+static const char *const k8_ev_names[] = { __PMC_EV_K8() };
 static const char *const iaf_ev_names[] = { __PMC_EV_IAF() };
 static const char *const tsc_ev_names[] = { __PMC_EV_TSC() };
 #undef __PMC_EV
@@ -113,6 +116,10 @@ const char *pmc__event_name_of(enum pmc_event ev)
 		return iaf_ev_names[e - PMC_EV_IAF_FIRST];
 	if (e >= PMC_EV_ARMV8_FIRST && e <= PMC_EV_ARMV8_LAST)
 		return armv8_ev_names[e - PMC_EV_ARMV8_FIRST];
+	if (e >= PMC_EV_ARMV7_FIRST && e <= PMC_EV_ARMV7_LAST)
+		return armv7_ev_names[e - PMC_EV_ARMV7_FIRST];
+	if (e >= PMC_EV_K8_FIRST && e <= PMC_EV_K8_LAST)
+		return k8_ev_names[e - PMC_EV_K8_FIRST];
 	if (e < PMC_EV_SOFT_FIRST || e > PMC_EV_SOFT_LAST)
 		return NULL;
 	e -= PMC_EV_SOFT_FIRST;
@@ -120,6 +127,8 @@ const char *pmc__event_name_of(enum pmc_event ev)
 		return ev__generic[e - EV_IDX_GENERIC].name;
 	if (e >= EV_IDX_SOFTWARE && e < EV_IDX_SOFTWARE + ev__nsoftware)
 		return ev__software[e - EV_IDX_SOFTWARE].name;
+	if (e >= EV_IDX_FBSD_SOFT && e < EV_IDX_FBSD_SOFT + ev__nfbsd_soft)
+		return ev__fbsd_soft[e - EV_IDX_FBSD_SOFT].name;
 	if (e >= EV_IDX_CACHE && e < EV_IDX_CACHE + EV_CACHE_TYPES * EV_CACHE_OPS * EV_CACHE_RES) {
 		pthread_once(&cache_once, cache_init);
 		return cache_names[e - EV_IDX_CACHE][0] ? cache_names[e - EV_IDX_CACHE] : NULL;
@@ -127,6 +136,95 @@ const char *pmc__event_name_of(enum pmc_event ev)
 	if (e >= EV_IDX_DYNAMIC)
 		return ev__interned_name((unsigned)(e - EV_IDX_DYNAMIC));
 	return NULL;
+}
+
+/*
+ * Classes whose events the machine names (tracepoints, sysfs PMU events,
+ * the core PMU's events in libpfm4's tables): their names, read once and
+ * kept for the life of the process, since callers free only the array.
+ */
+struct name_store { pthread_once_t once; char **v; int n, cap; const char *cat; };
+
+static int store_add(const struct pmc_evinfo *e, void *arg)
+{
+	struct name_store *st = arg;
+	if (st->n == st->cap) {
+		int c = st->cap ? st->cap * 2 : 128;
+		char **nv = realloc(st->v, (size_t)c * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		st->v = nv;
+		st->cap = c;
+	}
+	if ((st->v[st->n] = strdup(e->name)) == NULL)
+		return -ENOMEM;
+	st->n++;
+	return 0;
+}
+
+static struct name_store st_tp = { PTHREAD_ONCE_INIT, NULL, 0, 0, "tracepoint" };
+static struct name_store st_pmu = { PTHREAD_ONCE_INIT, NULL, 0, 0, "pmu" };
+static struct name_store st_pfm = { PTHREAD_ONCE_INIT, NULL, 0, 0, "libpfm4" };
+static void fill_tp(void)  { pmc__event_foreach(st_tp.cat, store_add, &st_tp); }
+static void fill_pmu(void) { pmc__event_foreach(st_pmu.cat, store_add, &st_pmu); }
+static void fill_pfm(void) { pmc__event_foreach(st_pfm.cat, store_add, &st_pfm); }
+
+static int dyn_names_of_class(enum pmc_class c, const char ***names, int *n)
+{
+	struct name_store *st;
+	const char **v;
+
+	switch (c) {
+	case PMC_CLASS_TRACEPOINT:
+		pthread_once(&st_tp.once, fill_tp);
+		st = &st_tp;
+		break;
+	case PMC_CLASS_PMU:
+		pthread_once(&st_pmu.once, fill_pmu);
+		st = &st_pmu;
+		break;
+	case PMC_CLASS_RAW: case PMC_CLASS_IAP: case PMC_CLASS_K8: case PMC_CLASS_IBS:
+		/* the core PMU's own (vendor) events */
+		pthread_once(&st_pfm.once, fill_pfm);
+		st = &st_pfm;
+		break;
+	default:
+		pmc__set_reason("class %d has no list of event names", (int)c);
+		return -EINVAL;
+	}
+	v = malloc(sizeof(*v) * (size_t)(st->n + 1));
+	if (!v)
+		return -ENOMEM;
+	for (int i = 0; i < st->n; i++)
+		v[i] = st->v[i];
+	*names = v;
+	*n = st->n;
+	return 0;
+}
+
+/*
+ * The SOFT class: FreeBSD's SOFT events this machine can count (hwpmc lists
+ * the ones registered), then Linux's software events (an extension).
+ */
+static int soft_names(const char ***names, int *n)
+{
+	const char **v = malloc(sizeof(*v) * (size_t)(ev__nfbsd_soft + ev__nsoftware));
+	struct pmc_evspec ev;
+	int cnt = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (int i = 0; i < ev__nfbsd_soft; i++) {
+		memset(&ev, 0, sizeof(ev));
+		if (ev__lookup_freebsd(ev__fbsd_soft[i].name, &ev) == 0)
+			v[cnt++] = ev__fbsd_soft[i].name;
+	}
+	ev__reason_reset();
+	for (int i = 0; i < ev__nsoftware; i++)
+		v[cnt++] = ev__software[i].name;
+	*names = v;
+	*n = cnt;
+	return 0;
 }
 
 int pmc__event_names_of_class(enum pmc_class c, const char ***names, int *n)
@@ -137,7 +235,7 @@ int pmc__event_names_of_class(enum pmc_class c, const char ***names, int *n)
 	if (!names || !n)
 		return -EINVAL;
 	switch (c) {
-	case PMC_CLASS_SOFT:    cnt = ev__nsoftware; break;
+	case PMC_CLASS_SOFT:    return soft_names(names, n);
 	case PMC_CLASS_GENERIC: cnt = ev__ngeneric; break;
 	case PMC_CLASS_CACHE:
 		pthread_once(&cache_once, cache_init);
@@ -147,15 +245,13 @@ int pmc__event_names_of_class(enum pmc_class c, const char ***names, int *n)
 	case PMC_CLASS_IAF:     cnt = (int)(sizeof(iaf_ev_names) / sizeof(iaf_ev_names[0])); break;
 	case PMC_CLASS_TSC:     cnt = 1; break;
 	default:
-		pmc__set_reason("class %d has no fixed list of event names", (int)c);
-		return -EINVAL;
+		return dyn_names_of_class(c, names, n);
 	}
 	v = malloc(sizeof(*v) * (size_t)cnt);
 	if (!v)
 		return -ENOMEM;
 	for (int i = 0; i < cnt; i++) {
 		switch (c) {
-		case PMC_CLASS_SOFT:    v[i] = ev__software[i].name; break;
 		case PMC_CLASS_GENERIC: v[i] = ev__generic[i].name; break;
 		case PMC_CLASS_CACHE:   v[i] = cache_list[i]; break;
 		case PMC_CLASS_ARMV8:   v[i] = armv8_ev_names[i]; break;
@@ -214,6 +310,7 @@ static int apply_mods(const char *mods, const char *base, struct pmc_evspec *out
 	for (const char *c = mods; *c; c++) {
 		switch (*c) {
 		case 'u': case 'k': case 'h':
+			out->mode_given = 1;
 			if (!exclude)
 				exclude = eu = ek = eh = 1;
 			if (*c == 'u')
@@ -277,6 +374,7 @@ static int apply_qualifiers(const char *quals, const char *base, struct pmc_evsp
 	    (out->pclass == PMC_CLASS_PMU || out->pclass == PMC_CLASS_TSC) && usr != os)
 		return ev__fail(-EINVAL, "'%s' cannot count user and kernel mode separately "
 				"(qualifier '%s')", base, usr ? "usr" : "os");
+	out->mode_given = usr || os;
 	if (usr && os) {
 		out->attr.exclude_user = out->attr.exclude_kernel = out->attr.exclude_hv = 0;
 	} else if (usr) {
@@ -319,8 +417,8 @@ static int resolve_plain(const char *name, int use_pfm, struct pmc_evspec *out)
 
 	if (ev__lookup_generic(name, out) == 0 || ev__lookup_software(name, out) == 0)
 		return 0;
-	if (ev__lookup_freebsd(name, out) == 0)
-		return 0;
+	if ((rc = ev__lookup_freebsd(name, out)) != -ENOENT)
+		return rc;
 	/* "LLC-foo" is a bad cache event unless something else knows the name */
 	cache_err[0] = '\0';
 	rc = ev__lookup_cache(name, out);
@@ -353,7 +451,8 @@ static int resolve_other(const char *name, int use_pfm, struct pmc_evspec *out)
 	if (rc != -ENOENT || ev__reason()[0])
 		return rc;
 	ev__norm(name, n, sizeof(n));
-	rc = ev__pmu_find_alias(!strcmp(n, "tsc-tsc") ? "tsc" : name, out);
+	/* FreeBSD's TSC, any case: "TSC", "tsc", "TSC-TSC" */
+	rc = ev__pmu_find_alias(!strcmp(n, "tsc-tsc") || !strcmp(n, "tsc") ? "tsc" : name, out);
 	if (rc != -ENOENT || ev__reason()[0])
 		return rc;
 	if (use_pfm && pmc__host_has_hw_pmu()) {
@@ -704,6 +803,81 @@ fail:
 	return rc;
 }
 
+/* ---- tracepoint globs ("sched:*", "sched:sched_s*:u") ----------------------- */
+
+struct glob_ctx {
+	const char *pattern;           /* "sched:*" */
+	const char *mods;              /* ":u" or "" */
+	char ***v;
+	int *n, *cap, matched, rc;
+};
+
+static int glob_one(const struct pmc_evinfo *ei, void *arg)
+{
+	struct glob_ctx *g = arg;
+	size_t l;
+	char *item;
+
+	if (fnmatch(g->pattern, ei->name, 0) != 0)
+		return 0;
+	l = strlen(ei->name) + strlen(g->mods) + 1;
+	if (!(item = malloc(l)))
+		return g->rc = -ENOMEM;
+	snprintf(item, l, "%s%s", ei->name, g->mods);
+	if ((g->rc = push(g->v, g->n, g->cap, item)) < 0) {
+		free(item);
+		return g->rc;
+	}
+	g->matched++;
+	return 0;
+}
+
+static int is_tracepoint_glob(const char *s)
+{
+	const char *colon = strchr(s, ':');
+	return colon && strpbrk(colon, "*?[") && !strpbrk(s, "/{}");
+}
+
+/* Replace every tracepoint glob of the list by the tracepoints it matches
+ * (perf's -e 'sched:*'); a glob that matches nothing is an error. */
+static int expand_globs(char ***specs, int *n)
+{
+	char **out = NULL;
+	int cnt = 0, cap = 0, rc = 0;
+
+	for (int i = 0; i < *n; i++) {
+		char *s = (*specs)[i];
+		if (!is_tracepoint_glob(s)) {
+			if ((rc = push(&out, &cnt, &cap, s)) < 0)
+				break;
+			(*specs)[i] = NULL;
+			continue;
+		}
+		char pat[256];
+		const char *second = strchr(strchr(s, ':') + 1, ':');
+		snprintf(pat, sizeof(pat), "%.*s", (int)(second ? second - s : (long)strlen(s)), s);
+		struct glob_ctx g = { pat, second ? second : "", &out, &cnt, &cap, 0, 0 };
+		pmc__event_foreach("tracepoint", glob_one, &g);
+		if ((rc = g.rc) < 0)
+			break;
+		if (!g.matched) {
+			rc = ev__fail(-ENOENT, "no tracepoint matches '%s' (see 'pmc list --tracepoints')",
+				      s);
+			break;
+		}
+	}
+	pmc__event_split_free(*specs, *n);
+	if (rc < 0) {
+		pmc__event_split_free(out, cnt);
+		*specs = NULL;
+		*n = 0;
+		return rc;
+	}
+	*specs = out;
+	*n = cnt;
+	return 0;
+}
+
 int pmc__event_split(const char *list, char ***specs, int *n)
 {
 	int rc;
@@ -714,6 +888,8 @@ int pmc__event_split(const char *list, char ***specs, int *n)
 	*n = 0;
 	ev__reason_reset();
 	rc = split(list, specs, n);
+	if (rc == 0)
+		rc = expand_globs(specs, n);
 	if (rc < 0)
 		pmc__set_reason("%s", ev__reason()[0] ? ev__reason() : "cannot split event list");
 	return rc;

@@ -293,11 +293,58 @@ static const struct { const char *alias, *target; } freebsd_alias[] = {
 	{ "iaf-cpu-clk-unhalted-ref", "ref-cycles" },
 	{ "branch-instruction-retired", "branches" },
 	{ "branch-misses-retired", "branch-misses" },
-	{ "soft-clock-hard", "cpu-clock" },
-	{ "soft-clock-stat", "cpu-clock" },
-	{ "soft-clock-prof", "cpu-clock" },
-	{ "soft-page-fault-all", "page-faults" },
 };
+
+/*
+ * FreeBSD's SOFT class (pmc.soft(3)), with or without the SOFT- prefix.
+ * The clocks tick at FreeBSD's default rates: hardclock at hz = 1000,
+ * statclock at stathz = 127, profclock at profhz = 8128; Linux's cpu-clock
+ * counts nanoseconds, so their counts and periods are converted to ticks.
+ * Linux counts no read/write split of page faults; LOCK.FAILED is the
+ * kernel's lock:contention_begin tracepoint (docs/freebsd-compat.md).
+ */
+const struct ev_fbsd_soft ev__fbsd_soft[] = {
+	{ "CLOCK.HARD", "cpu-clock", 1000000, "Hard clock ticks (hz 1000) while running" },
+	{ "CLOCK.STAT", "cpu-clock", 1000000000 / 127, "Statistics clock ticks (stathz 127)" },
+	{ "CLOCK.PROF", "cpu-clock", 1000000000 / 8128, "Profiling clock ticks (profhz 8128)" },
+	{ "PAGE_FAULT.ALL", "page-faults", 0, "Page faults" },
+	{ "PAGE_FAULT.READ", NULL, 0, "Page faults on reads (not counted apart by Linux)" },
+	{ "PAGE_FAULT.WRITE", NULL, 0, "Page faults on writes (not counted apart by Linux)" },
+	{ "LOCK.FAILED", "lock:contention_begin", 0, "Contended lock acquisitions" },
+};
+const int ev__nfbsd_soft = (int)(sizeof(ev__fbsd_soft) / sizeof(ev__fbsd_soft[0]));
+
+static int lookup_fbsd_soft(const char *n, struct pmc_evspec *out)
+{
+	for (int i = 0; i < ev__nfbsd_soft; i++) {
+		const struct ev_fbsd_soft *f = &ev__fbsd_soft[i];
+		const char *colon;
+		int rc;
+
+		if (!norm_eq(n, f->name))
+			continue;
+		if (!f->target)
+			return ev__fail(-EOPNOTSUPP, "FreeBSD's SOFT-%s cannot be counted on Linux "
+			    "(no read/write split of page faults); use SOFT-PAGE_FAULT.ALL", f->name);
+		if ((colon = strchr(f->target, ':')) != NULL) {
+			char sys[32];
+			snprintf(sys, sizeof(sys), "%.*s", (int)(colon - f->target), f->target);
+			if ((rc = ev__tracepoint_resolve(sys, colon + 1, out)) < 0) {
+				char why[256];
+				snprintf(why, sizeof(why), "%s", ev__reason());
+				return ev__fail(-EOPNOTSUPP, "FreeBSD's SOFT-%s needs the %s tracepoint, "
+				    "which is not available here (%s)", f->name, f->target, why);
+			}
+		} else if ((rc = ev__lookup_software(f->target, out)) < 0) {
+			return rc;
+		}
+		out->pclass = PMC_CLASS_SOFT;
+		out->event = (enum pmc_event)(PMC_EV_SOFT_FIRST + EV_IDX_FBSD_SOFT + i);
+		out->tick_ns = f->tick_ns;
+		return 0;
+	}
+	return -ENOENT;
+}
 
 int ev__lookup_freebsd(const char *name, struct pmc_evspec *out)
 {
@@ -311,8 +358,14 @@ int ev__lookup_freebsd(const char *name, struct pmc_evspec *out)
 			return 0;
 		return ev__lookup_cache(freebsd_alias[i].target, out);
 	}
-	/* SOFT-<software event>, any separators */
+	/* FreeBSD's SOFT events, with or without SOFT- */
 	ev__norm(name, n, sizeof(n));
+	{
+		int rc = lookup_fbsd_soft(strncmp(n, "soft-", 5) == 0 ? n + 5 : n, out);
+		if (rc != -ENOENT)
+			return rc;
+	}
+	/* SOFT-<software event>, any separators */
 	if (strncmp(n, "soft-", 5) == 0 && n[5]) {
 		for (int i = 0; i < ev__nsoftware; i++) {
 			if (norm_eq(n + 5, ev__software[i].name) ||
@@ -422,6 +475,41 @@ const char *ev__armv8_desc(unsigned n)
 	if (n < 0x40)
 		return armv8_descs[n];
 	return n < 256 && armv8_names[n] ? "Recommended IMPLEMENTATION DEFINED event" : NULL;
+}
+
+/* The generic hardware events an ARMv8 PMUv3 counts with an architectural
+ * event: the kernel's armv8_pmuv3_perf_map (arch/arm64 arm_pmuv3.c), which
+ * the simulated PMU follows too. */
+static const struct {
+	unsigned armv8;
+	uint64_t generic;
+} armv8_generic[] = {
+	{ 0x11, PERF_COUNT_HW_CPU_CYCLES },              /* CPU_CYCLES */
+	{ 0x08, PERF_COUNT_HW_INSTRUCTIONS },            /* INST_RETIRED */
+	{ 0x04, PERF_COUNT_HW_CACHE_REFERENCES },        /* L1D_CACHE */
+	{ 0x03, PERF_COUNT_HW_CACHE_MISSES },            /* L1D_CACHE_REFILL */
+	{ 0x21, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },     /* BR_RETIRED */
+	{ 0x10, PERF_COUNT_HW_BRANCH_MISSES },           /* BR_MIS_PRED */
+	{ 0x23, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND }, /* STALL_FRONTEND */
+	{ 0x24, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },  /* STALL_BACKEND */
+};
+
+void pmc__event_generic(const struct pmc_evspec *ev, uint32_t *type, uint64_t *config)
+{
+	*type = ev->attr.type;
+	*config = ev->attr.config;
+	if (ev->attr.type == PERF_TYPE_HARDWARE || ev->attr.type == PERF_TYPE_HW_CACHE) {
+		*config &= 0xffffffffull;        /* PERF_HW_EVENT_MASK: no PMU type */
+		return;
+	}
+	if (ev->pclass != PMC_CLASS_ARMV8)
+		return;
+	for (size_t i = 0; i < sizeof(armv8_generic) / sizeof(armv8_generic[0]); i++)
+		if (armv8_generic[i].armv8 == ev->attr.config) {
+			*type = PERF_TYPE_HARDWARE;
+			*config = armv8_generic[i].generic;
+			return;
+		}
 }
 
 static void set_armv8(unsigned n, struct pmc_evspec *out)

@@ -302,6 +302,12 @@ static void lw_free(struct pmc_logw *lw)
 	free(lw->wait_cs);
 	free(lw->scratch);
 	free(lw->csw);
+	for (int i = 0; i < lw->npexec; i++)
+		free(lw->pexec[i].path);
+	free(lw->pexec);
+	for (int i = 0; i < lw->nxw; i++)
+		free(lw->xw[i].ctr);
+	free(lw->xw);
 	pthread_cond_destroy(&lw->cv);
 	pthread_mutex_destroy(&lw->mu);
 	free(lw);
@@ -420,7 +426,7 @@ struct logw_event *pmc__logw_find_event(struct pmc_logw *lw, uint64_t kid)
 }
 
 int pmc__logw_add_event(struct pmc_logw *lw, uint64_t kernel_id, pmc_id_t pmc,
-    uint64_t sample_type, uint64_t read_format, enum pmc_logw_role role)
+    const struct psample_layout *layout, enum pmc_logw_role role)
 {
 	struct logw_event *e;
 
@@ -445,8 +451,7 @@ int pmc__logw_add_event(struct pmc_logw *lw, uint64_t kernel_id, pmc_id_t pmc,
 	e->used = 1;
 	e->kid = kernel_id;
 	e->pmc = pmc;
-	e->sample_type = sample_type;
-	e->read_format = read_format;
+	e->layout = *layout;
 	e->role = role;
 	pthread_mutex_unlock(&lw->mu);
 	return 0;
@@ -551,6 +556,11 @@ int pmc__logw_flush(struct pmc_logw *lw)
 
 int pmc__logw_close(struct pmc_logw *lw)
 {
+	return pmc__logw_close_stats(lw, NULL);
+}
+
+int pmc__logw_close_stats(struct pmc_logw *lw, struct pmc_logw_stats *st)
+{
 	int rc;
 
 	if (!lw)
@@ -563,13 +573,66 @@ int pmc__logw_close(struct pmc_logw *lw)
 		pthread_join(lw->thr, NULL);
 	pthread_mutex_lock(&lw->mu);
 	drain_all(lw);
+	pmc__logw_exec_flush_all(lw, pmc__logw_clock(lw));
+	for (int i = 0; i < lw->nxw; i++)
+		pmc__logw_exit_emit(lw, &lw->xw[i]);
 	pmc__logrec_closelog(&lw->rec);
 	pmc__logw_append(lw, lw->rec.type, pmc__logw_clock(lw), lw->rec.buf, lw->rec.len);
 	write_out(lw);
 	rc = lw->st.error ? -lw->st.error : 0;
+	if (st)
+		*st = lw->st;
 	pthread_mutex_unlock(&lw->mu);
 	lw_free(lw);
 	return rc;
+}
+
+int pmc__logw_watch_exit(struct pmc_logw *lw, pid_t pid, pmc_id_t pmc,
+    const struct pmc_backend_ops *be, struct pmc_bctr *const *ctr, int nctr)
+{
+	struct logw_exitwatch *w;
+	int rc = 0;
+
+	pthread_mutex_lock(&lw->mu);
+	if (lw->nxw == lw->xwcap) {
+		int c = lw->xwcap ? lw->xwcap * 2 : 8;
+		w = realloc(lw->xw, (size_t)c * sizeof(*w));
+		if (!w) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		lw->xw = w;
+		lw->xwcap = c;
+	}
+	w = &lw->xw[lw->nxw];
+	memset(w, 0, sizeof(*w));
+	if (nctr > 0 && (w->ctr = malloc((size_t)nctr * sizeof(*w->ctr))) == NULL) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (nctr > 0)
+		memcpy(w->ctr, ctr, (size_t)nctr * sizeof(*w->ctr));
+	w->pid = (int32_t)pid;
+	w->pmc = pmc;
+	w->be = be;
+	w->nctr = nctr;
+	lw->nxw++;
+out:
+	pthread_mutex_unlock(&lw->mu);
+	return rc;
+}
+
+void pmc__logw_unwatch_exit(struct pmc_logw *lw, pid_t pid, const struct pmc_bctr *first)
+{
+	pthread_mutex_lock(&lw->mu);
+	for (int i = 0; i < lw->nxw; i++)
+		if (lw->xw[i].pid == (int32_t)pid && lw->xw[i].nctr > 0 &&
+		    lw->xw[i].ctr[0] == first) {
+			pmc__logw_exit_emit(lw, &lw->xw[i]);
+			free(lw->xw[i].ctr);
+			lw->xw[i--] = lw->xw[--lw->nxw];
+		}
+	pthread_mutex_unlock(&lw->mu);
 }
 
 void pmc__logw_get_stats(struct pmc_logw *lw, struct pmc_logw_stats *st)

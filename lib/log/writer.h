@@ -40,6 +40,7 @@
 #include "pmc.h"
 #include "backend/backend.h"
 #include "log/records.h"
+#include "common/perf_sample.h"
 
 struct pmc_logw;
 
@@ -72,8 +73,10 @@ enum pmc_logw_role {
 	                        * with the per-tid delta of each member whose id is added */
 	PMC_LOGW_EXIT_READ     /* PERF_RECORD_READ (inherit_stat) -> PROCEXIT */
 };
+/* layout: what the counter was opened with (sample_type, read_format, the
+ * branch and register masks), which is what its records are decoded by. */
 int  pmc__logw_add_event(struct pmc_logw *lw, uint64_t kernel_id, pmc_id_t pmc,
-    uint64_t sample_type, uint64_t read_format, enum pmc_logw_role role);
+    const struct psample_layout *layout, enum pmc_logw_role role);
 
 /* Samples of this id without PERF_SAMPLE_PERIOD (a fixed period) carry
  * period in their CALLCHAIN records.  -ENOENT if the id was not added. */
@@ -100,6 +103,18 @@ int  pmc__logw_flush(struct pmc_logw *lw);
 /* Stop the thread, drain, CLOSELOG, write out, free; the first error or 0.
  * Rings still registered are drained but not unmapped (the caller owns them). */
 int  pmc__logw_close(struct pmc_logw *lw);
+struct pmc_logw_stats;
+
+/*
+ * LOG_PROCEXIT on a process the PMC is attached to: when the process exits
+ * (its EXIT record), write PROCEXIT with the sum of these counters (read
+ * through be).  The core removes the watch before it closes the counters.
+ */
+int  pmc__logw_watch_exit(struct pmc_logw *lw, pid_t pid, pmc_id_t pmc,
+    const struct pmc_backend_ops *be, struct pmc_bctr *const *ctr, int nctr);
+void pmc__logw_unwatch_exit(struct pmc_logw *lw, pid_t pid, const struct pmc_bctr *first);
+/* pmc__logw_close that also reports the final statistics (st may be NULL). */
+int  pmc__logw_close_stats(struct pmc_logw *lw, struct pmc_logw_stats *st);
 
 struct pmc_logw_stats {
 	uint64_t samples;      /* CALLCHAIN records produced from ring samples */

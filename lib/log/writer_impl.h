@@ -14,8 +14,7 @@
 struct logw_event {
 	uint64_t kid;
 	pmc_id_t pmc;
-	uint64_t sample_type;
-	uint64_t read_format;
+	struct psample_layout layout; /* as opened: decodes its records */
 	uint64_t period;              /* for samples without PERF_SAMPLE_PERIOD */
 	enum pmc_logw_role role;
 	int used;
@@ -32,6 +31,45 @@ struct logw_csw {              /* last group-member value seen per (tid, id) */
 	uint64_t last;
 	int32_t tid;
 	int used;
+};
+
+/*
+ * An exec whose PROCEXEC waits for the new image's mappings: the first
+ * executable mapping after the COMM(exec) is the program (its path and
+ * load base), a second file is the dynamic linker (its base is hwpmc's
+ * pl_dynaddr).  Written at the second file, or when the process does
+ * anything else (a sample, its exit), or at close.
+ */
+struct logw_exec {
+	int32_t pid, tid;
+	pmc_id_t pmc;
+	uint64_t base;
+	int have_exe;
+	char name[20];                /* MAXCOMLEN + 1 */
+	char *path;                   /* malloc'ed, NULL until the first mapping */
+};
+
+/*
+ * A process whose exit gets a PROCEXIT with its own count (LOG_PROCEXIT on
+ * the target itself; its descendants' come from the kernel's READ records
+ * at their exits).  The kernel adds each exited descendant's count to the
+ * target's counters, so the target's own count is their sum less the
+ * descendants' PROCEXIT values.  Descendants exit after it too, so the
+ * record is written when the counters are about to close (detach, release)
+ * or the log closes — unless the kernel sent a READ for the target itself
+ * (it does when it swapped the target's context with a child's).
+ */
+struct logw_exitwatch {
+	int32_t pid, tid;
+	pmc_id_t pmc;
+	const struct pmc_backend_ops *be;
+	struct pmc_bctr **ctr;        /* copied array; the counters are the core's */
+	int nctr;
+	int exited;                   /* its EXIT record was seen */
+	int got_read;                 /* the kernel sent its count itself */
+	int done;
+	uint64_t others;              /* descendants' PROCEXIT values so far */
+	uint64_t exit_ts;
 };
 
 struct pmc_logw {
@@ -62,6 +100,10 @@ struct pmc_logw {
 	unsigned char *scratch;       /* PMC_RING_SCRATCH_SIZE */
 	struct logw_csw *csw;
 	size_t ncsw, cswcap;
+	struct logw_exec *pexec;
+	int npexec, pexeccap;
+	struct logw_exitwatch *xw;
+	int nxw, xwcap;
 
 	struct pmc_logrec rec;        /* translation scratch (under mu) */
 	uint64_t (*now)(void);
@@ -75,6 +117,10 @@ int pmc__logw_append(struct pmc_logw *lw, int type, uint64_t ts, const void *pay
 /* Translate one kernel record into log records (under mu). */
 void pmc__logw_translate(struct pmc_logw *lw, const struct perf_event_header *h);
 struct logw_event *pmc__logw_find_event(struct pmc_logw *lw, uint64_t kid);
+/* Write a watched process's PROCEXIT if it exited and has none (under mu). */
+void pmc__logw_exit_emit(struct pmc_logw *lw, struct logw_exitwatch *w);
+/* Write every PROCEXEC still waiting for mappings (under mu). */
+void pmc__logw_exec_flush_all(struct pmc_logw *lw, uint64_t ts);
 uint64_t pmc__logw_clock(struct pmc_logw *lw);
 
 #endif

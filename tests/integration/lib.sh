@@ -7,6 +7,8 @@ set -u
 HELPERS=$PMC_ROOT/$PMC_BUILD/helpers
 _n=0; _failed=0
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+# PMCADMIN row state is machine-wide (lib/core/rows.c): each script keeps its own.
+export PMC_RUNDIR=$TMP/run
 ok()   { _n=$((_n+1)); echo "ok $_n - $1"; }
 fail() { _n=$((_n+1)); _failed=$((_failed+1)); echo "not ok $_n - $1${2:+: $2}"; }
 skip() { _n=$((_n+1)); echo "ok $_n - $1 # SKIP ${2:-}"; }

@@ -382,8 +382,10 @@ static void test_names_of_class(void **state)
 	struct pmc_evspec ev;
 
 	assert_int_equal(pmc__event_names_of_class(PMC_CLASS_SOFT, &names, &n), 0);
-	assert_true(n >= 11);
-	assert_string_equal(names[0], "cpu-clock");
+	assert_true(n >= 15);
+	/* FreeBSD's SOFT names first (PAGE_FAULT.READ/WRITE: not countable here) */
+	assert_string_equal(names[0], "CLOCK.HARD");
+	assert_string_equal(names[3], "PAGE_FAULT.ALL");
 	for (int i = 0; i < n; i++) {
 		ok(names[i], &ev);
 		assert_int_equal(ev.pclass, PMC_CLASS_SOFT);
@@ -421,8 +423,12 @@ static void test_names_of_class(void **state)
 	assert_string_equal(names[0], "TSC");
 	free(names);
 
-	assert_int_equal(pmc__event_names_of_class(PMC_CLASS_RAW, &names, &n), -EINVAL);
-	assert_int_equal(pmc__event_names_of_class(PMC_CLASS_TRACEPOINT, &names, &n), -EINVAL);
+	/* classes the machine names: a list (maybe empty), never EINVAL */
+	assert_int_equal(pmc__event_names_of_class(PMC_CLASS_RAW, &names, &n), 0);
+	free(names);
+	assert_int_equal(pmc__event_names_of_class(PMC_CLASS_TRACEPOINT, &names, &n), 0);
+	free(names);
+	assert_int_equal(pmc__event_names_of_class(PMC_CLASS_POWER8, &names, &n), -EINVAL);
 }
 
 static void test_name_of(void **state)

@@ -137,6 +137,8 @@ static void test_require_data_states(void **state)
 	size_t len;
 	unsigned char *b = tl_make_log(0, &len, -1);
 	void *p = pmclog_open(PMCLOG_FD_NONE);
+	if (p)
+		pmclog_set_extensions(p, 1);   /* pmc's own records too */
 	struct pmclog_ev ev;
 
 	/* nothing fed yet */
@@ -171,6 +173,8 @@ static void test_require_data_states(void **state)
 static void test_bad_magic(void **state)
 {
 	void *p = pmclog_open(PMCLOG_FD_NONE);
+	if (p)
+		pmclog_set_extensions(p, 1);   /* pmc's own records too */
 	struct pmclog_ev ev;
 
 	assert_int_equal(pmclog_feed(p, "hello, world\n", 13), 0);
@@ -185,6 +189,8 @@ static void test_bad_magic(void **state)
 
 	/* a single wrong byte is enough to know */
 	p = pmclog_open(PMCLOG_FD_NONE);
+	if (p)
+		pmclog_set_extensions(p, 1);   /* pmc's own records too */
 	assert_int_equal(pmclog_feed(p, "X", 1), 0);
 	assert_int_equal(pmclog_read(p, &ev), -1);
 	assert_int_equal(ev.pl_state, PMCLOG_ERROR);
@@ -202,6 +208,8 @@ static void test_random_bytes(void **state)
 	for (int iter = 0; iter < 2000; iter++) {
 		size_t n = (size_t)(rand_r(&seed) % sizeof(buf));
 		void *p = pmclog_open(PMCLOG_FD_NONE);
+		if (p)
+			pmclog_set_extensions(p, 1);   /* pmc's own records too */
 		int mode = iter % 3, recs = 0;
 		for (size_t i = 0; i < n; i++)
 			buf[i] = (unsigned char)rand_r(&seed);
@@ -257,6 +265,8 @@ static void test_unknown_type_skipped(void **state)
 	int nrec = record_ends(b, len, ends);
 	unsigned char *nb = malloc(len + 40);
 	void *p = pmclog_open(PMCLOG_FD_NONE);
+	if (p)
+		pmclog_set_extensions(p, 1);   /* pmc's own records too */
 	struct pmclog_ev *ev = malloc(sizeof(*ev));
 	int n = 0;
 
@@ -291,6 +301,8 @@ static void test_truncated_offsets(void **state)
 	size_t len, ends[64];
 	unsigned char *b = tl_make_log(0, &len, -1);
 	void *p = pmclog_open(PMCLOG_FD_NONE);
+	if (p)
+		pmclog_set_extensions(p, 1);   /* pmc's own records too */
 	struct pmclog_ev ev;
 	off_t at, last;
 
@@ -328,6 +340,8 @@ static void test_pipe(void **state)
 	}
 	close(fds[1]);
 	p = pmclog_open(fds[0]);
+	if (p)
+		pmclog_set_extensions(p, 1);   /* pmc's own records too */
 	assert_non_null(p);
 	while (pmclog_read(p, ev) == 0)
 		tl_check(n++, ev);
@@ -353,6 +367,8 @@ static void test_follow(void **state)
 	assert_true(wfd >= 0);
 	assert_int_equal(pmc__logw_open(wfd, 0, "pmc record -o x -- prog", &lw), 0);
 	p = pmclog_open_file(path);
+	if (p)
+		pmclog_set_extensions(p, 1);   /* pmc's own records too */
 	assert_non_null(p);
 	assert_int_equal(pmclog_set_follow(p, 1), 0);
 	/* HEADER and INITIALIZE are written at open */

@@ -285,6 +285,8 @@ static inline int tl_read_mem(const unsigned char *buf, size_t len, size_t chunk
     enum pmclog_state *final, int *truncated)
 {
 	void *p = pmclog_open(PMCLOG_FD_NONE);
+	if (p)
+		pmclog_set_extensions(p, 1);   /* pmc's own records too */
 	struct pmclog_ev *ev = malloc(sizeof(*ev));
 	size_t fed = 0;
 	int n = 0;

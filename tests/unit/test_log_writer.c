@@ -99,6 +99,8 @@ static void produce(struct fring *f, struct kr *r)
 	__atomic_store_n(&f->page->data_head, head + r->n, __ATOMIC_RELEASE);
 }
 
+/* what a counter was opened with (sample_type, read_format) */
+#define LAYOUT(st, rf) (&(struct psample_layout){ .sample_type = (st), .read_format = (rf) })
 #define ST_TRAILER (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 #define ST_42 (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 	PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
@@ -110,17 +112,17 @@ static void produce(struct fring *f, struct kr *r)
 
 static void register_events(struct pmc_logw *lw)
 {
-	assert_int_equal(pmc__logw_add_event(lw, 42, 0x11, ST_42, 0, PMC_LOGW_SAMPLES), 0);
-	assert_int_equal(pmc__logw_add_event(lw, 43, 0x12, ST_43, 0, PMC_LOGW_SAMPLES), 0);
-	assert_int_equal(pmc__logw_add_event(lw, 50, 0x20, ST_50,
-	    PERF_FORMAT_GROUP | PERF_FORMAT_ID, PMC_LOGW_CSW_PROBE), 0);
-	assert_int_equal(pmc__logw_add_event(lw, 51, 0x21, ST_TRAILER,
-	    PERF_FORMAT_GROUP | PERF_FORMAT_ID, PMC_LOGW_SAMPLES), 0);
-	assert_int_equal(pmc__logw_add_event(lw, 60, 0x30, ST_TRAILER,
-	    PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED, PMC_LOGW_EXIT_READ), 0);
+	assert_int_equal(pmc__logw_add_event(lw, 42, 0x11, LAYOUT(ST_42, 0), PMC_LOGW_SAMPLES), 0);
+	assert_int_equal(pmc__logw_add_event(lw, 43, 0x12, LAYOUT(ST_43, 0), PMC_LOGW_SAMPLES), 0);
+	assert_int_equal(pmc__logw_add_event(lw, 50, 0x20, LAYOUT(ST_50,
+	    PERF_FORMAT_GROUP | PERF_FORMAT_ID), PMC_LOGW_CSW_PROBE), 0);
+	assert_int_equal(pmc__logw_add_event(lw, 51, 0x21, LAYOUT(ST_TRAILER,
+	    PERF_FORMAT_GROUP | PERF_FORMAT_ID), PMC_LOGW_SAMPLES), 0);
+	assert_int_equal(pmc__logw_add_event(lw, 60, 0x30, LAYOUT(ST_TRAILER,
+	    PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED), PMC_LOGW_EXIT_READ), 0);
 	/* many more, to make the id table grow */
 	for (uint64_t i = 1000; i < 1200; i++)
-		assert_int_equal(pmc__logw_add_event(lw, i, (pmc_id_t)i, ST_42, 0, PMC_LOGW_SAMPLES), 0);
+		assert_int_equal(pmc__logw_add_event(lw, i, (pmc_id_t)i, LAYOUT(ST_42, 0), PMC_LOGW_SAMPLES), 0);
 }
 
 static void produce_all(struct fring *f)
@@ -158,7 +160,13 @@ static void produce_all(struct fring *f)
 	kr64(&r, 0x2222222222222222ull);
 	kr2x32(&r, 0x33333333, 0);
 	produce(f, &r);
-	/* 3. MMAP2 with a build id */
+	/* 3. COMM at exec: its PROCEXEC waits for the new image's mappings */
+	kr_begin(&r, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
+	kr2x32(&r, 100, 100);
+	krstr(&r, "true");
+	kr_trailer(&r, 100, 100, 7000, 2, 42);
+	produce(f, &r);
+	/* 4. MMAP2 of the program, with a build id */
 	kr_begin(&r, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID);
 	kr2x32(&r, 100, 100);
 	kr64(&r, 0x400000);
@@ -172,13 +180,22 @@ static void produce_all(struct fring *f)
 	}
 	kr2x32(&r, 5, 2);
 	krstr(&r, "/bin/true");
-	kr_trailer(&r, 100, 100, 7000, 2, 42);
-	produce(f, &r);
-	/* 4. COMM at exec */
-	kr_begin(&r, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
-	kr2x32(&r, 100, 100);
-	krstr(&r, "true");
 	kr_trailer(&r, 100, 100, 8000, 2, 42);
+	produce(f, &r);
+	/* 4b. MMAP2 of the dynamic linker: PROCEXEC follows, with both bases */
+	kr_begin(&r, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	kr2x32(&r, 100, 100);
+	kr64(&r, 0x7f0000001000ull);
+	kr64(&r, 0x2000);
+	kr64(&r, 0x1000);
+	{
+		unsigned char u[24] = { 0 };
+		memcpy(r.b + r.n, u, 24);
+		r.n += 24;
+	}
+	kr2x32(&r, 5, 2);
+	krstr(&r, "/lib/ld.so");
+	kr_trailer(&r, 100, 100, 8100, 2, 42);
 	produce(f, &r);
 	/* 5. FORK of a process, 6. of a thread */
 	kr_begin(&r, PERF_RECORD_FORK, 0);
@@ -247,8 +264,8 @@ static void produce_all(struct fring *f)
 
 static const int expect_types[] = {
 	PMCLOG_TYPE_HEADER, PMCLOG_TYPE_INITIALIZE,
-	PMCLOG_TYPE_CALLCHAIN, PMCLOG_TYPE_CALLCHAIN, PMCLOG_TYPE_MAP_IN,
-	PMCLOG_TYPE_COMM, PMCLOG_TYPE_PROCEXEC, PMCLOG_TYPE_PROCFORK, PMCLOG_TYPE_THR_CREATE,
+	PMCLOG_TYPE_CALLCHAIN, PMCLOG_TYPE_CALLCHAIN, PMCLOG_TYPE_COMM,
+	PMCLOG_TYPE_MAP_IN, PMCLOG_TYPE_MAP_IN, PMCLOG_TYPE_PROCEXEC, PMCLOG_TYPE_PROCFORK, PMCLOG_TYPE_THR_CREATE,
 	PMCLOG_TYPE_THR_EXIT, PMCLOG_TYPE_SYSEXIT, PMCLOG_TYPE_DROPNOTIFY, PMCLOG_TYPE_DROPNOTIFY,
 	PMCLOG_TYPE_THROTTLE, PMCLOG_TYPE_PROCEXIT, PMCLOG_TYPE_PROCCSW, PMCLOG_TYPE_PROCCSW,
 	PMCLOG_TYPE_CLOSELOG,
@@ -291,9 +308,14 @@ static void check_translated(int i, const struct pmclog_ev *ev)
 		assert_int_equal(cc->pl_pcflags[0], PMC_CC_F_USERSPACE);
 		break;
 	}
-	case 4: {
+	case 4:
+		assert_int_equal(ev->pl_u.pl_cm.pl_pid, 100);
+		assert_int_equal(ev->pl_u.pl_cm.pl_flags, PMCLOG_COMM_F_EXEC);
+		assert_string_equal(ev->pl_u.pl_cm.pl_comm, "true");
+		break;
+	case 5: {
 		const struct pmclog_ev_map_in *m = &ev->pl_u.pl_mi;
-		assert_int_equal(ev->pl_time, 7000);
+		assert_int_equal(ev->pl_time, 8000);
 		assert_int_equal(m->pl_pid, 100);
 		assert_int_equal(m->pl_start, 0x400000);
 		assert_int_equal(m->pl_len, 0x3000);
@@ -306,64 +328,66 @@ static void check_translated(int i, const struct pmclog_ev *ev)
 		assert_string_equal(m->pl_pathname, "/bin/true");
 		break;
 	}
-	case 5:
-		assert_int_equal(ev->pl_u.pl_cm.pl_pid, 100);
-		assert_int_equal(ev->pl_u.pl_cm.pl_flags, PMCLOG_COMM_F_EXEC);
-		assert_string_equal(ev->pl_u.pl_cm.pl_comm, "true");
-		break;
 	case 6:
-		assert_int_equal(ev->pl_u.pl_x.pl_pid, 100);
-		assert_int_equal(ev->pl_u.pl_x.pl_pmcid, 0x11);
-		assert_string_equal(ev->pl_u.pl_x.pl_pathname, "true");
+		assert_string_equal(ev->pl_u.pl_mi.pl_pathname, "/lib/ld.so");
 		break;
 	case 7:
+		/* hwpmc's PROCEXEC: the image's full path, its load base and the
+		 * dynamic linker's */
+		assert_int_equal(ev->pl_u.pl_x.pl_pid, 100);
+		assert_int_equal(ev->pl_u.pl_x.pl_pmcid, 0x11);
+		assert_string_equal(ev->pl_u.pl_x.pl_pathname, "/bin/true");
+		assert_int_equal(ev->pl_u.pl_x.pl_baseaddr, 0x400000 - 0x1000);
+		assert_int_equal(ev->pl_u.pl_x.pl_dynaddr, 0x7f0000000000ull);
+		break;
+	case 8:
 		assert_int_equal(ev->pl_u.pl_f.pl_oldpid, 100);
 		assert_int_equal(ev->pl_u.pl_f.pl_newpid, 200);
 		assert_int_equal(ev->pl_u.pl_f.pl_oldtid, 101);
 		assert_int_equal(ev->pl_u.pl_f.pl_newtid, 200);
 		assert_int_equal(ev->pl_time, 9000);
 		break;
-	case 8:
+	case 9:
 		assert_int_equal(ev->pl_u.pl_tc.pl_tid, 102);
 		assert_int_equal(ev->pl_u.pl_tc.pl_pid, 100);
 		break;
-	case 9:
+	case 10:
 		assert_int_equal(ev->pl_u.pl_te.pl_tid, 200);
 		assert_int_equal(ev->pl_u.pl_te.pl_pid, 200);
 		break;
-	case 10:
+	case 11:
 		assert_int_equal(ev->pl_u.pl_se.pl_pid, 200);
 		break;
-	case 11:
+	case 12:
 		assert_int_equal(ev->pl_u.pl_dn.pl_count, 7);
 		assert_int_equal(ev->pl_u.pl_dn.pl_pmcid, 0x11);
 		assert_int_equal(ev->pl_u.pl_dn.pl_cpu, 2);
 		assert_int_equal(ev->pl_u.pl_dn.pl_reason, PMCLOG_DROP_RING);
 		break;
-	case 12:
+	case 13:
 		assert_int_equal(ev->pl_u.pl_dn.pl_count, 3);
 		assert_int_equal(ev->pl_u.pl_dn.pl_cpu, 3);
 		assert_int_equal(ev->pl_u.pl_dn.pl_reason, PMCLOG_DROP_SAMPLES);
 		break;
-	case 13:
+	case 14:
 		assert_int_equal(ev->pl_u.pl_th.pl_pmcid, 0x11);
 		assert_int_equal(ev->pl_u.pl_th.pl_throttled, 1);
 		assert_int_equal(ev->pl_u.pl_th.pl_cpu, 2);
 		break;
-	case 14:
+	case 15:
 		assert_int_equal(ev->pl_u.pl_e.pl_pmcid, 0x30);
 		assert_int_equal(ev->pl_u.pl_e.pl_pid, 100);
 		assert_int_equal(ev->pl_u.pl_e.pl_tid, 102);
 		assert_int_equal(ev->pl_u.pl_e.pl_value, 5555);
 		assert_int_equal(ev->pl_time, 11000);
 		break;
-	case 15:
 	case 16:
+	case 17:
 		assert_int_equal(ev->pl_u.pl_c.pl_pmcid, 0x21);
 		assert_int_equal(ev->pl_u.pl_c.pl_pid, 100);
 		assert_int_equal(ev->pl_u.pl_c.pl_tid, 101);
 		assert_int_equal(ev->pl_u.pl_c.pl_cpu, 1);
-		assert_int_equal(ev->pl_u.pl_c.pl_value, i == 15 ? 1000 : 600);
+		assert_int_equal(ev->pl_u.pl_c.pl_value, i == 16 ? 1000 : 600);
 		break;
 	}
 }
@@ -376,6 +400,8 @@ static int read_log_fd(int fd, void (*check)(int, const struct pmclog_ev *), int
 
 	lseek(fd, 0, SEEK_SET);
 	p = pmclog_open(fd);
+	if (p)
+		pmclog_set_extensions(p, 1);   /* pmc's own records too */
 	while (pmclog_read(p, ev) == 0) {
 		if (check)
 			check(n, ev);
@@ -677,7 +703,7 @@ static void test_real_kernel(void **state)
 	assert_true(map != MAP_FAILED);
 	assert_int_equal(ioctl(g_perf_fd, PERF_EVENT_IOC_ID, &id), 0);
 	assert_int_equal(pmc__logw_open(fileno(f), PMC_LOGW_ZSTD, "test", &lw), 0);
-	assert_int_equal(pmc__logw_add_event(lw, id, 0x77, a.sample_type, 0, PMC_LOGW_SAMPLES), 0);
+	assert_int_equal(pmc__logw_add_event(lw, id, 0x77, LAYOUT(a.sample_type, 0), PMC_LOGW_SAMPLES), 0);
 	assert_int_equal(pmc__logw_add_ring(lw, &real_be, (struct pmc_bctr *)&g_perf_fd, map,
 	    (size_t)pg * 8), 0);
 	ioctl(g_perf_fd, PERF_EVENT_IOC_ENABLE, 0);

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,11 +20,17 @@
 
 static int ncpu, nrows, armv8;   /* armv8: first global row of the class */
 
+static char rundir[] = "/tmp/pmc-rows-XXXXXX";
+
 static int setup(void **state)
 {
 	const struct pmc_cpuinfo *ci;
 	(void)state;
 	setenv("PMC_SIM_MACHINE", "cpus=4,counters=6", 1);
+	/* PMCADMIN state is machine-wide: keep this test's apart. */
+	if (!mkdtemp(rundir))
+		return -1;
+	setenv("PMC_RUNDIR", rundir, 1);
 	if (pmc_backend_select("sim") < 0 || pmc_init() < 0 || pmc_cpuinfo(&ci) < 0)
 		return -1;
 	ncpu = (int)ci->pm_ncpu;
@@ -37,8 +44,14 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
+	char p[128];
 	(void)state;
 	pmc_fini();
+	snprintf(p, sizeof(p), "%s/disabled-rows.sim", rundir);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/disabled-rows.sim.lock", rundir);
+	unlink(p);
+	rmdir(rundir);
 	return 0;
 }
 

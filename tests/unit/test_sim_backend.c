@@ -7,7 +7,13 @@
  * handler that clears every flag), multiplexing (enabled/running, scaling),
  * the 70/20/10 profile with call chains, side-band records, per-process
  * counts from PERF_RECORD_READ, ring back-pressure with a concurrent
- * reader, PERF_RECORD_LOST, and errors.
+ * reader, PERF_RECORD_LOST, and errors.  Then issue 13's Linux rules, each
+ * with an answer computed by hand in its comment: multiplexing rotation
+ * across task switches, threads in parallel, frequency mode (start at 1,
+ * the elapsed period in each sample, retuning at interrupts and ticks),
+ * long periods on 32-bit counters, pinned events, what open refuses, and
+ * the realism knobs: overflow pending at read / disable / switch-out
+ * (interrupt latency), skid, throttling.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -844,6 +850,590 @@ static void test_errors(void **s)
 	sim__configure(NULL);
 }
 
+/* ==== issue 13: the simulator behaves like the hardware and like Linux ==== */
+
+/* Item 1: two threads share one CPU; each task context rotates at every
+ * tick, even when the tick is also a switch.  cpus=1, one event counter,
+ * two INST_RETIRED events (inherited), 1 ms slices: the threads alternate
+ * 1 ms slices and each thread's context alternates the two events, so each
+ * counts 4 of its 8 slices: 8M of 16M instructions, running 8 ms of 16. */
+static void test_mux_rotates_across_switches(void **s)
+{
+	struct pmc_bctr *a, *b;
+	struct pmc_bcount va, vb;
+	pid_t pid;
+
+	(void)s;
+	boot("cpus=1,counters=1,slice=1ms");
+	pid = spawn_text("process p entry=main\nfunction main\n  thread w\n  call w\n"
+			 "function w\n  work cycles=8M instructions=8M\n");
+	a = open_task(hw(PERF_TYPE_RAW, 0x08), pid, PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC);
+	b = open_task(hw(PERF_TYPE_RAW, 0x08), pid, PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC);
+	assert_int_equal(run(pid), 0);
+	va = rd(a);
+	vb = rd(b);
+	assert_int_equal(va.enabled, 16000000);
+	assert_int_equal(vb.enabled, 16000000);
+	assert_int_equal(va.running, 8000000);
+	assert_int_equal(vb.running, 8000000);
+	assert_int_equal(va.value, 8000000);
+	assert_int_equal(vb.value, 8000000);
+	o->close(a);
+	o->close(b);
+	halt();
+}
+
+/* Item 1, the CPU context: Linux's mux timer keeps rotating a CPU's
+ * context while it idles.  cpus=2, counters=1, two CPU-wide INST_RETIRED
+ * events on CPU 1.  A thread runs 12 ms there (1 instruction per cycle)
+ * while main runs 40 ms on CPU 0; CPU 1 then idles.  4 ms ticks rotate the
+ * two events: A [0,4) B [4,8) A [8,12) while busy, then B [12,16) A [16,20)
+ * ... B [36,40) while idle: 20 ms running each of 40 enabled; A counted
+ * 8M, B 4M (before: B stayed on from 12 ms, running 32 ms). */
+static void test_mux_rotates_while_idle(void **s)
+{
+	struct pmc_bctr *a = NULL, *b = NULL;
+	struct perf_event_attr at = hw(PERF_TYPE_RAW, 0x08);
+	struct pmc_bcount va, vb;
+	pid_t pid;
+
+	(void)s;
+	boot("cpus=2,counters=1");
+	pid = spawn_text("process p entry=main\nfunction main\n  thread w\n  call v\n"
+			 "function w\n  work cycles=12M instructions=12M\n"
+			 "function v\n  work cycles=40M\n");
+	at.disabled = 0;
+	assert_int_equal(o->open(&at, -1, 1, NULL, 0, &a), 0);
+	assert_int_equal(o->open(&at, -1, 1, NULL, 0, &b), 0);
+	assert_int_equal(run(pid), 0);
+	assert_int_equal(o->now(), 40000000);
+	va = rd(a);
+	vb = rd(b);
+	assert_int_equal(va.enabled, 40000000);
+	assert_int_equal(vb.enabled, 40000000);
+	assert_int_equal(va.running, 20000000);
+	assert_int_equal(vb.running, 20000000);
+	assert_int_equal(va.value, 8000000);
+	assert_int_equal(vb.value, 4000000);
+	o->close(a);
+	o->close(b);
+	halt();
+}
+
+/* Item 2: a thread that becomes runnable goes to an idle CPU at once; a
+ * busy CPU's tick does not take it back.  Two 100 ms threads on 4 CPUs
+ * run in parallel: done at 100 ms, no context switch, no migration, CPU 0
+ * and CPU 1 each count 100M cycles, CPUs 2 and 3 none. */
+static void test_threads_run_in_parallel(void **s)
+{
+	struct pmc_bctr *cs, *mig, *percpu[4];
+	pid_t pid;
+	int st;
+
+	(void)s;
+	boot("cpus=4");
+	pid = spawn_text("process p entry=main\nfunction main\n  thread w\n  call w\n"
+			 "function w\n  work cycles=100M\n");
+	cs = open_task(hw(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES), pid,
+		       PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC);
+	mig = open_task(hw(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS), pid,
+			PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC);
+	for (int i = 0; i < 4; i++) {
+		struct perf_event_attr a = hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+
+		a.disabled = 0;
+		assert_int_equal(o->open(&a, -1, i, NULL, 0, &percpu[i]), 0);
+	}
+	assert_int_equal(o->spawn_go(pid), 0);
+	assert_int_equal(o->spawn_wait(pid, &st, -1), 0);
+	assert_int_equal(o->now(), 100000000);
+	assert_int_equal(rd(cs).value, 0);
+	assert_int_equal(rd(mig).value, 0);
+	assert_int_equal(rd(percpu[0]).value, 100000000);
+	assert_int_equal(rd(percpu[1]).value, 100000000);
+	assert_int_equal(rd(percpu[2]).value, 0);
+	assert_int_equal(rd(percpu[3]).value, 0);
+	for (int i = 0; i < 4; i++)
+		o->close(percpu[i]);
+	o->close(cs);
+	o->close(mig);
+	halt();
+}
+
+/* Samples of a frequency-mode sampler: time and period of the first n. */
+struct fsamp {
+	int n;
+	uint64_t t[4096], p[4096], v[4096];
+};
+
+static void on_fsamp(void *arg, const struct perf_event_header *h)
+{
+	struct fsamp *f = arg;
+	const uint64_t *u = (const uint64_t *)(h + 1);
+
+	if (h->type != PERF_RECORD_SAMPLE || f->n >= 4096)
+		return;
+	/* TIME, PERIOD, READ (value) */
+	f->t[f->n] = u[0];
+	f->p[f->n] = u[1];
+	f->v[f->n] = u[2];
+	f->n++;
+}
+
+static struct pmc_bctr *open_freq(struct perf_event_attr a, pid_t pid, uint64_t freq,
+				  struct perf_event_mmap_page **pg)
+{
+	struct pmc_bctr *c = NULL;
+
+	a.freq = 1;
+	a.sample_freq = freq;
+	a.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ;
+	assert_int_equal(o->open(&a, pid, -1, NULL, PMC_BOPEN_ENABLE_EXEC, &c), 0);
+	assert_int_equal(o->ring_map(c, 256, pg), 0);
+	return c;
+}
+
+/* Items 3 and 4, hand-computed (1 GHz, the handler takes irq_cost = 1 us):
+ * frequency mode starts at period 1 (perf_event_alloc).  Sample 1 at t=1
+ * (no retune: no previous interrupt).  Sample 2 at 1+1000+1 = 1002:
+ * perf_adjust_period(dt=1001 ns, count=1): target 10^9/(1001*1000) = 999,
+ * period 1 + (998+7)/8 = 126 (the counter already holds the next period, 1).
+ * Sample 3 at 2003, period 1; the counter is loaded with 126.  Sample 4 at
+ * 3003+126 = 3129 with period 126: each sample's period is the events it
+ * stands for, the period that elapsed (not the one loaded after it). */
+static void test_freq_first_samples(void **s)
+{
+	static struct fsamp f;
+	struct perf_event_mmap_page *pg;
+	struct pmc_bctr *c;
+	pid_t pid;
+
+	(void)s;
+	memset(&f, 0, sizeof(f));
+	boot("cpus=1");          /* default irq_cost: 1 us */
+	pid = spawn_text("process p entry=f\nfunction f\n  work cycles=20M\n");
+	c = open_freq(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), pid, 1000, &pg);
+	assert_int_equal(run(pid), 0);
+	drain(pg, on_fsamp, &f);
+	assert_true(f.n >= 4);
+	assert_int_equal(f.t[0], 1);
+	assert_int_equal(f.p[0], 1);
+	assert_int_equal(f.t[1], 1002);
+	assert_int_equal(f.p[1], 1);
+	assert_int_equal(f.t[2], 2003);
+	assert_int_equal(f.p[2], 1);
+	assert_int_equal(f.t[3], 3129);
+	assert_int_equal(f.p[3], 126);
+	o->ring_unmap(c);
+	o->close(c);
+	halt();
+}
+
+/* Item 3 over whole runs: a sample's period is the events counted since
+ * the previous sample (PERF_SAMPLE_READ's value; exact up to the events of
+ * one cycle), so the periods add up to the count at the last sample — hwc->last_period before the
+ * reload, as arm_pmuv3.c — also when the rate changes 30-fold (-F 1000
+ * and -F 4000 on instructions: 1M in the first 10 ms, 30M in the next). */
+static void test_freq_period_is_elapsed(void **s)
+{
+	static struct fsamp f;
+	static const uint64_t freqs[] = { 1000, 4000 };
+
+	(void)s;
+	for (int k = 0; k < 2; k++) {
+		struct perf_event_mmap_page *pg;
+		struct pmc_bctr *c;
+		pid_t pid;
+		uint64_t sum;
+
+		memset(&f, 0, sizeof(f));
+		boot("cpus=1");
+		pid = spawn_text("process p entry=f\nfunction f\n"
+				 "  work cycles=10M instructions=1M\n"
+				 "  work cycles=10M instructions=30M\n");
+		c = open_freq(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS), pid,
+			      freqs[k], &pg);
+		assert_int_equal(run(pid), 0);
+		drain(pg, on_fsamp, &f);
+		assert_true(f.n > 3);
+		sum = f.p[0];
+		assert_int_equal(f.p[0], f.v[0]);
+		for (int i = 1; i < f.n; i++) {
+			int64_t d = (int64_t)(f.v[i] - f.v[i - 1]) - (int64_t)f.p[i];
+
+			/* up to 3 instructions retire per cycle: the counter may
+			 * overshoot by 2 within the cycle it overflows in, and the
+			 * next period is shortened by as much (left += period) */
+			assert_true(d > -3 && d < 3);
+			sum += f.p[i];
+		}
+		assert_true(sum + 3 > f.v[f.n - 1] && sum < f.v[f.n - 1] + 3);
+		assert_true(sum <= 31000000);
+		o->ring_unmap(c);
+		o->close(c);
+		halt();
+	}
+}
+
+/* Item 4: a low-rate event.  50 branch misses in 50 ms (one per ms of
+ * cycles), -F 100: starting at hz/freq = 10^7 nothing would ever be
+ * sampled; starting at 1, the first three misses are sampled with period
+ * 1 — at 1 ms, and (each handler taking 1 us) 2 ms + 1 us, 3 ms + 2 us —
+ * and the counter is then loaded with the retuned period.  The tick at
+ * 4 ms retunes it too (perf_adjust_freq_unthr_context): 3 events in the
+ * 4 ms tick. */
+static void test_freq_low_rate(void **s)
+{
+	static struct fsamp f;
+	struct perf_event_mmap_page *pg;
+	struct pmc_bctr *c;
+	pid_t pid;
+	uint64_t sum = 0;
+
+	(void)s;
+	memset(&f, 0, sizeof(f));
+	boot("cpus=1");          /* default slice 4 ms, irq_cost 1 us */
+	pid = spawn_text("process p entry=f\nfunction f\n  work cycles=50M branch-misses=50\n");
+	c = open_freq(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES), pid, 100, &pg);
+	assert_int_equal(run(pid), 0);
+	drain(pg, on_fsamp, &f);
+	assert_true(f.n >= 5);
+	assert_int_equal(f.t[0], 1000000);
+	assert_int_equal(f.p[0], 1);
+	assert_int_equal(f.t[1], 2001000);
+	assert_int_equal(f.p[1], 1);
+	assert_int_equal(f.t[2], 3002000);
+	assert_int_equal(f.p[2], 1);
+	/* sample 2 retuned to 1 + (9-1+7)/8 = 2 (10^9/(1.001 ms * 100) = 9),
+	 * sample 3 loaded 2 and retuned to 2 + (19-2+7)/8 = 5; the 4 ms tick saw
+	 * 3 events: target 3*10^9/(4 ms * 100) = 7, period 5 + (7-5+7)/8 = 6.
+	 * Sample 4 comes 2 misses later (5 ms + 3 us) and loads 6, so sample 5
+	 * is at miss 11 (11 ms + 4 us) with period 6 — 5 without the tick. */
+	assert_int_equal(f.t[3], 5003000);
+	assert_int_equal(f.p[3], 2);
+	assert_int_equal(f.t[4], 11004000);
+	assert_int_equal(f.p[4], 6);
+	for (int i = 0; i < f.n; i++)
+		sum += f.p[i];
+	assert_true(sum <= 50);
+	assert_int_equal(sum, f.v[f.n - 1]);
+	assert_int_equal(rd(c).value, 50);
+	o->ring_unmap(c);
+	o->close(c);
+	halt();
+}
+
+/* Item 5: the period is not cut to 2^31-1 on 32-bit counters: -c 3e9 over
+ * 10^10 cycles gives 3 samples of 3e9 (each after two overflows: the
+ * counter is loaded with at most 2^31-1). */
+static void test_long_period_on_32bit(void **s)
+{
+	static struct fsamp f;
+	struct perf_event_mmap_page *pg;
+	struct pmc_bctr *c = NULL;
+	struct perf_event_attr a = hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	pid_t pid;
+
+	(void)s;
+	memset(&f, 0, sizeof(f));
+	boot("cpus=1,slice=1s");
+	pid = spawn_text("process p entry=f\nfunction f\n  work cycles=10G\n");
+	a.sample_period = 3000000000ull;
+	a.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ;
+	assert_int_equal(o->open(&a, pid, -1, NULL, PMC_BOPEN_ENABLE_EXEC, &c), 0);
+	assert_int_equal(o->ring_map(c, 4, &pg), 0);
+	assert_int_equal(run(pid), 0);
+	drain(pg, on_fsamp, &f);
+	assert_int_equal(f.n, 3);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(f.p[i], 3000000000ull);
+		assert_int_equal(f.v[i], 3000000000ull * (uint64_t)(i + 1));
+	}
+	assert_int_equal(rd(c).value, 10000000000ull);
+	o->ring_unmap(c);
+	o->close(c);
+	halt();
+}
+
+/* Item 9: a pinned event is always on the PMU (100 %); the flexible ones
+ * share what is left.  2 counters, one pinned + two flexible, 1 ms slices,
+ * 40 ms: pinned running = enabled = 40 ms, the flexible ones 20 ms each.
+ * A pinned group that can never fit goes to the ERROR state. */
+static void test_pinned(void **s)
+{
+	struct pmc_bctr *p, *f1, *f2, *p2;
+	struct perf_event_attr a = hw(PERF_TYPE_RAW, 0x08);
+	struct pmc_bcount v;
+	pid_t pid;
+
+	(void)s;
+	boot("cpus=1,counters=2,slice=1ms");
+	pid = spawn_text("process p entry=f\nfunction f\n  work cycles=40M instructions=40M "
+			 "branches=4M\n");
+	f1 = open_task(hw(PERF_TYPE_RAW, 0x08), pid, PMC_BOPEN_ENABLE_EXEC);
+	a.pinned = 1;
+	p = open_task(a, pid, PMC_BOPEN_ENABLE_EXEC);
+	f2 = open_task(hw(PERF_TYPE_RAW, 0x21), pid, PMC_BOPEN_ENABLE_EXEC);
+	assert_int_equal(run(pid), 0);
+	v = rd(p);
+	assert_int_equal(v.enabled, 40000000);
+	assert_int_equal(v.running, 40000000);
+	assert_int_equal(v.value, 40000000);
+	v = rd(f1);
+	assert_int_equal(v.running, 20000000);
+	assert_int_equal(v.value, 20000000);
+	v = rd(f2);
+	assert_int_equal(v.running, 20000000);
+	assert_int_equal(v.value, 2000000);
+	o->close(p);
+	o->close(f1);
+	o->close(f2);
+	halt();
+
+	/* one counter, two pinned: the second is in ERROR, counts nothing */
+	boot("cpus=1,counters=1,slice=1ms");
+	pid = spawn_text("process p entry=f\nfunction f\n  work cycles=4M instructions=4M\n");
+	p = open_task(a, pid, PMC_BOPEN_ENABLE_EXEC);
+	p2 = open_task(a, pid, PMC_BOPEN_ENABLE_EXEC);
+	assert_int_equal(run(pid), 0);
+	assert_int_equal(rd(p).running, 4000000);
+	v = rd(p2);
+	assert_int_equal(v.value, 0);
+	assert_int_equal(v.running, 0);
+	assert_int_equal(v.enabled, 0);          /* ERROR: time stands still */
+	o->close(p);
+	o->close(p2);
+	halt();
+}
+
+/* Items 10, 11, 12: what the arm64 driver refuses at open. */
+static void test_open_refusals(void **s)
+{
+	struct pmc_bctr *c = NULL, *ld = NULL, *m = NULL;
+	struct perf_event_attr a;
+	pid_t pid;
+
+	(void)s;
+	/* 10: validate_group — with no event counters only CPU_CYCLES fits */
+	boot("cpus=1,counters=0");
+	pid = spawn_file("examples/sim/hot70.wl");
+	a = hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	assert_int_equal(o->open(&a, pid, -1, NULL, 0, &c), -EINVAL);
+	a = hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	assert_int_equal(o->open(&a, pid, -1, NULL, 0, &c), 0);
+	o->close(c);
+	halt();
+	/* a group larger than the PMU: two event counters, three members */
+	boot("cpus=1,counters=2");
+	pid = spawn_file("examples/sim/hot70.wl");
+	a = hw(PERF_TYPE_RAW, 0x08);
+	assert_int_equal(o->open(&a, pid, -1, NULL, 0, &ld), 0);
+	assert_int_equal(o->open(&a, pid, -1, ld, 0, &m), 0);
+	assert_int_equal(o->open(&a, pid, -1, ld, 0, &c), -EINVAL);
+	/* ... but cycles still fits: it has the cycle counter */
+	a = hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	assert_int_equal(o->open(&a, pid, -1, ld, 0, &c), 0);
+	o->close(c);
+	o->close(m);
+	o->close(ld);
+	/* 11: CHAIN cannot be opened on its own */
+	a = hw(PERF_TYPE_RAW, 0x1e);
+	assert_int_equal(o->open(&a, pid, -1, NULL, 0, &c), -EINVAL);
+	/* 12: exclude_idle (:I) */
+	a = hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	a.exclude_idle = 1;
+	assert_int_equal(o->open(&a, pid, -1, NULL, 0, &c), -EPERM);
+	/* software events may exclude idle */
+	a = hw(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	a.exclude_idle = 1;
+	assert_int_equal(o->open(&a, pid, -1, NULL, 0, &c), 0);
+	o->close(c);
+	halt();
+	/* 13: icntr needs p9 */
+	sim__configure("icntr=1");
+	assert_int_equal(o->init(&M), -EINVAL);
+	sim__configure(NULL);
+}
+
+
+/* ---- realism: interrupt latency, skid, throttling (off by default) ---- */
+
+/*
+ * irq_latency=500: the handler runs 500 cycles after the overflow and the
+ * counter keeps counting meanwhile.  Period 10000 over 100000 instructions
+ * (1 per cycle): overflows at 10000, 20000, ... 100000, handled at +500
+ * (the reload is shortened by the 500 already counted, so overflows stay
+ * on multiples of 10000).  The last overflow, at the very end, is still
+ * pending when the task exits: lost, as in Linux.
+ *
+ * At read: a read while the first is pending folds the count exactly
+ * (10500) and the handler still samples it: 9 samples of period 10000,
+ * taken at 10500, 20500, ... 90500.
+ * At disable (and enable again): the driver stops the counter, folds 10500
+ * and clears the flag; re-enabled, armpmu_start reloads the 9500 left of
+ * the next period without a sample: overflows 2..9 are sampled, 8 samples.
+ */
+static void pending_case(int disable)
+{
+	static struct fsamp f;
+	struct perf_event_mmap_page *pg;
+	struct pmc_bctr *c = NULL;
+	struct perf_event_attr a = hw(PERF_TYPE_RAW, 0x08);
+	int st, n = disable ? 8 : 9, first = disable ? 2 : 1;
+	pid_t pid;
+
+	memset(&f, 0, sizeof(f));
+	boot("cpus=1,irq_latency=500,irq_cost=0");
+	pid = spawn_text("process p entry=f\nfunction f\n  work cycles=100000 instructions=100000\n");
+	a.sample_period = 10000;
+	a.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ;
+	assert_int_equal(o->open(&a, pid, -1, NULL, PMC_BOPEN_ENABLE_EXEC, &c), 0);
+	assert_int_equal(o->ring_map(c, 16, &pg), 0);
+	assert_int_equal(o->spawn_go(pid), 0);
+	for (int i = 0; i < 1000000 && sim.cpus[0].irq_at == UINT64_MAX; i++)
+		assert_int_equal(sim__step(), 0);
+	assert_true(sim.cpus[0].irq_at != UINT64_MAX);   /* the overflow is pending */
+	assert_int_equal(rd(c).value, 10000);
+	assert_int_equal(sim__step(), 0);                /* runs to the handler's time */
+	if (disable) {
+		assert_int_equal(o->disable(c), 0);
+		assert_false(pmuv3__irq_line(&sim.cpus[0].pmu));   /* flag cleared */
+		assert_int_equal(rd(c).value, 10500);
+		assert_int_equal(o->enable(c), 0);
+	} else {
+		assert_true(sim.cpus[0].irq_at != UINT64_MAX);  /* still pending */
+		assert_int_equal(rd(c).value, 10500);           /* folded, not doubled */
+	}
+	assert_int_equal(o->spawn_wait(pid, &st, -1), 0);
+	drain(pg, on_fsamp, &f);
+	assert_int_equal(f.n, n);
+	for (int i = 0; i < n; i++) {
+		assert_int_equal(f.p[i], 10000);
+		assert_int_equal(f.t[i], 10000 * (uint64_t)(i + first) + 500);
+		assert_int_equal(f.v[i], 10000 * (uint64_t)(i + first) + 500);
+	}
+	assert_int_equal(rd(c).value, 100000);
+	o->ring_unmap(c);
+	o->close(c);
+	halt();
+}
+
+static void test_overflow_pending_at_read(void **s)
+{
+	(void)s;
+	pending_case(0);
+}
+
+static void test_overflow_pending_at_disable(void **s)
+{
+	(void)s;
+	pending_case(1);
+}
+
+/*
+ * Pending at switch-out: two threads share one CPU in 1 ms slices (1M
+ * instructions each), period 999800, latency 500.  A thread's k-th overflow
+ * comes 200*k counts before the end of its k-th slice (a lost one leaves its
+ * overshoot to the next period: the fold makes left negative, the reload
+ * adds a period), so overflows 1 and 2 (200 and 400 before the end, less
+ * than the latency) are pending when the slice ends: switch-out stops the
+ * counter, clears the flag, the sample is lost.  3, 4 and 5 are sampled:
+ * 3 per thread, 6 in all (10 without latency); the counts stay exact.
+ */
+static void test_overflow_pending_at_switch_out(void **s)
+{
+	static struct fsamp f;
+	struct perf_event_mmap_page *pg;
+	struct pmc_bctr *c = NULL;
+	struct perf_event_attr a = hw(PERF_TYPE_RAW, 0x08);
+	pid_t pid;
+
+	(void)s;
+	for (int lat = 0; lat < 2; lat++) {
+		memset(&f, 0, sizeof(f));
+		boot(lat ? "cpus=1,slice=1ms,irq_latency=500,irq_cost=0" : "cpus=1,slice=1ms,irq_cost=0");
+		pid = spawn_text("process p entry=main\nfunction main\n  thread w\n  call w\n"
+				 "function w\n  work cycles=5M instructions=5M\n");
+		a.sample_period = 999800;
+		a.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ;
+		assert_int_equal(o->open(&a, pid, -1, NULL,
+					 PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC, &c), 0);
+		assert_int_equal(o->ring_map(c, 16, &pg), 0);
+		assert_int_equal(run(pid), 0);
+		drain(pg, on_fsamp, &f);
+		assert_int_equal(f.n, lat ? 6 : 10);
+		for (int i = 0; i < f.n; i++)
+			assert_int_equal(f.p[i], 999800);
+		assert_int_equal(rd(c).value, 10000000);
+		o->ring_unmap(c);
+		o->close(c);
+		halt();
+	}
+}
+
+/* skid=10: the interrupt is taken 10 instructions after the overflow, so
+ * the sampled pc is past the instruction that overflowed.  Period 1000 on
+ * cycles; two statements of 1000 cycles and instructions: the overflow is
+ * at the last cycle of statement 0 (pc +0x10 + 4*15 = 0x4c), the sample
+ * at cycle 1010 in statement 1 (pc +0x50). */
+static void test_skid(void **s)
+{
+	struct perf_event_mmap_page *pg;
+	const struct perf_event_header *h;
+	const uint64_t *u;
+	struct pmc_bctr *c;
+	pid_t pid;
+
+	(void)s;
+	for (int skid = 0; skid < 2; skid++) {
+		boot(skid ? "cpus=1,skid=10" : "cpus=1");
+		pid = spawn_text("process p entry=f\nfunction f\n"
+				 "  work cycles=1000 instructions=1000\n"
+				 "  work cycles=1000 instructions=1000\n");
+		c = open_sampler(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), pid, -1,
+				 PMC_BOPEN_ENABLE_EXEC, 1000, 4, &pg);
+		run(pid);
+		h = (const void *)((uint8_t *)pg + pg->data_offset);
+		assert_int_equal(h->type, PERF_RECORD_SAMPLE);
+		u = (const uint64_t *)(h + 1);
+		assert_int_equal(u[1], SIMWL_FUNC_BASE + (skid ? 0x50 : 0x4c));   /* ip */
+		assert_int_equal(u[3], skid ? 1010 : 1000);                       /* time */
+		assert_int_equal(u[5], 1000);                                     /* period */
+		o->ring_unmap(c);
+		o->close(c);
+		halt();
+	}
+}
+
+/* Throttling: max_sample_rate=1000 with 4 ms ticks (HZ 250) allows
+ * ceil(1000/250) = 4 samples per tick.  Period 1000 over 10 ms of cycles:
+ * 4 samples, THROTTLE (the counter stops), UNTHROTTLE at the 4 ms tick, 4
+ * more, THROTTLE, UNTHROTTLE at 8 ms, 4 more, THROTTLE: 12 samples, 3
+ * THROTTLE, 2 UNTHROTTLE records; the stopped counter counted 12000. */
+static void test_throttling(void **s)
+{
+	struct perf_event_mmap_page *pg;
+	struct pmc_bctr *c;
+	struct prof p;
+	pid_t pid;
+
+	(void)s;
+	memset(&p, 0, sizeof(p));
+	boot("cpus=1,max_sample_rate=1000,irq_cost=0");
+	pid = spawn_text("process p entry=f\nfunction f\n  work cycles=10M\n");
+	c = open_sampler(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), pid, -1,
+			 PMC_BOPEN_ENABLE_EXEC, 1000, 16, &pg);
+	run(pid);
+	drain(pg, on_rec, &p);
+	assert_int_equal(p.samples, 12);
+	assert_int_equal(p.bytype[PERF_RECORD_THROTTLE], 3);
+	assert_int_equal(p.bytype[PERF_RECORD_UNTHROTTLE], 2);
+	assert_int_equal(rd(c).value, 12000);
+	o->ring_unmap(c);
+	o->close(c);
+	halt();
+}
+
 static void test_deterministic(void **s)
 {
 	uint64_t h[2];
@@ -891,6 +1481,20 @@ int main(void)
 		cmocka_unit_test(test_lost_records),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_mux_rotates_across_switches),
+		cmocka_unit_test(test_mux_rotates_while_idle),
+		cmocka_unit_test(test_threads_run_in_parallel),
+		cmocka_unit_test(test_freq_first_samples),
+		cmocka_unit_test(test_freq_period_is_elapsed),
+		cmocka_unit_test(test_freq_low_rate),
+		cmocka_unit_test(test_long_period_on_32bit),
+		cmocka_unit_test(test_pinned),
+		cmocka_unit_test(test_open_refusals),
+		cmocka_unit_test(test_overflow_pending_at_read),
+		cmocka_unit_test(test_overflow_pending_at_disable),
+		cmocka_unit_test(test_overflow_pending_at_switch_out),
+		cmocka_unit_test(test_skid),
+		cmocka_unit_test(test_throttling),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

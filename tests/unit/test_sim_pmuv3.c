@@ -282,21 +282,221 @@ static void test_interrupt_condition(void **s)
 	W(PMUV3_PMOVSSET, 1);                     /* flag alone: no interrupt */
 	assert_false(pmuv3__irq_line(&P));
 	W(PMUV3_PMINTENSET, 1);
-	assert_false(pmuv3__irq_line(&P));        /* counter not enabled */
-	W(PMUV3_PMCNTENSET, 1);
 	assert_false(pmuv3__irq_line(&P));        /* PMU not enabled */
 	W(PMUV3_PMCR, PMCR_E);
+	/* CheckForPMUOverflow: PMCR_EL0.E, PMOVSSET and PMINTENSET alone —
+	 * the counter itself is disabled (PMCNTENSET bit 0 clear) */
+	assert_int_equal(R(PMUV3_PMCNTENSET), 0);
+	assert_true(pmuv3__irq_line(&P));
+	W(PMUV3_PMCNTENSET, 1);
+	assert_true(pmuv3__irq_line(&P));
+	/* a driver that disables the counter but leaves flag and interrupt
+	 * enabled keeps the line high: an interrupt storm */
+	W(PMUV3_PMCNTENCLR, 1);
 	assert_true(pmuv3__irq_line(&P));
 	W(PMUV3_PMINTENCLR, 1);
 	assert_false(pmuv3__irq_line(&P));
 	W(PMUV3_PMINTENSET, 1);
 	W(PMUV3_PMOVSCLR, 1);
 	assert_false(pmuv3__irq_line(&P));
+	/* seed 003's way of forcing an interrupt: PMOVSSET on a disabled
+	 * counter whose interrupt is enabled */
+	W(PMUV3_PMOVSSET, 1ull << 31);
+	assert_false(pmuv3__irq_line(&P));        /* C's interrupt not enabled */
+	W(PMUV3_PMINTENSET, 1ull << 31);
+	assert_true(pmuv3__irq_line(&P));
+	W(PMUV3_PMOVSCLR, 1ull << 31);
 	/* a real overflow raises it */
 	prog(0, 0x11);
 	W(PMUV3_PMEVCNTR(0), 0xffffffffull);
 	pmuv3__count(&P, 0x11, 1, 0);
 	assert_true(pmuv3__irq_line(&P));
+}
+
+/* Item 13: register details the architecture pins down. */
+static void test_pmcr_p(void **s)
+{
+	(void)s;
+	/* PMCR_EL0.P zeroes the event counters (30:0) only, not PMICNTR_EL0
+	 * (nor PMCCNTR_EL0) */
+	mk(4, 0, 1, 1);
+	W(PMUV3_PMEVCNTR(2), 5);
+	W(PMUV3_PMCCNTR, 6);
+	W(PMUV3_PMICNTR, 7);
+	W(PMUV3_PMCR, PMCR_P);
+	assert_int_equal(R(PMUV3_PMEVCNTR(2)), 0);
+	assert_int_equal(R(PMUV3_PMCCNTR), 6);
+	assert_int_equal(R(PMUV3_PMICNTR), 7);
+}
+
+/* 13: software increments obey the U/P filters */
+static void test_swinc_filters(void **s)
+{
+	uint64_t v = 0;
+
+	(void)s;
+	(void)v;
+	/* PMSWINC counts only where the counter's U/P filter lets it: a write
+	 * at EL0 does not count for a U=1 (EL0 excluded) counter */
+	mk(4, 0, 0, 0);
+	W(PMUV3_PMCR, PMCR_E);
+	W(PMUV3_PMEVTYPER(0), ARMV8_EV_SW_INCR | PMEVTYPER_U);
+	W(PMUV3_PMEVTYPER(1), ARMV8_EV_SW_INCR | PMEVTYPER_P);
+	W(PMUV3_PMCNTENSET, 3);
+	W(PMUV3_PMUSERENR, PMUSERENR_SW);
+	assert_int_equal(pmuv3__msr(&P, PMUV3_PMSWINC, 0, 3), PMUV3_OK);   /* at EL0 */
+	W(PMUV3_PMSWINC, 3);                                               /* at EL1 */
+	W(PMUV3_PMSWINC, 3);
+	assert_int_equal(R(PMUV3_PMEVCNTR(0)), 2);     /* EL1 writes only */
+	assert_int_equal(R(PMUV3_PMEVCNTR(1)), 1);     /* the EL0 write only */
+}
+
+/* 13: PMCEID0/1 list the events the model produces */
+static void test_pmceid(void **s)
+{
+	uint64_t v = 0;
+
+	(void)s;
+	(void)v;
+	mk(4, 0, 0, 0);
+	/* PMCEID0 advertises only what the machine produces: no BR_PRED */
+	assert_false(R(PMUV3_PMCEID0) & (1ull << ARMV8_EV_BR_PRED));
+	assert_true(R(PMUV3_PMCEID0) & (1ull << ARMV8_EV_BR_MIS_PRED));
+}
+
+/* 13: FEAT_PMUv3p9 UEN with ER/CR/IR (read-only), TID */
+static void test_p9_user_controls(void **s)
+{
+	uint64_t v = 0;
+
+	(void)s;
+	(void)v;
+	/* FEAT_PMUv3p9: UEN with ER/CR: EL0 reads, but writes are ignored */
+	mk(4, 0, 1, 1);
+	W(PMUV3_PMEVCNTR(1), 11);
+	W(PMUV3_PMCCNTR, 12);
+	W(PMUV3_PMICNTR, 13);
+	W(PMUV3_PMUACR, (1ull << 1) | (1ull << 31) | (1ull << 32));
+	W(PMUV3_PMUSERENR, PMUSERENR_UEN | PMUSERENR_ER | PMUSERENR_CR | PMUSERENR_IR);
+	assert_int_equal(pmuv3__mrs(&P, PMUV3_PMEVCNTR(1), 0, &v), PMUV3_OK);
+	assert_int_equal(v, 11);
+	assert_int_equal(pmuv3__msr(&P, PMUV3_PMEVCNTR(1), 0, 99), PMUV3_OK);
+	assert_int_equal(R(PMUV3_PMEVCNTR(1)), 11);
+	assert_int_equal(pmuv3__msr(&P, PMUV3_PMCCNTR, 0, 99), PMUV3_OK);
+	assert_int_equal(R(PMUV3_PMCCNTR), 12);
+	assert_int_equal(pmuv3__msr(&P, PMUV3_PMICNTR, 0, 99), PMUV3_OK);    /* IR */
+	assert_int_equal(R(PMUV3_PMICNTR), 13);
+	/* without ER (UEN alone) a granted counter is writable */
+	W(PMUV3_PMUSERENR, PMUSERENR_UEN);
+	assert_int_equal(pmuv3__msr(&P, PMUV3_PMEVCNTR(1), 0, 99), PMUV3_OK);
+	assert_int_equal(R(PMUV3_PMEVCNTR(1)), 99);
+	/* IR is an implemented bit (p9 + ICNTR), TID too */
+	W(PMUV3_PMUSERENR, ~0ull);
+	assert_int_equal(R(PMUV3_PMUSERENR), 0x7f);
+	/* TID: EL0 reads of PMCEID0/1 trap (EN would allow them otherwise) */
+	W(PMUV3_PMUSERENR, PMUSERENR_EN);
+	assert_int_equal(pmuv3__mrs(&P, PMUV3_PMCEID0, 0, &v), PMUV3_OK);
+	W(PMUV3_PMUSERENR, PMUSERENR_EN | PMUSERENR_TID);
+	assert_int_equal(pmuv3__mrs(&P, PMUV3_PMCEID0, 0, &v), PMUV3_UNDEF);
+	assert_int_equal(pmuv3__mrs(&P, PMUV3_PMCEID1, 0, &v), PMUV3_UNDEF);
+}
+
+/* 13: PMZR_EL0 */
+static void test_pmzr(void **s)
+{
+	uint64_t v = 0;
+
+	(void)s;
+	(void)v;
+	/* PMZR_EL0 (p9): write 1 to zero a counter; write-only */
+	mk(4, 0, 1, 1);
+	W(PMUV3_PMEVCNTR(0), 5);
+	W(PMUV3_PMEVCNTR(3), 6);
+	W(PMUV3_PMCCNTR, 7);
+	W(PMUV3_PMICNTR, 8);
+	W(PMUV3_PMZR, (1ull << 3) | (1ull << 31) | (1ull << 32));
+	assert_int_equal(R(PMUV3_PMEVCNTR(0)), 5);
+	assert_int_equal(R(PMUV3_PMEVCNTR(3)), 0);
+	assert_int_equal(R(PMUV3_PMCCNTR), 0);
+	assert_int_equal(R(PMUV3_PMICNTR), 0);
+	assert_int_equal(pmuv3__mrs(&P, PMUV3_PMZR, 1, &v), PMUV3_UNDEF);
+	mk(4, 0, 0, 0);
+	assert_int_equal(pmuv3__msr(&P, PMUV3_PMZR, 1, 1), PMUV3_UNDEF);   /* no p9 */
+	W(PMUV3_PMUSERENR, ~0ull);
+	assert_int_equal(R(PMUV3_PMUSERENR), 0xf);       /* UEN, IR, TID: RES0 */
+}
+
+/* Item 7: EL0 never reaches PMICNTR_EL0 or F0 through EN/ER/CR; only UEN
+ * with PMUACR_EL1.F0 grants it. */
+static void test_icntr_el0_access(void **s)
+{
+	uint64_t v;
+
+	(void)s;
+	mk(2, 0, 1, 1);
+	W(PMUV3_PMICNTR, 77);
+	W(PMUV3_PMOVSSET, (1ull << 32) | 1);
+	W(PMUV3_PMCNTENSET, (1ull << 32) | 1);
+	W(PMUV3_PMUSERENR, PMUSERENR_ER | PMUSERENR_CR);
+	assert_int_equal(pmuv3__mrs(&P, PMUV3_PMICNTR, 0, &v), PMUV3_UNDEF);
+	W(PMUV3_PMUSERENR, PMUSERENR_EN);
+	assert_int_equal(pmuv3__mrs(&P, PMUV3_PMICNTR, 0, &v), PMUV3_UNDEF);
+	assert_int_equal(pmuv3__mrs(&P, PMUV3_PMICFILTR, 0, &v), PMUV3_UNDEF);
+	assert_int_equal(pmuv3__mrs(&P, PMUV3_PMOVSSET, 0, &v), PMUV3_OK);
+	assert_int_equal(v, 1);                         /* F0 reads as zero */
+	assert_int_equal(pmuv3__mrs(&P, PMUV3_PMCNTENSET, 0, &v), PMUV3_OK);
+	assert_int_equal(v, 1);
+	assert_int_equal(pmuv3__msr(&P, PMUV3_PMOVSCLR, 0, 1ull << 32), PMUV3_OK);
+	assert_int_equal(R(PMUV3_PMOVSSET), (1ull << 32) | 1);   /* ignored */
+	/* UEN with PMUACR_EL1.F0: granted */
+	W(PMUV3_PMUSERENR, PMUSERENR_UEN);
+	W(PMUV3_PMUACR, 1ull << 32);
+	assert_int_equal(pmuv3__mrs(&P, PMUV3_PMICNTR, 0, &v), PMUV3_OK);
+	assert_int_equal(v, 77);
+	assert_int_equal(pmuv3__mrs(&P, PMUV3_PMOVSSET, 0, &v), PMUV3_OK);
+	assert_int_equal(v, 1ull << 32);
+	/* UEN without F0: traps */
+	W(PMUV3_PMUACR, 1);
+	assert_int_equal(pmuv3__mrs(&P, PMUV3_PMICNTR, 0, &v), PMUV3_UNDEF);
+}
+
+/* Item 11: CHAIN (0x1E) on an odd counter counts the even counter's
+ * overflows (LP = 0): the pair is a 64-bit counter. */
+static void test_chain(void **s)
+{
+	(void)s;
+	mk(4, 1, 0, 0);
+	W(PMUV3_PMCR, PMCR_E);
+	prog(0, ARMV8_EV_INST_RETIRED);
+	prog(1, ARMV8_EV_CHAIN);
+	W(PMUV3_PMEVCNTR(0), 0xfffffff0ull);
+	W(PMUV3_PMEVCNTR(1), 0xffffffffull);
+	pmuv3__count(&P, ARMV8_EV_INST_RETIRED, 0x20, 0);
+	/* p5 counters are 64 bits: counter 0 keeps bit 32, as the architecture says */
+	assert_int_equal(R(PMUV3_PMEVCNTR(0)), 0x100000010ull);
+	assert_int_equal(R(PMUV3_PMEVCNTR(1)), 0x100000000ull);
+	assert_int_equal(R(PMUV3_PMOVSSET), 3);     /* both overflowed (32-bit) */
+	/* CHAIN on its own counts nothing */
+	pmuv3__count(&P, ARMV8_EV_CHAIN, 5, 0);
+	assert_int_equal(R(PMUV3_PMEVCNTR(1)), 0x100000000ull);
+	/* with LP = 1 the even counter is 64-bit and CHAIN does not count */
+	W(PMUV3_PMCR, PMCR_E | PMCR_LP);
+	W(PMUV3_PMEVCNTR(0), 0xfffffffffffffff0ull);
+	W(PMUV3_PMEVCNTR(1), 0);
+	pmuv3__count(&P, ARMV8_EV_INST_RETIRED, 0x20, 0);
+	assert_int_equal(R(PMUV3_PMEVCNTR(1)), 0);
+	/* 32-bit counters (no p5): 0 -> 1 at the even counter's wrap */
+	mk(4, 0, 0, 0);
+	W(PMUV3_PMCR, PMCR_E);
+	prog(2, ARMV8_EV_CPU_CYCLES);
+	prog(3, ARMV8_EV_CHAIN);
+	W(PMUV3_PMEVCNTR(2), 0xffffffffull);
+	pmuv3__count(&P, ARMV8_EV_CPU_CYCLES, 3, 0);
+	assert_int_equal(R(PMUV3_PMEVCNTR(2)), 2);
+	assert_int_equal(R(PMUV3_PMEVCNTR(3)), 1);
+	/* an even counter with CHAIN is not chained to anything */
+	prog(0, ARMV8_EV_CHAIN);
+	assert_int_equal(R(PMUV3_PMEVCNTR(0)), 0);
 }
 
 static void test_pmuserenr_el0(void **s)
@@ -391,6 +591,13 @@ int main(void)
 		cmocka_unit_test(test_interrupt_condition),
 		cmocka_unit_test(test_pmuserenr_el0),
 		cmocka_unit_test(test_icntr),
+		cmocka_unit_test(test_pmcr_p),
+		cmocka_unit_test(test_swinc_filters),
+		cmocka_unit_test(test_pmceid),
+		cmocka_unit_test(test_p9_user_controls),
+		cmocka_unit_test(test_pmzr),
+		cmocka_unit_test(test_icntr_el0_access),
+		cmocka_unit_test(test_chain),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -231,35 +231,64 @@ static void check_equal(struct pmc_bctr *c, struct perf_event_mmap_page *pg, uin
 	assert_int_equal(r, b.running);
 }
 
-static void sim_page(int width)
+/*
+ * A task-bound counter asking for EL0 reads (config1:1, as Linux requires),
+ * its task on CPU 0 (the workload started, then stopped by a short
+ * spawn_wait), events injected on CPU 0 directly.
+ */
+static struct pmc_bctr *open_on_running_task(const char *cfg, uint64_t config,
+					     struct perf_event_mmap_page **pg, pid_t *pid)
 {
 	struct pmc_machine m;
 	struct perf_event_attr a;
-	struct perf_event_mmap_page *pg;
 	struct pmc_bctr *c = NULL;
-	uint64_t left = (width == 64 ? ~0ull : 0xffffffffull) >> 1, n = 0;  /* max_period / 2 */
+	char *av[] = { "examples/sim/hot70.wl", NULL };
+	int st;
 
-	sim__configure(width == 64 ? "cpus=1,p5=1" : "cpus=1");
+	sim__configure(cfg);
 	assert_int_equal(o->init(&m), 0);
+	assert_int_equal(o->spawn(av, pid), 0);
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_RAW;
-	a.config = 0x08;
-	assert_int_equal(o->open(&a, -1, 0, NULL, 0, &c), 0);
-	assert_int_equal(o->user_page(c, &pg), 0);
+	a.config = config;
+	a.config1 = 2;                               /* format "rdpmc" */
+	a.disabled = 1;
+	assert_int_equal(o->open(&a, *pid, -1, NULL, PMC_BOPEN_ENABLE_EXEC, &c), 0);
+	assert_int_equal(o->user_page(c, pg), 0);
+	assert_int_equal(o->spawn_go(*pid), 0);
+	assert_int_equal(o->spawn_wait(*pid, &st, 1), -EAGAIN);
+	assert_non_null(sim.cpus[0].cur);
+	return c;
+}
+
+static void sim_page(int width)
+{
+	struct perf_event_mmap_page *pg;
+	struct pmc_bctr *c;
+	struct pmc_bcount b0;
+	uint64_t left = (width == 64 ? ~0ull : 0xffffffffull) >> 1, n;  /* max_period / 2 */
+	pid_t pid;
+
+	/* raw 0x1b (INST_SPEC): the workload does not produce it, so only
+	 * the injected events count */
+	c = open_on_running_task(width == 64 ? "cpus=1,p5=1" : "cpus=1", 0x1b, &pg, &pid);
 	assert_int_equal(pg->pmc_width, width);
 	assert_true(pg->index >= 1);
 	assert_true(pg->cap_user_rdpmc);
+	assert_int_equal(o->read(c, &b0), 0);
+	n = b0.value;
+	assert_int_equal(n, 0);
 	check_equal(c, pg, 0);
 	/* to the edge: the counter reads all ones */
-	sim__cpu_inject(0, 0x08, left - 1, 0);
+	sim__cpu_inject(0, 0x1b, left - 1, 0);
 	n += left - 1;
 	check_equal(c, pg, n);
 	/* one more wraps it; read inside the handler before the fold */
 	hooked = c;
 	in_handler_rc = -1;
 	sim.cpus[0].irq_hook = read_in_handler;
-	sim__cpu_inject(0, 0x08, 1, 0);
+	sim__cpu_inject(0, 0x1b, 1, 0);
 	n += 1;
 	sim.cpus[0].irq_hook = NULL;
 	assert_int_equal(in_handler_rc, 0);
@@ -269,7 +298,7 @@ static void sim_page(int width)
 	for (int i = 0; i < 7; i++) {
 		uint64_t k = width == 64 ? 3 + (uint64_t)i : (1ull << 31) + 12345 * (uint64_t)i;
 
-		sim__cpu_inject(0, 0x08, k, 0);
+		sim__cpu_inject(0, 0x1b, k, 0);
 		n += k;
 		check_equal(c, pg, n);
 	}
@@ -314,6 +343,7 @@ static void test_sim_page_running_task(void **s)
 		a.size = sizeof(a);
 		a.type = PERF_TYPE_HARDWARE;
 		a.config = PERF_COUNT_HW_CPU_CYCLES;
+		a.config1 = 2;                       /* format "rdpmc" */
 		a.disabled = 1;
 		assert_int_equal(o->open(&a, pid, -1, NULL, PMC_BOPEN_ENABLE_EXEC, &c), 0);
 		assert_int_equal(o->user_page(c, &pg), 0);
@@ -341,29 +371,86 @@ static void test_sim_page_running_task(void **s)
 	}
 }
 
+/*
+ * Item 8, Linux's user-access model: EL0 reads need config1:1 on a
+ * task-bound event and kernel.perf_user_access = 1; PMUSERENR_EL0 opens
+ * only while such a task runs, and counters not in use are zeroed first.
+ */
 static void test_sim_page_no_user_access(void **s)
 {
-	struct pmc_machine m;
-	struct perf_event_attr a;
 	struct perf_event_mmap_page *pg;
-	struct pmc_bctr *c = NULL;
-	uint64_t v;
+	struct pmc_bctr *c, *c2 = NULL;
+	struct perf_event_attr a;
+	pid_t pid;
+	uint64_t v, u = 0;
 
 	(void)s;
-	sim__configure("cpus=1,user_access=0");
-	assert_int_equal(o->init(&m), 0);
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_RAW;
-	a.config = 0x08;
-	assert_int_equal(o->open(&a, -1, 0, NULL, 0, &c), 0);
-	assert_int_equal(o->user_page(c, &pg), 0);
-	assert_true(pg->index >= 1);
+	/* sysctl off: the flag is there, the index is 0, EL0 reads trap */
+	c = open_on_running_task("cpus=1,user_access=0", 0x1b, &pg, &pid);
+	assert_true(pg->cap_user_rdpmc);
+	assert_int_equal(pg->index, 0);
+	assert_int_equal(pmuv3__mrs(&sim.cpus[0].pmu, PMUV3_PMUSERENR, 1, &u), PMUV3_OK);
+	assert_int_equal(u, 0);
+	sim__cpu_inject(0, 0x1b, 10, 0);
+	assert_int_equal(o->rdpmc_read(c, (uint32_t)c->atts[0]->slot), 0);   /* trapped */
+	o->close(c);
+	o->fini();
+
+	/* without config1:1 (the sysctl on): no user reads, PMUSERENR 0 */
+	sim__configure("cpus=1");
+	assert_int_equal(o->init(&(struct pmc_machine){ 0 }), 0);
+	{
+		char *av[] = { "examples/sim/hot70.wl", NULL };
+		int st;
+
+		assert_int_equal(o->spawn(av, &pid), 0);
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.type = PERF_TYPE_RAW;
+		a.config = 0x08;
+		assert_int_equal(o->open(&a, pid, -1, NULL, 0, &c2), 0);
+		assert_int_equal(o->user_page(c2, &pg), 0);
+		assert_int_equal(o->spawn_go(pid), 0);
+		assert_int_equal(o->spawn_wait(pid, &st, 1), -EAGAIN);
+	}
 	assert_false(pg->cap_user_rdpmc);
-	/* PMUSERENR_EL0 = 0: the EL0 read traps (reads as 0 here) */
-	sim__cpu_inject(0, 0x08, 10, 0);
-	assert_int_equal(o->rdpmc_read(c, pg->index - 1), 0);
-	assert_int_equal(pmc__userpage_read(pg, ops_rd, c, &v, NULL, NULL), -EOPNOTSUPP);
+	assert_int_equal(pg->index, 0);
+	assert_int_equal(pmuv3__mrs(&sim.cpus[0].pmu, PMUV3_PMUSERENR, 1, &u), PMUV3_OK);
+	assert_int_equal(u, 0);
+	/* a CPU-wide event cannot ask for user reads */
+	a.config1 = 2;
+	assert_int_equal(o->open(&a, -1, 0, NULL, 0, &c), -EINVAL);
+	o->close(c2);
+	o->fini();
+
+	/* with config1:1: ER|CR while the task runs; an unused counter was
+	 * zeroed so EL0 cannot read what others counted */
+	c = open_on_running_task("cpus=1", 0x1b, &pg, &pid);
+	assert_int_equal(pmuv3__mrs(&sim.cpus[0].pmu, PMUV3_PMUSERENR, 1, &u), PMUV3_OK);
+	assert_int_equal(u, PMUSERENR_ER | PMUSERENR_CR);
+	/* what another context left in counter 5 is gone when this task's
+	 * context is scheduled in with user access */
+	assert_int_equal(pmuv3__msr(&sim.cpus[0].pmu, PMUV3_PMEVCNTR(5), 1, 1234), PMUV3_OK);
+	sim__resched(&sim.cpus[0]);
+	assert_int_equal(pmuv3__mrs(&sim.cpus[0].pmu, PMUV3_PMEVCNTR(5), 0, &v), PMUV3_OK);
+	assert_int_equal(v, 0);
+	o->close(c);
+	o->fini();
+
+	/* PMUv3p9: UEN, and PMUACR_EL1 grants exactly the event's counter */
+	c = open_on_running_task("cpus=1,p9=1", 0x1b, &pg, &pid);
+	assert_int_equal(pmuv3__mrs(&sim.cpus[0].pmu, PMUV3_PMUSERENR, 1, &u), PMUV3_OK);
+	assert_int_equal(u, PMUSERENR_ER | PMUSERENR_CR | PMUSERENR_UEN);
+	assert_int_equal(pmuv3__mrs(&sim.cpus[0].pmu, PMUV3_PMUACR, 1, &u), PMUV3_OK);
+	assert_int_equal(u, 1ull << c->atts[0]->slot);
+	o->close(c);
+	o->fini();
+
+	/* Item 7: INST_RETIRED read from EL0 is never put on PMICNTR_EL0
+	 * (icntr machine): it takes an event counter, index = counter + 1 */
+	c = open_on_running_task("cpus=1,p9=1,icntr=1", 0x08, &pg, &pid);
+	assert_true(c->atts[0]->slot < 31);
+	assert_int_equal(pg->index, (uint32_t)c->atts[0]->slot + 1);
 	o->close(c);
 	o->fini();
 	sim__configure(NULL);

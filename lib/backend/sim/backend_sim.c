@@ -3,8 +3,9 @@
  * backend boundary (lib/backend/backend.h).
  *
  * The machine is configured from PMC_SIM_MACHINE ("cpus=4,counters=6,
- * p5=0,icntr=0,p9=0,lc=0,lp=0,slice=4ms,user_access=1"; see
- * docs/simulator.md) or sim__configure() in tests.  Time is simulated and
+ * p5=0,icntr=0,p9=0,lc=0,lp=0,slice=4ms,user_access=1,irq_cost=1us,
+ * irq_latency=0,skid=0,max_sample_rate=0"; see docs/simulator.md) or
+ * sim__configure() in tests.  Time is simulated and
  * advances only inside spawn_wait and ring_wait, so results never depend on
  * the host.  Every op takes sim.lock.
  *
@@ -34,6 +35,7 @@ void sim__default_config(struct sim_config *c)
 	c->slice_ns = 4000000;
 	c->hz = 1000000000;
 	c->user_access = 1;
+	c->irq_cost = 1000;
 }
 
 static int parse_num(const char *s, uint64_t *v, int time)
@@ -80,7 +82,7 @@ int sim__parse_config(struct sim_config *c, const char *spec)
 			break;
 		}
 		*eq++ = '\0';
-		if (parse_num(eq, &v, !strcmp(tok, "slice"))) {
+		if (parse_num(eq, &v, !strcmp(tok, "slice") || !strcmp(tok, "irq_cost"))) {
 			rc = -EINVAL;
 			break;
 		}
@@ -102,6 +104,14 @@ int sim__parse_config(struct sim_config *c, const char *spec)
 			c->slice_ns = v;
 		else if (!strcmp(tok, "user_access") && v <= 1)
 			c->user_access = (int)v;
+		else if (!strcmp(tok, "irq_cost") && v <= 1000000)
+			c->irq_cost = v;
+		else if (!strcmp(tok, "irq_latency") && v <= 1000000)
+			c->irq_latency = v;
+		else if (!strcmp(tok, "skid") && v <= 1000000)
+			c->skid = v;
+		else if (!strcmp(tok, "max_sample_rate") && v <= 100000000)
+			c->max_sample_rate = v;
 		else {
 			rc = -EINVAL;
 			break;
@@ -110,7 +120,8 @@ int sim__parse_config(struct sim_config *c, const char *spec)
 	if (rc)
 		pmc__set_reason("PMC_SIM_MACHINE: bad setting '%s' (keys: cpus=1..%d, "
 				"counters=0..31, p5, icntr, p9, lc, lp, user_access = 0|1, "
-				"slice=TIME)", tok ? tok : spec, SIM_MAX_CPUS);
+				"slice=TIME, irq_cost=TIME, irq_latency=CYCLES, skid=INSTRUCTIONS, "
+				"max_sample_rate=N)", tok ? tok : spec, SIM_MAX_CPUS);
 	free(dup);
 	return rc;
 }
@@ -140,6 +151,11 @@ static int sim_init(struct pmc_machine *m)
 		return rc;
 	if (cfg.lp < 0)
 		cfg.lp = cfg.pmu.p5;
+	if (cfg.pmu.icntr && !cfg.pmu.p9) {
+		pmc__set_reason("PMC_SIM_MACHINE: icntr=1 needs p9=1 (FEAT_PMUv3_ICNTR "
+				"requires FEAT_PMUv3p9)");
+		return -EINVAL;
+	}
 	LOCK();
 	rc = sim__machine_init(&cfg);
 	UNLOCK();
@@ -264,22 +280,22 @@ static int sim_set_period(struct pmc_bctr *c, uint64_t period)
 		pmc__set_reason("the sim backend samples only hardware events");
 		rc = -EOPNOTSUPP;
 	} else if (c->attr.freq) {
-		if (!period) {
+		/* __perf_event_period: a new frequency; the current period stays
+		 * and is retuned from here */
+		if (!period)
 			rc = -EINVAL;
-		} else {
-			uint64_t p = sim.cfg.hz / period;
-
+		else
 			c->attr.sample_freq = period;
-			c->period = p ? p : 1;
-		}
 	} else {
 		c->attr.sample_period = period;
 		c->period = period;
+		for (int i = 0; i < c->natts; i++)
+			c->atts[i]->sample_period = period;
 	}
 	if (!rc) {
 		for (int i = 0; i < c->natts; i++) {
-			c->atts[i]->period_left = (int64_t)c->period;
-			c->atts[i]->last_period = c->period;
+			c->atts[i]->period_left = (int64_t)c->atts[i]->sample_period;
+			c->atts[i]->last_period = c->atts[i]->sample_period;
 		}
 		for (int i = 0; i < sim.cfg.ncpu; i++)
 			sim__resched(&sim.cpus[i]);

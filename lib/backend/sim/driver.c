@@ -23,6 +23,8 @@
 
 #include "backend/sim/sim.h"
 
+static void write_counter(struct sim_cpu *c, int s, uint64_t v);
+
 static uint64_t rd(struct sim_cpu *c, unsigned reg)
 {
 	uint64_t v = 0;
@@ -48,7 +50,45 @@ void sim__drv_reset(struct sim_cpu *c)
 	wr(c, PMUV3_PMINTENCLR, ~0ull);
 	wr(c, PMUV3_PMOVSCLR, ~0ull);
 	wr(c, PMUV3_PMCR, pmcr);
-	wr(c, PMUV3_PMUSERENR, sim.cfg.user_access ? (PMUSERENR_ER | PMUSERENR_CR) : 0);
+	wr(c, PMUV3_PMUSERENR, 0);
+}
+
+/*
+ * armv8pmu_start's user-access part: EL0 may read counters only while the
+ * running task has events asking for it (config1:1) and the sysctl
+ * kernel.perf_user_access is 1.  Then PMUSERENR_EL0 = ER|CR (with UEN on
+ * PMUv3p9, where PMUACR_EL1 grants exactly those events' counters); without
+ * PMUv3p9 every counter not in use is zeroed first, so EL0 cannot read
+ * what other contexts counted.  Otherwise PMUSERENR_EL0 = 0.
+ */
+void sim__drv_user_access(struct sim_cpu *c)
+{
+	int nr_user = 0;
+
+	if (c->cur)
+		for (int i = 0; i < c->cur->natts; i++)
+			if (!c->cur->atts[i]->dead && sim__want_user_access(c->cur->atts[i]->ev))
+				nr_user++;
+	if (!sim.cfg.user_access || !nr_user) {
+		wr(c, PMUV3_PMUSERENR, 0);
+		return;
+	}
+	if (c->pmu.cfg.p9) {
+		uint64_t mask = 0;
+
+		for (int s = 0; s < SIM_NSLOTS; s++)
+			if (c->slot[s] && sim__want_user_access(c->slot[s]->ev))
+				mask |= 1ull << s;
+		wr(c, PMUV3_PMUACR, mask);
+		wr(c, PMUV3_PMUSERENR, PMUSERENR_ER | PMUSERENR_CR | PMUSERENR_UEN);
+		return;
+	}
+	for (unsigned s = 0; s < c->pmu.cfg.n; s++)
+		if (!c->slot[s])
+			write_counter(c, (int)s, 0);
+	if (!c->slot[PMUV3_IDX_CYCLE])
+		write_counter(c, PMUV3_IDX_CYCLE, 0);
+	wr(c, PMUV3_PMUSERENR, PMUSERENR_ER | PMUSERENR_CR);
 }
 
 int sim__drv_width(struct sim_cpu *c, int slot)
@@ -90,16 +130,25 @@ static uint64_t occupied(const struct sim_cpu *c)
 	return m;
 }
 
-static int alloc_slot(const struct sim_cpu *c, const struct sim_att *a, uint64_t taken)
+int sim__want_user_access(const struct pmc_bctr *e)
 {
-	unsigned evt = a->ev->evt;
+	return !!(e->attr.config1 & 2);          /* format "rdpmc": config1:1 */
+}
+
+/* armv8pmu_get_event_idx: CPU_CYCLES prefers the cycle counter,
+ * INST_RETIRED the instruction counter (not for events read from EL0:
+ * Linux never exposes PMICNTR_EL0 to user space), the rest the first free
+ * event counter. */
+static int alloc_slot(const struct pmuv3_config *cfg, const struct pmc_bctr *e, uint64_t taken)
+{
+	unsigned evt = e->evt;
 
 	if (evt == ARMV8_EV_CPU_CYCLES && !(taken & (1ull << PMUV3_IDX_CYCLE)))
 		return PMUV3_IDX_CYCLE;
-	if (evt == ARMV8_EV_INST_RETIRED && c->pmu.cfg.icntr &&
+	if (evt == ARMV8_EV_INST_RETIRED && cfg->icntr && !sim__want_user_access(e) &&
 	    !(taken & (1ull << PMUV3_IDX_INSTR)))
 		return PMUV3_IDX_INSTR;
-	for (unsigned i = 0; i < c->pmu.cfg.n; i++)
+	for (unsigned i = 0; i < cfg->n; i++)
 		if (!(taken & (1ull << i)))
 			return (int)i;
 	return -1;
@@ -111,7 +160,7 @@ int sim__drv_fits(struct sim_cpu *c, struct sim_att **as, int n, int *used)
 
 	*used = 0;
 	for (int i = 0; i < n; i++) {
-		int s = alloc_slot(c, as[i], taken);
+		int s = alloc_slot(&c->pmu.cfg, as[i]->ev, taken);
 
 		if (s < 0)
 			return 0;
@@ -121,12 +170,30 @@ int sim__drv_fits(struct sim_cpu *c, struct sim_att **as, int n, int *used)
 	return 1;
 }
 
+/* validate_group (arm_pmu.c): the group on an otherwise empty PMU. */
+int sim__drv_validate(struct pmc_bctr **evs, int n)
+{
+	uint64_t taken = 0;
+
+	for (int i = 0; i < n; i++) {
+		int s;
+
+		if (evs[i]->kind != EV_HW)
+			continue;
+		s = alloc_slot(&sim.cfg.pmu, evs[i], taken);
+		if (s < 0)
+			return 0;
+		taken |= 1ull << s;
+	}
+	return 1;
+}
+
 int sim__drv_add(struct sim_cpu *c, struct sim_att *a, int slot_hint)
 {
 	const struct perf_event_attr *at = &a->ev->attr;
 	uint64_t filt = (at->exclude_user ? PMEVTYPER_U : 0) |
 			(at->exclude_kernel ? PMEVTYPER_P : 0);
-	int s = slot_hint >= 0 ? slot_hint : alloc_slot(c, a, occupied(c));
+	int s = slot_hint >= 0 ? slot_hint : alloc_slot(&c->pmu.cfg, a->ev, occupied(c));
 
 	if (s < 0)
 		return -1;
@@ -142,6 +209,11 @@ int sim__drv_add(struct sim_cpu *c, struct sim_att *a, int slot_hint)
 	c->slot[s] = a;
 	a->slot = s;
 	a->cpu = c->id;
+	if (a->throttled) {                       /* event_sched_in unthrottles */
+		a->throttled = 0;
+		sim__out_throttle(c, a, 1);
+	}
+	a->interrupts = 0;                        /* a new perf_throttled_seq */
 	sim__drv_set_period(c, a);
 	wr(c, PMUV3_PMINTENSET, 1ull << s);
 	wr(c, PMUV3_PMCNTENSET, 1ull << s);
@@ -180,15 +252,22 @@ void sim__drv_del(struct sim_cpu *c, struct sim_att *a)
 	a->slot = -1;
 }
 
-/* armpmu_event_set_period: load -left; 1 if a period elapsed. */
+/*
+ * armpmu_event_set_period: load -left; 1 if a period elapsed.  The period
+ * itself is not limited by the counter's width (a 3e9 period on a 32-bit
+ * counter is 3e9): only the value loaded is, to half the counter's range,
+ * so a long period takes several overflows and the last one samples.
+ */
 int sim__drv_set_period(struct sim_cpu *c, struct sim_att *a)
 {
 	uint64_t maxp = sim__drv_maxperiod(c, a->slot);
 	int64_t period, left = a->period_left;
 	int ret = 0;
 
-	period = a->ev->period && a->ev->kind == EV_HW ? (int64_t)(a->ev->period > (maxp >> 1) ?
-			(maxp >> 1) : a->ev->period) : (int64_t)(maxp >> 1);
+	if (a->ev->period && a->ev->kind == EV_HW)
+		period = a->sample_period > INT64_MAX ? INT64_MAX : (int64_t)a->sample_period;
+	else
+		period = (int64_t)(maxp >> 1);
 	if (left <= -period) {
 		left = period;
 		a->period_left = left;
@@ -208,25 +287,16 @@ int sim__drv_set_period(struct sim_cpu *c, struct sim_att *a)
 	return ret;
 }
 
-static void freq_adjust(struct sim_cpu *c, struct sim_att *a)
+/* armpmu_start after a stop: reload the period and count again. */
+void sim__drv_restart(struct sim_cpu *c, struct sim_att *a)
 {
-	struct pmc_bctr *e = a->ev;
-	uint64_t dt;
+	uint64_t bit = 1ull << a->slot;
 
-	if (!e->attr.freq)
-		return;
-	dt = c->now - a->last_sample_ns;
-	if (a->last_sample_ns && dt) {
-		unsigned __int128 p = (unsigned __int128)a->last_period * 1000000000ull /
-				      ((unsigned __int128)e->attr.sample_freq * dt);
-
-		if (p < 1)
-			p = 1;
-		if (p > (1ull << 31))
-			p = 1ull << 31;
-		e->period = (uint64_t)p;
+	sim__drv_set_period(c, a);
+	if (!a->throttled) {
+		wr(c, PMUV3_PMINTENSET, bit);
+		wr(c, PMUV3_PMCNTENSET, bit);
 	}
-	a->last_sample_ns = c->now;
 }
 
 static void handle_once(struct sim_cpu *c)
@@ -244,6 +314,8 @@ static void handle_once(struct sim_cpu *c)
 	wr(c, PMUV3_PMCR, pmcr & ~PMCR_E);        /* stop while folding */
 	for (int s = 0; s < SIM_NSLOTS; s++) {
 		struct sim_att *a;
+		uint64_t period, ip = 0;
+		int el = 0;
 
 		if (!(ovs & (1ull << s)))
 			continue;
@@ -253,12 +325,18 @@ static void handle_once(struct sim_cpu *c)
 			continue;
 		}
 		sim__drv_update(c, a);
+		period = a->last_period;        /* the period that elapsed */
 		if (!sim__drv_set_period(c, a))
 			continue;
 		if (a->ev->period && a->ev->kind == EV_HW) {
-			a->ev->nsamples++;
-			sim__out_sample(c, a);
-			freq_adjust(c, a);
+			if (c->cur)
+				ip = sim__task_ip(c->cur, &el);
+			if (sim__ev_overflow(c, a, period, ip, el)) {
+				/* throttled: armv8pmu_disable_event */
+				wr(c, PMUV3_PMCNTENCLR, 1ull << s);
+				wr(c, PMUV3_PMINTENCLR, 1ull << s);
+				wr(c, PMUV3_PMOVSCLR, 1ull << s);
+			}
 		}
 		sim__userpage_update(a->ev);
 	}

@@ -241,21 +241,22 @@ static void read_values(struct buf *b, struct sim_att *a)
 
 /* ---- samples ----------------------------------------------------------------- */
 
-void sim__out_sample(struct sim_cpu *c, struct sim_att *a)
+/* A sample of a (period: the events it stands for) taken with the running
+ * task at ip/el — the pc the interrupt saw. */
+void sim__out_sample(struct sim_cpu *c, struct sim_att *a, uint64_t period, uint64_t ip,
+		     int el)
 {
 	struct pmc_bctr *e = a->ev;
-	uint64_t st = e->attr.sample_type, ip = 0;
+	uint64_t st = e->attr.sample_type;
 	struct sim_task *t = c->cur;
 	struct ctx x = { 0, 0, (uint32_t)c->id, c->now };
 	struct buf b;
-	int el = 0;
 
 	if (!e->rb)
 		return;
 	if (t) {
 		x.pid = (uint32_t)t->pid;
 		x.tid = (uint32_t)t->tid;
-		ip = sim__task_ip(t, &el);
 	}
 	header(&b, PERF_RECORD_SAMPLE, el ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER);
 	if (st & PERF_SAMPLE_IDENTIFIER)
@@ -275,7 +276,7 @@ void sim__out_sample(struct sim_cpu *c, struct sim_att *a)
 	if (st & PERF_SAMPLE_CPU)
 		put32x2(&b, x.cpu, 0);
 	if (st & PERF_SAMPLE_PERIOD)
-		put64(&b, a->last_period);
+		put64(&b, period);
 	if (st & PERF_SAMPLE_READ)
 		read_values(&b, a);
 	if (st & PERF_SAMPLE_CALLCHAIN) {
@@ -306,6 +307,30 @@ void sim__out_sample(struct sim_cpu *c, struct sim_att *a)
 		}
 	}
 	rb_write(e, &b, &x, 1);
+}
+
+/* perf_log_throttle: PERF_RECORD_THROTTLE / UNTHROTTLE (time, id, stream id). */
+void sim__out_throttle(struct sim_cpu *c, struct sim_att *a, int unthrottle)
+{
+	struct pmc_bctr *e = a->ev;
+	struct ctx x = { 0, 0, (uint32_t)c->id, c->now };
+	struct buf b;
+
+	if (!e->rb)
+		return;
+	if (a->task) {
+		x.pid = (uint32_t)a->task->pid;
+		x.tid = (uint32_t)a->task->tid;
+	} else if (c->cur) {
+		x.pid = (uint32_t)c->cur->pid;
+		x.tid = (uint32_t)c->cur->tid;
+	}
+	header(&b, unthrottle ? PERF_RECORD_UNTHROTTLE : PERF_RECORD_THROTTLE, 0);
+	put64(&b, x.time);
+	put64(&b, e->id);
+	put64(&b, e->id);
+	sample_id(&b, e, &x);
+	rb_write(e, &b, &x, 0);
 }
 
 /* ---- side-band records --------------------------------------------------------- */

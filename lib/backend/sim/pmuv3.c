@@ -45,10 +45,8 @@ static uint64_t pmcr_read(const struct pmuv3 *p)
 
 static void pmcr_write(struct pmuv3 *p, uint64_t v)
 {
-	if (v & PMCR_P) {
+	if (v & PMCR_P)        /* event counters only: not PMCCNTR, not PMICNTR */
 		memset(p->evcntr, 0, sizeof(p->evcntr));
-		p->icntr = 0;
-	}
 	if (v & PMCR_C)
 		p->ccntr = 0;
 	p->pmcr = v & pmcr_writable(p);
@@ -60,7 +58,7 @@ static uint64_t pmceid(int hi)
 	static const unsigned evs[] = {
 		ARMV8_EV_SW_INCR, ARMV8_EV_L1D_CACHE_REFILL, ARMV8_EV_L1D_CACHE,
 		ARMV8_EV_INST_RETIRED, ARMV8_EV_BR_MIS_PRED, ARMV8_EV_CPU_CYCLES,
-		ARMV8_EV_BR_PRED, ARMV8_EV_BR_RETIRED, ARMV8_EV_BR_MIS_PRED_RETIRED,
+		ARMV8_EV_CHAIN, ARMV8_EV_BR_RETIRED, ARMV8_EV_BR_MIS_PRED_RETIRED,
 	};
 	uint64_t v = 0;
 
@@ -72,23 +70,51 @@ static uint64_t pmceid(int hi)
 
 /*
  * EL0 access control.  Returns 1 if allowed, 0 if UNDEFINED; *acmask gets
- * the flag bits EL0 may see (all implemented ones, or PMUACR_EL1's with
- * FEAT_PMUv3p9 UEN), the rest reading as zero and ignoring writes.
+ * the flag bits EL0 may see (all implemented ones but F0, or PMUACR_EL1's
+ * with FEAT_PMUv3p9 UEN), the rest reading as zero and ignoring writes;
+ * *wi is set when the access is allowed but a write is ignored.
+ *
+ * The instruction counter (PMICNTR_EL0, PMICFILTR_EL0, flag F0) is never
+ * reachable through EN, ER or CR: only UEN with PMUACR_EL1.F0 grants it.
+ * With UEN, ER, CR and IR make the event counters, the cycle counter and
+ * the instruction counter read-only at EL0 (writes ignored) — how Linux
+ * grants reads without writes on PMUv3p9.
  */
 enum acc { ACC_READ, ACC_WRITE };
 
-static int el0_allowed(const struct pmuv3 *p, unsigned reg, enum acc a,
-		       uint64_t *acmask)
+static int is_evcntr(unsigned reg)
 {
-	uint64_t u = p->userenr;
+	return (reg >= PMUV3_PMEVCNTR0 && reg < PMUV3_PMEVCNTR0 + 31) || reg == PMUV3_PMXEVCNTR;
+}
+
+static int el0_allowed(const struct pmuv3 *p, unsigned reg, enum acc a,
+		       uint64_t *acmask, int *wi)
+{
+	uint64_t u = p->userenr, f0 = 1ull << PMUV3_IDX_INSTR;
 	int en = !!(u & PMUSERENR_EN);
 	int uen = p->cfg.p9 && (u & PMUSERENR_UEN);
 
-	*acmask = p->impl;
+	*wi = 0;
+	*acmask = p->impl & ~f0;
+	if (uen && (p->uacr & f0))
+		*acmask |= f0;
 	if (reg == PMUV3_PMINTENSET || reg == PMUV3_PMINTENCLR || reg == PMUV3_PMUACR)
 		return 0;                          /* EL1 registers */
 	if (reg == PMUV3_PMUSERENR)
 		return a == ACC_READ;              /* EL0 may read, never write */
+	if ((reg == PMUV3_PMCEID0 || reg == PMUV3_PMCEID1) && (u & PMUSERENR_TID))
+		return 0;                          /* TID: ID registers trap */
+	if (reg == PMUV3_PMICNTR || reg == PMUV3_PMICFILTR) {
+		if (!uen || !(p->uacr & f0))
+			return 0;
+		*acmask = p->impl & p->uacr;
+		*wi = a == ACC_WRITE && reg == PMUV3_PMICNTR && (u & PMUSERENR_IR);
+		return 1;
+	}
+	if (uen && a == ACC_WRITE &&
+	    ((is_evcntr(reg) && (u & PMUSERENR_ER)) ||
+	     (reg == PMUV3_PMCCNTR && (u & PMUSERENR_CR))))
+		*wi = 1;
 	if (en)
 		return 1;
 	switch (reg) {
@@ -101,7 +127,6 @@ static int el0_allowed(const struct pmuv3 *p, unsigned reg, enum acc a,
 			return 1;
 		break;
 	case PMUV3_PMXEVCNTR:
-	case PMUV3_PMICNTR:
 		if (a == ACC_READ && (u & PMUSERENR_ER))
 			return 1;
 		break;
@@ -122,8 +147,7 @@ static int el0_allowed(const struct pmuv3 *p, unsigned reg, enum acc a,
 		case PMUV3_PMCNTENSET: case PMUV3_PMCNTENCLR:
 		case PMUV3_PMOVSSET: case PMUV3_PMOVSCLR:
 		case PMUV3_PMCCNTR: case PMUV3_PMCCFILTR:
-		case PMUV3_PMICNTR: case PMUV3_PMICFILTR:
-		case PMUV3_PMSWINC:
+		case PMUV3_PMSWINC: case PMUV3_PMZR:
 			*acmask = p->impl & p->uacr;
 			return 1;
 		default:
@@ -178,7 +202,7 @@ static int reg_exists(const struct pmuv3 *p, unsigned reg)
 {
 	if (reg == PMUV3_PMICNTR || reg == PMUV3_PMICFILTR)
 		return p->cfg.icntr;
-	if (reg == PMUV3_PMUACR)
+	if (reg == PMUV3_PMUACR || reg == PMUV3_PMZR)
 		return p->cfg.p9;
 	return (reg >= PMUV3_PMCR && reg <= PMUV3_PMCEID1) ||
 	       (reg >= PMUV3_PMEVTYPER0 && reg < PMUV3_PMEVTYPER0 + 31) ||
@@ -188,11 +212,11 @@ static int reg_exists(const struct pmuv3 *p, unsigned reg)
 int pmuv3__mrs(struct pmuv3 *p, unsigned reg, int el, uint64_t *val)
 {
 	uint64_t acm = p->impl, v = 0;
-	int ci;
+	int ci, wi;
 
 	if (!reg_exists(p, reg))
 		return PMUV3_UNDEF;
-	if (el == 0 && !el0_allowed(p, reg, ACC_READ, &acm))
+	if (el == 0 && !el0_allowed(p, reg, ACC_READ, &acm, &wi))
 		return PMUV3_UNDEF;
 	ci = reg_counter(p, reg);
 	if (ci >= 0 && !(acm & (1ull << ci)) && reg != PMUV3_PMXEVTYPER) {
@@ -207,7 +231,8 @@ int pmuv3__mrs(struct pmuv3 *p, unsigned reg, int el, uint64_t *val)
 	case PMUV3_PMINTENCLR: v = p->inten; break;
 	case PMUV3_PMOVSSET:
 	case PMUV3_PMOVSCLR:   v = p->ovs & acm; break;
-	case PMUV3_PMSWINC:    return PMUV3_UNDEF;        /* write-only */
+	case PMUV3_PMSWINC:
+	case PMUV3_PMZR:       return PMUV3_UNDEF;        /* write-only */
 	case PMUV3_PMSELR:     v = p->selr; break;
 	case PMUV3_PMXEVTYPER:
 		if ((p->selr & 31) == 31)
@@ -254,17 +279,32 @@ int pmuv3__mrs(struct pmuv3 *p, unsigned reg, int el, uint64_t *val)
 	return PMUV3_OK;
 }
 
-static void swinc(struct pmuv3 *p, uint64_t v);
+static void swinc(struct pmuv3 *p, uint64_t v, int el);
+static void bump_ev(struct pmuv3 *p, unsigned i, uint64_t n, int el);
+
+/* PMZR_EL0: writing 1 to a bit zeroes that counter. */
+static void zero_counters(struct pmuv3 *p, uint64_t v)
+{
+	for (unsigned i = 0; i < nctr(p); i++)
+		if (v & (1ull << i))
+			p->evcntr[i] = 0;
+	if (v & (1ull << PMUV3_IDX_CYCLE))
+		p->ccntr = 0;
+	if (v & (1ull << PMUV3_IDX_INSTR))
+		p->icntr = 0;
+}
 
 int pmuv3__msr(struct pmuv3 *p, unsigned reg, int el, uint64_t v)
 {
 	uint64_t acm = p->impl;
-	int ci;
+	int ci, wi = 0;
 
 	if (!reg_exists(p, reg))
 		return PMUV3_UNDEF;
-	if (el == 0 && !el0_allowed(p, reg, ACC_WRITE, &acm))
+	if (el == 0 && !el0_allowed(p, reg, ACC_WRITE, &acm, &wi))
 		return PMUV3_UNDEF;
+	if (wi)
+		return PMUV3_OK;                    /* read-only at EL0: WI */
 	ci = reg_counter(p, reg);
 	if (ci >= 0 && !(acm & (1ull << ci)))
 		return PMUV3_OK;                    /* not granted: WI */
@@ -276,7 +316,8 @@ int pmuv3__msr(struct pmuv3 *p, unsigned reg, int el, uint64_t v)
 	case PMUV3_PMINTENCLR: p->inten &= ~(v & p->impl); break;
 	case PMUV3_PMOVSSET:   p->ovs |= v & acm; break;
 	case PMUV3_PMOVSCLR:   p->ovs &= ~(v & acm); break;
-	case PMUV3_PMSWINC:    swinc(p, v & acm & ((1ull << 31) - 1)); break;
+	case PMUV3_PMSWINC:    swinc(p, v & acm & ((1ull << 31) - 1), el); break;
+	case PMUV3_PMZR:       zero_counters(p, v & acm); break;
 	case PMUV3_PMSELR:     p->selr = v & 31; break;
 	case PMUV3_PMXEVTYPER:
 		if ((p->selr & 31) == 31)
@@ -302,7 +343,9 @@ int pmuv3__msr(struct pmuv3 *p, unsigned reg, int el, uint64_t v)
 		break;
 	case PMUV3_PMUSERENR:
 		p->userenr = v & (PMUSERENR_EN | PMUSERENR_SW | PMUSERENR_CR |
-				  PMUSERENR_ER | (p->cfg.p9 ? PMUSERENR_UEN : 0));
+				  PMUSERENR_ER |
+				  (p->cfg.p9 ? PMUSERENR_UEN | PMUSERENR_TID : 0) |
+				  (p->cfg.p9 && p->cfg.icntr ? PMUSERENR_IR : 0));
 		break;
 	case PMUV3_PMUACR:
 		if (!p->cfg.p9)
@@ -361,13 +404,33 @@ static int bump(uint64_t *cnt, uint64_t n, uint64_t smask, int ovf64)
 	return ovf;
 }
 
-static void swinc(struct pmuv3 *p, uint64_t v)
+/*
+ * Event counter i counts n events.  With PMCR_EL0.LP = 0, an odd counter
+ * programmed with CHAIN (0x1E) counts each overflow of the even counter
+ * below it (its bits [31:0] wrapping), if enabled and not filtered at el:
+ * the pair is one 64-bit counter (the pseudocode's chained counters).
+ */
+static void bump_ev(struct pmuv3 *p, unsigned i, uint64_t n, int el)
+{
+	uint64_t wraps = pmuv3__ovf64(p, i) ? 0 : ((p->evcntr[i] & LO32) + n) >> 32;
+	unsigned j = i + 1;
+
+	if (bump(&p->evcntr[i], n, evcntr_mask(p), pmuv3__ovf64(p, i)))
+		p->ovs |= 1ull << i;
+	if (!(i & 1) && wraps && j < nctr(p) && enabled(p, j) &&
+	    !(p->pmcr & PMCR_LP) && !filtered(p->evtyper[j], el) &&
+	    (p->evtyper[j] & PMEVTYPER_EVTCOUNT) == ARMV8_EV_CHAIN)
+		bump_ev(p, j, wraps, el);
+}
+
+/* A software increment counts where the write happened: the counter's
+ * U/P filter applies to the EL of the PMSWINC write. */
+static void swinc(struct pmuv3 *p, uint64_t v, int el)
 {
 	for (unsigned i = 0; i < nctr(p); i++)
-		if ((v & (1ull << i)) && enabled(p, i) &&
-		    (p->evtyper[i] & PMEVTYPER_EVTCOUNT) == ARMV8_EV_SW_INCR &&
-		    bump(&p->evcntr[i], 1, evcntr_mask(p), pmuv3__ovf64(p, i)))
-			p->ovs |= 1ull << i;
+		if ((v & (1ull << i)) && enabled(p, i) && !filtered(p->evtyper[i], el) &&
+		    (p->evtyper[i] & PMEVTYPER_EVTCOUNT) == ARMV8_EV_SW_INCR)
+			bump_ev(p, i, 1, el);
 }
 
 void pmuv3__count(struct pmuv3 *p, unsigned evt, uint64_t n, int el)
@@ -377,10 +440,9 @@ void pmuv3__count(struct pmuv3 *p, unsigned evt, uint64_t n, int el)
 	for (unsigned i = 0; i < nctr(p); i++) {
 		if (!enabled(p, i) || filtered(p->evtyper[i], el) ||
 		    (p->evtyper[i] & PMEVTYPER_EVTCOUNT) != evt ||
-		    evt == ARMV8_EV_SW_INCR)
+		    evt == ARMV8_EV_SW_INCR || evt == ARMV8_EV_CHAIN)
 			continue;
-		if (bump(&p->evcntr[i], n, evcntr_mask(p), pmuv3__ovf64(p, i)))
-			p->ovs |= 1ull << i;
+		bump_ev(p, i, n, el);
 	}
 	if (evt == ARMV8_EV_CPU_CYCLES && enabled(p, PMUV3_IDX_CYCLE) &&
 	    !filtered(p->ccfiltr, el)) {
@@ -438,7 +500,8 @@ uint64_t pmuv3__events_to_overflow(const struct pmuv3 *p, unsigned evt, int el)
 	return best;
 }
 
+/* CheckForPMUOverflow: the counter enables (PMCNTENSET) play no part. */
 int pmuv3__irq_line(const struct pmuv3 *p)
 {
-	return (p->pmcr & PMCR_E) && (p->ovs & p->inten & p->cnten) != 0;
+	return (p->pmcr & PMCR_E) && (p->ovs & p->inten) != 0;
 }

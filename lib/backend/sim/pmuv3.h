@@ -49,6 +49,7 @@ enum pmuv3_reg {
 	PMUV3_PMUACR,         /* _EL1, FEAT_PMUv3p9 */
 	PMUV3_PMCEID0,        /* read-only: common events 0x00..0x1F implemented */
 	PMUV3_PMCEID1,        /* read-only: common events 0x20..0x3F implemented */
+	PMUV3_PMZR,           /* write-only, FEAT_PMUv3p9: zero counters */
 	PMUV3_PMEVTYPER0 = 0x100,             /* + n, n < 31 */
 	PMUV3_PMEVCNTR0  = 0x200,             /* + n, n < 31 */
 };
@@ -85,6 +86,8 @@ enum pmuv3_reg {
 #define PMUSERENR_CR  (1ull << 2)   /* EL0 reads of PMCCNTR */
 #define PMUSERENR_ER  (1ull << 3)   /* EL0 reads of event counters, PMSELR r/w */
 #define PMUSERENR_UEN (1ull << 4)   /* p9: EL0 access per PMUACR_EL1 */
+#define PMUSERENR_IR  (1ull << 5)   /* p9 + ICNTR: with UEN, PMICNTR read-only */
+#define PMUSERENR_TID (1ull << 6)   /* p9: EL0 reads of PMCEID0/1 trap */
 
 #define PMUV3_IDX_CYCLE 31          /* C: flag bit 31, "counter 31" */
 #define PMUV3_IDX_INSTR 32          /* F0: flag bit 32 (FEAT_PMUv3_ICNTR) */
@@ -99,6 +102,7 @@ enum pmuv3_reg {
 #define ARMV8_EV_CPU_CYCLES       0x11
 #define ARMV8_EV_BR_PRED          0x12
 #define ARMV8_EV_INST_SPEC        0x1b
+#define ARMV8_EV_CHAIN            0x1e
 #define ARMV8_EV_BR_RETIRED       0x21
 #define ARMV8_EV_BR_MIS_PRED_RETIRED 0x22
 
@@ -133,8 +137,9 @@ void pmuv3__count(struct pmuv3 *p, unsigned evt, uint64_t n, int el);
 /* How many more evt-events at el until the first counter counting them
  * overflows (UINT64_MAX if none counts them). */
 uint64_t pmuv3__events_to_overflow(const struct pmuv3 *p, unsigned evt, int el);
-/* The PMU interrupt request line (level): some flag set whose interrupt is
- * enabled, counter enabled, and PMCR_EL0.E set. */
+/* The PMU interrupt request line (level), as CheckForPMUOverflow: PMCR_EL0.E
+ * and some counter with both its overflow flag and its interrupt enable set
+ * — whether or not the counter itself is enabled. */
 int pmuv3__irq_line(const struct pmuv3 *p);
 /* Does counter idx (0..30, 31 = cycle, 32 = instr) count at 64 bits? */
 int pmuv3__ovf64(const struct pmuv3 *p, unsigned idx);

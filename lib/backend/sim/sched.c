@@ -4,10 +4,12 @@
  *
  * Time is discrete (ns; one cycle per ns at the default 1 GHz).  Each CPU
  * has a local clock; sim__step() runs the CPU whose clock is earliest (ties:
- * lowest CPU number) until its next event: the end of a work block, the end
- * of its time slice, or the exact point where a PMU counter overflows.  So
- * overflow interrupts arrive at the event that caused them (no skid) and
- * every run of the same workload is identical.
+ * an idle CPU taking a waiting task first, then the lowest CPU number)
+ * until its next event: the end of a work block, the end of its time slice
+ * (the tick is then a step of its own), or the exact point where a PMU
+ * counter overflows.  So overflow interrupts arrive at the event that caused
+ * them (no skid, unless the skid / irq_latency knobs delay them) and every
+ * run of the same workload is identical.
  *
  * Within a `work` block the six quantities advance in proportion to cycles:
  * after c of C cycles, floor(N*c/C) of N events have happened.  The block's
@@ -151,6 +153,7 @@ int sim__machine_init(const struct sim_config *cfg)
 		pmuv3__init(&c->pmu, &cfg->pmu);
 		sim__drv_reset(c);
 		c->idle = 1;
+		c->irq_at = UINT64_MAX;
 	}
 	sim.next_id = 1;
 	gnow = 0;
@@ -476,27 +479,50 @@ int sim__task_callchain(struct sim_task *t, uint64_t *ips, int max, int el)
 	return n;
 }
 
+/*
+ * The scheduler tick at the end of a slice: perf's tick work first
+ * (frequency retuning, unthrottling, multiplexing rotation of the CPU's and
+ * the running task's contexts — perf_event_task_tick and the mux timer),
+ * then preemption if a task is waiting.
+ */
 static void tick(struct sim_cpu *c)
 {
+	c->slice_end = c->now + sim.cfg.slice_ns;
+	sim__ev_tick(c);
 	if (c->cur && sim.rq_len) {
 		struct sim_task *t = c->cur;
 
 		switch_out(c, 1);
 		make_runnable(t, c->now);
 		pick_next(c);
-		return;
-	}
-	c->slice_end = c->now + sim.cfg.slice_ns;
-	if (c->rotate_needed) {
-		c->rot++;
-		sim__resched(c);
 	}
 }
 
+/* The overflow interrupt: the handler runs for irq_cost ns of CPU time
+ * (the PMU stopped, so nothing counts; the task does not progress). */
 static void take_irq(struct sim_cpu *c)
 {
-	if (pmuv3__irq_line(&c->pmu))
+	c->irq_at = UINT64_MAX;
+	if (pmuv3__irq_line(&c->pmu)) {
 		sim__drv_irq(c);
+		c->now += sim.cfg.irq_cost;
+	}
+}
+
+/* With interrupt latency or skid the line is raised now and the handler
+ * runs later: after irq_latency cycles and skid more instructions. */
+static void raise_irq(struct sim_cpu *c)
+{
+	if (!pmuv3__irq_line(&c->pmu))
+		return;
+	if (!sim.cfg.irq_latency && !sim.cfg.skid) {
+		take_irq(c);
+		return;
+	}
+	if (c->irq_at == UINT64_MAX) {
+		c->irq_at = c->now + sim.cfg.irq_latency;
+		c->irq_insns = sim.cfg.skid;
+	}
 }
 
 /* Run c's current task for one step. */
@@ -509,6 +535,20 @@ static void run_step(struct sim_cpu *c)
 	uint64_t C, p, s;
 	int el;
 
+	/* a pending interrupt whose line dropped (the counter was stopped or
+	 * its flag cleared: switch-out, read, disable) is gone */
+	if (c->irq_at != UINT64_MAX && !pmuv3__irq_line(&c->pmu))
+		c->irq_at = UINT64_MAX;
+	if (c->irq_at != UINT64_MAX && c->now >= c->irq_at && !c->irq_insns) {
+		take_irq(c);
+		return;
+	}
+	/* the tick is a step of its own, taken when this CPU's clock is the
+	 * earliest: CPUs behind it run (and pick up waiting tasks) first */
+	if (c->now >= c->slice_end) {
+		tick(c);
+		return;
+	}
 	switch (exec_ops(c, t)) {
 	case 0:
 		break;
@@ -528,10 +568,18 @@ static void run_step(struct sim_cpu *c)
 	p = f->progress;
 	el = op->kernel ? 1 : 0;
 	s = C - p;
-	if (c->slice_end > c->now && c->slice_end - c->now < s)
+	if (c->slice_end - c->now < s)
 		s = c->slice_end - c->now;
-	if (c->slice_end <= c->now)
-		s = 0;
+	if (c->irq_at != UINT64_MAX) {
+		if (c->irq_at > c->now && c->irq_at - c->now < s)
+			s = c->irq_at - c->now;
+		if (c->irq_insns) {
+			uint64_t cc = cycles_for(op->q[SIMWL_INSNS], p, C, c->irq_insns);
+
+			if (cc != UINT64_MAX && cc - p < s)
+				s = cc - p;
+		}
+	}
 	for (int k = 0; k < SIMWL_NQ && s; k++) {
 		for (int j = 0; j < 2; j++) {
 			uint64_t need, cc;
@@ -553,6 +601,8 @@ static void run_step(struct sim_cpu *c)
 			if (!d)
 				continue;
 			t->q_done[k] += d;
+			if (k == SIMWL_INSNS && c->irq_at != UINT64_MAX)
+				c->irq_insns -= d < c->irq_insns ? d : c->irq_insns;
 			for (int j = 0; j < 2; j++)
 				if (q_events[k][j] != 0xffff)
 					pmuv3__count(&c->pmu, q_events[k][j], d, el);
@@ -560,26 +610,35 @@ static void run_step(struct sim_cpu *c)
 		c->now += s;
 		t->cpu_ns += s;
 		f->progress += s;
-		take_irq(c);
+		raise_irq(c);          /* the pc is still in this block */
 		if (f->progress == C) {
 			f->progress = 0;
 			f->op++;
 		}
 	}
-	if (c->now >= c->slice_end)
-		tick(c);
 }
 
+/*
+ * One step: the CPU whose clock is earliest acts; at equal clocks an idle
+ * CPU taking a waiting task goes before a busy one (so a CPU's tick never
+ * takes back a task an idle CPU could have run at that time), then the
+ * lowest number.
+ */
 int sim__step(void)
 {
 	struct sim_cpu *best = NULL;
 	uint64_t bt = UINT64_MAX;
+	int bbusy = 1;
 
 	for (int i = 0; i < sim.cfg.ncpu; i++) {
 		uint64_t t = cpu_next(&sim.cpus[i]);
+		int busy = sim.cpus[i].cur != NULL;
 
-		if (t < bt) {
+		if (t == UINT64_MAX)
+			continue;
+		if (t < bt || (t == bt && busy < bbusy)) {
 			bt = t;
+			bbusy = busy;
 			best = &sim.cpus[i];
 		}
 	}
@@ -587,11 +646,11 @@ int sim__step(void)
 		return 1;
 	sim.steps++;
 	if (!best->cur) {
+		sim__cpu_idle_ticks(best, bt);
 		if (best->now < bt)
 			best->now = bt;
 		pick_next(best);
-		if (!best->cur)
-			return 0;
+		return 0;
 	}
 	run_step(best);
 	return 0;
@@ -608,7 +667,8 @@ void sim__cpu_inject(int cpu, unsigned evt, uint64_t n, int el)
 			k = n;
 		pmuv3__count(&c->pmu, evt, k, el);
 		n -= k;
-		take_irq(c);
+		if (pmuv3__irq_line(&c->pmu))
+			sim__drv_irq(c);
 	}
 }
 

@@ -43,7 +43,11 @@ struct sim_config {
 	int lp;                     /* driver sets PMCR_EL0.LP (needs p5) */
 	uint64_t slice_ns;          /* scheduler time slice = tick */
 	uint64_t hz;                /* CPU clock; 1 GHz means 1 cycle == 1 ns */
-	int user_access;            /* driver lets EL0 read counters (PMUSERENR ER|CR) */
+	int user_access;            /* sysctl kernel.perf_user_access (config1:1 events) */
+	uint64_t max_sample_rate;   /* kernel.perf_event_max_sample_rate; 0: no throttling */
+	uint64_t skid;              /* events of the sampled kind between overflow and pc */
+	uint64_t irq_latency;       /* cycles between overflow and the handler */
+	uint64_t irq_cost;          /* ns the overflow handler takes */
 };
 
 /* ---- tasks ------------------------------------------------------------ */
@@ -81,6 +85,7 @@ struct sim_task {
 	/* counters attached to this task */
 	struct sim_att **atts;
 	int natts, capatts;
+	int rotate_needed;          /* task context: a flexible group did not fit */
 	uint64_t cpu_ns;            /* on-CPU time */
 	uint64_t q_done[SIMWL_NQ];  /* exact events executed (ground truth) */
 };
@@ -106,8 +111,13 @@ struct sim_att {
 	uint64_t enabled, running;  /* ns */
 	uint64_t tstamp;            /* time of last time update */
 	int64_t period_left;
-	uint64_t last_period;
-	uint64_t last_sample_ns;    /* freq mode */
+	uint64_t sample_period;     /* hwc->sample_period (freq mode retunes it) */
+	uint64_t last_period;       /* the period loaded last (hwc->last_period) */
+	uint64_t freq_time_stamp;   /* freq mode: time of the last interrupt */
+	uint64_t freq_count_stamp;  /* freq mode: count at the last tick */
+	uint64_t gidx;              /* group order in its context (rotation) */
+	unsigned interrupts;        /* samples since the last tick (throttling) */
+	int throttled;              /* stopped until the next tick */
 	int dead;                   /* task exited: values final */
 };
 
@@ -123,6 +133,7 @@ struct pmc_bctr {
 	struct pmc_bctr **sibs;     /* leader only: members after the leader */
 	int nsibs;
 	int enabled;
+	int error;                  /* pinned group did not fit: ERROR state */
 	int exec_enable;            /* enable when the target execs */
 	uint64_t period;            /* current sample period (0 = counting) */
 	struct sim_att **atts;
@@ -163,9 +174,10 @@ struct sim_cpu {
 	struct sim_att *slot[SIM_NSLOTS];
 	struct sim_att **catts;     /* CPU-bound attachments */
 	int ncatts, capcatts;
-	unsigned rot;               /* multiplexing rotation */
-	int rotate_needed;
+	int rotate_needed;          /* CPU context: a flexible group did not fit */
 	int in_irq;
+	uint64_t irq_at;            /* pending interrupt: taken at this time, */
+	uint64_t irq_insns;         /* ... and after this many instructions */
 	uint64_t irqs, spurious;
 	int naive_clear_all;        /* tests: a handler that clears all flags */
 	/* test hook: runs inside the handler after PMOVSCLR is read */
@@ -189,6 +201,7 @@ struct sim {
 	int driving;                /* a thread is advancing the simulation */
 	int waiters;                /* threads blocked in ring_wait */
 	uint64_t steps;
+	uint64_t next_gidx;         /* group order for rotation */
 };
 
 extern struct sim sim;
@@ -233,6 +246,16 @@ void sim__task_exec(struct sim_task *t);          /* enable_on_exec */
 void sim__task_exit(struct sim_task *t);
 void sim__sched_in(struct sim_cpu *c);            /* (re)build the counter set */
 void sim__sched_out(struct sim_cpu *c);
+/* The scheduler tick on c: frequency retuning, unthrottling, rotation
+ * (perf_event_task_tick + perf_rotate_context). */
+void sim__ev_tick(struct sim_cpu *c);
+/* An idle CPU's ticks up to `until`: its CPU context rotates (mux timer). */
+void sim__cpu_idle_ticks(struct sim_cpu *c, uint64_t until);
+/* perf_event_overflow: a sampling period of a elapsed (period events) with
+ * the task at ip/el; 1 if the event is throttled now. */
+int  sim__ev_overflow(struct sim_cpu *c, struct sim_att *a, uint64_t period,
+		      uint64_t ip, int el);
+uint64_t sim__max_samples_per_tick(void);
 void sim__resched(struct sim_cpu *c);
 void sim__att_times(struct sim_att *a, uint64_t now);
 void sim__sw_event(struct sim_task *t, int cpu, unsigned swev, uint64_t n);
@@ -241,11 +264,18 @@ int  sim__ev_task_count(struct pmc_bctr *e, pid_t pid, uint64_t *value);
 
 /* driver.c */
 void sim__drv_reset(struct sim_cpu *c);
+/* PMUSERENR_EL0 (and PMUACR_EL1) for the context now on c */
+void sim__drv_user_access(struct sim_cpu *c);
 int  sim__drv_add(struct sim_cpu *c, struct sim_att *a, int slot_hint);
 void sim__drv_del(struct sim_cpu *c, struct sim_att *a);
 void sim__drv_update(struct sim_cpu *c, struct sim_att *a);
 int  sim__drv_set_period(struct sim_cpu *c, struct sim_att *a);
+void sim__drv_restart(struct sim_cpu *c, struct sim_att *a);
 int  sim__drv_fits(struct sim_cpu *c, struct sim_att **as, int n, int *used);
+/* validate_group: could these events ever be on the PMU together? */
+int  sim__drv_validate(struct pmc_bctr **evs, int n);
+/* config1 bit 1 ("rdpmc"): the event asks for EL0 reads */
+int  sim__want_user_access(const struct pmc_bctr *e);
 void sim__drv_irq(struct sim_cpu *c);
 uint64_t sim__drv_maxperiod(struct sim_cpu *c, int slot);
 int  sim__drv_width(struct sim_cpu *c, int slot);
@@ -253,7 +283,9 @@ int  sim__drv_width(struct sim_cpu *c, int slot);
 /* output.c */
 struct sim_ring *sim__ring_new(struct pmc_bctr *owner, size_t data_pages);
 void sim__ring_free(struct sim_ring *rb);
-void sim__out_sample(struct sim_cpu *c, struct sim_att *a);
+void sim__out_sample(struct sim_cpu *c, struct sim_att *a, uint64_t period, uint64_t ip,
+		    int el);
+void sim__out_throttle(struct sim_cpu *c, struct sim_att *a, int unthrottle);
 void sim__out_comm(struct sim_task *t, int exec);
 void sim__out_mmap(struct sim_task *t);
 void sim__out_fork(struct sim_task *child, int is_exit);

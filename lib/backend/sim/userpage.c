@@ -46,12 +46,17 @@ void sim__userpage_update(struct pmc_bctr *e)
 	     e->kind == EV_HW;
 	__atomic_fetch_add(&pc->lock, 1, __ATOMIC_SEQ_CST);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	/* arm64 (armv8pmu_user_event_idx, arch_perf_update_userpage): only
+	 * events that asked for EL0 reads (config1:1, task-bound) say
+	 * cap_user_rdpmc, and their index is 0 unless kernel.perf_user_access
+	 * is 1: everything else is read with read(2). */
+	if (sim__want_user_access(e))
+		caps |= CAP_USER_RDPMC;
 	if (on) {
-		pc->index = (uint32_t)a->slot + 1;
-		pc->offset = (int64_t)(a->count - a->prev);
+		pc->index = sim.cfg.user_access && sim__want_user_access(e) ?
+			    (uint32_t)a->slot + 1 : 0;
+		pc->offset = (int64_t)(pc->index ? a->count - a->prev : a->count);
 		pc->pmc_width = (uint16_t)sim__drv_width(&sim.cpus[a->cpu], a->slot);
-		if (sim.cfg.user_access)
-			caps |= CAP_USER_RDPMC;
 	} else {
 		pc->index = 0;
 		pc->offset = a ? (int64_t)a->count : 0;

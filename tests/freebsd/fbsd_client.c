@@ -1,0 +1,231 @@
+/*
+ * fbsd_client.c — a client written the way FreeBSD's pmc tools are
+ * (pmccontrol, pmcstat, libpmcstat): FreeBSD's system headers, __FBSDID,
+ * cpuset_t, sysctlbyname, sysconf(_SC_CPUSET_SIZE), err(3) and the pmc(3)
+ * calls those tools make.  tests/integration/freebsd_compat.sh builds it
+ * against an installed libpmc with `pkg-config --cflags --libs
+ * libpmc-freebsd` only; it is not part of the normal build.
+ *
+ *   fbsd_client L          list every class pmc_cpuinfo names, with its events
+ *   fbsd_client l          each CPU's rows: "cpu row ENABLED|DISABLED DISP"
+ *   fbsd_client d|e C R    disable / enable row R on CPU C (C = -1: all CPUs
+ *                          not halted, as pmccontrol)
+ *   fbsd_client s          driver statistics, pmccontrol's -s lines
+ *   fbsd_client x          the FreeBSD-only names: sysctls, pmu-events,
+ *                          request structures, log macros
+ *   fbsd_client u          measure itself with LOG_PROCEXIT, then LOG_PROCCSW
+ *                          (pmcstat -E / -P on oneself; works unprivileged)
+ */
+#include <sys/cdefs.h>
+__FBSDID("$FreeBSD$");
+
+#include <sys/param.h>
+#include <sys/queue.h>
+#include <sys/cpuset.h>
+#include <sys/sysctl.h>
+#include <sys/pmc.h>
+#include <sys/pmclog.h>
+
+#include <err.h>
+#include <errno.h>
+#include <pmc.h>
+#include <pmclog.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+#include <unistd.h>
+
+static int list_events(void)
+{
+	const struct pmc_cpuinfo *ci;
+	const char **names;
+	int n;
+
+	if (pmc_cpuinfo(&ci) != 0)
+		err(EX_OSERR, "pmc_cpuinfo");
+	for (unsigned i = 0; i < ci->pm_nclass; i++) {
+		enum pmc_class c = ci->pm_classes[i].pm_class;
+		if (pmc_event_names_of_class(c, &names, &n) < 0)
+			err(EX_OSERR, "no event names for class \"%s\"", pmc_name_of_class(c));
+		printf("class %s %d %s\n", pmc_name_of_class(c), n, n > 0 ? names[0] : "-");
+		free(names);
+	}
+	return 0;
+}
+
+static int list_state(void)
+{
+	const struct pmc_cpuinfo *ci;
+	struct pmc_pmcinfo *pi;
+
+	if (pmc_cpuinfo(&ci) != 0)
+		err(EX_OSERR, "pmc_cpuinfo");
+	for (unsigned cpu = 0; cpu < ci->pm_ncpu; cpu++) {
+		if (pmc_pmcinfo((int)cpu, &pi) < 0) {
+			if (errno == ENXIO)
+				continue;
+			err(EX_OSERR, "pmc_pmcinfo %u", cpu);
+		}
+		for (int r = 0; r < pmc_npmc((int)cpu); r++)
+			printf("%u %d %s %s\n", cpu, r,
+			    pi->pm_pmcs[r].pm_enabled ? "ENABLED" : "DISABLED",
+			    pmc_name_of_disposition(pi->pm_pmcs[r].pm_rowdisp));
+		free(pi);
+	}
+	return 0;
+}
+
+static int enable_disable(int disable, int cpu, int row)
+{
+	cpuset_t halted, active;
+	long setsize;
+	int ncpu = pmc_ncpu();
+
+	if (ncpu < 0)
+		err(EX_OSERR, "pmc_ncpu");
+	setsize = sysconf(_SC_CPUSET_SIZE);
+	if (setsize == -1 || (u_long)setsize > sizeof(cpuset_t))
+		err(EX_OSERR, "sysconf(_SC_CPUSET_SIZE)");
+	CPU_ZERO(&halted);
+	if (sysctlbyname("machdep.hlt_cpus", &halted, (size_t *)&setsize, NULL, 0) < 0)
+		err(EX_OSERR, "machdep.hlt_cpus");
+	CPU_FILL(&active);
+	CPU_NAND(&active, &halted);
+	for (int c = 0; c < ncpu; c++) {
+		if (cpu >= 0 ? c != cpu : !CPU_ISSET(c, &active))
+			continue;
+		if ((disable ? pmc_disable(c, row) : pmc_enable(c, row)) < 0)
+			err(EX_OSERR, "%s of PMC %d on CPU %d failed", disable ? "Disable" : "Enable",
+			    row, c);
+	}
+	return 0;
+}
+
+static int statistics(void)
+{
+	struct pmc_driverstats gms;
+
+	if (pmc_get_driver_stats(&gms) < 0)
+		err(EX_OSERR, "pmc_get_driver_stats");
+	printf("%-40s %u\n", "system calls:", gms.pm_syscalls);
+	printf("%-40s %u\n", "system calls with errors:", gms.pm_syscall_errors);
+	printf("%-40s %u\n", "sampling log sweeps:", gms.pm_log_sweeps);
+	return 0;
+}
+
+static int freebsd_names(void)
+{
+	struct pmc_op_pmcallocate pa;
+	struct pmc_dyn_event_descr de;
+	struct pmclog_parse_state ps;
+	struct pmclog_ev_pcsample pcs;
+	cpuset_t set;
+	char cpuid[PMC_CPUID_LEN];
+	size_t len;
+	int v, ncpu, rc;
+	unsigned int lmask;
+
+	len = sizeof(v);
+	if (sysctlbyname("kern.hwpmc.nsamples", &v, &len, NULL, 0) < 0)
+		err(EX_OSERR, "kern.hwpmc.nsamples");
+	printf("nsamples %d\n", v);
+	len = sizeof(ncpu);
+	if (sysctlbyname("hw.ncpu", &ncpu, &len, NULL, 0) < 0)
+		err(EX_OSERR, "hw.ncpu");
+	printf("ncpu %d\n", ncpu);
+	len = sizeof(cpuid);
+	if (sysctlbyname("kern.hwpmc.cpuid", cpuid, &len, NULL, 0) < 0)
+		err(EX_OSERR, "kern.hwpmc.cpuid");
+	printf("cpuid %s %s\n", cpuid, strcmp(cpuid, pmc_cpuid) == 0 ? "same" : "differs");
+	len = sizeof(lmask);
+	printf("logical_cpus_mask %d\n",
+	    sysctlbyname("machdep.logical_cpus_mask", &lmask, &len, NULL, 0));
+	rc = sysctlbyname("kern.no.such", &v, &len, NULL, 0);
+	printf("unknown %d %d\n", rc, errno == ENOENT);
+	rc = sysctlbyname("kern.hwpmc.nsamples", NULL, NULL, &v, sizeof(v));
+	printf("write %d %d\n", rc, errno == EPERM);
+
+	CPU_ZERO(&set);
+	CPU_SET(3, &set);
+	CPU_SET(700, &set);
+	printf("cpuset %d %d %d %d\n", CPU_ISSET(3, &set), CPU_ISSET(4, &set), CPU_COUNT(&set),
+	    (int)sizeof(cpuset_t) * 8);
+
+	memset(&pa, 0, sizeof(pa));
+	rc = pmc_pmu_pmcallocate("no-such-event-anywhere", &pa);
+	printf("pmu enabled %d alloc-unknown %s rate %ju\n", pmc_pmu_enabled() != 0,
+	    rc == ENOENT ? "ENOENT" : "other",
+	    (uintmax_t)pmc_pmu_sample_rate_get("no-such-event-anywhere"));
+	if (pmc_pmu_enabled()) {
+		const char *first = pmc_pmu_event_get_by_idx(NULL, 0);
+		memset(&pa, 0, sizeof(pa));
+		printf("pmu first %s idx %d alloc %d\n", first,
+		    pmc_pmu_idx_get_by_event(NULL, first), pmc_pmu_pmcallocate(first, &pa));
+	}
+	pmc_pmu_print_counters(NULL);
+
+	memset(&de, 0, sizeof(de));
+	snprintf(de.pm_ev_name, sizeof(de.pm_ev_name), "%s", pmc_name_of_event(PMC_EV_K8_FIRST));
+	printf("k8 %s..%s armv7 %s tsc %s\n", de.pm_ev_name, pmc_name_of_event(PMC_EV_K8_LAST),
+	    pmc_name_of_event(PMC_EV_ARMV7_FIRST), pmc_name_of_event(PMC_EV_TSC_FIRST));
+	printf("header 0x%x type %u len %u magic %d\n",
+	    (unsigned)(PMCLOG_HEADER_MAGIC << 24 | 16 << 16 | 40),
+	    (unsigned)PMCLOG_HEADER_TO_TYPE(PMCLOG_HEADER_MAGIC << 24 | 16 << 16 | 40),
+	    (unsigned)PMCLOG_HEADER_TO_LENGTH(PMCLOG_HEADER_MAGIC << 24 | 16 << 16 | 40),
+	    PMCLOG_HEADER_CHECK_MAGIC(PMCLOG_HEADER_MAGIC << 24 | 16 << 16 | 40));
+	printf("cpuflags 0x%x cpu %u\n", PMC_CALLCHAIN_TO_CPUFLAGS(5, PMC_CC_F_USERSPACE),
+	    PMC_CALLCHAIN_CPUFLAGS_TO_CPU(PMC_CALLCHAIN_TO_CPUFLAGS(5, PMC_CC_F_USERSPACE)));
+	memset(&ps, 0, sizeof(ps));
+	memset(&pcs, 0, sizeof(pcs));
+	ps.ps_state = PL_STATE_EXPECTING_HEADER;
+	printf("parser %d pcsample %zu\n", (int)ps.ps_state, sizeof(pcs.pl_pc));
+	return 0;
+}
+
+static int measure_self(void)
+{
+	static const uint32_t flags[] = { PMC_F_LOG_PROCEXIT, PMC_F_LOG_PROCCSW };
+	FILE *log = tmpfile();
+	volatile unsigned long x = 0;
+	pmc_value_t v;
+	pmc_id_t id;
+
+	if (!log || pmc_configure_logfile(fileno(log)) < 0)
+		err(EX_OSERR, "pmc_configure_logfile");
+	for (int i = 0; i < 2; i++) {
+		if (pmc_allocate("task-clock", PMC_MODE_TC, flags[i], PMC_CPU_ANY, &id, 0) < 0)
+			err(EX_OSERR, "pmc_allocate");
+		if (pmc_attach(id, 0) < 0 || pmc_start(id) < 0)
+			err(EX_OSERR, "pmc_attach/pmc_start with flags 0x%x", flags[i]);
+		for (unsigned long k = 0; k < 20000000ul; k++)
+			x += k;
+		if (pmc_stop(id) < 0 || pmc_read(id, &v) < 0)
+			err(EX_OSERR, "pmc_stop/pmc_read");
+		printf("self 0x%x %ju\n", flags[i], (uintmax_t)v);
+		if (pmc_release(id) < 0)
+			err(EX_OSERR, "pmc_release");
+	}
+	return pmc_close_logfile() < 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		errx(EX_USAGE, "usage: fbsd_client L|l|s|x|d C R|e C R");
+	if (pmc_init() < 0)
+		err(EX_UNAVAILABLE, "Initialization of the pmc(3) library failed");
+	switch (argv[1][0]) {
+	case 'L': return list_events();
+	case 'l': return list_state();
+	case 's': return statistics();
+	case 'x': return freebsd_names();
+	case 'u': return measure_self();
+	case 'd':
+	case 'e':
+		if (argc < 4)
+			errx(EX_USAGE, "d|e CPU ROW");
+		return enable_disable(argv[1][0] == 'd', atoi(argv[2]), atoi(argv[3]));
+	}
+	errx(EX_USAGE, "unknown command %s", argv[1]);
+}
