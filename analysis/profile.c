@@ -104,6 +104,8 @@ struct rstack {
 struct aspace {
 	int32_t pid, ppid;
 	uint64_t exec_time;        /* its latest exec: older maps are gone */
+	int exec_by_comm;          /* exec_time is from the exec's COMM, which comes
+	                            * before the exec's mappings (PROCEXEC may not) */
 	struct map *m;
 	size_t n, cap;
 };
@@ -597,14 +599,23 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		    f->pl_newtid > 0 ? f->pl_newtid : f->pl_newpid);
 		break;
 	}
-	case PMCLOG_TYPE_PROCEXEC:
-		aspace(p, (int32_t)ev->pl_u.pl_x.pl_pid, 1)->exec_time = t;
+	case PMCLOG_TYPE_PROCEXEC: {
+		struct aspace *a = aspace(p, (int32_t)ev->pl_u.pl_x.pl_pid, 1);
+		if (!a->exec_by_comm)
+			a->exec_time = t;
+		a->exec_by_comm = 0;
 		set_comm(p, ev->pl_u.pl_x.pl_tid > 0 ? ev->pl_u.pl_x.pl_tid : ev->pl_u.pl_x.pl_pid, t,
 		    ev->pl_u.pl_x.pl_pathname[0] == '/' ? strrchr(ev->pl_u.pl_x.pl_pathname, '/') + 1 :
 		    ev->pl_u.pl_x.pl_pathname);
 		break;
+	}
 	case PMCLOG_TYPE_COMM:
 		set_comm(p, ev->pl_u.pl_cm.pl_tid, t, ev->pl_u.pl_cm.pl_comm);
+		if ((ev->pl_u.pl_cm.pl_flags & PMCLOG_COMM_F_EXEC) && ev->pl_u.pl_cm.pl_pid > 0) {
+			struct aspace *a = aspace(p, ev->pl_u.pl_cm.pl_pid, 1);
+			a->exec_time = t;
+			a->exec_by_comm = 1;
+		}
 		break;
 	case PMCLOG_TYPE_THR_CREATE:
 		if (ev->pl_u.pl_tc.pl_tdname[0])
