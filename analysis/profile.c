@@ -601,12 +601,16 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 	}
 	case PMCLOG_TYPE_PROCEXEC: {
 		struct aspace *a = aspace(p, (int32_t)ev->pl_u.pl_x.pl_pid, 1);
-		if (!a->exec_by_comm)
+		/* The exec's COMM (the kernel's name: "python3" for the
+		 * python3 -> python3.11 link, as perf shows) names it; the
+		 * executable's file name only where no COMM came (hwpmc logs). */
+		if (!a->exec_by_comm) {
 			a->exec_time = t;
+			set_comm(p, ev->pl_u.pl_x.pl_tid > 0 ? ev->pl_u.pl_x.pl_tid :
+			    ev->pl_u.pl_x.pl_pid, t, ev->pl_u.pl_x.pl_pathname[0] == '/' ?
+			    strrchr(ev->pl_u.pl_x.pl_pathname, '/') + 1 : ev->pl_u.pl_x.pl_pathname);
+		}
 		a->exec_by_comm = 0;
-		set_comm(p, ev->pl_u.pl_x.pl_tid > 0 ? ev->pl_u.pl_x.pl_tid : ev->pl_u.pl_x.pl_pid, t,
-		    ev->pl_u.pl_x.pl_pathname[0] == '/' ? strrchr(ev->pl_u.pl_x.pl_pathname, '/') + 1 :
-		    ev->pl_u.pl_x.pl_pathname);
 		break;
 	}
 	case PMCLOG_TYPE_COMM:

@@ -189,6 +189,27 @@ static void t_system_mode_one_event(void **state)
 	profile__free(p);
 }
 
+/* The exec's COMM is the name (the kernel's: "python3" for the link to
+ * python3.11, as perf shows), not the executable's file name that
+ * PROCEXEC carries after it; without a COMM (hwpmc logs) the file name. */
+static void t_exec_name_from_comm(void **state)
+{
+	(void)state;
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	comm(100, 100, "python3", 100);
+	assert_int_equal(pmc__logrec_procexec(&rec, 0x100, 100, 100, 0, 0, "/usr/bin/python3.11"), 0);
+	put(150);
+	sample(0x100, 100, 100, 0, 200);
+	assert_int_equal(pmc__logrec_procexec(&rec, 0x100, 101, 101, 0, 0, "/usr/bin/prog"), 0);
+	put(150);
+	sample(0x100, 101, 101, 0, 200);
+	struct profile *p = load();
+	assert_string_equal(comm_of(p, 100), "python3");
+	assert_string_equal(comm_of(p, 101), "prog");
+	profile__free(p);
+}
+
 static void map_in(pid_t pid, const char *path, uint64_t ts)
 {
 	struct pmc_logrec_map m = { pid, 0x400000, 0x10000, 0, 5, 2, 0, NULL, path };
@@ -231,6 +252,7 @@ int main(void)
 		cmocka_unit_test(t_no_thread),
 		cmocka_unit_test(t_system_mode_one_event),
 		cmocka_unit_test(t_mapping_by_time),
+		cmocka_unit_test(t_exec_name_from_comm),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown);
 }
