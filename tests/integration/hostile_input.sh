@@ -54,6 +54,7 @@ bad "diff --pid abc" "'abc' is not a process id" "$PMC" diff --pid abc "$TMP/a.l
 bad "report --time nan,inf" "--time" "$PMC" report -i "$TMP/a.log" --time nan,inf
 bad "report --time 0,inf" "--time" "$PMC" report -i "$TMP/a.log" --time 0,inf
 bad "report -g caller,nan" "'nan' is not a threshold" "$PMC" report -i "$TMP/a.log" -g caller,nan
+bad "report -g caller,5,nan" "'nan' is not a print limit" "$PMC" report -i "$TMP/a.log" -g caller,5,nan
 "$PMC" record -e cpu-clock -c 18446744073709551615 -o "$TMP/c.log" -- true >/dev/null 2>"$TMP/c.err"; rc=$?
 if [ "$rc" != 0 ] && grep -q "period 18446744073709551615 is above the largest one" "$TMP/c.err"; then
   ok "record -c 2^64-1: the period is blamed, not the event"
