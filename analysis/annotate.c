@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "annotate.h"
 #include "report.h"
@@ -207,7 +208,11 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o, c
 					if (lines[j].line > hi)
 						hi = lines[j].line;
 				}
-			FILE *src = fopen(file, "r");
+			/* a regular file only: a FIFO or device named by DWARF never blocks */
+			int sfd = sym__open_regular(file);
+			FILE *src = sfd >= 0 ? fdopen(sfd, "r") : NULL;
+			if (sfd >= 0 && !src)
+				close(sfd);
 			fprintf(f, "#\n# %s%s\n#  Percent  Samples  Line\n", file,
 			    src ? "" : " (source not found: lines only)");
 			char buf[4096];

@@ -91,9 +91,10 @@ static void frame(struct ctx *x, uint32_t i, int parent_id, int d, uint64_t off)
 	    "\"><title>", i, parent_id, n->nsamples);
 	esc(x->f, name);
 	if (dso && *dso) {
-		fputs(" [", x->f);
+		/* "[kernel.kallsyms]" and "[unknown]" are bracketed already */
+		fputs(dso[0] == '[' ? " " : " [", x->f);
 		esc(x->f, dso);
-		fputs("]", x->f);
+		fputs(dso[0] == '[' ? "" : "]", x->f);
 	}
 	fprintf(x->f, " (%" PRIu64 " %s, %.2f%%", n->nsamples, x->st->unit ? x->st->unit : "samples",
 	    pct);
@@ -145,6 +146,8 @@ static const char script[] =
 "  window.addEventListener('keydown', function(e) {\n"
 "    if (e.keyCode === 114 || (e.ctrlKey && e.keyCode === 70)) { e.preventDefault(); search_prompt(); }\n"
 "  });\n"
+"  /* the root is drawn at the bottom: a deep graph opens there, on the samples */\n"
+"  if (window.scrollTo) window.scrollTo(0, svg.getBoundingClientRect().height);\n"
 "}\n"
 "function byId(id) { for (var i = 0; i < frames.length; i++) if (frames[i].dataset.id == id) return frames[i]; return null; }\n"
 "function ancestors(g) { var a = {}; while (g) { a[g.dataset.id] = 1; g = byId(g.dataset.parent); } return a; }\n"

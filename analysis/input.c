@@ -34,6 +34,7 @@ struct pmcstat_input {
 	void *log;                 /* pmclog parser */
 #ifdef HAVE_PERFDATA
 	struct pmc_perfdata *pd;
+	int ks_state;              /* 0 before the header, 1 KSYMSRC due, 2 done */
 #endif
 	char err[256];
 };
@@ -146,11 +147,45 @@ fail:
 	return NULL;
 }
 
+#ifdef HAVE_PERFDATA
+/* perf keeps the kernel's build id in its build-id table ("[kernel.kallsyms]"),
+ * a pmc log in KSYMSRC: hand it out as one, after the header, so a report
+ * can tell whether the recording's kernel is this one. */
+static int perfdata_ksymsrc(struct pmcstat_input *in, struct pmclog_ev *ev)
+{
+	int n = pmc__perfdata_nbuildids(in->pd);
+	for (int i = 0; i < n; i++) {
+		const struct pmc_perfdata_buildid *b = pmc__perfdata_buildid(in->pd, i);
+		if (b->pid != -1 || strcmp(b->path, "[kernel.kallsyms]") != 0 || !b->size)
+			continue;
+		struct pmclog_ev_ksymsrc *k = &ev->pl_u.pl_ks;
+		ev->pl_type = PMCLOG_TYPE_KSYMSRC;
+		ev->pl_len = 0;
+		snprintf(k->pl_pathname, sizeof(k->pl_pathname), "[kernel.kallsyms]");
+		k->pl_release[0] = '\0';      /* the header carries perf's osrelease */
+		k->pl_buildid_len = b->size > 20 ? 20 : b->size;
+		memcpy(k->pl_buildid, b->id, k->pl_buildid_len);
+		return 1;
+	}
+	return 0;
+}
+#endif
+
 int input__read(struct pmcstat_input *in, struct pmclog_ev *ev)
 {
 #ifdef HAVE_PERFDATA
-	if (in->kind == K_PERFDATA)
-		return pmc__perfdata_read(in->pd, ev);
+	if (in->kind == K_PERFDATA) {
+		int rc;
+		if (in->ks_state == 1) {
+			in->ks_state = 2;
+			if (perfdata_ksymsrc(in, ev))
+				return 0;
+		}
+		rc = pmc__perfdata_read(in->pd, ev);
+		if (rc == 0 && in->ks_state == 0 && ev->pl_type == PMCLOG_TYPE_HEADER)
+			in->ks_state = 1;
+		return rc;
+	}
 #endif
 	for (;;) {
 		if (pmclog_read(in->log, ev) == 0)

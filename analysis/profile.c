@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "profile.h"
+#include "unwind.h"
 
 /* ---- a small open-addressing map: (u64, u64) -> u32 ------------------- */
 
@@ -96,10 +97,9 @@ struct rstack {
 	uint8_t a_done, a_lines, b_done;
 };
 
-struct map {
-	uint64_t start, end, pgoff, seq;
-	struct sym_dso *dso;
-};
+/* a mapping: struct unwind_map (analysis/unwind.h), so the unwinder reads
+ * the process's mappings where they are */
+#define map unwind_map
 
 struct aspace {
 	int32_t pid, ppid;
@@ -148,6 +148,14 @@ struct prof_priv {
 	struct prof_frame *lxf;
 	size_t nlxf, caplxf;
 	struct sym_dso *unknown_dso;
+	struct unwinder *uw;       /* DWARF unwinding of sampled user stacks */
+	struct uw_pending {        /* samples read before their process's mappings */
+		size_t sample;
+		struct pmclog_ev_callchain *cc;   /* a copy, pl_ustack copied after it */
+	} *uwp;
+	size_t nuwp, capuwp;
+	uint64_t uwpcs[PMC_CALLCHAIN_DEPTH_MAX];
+	uint8_t uwflags[PMC_CALLCHAIN_DEPTH_MAX];
 };
 
 /* ---- loading ------------------------------------------------------------- */
@@ -319,17 +327,118 @@ static struct prof_proc *proc(struct profile *p, int32_t pid, int32_t tid, uint3
 	return &p->pr[e->v];
 }
 
+/* Is path (a mapped file) pid's jitdump, "jit-<pid>.dump"? */
+static int is_jitdump(const char *path, int32_t pid)
+{
+	const char *b = strrchr(path, '/');
+	char want[32];
+	snprintf(want, sizeof(want), "jit-%d.dump", (int)pid);
+	return strcmp(b ? b + 1 : path, want) == 0;
+}
+
 static void add_map(struct profile *p, const struct pmclog_ev_map_in *mi)
 {
 	struct aspace *a;
 	struct sym_dso *d;
-	if (mi->pl_pid < 0 || mi->pl_len == 0)
-		return;   /* kernel modules: symbols come from kallsyms */
+	if (mi->pl_len == 0)
+		return;
+	if (mi->pl_pid < 0) {
+		/* the kernel's own mapping carries its build id; others are modules */
+		if (strncmp(mi->pl_pathname, "[kernel.kallsyms]", 17) == 0) {
+			symtab__set_kernel_buildid(p->st, mi->pl_buildid, mi->pl_buildid_len);
+			symtab__set_kernel_reloc(p->st, mi->pl_pathname + 17, mi->pl_pgoff);
+		}
+		else if (mi->pl_pathname[0])
+			symtab__add_kmodule(p->st, mi->pl_start, mi->pl_len, mi->pl_pathname);
+		return;
+	}
+	if (is_jitdump(mi->pl_pathname, mi->pl_pid)) {
+		/* a JIT agent mapped its dump so the recording would name it (perf's
+		 * jvmti does the same): its code is in anonymous memory */
+		symtab__set_jitdump(p->st, mi->pl_pid, mi->pl_pathname);
+		return;
+	}
 	a = aspace(p, mi->pl_pid, 1);
 	d = symtab__dso(p->st, mi->pl_pathname, mi->pl_buildid, mi->pl_buildid_len);
 	GROW(a->m, a->n, a->cap);
 	a->m[a->n++] = (struct map){ mi->pl_start, mi->pl_start + mi->pl_len, mi->pl_pgoff,
 	    ++p->priv->mapseq, d };
+}
+
+/* The aspace whose mappings a process uses: its own, or (forked without
+ * exec) its parent's, as find_map looks them up. */
+static struct aspace *maps_of(struct profile *p, int32_t pid)
+{
+	for (int depth = 0; depth < 64; depth++) {
+		struct aspace *a = aspace(p, pid, 0);
+		if (!a || a->n || a->ppid < 0)
+			return a && a->n ? a : NULL;
+		pid = a->ppid;
+	}
+	return NULL;
+}
+
+/* A sample with the user registers and stack (--call-graph dwarf): the
+ * kernel part of its chain as recorded, then the user part unwound from
+ * DWARF CFI.  Counts the samples whose unwinding stopped early. */
+static uint32_t unwind_sample(struct profile *p, const struct pmclog_ev_callchain *cc,
+    const uint64_t **pcs, const uint8_t **flags, uint32_t npc)
+{
+	struct prof_priv *v = p->priv;
+	struct aspace *a = maps_of(p, (int32_t)cc->pl_pid);
+	uint32_t nk = 0;
+	int n, complete = 0;
+
+	if (!v->uw && !(v->uw = unwind__new()))
+		return npc;
+	while (nk < npc && !(cc->pl_pcflags[nk] & PMC_CC_F_USERSPACE))
+		nk++;                     /* the kernel's part */
+	n = a ? unwind__user(v->uw, a->pid, a->m, a->n, cc, v->uwpcs + nk,
+	    PMC_CALLCHAIN_DEPTH_MAX - (int)nk, &complete) : 0;
+	p->unwind_samples++;
+	if (!complete)
+		p->unwind_truncated++;
+	if (n <= 0)
+		return npc;               /* nothing unwound: the chain as recorded */
+	memcpy(v->uwpcs, cc->pl_pc, nk * sizeof(uint64_t));
+	memset(v->uwflags, 0, nk);
+	memset(v->uwflags + nk, PMC_CC_F_USERSPACE, (size_t)n);
+	*pcs = v->uwpcs;
+	*flags = v->uwflags;
+	return nk + (uint32_t)n;
+}
+
+/* Records of a process can come before its mappings (each CPU's ring is
+ * drained in turn): keep such a sample's registers and stack and unwind it
+ * when everything has been read (profile__load's end). */
+static void unwind_later(struct profile *p, const struct pmclog_ev_callchain *cc)
+{
+	struct prof_priv *v = p->priv;
+	struct pmclog_ev_callchain *c = malloc(sizeof(*c) + cc->pl_ustack_len);
+	if (!c)
+		abort();
+	*c = *cc;
+	if (cc->pl_ustack_len)
+		memcpy(c + 1, cc->pl_ustack, cc->pl_ustack_len);
+	c->pl_ustack = (const unsigned char *)(c + 1);
+	GROW(v->uwp, v->nuwp, v->capuwp);
+	v->uwp[v->nuwp++] = (struct uw_pending){ p->ns, c };
+}
+
+static void unwind_pending(struct profile *p)
+{
+	struct prof_priv *v = p->priv;
+	for (size_t i = 0; i < v->nuwp; i++) {
+		const struct pmclog_ev_callchain *cc = v->uwp[i].cc;
+		const uint64_t *pcs = cc->pl_pc;
+		const uint8_t *fl = cc->pl_pcflags;
+		uint32_t npc = unwind_sample(p, cc, &pcs, &fl, cc->pl_npc);
+		p->s[v->uwp[i].sample].stack = intern_stack(p, (int32_t)cc->pl_pid, pcs, fl, npc);
+		free(v->uwp[i].cc);
+	}
+	free(v->uwp);
+	v->uwp = NULL;
+	v->nuwp = v->capuwp = 0;
 }
 
 static void take_header(struct profile *p, const struct pmclog_ev_header *h)
@@ -346,6 +455,7 @@ static void take_header(struct profile *p, const struct pmclog_ev_header *h)
 	o->arch = h->pl_arch;
 	o->format_major = h->pl_format_major;
 	o->format_minor = h->pl_format_minor;
+	symtab__set_kernel_release(p->st, o->kernel);
 }
 
 static void handle(struct profile *p, const struct pmclog_ev *ev)
@@ -382,11 +492,17 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		e = event_ix(p, cc->pl_pmcid);
 		/* a frame-pointer walk ends in a 0 return address: not a frame */
 		uint32_t npc = cc->pl_npc;
+		const uint64_t *pcs = cc->pl_pc;
+		const uint8_t *fl = cc->pl_pcflags;
 		while (npc > 1 && cc->pl_pc[npc - 1] == 0)
 			npc--;
+		if (cc->pl_nuregs && !maps_of(p, (int32_t)cc->pl_pid))
+			unwind_later(p, cc);
+		else if (cc->pl_nuregs)
+			npc = unwind_sample(p, cc, &pcs, &fl, npc);
 		GROW(p->s, p->ns, p->caps);
 		s = &p->s[p->ns++];
-		s->stack = intern_stack(p, (int32_t)cc->pl_pid, cc->pl_pc, cc->pl_pcflags, npc);
+		s->stack = intern_stack(p, (int32_t)cc->pl_pid, pcs, fl, npc);
 		s->ev = (uint16_t)e;
 		s->cpu = (uint16_t)cc->pl_cpu;
 		s->pid = (int32_t)cc->pl_pid;
@@ -461,6 +577,8 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 	}
 	case PMCLOG_TYPE_KSYMSRC:
 		symtab__set_kernel_release(p->st, ev->pl_u.pl_ks.pl_release);
+		symtab__set_kernel_buildid(p->st, ev->pl_u.pl_ks.pl_buildid,
+		    ev->pl_u.pl_ks.pl_buildid_len);
 		break;
 	case PMCLOG_TYPE_KSYMBOL:
 		if (!(ev->pl_u.pl_ksym.pl_flags & 1))
@@ -503,6 +621,7 @@ int profile__load(struct profile **out, const char *path, const struct prof_load
 		if (o && o->progress && (p->records & 0xffff) == 0)
 			o->progress(o->progress_arg, p->records);
 	}
+	unwind_pending(p);
 	if (ev->pl_state == PMCLOG_ERROR) {
 		if (p->records == 0) {
 			snprintf(err, errlen, "%s", input__errmsg(in));
@@ -560,6 +679,17 @@ static uint32_t func_ix(struct profile *p, struct sym_dso *d, const char *name, 
 	return e->v;
 }
 
+int profile__func_unresolved(const struct profile *p, uint32_t func)
+{
+	const char *n = p->f[func].name;
+	return strcmp(n, "[unknown]") == 0 || (n[0] == '0' && n[1] == 'x');
+}
+
+uint32_t profile__func_unknown(struct profile *p, struct sym_dso *d)
+{
+	return func_ix(p, d, symtab__intern(p->st, "[unknown]"), 0, 0);
+}
+
 static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, int caller)
 {
 	struct prof_priv *v = p->priv;
@@ -571,19 +701,21 @@ static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, in
 	struct sym_dso *d;
 	uint64_t addr, a = caller && pc ? pc - 1 : pc;
 	if (!user) {
-		d = symtab__kernel(p->st);
+		d = symtab__kernel_at(p->st, a);
 		addr = a;
 	} else {
 		const struct map *m = find_map(p, pid, pc);
-		if (m) {
+		struct sym_dso *jit = NULL;
+		/* JIT code lives in anonymous executable memory (or in none that
+		 * was recorded): the process's perf map or jitdump names it */
+		if (!m || sym_dso__jit_capable(m->dso))
+			jit = symtab__jit(p->st, pid);
+		if (m && !jit) {
 			d = m->dso;
 			addr = sym_dso__addr(d, m->start, m->pgoff, a);
 		} else {
-			/* no mapping: JIT code has a perf map; else unknown */
-			char path[64];
-			snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)pid);
-			if (access(path, R_OK) == 0) {
-				d = symtab__perfmap(p->st, pid);
+			if (jit) {
+				d = jit;
 			} else {
 				if (!v->unknown_dso)
 					v->unknown_dso = symtab__dso(p->st, "[unknown]", NULL, 0);
@@ -619,9 +751,14 @@ void profile__resolve(struct profile *p)
 		abort();
 	for (size_t i = 0; i < v->nst; i++) {
 		struct rstack *s = &v->st[i];
-		for (uint32_t k = 0; k < s->n; k++)
-			locs[s->off + k] = loc_of(p, s->pid, v->pcs[s->off + k],
-			    v->flags[s->off + k] & 1, k > 0);
+		const uint8_t *fl = v->flags + s->off;
+		for (uint32_t k = 0; k < s->n; k++) {
+			/* callers are return addresses (looked up at pc - 1), except
+			 * the first user frame under kernel frames: that is the pc
+			 * the kernel interrupted */
+			int caller = k > 0 && !((fl[k] & 1) && !(fl[k - 1] & 1));
+			locs[s->off + k] = loc_of(p, s->pid, v->pcs[s->off + k], fl[k] & 1, caller);
+		}
 	}
 	/* keep loc ids in place of the pcs (the pcs are not needed any more
 	 * except for annotate, which uses the loc's address) */
@@ -882,6 +1019,7 @@ void profile__free(struct profile *p)
 		return;
 	struct prof_priv *v = p->priv;
 	if (v) {
+		unwind__free(v->uw);
 		free(v->pcs);
 		free(v->flags);
 		free(v->st);

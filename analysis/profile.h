@@ -106,6 +106,8 @@ struct profile {
 	uint64_t lost_unknown;    /* lost, PMC not known */
 	uint64_t first_time, last_time;
 	uint64_t records;
+	uint64_t unwind_samples;  /* samples with a user stack to unwind (DWARF) */
+	uint64_t unwind_truncated; /* ... whose unwinding stopped before the outermost frame */
 	char truncated[256];      /* "" or why */
 	int resolved;
 	struct prof_priv *priv;   /* stacks, maps, names, hashes (profile.c) */
@@ -131,6 +133,10 @@ void profile__free(struct profile *p);
 #define PROF_INLINE 0x1
 #define PROF_LINES  0x2
 int profile__frames(struct profile *p, uint32_t stack, int flags, const struct prof_frame **out);
+/* Is func unresolved ("[unknown]", or an address named "0x...")? */
+int profile__func_unresolved(const struct profile *p, uint32_t func);
+/* The "[unknown]" function of binary d (for collapsed runs of frames). */
+uint32_t profile__func_unknown(struct profile *p, struct sym_dso *d);
 /* The frames of one location, innermost inlined first (cached). */
 int profile__loc_frames(struct profile *p, uint32_t loc, const struct prof_frame **out);
 /* Source line of a location (looked up once). */

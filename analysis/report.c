@@ -332,35 +332,38 @@ static void print_callgraph(FILE *f, struct profile *p, const struct report_opts
 	/* depth-first, iterative */
 	uint32_t stack[1024];
 	int depth[1024], sp = 0;
-	{
-		uint32_t roots[4096];
-		int nr = 0;
-		for (uint32_t c = t.n[0].child; c != NONE && nr < 4096; c = t.n[c].next)
-			roots[nr++] = c;
-		for (int i = nr - 1; i >= 0 && sp < 1024; i--) {
-			stack[sp] = roots[i];
-			depth[sp++] = 0;
-		}
-	}
+	/* children are sorted heaviest first: push those above the threshold
+	 * (the heaviest when there is no room for all), lightest first */
+#define PUSH_KIDS(node, d_) do { \
+		uint32_t kids[1024]; \
+		int nk = 0; \
+		for (uint32_t c = t.n[node].child; c != NONE && nk < 1024 - sp; c = t.n[c].next) { \
+			if (t.total && 100.0 * (double)t.n[c].total / (double)t.total < o->cg_threshold) \
+				break; \
+			kids[nk++] = c; \
+		} \
+		for (int k = nk - 1; k >= 0; k--) { \
+			stack[sp] = kids[k]; \
+			depth[sp++] = (d_); \
+		} \
+	} while (0)
+	PUSH_KIDS(0, 0);
 	while (sp > 0) {
 		uint32_t i = stack[--sp];
 		int d = depth[sp];
 		double pct = t.total ? 100.0 * (double)t.n[i].total / (double)t.total : 0;
 		if (pct < o->cg_threshold)
 			continue;
-		fprintf(f, "%s%7.2f%%%s  %*s%s%s  [%s]\n", colr(o, pct), pct, creset(o, pct), 2 * d, "",
-		    d ? "└ " : "", report__func_name(p, t.n[i].func), report__dso_name(p, t.n[i].func));
+		const char *dn = report__dso_name(p, t.n[i].func);
+		/* "[kernel.kallsyms]", "[unknown]" are bracketed already */
+		fprintf(f, dn[0] == '[' ? "%s%7.2f%%%s  %*s%s%s  %s\n" : "%s%7.2f%%%s  %*s%s%s  [%s]\n",
+		    colr(o, pct), pct, creset(o, pct), 2 * d, "", d ? "└ " : "",
+		    report__func_name(p, t.n[i].func), dn);
 		if (o->cg_depth && d + 1 >= o->cg_depth)
 			continue;
-		uint32_t kids[4096];
-		int nk = 0;
-		for (uint32_t c = t.n[i].child; c != NONE && nk < 4096; c = t.n[c].next)
-			kids[nk++] = c;
-		for (int k = nk - 1; k >= 0 && sp < 1024; k--) {
-			stack[sp] = kids[k];
-			depth[sp++] = d + 1;
-		}
+		PUSH_KIDS(i, d + 1);
 	}
+#undef PUSH_KIDS
 	tree__free(&t);
 }
 
@@ -529,6 +532,12 @@ int report__text(FILE *f, struct profile *p, const struct report_opts *o)
 		fprintf(f, "# WARNING: %s; the report covers what could be read\n", p->truncated);
 	if (p->lost_unknown)
 		fprintf(f, "# Lost samples (PMC not known): %" PRIu64 "\n", p->lost_unknown);
+	if (p->unwind_samples) {
+		char a[32], b[32];
+		group(p->unwind_truncated, a, sizeof(a));
+		group(p->unwind_samples, b, sizeof(b));
+		fprintf(f, "# %s samples with truncated stacks (of %s unwound from DWARF)\n", a, b);
+	}
 	n = report__events(p, evs, 256);
 	if (n == 0)
 		fprintf(f, "#\n# No samples.\n");
@@ -590,6 +599,8 @@ int report__json(FILE *f, struct profile *p, const struct report_opts *o)
 	}
 	fprintf(f, ",\"truncated\":");
 	json__string(f, p->truncated);
+	fprintf(f, ",\"unwound_samples\":%" PRIu64 ",\"truncated_stacks\":%" PRIu64,
+	    p->unwind_samples, p->unwind_truncated);
 	fprintf(f, ",\"sort\":[");
 	for (int k = 0; k < o->nsort; k++)
 		fprintf(f, "%s\"%s\"", k ? "," : "", sk_names[o->sort[k]]);

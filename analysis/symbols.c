@@ -27,7 +27,9 @@
 #include <gelf.h>
 
 #include "symbols.h"
+#include "kcache.h"
 #include "backend/sim/workload.h"
+#include "core/sysinfo.h"
 
 #define UNKNOWN "[unknown]"
 
@@ -90,6 +92,7 @@ static void pool_free(struct strpool *p)
 struct tsym {
 	uint64_t start, size;
 	const char *name;
+	const char *mod;          /* kernel: the module ("ext4"), NULL for vmlinux */
 };
 
 struct table {
@@ -98,7 +101,8 @@ struct table {
 	int sorted;
 };
 
-static void table_add(struct table *t, uint64_t start, uint64_t size, const char *name)
+static void table_add_mod(struct table *t, uint64_t start, uint64_t size, const char *name,
+    const char *mod)
 {
 	if (t->n == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 256;
@@ -106,8 +110,13 @@ static void table_add(struct table *t, uint64_t start, uint64_t size, const char
 		if (!t->v)
 			abort();
 	}
-	t->v[t->n++] = (struct tsym){ start, size, name };
+	t->v[t->n++] = (struct tsym){ start, size, name, mod };
 	t->sorted = 0;
+}
+
+static void table_add(struct table *t, uint64_t start, uint64_t size, const char *name)
+{
+	table_add_mod(t, start, size, name, NULL);
 }
 
 static int tsym_cmp(const void *a, const void *b)
@@ -171,6 +180,11 @@ struct sym_dso {
 	uint8_t bid[20];
 	unsigned bidlen;
 	pid_t pid;                    /* perf maps */
+	char *jitdump;                /* perf maps: the process's jit-PID.dump, if mapped */
+	struct jline *jl;             /* jitdump debug info: lines by address */
+	size_t njl, capjl;
+	int kmod;                     /* a kernel module: symbols from the kernel's table */
+	int jit_state;                /* perf maps: 0 not looked, 1 has JIT symbols, 2 none */
 	int opened;                   /* open attempted */
 	const char *problem;
 	/* ELF */
@@ -184,8 +198,19 @@ struct sym_dso {
 	/* tables */
 	struct table tab;
 	struct arena *names;
-	void *kmap;                   /* the mapped kallsyms cache */
+	void *kmap;                   /* the kallsyms cache image (names point into it) */
 	size_t kmap_len;
+};
+
+struct jline {
+	uint64_t addr;
+	const char *file;
+	int line;
+};
+
+struct kmodmap {                  /* a module's range from the recording (MAP_IN, pid -1) */
+	uint64_t start, end;
+	struct sym_dso *dso;
 };
 
 static const char *arena_add(struct sym_dso *d, const char *s, size_t n)
@@ -216,7 +241,15 @@ struct symtab {
 	struct sym_dso *kernel;
 	struct table ksyms_extra;
 	const char *krelease;
-	char kwarn[256];
+	uint8_t kbid[20];
+	unsigned kbidlen;
+	int kforeign;                 /* -1 not decided; 1 the recording's kernel is not this one */
+	const char *kref;             /* perf's kernel MMAP: "_text" was at kref_addr then */
+	uint64_t kref_addr;
+	uint64_t kdelta;              /* this boot's addresses - the recording's (KASLR) */
+	char kwarn[512];
+	struct kmodmap *kmods;
+	size_t nkmods, capkmods;
 	char *dbgpath;
 };
 
@@ -238,6 +271,7 @@ struct symtab *symtab__new(const struct symtab_opts *opts)
 		st->o.kallsyms = "/proc/kallsyms";
 	if (!st->o.perfmap_dir)
 		st->o.perfmap_dir = "/tmp";
+	st->kforeign = -1;
 	{
 		char buf[4096];
 		snprintf(buf, sizeof(buf), ":.debug:/usr/lib/debug%s%s",
@@ -250,8 +284,9 @@ struct symtab *symtab__new(const struct symtab_opts *opts)
 
 static void dso_free(struct sym_dso *d)
 {
-	if (d->kmap)
-		munmap(d->kmap, d->kmap_len);
+	free(d->kmap);
+	free(d->jitdump);
+	free(d->jl);
 	while (d->names) {
 		struct arena *a = d->names;
 		d->names = a->next;
@@ -275,6 +310,7 @@ void symtab__free(struct symtab *st)
 		dso_free(st->dsos[i]);
 	free(st->dsos);
 	free(st->ksyms_extra.v);
+	free(st->kmods);
 	free(st->dbgpath);
 	pool_free(&st->pool);
 	free(st);
@@ -308,6 +344,42 @@ static const char *base_name(const char *p)
 	return s && s[1] ? s + 1 : p;
 }
 
+int sym__open_regular(const char *path)
+{
+	struct stat sb;
+	int fd, fl;
+
+	/* look before opening: opening a device can have effects of its own */
+	if (stat(path, &sb) != 0)
+		return -errno;
+	if (!S_ISREG(sb.st_mode))
+		return -EINVAL;
+	/* O_NONBLOCK: if it became a FIFO meanwhile, the open does not wait */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	if ((fl = fcntl(fd, F_GETFL)) >= 0)
+		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
+static const char *open_problem(int err)
+{
+	return err == -EINVAL ? "not a regular file (a FIFO, socket or device): not read" :
+	    err == -ENOENT || err == -ENOTDIR ? "not found" : "cannot be read";
+}
+
+/* Anonymous memory that may hold JIT code: //anon, [anon:name], memfd. */
+static int jit_capable(const char *path)
+{
+	return strncmp(path, "//anon", 6) == 0 || strncmp(path, "[anon:", 6) == 0 ||
+	    strncmp(path, "/memfd:", 7) == 0 || strncmp(path, "memfd:", 6) == 0 || path[0] == '\0';
+}
+
 static enum sym_dso_kind classify(const char *path)
 {
 	char magic[4];
@@ -320,8 +392,8 @@ static enum sym_dso_kind classify(const char *path)
 	    strncmp(path, "/dev/zero", 9) == 0 || strncmp(path, "/memfd:", 7) == 0 ||
 	    strncmp(path, "anon_inode:", 11) == 0)
 		return SYM_DSO_ANON;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return SYM_DSO_ELF;   /* missing: reported as such at lookup */
+	if ((fd = sym__open_regular(path)) < 0)
+		return SYM_DSO_ELF;   /* missing or no file: reported as such at lookup */
 	n = read(fd, magic, 4);
 	close(fd);
 	if (n == 4 && memcmp(magic, ELFMAG, 4) == 0)
@@ -370,6 +442,34 @@ struct sym_dso *symtab__perfmap(struct symtab *st, pid_t pid)
 	return d;
 }
 
+void symtab__set_jitdump(struct symtab *st, pid_t pid, const char *path)
+{
+	struct sym_dso *d = symtab__perfmap(st, pid);
+	if (d->opened || (d->jitdump && strcmp(d->jitdump, path) == 0))
+		return;
+	free(d->jitdump);
+	d->jitdump = strdup(path);
+	if (!d->jitdump)
+		abort();
+	d->jit_state = 1;
+	d->name = symtab__intern(st, base_name(path));
+}
+
+struct sym_dso *symtab__jit(struct symtab *st, pid_t pid)
+{
+	struct stat sb;
+	struct sym_dso *d = symtab__perfmap(st, pid);
+	/* looked for once per process */
+	if (!d->jit_state)
+		d->jit_state = d->jitdump || stat(d->path, &sb) == 0 ? 1 : 2;
+	return d->jit_state == 1 ? d : NULL;
+}
+
+int sym_dso__jit_capable(const struct sym_dso *d)
+{
+	return d->kind == SYM_DSO_ANON && jit_capable(d->path);
+}
+
 void symtab__add_ksym(struct symtab *st, uint64_t addr, uint64_t len, const char *name)
 {
 	table_add(&st->ksyms_extra, addr, len, symtab__intern(st, name));
@@ -377,17 +477,143 @@ void symtab__add_ksym(struct symtab *st, uint64_t addr, uint64_t len, const char
 
 void symtab__set_kernel_release(struct symtab *st, const char *release)
 {
-	st->krelease = release && *release ? symtab__intern(st, release) : NULL;
+	if (release && *release)
+		st->krelease = symtab__intern(st, release);
+	st->kforeign = -1;
+}
+
+void symtab__set_kernel_reloc(struct symtab *st, const char *sym, uint64_t addr)
+{
+	if (!sym || !*sym || !addr)
+		return;
+	st->kref = symtab__intern(st, sym);
+	st->kref_addr = addr;
+}
+
+void symtab__set_kernel_buildid(struct symtab *st, const uint8_t *bid, unsigned bidlen)
+{
+	if (!bid || !bidlen)
+		return;
+	st->kbidlen = bidlen > 20 ? 20 : bidlen;
+	memcpy(st->kbid, bid, st->kbidlen);
+	st->kforeign = -1;
+}
+
+static void hexid(const uint8_t *b, unsigned n, char *out);
+
+/*
+ * Is the recording's kernel another one than the running kernel?  Decided
+ * by the build id when the recording has one (KSYMSRC, perf's build-id
+ * feature), else by the release; a recording that says neither is taken to
+ * be of this kernel.  An explicit kallsyms file (symtab_opts) is trusted.
+ */
+static int kernel_foreign(struct symtab *st)
+{
+	struct utsname u;
+	uint8_t run[20];
+	unsigned rl;
+	char a[41], b[41];
+
+	if (st->kforeign >= 0)
+		return st->kforeign;
+	st->kforeign = 0;
+	st->kwarn[0] = '\0';
+	if (strcmp(st->o.kallsyms, "/proc/kallsyms") != 0)
+		return 0;
+	if (uname(&u) != 0)
+		u.release[0] = '\0';
+	rl = pmc__sys_kernel_build_id(run);
+	if (st->kbidlen && rl) {
+		if (rl == st->kbidlen && memcmp(run, st->kbid, rl) == 0)
+			return 0;
+		hexid(st->kbid, st->kbidlen, a);
+		hexid(run, rl, b);
+		snprintf(st->kwarn, sizeof(st->kwarn), "No kallsyms or vmlinux with build-id %s "
+		    "was found: the recording's kernel%s%s is not the running one (build id %s, %s); "
+		    "kernel addresses are shown unresolved", a, st->krelease ? " " : "",
+		    st->krelease ? st->krelease : "", b, u.release);
+	} else if (st->krelease && strcmp(st->krelease, u.release) != 0) {
+		snprintf(st->kwarn, sizeof(st->kwarn), "No kallsyms for kernel %s: the recording's "
+		    "kernel is not the running one (%s); kernel addresses are shown unresolved",
+		    st->krelease, u.release);
+	} else {
+		return 0;
+	}
+	st->kforeign = 1;
+	return 1;
 }
 
 const char *symtab__kernel_warning(struct symtab *st)
 {
-	struct utsname u;
-	if (!st->krelease || uname(&u) != 0 || strcmp(u.release, st->krelease) == 0)
+	/* only when there are kernel samples to be wrong about */
+	if (!st->kernel || !kernel_foreign(st))
 		return NULL;
-	snprintf(st->kwarn, sizeof(st->kwarn), "the log was recorded on kernel %s, this is %s: "
-	    "kernel symbols from %s may be wrong", st->krelease, u.release, st->o.kallsyms);
 	return st->kwarn;
+}
+
+/* "[ath9k]", "/lib/modules/.../ath9k.ko.xz" -> "ath9k" (perf's dashes become
+ * underscores, as the kernel names modules). */
+static void module_name(const char *path, char *out, size_t len)
+{
+	const char *b = base_name(path);
+	size_t n;
+	if (b[0] == '[') {
+		b++;
+		n = strcspn(b, "]");
+	} else {
+		n = strcspn(b, ".");
+	}
+	if (n >= len)
+		n = len - 1;
+	for (size_t i = 0; i < n; i++)
+		out[i] = b[i] == '-' ? '_' : b[i];
+	out[n] = '\0';
+}
+
+static struct sym_dso *kmod_dso(struct symtab *st, const char *name, const char *path)
+{
+	char nm[300];
+	snprintf(nm, sizeof(nm), "[%s]", name);
+	for (size_t i = 0; i < st->ndso; i++)
+		if (st->dsos[i]->kmod && strcmp(st->dsos[i]->name, nm) == 0)
+			return st->dsos[i];
+	struct sym_dso *d = new_dso(st, SYM_DSO_KERNEL, path ? path : nm, nm);
+	d->kmod = 1;
+	return d;
+}
+
+void symtab__add_kmodule(struct symtab *st, uint64_t start, uint64_t len, const char *path)
+{
+	char name[256];
+	if (!len || start + len < start)
+		return;
+	module_name(path, name, sizeof(name));
+	if (!name[0])
+		return;
+	if (st->nkmods == st->capkmods) {
+		st->capkmods = st->capkmods ? st->capkmods * 2 : 16;
+		st->kmods = realloc(st->kmods, st->capkmods * sizeof(*st->kmods));
+		if (!st->kmods)
+			abort();
+	}
+	st->kmods[st->nkmods++] = (struct kmodmap){ start, start + len, kmod_dso(st, name, path) };
+}
+
+static void dso_open(struct sym_dso *d);
+
+struct sym_dso *symtab__kernel_at(struct symtab *st, uint64_t addr)
+{
+	struct sym_dso *k = symtab__kernel(st);
+	const struct tsym *t;
+	/* the recording's module maps first (the latest covering addr) */
+	for (size_t i = st->nkmods; i > 0; i--)
+		if (addr >= st->kmods[i - 1].start && addr < st->kmods[i - 1].end)
+			return st->kmods[i - 1].dso;
+	/* else the module kallsyms names for this address */
+	dso_open(k);
+	if (k->tab.n && (t = table_find(&k->tab, addr + st->kdelta)) != NULL && t->mod)
+		return kmod_dso(st, t->mod, NULL);
+	return k;
 }
 
 enum sym_dso_kind sym_dso__kind(const struct sym_dso *d) { return d->kind; }
@@ -480,13 +706,10 @@ static void hexid(const uint8_t *b, unsigned n, char *out)
 	out[2 * n] = '\0';
 }
 
-/* Build id of an ELF file; 0 if none. */
-static unsigned file_buildid(const char *path, uint8_t *out)
+/* Build id of an open ELF file; 0 if none. */
+static unsigned file_buildid(int fd, uint8_t *out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	unsigned n = 0;
-	if (fd < 0)
-		return 0;
 	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (e) {
 		const void *p;
@@ -497,7 +720,6 @@ static unsigned file_buildid(const char *path, uint8_t *out)
 		}
 		elf_end(e);
 	}
-	close(fd);
 	return n;
 }
 
@@ -588,15 +810,18 @@ static void open_elf(struct sym_dso *d)
 {
 	char hex[41], alt[4200];
 	const char *path = d->path;
+	int fd = sym__open_regular(path);
 
-	if (access(path, R_OK) != 0) {
+	if (fd < 0) {
 		path = NULL;
-		d->problem = "not found";
+		d->problem = open_problem(fd);
 	} else if (d->bidlen) {
 		uint8_t fb[20];
-		unsigned fl = file_buildid(path, fb);
+		unsigned fl = file_buildid(fd, fb);
 		if (fl && (fl != d->bidlen || memcmp(fb, d->bid, fl) != 0)) {
 			path = NULL;
+			close(fd);
+			fd = -1;
 			d->problem = "build id differs from the recorded one: the binary changed "
 			    "since the recording";
 		}
@@ -608,11 +833,11 @@ static void open_elf(struct sym_dso *d)
 		const char *cands[3] = { "/usr/lib/debug/.build-id/%.2s/%s.debug",
 		    "%s/.debug/.build-id/%.2s/%s/elf", NULL };
 		snprintf(alt, sizeof(alt), cands[0], hex, hex + 2);
-		if (access(alt, R_OK) == 0) {
+		if ((fd = sym__open_regular(alt)) >= 0) {
 			path = alt;
 		} else if (home) {
 			snprintf(alt, sizeof(alt), cands[1], home, hex, hex + 2);
-			if (access(alt, R_OK) == 0)
+			if ((fd = sym__open_regular(alt)) >= 0)
 				path = alt;
 		}
 		if (path)
@@ -620,7 +845,9 @@ static void open_elf(struct sym_dso *d)
 	}
 	if (!path)
 		return;
-	if (report_file(d, path, -1) != 0) {
+	/* the fd we checked (a regular file), consumed by libdwfl on success */
+	if (report_file(d, path, fd) != 0) {
+		close(fd);
 		d->problem = "not an ELF file libdwfl can read";
 		return;
 	}
@@ -669,159 +896,88 @@ static void open_vdso(struct sym_dso *d)
 		load_segments(d, e);
 }
 
-/*
- * /proc/kallsyms costs the kernel ~50 ms to print (120k lines); the sorted
- * text symbols are cached in $XDG_CACHE_HOME/pmc (or ~/.cache/pmc), keyed by
- * the boot id and a hash of /proc/modules, and mapped on later runs, as
- * perf keeps its own copy in ~/.debug.  Any problem with the cache: read
- * /proc/kallsyms.
- */
-#define KCACHE_MAGIC "PMCKSYM1"
+/* ---- the kernel ----------------------------------------------------------- */
 
-static uint64_t hash_file(const char *path, uint64_t h)
+static void kc_add(void *arg, uint64_t start, uint64_t size, const char *name, const char *mod)
 {
-	char buf[8192];
-	FILE *f = fopen(path, "r");
-	size_t n;
-	if (!f)
-		return h;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		for (size_t i = 0; i < n; i++)
-			h = (h ^ (unsigned char)buf[i]) * 1099511628211ull;
-	fclose(f);
-	return h;
+	struct sym_dso *d = arg;
+	table_add_mod(&d->tab, start, size, name, mod);
 }
 
-static int kcache_path(char *out, size_t len, int mkdirs)
+static void kc_get(void *arg, size_t i, uint64_t *start, uint64_t *size, const char **name,
+    const char **mod)
 {
-	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char dirp[4096], boot[64] = "";
-	FILE *f;
-	if (getenv("PMC_NO_KSYM_CACHE"))
-		return -1;
-	if (x && *x)
-		snprintf(dirp, sizeof(dirp), "%s/pmc", x);
-	else if (home && *home)
-		snprintf(dirp, sizeof(dirp), "%s/.cache/pmc", home);
-	else
-		return -1;
-	if ((f = fopen("/proc/sys/kernel/random/boot_id", "r"))) {
-		if (!fgets(boot, sizeof(boot), f))
-			boot[0] = '\0';
-		fclose(f);
-	}
-	boot[strcspn(boot, "\n")] = '\0';
-	if (!boot[0])
-		return -1;
-	if (mkdirs) {
-		char parent[4096];
-		snprintf(parent, sizeof(parent), "%s", dirp);
-		char *sl = strrchr(parent, '/');
-		if (sl) {
-			*sl = '\0';
-			mkdir(parent, 0755);
-		}
-		mkdir(dirp, 0755);
-	}
-	snprintf(out, len, "%s/kallsyms-%s-%016" PRIx64, dirp, boot,
-	    hash_file("/proc/modules", 1469598103934665603ull));
-	return 0;
+	const struct tsym *t = &((struct sym_dso *)arg)->tab.v[i];
+	*start = t->start;
+	*size = t->size;
+	*name = t->name;
+	*mod = t->mod;
 }
 
-static int kcache_load(struct sym_dso *d)
+/* Text symbols of a kallsyms file: "ffffffff81000000 T name [module]". */
+static int read_kallsyms(struct sym_dso *d, int fd)
 {
-	char path[4300];
-	struct stat sb;
-	int fd;
-	if (kcache_path(path, sizeof(path), 0) != 0 || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	if (fstat(fd, &sb) != 0 || sb.st_size < 24) {
+	FILE *f = fdopen(fd, "r");
+	char line[1024];
+	const char *lastmod = NULL;
+	int nonzero = 0;
+	if (!f) {
 		close(fd);
 		return -1;
 	}
-	void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED)
-		return -1;
-	const char *b = m;
-	uint64_t n, nl;
-	memcpy(&n, b + 8, 8);
-	memcpy(&nl, b + 16, 8);
-	if (memcmp(b, KCACHE_MAGIC, 8) != 0 || 24 + n * 24 + nl != (uint64_t)sb.st_size ||
-	    (nl && b[sb.st_size - 1] != '\0')) {
-		munmap(m, (size_t)sb.st_size);
-		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *e, *name, *mod;
+		unsigned long long a = strtoull(line, &e, 16);
+		if (e == line || e[0] != ' ' || !e[1] || e[2] != ' ')
+			continue;
+		char type = e[1];
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+			continue;
+		name = e + 3;
+		size_t n = strcspn(name, " \t\n");
+		const char *m = NULL;
+		if (name[n] == '\t' && name[n + 1] == '[' && (mod = name + n + 2) &&
+		    strchr(mod, ']')) {
+			size_t ml = strcspn(mod, "]");
+			/* one copy per module: symbols of a module are consecutive */
+			if (lastmod && strlen(lastmod) == ml && strncmp(lastmod, mod, ml) == 0)
+				m = lastmod;
+			else
+				m = lastmod = arena_add(d, mod, ml);
+		}
+		nonzero |= a != 0;
+		table_add_mod(&d->tab, a, 0, arena_add(d, name, n), m);
 	}
-	const char *names = b + 24 + n * 24;
-	for (uint64_t i = 0; i < n; i++) {
-		uint64_t r[3];
-		memcpy(r, b + 24 + i * 24, 24);
-		if (r[2] >= nl)
-			break;
-		table_add(&d->tab, r[0], r[1], names + r[2]);
-	}
-	d->tab.sorted = 1;
-	d->kmap = m;
-	d->kmap_len = (size_t)sb.st_size;
-	return 0;
-}
-
-static void kcache_store(struct sym_dso *d)
-{
-	char path[4300], tmp[4400];
-	uint64_t nl = 0;
-	FILE *f;
-	if (kcache_path(path, sizeof(path), 1) != 0)
-		return;
-	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
-	if (!(f = fopen(tmp, "wb")))
-		return;
-	uint64_t n = d->tab.n;
-	fwrite(KCACHE_MAGIC, 1, 8, f);
-	fwrite(&n, 8, 1, f);
-	for (size_t i = 0; i < d->tab.n; i++)
-		nl += strlen(d->tab.v[i].name) + 1;
-	fwrite(&nl, 8, 1, f);
-	nl = 0;
-	for (size_t i = 0; i < d->tab.n; i++) {
-		uint64_t r[3] = { d->tab.v[i].start, d->tab.v[i].size, nl };
-		fwrite(r, 8, 3, f);
-		nl += strlen(d->tab.v[i].name) + 1;
-	}
-	for (size_t i = 0; i < d->tab.n; i++)
-		fwrite(d->tab.v[i].name, 1, strlen(d->tab.v[i].name) + 1, f);
-	if (fclose(f) != 0 || rename(tmp, path) != 0)
-		unlink(tmp);
+	fclose(f);
+	return nonzero ? 0 : 1;
 }
 
 static void load_kallsyms(struct sym_dso *d)
 {
 	struct symtab *st = d->st;
 	int proc = strcmp(d->path, "/proc/kallsyms") == 0;
-	if (!proc || kcache_load(d) != 0) {
-		FILE *f = fopen(d->path, "r");
-		char line[1024];
-		int nonzero = 0;
-		if (!f) {
+	struct kcache_key key;
+	uint8_t bid[20];
+	uint32_t bl;
+
+	if (d->kmod)
+		return;                   /* modules use the kernel's table */
+	if (kernel_foreign(st))
+		goto extra;               /* addresses, and symtab__kernel_warning says why */
+	/* the cache, if it is this kernel's and intact; else /proc/kallsyms */
+	bl = proc ? pmc__sys_kernel_build_id(bid) : 0;
+	if (!bl || kcache__key(&key, bid, bl) != 0)
+		key.bidlen = 0;
+	if (!key.bidlen || kcache__load(&key, &d->kmap, &d->kmap_len, kc_add, d) != 0) {
+		int fd = sym__open_regular(d->path), rc;
+		d->tab.n = 0;
+		if (fd < 0 && proc)
+			fd = open(d->path, O_RDONLY | O_CLOEXEC);  /* procfs: never a FIFO */
+		if (fd < 0 || (rc = read_kallsyms(d, fd)) < 0) {
 			d->problem = "cannot read kernel symbols";
 			return;
 		}
-		/* "ffffffff81000000 T name [module]": only text symbols */
-		while (fgets(line, sizeof(line), f)) {
-			char *e, *name;
-			unsigned long long a = strtoull(line, &e, 16);
-			if (e == line || e[0] != ' ' || !e[1] || e[2] != ' ')
-				continue;
-			char type = e[1];
-			if (type != 't' && type != 'T' && type != 'w' && type != 'W')
-				continue;
-			name = e + 3;
-			size_t n = strcspn(name, " \t\n");
-			nonzero |= a != 0;
-			table_add(&d->tab, a, 0, arena_add(d, name, n));
-		}
-		fclose(f);
-		if (!nonzero) {
+		if (rc > 0) {
 			d->tab.n = 0;
 			d->problem = "kernel addresses are hidden (kernel.kptr_restrict)";
 			return;
@@ -830,22 +986,41 @@ static void load_kallsyms(struct sym_dso *d)
 		/* the last text symbol has no successor: do not let it swallow everything */
 		if (d->tab.n && d->tab.v[d->tab.n - 1].size > 1 << 20)
 			d->tab.v[d->tab.n - 1].size = 4096;
-		if (proc)
-			kcache_store(d);
+		if (key.bidlen)
+			(void)kcache__store(&key, d->tab.n, kc_get, d);
 	}
+	d->tab.sorted = 1;                /* the cache is checked to be in order */
+	/* the same kernel, another boot: KASLR moved it; perf's kernel MMAP
+	 * says where its reference symbol was (perf relocates the same way) */
+	if (st->kref)
+		for (size_t i = 0; i < d->tab.n; i++)
+			if (strcmp(d->tab.v[i].name, st->kref) == 0 && !d->tab.v[i].mod) {
+				st->kdelta = d->tab.v[i].start - st->kref_addr;
+				break;
+			}
+extra:
+	/* KSYMBOL records are in the recording's addresses */
 	for (size_t i = 0; i < st->ksyms_extra.n; i++)
-		table_add(&d->tab, st->ksyms_extra.v[i].start, st->ksyms_extra.v[i].size,
-		    st->ksyms_extra.v[i].name);
+		table_add(&d->tab, st->ksyms_extra.v[i].start + st->kdelta,
+		    st->ksyms_extra.v[i].size, st->ksyms_extra.v[i].name);
 	table_sort(&d->tab);
 }
 
-static void load_perfmap(struct sym_dso *d)
+/* /tmp/perf-PID.map: "START SIZE name" per line (hex).  Like perf, a map
+ * that is neither ours nor root's is not trusted. */
+static int load_perfmap_file(struct sym_dso *d)
 {
-	FILE *f = fopen(d->path, "r");
+	int fd = sym__open_regular(d->path);
+	struct stat sb;
+	FILE *f;
 	char line[4096];
-	if (!f) {
-		d->problem = "no JIT map (perf-PID.map)";
-		return;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb) != 0 || (sb.st_uid != geteuid() && sb.st_uid != 0) ||
+	    !(f = fdopen(fd, "r"))) {
+		close(fd);
+		d->problem = "JIT map not owned by this user or root: ignored";
+		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long a, s;
@@ -856,12 +1031,217 @@ static void load_perfmap(struct sym_dso *d)
 		table_add(&d->tab, a, s, intern_sym(d->st, line + n));
 	}
 	fclose(f);
+	return 0;
+}
+
+/*
+ * jit-PID.dump, the format of perf's tools/perf/util/jitdump.h as `perf
+ * inject --jit` reads it: a header (magic "JiTD", version, total_size,
+ * elf_mach, pad, pid, timestamp, flags) and records, each a prefix (id,
+ * total_size, timestamp) and a body.  CODE_LOAD (pid, tid, vma, code_addr,
+ * code_size, code_index, name, code bytes) names [code_addr, +code_size);
+ * CODE_MOVE moves one; DEBUG_INFO (code_addr, nr_entry, entries of addr,
+ * lineno, discrim, file name or "\xff" for the previous one) gives lines.
+ * Records are trusted only as far as their sizes check out.
+ */
+#define JIT_MAGIC 0x4A695444u
+#define JIT_CODE_LOAD 0
+#define JIT_CODE_MOVE 1
+#define JIT_CODE_DEBUG_INFO 2
+#define JIT_CODE_CLOSE 3
+
+static int jline_cmp(const void *a, const void *b)
+{
+	const struct jline *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static void jit_debug(struct sym_dso *d, const unsigned char *r, size_t len)
+{
+	uint64_t nr;
+	size_t off = 32;
+	const char *prev = NULL;
+	if (len < 32)
+		return;
+	memcpy(&nr, r + 24, 8);
+	for (uint64_t i = 0; i < nr && len - off >= 17; i++) {
+		uint64_t addr;
+		int32_t ln;
+		const char *name = (const char *)r + off + 16;
+		size_t nl = strnlen(name, len - off - 16);
+		if (nl == len - off - 16)
+			break;                 /* no NUL inside the record */
+		memcpy(&addr, r + off, 8);
+		memcpy(&ln, r + off + 8, 4);
+		const char *file = (unsigned char)name[0] == 0xff && nl == 1 ? prev :
+		    symtab__intern(d->st, name);
+		prev = file;
+		if (d->njl == d->capjl) {
+			d->capjl = d->capjl ? d->capjl * 2 : 256;
+			d->jl = realloc(d->jl, d->capjl * sizeof(*d->jl));
+			if (!d->jl)
+				abort();
+		}
+		if (file && ln > 0)
+			d->jl[d->njl++] = (struct jline){ addr, file, ln };
+		off += 16 + nl + 1;
+	}
+}
+
+static void load_jitdump(struct sym_dso *d)
+{
+	int fd = sym__open_regular(d->jitdump);
+	unsigned char hdr[40], pre[16], *r = NULL;
+	size_t cap = 0;
+	uint32_t magic = 0, hsize;
+	FILE *f;
+
+	if (fd < 0) {
+		d->problem = "jitdump file not readable";
+		return;
+	}
+	if (!(f = fdopen(fd, "r"))) {
+		close(fd);
+		return;
+	}
+	if (fread(hdr, 1, 40, f) != 40 || (memcpy(&magic, hdr, 4), magic != JIT_MAGIC)) {
+		d->problem = magic == __builtin_bswap32(JIT_MAGIC) ?
+		    "jitdump of the other byte order: not read" : "not a jitdump file";
+		fclose(f);
+		return;
+	}
+	memcpy(&hsize, hdr + 8, 4);
+	if (hsize < 40 || fseek(f, hsize, SEEK_SET) != 0) {
+		d->problem = "jitdump header is damaged";
+		fclose(f);
+		return;
+	}
+	while (fread(pre, 1, 16, f) == 16) {
+		uint32_t id, size;
+		memcpy(&id, pre, 4);
+		memcpy(&size, pre + 4, 4);
+		if (size < 16 || size > (64u << 20))
+			break;                 /* damaged: keep what was read */
+		if (cap < size) {
+			unsigned char *nr = realloc(r, size);
+			if (!nr)
+				break;
+			r = nr;
+			cap = size;
+		}
+		memcpy(r, pre, 16);
+		if (fread(r + 16, 1, size - 16, f) != size - 16)
+			break;
+		if (id == JIT_CODE_CLOSE)
+			break;
+		if (id == JIT_CODE_LOAD && size >= 57) {
+			uint64_t addr, csize;
+			memcpy(&addr, r + 32, 8);     /* code_addr (vma at 24 is informative) */
+			memcpy(&csize, r + 40, 8);
+			size_t nl = strnlen((const char *)r + 56, size - 56);
+			if (nl < size - 56 && csize && addr + csize > addr)
+				table_add(&d->tab, addr, csize, intern_sym(d->st, (const char *)r + 56));
+		} else if (id == JIT_CODE_MOVE && size >= 64) {
+			uint64_t from, to, csize;
+			memcpy(&from, r + 32, 8);
+			memcpy(&to, r + 40, 8);
+			memcpy(&csize, r + 48, 8);
+			for (size_t i = 0; i < d->tab.n; i++)
+				if (d->tab.v[i].start == from) {
+					table_add(&d->tab, to, csize, d->tab.v[i].name);
+					break;
+				}
+		} else if (id == JIT_CODE_DEBUG_INFO) {
+			jit_debug(d, r, size);
+		}
+	}
+	free(r);
+	fclose(f);
+	if (d->njl)
+		qsort(d->jl, d->njl, sizeof(*d->jl), jline_cmp);
+}
+
+static void load_perfmap(struct sym_dso *d)
+{
+	int have = load_perfmap_file(d) == 0;
+	if (d->jitdump) {
+		const char *why = d->problem;
+		d->problem = NULL;
+		load_jitdump(d);
+		if (!d->problem)
+			d->problem = why;
+		have = 1;
+	}
+	if (!have && !d->problem)
+		d->problem = "no JIT map (perf-PID.map)";
+}
+
+/* A jitdump's line for addr: the last entry at or before it in its function. */
+static int jit_srcline(struct sym_dso *d, uint64_t addr, const char **file, int *line)
+{
+	const struct tsym *t = table_find(&d->tab, addr);
+	size_t lo = 0, hi = d->njl;
+	if (!t || !d->njl)
+		return -1;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (d->jl[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || d->jl[lo - 1].addr < t->start)
+		return -1;
+	*file = d->jl[lo - 1].file;
+	*line = d->jl[lo - 1].line;
+	return 0;
 }
 
 static void sim_cb(void *arg, const char *name, uint64_t start, uint64_t size)
 {
 	struct sym_dso *d = arg;
 	table_add(&d->tab, start, size, symtab__intern(d->st, name));
+}
+
+/* A simulator workload file (text), read through a checked regular file. */
+static int open_sim(struct sym_dso *d)
+{
+	int fd = sym__open_regular(d->path);
+	struct simwl *w = NULL;
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	ssize_t n;
+	if (fd < 0) {
+		d->problem = open_problem(fd);
+		return -1;
+	}
+	do {
+		if (cap - len < 4096) {
+			char *t = cap > (64u << 20) ? NULL : realloc(text, cap ? cap * 2 : 8192);
+			if (!t) {
+				free(text);
+				close(fd);
+				d->problem = "not an ELF file";
+				return -1;
+			}
+			text = t;
+			cap = cap ? cap * 2 : 8192;
+		}
+		n = read(fd, text + len, cap - len - 1);
+		if (n > 0)
+			len += (size_t)n;
+	} while (n > 0);
+	close(fd);
+	text[len] = '\0';
+	if (simwl__parse(text, d->path, &w, NULL, 0) != 0) {
+		free(text);
+		d->problem = "not an ELF file";
+		return -1;
+	}
+	free(text);
+	simwl__symbols(w, sim_cb, d);
+	simwl__free(w);
+	return 0;
 }
 
 static void dso_open(struct sym_dso *d)
@@ -875,10 +1255,8 @@ static void dso_open(struct sym_dso *d)
 	case SYM_DSO_KERNEL: load_kallsyms(d); break;
 	case SYM_DSO_PERFMAP: load_perfmap(d); break;
 	case SYM_DSO_SIM:
-		if (simwl__file_symbols(d->path, sim_cb, d) != 0) {
+		if (open_sim(d) != 0)
 			d->kind = SYM_DSO_ELF;
-			d->problem = access(d->path, R_OK) ? "not found" : "not an ELF file";
-		}
 		break;
 	case SYM_DSO_ANON: break;
 	}
@@ -941,12 +1319,30 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 		*size = sym.st_size ? sym.st_size : off + 1;
 		return 0;
 	}
-	case SYM_DSO_KERNEL:
+	case SYM_DSO_KERNEL: {
+		/* modules look up in the kernel's table */
+		struct sym_dso *k = d->kmod ? symtab__kernel(d->st) : d;
+		dso_open(k);
+		if (kernel_foreign(d->st) && !(t = table_find(&k->tab, addr))) {
+			/* another kernel's address: shown as it is, as perf does */
+			char hex[24];
+			snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)addr);
+			*name = symtab__intern(d->st, hex);
+			return -1;
+		}
+		/* in this boot's addresses (the table), answered in the recording's */
+		if (!(t = table_find(&k->tab, addr + d->st->kdelta)))
+			return -1;
+		*name = symtab__intern(d->st, t->name);
+		*start = t->start - d->st->kdelta;
+		*size = t->size;
+		return 0;
+	}
 	case SYM_DSO_PERFMAP:
 	case SYM_DSO_SIM:
 		if (!(t = table_find(&d->tab, addr)))
 			return -1;
-		*name = d->kind == SYM_DSO_KERNEL ? symtab__intern(d->st, t->name) : t->name;
+		*name = t->name;
 		*start = t->start;
 		*size = t->size;
 		return 0;
@@ -971,6 +1367,8 @@ int sym_dso__srcline(struct sym_dso *d, uint64_t addr, const char **file, int *l
 	const char *f;
 	int ln = 0;
 	dso_open(d);
+	if (d->kind == SYM_DSO_PERFMAP)
+		return jit_srcline(d, addr, file, line);
 	if (!d->mod || !has_dwarf(d) || !(l = dwfl_module_getsrc(d->mod, addr)))
 		return -1;
 	if (!(f = dwfl_lineinfo(l, NULL, &ln, NULL, NULL, NULL)) || ln <= 0)

@@ -3,8 +3,12 @@
  * for every kind of code a sample can land in: ELF files (through elfutils'
  * libdwfl: .symtab/.dynsym, .gnu_debuglink and /usr/lib/debug/.build-id
  * debug files, DWARF lines and inlines, PLT stubs), the vDSO, the kernel
- * (/proc/kallsyms plus KSYMBOL records), JIT maps (/tmp/perf-PID.map) and the
- * simulator's workload files (lib/backend/sim: synthetic symbols).
+ * and its modules (/proc/kallsyms when the recording's kernel is this one,
+ * plus KSYMBOL records), JIT code (/tmp/perf-PID.map and jit-PID.dump) and
+ * the simulator's workload files (lib/backend/sim: synthetic symbols).
+ *
+ * Files named by a recording are opened only when they are regular files
+ * (sym__open_regular): a FIFO or a device never blocks a report.
  *
  * One struct sym_dso per binary for the whole run (opened once, lazily, at
  * its first lookup); names are interned in the symtab's string pool, so two
@@ -20,9 +24,9 @@
 
 enum sym_dso_kind {
 	SYM_DSO_ELF,        /* a file on disk (maybe missing) */
-	SYM_DSO_KERNEL,     /* [kernel.kallsyms] */
+	SYM_DSO_KERNEL,     /* [kernel.kallsyms], and modules ([ext4]) */
 	SYM_DSO_VDSO,       /* [vdso]: this kernel's image, read from our own process */
-	SYM_DSO_PERFMAP,    /* /tmp/perf-PID.map (JIT code, anonymous memory) */
+	SYM_DSO_PERFMAP,    /* JIT code: /tmp/perf-PID.map and/or jit-PID.dump */
 	SYM_DSO_SIM,        /* a simulator workload file: synthetic symbols */
 	SYM_DSO_ANON        /* [heap], [stack], //anon ...: nothing to look up */
 };
@@ -57,11 +61,29 @@ struct sym_dso *symtab__dso(struct symtab *st, const char *path, const uint8_t *
 /* The kernel, and a pid's perf map (JIT) pseudo-binaries. */
 struct sym_dso *symtab__kernel(struct symtab *st);
 struct sym_dso *symtab__perfmap(struct symtab *st, pid_t pid);
+/* The binary of a kernel address: a module ([name]) when a recorded module
+ * mapping (symtab__add_kmodule) or the kallsyms module tag covers it, else
+ * the kernel. */
+struct sym_dso *symtab__kernel_at(struct symtab *st, uint64_t addr);
+/* A module mapping from the recording (MAP_IN with pid -1: "[ath9k]" or the
+ * .ko's path). */
+void symtab__add_kmodule(struct symtab *st, uint64_t start, uint64_t len, const char *path);
+/* pid mapped its jitdump file (jit-PID.dump: how perf's JIT agents mark it). */
+void symtab__set_jitdump(struct symtab *st, pid_t pid, const char *path);
+/* pid's JIT symbols (its perf map or jitdump), NULL if it has neither. */
+struct sym_dso *symtab__jit(struct symtab *st, pid_t pid);
 /* A kernel symbol from a KSYMBOL record (BPF programs, trampolines). */
 void symtab__add_ksym(struct symtab *st, uint64_t addr, uint64_t len, const char *name);
-/* Which kernel the symbols describe: from the log's KSYMSRC record; a
- * mismatch with the running kernel is reported by symtab__kernel_warning. */
+/* Which kernel the recording was made on: its release (log header,
+ * KSYMSRC, perf's osrelease) and build id (KSYMSRC, perf's build-id
+ * feature).  /proc/kallsyms is used only when they match the running
+ * kernel (the build id when known, else the release); otherwise kernel
+ * addresses stay unresolved and symtab__kernel_warning says why. */
 void symtab__set_kernel_release(struct symtab *st, const char *release);
+void symtab__set_kernel_buildid(struct symtab *st, const uint8_t *bid, unsigned bidlen);
+/* perf's kernel MMAP ("[kernel.kallsyms]_text", pgoff = where _text was):
+ * the same kernel booted again elsewhere (KASLR) is looked up relocated. */
+void symtab__set_kernel_reloc(struct symtab *st, const char *sym, uint64_t addr);
 const char *symtab__kernel_warning(struct symtab *st);
 
 enum sym_dso_kind sym_dso__kind(const struct sym_dso *d);
@@ -72,6 +94,8 @@ const uint8_t *sym_dso__buildid(const struct sym_dso *d, unsigned *len);
 /* Why this binary is not (fully) symbolized, NULL if it is: "not found",
  * "build id differs from the recorded one (the binary changed since)" ... */
 const char *sym_dso__problem(struct sym_dso *d);
+/* Anonymous memory that can hold JIT code (//anon, [anon:...], memfd). */
+int sym_dso__jit_capable(const struct sym_dso *d);
 
 /* A pc of a mapping (start, pgoff) → the address space lookups use (ELF
  * vaddr; the pc itself for the kernel, JIT maps and workloads). */
@@ -95,6 +119,11 @@ const unsigned char *sym_dso__code(struct sym_dso *d, uint64_t addr, uint64_t le
 /* Find a function by name (exact, or the demangled name without its
  * parameters): 0 and its start/size, or -1. */
 int sym_dso__find_func(struct sym_dso *d, const char *name, uint64_t *start, uint64_t *size);
+
+/* Open path for reading only if it is a regular file, without blocking
+ * (a FIFO or device is refused before it can block): an fd, or -EINVAL (not
+ * a regular file) or another -errno. */
+int sym__open_regular(const char *path);
 
 /* Demangle a C++ (Itanium) or Rust (legacy) name into buf; returns name
  * itself when it is not mangled or no demangler is available. */

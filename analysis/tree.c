@@ -1,6 +1,9 @@
 /*
  * tree.c — call trees (tree.h): one node per distinct path, children found
- * through a hash of (parent, function).
+ * through a hash of (parent, function).  A run of two or more consecutive
+ * unresolved frames is one "[unknown]" node: a binary without frame
+ * pointers walked with -g yields towers of garbage return addresses, and a
+ * 128-deep tower of them made flame graphs unreadable.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +85,7 @@ static uint32_t child(struct ctree *t, uint32_t parent, uint32_t func, const cha
 
 struct build {
 	struct ctree *t;
+	struct profile *p;
 	int dir, comm_root;
 };
 
@@ -100,12 +104,20 @@ static void add(void *arg, const struct prof_sample *s, const struct prof_frame 
 		t->n[cur].total += w;
 		t->n[cur].nsamples++;
 	}
+#define FR(k) (b->dir == TREE_CALLER ? &fr[n - 1 - (k)] : &fr[k])
 	for (int i = 0; i < n; i++) {
-		const struct prof_frame *f = b->dir == TREE_CALLER ? &fr[n - 1 - i] : &fr[i];
-		cur = child(t, cur, f->func, NULL);
+		uint32_t func = FR(i)->func;
+		if (i + 1 < n && profile__func_unresolved(b->p, func) &&
+		    profile__func_unresolved(b->p, FR(i + 1)->func)) {
+			func = profile__func_unknown(b->p, b->p->f[func].dso);
+			while (i + 1 < n && profile__func_unresolved(b->p, FR(i + 1)->func))
+				i++;
+		}
+		cur = child(t, cur, func, NULL);
 		t->n[cur].total += w;
 		t->n[cur].nsamples++;
 	}
+#undef FR
 	if (b->dir == TREE_CALLER)
 		t->n[cur].self += w;
 	else if (n > 0) {
@@ -116,7 +128,7 @@ static void add(void *arg, const struct prof_sample *s, const struct prof_frame 
 int tree__build(struct ctree *t, struct profile *p, const struct prof_filter *flt, int dir,
     int flags, int comm_root)
 {
-	struct build b = { t, dir, comm_root };
+	struct build b = { t, p, dir, comm_root };
 	memset(t, 0, sizeof(*t));
 	t->priv = calloc(1, sizeof(*t->priv));
 	if (!t->priv)

@@ -1188,6 +1188,20 @@ int pmc_group(pmc_id_t _leader, pmc_id_t _member);
  * of one per period (perf's -F).  EBUSY while running. */
 int pmc_set_frequency(pmc_id_t _pmc, uint64_t _hz);
 
+/* pmc_set_user_stack — with each sample, also copy the user registers and
+ * up to _bytes of the user stack (from the sampled stack pointer up), so
+ * that a report can unwind user call chains from DWARF CFI (perf's
+ * --call-graph dwarf,SIZE).  _bytes is rounded up to a multiple of 8;
+ * 1..PMC_USER_STACK_MAX (0 turns it off); the log keeps only the bytes the
+ * kernel really copied.  With PMC_F_CALLCHAIN the kernel still records the
+ * kernel part of the chain and the user part is left to the unwinder.
+ * EINVAL: not a sampling PMC or _bytes too large; EBUSY: after the first
+ * attach or start; EOPNOTSUPP: no register set known for this architecture
+ * (x86_64 and aarch64 are). */
+#define PMC_USER_STACK_MAX     65528   /* the kernel's limit: u16, 8-aligned */
+#define PMC_USER_STACK_DEFAULT 8192    /* perf's */
+int pmc_set_user_stack(pmc_id_t _pmc, uint32_t _bytes);
+
 /*
  * pmc_allocate_attr — allocate from a raw struct perf_event_attr (from
  * <linux/perf_event.h>); the mode, flags and cpu rules are pmc_allocate's.
@@ -1208,6 +1222,28 @@ void pmc_event_split_free(char **_specs, int _n);
 
 /* pmc_event_name — the spec a PMC was allocated with ("cycles:u"). */
 const char *pmc_event_name(pmc_id_t _pmc);
+
+/*
+ * pmc_event_kind — what a PMC counts, whatever its spelling: perf's event
+ * type and config (<linux/perf_event.h>), with an ARMv8 architectural event
+ * that is one of perf's generic hardware events given as that event
+ * (CPU_CYCLES and cpu-cycles are both PERF_TYPE_HARDWARE /
+ * PERF_COUNT_HW_CPU_CYCLES), and the privilege levels it leaves out.
+ * Derived metrics (insn per cycle, miss ratios) pair PMCs by kind.
+ */
+#define PMC_KIND_EXCL_USER    0x1
+#define PMC_KIND_EXCL_KERNEL  0x2
+#define PMC_KIND_EXCL_HV      0x4
+struct pmc_event_kind {
+	uint32_t pk_type;        /* PERF_TYPE_* */
+	uint64_t pk_config;      /* PERF_COUNT_HW_*, PERF_COUNT_SW_*, cache id|op|result, ... */
+	unsigned pk_exclude;     /* PMC_KIND_EXCL_* */
+};
+int pmc_event_kind(pmc_id_t _pmc, struct pmc_event_kind *_kind);
+
+/* pmc_cpu_topology — a CPU's socket, die and core ids (0 where unknown);
+ * perf stat's --per-socket and --per-core aggregate by them. */
+int pmc_cpu_topology(int _cpu, int *_socket, int *_die, int *_core);
 
 /*
  * pmc_event_unit — for events with a sysfs scale and unit (e.g. energy in

@@ -108,6 +108,15 @@ struct pmclog_ev_callchain {          /* PMCLOG_TYPE_CALLCHAIN: one sample */
 	uint64_t pl_period;           /* events this sample stands for */
 	uint64_t pl_time;             /* ns, = the record timestamp */
 	uint8_t pl_pcflags[PMC_CALLCHAIN_DEPTH_MAX]; /* per pc: PMC_CC_F_USERSPACE or 0 */
+	/* ext: the user registers and stack copied with the sample, for DWARF
+	 * unwinding (pmc_set_user_stack, perf's --call-graph dwarf); pl_nuregs
+	 * is 0 when the sample has none. */
+	uint32_t pl_uregs_abi;        /* 1: 32-bit, 2: 64-bit (PERF_SAMPLE_REGS_ABI_*) */
+	uint32_t pl_nuregs;           /* registers in pl_uregs */
+	uint64_t pl_uregs_mask;       /* which ones: the kernel's perf_regs numbering */
+	uint64_t pl_uregs[64];        /* in mask bit order */
+	uint32_t pl_ustack_len;       /* bytes at pl_ustack, from the sampled sp up */
+	const unsigned char *pl_ustack; /* points into the reader: valid until the next read */
 };
 #ifndef PMC_CALLCHAIN_CPUFLAGS_TO_CPU
 #define PMC_CALLCHAIN_CPUFLAGS_TO_CPU(CF)       (((CF) >> 16) & 0xFFFF)

@@ -4,13 +4,13 @@
 #   required: to build, to run the test suite, and (clang, libclang-rt-dev:
 #             libFuzzer) `make fuzz`
 #   optional: oracles and consumers some tests compare with (perf, go tool
-#             pprof, headless Chromium); a test that lacks one says so and
+#             pprof, headless Chromium, node for JIT maps); a test that lacks one says so and
 #             counts as skipped
 set -e
 REQUIRED="build-essential pkg-config libelf-dev libdw-dev libpfm4-dev libzstd-dev \
 libcapstone-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libcmocka-dev \
 python3 util-linux procps binutils g++ clang libclang-rt-dev"
-OPTIONAL="linux-perf chromium golang-go"
+OPTIONAL="linux-perf chromium golang-go nodejs"
 missing() {
   for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || printf ' %s' "$p"

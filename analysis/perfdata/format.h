@@ -11,6 +11,8 @@
 
 #include <stdint.h>
 
+#include "common/perf_sample.h"   /* the sample layout bits: one definition */
+
 #define PD_MAGIC2          0x32454c4946524550ULL   /* "PERFILE2" little-endian */
 #define PD_MAGIC2_SWAPPED  0x50455246494c4532ULL
 #define PD_FILE_HDR_SIZE   104                     /* struct perf_file_header */
@@ -70,42 +72,42 @@
 #define PD_ATTR_SIZE_WRITE      136
 
 /* sample_type */
-#define PD_S_IP              (1ULL << 0)
-#define PD_S_TID             (1ULL << 1)
-#define PD_S_TIME            (1ULL << 2)
-#define PD_S_ADDR            (1ULL << 3)
-#define PD_S_READ            (1ULL << 4)
-#define PD_S_CALLCHAIN       (1ULL << 5)
-#define PD_S_ID              (1ULL << 6)
-#define PD_S_CPU             (1ULL << 7)
-#define PD_S_PERIOD          (1ULL << 8)
-#define PD_S_STREAM_ID       (1ULL << 9)
-#define PD_S_RAW             (1ULL << 10)
-#define PD_S_BRANCH_STACK    (1ULL << 11)
-#define PD_S_REGS_USER       (1ULL << 12)
-#define PD_S_STACK_USER      (1ULL << 13)
-#define PD_S_WEIGHT          (1ULL << 14)
-#define PD_S_DATA_SRC        (1ULL << 15)
-#define PD_S_IDENTIFIER      (1ULL << 16)
-#define PD_S_TRANSACTION     (1ULL << 17)
-#define PD_S_REGS_INTR       (1ULL << 18)
-#define PD_S_PHYS_ADDR       (1ULL << 19)
-#define PD_S_AUX             (1ULL << 20)
-#define PD_S_CGROUP          (1ULL << 21)
-#define PD_S_DATA_PAGE_SIZE  (1ULL << 22)
-#define PD_S_CODE_PAGE_SIZE  (1ULL << 23)
-#define PD_S_WEIGHT_STRUCT   (1ULL << 24)
+#define PD_S_IP              PSAMPLE_IP
+#define PD_S_TID             PSAMPLE_TID
+#define PD_S_TIME            PSAMPLE_TIME
+#define PD_S_ADDR            PSAMPLE_ADDR
+#define PD_S_READ            PSAMPLE_READ
+#define PD_S_CALLCHAIN       PSAMPLE_CALLCHAIN
+#define PD_S_ID              PSAMPLE_ID
+#define PD_S_CPU             PSAMPLE_CPU
+#define PD_S_PERIOD          PSAMPLE_PERIOD
+#define PD_S_STREAM_ID       PSAMPLE_STREAM_ID
+#define PD_S_RAW             PSAMPLE_RAW
+#define PD_S_BRANCH_STACK    PSAMPLE_BRANCH_STACK
+#define PD_S_REGS_USER       PSAMPLE_REGS_USER
+#define PD_S_STACK_USER      PSAMPLE_STACK_USER
+#define PD_S_WEIGHT          PSAMPLE_WEIGHT
+#define PD_S_DATA_SRC        PSAMPLE_DATA_SRC
+#define PD_S_IDENTIFIER      PSAMPLE_IDENTIFIER
+#define PD_S_TRANSACTION     PSAMPLE_TRANSACTION
+#define PD_S_REGS_INTR       PSAMPLE_REGS_INTR
+#define PD_S_PHYS_ADDR       PSAMPLE_PHYS_ADDR
+#define PD_S_AUX             PSAMPLE_AUX
+#define PD_S_CGROUP          PSAMPLE_CGROUP
+#define PD_S_DATA_PAGE_SIZE  PSAMPLE_DATA_PAGE_SIZE
+#define PD_S_CODE_PAGE_SIZE  PSAMPLE_CODE_PAGE_SIZE
+#define PD_S_WEIGHT_STRUCT   PSAMPLE_WEIGHT_STRUCT
 
 /* branch_sample_type bits that change the sample layout */
-#define PD_BRANCH_HW_INDEX   (1ULL << 17)
-#define PD_BRANCH_COUNTERS   (1ULL << 19)
+#define PD_BRANCH_HW_INDEX   PSAMPLE_BRANCH_HW_INDEX
+#define PD_BRANCH_COUNTERS   PSAMPLE_BRANCH_COUNTERS
 
 /* read_format */
-#define PD_R_TOTAL_TIME_ENABLED (1ULL << 0)
-#define PD_R_TOTAL_TIME_RUNNING (1ULL << 1)
-#define PD_R_ID                 (1ULL << 2)
-#define PD_R_GROUP              (1ULL << 3)
-#define PD_R_LOST               (1ULL << 4)
+#define PD_R_TOTAL_TIME_ENABLED PSAMPLE_FMT_TOTAL_TIME_ENABLED
+#define PD_R_TOTAL_TIME_RUNNING PSAMPLE_FMT_TOTAL_TIME_RUNNING
+#define PD_R_ID                 PSAMPLE_FMT_ID
+#define PD_R_GROUP              PSAMPLE_FMT_GROUP
+#define PD_R_LOST               PSAMPLE_FMT_LOST
 
 /* callchain context markers (as u64) */
 #define PD_CONTEXT_HV           ((uint64_t)-32)

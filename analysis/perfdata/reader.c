@@ -34,6 +34,7 @@
 
 #include "perfdata/perfdata.h"
 #include "perfdata/format.h"
+#include "common/perf_sample.h"
 
 #define IBUF_MIN      (256u * 1024u)
 #define QUEUE_MAX     (512ull * 1024 * 1024)   /* queued bytes before a forced flush */
@@ -80,6 +81,9 @@ struct pmc_perfdata {
 	int be;                       /* the file is big-endian */
 	int pipe;
 	unsigned flags;
+
+	unsigned char *ustack;        /* the current sample's user stack copy */
+	size_t ustack_cap;
 
 	/* file mode layout */
 	uint64_t data_off, data_size, data_end;
@@ -1464,6 +1468,7 @@ void pmc__perfdata_close(struct pmc_perfdata *p)
 	for (size_t i = 0; i < p->nheap; i++)
 		free(p->heap[i]);
 	free(p->heap);
+	free(p->ustack);
 	free(p->curq);
 	free(p->rec);
 	free(p->ibuf);
@@ -1818,208 +1823,86 @@ static pmc_id_t id_pmc(const struct pmc_perfdata *p, uint64_t id)
 	return p->attrs[idx]->pub.pmcid;
 }
 
-static void sskip(struct fcur *c, uint64_t bytes)
-{
-	if (bytes > c->n - c->off) {
-		c->bad = 1;
-		c->off = c->n;
-		return;
-	}
-	c->off += (size_t)bytes;
-}
-
-struct readval {
-	uint64_t value, id;
-	int has_id;
-};
-
-/* read_format values; up to max kept in rv; returns the number of values. */
-static uint64_t parse_read(struct fcur *c, uint64_t rf, struct readval *rv, size_t max)
-{
-	if (rf & PD_R_GROUP) {
-		uint64_t nr = f64(c);
-		size_t per = 8 * (1 + !!(rf & PD_R_ID) + !!(rf & PD_R_LOST));
-		if (rf & PD_R_TOTAL_TIME_ENABLED)
-			f64(c);
-		if (rf & PD_R_TOTAL_TIME_RUNNING)
-			f64(c);
-		if (c->bad || nr > (c->n - c->off) / per) {
-			c->bad = 1;
-			return 0;
-		}
-		for (uint64_t i = 0; i < nr; i++) {
-			uint64_t v = f64(c), id = 0;
-			if (rf & PD_R_ID)
-				id = f64(c);
-			if (rf & PD_R_LOST)
-				f64(c);
-			if (i < max) {
-				rv[i].value = v;
-				rv[i].id = id;
-				rv[i].has_id = !!(rf & PD_R_ID);
-			}
-		}
-		return nr;
-	}
-	uint64_t v = f64(c), id = 0;
-	if (rf & PD_R_TOTAL_TIME_ENABLED)
-		f64(c);
-	if (rf & PD_R_TOTAL_TIME_RUNNING)
-		f64(c);
-	if (rf & PD_R_ID)
-		id = f64(c);
-	if (rf & PD_R_LOST)
-		f64(c);
-	if (max) {
-		rv[0].value = v;
-		rv[0].id = id;
-		rv[0].has_id = !!(rf & PD_R_ID);
-	}
-	return 1;
-}
-
 static int cpumode_user(uint16_t misc)
 {
 	int m = misc & PD_MISC_CPUMODE_MASK;
 	return m == PD_MISC_USER || m == PD_MISC_GUEST_USER;
 }
 
-/* SAMPLE -> CALLCHAIN; every field in the kernel's order.  0: dropped. */
+/* The sample's user registers and stack (perf record --call-graph dwarf),
+ * copied into the reader: the record is gone by the next read. */
+static void take_ustack(struct pmc_perfdata *p, const struct psample *ps,
+    struct pmclog_ev_callchain *cc)
+{
+	cc->pl_nuregs = 0;
+	cc->pl_ustack_len = 0;
+	cc->pl_ustack = NULL;
+	if (ps->regs_user.abi == PSAMPLE_REGS_ABI_NONE || ps->regs_user.nr > 64)
+		return;
+	for (uint32_t i = 0; i < ps->regs_user.nr; i++)
+		cc->pl_uregs[i] = psample__u64(ps, ps->regs_user.regs, i);
+	cc->pl_uregs_abi = (uint32_t)ps->regs_user.abi;
+	cc->pl_uregs_mask = ps->regs_user.mask;
+	cc->pl_nuregs = ps->regs_user.nr;
+	if (!ps->stack_dyn_size)
+		return;
+	if (ps->stack_dyn_size > p->ustack_cap) {
+		unsigned char *b = realloc(p->ustack, (size_t)ps->stack_dyn_size);
+		if (!b)
+			return;               /* unwound as far as the registers go */
+		p->ustack = b;
+		p->ustack_cap = (size_t)ps->stack_dyn_size;
+	}
+	memcpy(p->ustack, ps->stack, (size_t)ps->stack_dyn_size);
+	cc->pl_ustack = p->ustack;
+	cc->pl_ustack_len = (uint32_t)ps->stack_dyn_size;
+}
+
+/* SAMPLE -> CALLCHAIN, decoded by lib/common/perf_sample.  0: dropped. */
 static int tr_sample(struct pmc_perfdata *p, const struct pd_attr *a, const unsigned char *r,
     size_t len, struct pmclog_ev *ev)
 {
-	struct fcur c = { p, r + 8, len - 8, 0, 0 };
 	struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
-	uint64_t st, ip = 0, time = 0, period = 0, nr = 0, chain_off = 0;
-	uint32_t pid = (uint32_t)-1, tid = (uint32_t)-1, cpu = 0;
+	struct psample ps;
+	struct psample_layout l;
 	uint16_t misc = ld16(p, r + 4);
-	int user = cpumode_user(misc), has_ip = 0, has_time = 0;
+	int user = cpumode_user(misc), has_ip;
 
 	if (!a) {
 		p->st.unknown_id++;
 		return 0;
 	}
-	st = a->pub.sample_type;
-	if (st & PD_S_IDENTIFIER)
-		f64(&c);
-	if (st & PD_S_IP) {
-		ip = f64(&c);
-		has_ip = 1;
-	}
-	if (st & PD_S_TID) {
-		if (c.n - c.off >= 8) {
-			pid = ld32(p, c.b + c.off);
-			tid = ld32(p, c.b + c.off + 4);
-		}
-		f64(&c);
-	}
-	if (st & PD_S_TIME) {
-		time = f64(&c);
-		has_time = 1;
-	}
-	if (st & PD_S_ADDR)
-		f64(&c);
-	if (st & PD_S_ID)
-		f64(&c);
-	if (st & PD_S_STREAM_ID)
-		f64(&c);
-	if (st & PD_S_CPU) {
-		if (c.n - c.off >= 8)
-			cpu = ld32(p, c.b + c.off);
-		f64(&c);
-	}
-	if (st & PD_S_PERIOD)
-		period = f64(&c);
-	if (st & PD_S_READ)
-		parse_read(&c, a->pub.read_format, NULL, 0);
-	if (st & PD_S_CALLCHAIN) {
-		nr = f64(&c);
-		if (nr > (c.n - c.off) / 8) {
-			c.bad = 1;
-		} else {
-			chain_off = c.off;
-			c.off += (size_t)nr * 8;
-		}
-	}
-	if (st & PD_S_RAW) {
-		if (c.n - c.off < 4) {
-			c.bad = 1;
-		} else {
-			uint32_t rs = ld32(p, c.b + c.off);
-			c.off += 4;
-			sskip(&c, rs);
-		}
-	}
-	if (st & PD_S_BRANCH_STACK) {
-		uint64_t bn = f64(&c);
-		if (a->pub.branch_sample_type & PD_BRANCH_HW_INDEX)
-			f64(&c);
-		if (bn > (c.n - c.off) / 24)
-			c.bad = 1;
-		else
-			sskip(&c, bn * 24);
-		if (a->pub.branch_sample_type & PD_BRANCH_COUNTERS) {
-			if (bn > (c.n - c.off) / 8)
-				c.bad = 1;
-			else
-				sskip(&c, bn * 8);
-		}
-	}
-	if (st & PD_S_REGS_USER) {
-		if (f64(&c))
-			sskip(&c, 8ull * a->nregs_user);
-	}
-	if (st & PD_S_STACK_USER) {
-		uint64_t sz = f64(&c);
-		sskip(&c, sz);
-		if (sz)
-			f64(&c);      /* dyn_size */
-	}
-	if (st & (PD_S_WEIGHT | PD_S_WEIGHT_STRUCT))
-		f64(&c);
-	if (st & PD_S_DATA_SRC)
-		f64(&c);
-	if (st & PD_S_TRANSACTION)
-		f64(&c);
-	if (st & PD_S_REGS_INTR) {
-		if (f64(&c))
-			sskip(&c, 8ull * a->nregs_intr);
-	}
-	if (st & PD_S_PHYS_ADDR)
-		f64(&c);
-	if (st & PD_S_CGROUP)
-		f64(&c);
-	if (st & PD_S_DATA_PAGE_SIZE)
-		f64(&c);
-	if (st & PD_S_CODE_PAGE_SIZE)
-		f64(&c);
-	if (st & PD_S_AUX) {
-		uint64_t sz = f64(&c);
-		sskip(&c, sz);
-	}
-	if (c.bad) {
+	l.sample_type = a->pub.sample_type;
+	l.read_format = a->pub.read_format;
+	l.branch_sample_type = a->pub.branch_sample_type;
+	l.regs_user = a->pub.sample_regs_user;
+	l.regs_intr = a->pub.sample_regs_intr;
+	if (psample__parse(&ps, &l, r + 8, len - 8, p->be) < 0) {
 		p->st.bad_samples++;
 		return 0;
 	}
+	has_ip = (l.sample_type & PD_S_IP) != 0;
 
 	ev->pl_type = PMCLOG_TYPE_CALLCHAIN;
-	cc->pl_pid = pid;
-	cc->pl_tid = tid;
+	cc->pl_pid = (l.sample_type & PD_S_TID) ? ps.pid : (uint32_t)-1;
+	cc->pl_tid = (l.sample_type & PD_S_TID) ? ps.tid : (uint32_t)-1;
 	cc->pl_pmcid = a->pub.pmcid;
-	cc->pl_cpu = cpu;
+	cc->pl_cpu = ps.cpu;
 	cc->pl_cpuflags2 = 0;
-	cc->pl_period = period;
+	/* a fixed period (perf record -c N) is not in the samples: each one
+	 * stands for the attr's sample_period events, as perf counts it */
+	cc->pl_period = (l.sample_type & PD_S_PERIOD) ? ps.period :
+	    (a->pub.freq ? 0 : a->pub.period);
 	cc->pl_npc = 0;
 	if (has_ip) {
-		cc->pl_pc[0] = ip;
+		cc->pl_pc[0] = ps.ip;
 		cc->pl_pcflags[0] = user ? PMC_CC_F_USERSPACE : 0;
 		cc->pl_npc = 1;
 	}
-	if (nr) {
+	if (ps.callchain_nr) {
 		int ctx_user = user, first = 1;
-		const unsigned char *q = c.b + chain_off;
-		for (uint64_t i = 0; i < nr && cc->pl_npc < PMC_CALLCHAIN_DEPTH_MAX; i++) {
-			uint64_t pc = ld64(p, q + 8 * i);
+		for (uint64_t i = 0; i < ps.callchain_nr && cc->pl_npc < PMC_CALLCHAIN_DEPTH_MAX; i++) {
+			uint64_t pc = psample__u64(&ps, ps.callchain, i);
 			if (pc >= PD_CONTEXT_MAX) {
 				if (pc == PD_CONTEXT_USER || pc == PD_CONTEXT_GUEST_USER)
 					ctx_user = 1;
@@ -2029,7 +1912,7 @@ static int tr_sample(struct pmc_perfdata *p, const struct pd_attr *a, const unsi
 				continue;
 			}
 			/* the chain starts with the sampled pc itself: it is pc[0] */
-			if (first && has_ip && pc == ip) {
+			if (first && has_ip && pc == ps.ip) {
 				cc->pl_pcflags[0] = ctx_user ? PMC_CC_F_USERSPACE : 0;
 				first = 0;
 				continue;
@@ -2045,11 +1928,10 @@ static int tr_sample(struct pmc_perfdata *p, const struct pd_attr *a, const unsi
 		cc->pl_pcflags[0] = user ? PMC_CC_F_USERSPACE : 0;
 		cc->pl_npc = 1;
 	}
+	take_ustack(p, &ps, cc);
 	cc->pl_usermode = user;
-	cc->pl_cpuflags = (cpu & 0xFFFF) << 16 | (user ? PMC_CC_F_USERSPACE : 0);
-	if (!has_time)
-		time = p->last_time;
-	set_time(ev, time);
+	cc->pl_cpuflags = (ps.cpu & 0xFFFF) << 16 | (user ? PMC_CC_F_USERSPACE : 0);
+	set_time(ev, (l.sample_type & PD_S_TIME) ? ps.time : p->last_time);
 	p->st.samples++;
 	return 1;
 }
@@ -2223,19 +2105,18 @@ static int translate(struct pmc_perfdata *p, const struct pd_attr *a, const unsi
 		return 1;
 	}
 	case PD_REC_READ: {
-		struct readval rv[64];
-		struct fcur c = { p, r + 16, body > 16 ? body - 16 : 0, 0, 0 };
-		uint64_t nv;
-		if (body < 16 || !a)
+		struct psample ps;
+		struct psample_readval rv;
+		if (body < 16 || !a || psample__parse_read(&ps, a->pub.read_format, r + 16,
+		    body - 16, p->be) < 0 || (uint64_t)sub >= ps.read.nr)
 			return 0;
-		nv = parse_read(&c, a->pub.read_format, rv, 64);
-		if (c.bad || (uint64_t)sub >= nv || sub >= 64)
-			return 0;
+		psample__read_value(&ps, a->pub.read_format, (uint64_t)sub, &rv);
 		ev->pl_type = PMCLOG_TYPE_PROCEXIT;
 		ev->pl_u.pl_e.pl_pid = ld32(p, r + 8);
 		ev->pl_u.pl_e.pl_tid = (pid_t)ld32(p, r + 12);
-		ev->pl_u.pl_e.pl_pmcid = rv[sub].has_id ? id_pmc(p, rv[sub].id) : a->pub.pmcid;
-		ev->pl_u.pl_e.pl_value = rv[sub].value;
+		ev->pl_u.pl_e.pl_pmcid = (a->pub.read_format & PD_R_ID) ? id_pmc(p, rv.id) :
+		    a->pub.pmcid;
+		ev->pl_u.pl_e.pl_value = rv.value;
 		return 1;
 	}
 	default:

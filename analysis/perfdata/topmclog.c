@@ -115,7 +115,10 @@ static int encode(const struct pmclog_ev *ev, struct pmc_logrec *r, int zstd)
 			.cpu = c->pl_cpu, .usermode = (int)c->pl_usermode, .period = c->pl_period,
 			.npc = c->pl_npc, .pcs = c->pl_pc, .pcflags = c->pl_pcflags,
 		};
-		return pmc__logrec_callchain(r, &s);
+		/* perf record --call-graph dwarf: the registers and stack go along */
+		struct pmc_logrec_ustack u = { c->pl_uregs_abi, c->pl_nuregs, c->pl_uregs_mask,
+			c->pl_uregs, c->pl_ustack_len, c->pl_ustack };
+		return pmc__logrec_callchain_ustack(r, &s, c->pl_nuregs ? &u : NULL);
 	}
 	case PMCLOG_TYPE_MAP_IN: {
 		const struct pmclog_ev_map_in *m = &ev->pl_u.pl_mi;

@@ -32,6 +32,7 @@
 #include "core/internal.h"
 #include "core/error.h"
 #include "core/settings.h"
+#include "core/sysinfo.h"
 #include "log/writer.h"
 #include "log/records.h"
 
@@ -331,36 +332,6 @@ static void log_all_processes(void)
 	closedir(dir);
 }
 
-/* The running kernel's GNU build id, from its ELF notes (0 if unknown). */
-static uint32_t kernel_build_id(uint8_t id[20])
-{
-	unsigned char buf[4096];
-	size_t n, off = 0;
-	FILE *f = fopen("/sys/kernel/notes", "r");
-
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf), f);
-	fclose(f);
-	while (off + 12 <= n) {
-		uint32_t namesz, descsz, type;
-		memcpy(&namesz, buf + off, 4);
-		memcpy(&descsz, buf + off + 4, 4);
-		memcpy(&type, buf + off + 8, 4);
-		size_t name_at = off + 12, desc_at = name_at + ((namesz + 3u) & ~3u);
-		if (desc_at + descsz > n)
-			break;
-		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
-		    !memcmp(buf + name_at, "GNU", 4) && descsz > 0) {
-			uint32_t len = descsz > 20 ? 20 : descsz;
-			memcpy(id, buf + desc_at, len);
-			return len;
-		}
-		off = desc_at + ((descsz + 3u) & ~3u);
-	}
-	return 0;
-}
-
 /* Where a report finds kernel symbols: this kernel's /proc/kallsyms. */
 static void log_ksymsrc(void)
 {
@@ -372,7 +343,7 @@ static void log_ksymsrc(void)
 	if (uname(&un) < 0)
 		un.release[0] = '\0';
 	memset(id, 0, sizeof(id));
-	idlen = kernel_build_id(id);
+	idlen = pmc__sys_kernel_build_id(id);
 	if (pmc__logrec_ksymsrc(r, "/proc/kallsyms", un.release, id, idlen) == 0)
 		put(r);
 }
@@ -393,6 +364,8 @@ static size_t ring_pages(const struct pmc *pm)
 
 	if (pm->flags & PMC_F_CALLCHAIN)
 		per += 8 * (size_t)pmc__setting(PMC_SETTING_CALLCHAINDEPTH);
+	if (pm->ustack)               /* registers and the stack copy */
+		per += 24 + 8 * 64 + pm->ustack;
 	bytes = (size_t)pmc__setting(PMC_SETTING_NSAMPLES) * per;
 	if (bytes < (size_t)pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024)
 		bytes = (size_t)pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024;
@@ -476,8 +449,8 @@ static int thread_ring(struct pmc *pm, pid_t tid, struct ring **out)
 	if ((rc = be->open(&a, tid, -1, NULL, 0, &c)) < 0)
 		return rc;
 	if ((rc = be->id(c, &kid)) < 0 ||
-	    (rc = pmc__logw_add_event(L.lw, kid, pm->id, a.sample_type, a.read_format,
-	    PMC_LOGW_SAMPLES)) < 0 ||
+	    (rc = pmc__logw_add_event(L.lw, kid, pm->id, &(struct psample_layout){
+	    .sample_type = a.sample_type, .read_format = a.read_format }, PMC_LOGW_SAMPLES)) < 0 ||
 	    (rc = new_ring(pm, c, -1, tid, 1, out)) < 0) {
 		be->close(c);
 		return rc;
@@ -498,11 +471,16 @@ static int add_counter(struct pmc *pm, struct pmc_bctr *c, int cpu, pid_t tid)
 	pmc__sampling_attr(pm, &a);
 	enum pmc_logw_role role = PMC_IS_SAMPLING_MODE(pm->mode) ?
 	    PMC_LOGW_SAMPLES : PMC_LOGW_EXIT_READ;
-	uint64_t st = a.sample_type | PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID |
-	    PERF_SAMPLE_TIME;
-	uint64_t rf = a.read_format | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
-	    PERF_FORMAT_TOTAL_TIME_RUNNING;
-	if ((rc = pmc__logw_add_event(L.lw, kid, pm->id, st, rf, role)) < 0)
+	struct psample_layout l = {
+		.sample_type = a.sample_type | PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID |
+		    PERF_SAMPLE_TIME,
+		.read_format = a.read_format | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
+		    PERF_FORMAT_TOTAL_TIME_RUNNING,
+		.branch_sample_type = a.branch_sample_type,
+		.regs_user = a.sample_regs_user,
+		.regs_intr = a.sample_regs_intr,
+	};
+	if ((rc = pmc__logw_add_event(L.lw, kid, pm->id, &l, role)) < 0)
 		return rc;
 	if (!r && cpu < 0) {
 		if ((rc = thread_ring(pm, tid, &r)) < 0)
@@ -523,8 +501,9 @@ static int add_csw_probe(struct pmc *pm, struct pmc_bctr *probe, pid_t tid)
 	int rc;
 
 	if ((rc = be->id(probe, &kid)) < 0 ||
-	    (rc = pmc__logw_add_event(L.lw, kid, pm->id, PMC__CSW_SAMPLE_TYPE,
-	    PMC__CSW_READ_FORMAT, PMC_LOGW_CSW_PROBE)) < 0)
+	    (rc = pmc__logw_add_event(L.lw, kid, pm->id, &(struct psample_layout){
+	    .sample_type = PMC__CSW_SAMPLE_TYPE, .read_format = PMC__CSW_READ_FORMAT },
+	    PMC_LOGW_CSW_PROBE)) < 0)
 		return rc;
 	if (!r && (rc = thread_ring(pm, tid, &r)) < 0)
 		return rc;

@@ -279,6 +279,15 @@ void pmc__sampling_attr(const struct pmc *pm, struct perf_event_attr *a)
 		if (pm->flags & PMC_F_USERCALLCHAIN)
 			a->exclude_callchain_kernel = 1;
 	}
+	if (pm->ustack) {
+		/* user part unwound later from these; the kernel's chain keeps
+		 * only its kernel part (perf's --call-graph dwarf) */
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = pmc__sys_user_regs_mask();
+		a->sample_stack_user = pm->ustack;
+		if (a->sample_type & PERF_SAMPLE_CALLCHAIN)
+			a->exclude_callchain_user = 1;
+	}
 	a->sample_id_all = 1;
 	a->wakeup_watermark = (uint32_t)(pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024 / 2);
 	a->watermark = 1;
@@ -299,6 +308,19 @@ static void close_target(struct pmc_target *t)
 	free(t);
 }
 
+/* The event now counts user space only: its name says so as perf's does
+ * ("cpu-clock" -> "cpu-clock:u", "cycles:p" -> "cycles:pu"). */
+static void name_user_only(struct pmc_evspec *ev)
+{
+	size_t n = strlen(ev->name);
+	const char *colon = strrchr(ev->name, ':');
+	int has_mods = colon && ev->pclass != PMC_CLASS_TRACEPOINT && colon[1] &&
+	    strspn(colon + 1, "ukhpGHID") == strlen(colon + 1);
+
+	if (n + 3 <= sizeof(ev->name))
+		strcpy(ev->name + n, has_mods ? "u" : ":u");
+}
+
 /* Trial-open so that allocation fails early, with the real reason. */
 static int probe_event(struct pmc *pm)
 {
@@ -310,14 +332,20 @@ static int probe_event(struct pmc *pm)
 	pmc__sampling_attr(pm, &a);
 	rc = pmc__g.be->open(&a, pid, PMC_IS_SYSTEM_MODE(pm->mode) ? pm->cpu : -1,
 	    NULL, 0, &c);
-	if (rc == -EPERM && pid == 0 && !a.exclude_kernel && !pmc__sys_has_cap_perfmon()) {
+	if (rc == -EPERM && pid == 0 && !a.exclude_kernel && !pmc__sys_has_cap_perfmon() &&
+	    !pm->ev.mode_given) {
 		/* perf_event_paranoid >= 2: an unprivileged user may count only
-		 * user space.  Do what perf does: exclude the kernel, quietly. */
+		 * user space.  Do what perf does for an event given without
+		 * modifiers: exclude the kernel, and say so in its name
+		 * ("cpu-clock:u").  An explicit :k or ,os stays refused, with
+		 * the backend's paranoid advice as the reason. */
 		pmc__clear_reason();
 		pm->ev.attr.exclude_kernel = 1;
 		pm->ev.attr.exclude_hv = 1;
 		a.exclude_kernel = a.exclude_hv = 1;
 		rc = pmc__g.be->open(&a, pid, -1, NULL, 0, &c);
+		if (rc == 0)
+			name_user_only(&pm->ev);
 	}
 	if (rc < 0)
 		return rc;
@@ -1174,6 +1202,37 @@ int pmc_set_frequency(pmc_id_t id, uint64_t hz)
 	return leave(0);
 }
 
+int pmc_set_user_stack(pmc_id_t id, uint32_t bytes)
+{
+	struct pmc *pm;
+	int rc;
+
+	ENTER();
+	if ((rc = lookup(id, &pm)) < 0)
+		return leave(rc);
+	if (pm->state == PMC_STATE_RUNNING)
+		return leave(-EBUSY);
+	if (!PMC_IS_SAMPLING_MODE(pm->mode)) {
+		pmc__set_reason("a user stack is copied with samples: it needs a sampling PMC");
+		return leave(-EINVAL);
+	}
+	if (pm->targets) {
+		pmc__set_reason("set the user stack size before attaching or starting");
+		return leave(-EBUSY);
+	}
+	if (bytes > PMC_USER_STACK_MAX || (bytes + 7) / 8 * 8 > PMC_USER_STACK_MAX) {
+		pmc__set_reason("a user stack copy is at most %d bytes", PMC_USER_STACK_MAX);
+		return leave(-EINVAL);
+	}
+	if (bytes && !pmc__sys_user_regs_mask()) {
+		pmc__set_reason("DWARF unwinding needs the user registers, and pmc does not know "
+		    "this architecture's set (x86_64 and aarch64 only)");
+		return leave(-EOPNOTSUPP);
+	}
+	pm->ustack = (bytes + 7) / 8 * 8;
+	return leave(0);
+}
+
 int pmc_group(pmc_id_t leader, pmc_id_t member)
 {
 	struct pmc *l, *m;
@@ -1270,6 +1329,32 @@ const char *pmc_event_name(pmc_id_t id)
 		n = pm->ev.name;
 	UNLOCK();
 	return n;
+}
+
+int pmc_event_kind(pmc_id_t id, struct pmc_event_kind *k)
+{
+	struct pmc *pm;
+	int rc;
+	ENTER();
+	if ((rc = lookup(id, &pm)) == 0) {
+		const struct perf_event_attr *a = &pm->ev.attr;
+		pmc__event_generic(&pm->ev, &k->pk_type, &k->pk_config);
+		k->pk_exclude = (a->exclude_user ? PMC_KIND_EXCL_USER : 0) |
+		    (a->exclude_kernel ? PMC_KIND_EXCL_KERNEL : 0) |
+		    (a->exclude_hv ? PMC_KIND_EXCL_HV : 0);
+	}
+	return leave(rc);
+}
+
+int pmc_cpu_topology(int cpu, int *socket, int *die, int *core)
+{
+	pmc__clear_reason();
+	if (cpu < 0 || cpu >= pmc__sys_ncpu()) {
+		pmc__set_reason("no CPU %d (CPUs 0-%d)", cpu, pmc__sys_ncpu() - 1);
+		return pmc__ret(-ENXIO);
+	}
+	pmc__sys_cpu_topology(cpu, socket, die, core);
+	return pmc__ret(0);
 }
 
 int pmc_event_unit(pmc_id_t id, double *scale, const char **unit)

@@ -4,6 +4,7 @@
  * a program runs (CPU hotplug aside, which pmc__sys_cpu_online re-reads).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,19 @@ int pmc__sys_cpu_online(int cpu)
 	return (int)read_long_file(path, 1) ? 1 : 0;   /* cpu0 often has no file */
 }
 
+void pmc__sys_cpu_topology(int cpu, int *socket, int *die, int *core)
+{
+	char path[128];
+	const char *dir = "/sys/devices/system/cpu/cpu%d/topology/%s";
+
+	snprintf(path, sizeof(path), dir, cpu, "physical_package_id");
+	*socket = (int)read_long_file(path, 0);
+	snprintf(path, sizeof(path), dir, cpu, "die_id");
+	*die = (int)read_long_file(path, 0);
+	snprintf(path, sizeof(path), dir, cpu, "core_id");
+	*core = (int)read_long_file(path, 0);
+}
+
 int pmc__sys_paranoid(void)
 {
 	return (int)read_long_file("/proc/sys/kernel/perf_event_paranoid", 2);
@@ -81,6 +95,18 @@ int pmc__sys_paranoid(void)
 int pmc__sys_max_stack(void)
 {
 	return (int)read_long_file("/proc/sys/kernel/perf_event_max_stack", 127);
+}
+
+uint64_t pmc__sys_user_regs_mask(void)
+{
+#if defined(__x86_64__)
+	/* AX..R15 (0..23) without DS, ES, FS, GS (12..15): perf's x86_64 mask */
+	return ((1ULL << 24) - 1) & ~(0xFULL << 12);
+#elif defined(__aarch64__)
+	return (1ULL << 33) - 1;      /* x0..x30, sp, pc */
+#else
+	return 0;
+#endif
 }
 
 int pmc__sys_has_cap_perfmon(void)
@@ -282,5 +308,35 @@ int pmc__sys_describe(struct pmc_machine *m)
 	if (path_exists("/sys/bus/event_source/devices/tracepoint"))
 		add_class(m, PMC_CLASS_TRACEPOINT, 16, 64, rw | PMC_CAP_INTERRUPT);
 	add_class(m, PMC_CLASS_PMU, 16, 64, rw | PMC_CAP_SYSWIDE);
+	return 0;
+}
+
+/* The running kernel's GNU build id, from its ELF notes (0 if unknown). */
+uint32_t pmc__sys_kernel_build_id(uint8_t id[20])
+{
+	unsigned char buf[4096];
+	size_t n, off = 0;
+	FILE *f = fopen("/sys/kernel/notes", "r");
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	while (off + 12 <= n) {
+		uint32_t namesz, descsz, type;
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		size_t name_at = off + 12, desc_at = name_at + ((namesz + 3u) & ~3u);
+		if (desc_at + descsz > n)
+			break;
+		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
+		    !memcmp(buf + name_at, "GNU", 4) && descsz > 0) {
+			uint32_t len = descsz > 20 ? 20 : descsz;
+			memcpy(id, buf + desc_at, len);
+			return len;
+		}
+		off = desc_at + ((descsz + 3u) & ~3u);
+	}
 	return 0;
 }

@@ -7,6 +7,7 @@
 #define PMC_SYSINFO_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct pmc_machine;
 
@@ -14,11 +15,21 @@ int pmc__sys_ncpu(void);                 /* highest possible CPU + 1 */
 int pmc__sys_cpu_online(int cpu);        /* 1 online, 0 offline, -1 absent */
 int pmc__sys_paranoid(void);             /* kernel.perf_event_paranoid */
 int pmc__sys_max_stack(void);            /* kernel.perf_event_max_stack */
+/* The user registers DWARF unwinding needs, as a sample_regs_user mask
+ * (the kernel's perf_regs numbering, perf's PERF_REGS_MASK); 0 if this
+ * architecture's set is not known. */
+uint64_t pmc__sys_user_regs_mask(void);
 int pmc__sys_has_cap_perfmon(void);      /* root, CAP_PERFMON or CAP_SYS_ADMIN */
 int pmc__sys_has_hw_pmu(void);           /* the kernel can count "cycles" */
 const char *pmc__sys_cpu_desc(void);     /* "AMD EPYC 7B13" */
+/* The running kernel's GNU build id from /sys/kernel/notes: its length
+ * (<= 20), 0 if unknown.  Used for KSYMSRC and to tell whether a recording's
+ * kernel is this one. */
+uint32_t pmc__sys_kernel_build_id(uint8_t id[20]);
 /* FreeBSD's kern.hwpmc.cpuid form ("AuthenticAMD-25-1-1"). */
 void pmc__sys_cpuid(char *buf, size_t len);
+/* The CPU's socket, die and core ids (sysfs topology; 0 where absent). */
+void pmc__sys_cpu_topology(int cpu, int *socket, int *die, int *core);
 /* Fill the Linux machine description (classes, widths, counts). */
 int pmc__sys_describe(struct pmc_machine *m);
 

@@ -40,7 +40,18 @@ struct pmc_evspec {
 	int needs_hw_pmu;             /* 1 if only a hardware PMU can count it */
 	uint64_t tick_ns;             /* FreeBSD's CLOCK.* events: ns per clock tick;
 	                               * counts and sampling periods are in ticks */
+	int mode_given;               /* 1 if :u/:k/:h or ,usr/,os chose the privilege
+	                                 levels (the core must not widen or narrow them) */
 };
+
+/*
+ * What a resolved event counts in perf's terms: its type and config, except
+ * that an ARMv8 architectural event equal to a generic hardware event (the
+ * kernel's armv8_pmuv3_perf_map) is given as that generic event, and a
+ * generic event's extended PMU type (hybrid CPUs, config bits 32-63) is
+ * dropped.
+ */
+void pmc__event_generic(const struct pmc_evspec *ev, uint32_t *type, uint64_t *config);
 
 /* Parse and resolve one spec. 0, -ENOENT (unknown name), -EINVAL (bad syntax). */
 int pmc__event_parse(const char *spec, struct pmc_evspec *out);

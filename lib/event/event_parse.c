@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -309,6 +310,7 @@ static int apply_mods(const char *mods, const char *base, struct pmc_evspec *out
 	for (const char *c = mods; *c; c++) {
 		switch (*c) {
 		case 'u': case 'k': case 'h':
+			out->mode_given = 1;
 			if (!exclude)
 				exclude = eu = ek = eh = 1;
 			if (*c == 'u')
@@ -372,6 +374,7 @@ static int apply_qualifiers(const char *quals, const char *base, struct pmc_evsp
 	    (out->pclass == PMC_CLASS_PMU || out->pclass == PMC_CLASS_TSC) && usr != os)
 		return ev__fail(-EINVAL, "'%s' cannot count user and kernel mode separately "
 				"(qualifier '%s')", base, usr ? "usr" : "os");
+	out->mode_given = usr || os;
 	if (usr && os) {
 		out->attr.exclude_user = out->attr.exclude_kernel = out->attr.exclude_hv = 0;
 	} else if (usr) {
@@ -800,6 +803,81 @@ fail:
 	return rc;
 }
 
+/* ---- tracepoint globs ("sched:*", "sched:sched_s*:u") ----------------------- */
+
+struct glob_ctx {
+	const char *pattern;           /* "sched:*" */
+	const char *mods;              /* ":u" or "" */
+	char ***v;
+	int *n, *cap, matched, rc;
+};
+
+static int glob_one(const struct pmc_evinfo *ei, void *arg)
+{
+	struct glob_ctx *g = arg;
+	size_t l;
+	char *item;
+
+	if (fnmatch(g->pattern, ei->name, 0) != 0)
+		return 0;
+	l = strlen(ei->name) + strlen(g->mods) + 1;
+	if (!(item = malloc(l)))
+		return g->rc = -ENOMEM;
+	snprintf(item, l, "%s%s", ei->name, g->mods);
+	if ((g->rc = push(g->v, g->n, g->cap, item)) < 0) {
+		free(item);
+		return g->rc;
+	}
+	g->matched++;
+	return 0;
+}
+
+static int is_tracepoint_glob(const char *s)
+{
+	const char *colon = strchr(s, ':');
+	return colon && strpbrk(colon, "*?[") && !strpbrk(s, "/{}");
+}
+
+/* Replace every tracepoint glob of the list by the tracepoints it matches
+ * (perf's -e 'sched:*'); a glob that matches nothing is an error. */
+static int expand_globs(char ***specs, int *n)
+{
+	char **out = NULL;
+	int cnt = 0, cap = 0, rc = 0;
+
+	for (int i = 0; i < *n; i++) {
+		char *s = (*specs)[i];
+		if (!is_tracepoint_glob(s)) {
+			if ((rc = push(&out, &cnt, &cap, s)) < 0)
+				break;
+			(*specs)[i] = NULL;
+			continue;
+		}
+		char pat[256];
+		const char *second = strchr(strchr(s, ':') + 1, ':');
+		snprintf(pat, sizeof(pat), "%.*s", (int)(second ? second - s : (long)strlen(s)), s);
+		struct glob_ctx g = { pat, second ? second : "", &out, &cnt, &cap, 0, 0 };
+		pmc__event_foreach("tracepoint", glob_one, &g);
+		if ((rc = g.rc) < 0)
+			break;
+		if (!g.matched) {
+			rc = ev__fail(-ENOENT, "no tracepoint matches '%s' (see 'pmc list --tracepoints')",
+				      s);
+			break;
+		}
+	}
+	pmc__event_split_free(*specs, *n);
+	if (rc < 0) {
+		pmc__event_split_free(out, cnt);
+		*specs = NULL;
+		*n = 0;
+		return rc;
+	}
+	*specs = out;
+	*n = cnt;
+	return 0;
+}
+
 int pmc__event_split(const char *list, char ***specs, int *n)
 {
 	int rc;
@@ -810,6 +888,8 @@ int pmc__event_split(const char *list, char ***specs, int *n)
 	*n = 0;
 	ev__reason_reset();
 	rc = split(list, specs, n);
+	if (rc == 0)
+		rc = expand_globs(specs, n);
 	if (rc < 0)
 		pmc__set_reason("%s", ev__reason()[0] ? ev__reason() : "cannot split event list");
 	return rc;

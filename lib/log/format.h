@@ -55,6 +55,11 @@
  * pcs, and no per-pc mask follows the pcs. */
 #define PMCLOG_CC2_KPREFIX        0x80000000u
 #define PMCLOG_CC2_KCOUNT         0x0000FFFFu
+/* CALLCHAIN cpuflags2: the user registers and stack follow (the USTACK
+ * extension: u32 abi, u32 nregs, u64 mask, u64 regs[nregs], u32 len,
+ * u32 copied, u8 stack[len], zero padding to 8). */
+#define PMCLOG_CC2_USTACK         0x40000000u
+#define PMCLOG_USTACK_MIN         24
 #define PMCLOG_MIN_PMCALLOCATEDYN 16
 #define PMCLOG_MIN_THR_CREATE     16
 #define PMCLOG_MIN_THR_EXIT        8

@@ -469,6 +469,32 @@ static void set_evname(struct pmclog_parser *p, const unsigned char *src, size_t
 	getstr(p->evname, sizeof(p->evname), src, avail);
 }
 
+/* The CALLCHAIN record's user registers and stack, at pl + off. */
+static int decode_ustack(struct pmclog_ev_callchain *cc, const unsigned char *pl, size_t plen,
+    size_t off)
+{
+	uint32_t nr, len;
+
+	if (plen < off || plen - off < PMCLOG_USTACK_MIN)
+		return -1;
+	cc->pl_uregs_abi = pmclog__ld32(pl + off);
+	nr = pmclog__ld32(pl + off + 4);
+	cc->pl_uregs_mask = pmclog__ld64(pl + off + 8);
+	if (nr > 64 || nr != (uint32_t)__builtin_popcountll(cc->pl_uregs_mask) ||
+	    plen - off - PMCLOG_USTACK_MIN < 8 * (size_t)nr)
+		return -1;
+	for (uint32_t i = 0; i < nr; i++)
+		cc->pl_uregs[i] = pmclog__ld64(pl + off + 16 + 8 * i);
+	off += 16 + 8 * (size_t)nr;
+	len = pmclog__ld32(pl + off);
+	if (len > plen - off - 8)
+		return -1;
+	cc->pl_nuregs = nr;
+	cc->pl_ustack_len = len;
+	cc->pl_ustack = len ? pl + off + 8 : NULL;
+	return 0;
+}
+
 /* 0 decoded, 1 unknown type (skip), -1 error. */
 static int decode(struct pmclog_parser *p, int type, const unsigned char *pl, size_t plen,
     struct pmclog_ev *ev)
@@ -633,6 +659,13 @@ static int decode(struct pmclog_parser *p, int type, const unsigned char *pl, si
 			else
 				cc->pl_pcflags[i] = (mask[i / 8] >> (i % 8)) & 1 ? PMC_CC_F_USERSPACE : 0;
 		}
+		cc->pl_nuregs = 0;
+		cc->pl_ustack_len = 0;
+		cc->pl_ustack = NULL;
+		if ((cf2 & PMCLOG_CC2_USTACK) && decode_ustack(cc, pl, plen,
+		    PMCLOG_MIN_CALLCHAIN + 8 * ((size_t)n + (kprefix ? 0 : (n + 63) / 64))) < 0)
+			return fail(p, EILSEQ, "CALLCHAIN record at offset %lld: bad user stack",
+			    (long long)ev->pl_offset);
 		break;
 	}
 	case PMCLOG_TYPE_THR_CREATE:

@@ -221,7 +221,36 @@ int pmc__logrec_map_out(struct pmc_logrec *r, pid_t pid, uint64_t start, uint64_
  * costs no more than perf's.  A chain that mixes them otherwise keeps the
  * per-pc mask (cpuflags2 = 0).
  */
+/* The CALLCHAIN record's user-stack extension (docs/log-format.md). */
+static void put_ustack(struct pmc_logrec *r, const struct pmc_logrec_ustack *u)
+{
+	size_t off = r->len, room;
+	uint32_t len = u->stack ? u->len : 0;
+
+	P32(off, u->abi);
+	P32(off + 4, u->nregs);
+	P64(off + 8, u->mask);
+	for (uint32_t i = 0; i < u->nregs; i++)
+		P64(off + 16 + 8 * i, u->regs[i]);
+	off += 16 + 8 * (size_t)u->nregs;
+	room = PMCLOG_PAYLOAD_MAX - off - 8;
+	if (len > room)
+		len = (uint32_t)(room & ~(size_t)7);
+	P32(off, len);
+	P32(off + 4, u->len);         /* what the kernel copied, before any cut */
+	if (len)
+		memcpy(r->buf + off + 8, u->stack, len);
+	r->len = off + 8 + len;
+	finish(r);
+}
+
 int pmc__logrec_callchain(struct pmc_logrec *r, const struct pmc_logrec_sample *s)
+{
+	return pmc__logrec_callchain_ustack(r, s, NULL);
+}
+
+int pmc__logrec_callchain_ustack(struct pmc_logrec *r, const struct pmc_logrec_sample *s,
+    const struct pmc_logrec_ustack *u)
 {
 	uint32_t n = s->npc, nk = 0, prefix = 1;
 
@@ -235,12 +264,13 @@ int pmc__logrec_callchain(struct pmc_logrec *r, const struct pmc_logrec_sample *
 			prefix = 0;       /* a kernel pc after a user one */
 	}
 	uint32_t nmask = prefix ? 0 : (n + 63) / 64;
+	int ustack = u && u->nregs > 0 && u->nregs <= 64;
 	begin(r, PMCLOG_TYPE_CALLCHAIN, PMCLOG_MIN_CALLCHAIN + 8 * (n + nmask));
 	P32(0, s->pmc);
 	P32(4, s->pid);
 	P32(8, s->tid);
 	P32(12, (s->cpu & 0xFFFF) << 16 | (s->usermode ? PMC_CC_F_USERSPACE : 0));
-	P32(16, prefix ? PMCLOG_CC2_KPREFIX | nk : 0);
+	P32(16, (prefix ? PMCLOG_CC2_KPREFIX | nk : 0) | (ustack ? PMCLOG_CC2_USTACK : 0));
 	P32(20, n);
 	P64(24, s->period);
 	for (uint32_t i = 0; i < n; i++) {
@@ -249,6 +279,8 @@ int pmc__logrec_callchain(struct pmc_logrec *r, const struct pmc_logrec_sample *
 		if (!prefix && user)
 			r->buf[32 + 8 * n + i / 8] |= (unsigned char)(1u << (i % 8));
 	}
+	if (ustack)
+		put_ustack(r, u);
 	return 0;
 }
 

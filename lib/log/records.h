@@ -87,6 +87,19 @@ struct pmc_logrec_sample {
 	const uint8_t *pcflags;       /* per pc PMC_CC_F_USERSPACE, or NULL: all = usermode */
 };
 int pmc__logrec_callchain(struct pmc_logrec *r, const struct pmc_logrec_sample *s);
+/* For DWARF unwinding (pmc_set_user_stack): the user registers and the
+ * stack bytes the kernel copied, appended to the CALLCHAIN record (the
+ * stack cut to what fits in one record). */
+struct pmc_logrec_ustack {
+	uint32_t abi;                 /* PERF_SAMPLE_REGS_ABI_* */
+	uint32_t nregs;               /* = popcount(mask), 1..64 */
+	uint64_t mask;                /* the kernel's register numbers (perf_regs.h) */
+	const uint64_t *regs;
+	uint32_t len;
+	const unsigned char *stack;
+};
+int pmc__logrec_callchain_ustack(struct pmc_logrec *r, const struct pmc_logrec_sample *s,
+    const struct pmc_logrec_ustack *u);
 
 int pmc__logrec_thr_create(struct pmc_logrec *r, pid_t tid, pid_t pid, uint32_t flags,
     const char *name);

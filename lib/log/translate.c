@@ -1,10 +1,11 @@
 /*
  * translate.c — kernel ring records (PERF_RECORD_*) to log records.
  *
- * Runs in the writer (under its mutex).  Every field is decoded in the
- * kernel's order for the event's sample_type / read_format (registered with
- * pmc__logw_add_event), bounds-checked against the record size; a record
- * that does not decode is counted as an error and dropped.  The mapping is
+ * Runs in the writer (under its mutex).  Samples are decoded by the one
+ * sample decoder (lib/common/perf_sample.c) with the layout the counter was
+ * registered with (pmc__logw_add_event); other records here, bounds-checked
+ * against the record size.  A record that does not decode is counted as an
+ * error and dropped.  The mapping is
  * documented in docs/log-format.md ("From kernel records").
  */
 #include <errno.h>
@@ -14,6 +15,13 @@
 #include <sys/mman.h>
 
 #include "log/writer_impl.h"
+
+/* lib/common/perf_sample.h names the kernel's ABI values itself. */
+_Static_assert(PSAMPLE_IP == PERF_SAMPLE_IP && PSAMPLE_READ == PERF_SAMPLE_READ &&
+    PSAMPLE_CALLCHAIN == PERF_SAMPLE_CALLCHAIN && PSAMPLE_REGS_USER == PERF_SAMPLE_REGS_USER &&
+    PSAMPLE_STACK_USER == PERF_SAMPLE_STACK_USER && PSAMPLE_IDENTIFIER == PERF_SAMPLE_IDENTIFIER &&
+    PSAMPLE_FMT_GROUP == PERF_FORMAT_GROUP && PSAMPLE_FMT_ID == PERF_FORMAT_ID &&
+    PSAMPLE_REGS_ABI_64 == PERF_SAMPLE_REGS_ABI_64, "perf_sample.h and the kernel disagree");
 
 /* A bounded cursor over a record body. */
 struct cur {
@@ -76,7 +84,7 @@ static void parse_trailer(struct pmc_logw *lw, const unsigned char *body, size_t
 	if (!t->ev)
 		return;
 	t->pmc = t->ev->pmc;
-	st = t->ev->sample_type;
+	st = t->ev->layout.sample_type;
 	t->size = 8 * (size_t)__builtin_popcountll(st & TRAILER_BITS);
 	if (t->size > n) {
 		t->size = 0;
@@ -173,51 +181,15 @@ static void csw_forget(struct pmc_logw *lw, int32_t tid)
 
 /* ---- read_format values ---------------------------------------------- */
 
-struct readval {
-	uint64_t value, id;
-	int has_id;
-};
 #define MAX_READ 64
 
-/* Parse a read_format block; returns the number of values (<= MAX_READ). */
-static int parse_read(struct cur *c, uint64_t rf, struct readval *v)
+/* The read values of a decoded sample or READ record (at most MAX_READ). */
+static int read_values(const struct psample *ps, uint64_t rf, struct psample_readval *v)
 {
 	int n = 0;
-
-	if (rf & PERF_FORMAT_GROUP) {
-		uint64_t nr = get64(c);
-		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			get64(c);
-		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			get64(c);
-		for (uint64_t i = 0; i < nr && !c->bad; i++) {
-			struct readval r = { 0, 0, 0 };
-			r.value = get64(c);
-			if (rf & PERF_FORMAT_ID) {
-				r.id = get64(c);
-				r.has_id = 1;
-			}
-			if (rf & PERF_FORMAT_LOST)
-				get64(c);
-			if (n < MAX_READ)
-				v[n++] = r;
-		}
-	} else {
-		struct readval r = { 0, 0, 0 };
-		r.value = get64(c);
-		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			get64(c);
-		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			get64(c);
-		if (rf & PERF_FORMAT_ID) {
-			r.id = get64(c);
-			r.has_id = 1;
-		}
-		if (rf & PERF_FORMAT_LOST)
-			get64(c);
-		v[n++] = r;
-	}
-	return c->bad ? 0 : n;
+	for (uint64_t i = 0; i < ps->read.nr && n < MAX_READ; i++)
+		psample__read_value(ps, rf, i, &v[n++]);
+	return n;
 }
 
 /* ---- records ------------------------------------------------------------- */
@@ -354,17 +326,18 @@ static int is_user_mode(uint16_t misc)
 static void do_sample(struct pmc_logw *lw, const struct perf_event_header *h,
     const unsigned char *body, size_t n)
 {
-	struct cur c = { body, n, 0, 0 };
 	struct logw_event *ev;
-	uint64_t st, id, ip = 0, time = 0, period = 0;
-	uint32_t pid = 0, tid = 0, cpu = 0, res;
-	int has_ip = 0, has_time = 0, user = is_user_mode(h->misc);
-	struct readval rv[MAX_READ];
+	struct psample ps;
+	uint64_t id, time;
+	int user = is_user_mode(h->misc);
+	struct psample_readval rv[MAX_READ];
 	int nrv = 0;
 	uint64_t pcs[PMC_CALLCHAIN_DEPTH_MAX];
 	uint8_t flags[PMC_CALLCHAIN_DEPTH_MAX];
+	uint64_t uregs[64];
 	uint32_t npc = 0;
 	struct pmc_logrec_sample s;
+	struct pmc_logrec_ustack u = { 0, 0, 0, NULL, 0, NULL };
 
 	if (n < 8) {
 		lw->st.errors++;
@@ -376,40 +349,18 @@ static void do_sample(struct pmc_logw *lw, const struct perf_event_header *h,
 		lw->st.errors++;        /* an event nobody registered */
 		return;
 	}
-	st = ev->sample_type;
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		get64(&c);
-	if (st & PERF_SAMPLE_IP) {
-		ip = get64(&c);
-		has_ip = 1;
+	if (psample__parse(&ps, &ev->layout, body, n, psample__host_big_endian()) < 0) {
+		lw->st.errors++;
+		return;
 	}
-	if (st & PERF_SAMPLE_TID)
-		get2x32(&c, &pid, &tid);
-	if (st & PERF_SAMPLE_TIME) {
-		time = get64(&c);
-		has_time = 1;
-	}
-	if (lw->npexec > 0 && (st & PERF_SAMPLE_TID))
-		exec_done(lw, (int32_t)pid, time);
-	if (st & PERF_SAMPLE_ADDR)
-		get64(&c);
-	if (st & PERF_SAMPLE_ID)
-		get64(&c);
-	if (st & PERF_SAMPLE_STREAM_ID)
-		get64(&c);
-	if (st & PERF_SAMPLE_CPU)
-		get2x32(&c, &cpu, &res);
-	if (st & PERF_SAMPLE_PERIOD)
-		period = get64(&c);
-	if (st & PERF_SAMPLE_READ)
-		nrv = parse_read(&c, ev->read_format, rv);
-	if (st & PERF_SAMPLE_CALLCHAIN) {
-		uint64_t nr = get64(&c);
+	if (lw->npexec > 0 && (ps.present & PERF_SAMPLE_TID))
+		exec_done(lw, (int32_t)ps.pid, (ps.present & PERF_SAMPLE_TIME) ? ps.time : 0);
+	if (ps.present & PERF_SAMPLE_READ)
+		nrv = read_values(&ps, ev->layout.read_format, rv);
+	if (ps.present & PERF_SAMPLE_CALLCHAIN) {
 		int ctx_user = user;
-		if (nr > (c.n - c.off) / 8)
-			c.bad = 1;
-		for (uint64_t i = 0; i < nr && !c.bad; i++) {
-			uint64_t pc = get64(&c);
+		for (uint64_t i = 0; i < ps.callchain_nr; i++) {
+			uint64_t pc = psample__u64(&ps, ps.callchain, i);
 			if (pc >= (uint64_t)PERF_CONTEXT_MAX) {
 				switch ((int64_t)pc) {
 				case PERF_CONTEXT_USER:
@@ -433,53 +384,59 @@ static void do_sample(struct pmc_logw *lw, const struct perf_event_header *h,
 			}
 		}
 	}
-	/* RAW, BRANCH_STACK, REGS, STACK_USER ... follow; we need none of them
-	 * and the record size already tells where the record ends. */
-	if (c.bad) {
-		lw->st.errors++;
-		return;
-	}
-	if (!has_time)
-		time = rec_time(lw, &(struct trailer){ .has_time = 0 });
+	time = (ps.present & PERF_SAMPLE_TIME) ? ps.time :
+	    rec_time(lw, &(struct trailer){ .has_time = 0 });
 
 	if (ev->role == PMC_LOGW_CSW_PROBE) {
 		for (int i = 0; i < nrv; i++) {
 			struct logw_event *m;
 			struct logw_csw *e;
 			uint64_t delta;
-			if (!rv[i].has_id || rv[i].id == id)
+			if (!(ev->layout.read_format & PERF_FORMAT_ID) || rv[i].id == id)
 				continue;
 			m = pmc__logw_find_event(lw, rv[i].id);
 			if (!m)
 				continue;
-			e = csw_get(lw, (int32_t)tid, rv[i].id);
+			e = csw_get(lw, (int32_t)ps.tid, rv[i].id);
 			if (!e)
 				continue;
 			delta = rv[i].value >= e->last ? rv[i].value - e->last : rv[i].value;
 			e->last = rv[i].value;
-			if (pmc__logrec_proccsw(&lw->rec, m->pmc, (pid_t)pid, (pid_t)tid,
-			    (st & PERF_SAMPLE_CPU) ? (int)cpu : -1, delta) == 0)
+			if (pmc__logrec_proccsw(&lw->rec, m->pmc, (pid_t)ps.pid, (pid_t)ps.tid,
+			    (ps.present & PERF_SAMPLE_CPU) ? (int)ps.cpu : -1, delta) == 0)
 				emit(lw, time);
 		}
 		return;
 	}
 
+	/* (with a call chain, the kernel's chain starts with the sampled pc) */
 	if (npc == 0) {
-		pcs[0] = has_ip ? ip : 0;
+		pcs[0] = (ps.present & PERF_SAMPLE_IP) ? ps.ip : 0;
 		flags[0] = user ? PMC_CC_F_USERSPACE : 0;
 		npc = 1;
 	}
 	memset(&s, 0, sizeof(s));
 	s.pmc = ev->pmc;
-	s.pid = (pid_t)pid;
-	s.tid = (pid_t)tid;
-	s.cpu = cpu;
+	s.pid = (pid_t)ps.pid;
+	s.tid = (pid_t)ps.tid;
+	s.cpu = ps.cpu;
 	s.usermode = flags[0] != 0;
-	s.period = period;
+	s.period = ps.period;
 	s.npc = npc;
 	s.pcs = pcs;
 	s.pcflags = flags;
-	if (pmc__logrec_callchain(&lw->rec, &s) == 0)
+	if (ps.regs_user.abi != PERF_SAMPLE_REGS_ABI_NONE && ps.regs_user.nr <= 64) {
+		/* user registers and the stack bytes the kernel really copied */
+		for (uint32_t i = 0; i < ps.regs_user.nr; i++)
+			uregs[i] = psample__u64(&ps, ps.regs_user.regs, i);
+		u.abi = (uint32_t)ps.regs_user.abi;
+		u.mask = ps.regs_user.mask;
+		u.nregs = ps.regs_user.nr;
+		u.regs = uregs;
+		u.stack = ps.stack;
+		u.len = (uint32_t)ps.stack_dyn_size;
+	}
+	if (pmc__logrec_callchain_ustack(&lw->rec, &s, &u) == 0)
 		emit(lw, time);
 }
 
@@ -630,15 +587,18 @@ void pmc__logw_translate(struct pmc_logw *lw, const struct perf_event_header *h)
 	}
 	case PERF_RECORD_READ: {
 		uint32_t pid, tid;
-		struct readval rv[MAX_READ];
+		struct psample_readval rv[MAX_READ];
+		struct psample ps;
 		int nrv;
 		struct logw_event *te = t.ev;
 		get2x32(&c, &pid, &tid);
-		if (c.bad || !te)
+		if (c.bad || !te || psample__parse_read(&ps, te->layout.read_format, c.p + c.off,
+		    c.n - c.off, psample__host_big_endian()) < 0)
 			break;
-		nrv = parse_read(&c, te->read_format, rv);
+		nrv = read_values(&ps, te->layout.read_format, rv);
 		for (int i = 0; i < nrv; i++) {
-			struct logw_event *e = rv[i].has_id ? pmc__logw_find_event(lw, rv[i].id) : te;
+			struct logw_event *e = (te->layout.read_format & PERF_FORMAT_ID) ?
+			    pmc__logw_find_event(lw, rv[i].id) : te;
 			if (!e || e->role != PMC_LOGW_EXIT_READ)
 				continue;
 			if (pmc__logrec_procexit(&lw->rec, e->pmc, (pid_t)pid, (pid_t)tid,

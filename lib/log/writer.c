@@ -435,7 +435,7 @@ struct logw_event *pmc__logw_find_event(struct pmc_logw *lw, uint64_t kid)
 }
 
 int pmc__logw_add_event(struct pmc_logw *lw, uint64_t kernel_id, pmc_id_t pmc,
-    uint64_t sample_type, uint64_t read_format, enum pmc_logw_role role)
+    const struct psample_layout *layout, enum pmc_logw_role role)
 {
 	struct logw_event *e;
 
@@ -460,8 +460,7 @@ int pmc__logw_add_event(struct pmc_logw *lw, uint64_t kernel_id, pmc_id_t pmc,
 	e->used = 1;
 	e->kid = kernel_id;
 	e->pmc = pmc;
-	e->sample_type = sample_type;
-	e->read_format = read_format;
+	e->layout = *layout;
 	e->role = role;
 	pthread_mutex_unlock(&lw->mu);
 	return 0;

@@ -40,6 +40,7 @@
 #include "pmc.h"
 #include "backend/backend.h"
 #include "log/records.h"
+#include "common/perf_sample.h"
 
 struct pmc_logw;
 
@@ -72,8 +73,10 @@ enum pmc_logw_role {
 	                        * with the per-tid delta of each member whose id is added */
 	PMC_LOGW_EXIT_READ     /* PERF_RECORD_READ (inherit_stat) -> PROCEXIT */
 };
+/* layout: what the counter was opened with (sample_type, read_format, the
+ * branch and register masks), which is what its records are decoded by. */
 int  pmc__logw_add_event(struct pmc_logw *lw, uint64_t kernel_id, pmc_id_t pmc,
-    uint64_t sample_type, uint64_t read_format, enum pmc_logw_role role);
+    const struct psample_layout *layout, enum pmc_logw_role role);
 
 /* A ring the thread drains (data_size: page_size * data pages, used when
  * page->data_size is 0).  The thread waits with be->ring_wait on all of them. */

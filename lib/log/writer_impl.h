@@ -14,8 +14,7 @@
 struct logw_event {
 	uint64_t kid;
 	pmc_id_t pmc;
-	uint64_t sample_type;
-	uint64_t read_format;
+	struct psample_layout layout; /* as opened: decodes its records */
 	enum pmc_logw_role role;
 	int used;
 };

@@ -87,6 +87,54 @@ check "counters=0: instructions is refused at open (exit $rc)" \
     eval 'test "$rc" != 0 && grep -q "0 event counters" "$TMP/r.err"'
 PMC_SIM_MACHINE=counters=0 "$PMC" stat --backend sim -x, -e cycles -- "$EX/hot70.wl" >"$TMP/c0.csv" 2>&1
 check "counters=0: cycles still counts exactly (the cycle counter)" test "$(val "$TMP/c0.csv" cycles)" = 100009108
+# Derived metrics key on what an event counts, never on its spelling (issue 14).
+for evs in instructions,cycles instructions,cpu-cycles instructions,CPU_CYCLES INST_RETIRED,CPU_CYCLES \
+    'EVENT_08H,EVENT_11H' '{instructions,cycles}'; do
+  "$PMC" stat --backend sim -x, -e "$evs" -o "$TMP/ipc.csv" -- "$EX/hot70.wl"
+  m=$(awk -F, '$7=="insn per cycle"{print $6}' "$TMP/ipc.csv")
+  check "IPC of -e $evs: 1.600 insn per cycle ('$m')" test "$m" = 1.600
+done
+"$PMC" stat --backend sim -x, -e instructions:u,cycles -o "$TMP/ipc.csv" -- "$EX/hot70.wl"
+check "instructions:u with cycles (other levels): no IPC" test -z "$(awk -F, '$7=="insn per cycle"' "$TMP/ipc.csv")"
+"$PMC" stat --backend sim -x, -e BR_MIS_PRED,BR_RETIRED,L1D_CACHE_REFILL,L1D_CACHE,CPU_CYCLES,task-clock \
+    -o "$TMP/m.csv" -- "$EX/hot70.wl"
+check "BR_MIS_PRED/BR_RETIRED: 1.199 % of all branches" \
+    test "$(awk -F, '$3=="BR_MIS_PRED"{print $6" "$7}' "$TMP/m.csv")" = "1.199 % of all branches"
+check "L1D_CACHE_REFILL/L1D_CACHE: 2.740 % of all cache refs" \
+    test "$(awk -F, '$3=="L1D_CACHE_REFILL"{print $6" "$7}' "$TMP/m.csv")" = "2.740 % of all cache refs"
+check "CPU_CYCLES per task-clock: 1.000 GHz" \
+    test "$(awk -F, '$3=="CPU_CYCLES"{print $6" "$7}' "$TMP/m.csv")" = "1.000 GHz"
+
+# -I in simulated time: the intervals, the last partial one included, add up exactly.
+"$PMC" stat --backend sim -I 30 -x, -e cycles -o "$TMP/iv.csv" -- "$EX/hot70.wl"
+check "-I 30: 4 intervals (3 full, 1 partial)" test "$(grep -c ',cycles,' "$TMP/iv.csv")" = 4
+check "-I 30: the intervals add up to the total 100,009,108" \
+    test "$(awk -F, '$4=="cycles"{s+=$2} END{print s}' "$TMP/iv.csv")" = 100009108
+check "-I 30: the last interval ends at the command's end (0.100009 s)" \
+    test "$(tail -1 "$TMP/iv.csv" | cut -d, -f1)" = 0.100009
+# An interval that does not divide the simulated clock's steps (this once spun forever).
+"$PMC" stat --backend sim -I 25 -x, -e cycles -o "$TMP/iv25.csv" -- "$EX/hot70.wl"
+check "-I 25: 5 intervals adding up to 100,009,108" \
+    test "$(awk -F, '$4=="cycles"{n++; s+=$2} END{print n" "s}' "$TMP/iv25.csv")" = "5 100009108"
+# --delay in simulated time: the first 50 ms are not counted.
+"$PMC" stat --backend sim -D 50 -x, -e cycles -o "$TMP/dl.csv" -- "$EX/hot70.wl"
+c=$(val "$TMP/dl.csv" cycles)
+if [ -n "$c" ] && approx "$c" 50009108 2; then ok "--delay 50: about the last 50 ms of 100 counted ($c)"
+else fail "--delay 50" "$(cat "$TMP/dl.csv")"; fi
+# A group is scheduled together: its members run for the same time when multiplexed.
+PMC_SIM_MACHINE=counters=2 "$PMC" stat --backend sim --json -o "$TMP/g.json" \
+    -e '{instructions,cycles},cache-misses,branch-misses' -- "$EX/hot70.wl"
+if python3 - "$TMP/g.json" <<'PY'
+import json, sys
+ev = {e["event"]: e for e in json.load(open(sys.argv[1]))["events"]}
+assert ev["instructions"]["running_ns"] == ev["cycles"]["running_ns"], ev
+assert ev["instructions"]["running_ns"] < ev["instructions"]["enabled_ns"], ev   # multiplexed
+PY
+then ok "{instructions,cycles} with 2 counters: scheduled together (equal running time)"
+else fail "group scheduling" "$(cat "$TMP/g.json")"; fi
+"$PMC" stat --backend sim -d -x, -o "$TMP/d.csv" -- "$EX/hot70.wl"
+check "-d: L1-dcache-loads counted on the sim (41,969,988)" test "$(val "$TMP/d.csv" L1-dcache-loads)" = 41969988
+check "-d: LLC-loads <not supported> on the sim" test "$(val "$TMP/d.csv" LLC-loads)" = "<not supported>"
 
 "$PMC" stat --backend sim -e instructions -- /nonexistent.wl 2>"$TMP/e1"; rc=$?
 if [ "$rc" = 1 ] && grep -q "^pmc stat:" "$TMP/e1"; then ok "missing workload file: exit 1 with a message"; else fail "missing workload" "rc=$rc $(cat "$TMP/e1")"; fi

@@ -19,6 +19,9 @@
 #include "profile.h"
 #include "report.h"
 #include "tree.h"
+#include "perfdata/perfdata.h"
+
+#include <sys/wait.h>
 
 static char dir[] = "/tmp/test_analysis_XXXXXX";
 static char self_exe[PATH_MAX];
@@ -423,6 +426,410 @@ static void t_603010_libpmc(void **state)
 	profile__free(p);
 }
 
+/* ---- kernels, modules, JIT, hostile paths (issue 9, issue 11) ----------- */
+
+/* The running kernel's build id, and the address of a text symbol of
+ * /proc/kallsyms: the first of module want_mod, or vmlinux's symbol want. */
+static unsigned run_kbid(uint8_t *bid)
+{
+	FILE *f = fopen("/sys/kernel/notes", "rb");
+	unsigned char b[4096];
+	size_t n = f ? fread(b, 1, sizeof(b), f) : 0, off = 0;
+	if (f)
+		fclose(f);
+	while (off + 12 <= n) {
+		uint32_t nz, dz, ty;
+		memcpy(&nz, b + off, 4);
+		memcpy(&dz, b + off + 4, 4);
+		memcpy(&ty, b + off + 8, 4);
+		size_t da = off + 12 + ((nz + 3u) & ~3u);
+		if (da + dz > n)
+			break;
+		if (ty == 3 && nz == 4 && dz <= 20) {
+			memcpy(bid, b + da, dz);
+			return dz;
+		}
+		off = da + ((dz + 3u) & ~3u);
+	}
+	return 0;
+}
+
+static uint64_t ksym_addr(const char *want_mod, const char *want, char *name, size_t len)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512];
+	uint64_t found = 0;
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned long long a;
+		char t, nm[256], md[256] = "";
+		int k = sscanf(line, "%llx %c %255s [%255[^]]]", &a, &t, nm, md);
+		if (k < 3 || a == 0 || (t != 't' && t != 'T'))
+			continue;
+		if ((want_mod && strcmp(md, want_mod) == 0) || (!want_mod && k == 3 &&
+		    strcmp(nm, want) == 0)) {
+			snprintf(name, len, "%s", nm);
+			found = a;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static void w_ksymsrc(struct wlog *w, const char *release, const uint8_t *bid, unsigned bl)
+{
+	assert_int_equal(pmc__logrec_ksymsrc(&ta_rec, "/proc/kallsyms", release, bid, bl), 0);
+	w_put(w);
+}
+
+/* A log recorded on this kernel names /proc/kallsyms' symbols; the same log
+ * with another kernel's build id shows addresses and says why (perf 3.8's
+ * 13 samples all became `[k] _einittext`). */
+static void t_kernel_identity(void **state)
+{
+	struct wlog w;
+	uint8_t bid[20];
+	char name[256], rel[256];
+	unsigned bl = run_kbid(bid);
+	uint64_t ka = ksym_addr(NULL, "read_zero", name, sizeof(name));
+	(void)state;
+	if (!bl || !ka)
+		skip();   /* no build id in /sys/kernel/notes, or kallsyms hidden */
+	FILE *f = fopen("/proc/sys/kernel/osrelease", "r");
+	assert_non_null(fgets(rel, sizeof(rel), f));
+	fclose(f);
+	rel[strcspn(rel, "\n")] = '\0';
+	uint64_t pcs[1] = { ka + 1 };
+	for (int other = 0; other < 2; other++) {
+		uint8_t b[20];
+		memcpy(b, bid, sizeof(b));
+		if (other)
+			b[0] ^= 0xff;          /* "recorded on another machine" */
+		w_begin(&w);
+		w_ksymsrc(&w, rel, b, bl);
+		w_sample(&w, 5, 5, 0, 1, pcs, 2);
+		struct profile *p = load(w_end(&w, other ? "kother.log" : "khere.log", 1));
+		const struct prof_frame *fr;
+		profile__frames(p, p->s[0].stack, 0, &fr);
+		const char *fn = p->f[fr[0].func].name;
+		const char *kw = symtab__kernel_warning(p->st);
+		if (!other) {
+			assert_string_equal(fn, name);
+			assert_null(kw);
+		} else {
+			char hex[24];
+			snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)ka + 1);
+			assert_string_equal(fn, hex);
+			assert_non_null(kw);
+			assert_non_null(strstr(kw, "No kallsyms or vmlinux with build-id"));
+		}
+		profile__free(p);
+	}
+	/* no build id, only a release: another release is another kernel */
+	w_begin(&w);
+	w_ksymsrc(&w, "2.6.32-old", NULL, 0);
+	w_sample(&w, 5, 5, 0, 1, pcs, 2);
+	struct profile *p = load(w_end(&w, "krel.log", 1));
+	const struct prof_frame *fr;
+	profile__frames(p, p->s[0].stack, 0, &fr);
+	assert_string_not_equal(p->f[fr[0].func].name, name);
+	assert_non_null(strstr(symtab__kernel_warning(p->st), "2.6.32-old"));
+	profile__free(p);
+}
+
+/* Module code goes to [module] DSOs: from the recording's module mappings
+ * (MAP_IN with pid -1, as perf records them) and from kallsyms' [module]
+ * tags; in a pmc log and in the perf.data converted from it. */
+static void t_kernel_modules(void **state)
+{
+	struct wlog w;
+	uint8_t bid[20];
+	char name[256], kname[256], rel[256] = "";
+	unsigned bl = run_kbid(bid);
+	uint64_t ma = ksym_addr("__builtin__ftrace", NULL, name, sizeof(name));
+	uint64_t ka = ksym_addr(NULL, "read_zero", kname, sizeof(kname));
+	(void)state;
+	if (!bl || !ka)
+		skip();
+	/* a module range with no symbols of this kernel: names are addresses */
+	const uint64_t mbase = 0xffffffffc1230000ull;
+	uint64_t p1[1] = { mbase + 0x40 }, p2[1] = { ma ? ma + 1 : ka + 1 }, p3[1] = { ka + 1 };
+	w_begin(&w);
+	w_ksymsrc(&w, rel, bid, bl);
+	w_map(&w, -1, mbase, 0x10000, 0, "/lib/modules/6.1.0/kernel/drivers/net/ath9k-x.ko.xz",
+	    NULL, 0);
+	w_sample(&w, 5, 5, 0, 1, p1, 2);
+	w_sample(&w, 5, 5, 0, 1, p2, 2);
+	w_sample(&w, 5, 5, 0, 1, p3, 2);
+	const char *lp = w_end(&w, "kmod.log", 1);
+	char pd[PATH_MAX];
+	snprintf(pd, sizeof(pd), "%s/kmod.data", dir);
+	int in = open(lp, O_RDONLY), out = open(pd, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	uint64_t ns = 0;
+	int trunc = 0;
+	char msg[256];
+	assert_int_equal(pmc__pmclog_to_perfdata(in, out, &ns, &trunc, msg, sizeof(msg)), 0);
+	close(in);
+	close(out);
+	for (int k = 0; k < 2; k++) {
+		struct profile *p = load(k ? pd : lp);
+		const struct prof_frame *fr;
+		assert_int_equal(p->ns, 3);
+		profile__frames(p, p->s[0].stack, 0, &fr);
+		assert_string_equal(sym_dso__name(p->f[fr[0].func].dso), "[ath9k_x]");
+		assert_true(p->f[fr[0].func].kernel);
+		profile__frames(p, p->s[1].stack, 0, &fr);
+		if (ma) {
+			assert_string_equal(sym_dso__name(p->f[fr[0].func].dso), "[__builtin__ftrace]");
+			assert_string_equal(p->f[fr[0].func].name, name);
+		}
+		profile__frames(p, p->s[2].stack, 0, &fr);
+		assert_string_equal(sym_dso__name(p->f[fr[0].func].dso), "[kernel.kallsyms]");
+		assert_string_equal(p->f[fr[0].func].name, kname);
+		profile__free(p);
+	}
+}
+
+static __attribute__((noinline)) void first_byte_target(void **state)
+{
+	(void)state;
+}
+
+/* A kernel-mode sample whose chain goes on into user space: the first user
+ * frame is the interrupted pc (no pc - 1: at a function's first byte that
+ * would be the previous function). */
+static void t_user_frame_under_kernel(void **state)
+{
+	struct wlog w;
+	uint64_t ms, off, len, pc = elf_vaddr_of(first_byte_target, &ms, &off, &len);
+	uint8_t bid[20];
+	unsigned bl = ta_buildid(self_exe, bid);
+	uint64_t ret = (uint64_t)(uintptr_t)t_elf_symbols + 8;
+	uint64_t pcs[3] = { 0xffffffff81000010ull, pc, ret };
+	(void)state;
+	w_begin(&w);
+	w_map(&w, 8, ms, len, off, self_exe, bid, bl);
+	w_sample(&w, 8, 8, 0, 3, pcs, 1);
+	struct profile *p = load(w_end(&w, "kuser.log", 1));
+	const struct prof_frame *fr;
+	assert_int_equal(profile__frames(p, p->s[0].stack, 0, &fr), 3);
+	assert_string_equal(p->f[fr[1].func].name, "first_byte_target");
+	assert_string_equal(p->f[fr[2].func].name, "t_elf_symbols");
+	profile__free(p);
+}
+
+/* JIT code in anonymous executable memory (node --perf-basic-prof: 74 % of
+ * samples were `anon [unknown]`) is named by the process's perf map. */
+static void t_perfmap_anon(void **state)
+{
+	struct wlog w;
+	char mp[PATH_MAX];
+	pid_t pid = 999998;
+	(void)state;
+	snprintf(mp, sizeof(mp), "/tmp/perf-%d.map", (int)pid);
+	FILE *f = fopen(mp, "w");
+	assert_non_null(f);
+	fprintf(f, "3f00001000 40 JS:*hotLoop jit.js:1:17\n");
+	fclose(f);
+	uint64_t a[1] = { 0x3f00001010 }, b[1] = { 0x3f00009000 };
+	w_begin(&w);
+	w_map(&w, pid, 0x3f00000000, 0x100000, 0, "//anon", NULL, 0);
+	w_sample(&w, pid, pid, 0, 1, a, 0);
+	w_sample(&w, pid, pid, 0, 1, b, 0);
+	struct profile *p = load(w_end(&w, "anon.log", 1));
+	const struct prof_frame *fr;
+	profile__frames(p, p->s[0].stack, 0, &fr);
+	assert_string_equal(p->f[fr[0].func].name, "JS:*hotLoop jit.js:1:17");
+	assert_string_equal(sym_dso__name(p->f[fr[0].func].dso), "perf-999998.map");
+	profile__frames(p, p->s[1].stack, 0, &fr);
+	assert_string_equal(p->f[fr[0].func].name, "[unknown]");
+	profile__free(p);
+	unlink(mp);
+}
+
+/* jit-PID.dump: code loads (one moved), debug info; a damaged tail is
+ * ignored. */
+static void t_jitdump(void **state)
+{
+	struct wlog w;
+	char jp[PATH_MAX];
+	pid_t pid = 999997;
+	(void)state;
+	snprintf(jp, sizeof(jp), "%s/jit-%d.dump", dir, (int)pid);
+	FILE *f = fopen(jp, "wb");
+	assert_non_null(f);
+	uint32_t h32[6] = { 0x4A695444, 1, 40, 62, 0, (uint32_t)pid };
+	uint64_t h64[2] = { 0, 0 };
+	fwrite(h32, 4, 6, f);
+	fwrite(h64, 8, 2, f);
+	const char *names[2] = { "jit_alpha", "jit_beta" };
+	for (int i = 0; i < 2; i++) {
+		/* debug info first (perf's order): two lines of jit.c */
+		const char *file = "jit.c";
+		uint32_t dsz = 32 + 2 * (16 + (uint32_t)strlen(file) + 1);
+		uint32_t dp[2] = { 2, dsz };
+		uint64_t dt = 0, ca = 0x5000 + 0x100 * (uint64_t)i, nr = 2;
+		fwrite(dp, 4, 2, f);
+		fwrite(&dt, 8, 1, f);
+		fwrite(&ca, 8, 1, f);
+		fwrite(&nr, 8, 1, f);
+		for (int k = 0; k < 2; k++) {
+			uint64_t ea = ca + 0x10 * (uint64_t)k;
+			int32_t ln[2] = { 10 * (i + 1) + k, 0 };
+			fwrite(&ea, 8, 1, f);
+			fwrite(ln, 4, 2, f);
+			fwrite(file, 1, strlen(file) + 1, f);
+		}
+		uint8_t code[16];
+		memset(code, 0xc3, sizeof(code));
+		uint32_t sz = 56 + (uint32_t)strlen(names[i]) + 1 + sizeof(code);
+		uint32_t pr[2] = { 0, sz };
+		uint32_t pt[2] = { (uint32_t)pid, (uint32_t)pid };
+		uint64_t v[4] = { ca, ca, 0x40, (uint64_t)i };   /* vma, code_addr, size, index */
+		fwrite(pr, 4, 2, f);
+		fwrite(&dt, 8, 1, f);
+		fwrite(pt, 4, 2, f);
+		fwrite(v, 8, 4, f);
+		fwrite(names[i], 1, strlen(names[i]) + 1, f);
+		fwrite(code, 1, sizeof(code), f);
+	}
+	uint32_t bad[2] = { 0, 8 };   /* a record shorter than its prefix */
+	fwrite(bad, 4, 2, f);
+	fclose(f);
+	uint64_t a[1] = { 0x5018 }, b[1] = { 0x5104 };
+	w_begin(&w);
+	w_map(&w, pid, 0x4000, 0x4000, 0, "//anon", NULL, 0);
+	w_map(&w, pid, 0x7f0000000000, 0x1000, 0, jp, NULL, 0);
+	w_sample(&w, pid, pid, 0, 1, a, 0);
+	w_sample(&w, pid, pid, 0, 1, b, 0);
+	struct profile *p = load(w_end(&w, "jitdump.log", 1));
+	const struct prof_frame *fr;
+	const char *file;
+	int line;
+	profile__frames(p, p->s[0].stack, PROF_LINES, &fr);
+	assert_string_equal(p->f[fr[0].func].name, "jit_alpha");
+	assert_string_equal(sym_dso__name(p->f[fr[0].func].dso), "jit-999997.dump");
+	assert_int_equal(profile__srcline(p, fr[0].loc, &file, &line), 0);
+	assert_string_equal(file, "jit.c");
+	assert_int_equal(line, 11);
+	profile__frames(p, p->s[1].stack, 0, &fr);
+	assert_string_equal(p->f[fr[0].func].name, "jit_beta");
+	profile__free(p);
+}
+
+/* A MAP_IN naming a FIFO or a character device that blocks on read (issue
+ * 11: report/annotate/diff hung forever): the report finishes, the binary is
+ * "not a regular file".  Run in a child so a hang is a failure (the alarm is
+ * a hang guard, not a speed limit). */
+static void t_fifo_and_device(void **state)
+{
+	struct wlog w;
+	char fifo[PATH_MAX];
+	(void)state;
+	snprintf(fifo, sizeof(fifo), "%s/fifo-binary", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	int m = posix_openpt(O_RDWR | O_NOCTTY);
+	const char *pts = m >= 0 && grantpt(m) == 0 && unlockpt(m) == 0 ? ptsname(m) : NULL;
+	uint64_t a[1] = { 0x10010 }, b[1] = { 0x20010 };
+	w_begin(&w);
+	w_map(&w, 9, 0x10000, 0x1000, 0, fifo, NULL, 0);
+	w_map(&w, 9, 0x20000, 0x1000, 0, pts ? pts : "/dev/ptmx", NULL, 0);
+	w_sample(&w, 9, 9, 0, 1, a, 0);
+	w_sample(&w, 9, 9, 0, 1, b, 0);
+	const char *path = w_end(&w, "fifo.log", 1);
+	pid_t c = fork();
+	if (c == 0) {
+		alarm(120);
+		struct profile *p = load(path);
+		const struct prof_frame *fr;
+		profile__frames(p, p->s[0].stack, 0, &fr);
+		int ok = strstr(sym_dso__problem(p->f[fr[0].func].dso), "not a regular file") != NULL;
+		profile__frames(p, p->s[1].stack, 0, &fr);
+		ok &= strstr(sym_dso__problem(p->f[fr[0].func].dso), "not a regular file") != NULL;
+		profile__free(p);
+		_exit(ok ? 0 : 3);
+	}
+	int st;
+	assert_int_equal(waitpid(c, &st, 0), c);
+	if (m >= 0)
+		close(m);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+/* A run of unresolved frames is one [unknown] node in call trees (flame
+ * graphs, folded stacks); a single one keeps its name. */
+static void t_unknown_runs(void **state)
+{
+	struct wlog w;
+	uint64_t ms, off, len, pc = elf_vaddr_of(t_elf_symbols, &ms, &off, &len);
+	uint8_t bid[20];
+	unsigned bl = ta_buildid(self_exe, bid);
+	uint64_t pcs[12];
+	(void)state;
+	pcs[0] = pc + 4;                          /* leaf: known */
+	for (int i = 1; i < 11; i++)
+		pcs[i] = 0x1000 + 0x10 * (uint64_t)i;  /* no mapping: [unknown] */
+	pcs[11] = pc + 8;                         /* outermost: known */
+	w_begin(&w);
+	w_map(&w, 12, ms, len, off, self_exe, bid, bl);
+	w_sample(&w, 12, 12, 0, 12, pcs, 0);
+	pcs[5] = pc + 12;                         /* two runs of 4 and 5 */
+	w_sample(&w, 12, 12, 0, 12, pcs, 0);
+	struct profile *p = load(w_end(&w, "unk.log", 1));
+	struct ctree t;
+	struct prof_filter flt = { 0 };
+	flt.ev = -1;
+	flt.t1 = -1;
+	assert_int_equal(tree__build(&t, p, &flt, TREE_CALLER, 0, 0), 0);
+	/* all -> t_elf_symbols -> [unknown] -> t_elf_symbols (leaf) and
+	 * all -> t_elf_symbols -> [unknown] -> t_elf_symbols -> [unknown] -> leaf */
+	int maxd = 0;
+	for (size_t i = 1; i < t.nn; i++) {
+		int d = 0;
+		for (uint32_t k = (uint32_t)i; k != 0; k = t.n[k].parent)
+			d++;
+		if (d > maxd)
+			maxd = d;
+		if (profile__func_unresolved(p, t.n[i].func)) {
+			assert_string_equal(p->f[t.n[i].func].name, "[unknown]");
+			assert_false(profile__func_unresolved(p, t.n[t.n[i].parent].func));
+		}
+	}
+	assert_int_equal(maxd, 5);
+	tree__free(&t);
+	profile__free(p);
+}
+
+/* The same kernel booted again with KASLR: perf's kernel MMAP
+ * ("[kernel.kallsyms]_text", pgoff = where _text was) relocates the
+ * recording's addresses onto this boot's kallsyms. */
+static void t_kernel_kaslr(void **state)
+{
+	struct wlog w;
+	uint8_t bid[20];
+	char name[256], tn[256];
+	unsigned bl = run_kbid(bid);
+	uint64_t ka = ksym_addr(NULL, "read_zero", name, sizeof(name));
+	uint64_t text = ksym_addr(NULL, "_text", tn, sizeof(tn));   /* where it is now */
+	(void)state;
+	if (!bl || !ka || !text)
+		skip();
+	const uint64_t shift = 0x2a00000;   /* the recording's boot: 42 MB higher */
+	uint64_t pcs[1] = { ka + shift + 1 };
+	w_begin(&w);
+	w_ksymsrc(&w, "", bid, bl);
+	w_map(&w, -1, text + shift, 0x1000000, text + shift, "[kernel.kallsyms]_text", bid, bl);
+	w_sample(&w, 5, 5, 0, 1, pcs, 2);
+	struct profile *p = load(w_end(&w, "kaslr.log", 1));
+	const struct prof_frame *fr;
+	profile__frames(p, p->s[0].stack, 0, &fr);
+	assert_string_equal(p->f[fr[0].func].name, name);
+	assert_true(p->f[fr[0].func].start == ka + shift);
+	profile__free(p);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -449,6 +856,14 @@ int main(void)
 		cmocka_unit_test(t_aggregation),
 		cmocka_unit_test(t_not_a_log),
 		cmocka_unit_test(t_603010_libpmc),
+		cmocka_unit_test(t_kernel_identity),
+		cmocka_unit_test(t_kernel_modules),
+		cmocka_unit_test(t_user_frame_under_kernel),
+		cmocka_unit_test(t_perfmap_anon),
+		cmocka_unit_test(t_jitdump),
+		cmocka_unit_test(t_fifo_and_device),
+		cmocka_unit_test(t_unknown_runs),
+		cmocka_unit_test(t_kernel_kaslr),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -526,6 +526,61 @@ static void test_log_proccsw(void **s)
 	assert_true(sum > 0);
 }
 
+/* pmc_set_user_stack: the rules, then a recording whose samples carry the
+ * user registers and at most the requested stack bytes. */
+static void test_user_stack(void **s)
+{
+	char path[] = "/tmp/pmc-test-ustack-XXXXXX";
+	char *argv[] = { "/bin/sh", "-c", "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done", NULL };
+	int fd, st, n = 0;
+	pmc_id_t id, cid;
+	pid_t pid;
+	struct pmclog_ev ev;
+	(void)s;
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &cid, 0), 0);
+	EXPECT_ERR(pmc_set_user_stack(cid, 8192), EINVAL);     /* counting */
+	assert_int_equal(pmc_release(cid), 0);
+	assert_int_equal(pmc_allocate("cpu-clock", PMC_MODE_TS, PMC_F_CALLCHAIN | PMC_F_DESCENDANTS,
+	    PMC_CPU_ANY, &id, 100000), 0);
+	if (pmc_set_user_stack(id, 8) < 0 && errno == EOPNOTSUPP) {
+		pmc_release(id);                        /* no register set for this arch */
+		skip();
+	}
+	EXPECT_ERR(pmc_set_user_stack(id, 70000), EINVAL);
+	EXPECT_ERR(pmc_set_user_stack(id, 65530), EINVAL);      /* rounds up to 65536 */
+	assert_int_equal(pmc_set_user_stack(id, 4093), 0);      /* rounds up to 4096 */
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(pmc_configure_logfile(fd), 0);
+	assert_int_equal(pmc_spawn(argv, &pid), 0);
+	assert_int_equal(pmc_attach(id, pid), 0);
+	EXPECT_ERR(pmc_set_user_stack(id, 8192), EBUSY);        /* attached */
+	assert_int_equal(pmc_start(id), 0);
+	assert_int_equal(pmc_spawn_go(pid), 0);
+	assert_int_equal(pmc_spawn_wait(pid, &st), 0);
+	assert_int_equal(pmc_release(id), 0);
+	assert_int_equal(pmc_configure_logfile(-1), 0);
+	lseek(fd, 0, SEEK_SET);
+	void *p = pmclog_open(fd);
+	assert_non_null(p);
+	while (pmclog_read(p, &ev) == 0) {
+		const struct pmclog_ev_callchain *cc = &ev.pl_u.pl_cc;
+		if (ev.pl_type != PMCLOG_TYPE_CALLCHAIN || cc->pl_pmcid != id || !cc->pl_usermode)
+			continue;
+		n++;
+		assert_true(cc->pl_nuregs > 0);
+		assert_int_equal(cc->pl_nuregs, __builtin_popcountll(cc->pl_uregs_mask));
+		assert_true(cc->pl_ustack_len > 0 && cc->pl_ustack_len <= 4096);
+		/* user-mode sample: the kernel's chain has no user part, so the
+		 * chain is the sampled pc alone */
+		assert_int_equal(cc->pl_npc, 1);
+	}
+	pmclog_close(p);
+	close(fd);
+	assert_true(n > 0);
+}
+
 static void test_backend_select(void **s)
 {
 	(void)s;
@@ -558,6 +613,7 @@ int main(void)
 		cmocka_unit_test(test_mincount),
 		cmocka_unit_test(test_spawn),
 		cmocka_unit_test(test_log_proccsw),
+		cmocka_unit_test(test_user_stack),
 		cmocka_unit_test(test_backend_select),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -99,6 +99,8 @@ static void produce(struct fring *f, struct kr *r)
 	__atomic_store_n(&f->page->data_head, head + r->n, __ATOMIC_RELEASE);
 }
 
+/* what a counter was opened with (sample_type, read_format) */
+#define LAYOUT(st, rf) (&(struct psample_layout){ .sample_type = (st), .read_format = (rf) })
 #define ST_TRAILER (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 #define ST_42 (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 	PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
@@ -110,17 +112,17 @@ static void produce(struct fring *f, struct kr *r)
 
 static void register_events(struct pmc_logw *lw)
 {
-	assert_int_equal(pmc__logw_add_event(lw, 42, 0x11, ST_42, 0, PMC_LOGW_SAMPLES), 0);
-	assert_int_equal(pmc__logw_add_event(lw, 43, 0x12, ST_43, 0, PMC_LOGW_SAMPLES), 0);
-	assert_int_equal(pmc__logw_add_event(lw, 50, 0x20, ST_50,
-	    PERF_FORMAT_GROUP | PERF_FORMAT_ID, PMC_LOGW_CSW_PROBE), 0);
-	assert_int_equal(pmc__logw_add_event(lw, 51, 0x21, ST_TRAILER,
-	    PERF_FORMAT_GROUP | PERF_FORMAT_ID, PMC_LOGW_SAMPLES), 0);
-	assert_int_equal(pmc__logw_add_event(lw, 60, 0x30, ST_TRAILER,
-	    PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED, PMC_LOGW_EXIT_READ), 0);
+	assert_int_equal(pmc__logw_add_event(lw, 42, 0x11, LAYOUT(ST_42, 0), PMC_LOGW_SAMPLES), 0);
+	assert_int_equal(pmc__logw_add_event(lw, 43, 0x12, LAYOUT(ST_43, 0), PMC_LOGW_SAMPLES), 0);
+	assert_int_equal(pmc__logw_add_event(lw, 50, 0x20, LAYOUT(ST_50,
+	    PERF_FORMAT_GROUP | PERF_FORMAT_ID), PMC_LOGW_CSW_PROBE), 0);
+	assert_int_equal(pmc__logw_add_event(lw, 51, 0x21, LAYOUT(ST_TRAILER,
+	    PERF_FORMAT_GROUP | PERF_FORMAT_ID), PMC_LOGW_SAMPLES), 0);
+	assert_int_equal(pmc__logw_add_event(lw, 60, 0x30, LAYOUT(ST_TRAILER,
+	    PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED), PMC_LOGW_EXIT_READ), 0);
 	/* many more, to make the id table grow */
 	for (uint64_t i = 1000; i < 1200; i++)
-		assert_int_equal(pmc__logw_add_event(lw, i, (pmc_id_t)i, ST_42, 0, PMC_LOGW_SAMPLES), 0);
+		assert_int_equal(pmc__logw_add_event(lw, i, (pmc_id_t)i, LAYOUT(ST_42, 0), PMC_LOGW_SAMPLES), 0);
 }
 
 static void produce_all(struct fring *f)
@@ -701,7 +703,7 @@ static void test_real_kernel(void **state)
 	assert_true(map != MAP_FAILED);
 	assert_int_equal(ioctl(g_perf_fd, PERF_EVENT_IOC_ID, &id), 0);
 	assert_int_equal(pmc__logw_open(fileno(f), PMC_LOGW_ZSTD, "test", &lw), 0);
-	assert_int_equal(pmc__logw_add_event(lw, id, 0x77, a.sample_type, 0, PMC_LOGW_SAMPLES), 0);
+	assert_int_equal(pmc__logw_add_event(lw, id, 0x77, LAYOUT(a.sample_type, 0), PMC_LOGW_SAMPLES), 0);
 	assert_int_equal(pmc__logw_add_ring(lw, &real_be, (struct pmc_bctr *)&g_perf_fd, map,
 	    (size_t)pg * 8), 0);
 	ioctl(g_perf_fd, PERF_EVENT_IOC_ENABLE, 0);

@@ -244,6 +244,11 @@ static void print_record(const struct pmclog_ev *ev)
 		f_u("period", ev->pl_u.pl_cc.pl_period);
 		f_u("npc", ev->pl_u.pl_cc.pl_npc);
 		f_chain(&ev->pl_u.pl_cc);
+		if (ev->pl_u.pl_cc.pl_nuregs) {      /* --call-graph dwarf */
+			f_u("uregs", ev->pl_u.pl_cc.pl_nuregs);
+			f_x("uregs_mask", ev->pl_u.pl_cc.pl_uregs_mask);
+			f_u("ustack", ev->pl_u.pl_cc.pl_ustack_len);
+		}
 		break;
 	case PMCLOG_TYPE_THR_CREATE:
 		f_i("tid", ev->pl_u.pl_tc.pl_tid);

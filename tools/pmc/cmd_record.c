@@ -23,10 +23,10 @@
 #include "pmc.h"
 #include "pmclog.h"
 #include "cli.h"
+#include "target.h"
 #include "core/outfile.h"
 
 #define MAX_EVENTS   64
-#define MAX_CPUS     4096
 #define DEFAULT_HZ   4000
 #define DEFAULT_FILE "pmc.log"
 #define TICK_MS      100          /* main-loop wake-up */
@@ -38,20 +38,14 @@ struct opts {
 	int default_event;            /* no -e: cycles, else cpu-clock */
 	uint64_t hz;                  /* -F */
 	uint64_t period;              /* -c */
-	int callchain;                /* -g */
+	int callchain;                /* -g, --call-graph */
+	uint32_t ustack;              /* --call-graph dwarf[,SIZE]: stack bytes per sample */
 	const char *out;              /* -o */
 	int force;                    /* -f */
 	int zstd;                     /* -z */
-	pid_t *pids;                  /* -p / -t */
-	int npids;
-	int threads;                  /* -t */
-	int all_cpus;                 /* -a */
-	unsigned char cpus[MAX_CPUS]; /* -C */
-	int cpu_list;
-	double duration;              /* -l */
+	struct cli_target tgt;        /* command, -p -t -a -C -l */
 	const char *backend;
 	int verbose, quiet, show_settings;
-	char **cmd;
 };
 
 /* The PMCs: one per event (process mode) or per event per CPU (-a). */
@@ -77,7 +71,8 @@ static void on_alarm(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: pmc record [-e EVENT]... [-F HZ | -c PERIOD] [-g] [-o FILE] [-f] [-z] -- COMMAND [ARGS...]\n"
+"usage: pmc record [-e EVENT]... [-F HZ | -c PERIOD] [-g | --call-graph MODE] [-o FILE] [-f] [-z]\n"
+"                  -- COMMAND [ARGS...]\n"
 "       pmc record [options] -p PID[,PID...] | -t TID[,TID...] | -a [-C CPUS] [-l SECONDS]\n"
 "       pmc record --show-settings\n"
 "\n"
@@ -89,14 +84,21 @@ static void usage(FILE *f)
 "  -e, --event=LIST      events to sample (see 'pmc list'); repeatable\n"
 "  -F, --freq=HZ         samples per second (default %d)\n"
 "  -c, --count=PERIOD    one sample every PERIOD events (at least mincount)\n"
-"  -g, --call-graph      record call chains (kernel and user, frame pointers)\n"
+"  -g                    record call chains (kernel and user, frame pointers)\n"
+"      --call-graph=MODE fp: as -g; dwarf[,SIZE]: the kernel's chain plus a\n"
+"                        copy of the user registers and SIZE bytes of user\n"
+"                        stack (default 8192, at most 65528) per sample, unwound\n"
+"                        from DWARF CFI by 'pmc report' (for code without frame\n"
+"                        pointers; implies -z); lbr: Intel LBR call stacks (not\n"
+"                        supported)\n"
 "  -o, --output=FILE     the log (default %s; '-': standard output, and the\n"
 "                        command's standard output goes to standard error)\n"
 "  -f, --force           overwrite FILE if it exists\n"
 "  -z, --compress        zstd-compress the log (still streamable)\n"
 "  -p, --pid=PIDS        sample existing processes (all threads, and children)\n"
 "  -t, --tid=TIDS        sample existing threads only\n"
-"  -a, --all-cpus        sample every CPU (system-wide; needs privilege)\n"
+"  -a, --all-cpus        sample every CPU (system-wide; needs privilege; with a\n"
+"                        command: for as long as it runs)\n"
 "  -C, --cpu=LIST        sample only these CPUs (e.g. 0-3,6); implies -a\n"
 "  -l, --duration=SECS   stop after SECS seconds (default: until the command\n"
 "                        ends, the processes exit, or Ctrl-C)\n"
@@ -114,6 +116,41 @@ static void usage(FILE *f)
 "Exit status: the command's own (128+N if signal N ended it), 0 for -p/-t/-a;\n"
 "1 if recording failed (e.g. the disk is full: what was written stays\n"
 "readable); 2 for a usage error.\n", DEFAULT_HZ, DEFAULT_FILE);
+}
+
+/* perf's --call-graph fp | dwarf[,SIZE] | lbr (SIZE rounded up to 8, as
+ * perf's get_stack_size does, then at most 65528). */
+static void parse_call_graph(struct opts *o, const char *arg)
+{
+	if (strcmp(arg, "fp") == 0) {
+		o->callchain = 1;
+		o->ustack = 0;
+		return;
+	}
+	if (strncmp(arg, "dwarf", 5) == 0 && (arg[5] == '\0' || arg[5] == ',')) {
+		unsigned long long size = PMC_USER_STACK_DEFAULT;
+		if (arg[5] == ',') {
+			char *end;
+			errno = 0;
+			size = strtoull(arg + 6, &end, 0);
+			if (errno || end == arg + 6 || *end || arg[6] == '-')
+				cli_usage_error("--call-graph dwarf,SIZE: '%s' is not a size in bytes",
+				    arg + 6);
+			size = (size + 7) / 8 * 8;
+			if (size == 0 || size > PMC_USER_STACK_MAX)
+				cli_usage_error("--call-graph dwarf,SIZE: the stack dump size must be "
+				    "1-%d bytes, not '%s'", PMC_USER_STACK_MAX, arg + 6);
+		}
+		o->callchain = 1;
+		o->ustack = (uint32_t)size;
+		return;
+	}
+	if (strcmp(arg, "lbr") == 0) {
+		cli_die(CLI_EXIT_FAIL, "--call-graph lbr: not supported on this machine (LBR call "
+		    "stacks need an Intel CPU's hardware PMU, and pmc does not program them); use "
+		    "--call-graph dwarf or fp");
+	}
+	cli_usage_error("--call-graph: unknown mode '%s' (fp, dwarf[,SIZE] or lbr)", arg);
 }
 
 static void add_events(struct opts *o, const char *list)
@@ -275,17 +312,19 @@ static int alloc_event(struct rec *r, const char *spec)
 	uint64_t count = o->period ? o->period : 0;
 	pmc_id_t id;
 
-	if (o->all_cpus) {
+	if (o->tgt.system_wide) {
 		int ncpu = pmc_ncpu(), any = 0;
-		for (int c = 0; c < ncpu && c < MAX_CPUS; c++) {
-			if (o->cpu_list && !o->cpus[c])
+		for (int c = 0; c < ncpu && c < CLI_MAX_CPUS; c++) {
+			if (o->tgt.cpu_list && !o->tgt.cpus[c])
 				continue;
 			if (pmc_allocate(spec, PMC_MODE_SS, flags, c, &id, count) < 0) {
-				if (errno == ENXIO && !o->cpu_list)
+				if (errno == ENXIO && !o->tgt.cpu_list)
 					continue;         /* an offline CPU */
 				return -1;
 			}
-			if ((o->hz && pmc_set_frequency(id, o->hz) < 0) || add_pmc(r, id, spec, c) < 0)
+			if ((o->hz && pmc_set_frequency(id, o->hz) < 0) ||
+			    (o->ustack && pmc_set_user_stack(id, o->ustack) < 0) ||
+			    add_pmc(r, id, spec, c) < 0)
 				return -1;
 			any = 1;
 		}
@@ -295,11 +334,13 @@ static int alloc_event(struct rec *r, const char *spec)
 		}
 		return 0;
 	}
-	if (!o->threads)
+	if (!o->tgt.threads)
 		flags |= PMC_F_DESCENDANTS;
 	if (pmc_allocate(spec, PMC_MODE_TS, flags, PMC_CPU_ANY, &id, count) < 0)
 		return -1;
-	if ((o->hz && pmc_set_frequency(id, o->hz) < 0) || add_pmc(r, id, spec, -1) < 0)
+	if ((o->hz && pmc_set_frequency(id, o->hz) < 0) ||
+	    (o->ustack && pmc_set_user_stack(id, o->ustack) < 0) ||
+	    add_pmc(r, id, spec, -1) < 0)
 		return -1;
 	return 0;
 }
@@ -434,20 +475,16 @@ static void print_verbose(struct rec *r)
 
 int cmd_record(int argc, char **argv)
 {
-	enum { OPT_SHOW_SETTINGS = 256 };
+	enum { OPT_SHOW_SETTINGS = 256, OPT_CALL_GRAPH };
 	static const struct option lopts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "count", required_argument, NULL, 'c' },
-		{ "call-graph", no_argument, NULL, 'g' },
+		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "compress", no_argument, NULL, 'z' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 't' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "duration", required_argument, NULL, 'l' },
+		CLI_TARGET_LONGOPTS,
 		{ "backend", required_argument, NULL, 'b' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -469,13 +506,13 @@ int cmd_record(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	join_cmdline(argc, argv, cmdline, sizeof(cmdline));
-	while ((c = getopt_long(argc, argv, "+:e:F:c:go:fzp:t:aC:l:b:vqh", lopts, NULL)) != -1) {
-		char *end;
+	while ((c = getopt_long(argc, argv, "+:e:F:c:go:fz" CLI_TARGET_OPTSTRING "b:vqh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': add_events(&o, optarg); break;
 		case 'F': o.hz = parse_u64(optarg, "frequency"); break;
 		case 'c': o.period = parse_u64(optarg, "period"); break;
 		case 'g': o.callchain = 1; break;
+		case OPT_CALL_GRAPH: parse_call_graph(&o, optarg); break;
 		case 'o':
 			if (!*optarg)
 				cli_usage_error("-o needs a file name (or '-')");
@@ -483,55 +520,25 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'f': o.force = 1; break;
 		case 'z': o.zstd = 1; break;
-		case 'p':
-			if (cli_parse_pid_list(optarg, &o.pids, &o.npids) < 0)
-				cli_usage_error("'%s' is not a list of process ids", optarg);
-			break;
-		case 't':
-			if (cli_parse_pid_list(optarg, &o.pids, &o.npids) < 0)
-				cli_usage_error("'%s' is not a list of thread ids", optarg);
-			o.threads = 1;
-			break;
-		case 'a': o.all_cpus = 1; break;
-		case 'C': {
-			long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-			int rc = cli_parse_cpu_list(optarg, o.cpus, ncpu > 0 && ncpu < MAX_CPUS ?
-			    (int)ncpu : MAX_CPUS);
-			if (rc == -2)
-				cli_usage_error("CPU list '%s' names a CPU this machine does not have "
-				    "(CPUs 0-%ld)", optarg, ncpu - 1);
-			if (rc < 0)
-				cli_usage_error("'%s' is not a CPU list (e.g. 0-3,6)", optarg);
-			o.cpu_list = o.all_cpus = 1;
-			break;
-		}
-		case 'l':
-			o.duration = strtod(optarg, &end);
-			if (*end || end == optarg || !(o.duration > 0))
-				cli_usage_error("'%s' is not a positive number of seconds", optarg);
-			break;
 		case 'b': o.backend = optarg; break;
 		case 'v': o.verbose = 1; break;
 		case 'q': o.quiet = 1; break;
 		case OPT_SHOW_SETTINGS: o.show_settings = 1; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
-		default:  cli_bad_option(c, argv);
+		default:
+			if (!cli_target_option(&o.tgt, c, optarg))
+				cli_bad_option(c, argv);
 		}
 	}
-	if (optind < argc)
-		o.cmd = &argv[optind];
+	if (o.ustack)
+		o.zstd = 1;   /* stack copies are large and alike: compressed ~100x */
 	if (o.show_settings) {
-		if (o.cmd || o.npids || o.all_cpus)
+		if (optind < argc || o.tgt.npids || o.tgt.system_wide)
 			cli_usage_error("--show-settings takes no target");
 		show_settings(stdout);
 		return CLI_EXIT_OK;
 	}
-	if (!o.cmd && !o.npids && !o.all_cpus)
-		cli_usage_error("nothing to record: give a command, -p, -t or -a");
-	if (o.cmd && (o.npids || o.all_cpus))
-		cli_usage_error("give either a command or -p/-t/-a, not both");
-	if (o.npids && o.all_cpus)
-		cli_usage_error("-p/-t and -a/-C cannot be combined");
+	cli_target_finish(&o.tgt, argc, argv, optind, "record");
 	if (o.hz && o.period)
 		cli_usage_error("give -F (samples per second) or -c (a period), not both");
 	if (o.nev == 0) {
@@ -589,23 +596,23 @@ int cmd_record(int argc, char **argv)
 		setup_fail(&r, CLI_EXIT_FAIL, "cannot write the log '%s': %s", r.shown,
 		    pmc_errmsg());
 
-	if (o.cmd && pmc_spawn(o.cmd, &r.child) < 0)
-		setup_fail(&r, CLI_EXIT_FAIL, "cannot start '%s': %s", o.cmd[0], pmc_errmsg());
+	if (o.tgt.cmd && pmc_spawn(o.tgt.cmd, &r.child) < 0)
+		setup_fail(&r, CLI_EXIT_FAIL, "cannot start '%s': %s", o.tgt.cmd[0], pmc_errmsg());
 	/* Only now (the command has been forked with default dispositions): a
 	 * full disk or a closed pipe must be errors, not signals. */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
 
-	if (!o.all_cpus) {
-		pid_t *targets = o.cmd ? &r.child : o.pids;
-		int nt = o.cmd ? 1 : o.npids;
+	if (!o.tgt.system_wide) {
+		pid_t *targets = o.tgt.cmd ? &r.child : o.tgt.pids;
+		int nt = o.tgt.cmd ? 1 : o.tgt.npids;
 		for (int i = 0; i < r.npmcs; i++)
 			for (int t = 0; t < nt; t++) {
-				int rc = o.threads ? pmc_attach_thread(r.pmcs[i].id, targets[t]) :
+				int rc = o.tgt.threads ? pmc_attach_thread(r.pmcs[i].id, targets[t]) :
 				    pmc_attach(r.pmcs[i].id, targets[t]);
 				if (rc < 0)
 					setup_fail(&r, CLI_EXIT_FAIL, "cannot attach to %s %d: %s",
-					    o.threads ? "thread" : "process", (int)targets[t],
+					    o.tgt.threads ? "thread" : "process", (int)targets[t],
 					    pmc_errmsg());
 			}
 	}
@@ -619,7 +626,7 @@ int cmd_record(int argc, char **argv)
 	use_backend_clock = r.child > 0;
 	uint64_t t0 = now_ns(), next_status = t0;
 	if (r.child > 0 && pmc_spawn_go(r.child) < 0)
-		setup_fail(&r, CLI_EXIT_FAIL, "cannot run '%s': %s", o.cmd[0], pmc_errmsg());
+		setup_fail(&r, CLI_EXIT_FAIL, "cannot run '%s': %s", o.tgt.cmd[0], pmc_errmsg());
 
 	/*
 	 * Waiting for a command on Linux: a blocking wait, interrupted by our
@@ -650,7 +657,7 @@ int cmd_record(int argc, char **argv)
 			write_failed = st.pl_error;
 			break;
 		}
-		if (o.duration > 0 && (double)(now - t0) >= o.duration * 1e9)
+		if (o.tgt.duration > 0 && (double)(now - t0) >= o.tgt.duration * 1e9)
 			break;
 		if (got_signal) {
 			if (r.child <= 0)
@@ -677,16 +684,16 @@ int cmd_record(int argc, char **argv)
 		} else {
 			struct timespec ts = { 0, TICK_MS * 1000000L };
 			nanosleep(&ts, NULL);
-			if (!o.all_cpus) {
+			if (!o.tgt.system_wide) {
 				int alive = 0;
-				for (int t = 0; t < o.npids; t++)
-					alive |= pmc_target_exists(o.pids[t]);
+				for (int t = 0; t < o.tgt.npids; t++)
+					alive |= pmc_target_exists(o.tgt.pids[t]);
 				if (!alive) {
 					clear_status(&r);
 					if (!o.quiet)
-						cli_warn("the monitored %s exited", o.npids > 1 ?
-						    (o.threads ? "threads" : "processes") :
-						    (o.threads ? "thread" : "process"));
+						cli_warn("the monitored %s exited", o.tgt.npids > 1 ?
+						    (o.tgt.threads ? "threads" : "processes") :
+						    (o.tgt.threads ? "thread" : "process"));
 					break;
 				}
 			}
@@ -762,7 +769,7 @@ int cmd_record(int argc, char **argv)
 	pmc_fini();
 	for (int i = 0; i < o.nev; i++)
 		free(o.spec[i]);
-	free(o.pids);
+	cli_target_free(&o.tgt);
 	free(r.pmcs);
 	return exit_status;
 }

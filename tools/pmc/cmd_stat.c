@@ -1,8 +1,11 @@
 /*
  * cmd_stat.c — `pmc stat`: count events for a command, processes, threads
  * or CPUs (perf stat; pmcstat -p/-s).  Everything is done through the
- * public libpmc API: this file only decides what to count and prints it.
+ * public libpmc API: this file decides what to count and runs it;
+ * stat_print.c prints.  Counts go to stderr as perf's do (or to -o FILE),
+ * so the command's own stdout stays its own.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -16,49 +19,9 @@
 #include <unistd.h>
 
 #include "pmc.h"
-#include "pmclog.h"
 #include "cli.h"
-#include "json.h"
+#include "stat.h"
 #include "core/outfile.h"
-
-#define MAX_EVENTS 64
-#define MAX_CPUS   4096
-
-struct ev {
-	char *spec;
-	int supported;                  /* 0: "<not supported>" */
-	char why[256];
-	pmc_id_t *ids;
-	int nids;
-	double scale;
-	char unit[32];
-	struct pmc_reading r;           /* summed over ids, this run */
-	struct pmc_reading prev_r;      /* reading at the last interval */
-	double *runs;                   /* -r: value of each run */
-	int nruns;
-};
-
-struct opts {
-	struct ev ev[MAX_EVENTS];
-	int nev;
-	pid_t *pids;
-	int npids;
-	int threads;                    /* -t: pids are thread ids */
-	int all_cpus;
-	unsigned char cpus[MAX_CPUS];
-	int cpu_list;
-	int interval_ms;
-	int repeat;
-	const char *sep;
-	int json;
-	int per_process;
-	int no_inherit;
-	double duration;
-	const char *backend;
-	char **cmd;
-	pid_t child;                    /* the command's pid (last run) */
-	FILE *out;
-};
 
 static volatile sig_atomic_t got_signal;
 static void on_signal(int sig) { got_signal = sig; }
@@ -66,6 +29,14 @@ static void on_signal(int sig) { got_signal = sig; }
 static const char *const default_events[] = {
 	"task-clock", "context-switches", "cpu-migrations", "page-faults",
 	"cycles", "instructions", "branches", "branch-misses",
+};
+
+/* -d, -d -d, -d -d -d: perf's detailed events, level by level. */
+static const char *const detailed_events[3] = {
+	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+	"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,"
+	    "iTLB-loads,iTLB-load-misses",
+	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
 };
 
 static void usage(FILE *f)
@@ -76,445 +47,357 @@ static void usage(FILE *f)
 "\n"
 "Count events for a command (and its children), existing processes or threads,\n"
 "or whole CPUs.  Without -e: task-clock, context-switches, cpu-migrations,\n"
-"page-faults, cycles, instructions, branches, branch-misses.\n"
+"page-faults, cycles, instructions, branches, branch-misses.  The counts go to\n"
+"standard error (as perf's), or to -o FILE.\n"
 "\n"
-"  -e, --event=LIST      events to count (see 'pmc list'); repeatable\n"
+"  -e, --event=LIST      events to count (see 'pmc list'); repeatable; '{a,b}' is\n"
+"                        a group (counted together); 'sys:*' every matching tracepoint\n"
+"  -d, --detailed        add cache events (-d -d: TLB and L1i too, -d -d -d: prefetch)\n"
 "  -p, --pid=PIDS        count existing processes (all their threads)\n"
 "  -t, --tid=TIDS        count existing threads\n"
-"  -a, --all-cpus        count every CPU (system-wide; needs privilege)\n"
+"  -a, --all-cpus        count every CPU (system-wide; needs privilege); with a\n"
+"                        command: for as long as it runs\n"
 "  -C, --cpu=LIST        count only these CPUs (e.g. 0-3,6); implies -a\n"
 "  -l, --duration=SECS   stop after SECS seconds (-p, -t, -a; default: Ctrl-C)\n"
-"  -I, --interval=MS     print counts every MS milliseconds\n"
+"  -A, --no-aggr         one row per CPU (-a)\n"
+"      --per-core        one row per core (-a)\n"
+"      --per-socket      one row per socket (-a)\n"
+"      --per-thread      one row per thread (-p, -t)\n"
+"  -D, --delay=MSEC      start counting MSEC milliseconds after the command starts\n"
+"  -I, --interval=MS     print counts every MS milliseconds (and the last part)\n"
 "  -r, --repeat=N        run the command N times; print mean and relative stddev\n"
-"  -x, --field-separator=SEP  CSV output: value,unit,event,running-ns,running-%%,metric,metric-unit\n"
+"  -x, --field-separator=SEP  CSV output: [time,][unit,[cpus,]]value,unit,event,\n"
+"                        [stddev-%%,]running-ns,running-%%,metric,metric-unit\n"
 "  -j, --json            JSON output (one object; one per line with -I)\n"
 "  -P, --per-process     one row per process of the command's tree, at its exit\n"
 "      --no-inherit      do not count the command's children\n"
 "  -b, --backend=NAME    linux (default) or sim (simulated ARMv8 PMU)\n"
-"  -o, --output=FILE     write the counts to FILE instead of stdout\n"
+"  -o, --output=FILE     write the counts to FILE instead of stderr ('-': stdout)\n"
 "  -h, --help            this help\n"
 "\n"
 "The exit status is the command's own (128+N if a signal N ended it), or 1 if\n"
 "counting failed, 2 for a usage error.\n");
 }
 
-static void add_events(struct opts *o, const char *list)
+/* ---- events ----------------------------------------------------------------- */
+
+static void add_one(struct stat_opts *o, const char *spec, int leader)
+{
+	if (o->nev >= STAT_MAX_EVENTS)
+		cli_usage_error("too many events (at most %d)", STAT_MAX_EVENTS);
+	o->ev[o->nev].spec = strdup(spec);
+	o->ev[o->nev].leader = leader;
+	if (!o->ev[o->nev].spec)
+		cli_die(CLI_EXIT_FAIL, "out of memory");
+	o->nev++;
+}
+
+/* "{a,b}" or "{a,b}:u": the members, each with the group's modifiers. */
+static void add_group(struct stat_opts *o, const char *group)
+{
+	char inner[512], mods[32] = "";
+	const char *close = strrchr(group, '}');
+	char **specs;
+	int n;
+
+	if (!close || close == group + 1 || (close[1] && close[1] != ':'))
+		cli_usage_error("bad event group '%s' (want {EVENT,EVENT...}[:MODIFIERS])", group);
+	snprintf(inner, sizeof(inner), "%.*s", (int)(close - group - 1), group + 1);
+	if (close[1])
+		snprintf(mods, sizeof(mods), "%s", close + 2);
+	if (pmc_event_split(inner, &specs, &n) < 0)
+		cli_usage_error("bad event group '%s': %s", group, pmc_errmsg());
+	int leader = o->nev;
+	for (int i = 0; i < n; i++) {
+		char spec[600];
+		if (specs[i][0] == '{')
+			cli_usage_error("event groups cannot be nested ('%s')", group);
+		snprintf(spec, sizeof(spec), "%s%s%s", specs[i],
+		    !mods[0] ? "" : strchr(specs[i], ':') ? "" : ":", mods);
+		add_one(o, spec, i ? leader : -1);
+	}
+	pmc_event_split_free(specs, n);
+}
+
+static void add_events(struct stat_opts *o, const char *list)
 {
 	char **specs;
 	int n;
 
 	if (pmc_event_split(list, &specs, &n) < 0)
 		cli_usage_error("bad event list '%s': %s", list, pmc_errmsg());
-	for (int i = 0; i < n; i++) {
-		if (o->nev >= MAX_EVENTS)
-			cli_usage_error("too many events (at most %d)", MAX_EVENTS);
-		o->ev[o->nev++].spec = strdup(specs[i]);
-	}
+	for (int i = 0; i < n; i++)
+		if (specs[i][0] == '{')
+			add_group(o, specs[i]);
+		else
+			add_one(o, specs[i], -1);
 	pmc_event_split_free(specs, n);
 }
 
-static const char *base_name(const char *spec, char *buf, size_t len)
+/* ---- aggregation units ------------------------------------------------------- */
+
+static int add_unit(struct stat_opts *o, const char *label, int cpu)
 {
-	snprintf(buf, len, "%s", spec);
-	buf[strcspn(buf, ":,")] = '\0';
-	return buf;
+	for (int u = 0; u < o->nunits; u++)
+		if (!strcmp(o->units[u].label, label)) {
+			o->units[u].ncpus++;
+			return u;
+		}
+	struct stat_unit *n = realloc(o->units, (size_t)(o->nunits + 1) * sizeof(*n));
+	if (!n)
+		cli_die(CLI_EXIT_FAIL, "out of memory");
+	o->units = n;
+	memset(&n[o->nunits], 0, sizeof(n[0]));
+	snprintf(n[o->nunits].label, sizeof(n[0].label), "%s", label);
+	n[o->nunits].ncpus = 1;
+	n[o->nunits].cpu = o->aggr == AGGR_CPU ? cpu : -1;
+	return o->nunits++;
 }
 
-static struct ev *find_ev(struct opts *o, const char *name)
-{
-	char b[160];
-	for (int i = 0; i < o->nev; i++)
-		if (o->ev[i].supported && o->ev[i].r.pm_running &&
-		    !strcmp(base_name(o->ev[i].spec, b, sizeof(b)), name))
-			return &o->ev[i];
-	return NULL;
-}
-
-static int is_clock(const char *spec)
-{
-	char b[160];
-	base_name(spec, b, sizeof(b));
-	return !strcmp(b, "task-clock") || !strcmp(b, "cpu-clock");
-}
-
-/* Allocate the PMCs of one event; a machine that cannot count it gives
- * "<not supported>", anything else (bad name, no permission) is fatal. */
-static int setup_event(struct opts *o, struct ev *e, uint32_t flags)
+/* The unit each CPU's counts go to (-A, --per-core, --per-socket). */
+static void cpu_units(struct stat_opts *o)
 {
 	int ncpu = pmc_ncpu();
 
-	e->supported = 1;
-	if (o->all_cpus) {
-		e->ids = calloc((size_t)ncpu, sizeof(pmc_id_t));
+	o->cpu_unit = calloc((size_t)(ncpu > 0 ? ncpu : 1), sizeof(int));
+	if (!o->cpu_unit)
+		cli_die(CLI_EXIT_FAIL, "out of memory");
+	for (int cpu = 0; cpu < ncpu && o->aggr != AGGR_GLOBAL; cpu++) {
+		char label[64];
+		int s = 0, d = 0, c = 0;
+		if (!cli_target_has_cpu(&o->tgt, cpu))
+			continue;
+		pmc_cpu_topology(cpu, &s, &d, &c);
+		if (o->aggr == AGGR_CPU)
+			snprintf(label, sizeof(label), "CPU%d", cpu);
+		else if (o->aggr == AGGR_CORE)
+			snprintf(label, sizeof(label), "S%d-D%d-C%d", s, d, c);
+		else
+			snprintf(label, sizeof(label), "S%d", s);
+		o->cpu_unit[cpu] = add_unit(o, label, cpu);
+	}
+}
+
+/* --per-thread: the threads of -p PIDs (as they are now) or the -t TIDs. */
+static void thread_units(struct stat_opts *o, pid_t **tids, int *ntids)
+{
+	*tids = NULL;
+	*ntids = 0;
+	for (int i = 0; i < o->tgt.npids; i++) {
+		char path[64];
+		struct dirent *d;
+		DIR *dir = NULL;
+
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)o->tgt.pids[i]);
+		if (!o->tgt.threads)
+			dir = opendir(path);
+		if (!dir && !o->tgt.threads)
+			cli_die(CLI_EXIT_FAIL, "cannot list the threads of process %d: %s",
+			    (int)o->tgt.pids[i], strerror(errno));
+		for (;;) {
+			pid_t tid = o->tgt.pids[i];
+			if (dir) {
+				if (!(d = readdir(dir)))
+					break;
+				if (d->d_name[0] == '.')
+					continue;
+				tid = (pid_t)atoi(d->d_name);
+			}
+			pid_t *n = realloc(*tids, (size_t)(*ntids + 1) * sizeof(pid_t));
+			if (!n)
+				cli_die(CLI_EXIT_FAIL, "out of memory");
+			*tids = n;
+			n[(*ntids)++] = tid;
+			char comm[32] = "?", label[64];
+			snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
+			FILE *f = fopen(path, "r");
+			if (f) {
+				if (fgets(comm, sizeof(comm), f))
+					comm[strcspn(comm, "\n")] = '\0';
+				fclose(f);
+			}
+			snprintf(label, sizeof(label), "%s-%d", comm, (int)tid);
+			add_unit(o, label, -1);
+			if (!dir)
+				break;
+		}
+		if (dir)
+			closedir(dir);
+	}
+}
+
+/* ---- PMCs ----------------------------------------------------------------------- */
+
+static void push_id(struct stat_ev *e, pmc_id_t id, int unit)
+{
+	pmc_id_t *ni = realloc(e->ids, (size_t)(e->nids + 1) * sizeof(*ni));
+	int *nu = ni ? realloc(e->id_unit, (size_t)(e->nids + 1) * sizeof(*nu)) : NULL;
+	if (!ni || !nu)
+		cli_die(CLI_EXIT_FAIL, "out of memory");
+	e->ids = ni;
+	e->id_unit = nu;
+	e->ids[e->nids] = id;
+	e->id_unit[e->nids++] = unit;
+}
+
+/* Allocate the PMCs of one event: per CPU (-a), per thread, or one. */
+static int alloc_event(struct stat_opts *o, struct stat_ev *e, uint32_t flags,
+    const pid_t *tids, int ntids)
+{
+	pmc_id_t id;
+
+	if (o->tgt.system_wide) {
+		int ncpu = pmc_ncpu();
 		for (int c = 0; c < ncpu; c++) {
-			if (o->cpu_list && !o->cpus[c])
+			if (!cli_target_has_cpu(&o->tgt, c))
 				continue;
-			if (pmc_allocate(e->spec, PMC_MODE_SC, 0, c, &e->ids[e->nids], 0) < 0) {
-				if (errno == ENXIO && !o->cpu_list)
+			if (pmc_allocate(e->spec, PMC_MODE_SC, 0, c, &id, 0) < 0) {
+				if (errno == ENXIO && !o->tgt.cpu_list)
 					continue;        /* an offline CPU */
 				return -1;
 			}
-			e->nids++;
+			push_id(e, id, o->cpu_unit[c]);
 		}
-	} else {
-		e->ids = calloc(1, sizeof(pmc_id_t));
-		if (pmc_allocate(e->spec, PMC_MODE_TC, flags, PMC_CPU_ANY, &e->ids[0], 0) < 0)
-			return -1;
-		e->nids = 1;
+		return 0;
 	}
-	const char *u;
-	if (pmc_event_unit(e->ids[0], &e->scale, &u) == 0)
-		snprintf(e->unit, sizeof(e->unit), "%s", u);
+	if (o->aggr == AGGR_THREAD) {
+		for (int t = 0; t < ntids; t++) {
+			if (pmc_allocate(e->spec, PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0) < 0)
+				return -1;
+			push_id(e, id, t);
+		}
+		return 0;
+	}
+	if (pmc_allocate(e->spec, PMC_MODE_TC, flags, PMC_CPU_ANY, &id, 0) < 0)
+		return -1;
+	push_id(e, id, 0);
 	return 0;
 }
 
-static void read_all(struct opts *o)
+/* Allocate one event; a machine that cannot count it gives "<not supported>",
+ * anything else (bad name, no permission) is fatal. */
+static void setup_event(struct stat_opts *o, struct stat_ev *e, uint32_t flags,
+    const pid_t *tids, int ntids, pid_t child)
+{
+	const char *u;
+
+	e->supported = 1;
+	if (alloc_event(o, e, flags, tids, ntids) < 0) {
+		int err = errno;
+		char why[512];
+		/* the reason first: ending the child starts a new one */
+		snprintf(why, sizeof(why), "%s", pmc_errmsg());
+		for (int k = 0; k < e->nids; k++)
+			pmc_release(e->ids[k]);
+		e->nids = 0;
+		if (err == EOPNOTSUPP || (err == EINVAL && (strstr(why, "no hardware PMU") ||
+		    strstr(why, "does not support")))) {
+			e->supported = 0;
+			snprintf(e->why, sizeof(e->why), "%s", why);
+			snprintf(e->name, sizeof(e->name), "%s", e->spec);
+			return;
+		}
+		if (child > 0) {
+			int status;
+			pmc_spawn_kill(child, SIGKILL);
+			pmc_spawn_wait(child, &status);
+		}
+		cli_die(err == ENOENT || err == EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAIL,
+		    "cannot count '%s': %s", e->spec, why);
+	}
+	if (e->nids == 0) {
+		e->supported = 0;
+		snprintf(e->why, sizeof(e->why), "no CPU of the list is online");
+	}
+	const char *name = e->nids ? pmc_event_name(e->ids[0]) : NULL;
+	snprintf(e->name, sizeof(e->name), "%s", name ? name : e->spec);
+	if (e->nids && pmc_event_unit(e->ids[0], &e->scale, &u) == 0)
+		snprintf(e->unit, sizeof(e->unit), "%s", u);
+	if (e->nids)
+		pmc_event_kind(e->ids[0], &e->kind);
+	e->rk = calloc((size_t)e->nids + 1, sizeof(*e->rk));
+	e->prev_rk = calloc((size_t)e->nids + 1, sizeof(*e->prev_rk));
+	e->base_rk = calloc((size_t)e->nids + 1, sizeof(*e->base_rk));
+	if (!e->rk || !e->prev_rk || !e->base_rk)
+		cli_die(CLI_EXIT_FAIL, "out of memory");
+}
+
+static void release_event(struct stat_ev *e)
+{
+	for (int k = 0; k < e->nids; k++)
+		pmc_release(e->ids[k]);
+	free(e->ids);
+	free(e->id_unit);
+	free(e->rk);
+	free(e->prev_rk);
+	free(e->base_rk);
+	e->ids = NULL;
+	e->id_unit = NULL;
+	e->rk = e->prev_rk = e->base_rk = NULL;
+	e->nids = 0;
+}
+
+static void fail_with_child(pid_t child, const char *fmt, const char *a, int b)
+{
+	char why[512];
+	snprintf(why, sizeof(why), "%s", pmc_errmsg());
+	if (child > 0) {
+		int status;
+		pmc_spawn_kill(child, SIGKILL);
+		pmc_spawn_wait(child, &status);
+	}
+	cli_die(CLI_EXIT_FAIL, fmt, a, b, why);
+}
+
+/* Groups, then attach (process mode): members join before the first attach. */
+static void group_and_attach(struct stat_opts *o, pid_t child, const pid_t *tids)
 {
 	for (int i = 0; i < o->nev; i++) {
-		struct ev *e = &o->ev[i];
-		memset(&e->r, 0, sizeof(e->r));
-		for (int k = 0; k < e->nids && e->supported; k++) {
-			struct pmc_reading r;
-			if (pmc_read_ext(e->ids[k], &r) < 0)
-				continue;
-			e->r.pm_value += r.pm_value;
-			e->r.pm_raw += r.pm_raw;
-			e->r.pm_enabled += r.pm_enabled;
-			e->r.pm_running += r.pm_running;
-			e->r.pm_scaled |= r.pm_scaled;
-		}
+		struct stat_ev *e = &o->ev[i], *l;
+		if (e->leader < 0 || !e->supported)
+			continue;
+		l = &o->ev[e->leader];
+		for (int k = 0; k < e->nids && l->supported && k < l->nids; k++)
+			if (pmc_group(l->ids[k], e->ids[k]) < 0)
+				fail_with_child(child, "cannot group '%s' (event %d): %s", e->spec, i + 1);
 	}
-}
-
-/* ---- derived metrics ---------------------------------------------------- */
-
-struct metric { double v; const char *unit; int valid; };
-
-static struct metric metric_for(struct opts *o, struct ev *e, double value, double elapsed_ns)
-{
-	struct metric m = { 0, "", 0 };
-	char b[160];
-	const char *n = base_name(e->spec, b, sizeof(b));
-	struct ev *clk = find_ev(o, "task-clock");
-	struct ev *other;
-
-	if (!clk)
-		clk = find_ev(o, "cpu-clock");
-	if (is_clock(e->spec)) {
-		if (elapsed_ns > 0) {
-			m.v = value / elapsed_ns;
-			m.unit = "CPUs utilized";
-			m.valid = 1;
-		}
-		return m;
-	}
-	if (!strcmp(n, "instructions") && (other = find_ev(o, "cycles")) && other->r.pm_value) {
-		m.v = value / (double)other->r.pm_value;
-		m.unit = "insn per cycle";
-		m.valid = 1;
-	} else if ((!strcmp(n, "cycles") || !strcmp(n, "cpu-cycles")) && clk && clk->r.pm_value) {
-		m.v = value / (double)clk->r.pm_value;
-		m.unit = "GHz";
-		m.valid = 1;
-	} else if (!strcmp(n, "branch-misses") && (other = find_ev(o, "branches")) &&
-	    other->r.pm_value) {
-		m.v = 100.0 * value / (double)other->r.pm_value;
-		m.unit = "% of all branches";
-		m.valid = 1;
-	} else if (!strcmp(n, "cache-misses") && (other = find_ev(o, "cache-references")) &&
-	    other->r.pm_value) {
-		m.v = 100.0 * value / (double)other->r.pm_value;
-		m.unit = "% of all cache refs";
-		m.valid = 1;
-	} else if (strstr(n, "-misses") && !strstr(n, "branch")) {
-		/* L1-dcache-load-misses vs L1-dcache-loads, LLC-, dTLB-, ... */
-		char base[160];
-		snprintf(base, sizeof(base), "%s", n);
-		char *p = strstr(base, "-misses");
-		*p = 's';
-		p[1] = '\0';
-		if ((other = find_ev(o, base)) && other->r.pm_value) {
-			m.v = 100.0 * value / (double)other->r.pm_value;
-			m.unit = "% of all accesses";
-			m.valid = 1;
-		}
-	} else if (!strncmp(n, "stalled-cycles-", 15) && (other = find_ev(o, "cycles")) &&
-	    other->r.pm_value) {
-		m.v = 100.0 * value / (double)other->r.pm_value;
-		m.unit = !strcmp(n + 15, "frontend") ? "frontend cycles idle" : "backend cycles idle";
-		m.valid = 1;
-	} else if (clk && clk->r.pm_value && !e->unit[0]) {
-		double per_s = value / ((double)clk->r.pm_value / 1e9);
-		m.valid = 1;
-		if (per_s >= 1e9) {
-			m.v = per_s / 1e9; m.unit = "G/sec";
-		} else if (per_s >= 1e6) {
-			m.v = per_s / 1e6; m.unit = "M/sec";
-		} else if (per_s >= 1e3) {
-			m.v = per_s / 1e3; m.unit = "K/sec";
-		} else {
-			m.v = per_s; m.unit = "/sec";
-		}
-	}
-	return m;
-}
-
-/* ---- printing ------------------------------------------------------------- */
-
-static double ev_value(struct ev *e, uint64_t v)
-{
-	return (double)v * (e->scale > 0 ? e->scale : 1.0);
-}
-
-static void print_human_row(struct opts *o, struct ev *e, double value, double elapsed_ns,
-    double rsd, int have_rsd)
-{
-	FILE *f = o->out;
-	char num[64];
-
-	if (!e->supported) {
-		fprintf(f, "%20s      %-32s\n", "<not supported>", e->spec);
+	if (o->tgt.system_wide)
 		return;
-	}
-	if (e->r.pm_running == 0 && e->r.pm_enabled > 0) {
-		fprintf(f, "%20s      %-32s\n", "<not counted>", e->spec);
-		return;
-	}
-	if (is_clock(e->spec)) {
-		snprintf(num, sizeof(num), "%.2f", value / 1e6);
-		fprintf(f, "%20s msec %-32s", num, e->spec);
-	} else if (e->unit[0]) {
-		snprintf(num, sizeof(num), "%.2f", value);
-		fprintf(f, "%20s %-4s %-32s", num, e->unit, e->spec);
-	} else {
-		cli_group_digits((uint64_t)(value + 0.5), num, sizeof(num));
-		fprintf(f, "%20s      %-32s", num, e->spec);
-	}
-	struct metric m = metric_for(o, e, value, elapsed_ns);
-	if (m.valid)
-		fprintf(f, " # %8.3f %-20s", m.v, m.unit);
-	else
-		fprintf(f, "   %8s %-20s", "", "");
-	if (have_rsd)
-		fprintf(f, "  ( +- %5.2f%% )", rsd);
-	if (e->r.pm_scaled && e->r.pm_enabled)
-		fprintf(f, "  (%.2f%%)", 100.0 * (double)e->r.pm_running / (double)e->r.pm_enabled);
-	fputc('\n', f);
-}
-
-static void print_csv_row(struct opts *o, struct ev *e, double value, double elapsed_ns,
-    const char *prefix)
-{
-	FILE *f = o->out;
-	const char *s = o->sep;
-
-	fputs(prefix, f);
-	if (!e->supported) {
-		fprintf(f, "<not supported>%s%s%s%s%s0%s0.00%s%s\n", s, "", s, e->spec, s, s, s, s);
-		return;
-	}
-	if (e->r.pm_running == 0 && e->r.pm_enabled > 0) {
-		fprintf(f, "<not counted>%s%s%s%s%s0%s0.00%s%s\n", s, e->unit, s, e->spec, s, s, s, s);
-		return;
-	}
-	struct metric m = metric_for(o, e, value, elapsed_ns);
-	double pct = e->r.pm_enabled ? 100.0 * (double)e->r.pm_running / (double)e->r.pm_enabled : 100.0;
-	if (is_clock(e->spec))
-		fprintf(f, "%.2f%smsec", value / 1e6, s);
-	else if (e->unit[0])
-		fprintf(f, "%.2f%s%s", value, s, e->unit);
-	else
-		fprintf(f, "%.0f%s", value, s);
-	fprintf(f, "%s%s%s%llu%s%.2f%s", s, e->spec, s,
-	    (unsigned long long)e->r.pm_running, s, pct, s);
-	if (m.valid)
-		fprintf(f, "%.3f%s%s", m.v, s, m.unit);
-	else
-		fprintf(f, "%s", s);
-	fputc('\n', f);
-}
-
-/* A count as JSON: exact for integers (%.6g would round 99453132). */
-static void json_number(FILE *f, double v)
-{
-	if (v == (double)(uint64_t)v && v < 9007199254740992.0)
-		fprintf(f, "%llu", (unsigned long long)v);
-	else
-		fprintf(f, "%.6f", v);
-}
-
-static void json_row(struct opts *o, struct ev *e, double value, double elapsed_ns,
-    double mean_rsd, int have_rsd, double interval_s)
-{
-	FILE *f = o->out;
-	fputc('{', f);
-	if (interval_s >= 0)
-		fprintf(f, "\"interval_s\":%.6f,", interval_s);
-	fputs("\"event\":", f);
-	json__string(f, e->spec);
-	fprintf(f, ",\"supported\":%s", e->supported ? "true" : "false");
-	if (!e->supported) {
-		fputs(",\"reason\":", f);
-		json__string(f, e->why);
-		fputc('}', f);
-		return;
-	}
-	int counted = !(e->r.pm_running == 0 && e->r.pm_enabled > 0);
-	fprintf(f, ",\"counted\":%s,\"value\":", counted ? "true" : "false");
-	json_number(f, value);
-	fprintf(f, ",\"raw\":%llu,\"unit\":", (unsigned long long)e->r.pm_raw);
-	json__string(f, is_clock(e->spec) ? "ns" : e->unit);
-	fprintf(f, ",\"enabled_ns\":%llu,\"running_ns\":%llu,\"scaled\":%s",
-	    (unsigned long long)e->r.pm_enabled, (unsigned long long)e->r.pm_running,
-	    e->r.pm_scaled ? "true" : "false");
-	if (have_rsd)
-		fprintf(f, ",\"rsd_percent\":%.4f", mean_rsd);
-	struct metric m = metric_for(o, e, value, elapsed_ns);
-	if (m.valid) {
-		fprintf(f, ",\"metric\":{\"value\":%.6g,\"unit\":", m.v);
-		json__string(f, m.unit);
-		fputc('}', f);
-	}
-	fputc('}', f);
-}
-
-static void cmd_string(struct opts *o, char *buf, size_t len)
-{
-	size_t n = 0;
-	buf[0] = '\0';
-	if (o->cmd) {
-		if (o->all_cpus)
-			n = (size_t)snprintf(buf, len, "system wide, while running: ");
-		for (char **a = o->cmd; *a && n + 2 < len; a++)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", a == o->cmd ? "" : " ", *a);
-	} else if (o->all_cpus) {
-		snprintf(buf, len, o->cpu_list ? "CPU(s) selected" : "system wide");
-	} else {
-		n = (size_t)snprintf(buf, len, "%s ", o->threads ? "thread" : "process id");
-		for (int i = 0; i < o->npids && n + 2 < len; i++)
-			n += (size_t)snprintf(buf + n, len - n, "%s%d", i ? "," : "", (int)o->pids[i]);
-	}
-}
-
-static void print_final(struct opts *o, double elapsed_ns, struct rusage *ru, int status_known,
-    int status)
-{
-	char what[512];
-	FILE *f = o->out;
-
-	cmd_string(o, what, sizeof(what));
-	if (o->json) {
-		fputs("{\"target\":", f);
-		json__string(f, what);
-		fprintf(f, ",\"backend\":\"%s\",\"elapsed_ns\":%.0f", pmc_backend_name(), elapsed_ns);
-		if (status_known)
-			fprintf(f, ",\"exit_status\":%d", status);
-		if (o->repeat > 1)
-			fprintf(f, ",\"runs\":%d", o->repeat);
-		fputs(",\"events\":[", f);
-		for (int i = 0; i < o->nev; i++) {
-			struct ev *e = &o->ev[i];
-			double mean = 0, rsd = 0;
-			if (i)
-				fputc(',', f);
-			if (o->repeat > 1 && e->nruns) {
-				for (int k = 0; k < e->nruns; k++)
-					mean += e->runs[k];
-				mean /= e->nruns;
-				double var = 0;
-				for (int k = 0; k < e->nruns; k++)
-					var += (e->runs[k] - mean) * (e->runs[k] - mean);
-				var /= e->nruns > 1 ? e->nruns - 1 : 1;
-				rsd = mean ? 100.0 * sqrt(var / e->nruns) / mean : 0;
-				json_row(o, e, mean, elapsed_ns, rsd, 1, -1);
-			} else {
-				json_row(o, e, ev_value(e, e->r.pm_value), elapsed_ns, 0, 0, -1);
+	for (int i = 0; i < o->nev; i++) {
+		struct stat_ev *e = &o->ev[i];
+		for (int k = 0; k < e->nids; k++) {
+			const pid_t *targets = o->aggr == AGGR_THREAD ? &tids[k] :
+			    o->tgt.cmd ? &child : o->tgt.pids;
+			int nt = o->aggr == AGGR_THREAD || o->tgt.cmd ? 1 : o->tgt.npids;
+			int thread = o->tgt.threads || o->aggr == AGGR_THREAD;
+			for (int t = 0; t < nt; t++) {
+				int r = thread ? pmc_attach_thread(e->ids[k], targets[t]) :
+				    pmc_attach(e->ids[k], targets[t]);
+				if (r < 0)
+					fail_with_child(child, "cannot attach to %s %d: %s",
+					    thread ? "thread" : "process", (int)targets[t]);
 			}
 		}
-		fputs("]}\n", f);
-		return;
 	}
-	if (o->sep) {
-		for (int i = 0; i < o->nev; i++)
-			print_csv_row(o, &o->ev[i], ev_value(&o->ev[i], o->ev[i].r.pm_value),
-			    elapsed_ns, "");
-		return;
-	}
-	if (o->repeat > 1)
-		fprintf(f, "\n Performance counter stats for '%s' (%d runs):\n\n", what, o->repeat);
-	else
-		fprintf(f, "\n Performance counter stats for '%s':\n\n", what);
-	for (int i = 0; i < o->nev; i++) {
-		struct ev *e = &o->ev[i];
-		if (o->repeat > 1 && e->nruns) {
-			double mean = 0, var = 0;
-			for (int k = 0; k < e->nruns; k++)
-				mean += e->runs[k];
-			mean /= e->nruns;
-			for (int k = 0; k < e->nruns; k++)
-				var += (e->runs[k] - mean) * (e->runs[k] - mean);
-			var /= e->nruns > 1 ? e->nruns - 1 : 1;
-			double rsd = mean ? 100.0 * sqrt(var / e->nruns) / mean : 0;
-			print_human_row(o, e, mean, elapsed_ns, rsd, 1);
-		} else {
-			print_human_row(o, e, ev_value(e, e->r.pm_value), elapsed_ns, 0, 0);
-		}
-	}
-	fprintf(f, "\n%17.9f seconds time elapsed%s\n", elapsed_ns / 1e9,
-	    o->repeat > 1 ? " (mean)" : "");
-	if (ru && o->cmd && !strcmp(pmc_backend_name(), "linux")) {
-		fprintf(f, "%17.9f seconds user\n", (double)ru->ru_utime.tv_sec +
-		    (double)ru->ru_utime.tv_usec / 1e6);
-		fprintf(f, "%17.9f seconds sys\n", (double)ru->ru_stime.tv_sec +
-		    (double)ru->ru_stime.tv_usec / 1e6);
-	}
-	for (int i = 0; i < o->nev; i++)
-		if (!o->ev[i].supported) {
-			fprintf(f, "\n%s: %s\n", o->ev[i].spec, o->ev[i].why);
-			break;
-		}
-	fputc('\n', f);
 }
 
-/*
- * One line per event for the interval just ended: every field of the
- * reading (value, raw, enabled, running) becomes the interval's delta while
- * printing, so rates and metrics are per interval too.
- */
-static void print_interval(struct opts *o, double t_ns)
+static void start_all(struct stat_opts *o)
 {
-	FILE *f = o->out;
-	struct pmc_reading cur[MAX_EVENTS];
-	double ival = (double)o->interval_ms * 1e6;
+	for (int i = 0; i < o->nev; i++)
+		for (int k = 0; k < o->ev[i].nids; k++)
+			if (pmc_start(o->ev[i].ids[k]) < 0)
+				cli_die(CLI_EXIT_FAIL, "cannot start counting '%s': %s",
+				    o->ev[i].spec, pmc_errmsg());
+}
 
+static void read_all(struct stat_opts *o)
+{
 	for (int i = 0; i < o->nev; i++) {
-		struct ev *e = &o->ev[i];
-		cur[i] = e->r;
-		e->r.pm_value -= e->prev_r.pm_value;
-		e->r.pm_raw -= e->prev_r.pm_raw;
-		e->r.pm_enabled -= e->prev_r.pm_enabled;
-		e->r.pm_running -= e->prev_r.pm_running;
+		struct stat_ev *e = &o->ev[i];
+		for (int k = 0; k < e->nids; k++)
+			if (pmc_read_ext(e->ids[k], &e->rk[k]) < 0)
+				memset(&e->rk[k], 0, sizeof(e->rk[k]));
 	}
-	for (int i = 0; i < o->nev; i++) {
-		struct ev *e = &o->ev[i];
-		double v = ev_value(e, e->r.pm_value);
-		if (o->json) {
-			json_row(o, e, v, ival, 0, 0, t_ns / 1e9);
-			fputc('\n', f);
-		} else if (o->sep) {
-			char pre[64];
-			snprintf(pre, sizeof(pre), "%.6f%s", t_ns / 1e9, o->sep);
-			print_csv_row(o, e, v, ival, pre);
-		} else {
-			fprintf(f, "%14.6f ", t_ns / 1e9);
-			print_human_row(o, e, v, ival, 0, 0);
-		}
-	}
-	for (int i = 0; i < o->nev; i++) {
-		o->ev[i].prev_r = cur[i];
-		o->ev[i].r = cur[i];
-	}
-	fflush(f);
 }
 
 /* The backend's clock: simulated time with the sim, CLOCK_MONOTONIC else. */
@@ -523,458 +406,287 @@ static uint64_t now_ns(void)
 	return pmc_clock_ns();
 }
 
-/* ---- per-process (PMC_F_LOG_PROCEXIT through the log) --------------------- */
-
-struct proc_row {
-	pid_t pid, ppid;
-	char comm[64];
-	char path[4096];
-	uint64_t *vals;
-	int seen_exit;
-};
-
-static struct proc_row *proc_get(struct proc_row **rows, int *n, int nev, pid_t pid)
-{
-	for (int i = 0; i < *n; i++)
-		if ((*rows)[i].pid == pid)
-			return &(*rows)[i];
-	struct proc_row *r = realloc(*rows, (size_t)(*n + 1) * sizeof(**rows));
-	if (!r)
-		cli_die(CLI_EXIT_FAIL, "out of memory");
-	*rows = r;
-	memset(&r[*n], 0, sizeof(r[*n]));
-	r[*n].pid = pid;
-	r[*n].ppid = -1;
-	r[*n].vals = calloc((size_t)nev, sizeof(uint64_t));
-	return &r[(*n)++];
-}
-
-static int ev_index_of(struct opts *o, pmc_id_t id)
-{
-	for (int i = 0; i < o->nev; i++)
-		for (int k = 0; k < o->ev[i].nids; k++)
-			if (o->ev[i].ids[k] == id)
-				return i;
-	return -1;
-}
-
-static void print_per_process(struct opts *o, int logfd, pid_t root)
-{
-	struct proc_row *rows = NULL;
-	int n = 0;
-	struct pmclog_ev ev;
-	void *p;
-	FILE *f = o->out;
-
-	lseek(logfd, 0, SEEK_SET);
-	p = pmclog_open(logfd);
-	if (p)
-		pmclog_set_extensions(p, 1);
-	if (!p) {
-		cli_warn("cannot read back the per-process log: %s", strerror(errno));
-		return;
-	}
-	proc_get(&rows, &n, o->nev, root);
-	while (pmclog_read(p, &ev) == 0) {
-		struct proc_row *r;
-		int k;
-		switch (ev.pl_type) {
-		case PMCLOG_TYPE_PROCFORK:
-			r = proc_get(&rows, &n, o->nev, ev.pl_u.pl_f.pl_newpid);
-			r->ppid = ev.pl_u.pl_f.pl_oldpid;
-			break;
-		case PMCLOG_TYPE_COMM:
-			r = proc_get(&rows, &n, o->nev, ev.pl_u.pl_cm.pl_pid);
-			if (ev.pl_u.pl_cm.pl_pid == ev.pl_u.pl_cm.pl_tid || !r->comm[0])
-				snprintf(r->comm, sizeof(r->comm), "%s", ev.pl_u.pl_cm.pl_comm);
-			break;
-		case PMCLOG_TYPE_PROCEXEC:
-			r = proc_get(&rows, &n, o->nev, ev.pl_u.pl_x.pl_pid);
-			snprintf(r->path, sizeof(r->path), "%s", ev.pl_u.pl_x.pl_pathname);
-			break;
-		case PMCLOG_TYPE_PROCEXIT:
-			k = ev_index_of(o, ev.pl_u.pl_e.pl_pmcid);
-			if (k < 0)
-				break;
-			r = proc_get(&rows, &n, o->nev, (pid_t)ev.pl_u.pl_e.pl_pid);
-			r->vals[k] += ev.pl_u.pl_e.pl_value;
-			r->seen_exit = 1;
-			break;
-		default:
-			break;
-		}
-	}
-	pmclog_close(p);
-	/*
-	 * Each task's counts arrive in its exit record (inherit_stat's
-	 * PERF_RECORD_READ) — except for one: the kernel swaps the contexts of
-	 * a parent and a child that are clones of each other, and the task that
-	 * holds the original context at its exit sends none.  Its counts are in
-	 * the totals, so one missing task is the total less all the others.
-	 * More than one missing (several original contexts) stays unknown.
-	 */
-	int missing = 0, hole = -1;
-	for (int i = 0; i < n; i++)
-		if (!rows[i].seen_exit) {
-			missing++;
-			hole = i;
-		}
-	if (missing == 1) {
-		for (int k = 0; k < o->nev; k++) {
-			uint64_t others = 0;
-			for (int i = 0; i < n; i++)
-				if (i != hole)
-					others += rows[i].vals[k];
-			rows[hole].vals[k] = o->ev[k].r.pm_raw > others ?
-			    o->ev[k].r.pm_raw - others : 0;
-		}
-		rows[hole].seen_exit = 1;
-		missing = 0;
-	}
-	rows[0].ppid = getpid();
-	if (!rows[0].comm[0] && o->cmd)
-		snprintf(rows[0].comm, sizeof(rows[0].comm), "%s", o->cmd[0]);
-	/* A child that did not exec has its parent's name (fork copies it). */
-	for (int pass = 0; pass < n; pass++)
-		for (int i = 1; i < n; i++)
-			if (!rows[i].comm[0])
-				for (int j = 0; j < n; j++)
-					if (rows[j].pid == rows[i].ppid && rows[j].comm[0])
-						snprintf(rows[i].comm, sizeof(rows[i].comm), "%s",
-						    rows[j].comm);
-	if (o->json) {
-		fputs("{\"processes\":[", f);
-		for (int i = 0; i < n; i++) {
-			fprintf(f, "%s{\"pid\":%d,\"ppid\":%d,\"comm\":", i ? "," : "",
-			    (int)rows[i].pid, (int)rows[i].ppid);
-			json__string(f, rows[i].comm);
-			fputs(",\"exe\":", f);
-			json__string(f, rows[i].path);
-			fputs(",\"counts\":", f);
-			if (!rows[i].seen_exit) {
-				fputs("null}", f);
-				continue;
-			}
-			fputc('{', f);
-			for (int k = 0; k < o->nev; k++) {
-				if (k)
-					fputc(',', f);
-				json__string(f, o->ev[k].spec);
-				fprintf(f, ":%llu", (unsigned long long)rows[i].vals[k]);
-			}
-			fputs("}}", f);
-		}
-		fputs("]}\n", f);
-	} else if (o->sep) {
-		for (int i = 0; i < n; i++) {
-			fprintf(f, "%d%s%d%s%s", (int)rows[i].pid, o->sep, (int)rows[i].ppid, o->sep,
-			    rows[i].comm);
-			for (int k = 0; k < o->nev; k++)
-				if (rows[i].seen_exit)
-					fprintf(f, "%s%llu", o->sep, (unsigned long long)rows[i].vals[k]);
-				else
-					fprintf(f, "%s-", o->sep);
-			fputc('\n', f);
-		}
-	} else {
-		fprintf(f, "\n Per-process counts (at each process's exit):\n\n%8s %8s  %-16s",
-		    "PID", "PPID", "COMMAND");
-		for (int k = 0; k < o->nev; k++)
-			fprintf(f, " %18s", o->ev[k].spec);
-		fputc('\n', f);
-		for (int i = 0; i < n; i++) {
-			char num[64];
-			fprintf(f, "%8d %8d  %-16s", (int)rows[i].pid, (int)rows[i].ppid,
-			    rows[i].comm[0] ? rows[i].comm : "?");
-			for (int k = 0; k < o->nev; k++)
-				fprintf(f, " %18s", rows[i].seen_exit ?
-				    cli_group_digits(rows[i].vals[k], num, sizeof(num)) : "-");
-			fputc('\n', f);
-		}
-		if (missing)
-			fprintf(f, "\n - : the kernel reported no exit counts for %d process%s; "
-			    "their counts are in the totals only.\n",
-			    missing, missing > 1 ? "es" : "");
-	}
-	for (int i = 0; i < n; i++)
-		free(rows[i].vals);
-	free(rows);
-}
-
 /* ---- running --------------------------------------------------------------- */
 
-static int run_once(struct opts *o, int run, int *exit_status, double *elapsed, struct rusage *ru)
+struct run_result {
+	int exit_status;
+	double elapsed_ns;
+	int logfd;                      /* --per-process: the log to read back */
+};
+
+/* Wait up to ms for the command (or just sleep without one): 1 if it ended. */
+static int wait_child(pid_t child, int *status, int ms)
 {
-	uint32_t flags = PMC_F_DESCENDANTS;
-	pid_t child = -1;
-	int logfd = -1, status = 0, rc = 0;
-
-	if (o->per_process)
-		flags |= PMC_F_LOG_PROCEXIT;
-	if (o->no_inherit)
-		flags &= ~(uint32_t)PMC_F_DESCENDANTS;
-
-	if (o->cmd && pmc_spawn(o->cmd, &child) < 0)
-		cli_die(CLI_EXIT_FAIL, "cannot start '%s': %s", o->cmd[0], pmc_errmsg());
-	o->child = child;
-
-	if (o->per_process) {
-		char tmpl[] = "/tmp/pmc-stat-XXXXXX";
-		logfd = mkstemp(tmpl);
-		if (logfd < 0)
-			cli_die(CLI_EXIT_FAIL, "cannot create a temporary log: %s", strerror(errno));
-		unlink(tmpl);
-		if (pmc_configure_logfile(logfd) < 0)
-			cli_die(CLI_EXIT_FAIL, "cannot configure the log: %s", pmc_errmsg());
+	if (child <= 0) {
+		struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+		nanosleep(&ts, NULL);
+		return 0;
 	}
+	if (pmc_spawn_wait_timeout(child, status, ms) == 0)
+		return 1;
+	if (errno != EAGAIN && errno != EINTR)
+		cli_die(CLI_EXIT_FAIL, "waiting for the command: %s", pmc_errmsg());
+	return 0;
+}
 
-	for (int i = 0; i < o->nev; i++) {
-		struct ev *e = &o->ev[i];
-		if (run > 0) {
-			if (!e->supported)
-				continue;
-		} else if (setup_event(o, e, flags) < 0) {
-			int err = errno;
-			if (err == EINVAL && strstr(pmc_errmsg(), "no hardware PMU")) {
-				e->supported = 0;
-				snprintf(e->why, sizeof(e->why), "%s", pmc_errmsg());
-				continue;
-			}
-			if (err == EINVAL && strstr(pmc_errmsg(), "does not support")) {
-				e->supported = 0;
-				snprintf(e->why, sizeof(e->why), "%s", pmc_errmsg());
-				continue;
-			}
-			int code = (err == ENOENT || err == EINVAL) ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
-			char why[512];
-			/* the reason, before pmc_spawn_* replace it */
-			snprintf(why, sizeof(why), "%s", pmc_errmsg());
-			if (child > 0) {
-				pmc_spawn_kill(child, SIGKILL);
-				pmc_spawn_wait(child, &status);
-			}
-			cli_die(code, "cannot count '%s': %s", e->spec, why);
-		}
-		/* Attach (process mode) — system mode PMCs have their CPU. */
-		if (!o->all_cpus) {
-			pid_t *targets = o->cmd ? &child : o->pids;
-			int nt = o->cmd ? 1 : o->npids;
-			for (int t = 0; t < nt; t++) {
-				int r = o->threads ? pmc_attach_thread(e->ids[0], targets[t]) :
-				    pmc_attach(e->ids[0], targets[t]);
-				if (r < 0) {
-					if (child > 0) {
-						pmc_spawn_kill(child, SIGKILL);
-						pmc_spawn_wait(child, &status);
-					}
-					cli_die(CLI_EXIT_FAIL, "cannot attach to %s %d: %s",
-					    o->threads ? "thread" : "process", (int)targets[t],
-					    pmc_errmsg());
-				}
-			}
-		}
-	}
-	for (int i = 0; i < o->nev; i++)
-		for (int k = 0; k < o->ev[i].nids && o->ev[i].supported; k++)
-			if (pmc_start(o->ev[i].ids[k]) < 0)
-				cli_die(CLI_EXIT_FAIL, "cannot start counting '%s': %s",
-				    o->ev[i].spec, pmc_errmsg());
-
-	uint64_t t0 = now_ns(), tnext = t0 + (uint64_t)o->interval_ms * 1000000ull;
-	if (child > 0 && pmc_spawn_go(child) < 0)
-		cli_die(CLI_EXIT_FAIL, "cannot run '%s': %s", o->cmd[0], pmc_errmsg());
+/* Until the command ends (or -l, Ctrl-C, the targets vanish); -I prints,
+ * and *printed is when the last interval it printed ended. */
+static int count_loop(struct stat_opts *o, pid_t child, uint64_t t0, int *status,
+    uint64_t *printed)
+{
+	uint64_t tnext = t0 + (uint64_t)o->interval_ms * 1000000ull;
 
 	for (;;) {
-		int wait_ms = -1;
+		int wait_ms = child > 0 ? 100 : 10;
 		if (o->interval_ms) {
 			uint64_t now = now_ns();
-			wait_ms = now >= tnext ? 0 : (int)((tnext - now) / 1000000ull);
+			/* rounded up: a wait of 0 ms would not advance the sim's
+			 * clock, and the interval would never come */
+			wait_ms = now >= tnext ? 0 : (int)((tnext - now + 999999ull) / 1000000ull);
+			if (child <= 0 && wait_ms > 10)
+				wait_ms = 10;
 		}
 		if (child > 0) {
-			int w = o->interval_ms ? wait_ms : 100;
-			int r = pmc_spawn_wait_timeout(child, &status, w);
-			if (r == 0)
-				break;
+			if (wait_child(child, status, wait_ms))
+				return 1;
 			if (got_signal && strcmp(pmc_backend_name(), "linux")) {
 				/* A simulated command gets no signal: stop counting it. */
-				status = (128 + got_signal) << 8;
-				break;
+				*status = (128 + got_signal) << 8;
+				return 1;
 			}
-			if (errno != EAGAIN && errno != EINTR)
-				cli_die(CLI_EXIT_FAIL, "waiting for the command: %s", pmc_errmsg());
 		} else {
 			/* -p/-t/-a: until the duration ends, Ctrl-C, or targets vanish. */
 			if (got_signal)
-				break;
-			if (o->duration > 0 && (double)(now_ns() - t0) >= o->duration * 1e9)
-				break;
-			struct timespec ts = { 0, 10 * 1000000L };
-			nanosleep(&ts, NULL);
-			if (!o->all_cpus) {
+				return 0;
+			if (o->tgt.duration > 0 && (double)(now_ns() - t0) >= o->tgt.duration * 1e9)
+				return 0;
+			wait_child(-1, status, wait_ms);
+			if (!o->tgt.system_wide) {
 				int alive = 0;
-				for (int t = 0; t < o->npids; t++)
-					alive |= pmc_target_exists(o->pids[t]);
+				for (int t = 0; t < o->tgt.npids; t++)
+					alive |= pmc_target_exists(o->tgt.pids[t]);
 				if (!alive) {
-					cli_warn("the monitored %s exited", o->npids > 1 ?
+					cli_warn("the monitored %s exited", o->tgt.npids > 1 ?
 					    "processes" : "process");
-					break;
+					return 0;
 				}
 			}
 		}
 		if (o->interval_ms && now_ns() >= tnext) {
 			read_all(o);
-			print_interval(o, (double)(now_ns() - t0));
+			*printed = now_ns() - t0;
+			stat_print_interval(o, (double)*printed, (double)o->interval_ms * 1e6);
 			tnext += (uint64_t)o->interval_ms * 1000000ull;
 		}
 	}
-	*elapsed = (double)(now_ns() - t0);
-	for (int i = 0; i < o->nev; i++)
-		for (int k = 0; k < o->ev[i].nids && o->ev[i].supported; k++)
-			pmc_stop(o->ev[i].ids[k]);
-	read_all(o);
-	for (int i = 0; i < o->nev; i++) {
-		struct ev *e = &o->ev[i];
-		double *n = realloc(e->runs, (size_t)(e->nruns + 1) * sizeof(double));
-		if (n) {
-			e->runs = n;
-			e->runs[e->nruns++] = ev_value(e, e->r.pm_value);
-		}
-	}
-	if (child > 0) {
-		if (!strcmp(pmc_backend_name(), "linux"))
-			getrusage(RUSAGE_CHILDREN, ru);
-		if (WIFEXITED(status))
-			*exit_status = WEXITSTATUS(status);
-		else if (WIFSIGNALED(status))
-			*exit_status = 128 + WTERMSIG(status);
-	}
-	if (o->per_process && logfd >= 0) {
-		if (pmc_close_logfile() < 0)
-			cli_warn("the per-process log: %s", pmc_errmsg());
-		if (o->interval_ms == 0 && run == o->repeat - 1)
-			rc = 1;  /* caller prints it after the totals */
-	}
-	if (o->per_process)
-		return rc ? logfd : (close(logfd), -1);
-	(void)child;
-	return -1;
 }
 
-int cmd_stat(int argc, char **argv)
+static void run_once(struct stat_opts *o, int run, struct run_result *res)
+{
+	uint32_t flags = PMC_F_DESCENDANTS;
+	pid_t child = -1, *tids = NULL;
+	int status = 0, ntids = 0, done = 0;
+
+	if (o->per_process)
+		flags |= PMC_F_LOG_PROCEXIT;
+	if (o->no_inherit)
+		flags &= ~(uint32_t)PMC_F_DESCENDANTS;
+	if (o->aggr == AGGR_THREAD)
+		thread_units(o, &tids, &ntids);
+
+	if (o->tgt.cmd && pmc_spawn(o->tgt.cmd, &child) < 0)
+		cli_die(CLI_EXIT_FAIL, "cannot start '%s': %s", o->tgt.cmd[0], pmc_errmsg());
+	o->child = child;
+	res->logfd = -1;
+	if (o->per_process) {
+		char tmpl[] = "/tmp/pmc-stat-XXXXXX";
+		res->logfd = mkstemp(tmpl);
+		if (res->logfd < 0)
+			cli_die(CLI_EXIT_FAIL, "cannot create a temporary log: %s", strerror(errno));
+		unlink(tmpl);
+		if (pmc_configure_logfile(res->logfd) < 0)
+			cli_die(CLI_EXIT_FAIL, "cannot configure the log: %s", pmc_errmsg());
+	}
+	/* Each run counts from zero: its own PMCs (an event the machine
+	 * cannot count is not tried again). */
+	for (int i = 0; i < o->nev; i++)
+		if (run == 0 || o->ev[i].supported)
+			setup_event(o, &o->ev[i], flags, tids, ntids, child);
+	group_and_attach(o, child, tids);
+	free(tids);
+	start_all(o);
+
+	uint64_t t0 = now_ns();
+	if (child > 0 && pmc_spawn_go(child) < 0)
+		cli_die(CLI_EXIT_FAIL, "cannot run '%s': %s", o->tgt.cmd[0], pmc_errmsg());
+	if (o->delay_ms) {
+		/* --delay: what is counted before the delay ends is not shown (a
+		 * command's counters start at its exec and cannot wait longer) */
+		done = wait_child(child, &status, o->delay_ms);
+		read_all(o);
+		for (int i = 0; i < o->nev; i++)
+			for (int k = 0; k < o->ev[i].nids; k++)
+				o->ev[i].base_rk[k] = o->ev[i].prev_rk[k] = o->ev[i].rk[k];
+		t0 = now_ns();
+	}
+	uint64_t printed = 0;
+	if (!done)
+		count_loop(o, child, t0, &status, &printed);
+	res->elapsed_ns = (double)(now_ns() - t0);
+	for (int i = 0; i < o->nev; i++)
+		for (int k = 0; k < o->ev[i].nids; k++)
+			pmc_stop(o->ev[i].ids[k]);
+	read_all(o);
+	/* The last, partial interval (perf prints it too), stamped with its end. */
+	if (o->interval_ms && res->elapsed_ns > (double)printed)
+		stat_print_interval(o, res->elapsed_ns, res->elapsed_ns - (double)printed);
+	for (int i = 0; i < o->nev; i++) {
+		struct stat_ev *e = &o->ev[i];
+		double *n = realloc(e->runs, (size_t)(e->nruns + 1) * sizeof(double));
+		struct pmc_reading tot;
+		if (!n)
+			cli_die(CLI_EXIT_FAIL, "out of memory");
+		e->runs = n;
+		stat_sum(e, -1, 0, &tot);
+		e->runs[e->nruns++] = stat_value(e, &tot);
+	}
+	if (child > 0) {
+		if (WIFEXITED(status))
+			res->exit_status = WEXITSTATUS(status);
+		else if (WIFSIGNALED(status))
+			res->exit_status = 128 + WTERMSIG(status);
+	}
+	if (o->per_process && pmc_close_logfile() < 0)
+		cli_warn("the per-process log: %s", pmc_errmsg());
+}
+
+/* ---- options ------------------------------------------------------------------ */
+
+enum { OPT_NO_INHERIT = 256, OPT_PER_CORE, OPT_PER_SOCKET, OPT_PER_THREAD };
+
+static void set_aggr(struct stat_opts *o, enum stat_aggr a)
+{
+	if (o->aggr != AGGR_GLOBAL && o->aggr != a)
+		cli_usage_error("choose one of -A, --per-core, --per-socket, --per-thread");
+	o->aggr = a;
+}
+
+static int parse_int(const char *arg, int lo, int hi, const char *what)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+	if (end == arg || *end || v < lo || v > hi)
+		cli_usage_error("'%s' is not %s", arg, what);
+	return (int)v;
+}
+
+static void check_options(struct stat_opts *o, int argc, char **argv)
+{
+	cli_target_finish(&o->tgt, argc, argv, optind, "count");
+	if (o->tgt.system_wide && o->per_process)
+		cli_usage_error("--per-process follows a command's processes; it cannot be "
+		    "combined with -a/-C");
+	if (o->repeat > 1 && !o->tgt.cmd)
+		cli_usage_error("-r repeats a command; it needs one");
+	if (o->per_process && !o->tgt.cmd)
+		cli_usage_error("--per-process needs a command to follow");
+	if (o->json && o->sep)
+		cli_usage_error("choose -x or --json, not both");
+	if (o->repeat > 1 && o->interval_ms)
+		cli_usage_error("-r and -I cannot be combined");
+	if (o->no_inherit && o->per_process)
+		cli_usage_error("--per-process needs the children (drop --no-inherit)");
+	if ((o->aggr == AGGR_CPU || o->aggr == AGGR_CORE || o->aggr == AGGR_SOCKET) &&
+	    !o->tgt.system_wide)
+		cli_usage_error("-A, --per-core and --per-socket split system-wide counts: "
+		    "they need -a or -C");
+	if (o->aggr == AGGR_THREAD && !o->tgt.npids)
+		cli_usage_error("--per-thread counts existing threads: it needs -p or -t");
+	if (o->aggr != AGGR_GLOBAL && (o->repeat > 1 || o->per_process))
+		cli_usage_error("-A and --per-* cannot be combined with -r or --per-process");
+}
+
+static void parse_options(struct stat_opts *o, int argc, char **argv, const char **outpath)
 {
 	static const struct option lopts[] = {
 		{ "event", required_argument, NULL, 'e' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 't' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "duration", required_argument, NULL, 'l' },
+		CLI_TARGET_LONGOPTS,
 		{ "interval", required_argument, NULL, 'I' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "per-process", no_argument, NULL, 'P' },
-		{ "no-inherit", no_argument, NULL, 'N' },
+		{ "no-inherit", no_argument, NULL, OPT_NO_INHERIT },
+		{ "no-aggr", no_argument, NULL, 'A' },
+		{ "per-core", no_argument, NULL, OPT_PER_CORE },
+		{ "per-socket", no_argument, NULL, OPT_PER_SOCKET },
+		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
+		{ "delay", required_argument, NULL, 'D' },
+		{ "detailed", no_argument, NULL, 'd' },
 		{ "backend", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static struct opts o;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:e:" CLI_TARGET_OPTSTRING "I:r:x:jPAD:db:o:h",
+	    lopts, NULL)) != -1) {
+		switch (c) {
+		case 'e': add_events(o, optarg); break;
+		case 'I':
+			o->interval_ms = parse_int(optarg, 10, 0x7fffffff,
+			    "an interval of at least 10 ms");
+			break;
+		case 'r': o->repeat = parse_int(optarg, 1, 100000, "a repeat count"); break;
+		case 'D': o->delay_ms = parse_int(optarg, 0, 0x7fffffff, "a delay in ms"); break;
+		case 'd': o->detailed++; break;
+		case 'x': o->sep = optarg; break;
+		case 'j': o->json = 1; break;
+		case 'P': o->per_process = 1; break;
+		case OPT_NO_INHERIT: o->no_inherit = 1; break;
+		case 'A': set_aggr(o, AGGR_CPU); break;
+		case OPT_PER_CORE: set_aggr(o, AGGR_CORE); break;
+		case OPT_PER_SOCKET: set_aggr(o, AGGR_SOCKET); break;
+		case OPT_PER_THREAD: set_aggr(o, AGGR_THREAD); break;
+		case 'b': o->backend = optarg; break;
+		case 'o': *outpath = optarg; break;
+		case 'h': usage(stdout); exit(0);
+		default:
+			if (!cli_target_option(&o->tgt, c, optarg))
+				cli_bad_option(c, argv);
+		}
+	}
+	check_options(o, argc, argv);
+	if (o->nev == 0)
+		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
+			add_events(o, default_events[i]);
+	for (int d = 0; d < o->detailed && d < 3; d++)
+		add_events(o, detailed_events[d]);
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	static struct stat_opts o;
 	const char *outpath = NULL;
-	int c, no_inherit = 0;
 
 	memset(&o, 0, sizeof(o));
 	o.repeat = 1;
-	o.out = stdout;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:p:t:aC:l:I:r:x:jPb:o:h", lopts, NULL)) != -1) {
-		char *end;
-		switch (c) {
-		case 'e': add_events(&o, optarg); break;
-		case 'p':
-			if (cli_parse_pid_list(optarg, &o.pids, &o.npids) < 0)
-				cli_usage_error("'%s' is not a list of process ids", optarg);
-			break;
-		case 't':
-			if (cli_parse_pid_list(optarg, &o.pids, &o.npids) < 0)
-				cli_usage_error("'%s' is not a list of thread ids", optarg);
-			o.threads = 1;
-			break;
-		case 'a': o.all_cpus = 1; break;
-		case 'C': {
-			long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-			int r = cli_parse_cpu_list(optarg, o.cpus, ncpu > 0 && ncpu < MAX_CPUS ?
-			    (int)ncpu : MAX_CPUS);
-			if (r == -2)
-				cli_usage_error("CPU list '%s' names a CPU this machine does not have "
-				    "(CPUs 0-%ld)", optarg, ncpu - 1);
-			if (r < 0)
-				cli_usage_error("'%s' is not a CPU list (e.g. 0-3,6)", optarg);
-			o.cpu_list = o.all_cpus = 1;
-			break;
-		}
-		case 'l':
-			o.duration = strtod(optarg, &end);
-			if (*end || o.duration <= 0)
-				cli_usage_error("'%s' is not a positive number of seconds", optarg);
-			break;
-		case 'I':
-			o.interval_ms = (int)strtol(optarg, &end, 10);
-			if (*end || o.interval_ms < 10)
-				cli_usage_error("the interval must be at least 10 ms (got '%s')", optarg);
-			break;
-		case 'r':
-			o.repeat = (int)strtol(optarg, &end, 10);
-			if (*end || o.repeat < 1 || o.repeat > 100000)
-				cli_usage_error("'%s' is not a repeat count", optarg);
-			break;
-		case 'x': o.sep = optarg; break;
-		case 'j': o.json = 1; break;
-		case 'P': o.per_process = 1; break;
-		case 'N': no_inherit = 1; break;
-		case 'b': o.backend = optarg; break;
-		case 'o': outpath = optarg; break;
-		case 'h': usage(stdout); return 0;
-		default:  cli_bad_option(c, argv);
-		}
-	}
-	if (optind < argc)
-		o.cmd = &argv[optind];
-	if (!o.cmd && !o.npids && !o.all_cpus)
-		cli_usage_error("nothing to count: give a command, -p, -t or -a");
-	if (o.cmd && o.npids)
-		cli_usage_error("give either a command or -p/-t, not both");
-	if (o.all_cpus && o.per_process)
-		cli_usage_error("--per-process follows a command's processes; it cannot be "
-		    "combined with -a/-C");
-	if (o.npids && o.all_cpus)
-		cli_usage_error("-p/-t and -a/-C cannot be combined");
-	if (o.repeat > 1 && !o.cmd)
-		cli_usage_error("-r repeats a command; it needs one");
-	if (o.per_process && !o.cmd)
-		cli_usage_error("--per-process needs a command to follow");
-	if (o.json && o.sep)
-		cli_usage_error("choose -x or --json, not both");
-	if (o.repeat > 1 && o.interval_ms)
-		cli_usage_error("-r and -I cannot be combined");
-	if (no_inherit) {
-		if (o.per_process)
-			cli_usage_error("--per-process needs the children (drop --no-inherit)");
-		o.no_inherit = 1;
-	}
-	if (o.nev == 0)
-		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
-			add_events(&o, default_events[i]);
+	o.out = stderr;          /* perf's habit: the command's stdout stays its own */
+	parse_options(&o, argc, argv, &outpath);
 	/* perf stat -o replaces the file: so do we, never through a planted
-	 * symlink, and only once the counts are complete */
+	 * symlink, and only once the counts are complete ("-": stdout) */
 	struct pmc_outfile of;
-	o.out = cli_open_output(&of, outpath, 1);
+	if (outpath)
+		o.out = cli_open_output(&of, outpath, 1);
 	if (o.backend && pmc_backend_select(o.backend) < 0)
 		cli_usage_error("%s", pmc_errmsg());
 	if (pmc_init() < 0)
 		cli_die(CLI_EXIT_FAIL, "cannot initialise libpmc: %s", pmc_errmsg());
+	if (o.tgt.system_wide)
+		cpu_units(&o);
 
 	/* The command gets Ctrl-C; we print what was counted when it ends. */
 	struct sigaction sa;
@@ -984,30 +696,52 @@ int cmd_stat(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	int exit_status = 0, logfd = -1;
-	double elapsed = 0, total_elapsed = 0;
-	struct rusage ru;
-	memset(&ru, 0, sizeof(ru));
+	struct run_result res;
+	double sum = 0, sumsq = 0;
+	int runs = 0;
+	memset(&res, 0, sizeof(res));
 	for (int run = 0; run < o.repeat; run++) {
-		logfd = run_once(&o, run, &exit_status, &elapsed, &ru);
-		total_elapsed += elapsed;
+		if (run > 0)
+			for (int i = 0; i < o.nev; i++)
+				release_event(&o.ev[i]);
+		run_once(&o, run, &res);
+		sum += res.elapsed_ns;
+		sumsq += res.elapsed_ns * res.elapsed_ns;
+		runs++;
 		if (got_signal)
 			break;
+		if (res.logfd >= 0 && run < o.repeat - 1) {
+			close(res.logfd);
+			res.logfd = -1;
+		}
 	}
-	print_final(&o, total_elapsed / o.repeat, &ru, o.cmd != NULL, exit_status);
-	if (logfd >= 0) {
-		print_per_process(&o, logfd, o.child);
-		close(logfd);
+	double mean = sum / runs;
+	double sd = runs > 1 ? sqrt(fmax(0, (sumsq - runs * mean * mean) / (runs - 1))) : 0;
+	struct rusage ru, *rup = NULL;
+	if (o.tgt.cmd && !o.tgt.system_wide && o.repeat == 1 &&
+	    !strcmp(pmc_backend_name(), "linux") &&
+	    getrusage(RUSAGE_CHILDREN, &ru) == 0)
+		rup = &ru;
+	/* With -I the intervals are the output (perf's); JSON adds the totals
+	 * as a last object of its own shape. */
+	if (!o.interval_ms || o.json)
+		stat_print_final(&o, mean, sd, rup, o.tgt.cmd != NULL, res.exit_status);
+	if (res.logfd >= 0) {
+		if (!o.interval_ms)
+			stat_print_per_process(&o, res.logfd, o.child);
+		close(res.logfd);
 	}
-	int out_failed = cli_close_output(&of, o.out, 0) != 0;
-	pmc_fini();
+	int out_failed = outpath && cli_close_output(&of, o.out, 0) != 0;
 	for (int i = 0; i < o.nev; i++) {
+		release_event(&o.ev[i]);
 		free(o.ev[i].spec);
-		free(o.ev[i].ids);
 		free(o.ev[i].runs);
 	}
-	free(o.pids);
+	pmc_fini();
+	free(o.units);
+	free(o.cpu_unit);
+	cli_target_free(&o.tgt);
 	if (out_failed)
 		return CLI_EXIT_FAIL;
-	return o.cmd ? exit_status : 0;
+	return o.tgt.cmd ? res.exit_status : 0;
 }

@@ -33,7 +33,8 @@ static void usage(FILE *f)
 	    "Subcommands:\n");
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
-	fprintf(f, "\n'pmc SUBCOMMAND --help' describes each; man pmc(1) has the rest.\n");
+	fprintf(f, "\n'pmc help SUBCOMMAND' or 'pmc SUBCOMMAND --help' describes each; man pmc(1)\n"
+	    "has the rest.\n");
 }
 
 int main(int argc, char **argv)
@@ -42,6 +43,19 @@ int main(int argc, char **argv)
 
 	if (argc < 2) {
 		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	/* perf's `perf help stat`: `pmc help SUBCOMMAND` is `pmc SUBCOMMAND --help` */
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		static char help_opt[] = "--help";
+		char *hargv[] = { argv[2], help_opt, NULL };
+		for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+			if (!strcmp(argv[2], cmds[i].name)) {
+				snprintf(prog, sizeof(prog), "pmc %s", cmds[i].name);
+				cli_prog = prog;
+				return cmds[i].fn(2, hargv);
+			}
+		fprintf(stderr, "pmc: '%s' is not a pmc subcommand; try 'pmc --help'\n", argv[2]);
 		return CLI_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {

@@ -91,8 +91,8 @@ static int open_error(int err, const struct perf_event_attr *a, pid_t pid, int c
 			    "counting without root or CAP_PERFMON", paranoid);
 		else if (!a->exclude_kernel && paranoid >= 2)
 			pmc__set_reason("kernel.perf_event_paranoid=%d forbids counting kernel "
-			    "events without root or CAP_PERFMON; add ':u' to count user space only",
-			    paranoid);
+			    "events without root or CAP_PERFMON; count user space only (':u') "
+			    "or set kernel.perf_event_paranoid to 1 or lower", paranoid);
 		else
 			pmc__set_reason("not permitted to monitor process %d (ptrace access "
 			    "rules; kernel.perf_event_paranoid=%d)", (int)pid, paranoid);

@@ -1,0 +1,330 @@
+/*
+ * kcache.c — the kernel-symbol cache (kcache.h): one file per running
+ * kernel under $XDG_CACHE_HOME/pmc (or ~/.cache/pmc), read and written only
+ * through a directory that is the user's own and not reachable by others,
+ * and trusted only after every field has been checked.  Depends on libc
+ * alone, so the fuzz harness (tests/fuzz/fuzz_kcache.c) links just this file.
+ *
+ * Layout (host byte order; the key makes a file from another machine or
+ * kernel unusable anyway):
+ *   0  "PMCKSYM2"        8   u32 build id length   12  build id[20]
+ *   32 u64 key digest    40  u64 n entries          48  u64 name bytes nl
+ *   56 u64 FNV-1a of every byte from 64 to the end
+ *   64 n x { u64 start, u64 size, u64 name offset, u64 module offset or ~0 }
+ *      nl bytes of NUL-terminated names
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kcache.h"
+
+#define KC_MAGIC "PMCKSYM2"
+#define KC_HDR 64u
+#define KC_ENT 32u
+#define KC_MAX (256u << 20)        /* no kernel has 256 MB of symbol names */
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	return h;
+}
+#define FNV0 1469598103934665603ull
+
+static uint64_t ld64(const unsigned char *b)
+{
+	uint64_t v;
+	memcpy(&v, b, 8);
+	return v;
+}
+
+/* FNV of a whole (small, non-blocking) file; h unchanged if unreadable. */
+static uint64_t fnv_file(uint64_t h, const char *path)
+{
+	char buf[8192];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat sb;
+	if (fd < 0)
+		return h;
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			h = fnv(h, buf, (size_t)n);
+	close(fd);
+	return h;
+}
+
+int kcache__key(struct kcache_key *k, const uint8_t *bid, uint32_t bidlen)
+{
+	char boot[64] = "", rel[256] = "";
+	int fd;
+	ssize_t n;
+
+	memset(k, 0, sizeof(*k));
+	if (!bid || bidlen == 0 || bidlen > 20)
+		return -1;
+	if ((fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, boot, sizeof(boot) - 1);
+	close(fd);
+	if (n < 32)
+		return -1;
+	boot[n] = '\0';
+	if ((fd = open("/proc/sys/kernel/osrelease", O_RDONLY | O_CLOEXEC)) >= 0) {
+		n = read(fd, rel, sizeof(rel) - 1);
+		rel[n > 0 ? n : 0] = '\0';
+		close(fd);
+	}
+	memcpy(k->bid, bid, bidlen);
+	k->bidlen = bidlen;
+	k->digest = fnv(fnv(fnv(FNV0, boot, strlen(boot)), rel, strlen(rel)), bid, bidlen);
+	k->digest = fnv_file(k->digest, "/proc/modules");
+	return 0;
+}
+
+int kcache__parse(const void *buf, size_t len, const struct kcache_key *key, kcache_cb cb,
+    void *arg)
+{
+	const unsigned char *b = buf;
+	uint64_t n, nl, prev = 0;
+	uint32_t bl;
+
+	if (!key || key->bidlen == 0 || len < KC_HDR || len > KC_MAX ||
+	    memcmp(b, KC_MAGIC, 8) != 0)
+		return -1;
+	memcpy(&bl, b + 8, 4);
+	if (bl != key->bidlen || memcmp(b + 12, key->bid, bl) != 0 ||
+	    ld64(b + 32) != key->digest)
+		return -1;
+	n = ld64(b + 40);
+	nl = ld64(b + 48);
+	/* sizes without overflow: n entries must fit, then nl is what is left */
+	if (n > (len - KC_HDR) / KC_ENT || nl != len - KC_HDR - n * KC_ENT)
+		return -1;
+	if (n && (nl == 0 || b[len - 1] != '\0'))
+		return -1;
+	if (ld64(b + 56) != fnv(FNV0, b + KC_HDR, len - KC_HDR))
+		return -1;
+	const unsigned char *e = b + KC_HDR;
+	const char *names = (const char *)(e + n * KC_ENT);
+	for (uint64_t i = 0; i < n; i++, e += KC_ENT) {
+		uint64_t start = ld64(e), size = ld64(e + 8), no = ld64(e + 16), mo = ld64(e + 24);
+		/* names end inside the area: the last byte is NUL */
+		if (no >= nl || (mo != UINT64_MAX && mo >= nl) || start + size < start || (i && start < prev))
+			return -1;
+		prev = start;
+	}
+	e = b + KC_HDR;
+	for (uint64_t i = 0; i < n; i++, e += KC_ENT) {
+		uint64_t mo = ld64(e + 24);
+		cb(arg, ld64(e), ld64(e + 8), names + ld64(e + 16), mo == UINT64_MAX ? NULL : names + mo);
+	}
+	return 0;
+}
+
+int kcache__dir(int create, const char **why)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char path[4096];
+	struct stat sb;
+	int fd;
+
+	*why = NULL;
+	if (getenv("PMC_NO_KSYM_CACHE"))
+		return -1;
+	if (x && *x)
+		snprintf(path, sizeof(path), "%s/pmc", x);
+	else if (home && *home)
+		snprintf(path, sizeof(path), "%s/.cache/pmc", home);
+	else
+		return -1;
+	if (create) {
+		char parent[4096];
+		snprintf(parent, sizeof(parent), "%s", path);
+		char *sl = strrchr(parent, '/');
+		if (sl && sl != parent) {
+			*sl = '\0';
+			(void)mkdir(parent, 0700);    /* ~/.cache as XDG says: 0700 */
+		}
+		(void)mkdir(path, 0700);
+	}
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ELOOP || errno == ENOTDIR)
+			*why = "is not a directory (a symbolic link?)";
+		return -1;
+	}
+	if (fstat(fd, &sb) != 0 || sb.st_uid != geteuid() || (sb.st_mode & 077)) {
+		*why = sb.st_uid != geteuid() ? "is owned by another user" :
+		    "is accessible to other users (needs mode 0700)";
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void file_name(const struct kcache_key *k, char *out, size_t len)
+{
+	char hex[41];
+	for (uint32_t i = 0; i < k->bidlen; i++)
+		snprintf(hex + 2 * i, 3, "%02x", k->bid[i]);
+	hex[2 * k->bidlen] = '\0';
+	snprintf(out, len, "ksyms-%s-%016" PRIx64, hex, k->digest);
+}
+
+int kcache__load(const struct kcache_key *key, void **bufp, size_t *lenp, kcache_cb cb,
+    void *arg)
+{
+	char name[128];
+	const char *why;
+	struct stat sb;
+	int dfd, fd;
+	char *buf;
+	size_t got = 0;
+
+	*bufp = NULL;
+	*lenp = 0;
+	if (!key->bidlen || (dfd = kcache__dir(0, &why)) < 0)
+		return -1;
+	file_name(key, name, sizeof(name));
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	close(dfd);
+	if (fd < 0)
+		return -1;
+	/* a regular file of ours that nobody else can have written */
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_uid != geteuid() ||
+	    (sb.st_mode & 077) || sb.st_size < (off_t)KC_HDR || sb.st_size > (off_t)KC_MAX ||
+	    !(buf = malloc((size_t)sb.st_size))) {
+		close(fd);
+		return -1;
+	}
+	while (got < (size_t)sb.st_size) {
+		ssize_t r = read(fd, buf + got, (size_t)sb.st_size - got);
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	if (got != (size_t)sb.st_size || kcache__parse(buf, got, key, cb, arg) != 0) {
+		free(buf);
+		return -1;
+	}
+	*bufp = buf;
+	*lenp = got;
+	return 0;
+}
+
+struct wbuf {
+	int fd, err;
+	uint64_t h;
+	unsigned char b[65536];
+	size_t n;
+};
+
+static void wflush(struct wbuf *w)
+{
+	size_t off = 0;
+	while (!w->err && off < w->n) {
+		ssize_t r = write(w->fd, w->b + off, w->n - off);
+		if (r <= 0)
+			w->err = 1;
+		else
+			off += (size_t)r;
+	}
+	w->n = 0;
+}
+
+static void wput(struct wbuf *w, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	w->h = fnv(w->h, p, n);
+	while (n) {
+		size_t k = sizeof(w->b) - w->n < n ? sizeof(w->b) - w->n : n;
+		memcpy(w->b + w->n, s, k);
+		w->n += k;
+		s += k;
+		n -= k;
+		if (w->n == sizeof(w->b))
+			wflush(w);
+	}
+}
+
+int kcache__store(const struct kcache_key *key, size_t n,
+    void (*get)(void *arg, size_t i, uint64_t *start, uint64_t *size, const char **name,
+        const char **mod), void *arg)
+{
+	char name[128], tmp[160];
+	const char *why;
+	unsigned char hdr[KC_HDR];
+	uint64_t nl = 0, n64 = n;
+	struct wbuf *w;
+	int dfd;
+
+	if (!key->bidlen || (dfd = kcache__dir(1, &why)) < 0)
+		return -1;
+	file_name(key, name, sizeof(name));
+	snprintf(tmp, sizeof(tmp), ".%s.%d", name, (int)getpid());
+	if (!(w = calloc(1, sizeof(*w)))) {
+		close(dfd);
+		return -1;
+	}
+	/* never through a planted link or an existing file; nobody else may read it */
+	w->fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (w->fd < 0) {
+		free(w);
+		close(dfd);
+		return -1;
+	}
+	/* the header needs the body's digest: write the body first, then the header */
+	if (lseek(w->fd, KC_HDR, SEEK_SET) != (off_t)KC_HDR)
+		w->err = 1;
+	w->h = FNV0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t r[4];
+		const char *nm, *md;
+		get(arg, i, &r[0], &r[1], &nm, &md);
+		r[2] = nl;
+		nl += strlen(nm) + 1;
+		r[3] = md ? nl : UINT64_MAX;
+		if (md)
+			nl += strlen(md) + 1;
+		wput(w, r, sizeof(r));
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t s, z;
+		const char *nm, *md;
+		get(arg, i, &s, &z, &nm, &md);
+		wput(w, nm, strlen(nm) + 1);
+		if (md)
+			wput(w, md, strlen(md) + 1);
+	}
+	wflush(w);
+	memcpy(hdr, KC_MAGIC, 8);
+	memcpy(hdr + 8, &key->bidlen, 4);
+	memset(hdr + 12, 0, 20);
+	memcpy(hdr + 12, key->bid, key->bidlen);
+	memcpy(hdr + 32, &key->digest, 8);
+	memcpy(hdr + 40, &n64, 8);
+	memcpy(hdr + 48, &nl, 8);
+	memcpy(hdr + 56, &w->h, 8);
+	if (pwrite(w->fd, hdr, KC_HDR, 0) != (ssize_t)KC_HDR)
+		w->err = 1;
+	if (close(w->fd) != 0)
+		w->err = 1;
+	int err = w->err;
+	free(w);
+	if (err || renameat(dfd, tmp, dfd, name) != 0) {
+		unlinkat(dfd, tmp, 0);
+		close(dfd);
+		return -1;
+	}
+	close(dfd);
+	return 0;
+}

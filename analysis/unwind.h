@@ -1,0 +1,45 @@
+/*
+ * unwind.h — user call chains from a sample's copy of the user registers
+ * and stack (pmc record --call-graph dwarf, perf record --call-graph dwarf),
+ * unwound with DWARF CFI through elfutils (libdwfl's frame API: .eh_frame
+ * via .eh_frame_hdr, .debug_frame, separate debug files by build id and
+ * debuglink).  One unwinder serves both inputs: the readers hand out the
+ * same struct pmclog_ev_callchain with pl_uregs/pl_ustack filled.
+ *
+ * One Dwfl per address space, kept for the whole report: each binary the
+ * process maps becomes one Dwfl_Module, opened once, its CFI parsed once
+ * and reused by every sample of that process; mappings that arrive later
+ * (dlopen) are added, an exec (a mapping over an older one) rebuilds it.
+ */
+#ifndef PMCSTAT_UNWIND_H
+#define PMCSTAT_UNWIND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmclog.h"
+#include "symbols.h"
+
+/* A mapping of the process, as analysis/profile.c keeps them: later ones
+ * (higher seq) win where they overlap older ones. */
+struct unwind_map {
+	uint64_t start, end, pgoff, seq;
+	struct sym_dso *dso;
+};
+
+struct unwinder;
+
+struct unwinder *unwind__new(void);
+void unwind__free(struct unwinder *u);
+
+/* Unwind the user stack of one sample of process `space` (the pid whose
+ * mappings maps[0..nmaps) are; they only grow between calls).  Fills pcs
+ * with the sampled user pc then the return addresses, outermost last, and
+ * returns how many (0 if the sample has no user registers).  *complete is
+ * 1 when the unwinding reached the outermost frame (_start, a thread's
+ * start), 0 when it stopped early (stack copy too short, no CFI, depth). */
+int unwind__user(struct unwinder *u, int32_t space, const struct unwind_map *maps,
+    size_t nmaps, const struct pmclog_ev_callchain *cc, uint64_t *pcs, int max,
+    int *complete);
+
+#endif

@@ -1,0 +1,235 @@
+/*
+ * perf_sample.c — decode a PERF_RECORD_SAMPLE body (see perf_sample.h):
+ * one bounded cursor, every field in the kernel's output order
+ * (kernel/events/core.c perf_output_sample; perf's evsel__parse_sample).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "common/perf_sample.h"
+
+uint32_t psample__ld32(const unsigned char *p, int be)
+{
+	if (be)
+		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+uint64_t psample__ld64(const unsigned char *p, int be)
+{
+	if (be)
+		return (uint64_t)psample__ld32(p, 1) << 32 | psample__ld32(p + 4, 1);
+	return (uint64_t)psample__ld32(p + 4, 0) << 32 | psample__ld32(p, 0);
+}
+
+int psample__host_big_endian(void)
+{
+	const uint16_t one = 1;
+	unsigned char b;
+	memcpy(&b, &one, 1);
+	return b == 0;
+}
+
+struct cur {
+	const unsigned char *b;
+	size_t n, off;
+	int be, bad;
+};
+
+static uint64_t u64(struct cur *c)
+{
+	if (c->n - c->off < 8) {
+		c->bad = 1;
+		c->off = c->n;
+		return 0;
+	}
+	c->off += 8;
+	return psample__ld64(c->b + c->off - 8, c->be);
+}
+
+static void two32(struct cur *c, uint32_t *a, uint32_t *b)
+{
+	if (c->n - c->off < 8) {
+		c->bad = 1;
+		c->off = c->n;
+		*a = *b = 0;
+		return;
+	}
+	*a = psample__ld32(c->b + c->off, c->be);
+	*b = psample__ld32(c->b + c->off + 4, c->be);
+	c->off += 8;
+}
+
+/* `count` items of `size` bytes: a pointer to them, or NULL (and bad). */
+static const unsigned char *take(struct cur *c, uint64_t count, size_t size)
+{
+	const unsigned char *p = c->b + c->off;
+	if (c->bad || count > (c->n - c->off) / size) {
+		c->bad = 1;
+		c->off = c->n;
+		return NULL;
+	}
+	c->off += (size_t)count * size;
+	return p;
+}
+
+static void regs(struct cur *c, uint64_t mask, struct psample_regs *r)
+{
+	r->mask = mask;
+	r->abi = u64(c);
+	r->nr = 0;
+	r->regs = NULL;
+	if (c->bad || r->abi == PSAMPLE_REGS_ABI_NONE)
+		return;
+	r->nr = (uint32_t)__builtin_popcountll(mask);
+	r->regs = take(c, r->nr, 8);
+}
+
+static void read_block(struct cur *c, uint64_t rf, struct psample *s)
+{
+	s->read.stride = 8 * (1 + !!(rf & PSAMPLE_FMT_ID) + !!(rf & PSAMPLE_FMT_LOST));
+	if (rf & PSAMPLE_FMT_GROUP) {
+		s->read.nr = u64(c);
+		if (rf & PSAMPLE_FMT_TOTAL_TIME_ENABLED)
+			s->read.time_enabled = u64(c);
+		if (rf & PSAMPLE_FMT_TOTAL_TIME_RUNNING)
+			s->read.time_running = u64(c);
+		s->read.values = take(c, s->read.nr, s->read.stride);
+		return;
+	}
+	/* value, [enabled], [running], [id], [lost]: psample__read_value
+	 * steps over the times between the value and its id. */
+	s->read.nr = 1;
+	s->read.values = c->b + c->off;
+	u64(c);
+	if (rf & PSAMPLE_FMT_TOTAL_TIME_ENABLED)
+		s->read.time_enabled = u64(c);
+	if (rf & PSAMPLE_FMT_TOTAL_TIME_RUNNING)
+		s->read.time_running = u64(c);
+	if (rf & PSAMPLE_FMT_ID)
+		u64(c);
+	if (rf & PSAMPLE_FMT_LOST)
+		u64(c);
+	if (c->bad)
+		s->read.values = NULL;
+}
+
+void psample__read_value(const struct psample *s, uint64_t rf, uint64_t i,
+    struct psample_readval *out)
+{
+	const unsigned char *p;
+	size_t k = 1;
+
+	memset(out, 0, sizeof(*out));
+	if (!s->read.values || i >= s->read.nr)
+		return;
+	if (rf & PSAMPLE_FMT_GROUP) {
+		p = s->read.values + (size_t)i * s->read.stride;
+	} else {
+		p = s->read.values;
+		k += !!(rf & PSAMPLE_FMT_TOTAL_TIME_ENABLED) + !!(rf & PSAMPLE_FMT_TOTAL_TIME_RUNNING);
+	}
+	out->value = psample__ld64(p, s->big_endian);
+	if (rf & PSAMPLE_FMT_ID)
+		out->id = psample__ld64(p + 8 * k++, s->big_endian);
+	if (rf & PSAMPLE_FMT_LOST)
+		out->lost = psample__ld64(p + 8 * k, s->big_endian);
+}
+
+int psample__parse(struct psample *s, const struct psample_layout *l, const void *body,
+    size_t n, int be)
+{
+	struct cur c = { body, n, 0, be, 0 };
+	uint64_t st = l->sample_type;
+
+	memset(s, 0, sizeof(*s));
+	s->present = st;
+	s->big_endian = be;
+	if (st & PSAMPLE_IDENTIFIER)
+		s->id = u64(&c);
+	if (st & PSAMPLE_IP)
+		s->ip = u64(&c);
+	if (st & PSAMPLE_TID)
+		two32(&c, &s->pid, &s->tid);
+	if (st & PSAMPLE_TIME)
+		s->time = u64(&c);
+	if (st & PSAMPLE_ADDR)
+		s->addr = u64(&c);
+	if (st & PSAMPLE_ID)
+		s->id = u64(&c);
+	if (st & PSAMPLE_STREAM_ID)
+		s->stream_id = u64(&c);
+	if (st & PSAMPLE_CPU)
+		two32(&c, &s->cpu, &s->cpu_res);
+	if (st & PSAMPLE_PERIOD)
+		s->period = u64(&c);
+	if (st & PSAMPLE_READ)
+		read_block(&c, l->read_format, s);
+	if (st & PSAMPLE_CALLCHAIN) {
+		s->callchain_nr = u64(&c);
+		s->callchain = take(&c, s->callchain_nr, 8);
+	}
+	if (st & PSAMPLE_RAW) {
+		if (c.n - c.off < 4) {
+			c.bad = 1;
+		} else {
+			s->raw_size = psample__ld32(c.b + c.off, be);
+			c.off += 4;
+			s->raw = take(&c, s->raw_size, 1);
+		}
+	}
+	if (st & PSAMPLE_BRANCH_STACK) {
+		s->branch_nr = u64(&c);
+		if (l->branch_sample_type & PSAMPLE_BRANCH_HW_INDEX)
+			s->branch_hw_idx = u64(&c);
+		s->branch = take(&c, s->branch_nr, 24);
+		if (l->branch_sample_type & PSAMPLE_BRANCH_COUNTERS)
+			s->branch_counters = take(&c, s->branch_nr, 8);
+	}
+	if (st & PSAMPLE_REGS_USER)
+		regs(&c, l->regs_user, &s->regs_user);
+	if (st & PSAMPLE_STACK_USER) {
+		s->stack_size = u64(&c);
+		if (s->stack_size) {
+			s->stack = take(&c, s->stack_size, 1);
+			s->stack_dyn_size = u64(&c);
+			if (s->stack_dyn_size > s->stack_size)
+				c.bad = 1;
+		}
+	}
+	if (st & (PSAMPLE_WEIGHT | PSAMPLE_WEIGHT_STRUCT))
+		s->weight = u64(&c);
+	if (st & PSAMPLE_DATA_SRC)
+		s->data_src = u64(&c);
+	if (st & PSAMPLE_TRANSACTION)
+		s->transaction = u64(&c);
+	if (st & PSAMPLE_REGS_INTR)
+		regs(&c, l->regs_intr, &s->regs_intr);
+	if (st & PSAMPLE_PHYS_ADDR)
+		s->phys_addr = u64(&c);
+	if (st & PSAMPLE_CGROUP)
+		s->cgroup = u64(&c);
+	if (st & PSAMPLE_DATA_PAGE_SIZE)
+		s->data_page_size = u64(&c);
+	if (st & PSAMPLE_CODE_PAGE_SIZE)
+		s->code_page_size = u64(&c);
+	if (st & PSAMPLE_AUX) {
+		s->aux_size = u64(&c);
+		s->aux = take(&c, s->aux_size, 1);
+	}
+	s->used = c.off;
+	return c.bad ? -EINVAL : 0;
+}
+
+int psample__parse_read(struct psample *s, uint64_t read_format, const void *body, size_t n,
+    int be)
+{
+	struct cur c = { body, n, 0, be, 0 };
+
+	memset(s, 0, sizeof(*s));
+	s->present = PSAMPLE_READ;
+	s->big_endian = be;
+	read_block(&c, read_format, s);
+	s->used = c.off;
+	return c.bad ? -EINVAL : 0;
+}

@@ -1,0 +1,145 @@
+/*
+ * perf_sample.h — the one decoder of the kernel's PERF_RECORD_SAMPLE body.
+ *
+ * A sample's fields are laid out by the sample_type (and read_format,
+ * branch_sample_type, the register masks) its event was opened with; two
+ * readers need them: the log writer (lib/log/translate.c, records straight
+ * from the kernel's ring, host byte order) and the perf.data reader
+ * (analysis/perfdata/reader.c, a file of either byte order).  This file sits
+ * below both (lib/common: no dependency on anything in pmc, and no kernel
+ * header, so that it builds where <linux/perf_event.h> does not exist).
+ * perf's evsel__parse_sample is the model: every sample_type bit, in the
+ * kernel's order (perf_output_sample), bounds-checked — a truncated or
+ * inconsistent record is an error, never a read past its end.
+ *
+ * Variable-length parts (call chain, read values, raw data, branch stack,
+ * registers, user stack, aux data) are pointers into the record, decoded on
+ * demand with psample__u64() in the record's byte order.
+ */
+#ifndef PMC_COMMON_PERF_SAMPLE_H
+#define PMC_COMMON_PERF_SAMPLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* sample_type bits (the kernel's PERF_SAMPLE_*, ABI values) */
+#define PSAMPLE_IP              (1ULL << 0)
+#define PSAMPLE_TID             (1ULL << 1)
+#define PSAMPLE_TIME            (1ULL << 2)
+#define PSAMPLE_ADDR            (1ULL << 3)
+#define PSAMPLE_READ            (1ULL << 4)
+#define PSAMPLE_CALLCHAIN       (1ULL << 5)
+#define PSAMPLE_ID              (1ULL << 6)
+#define PSAMPLE_CPU             (1ULL << 7)
+#define PSAMPLE_PERIOD          (1ULL << 8)
+#define PSAMPLE_STREAM_ID       (1ULL << 9)
+#define PSAMPLE_RAW             (1ULL << 10)
+#define PSAMPLE_BRANCH_STACK    (1ULL << 11)
+#define PSAMPLE_REGS_USER       (1ULL << 12)
+#define PSAMPLE_STACK_USER      (1ULL << 13)
+#define PSAMPLE_WEIGHT          (1ULL << 14)
+#define PSAMPLE_DATA_SRC        (1ULL << 15)
+#define PSAMPLE_IDENTIFIER      (1ULL << 16)
+#define PSAMPLE_TRANSACTION     (1ULL << 17)
+#define PSAMPLE_REGS_INTR       (1ULL << 18)
+#define PSAMPLE_PHYS_ADDR       (1ULL << 19)
+#define PSAMPLE_AUX             (1ULL << 20)
+#define PSAMPLE_CGROUP          (1ULL << 21)
+#define PSAMPLE_DATA_PAGE_SIZE  (1ULL << 22)
+#define PSAMPLE_CODE_PAGE_SIZE  (1ULL << 23)
+#define PSAMPLE_WEIGHT_STRUCT   (1ULL << 24)
+#define PSAMPLE_KNOWN           ((1ULL << 25) - 1)
+
+/* read_format bits */
+#define PSAMPLE_FMT_TOTAL_TIME_ENABLED (1ULL << 0)
+#define PSAMPLE_FMT_TOTAL_TIME_RUNNING (1ULL << 1)
+#define PSAMPLE_FMT_ID                 (1ULL << 2)
+#define PSAMPLE_FMT_GROUP              (1ULL << 3)
+#define PSAMPLE_FMT_LOST               (1ULL << 4)
+
+/* branch_sample_type bits that change the layout */
+#define PSAMPLE_BRANCH_HW_INDEX (1ULL << 17)
+#define PSAMPLE_BRANCH_COUNTERS (1ULL << 19)
+
+/* sample_regs_* ABI word */
+#define PSAMPLE_REGS_ABI_NONE   0
+#define PSAMPLE_REGS_ABI_32     1
+#define PSAMPLE_REGS_ABI_64     2
+
+/* What the event was opened with: all the layout depends on. */
+struct psample_layout {
+	uint64_t sample_type;
+	uint64_t read_format;
+	uint64_t branch_sample_type;
+	uint64_t regs_user;           /* sample_regs_user mask */
+	uint64_t regs_intr;           /* sample_regs_intr mask */
+};
+
+/* A block of registers: abi, then one u64 per bit of the mask, in bit order. */
+struct psample_regs {
+	uint64_t abi;                 /* PSAMPLE_REGS_ABI_*; NONE: no registers */
+	uint64_t mask;
+	uint32_t nr;
+	const unsigned char *regs;
+};
+
+struct psample {
+	uint64_t present;             /* the sample_type the record was decoded with */
+	int big_endian;               /* the record's byte order (for psample__u64) */
+	uint64_t id, ip, time, addr, stream_id, period;
+	uint32_t pid, tid, cpu, cpu_res;
+	/* READ: values[nr] of (value [, id] [, lost]) each `stride` bytes */
+	struct {
+		uint64_t nr, time_enabled, time_running;
+		size_t stride;
+		const unsigned char *values;
+	} read;
+	uint64_t callchain_nr;
+	const unsigned char *callchain;
+	uint32_t raw_size;
+	const unsigned char *raw;
+	uint64_t branch_nr, branch_hw_idx;
+	const unsigned char *branch;          /* branch_nr entries of 24 bytes */
+	const unsigned char *branch_counters; /* branch_nr u64s, or NULL */
+	struct psample_regs regs_user, regs_intr;
+	uint64_t stack_size;          /* bytes reserved for the user stack copy */
+	uint64_t stack_dyn_size;      /* bytes the kernel actually copied (<= size) */
+	const unsigned char *stack;
+	uint64_t weight, data_src, transaction, phys_addr, cgroup;
+	uint64_t data_page_size, code_page_size;
+	uint64_t aux_size;
+	const unsigned char *aux;
+	size_t used;                  /* bytes of the body decoded */
+};
+
+/* One read_format value. */
+struct psample_readval {
+	uint64_t value, id, lost;
+};
+
+/* Decode a SAMPLE record body (the bytes after its 8-byte header) of n
+ * bytes.  0, or -EINVAL when the body is shorter than its layout says, a
+ * count does not fit in it, or stack dyn_size exceeds its size. */
+int psample__parse(struct psample *s, const struct psample_layout *l, const void *body,
+    size_t n, int big_endian);
+
+/* Decode a bare read_format block (PERF_RECORD_READ after its pid/tid)
+ * into s->read: 0 or -EINVAL. */
+int psample__parse_read(struct psample *s, uint64_t read_format, const void *body, size_t n,
+    int big_endian);
+
+/* Load a u64 / u32 in the given byte order. */
+uint64_t psample__ld64(const unsigned char *p, int big_endian);
+uint32_t psample__ld32(const unsigned char *p, int big_endian);
+/* The i-th u64 of an array inside the decoded record. */
+static inline uint64_t psample__u64(const struct psample *s, const unsigned char *arr, size_t i)
+{
+	return psample__ld64(arr + 8 * i, s->big_endian);
+}
+/* The i-th read value (i < s->read.nr). */
+void psample__read_value(const struct psample *s, uint64_t read_format, uint64_t i,
+    struct psample_readval *out);
+/* The host's byte order as psample__parse wants it. */
+int psample__host_big_endian(void);
+
+#endif

@@ -1,0 +1,250 @@
+/*
+ * test_kcache.c — the kernel-symbol cache (analysis/kcache.c, issue 11
+ * item 1): a store/load round trip in a private directory, then every way a
+ * file can be wrong — the 96-byte file whose size check wrapped, counts
+ * that overflow, name offsets outside the names, unsorted entries, another
+ * kernel's key, an edited body — is refused as a whole; directories that
+ * are symlinks, another user's, or open to others are refused, and files
+ * are written 0600.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kcache.h"
+
+static char dir[] = "/tmp/test_kcache_XXXXXX";
+
+struct sym { uint64_t start, size; const char *name, *mod; };
+static const struct sym syms[3] = {
+	{ 0xffffffff81000000ull, 0x100, "_stext", NULL },
+	{ 0xffffffff81000100ull, 0x80, "read_zero", NULL },
+	{ 0xffffffffc0001000ull, 0x40, "ath_probe", "ath9k" },
+};
+
+static void get(void *arg, size_t i, uint64_t *start, uint64_t *size, const char **name,
+    const char **mod)
+{
+	(void)arg;
+	*start = syms[i].start;
+	*size = syms[i].size;
+	*name = syms[i].name;
+	*mod = syms[i].mod;
+}
+
+struct got { int n; char names[3][32]; };
+static void cb(void *arg, uint64_t start, uint64_t size, const char *name, const char *mod)
+{
+	struct got *g = arg;
+	(void)start;
+	(void)size;
+	(void)mod;
+	if (g->n < 3)
+		snprintf(g->names[g->n], sizeof(g->names[0]), "%s", name);
+	g->n++;
+}
+
+static const struct kcache_key key = { { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+	17, 18, 19, 20 }, 20, 0x1234 };
+
+/* The cache file of key, read whole. */
+static unsigned char *read_cache(size_t *len)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/pmc/ksyms-0102030405060708090a0b0c0d0e0f1011121314-"
+	    "0000000000001234", dir);
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	unsigned char *b = malloc(1 << 16);
+	*len = fread(b, 1, 1 << 16, f);
+	fclose(f);
+	return b;
+}
+
+static uint64_t fnv(const unsigned char *b, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	return h;
+}
+
+static int parse(const unsigned char *b, size_t len, int fix_digest)
+{
+	struct got g = { 0 };
+	unsigned char *c = malloc(len ? len : 1);   /* exact size: ASan sees overreads */
+	memcpy(c, b, len);
+	if (fix_digest && len >= 64) {
+		uint64_t h = fnv(c + 64, len - 64);
+		memcpy(c + 56, &h, 8);
+	}
+	int rc = kcache__parse(c, len, &key, cb, &g);
+	free(c);
+	assert_true(rc != 0 || g.n == 3);
+	assert_true(rc == 0 || g.n == 0);          /* nothing handed out when refused */
+	return rc;
+}
+
+static void t_roundtrip(void **state)
+{
+	void *buf;
+	size_t len;
+	struct got g = { 0 };
+	struct stat sb;
+	char p[4096];
+	(void)state;
+	assert_int_equal(kcache__store(&key, 3, get, NULL), 0);
+	snprintf(p, sizeof(p), "%s/pmc", dir);
+	assert_int_equal(stat(p, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0700);
+	size_t fl;
+	free(read_cache(&fl));
+	snprintf(p, sizeof(p), "%s/pmc/ksyms-0102030405060708090a0b0c0d0e0f1011121314-"
+	    "0000000000001234", dir);
+	assert_int_equal(stat(p, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0600);
+	assert_int_equal(kcache__load(&key, &buf, &len, cb, &g), 0);
+	assert_int_equal(g.n, 3);
+	assert_string_equal(g.names[1], "read_zero");
+	free(buf);
+	/* another kernel (build id or digest): not used */
+	struct kcache_key other = key;
+	other.digest ^= 1;
+	g.n = 0;
+	assert_int_not_equal(kcache__load(&other, &buf, &len, cb, &g), 0);
+	assert_int_equal(g.n, 0);
+}
+
+static void t_crafted(void **state)
+{
+	size_t len;
+	unsigned char *b = read_cache(&len);
+	unsigned char w[96];
+	uint64_t v;
+	(void)state;
+	assert_int_equal(parse(b, len, 0), 0);
+	/* the 96-byte file whose "24 + n*24 + nl == size" wrapped */
+	memset(w, 'A', sizeof(w));
+	memcpy(w, b, 64);
+	v = 0x0AAAAAAAAAAAAAABull;   /* n*24 wraps to 8; n*32 wraps too */
+	memcpy(w + 40, &v, 8);
+	v = 24;
+	memcpy(w + 48, &v, 8);
+	w[95] = 0;
+	assert_int_not_equal(parse(w, sizeof(w), 1), 0);
+	v = 0x0800000000000001ull;   /* n*32 wraps to 32 */
+	memcpy(w + 40, &v, 8);
+	v = 0;
+	memcpy(w + 48, &v, 8);
+	assert_int_not_equal(parse(w, sizeof(w), 1), 0);
+	/* truncated: every length short of the whole */
+	for (size_t l = 0; l < len; l += l < 128 ? 1 : 37)
+		assert_int_not_equal(parse(b, l, 1), 0);
+	/* a name offset past the names */
+	unsigned char *c = malloc(len);
+	memcpy(c, b, len);
+	v = 1ull << 40;
+	memcpy(c + 64 + 32 + 16, &v, 8);
+	assert_int_not_equal(parse(c, len, 1), 0);
+	/* a module offset past the names */
+	memcpy(c, b, len);
+	memcpy(c + 64 + 2 * 32 + 24, &v, 8);
+	assert_int_not_equal(parse(c, len, 1), 0);
+	/* unsorted entries */
+	memcpy(c, b, len);
+	v = 0;
+	memcpy(c + 64 + 32, &v, 8);
+	assert_int_not_equal(parse(c, len, 1), 0);
+	/* an entry whose end wraps */
+	memcpy(c, b, len);
+	v = UINT64_MAX;
+	memcpy(c + 64 + 2 * 32 + 8, &v, 8);
+	assert_int_not_equal(parse(c, len, 1), 0);
+	/* names not NUL-terminated at the end */
+	memcpy(c, b, len);
+	c[len - 1] = 'x';
+	assert_int_not_equal(parse(c, len, 1), 0);
+	/* an edited name without the digest fixed: refused (no silent renames) */
+	memcpy(c, b, len);
+	char *r = memmem(c, len, "read_zero", 9);
+	assert_non_null(r);
+	memcpy(r, "evil_zero", 9);
+	assert_int_not_equal(parse(c, len, 0), 0);
+	/* another kernel's build id */
+	memcpy(c, b, len);
+	c[12] ^= 0xff;
+	assert_int_not_equal(parse(c, len, 1), 0);
+	free(c);
+	free(b);
+}
+
+static void t_directories(void **state)
+{
+	char p[4096], x[4096];
+	const char *why;
+	int fd;
+	(void)state;
+	/* a symlink in place of the directory */
+	snprintf(x, sizeof(x), "%s/x1", dir);
+	snprintf(p, sizeof(p), "%s/x1/pmc", dir);
+	mkdir(x, 0700);
+	assert_int_equal(symlink(dir, p), 0);
+	setenv("XDG_CACHE_HOME", x, 1);
+	assert_true((fd = kcache__dir(1, &why)) < 0);
+	assert_non_null(why);
+	/* open to others */
+	snprintf(x, sizeof(x), "%s/x2", dir);
+	snprintf(p, sizeof(p), "%s/x2/pmc", dir);
+	mkdir(x, 0700);
+	mkdir(p, 0755);
+	chmod(p, 0755);
+	setenv("XDG_CACHE_HOME", x, 1);
+	assert_true(kcache__dir(1, &why) < 0);
+	assert_non_null(strstr(why, "0700"));
+	assert_int_not_equal(kcache__store(&key, 3, get, NULL), 0);
+	/* another user's (root can chown; others skip this part) */
+	if (geteuid() == 0) {
+		chmod(p, 0700);
+		assert_int_equal(chown(p, 65534, 65534), 0);
+		assert_true(kcache__dir(1, &why) < 0);
+		assert_non_null(strstr(why, "another user"));
+	}
+	snprintf(x, sizeof(x), "%s", dir);
+	setenv("XDG_CACHE_HOME", x, 1);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!mkdtemp(dir))
+		return -1;
+	unsetenv("PMC_NO_KSYM_CACHE");
+	return setenv("XDG_CACHE_HOME", dir, 1);
+}
+
+static int teardown(void **state)
+{
+	char cmd[4200];
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_roundtrip),
+		cmocka_unit_test(t_crafted),
+		cmocka_unit_test(t_directories),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,264 @@
+/*
+ * test_perf_sample.c — the one PERF_RECORD_SAMPLE decoder (lib/common/
+ * perf_sample.c): every sample_type field in the kernel's order, in both
+ * byte orders, every read_format form, and truncated or inconsistent
+ * records refused without reading past their end (each cut is copied to a
+ * buffer of exactly that size, so ASan sees any over-read).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <cmocka.h>
+
+#include "common/perf_sample.h"
+
+struct buf {
+	unsigned char b[4096];
+	size_t n;
+	int be;
+};
+
+static void w64(struct buf *b, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		b->b[b->n + (size_t)i] = (unsigned char)(v >> (b->be ? 56 - 8 * i : 8 * i));
+	b->n += 8;
+}
+
+static void w32(struct buf *b, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		b->b[b->n + (size_t)i] = (unsigned char)(v >> (b->be ? 24 - 8 * i : 8 * i));
+	b->n += 4;
+}
+
+static void wbytes(struct buf *b, const void *p, size_t n)
+{
+	memcpy(b->b + b->n, p, n);
+	b->n += n;
+}
+
+#define ALL_BITS (PSAMPLE_KNOWN)
+#define RF_ALL (PSAMPLE_FMT_TOTAL_TIME_ENABLED | PSAMPLE_FMT_TOTAL_TIME_RUNNING | \
+	PSAMPLE_FMT_ID | PSAMPLE_FMT_LOST)
+
+static const struct psample_layout every = {
+	.sample_type = ALL_BITS & ~PSAMPLE_WEIGHT,  /* WEIGHT_STRUCT stands for both */
+	.read_format = RF_ALL | PSAMPLE_FMT_GROUP,
+	.branch_sample_type = PSAMPLE_BRANCH_HW_INDEX | PSAMPLE_BRANCH_COUNTERS,
+	.regs_user = 0x1ff,         /* 9 registers */
+	.regs_intr = 0x3,           /* 2 */
+};
+
+/* A sample with every field, in the kernel's order (perf_output_sample). */
+static void build_every(struct buf *b)
+{
+	b->n = 0;
+	w64(b, 0x1d);                        /* IDENTIFIER */
+	w64(b, 0x401000);                    /* IP */
+	w32(b, 100); w32(b, 101);            /* TID */
+	w64(b, 123456789);                   /* TIME */
+	w64(b, 0xdead0000);                  /* ADDR */
+	w64(b, 0x1d);                        /* ID */
+	w64(b, 0x5d);                        /* STREAM_ID */
+	w32(b, 3); w32(b, 0);                /* CPU */
+	w64(b, 10000);                       /* PERIOD */
+	w64(b, 2); w64(b, 500); w64(b, 400); /* READ: group of 2, enabled, running */
+	w64(b, 11); w64(b, 0x1d); w64(b, 0);
+	w64(b, 22); w64(b, 0x1e); w64(b, 7);
+	w64(b, 3);                           /* CALLCHAIN */
+	w64(b, (uint64_t)-512); w64(b, 0x401000); w64(b, 0x402000);
+	w32(b, 12); wbytes(b, "raw-data\0\0\0\0", 12); /* RAW: 4 + 12 = 16 */
+	w64(b, 1); w64(b, 9);                /* BRANCH_STACK: nr, hw_idx */
+	w64(b, 0xa); w64(b, 0xb); w64(b, 0); /* from, to, flags */
+	w64(b, 5);                           /* counters */
+	w64(b, PSAMPLE_REGS_ABI_64);         /* REGS_USER */
+	for (int i = 0; i < 9; i++)
+		w64(b, 0x7000 + (uint64_t)i);
+	w64(b, 32);                          /* STACK_USER: size, data, dyn_size */
+	for (int i = 0; i < 32; i++)
+		b->b[b->n++] = (unsigned char)i;
+	w64(b, 24);
+	w64(b, 77);                          /* WEIGHT_STRUCT */
+	w64(b, 0xd5);                        /* DATA_SRC */
+	w64(b, 0x7a);                        /* TRANSACTION */
+	w64(b, PSAMPLE_REGS_ABI_64);         /* REGS_INTR */
+	w64(b, 0x11); w64(b, 0x22);
+	w64(b, 0x9000);                      /* PHYS_ADDR */
+	w64(b, 42);                          /* CGROUP */
+	w64(b, 4096);                        /* DATA_PAGE_SIZE */
+	w64(b, 2097152);                     /* CODE_PAGE_SIZE */
+	w64(b, 8); wbytes(b, "auxdata!", 8); /* AUX */
+}
+
+static void check_every(int be)
+{
+	struct buf b = { .be = be };
+	struct psample s;
+	struct psample_readval rv;
+
+	build_every(&b);
+	assert_int_equal(psample__parse(&s, &every, b.b, b.n, be), 0);
+	assert_int_equal(s.used, b.n);
+	assert_int_equal(s.id, 0x1d);
+	assert_int_equal(s.ip, 0x401000);
+	assert_int_equal(s.pid, 100);
+	assert_int_equal(s.tid, 101);
+	assert_int_equal(s.time, 123456789);
+	assert_int_equal(s.addr, 0xdead0000);
+	assert_int_equal(s.stream_id, 0x5d);
+	assert_int_equal(s.cpu, 3);
+	assert_int_equal(s.period, 10000);
+	assert_int_equal(s.read.nr, 2);
+	assert_int_equal(s.read.time_enabled, 500);
+	assert_int_equal(s.read.time_running, 400);
+	psample__read_value(&s, every.read_format, 1, &rv);
+	assert_int_equal(rv.value, 22);
+	assert_int_equal(rv.id, 0x1e);
+	assert_int_equal(rv.lost, 7);
+	assert_int_equal(s.callchain_nr, 3);
+	assert_int_equal(psample__u64(&s, s.callchain, 0), (uint64_t)-512);
+	assert_int_equal(psample__u64(&s, s.callchain, 2), 0x402000);
+	assert_int_equal(s.raw_size, 12);
+	assert_memory_equal(s.raw, "raw-data", 8);
+	assert_int_equal(s.branch_nr, 1);
+	assert_int_equal(s.branch_hw_idx, 9);
+	assert_int_equal(psample__u64(&s, s.branch, 1), 0xb);
+	assert_int_equal(psample__u64(&s, s.branch_counters, 0), 5);
+	assert_int_equal(s.regs_user.abi, PSAMPLE_REGS_ABI_64);
+	assert_int_equal(s.regs_user.nr, 9);
+	assert_int_equal(psample__u64(&s, s.regs_user.regs, 8), 0x7008);
+	assert_int_equal(s.stack_size, 32);
+	assert_int_equal(s.stack_dyn_size, 24);
+	assert_int_equal(s.stack[31], 31);
+	assert_int_equal(s.weight, 77);
+	assert_int_equal(s.data_src, 0xd5);
+	assert_int_equal(s.transaction, 0x7a);
+	assert_int_equal(s.regs_intr.nr, 2);
+	assert_int_equal(psample__u64(&s, s.regs_intr.regs, 1), 0x22);
+	assert_int_equal(s.phys_addr, 0x9000);
+	assert_int_equal(s.cgroup, 42);
+	assert_int_equal(s.data_page_size, 4096);
+	assert_int_equal(s.code_page_size, 2097152);
+	assert_int_equal(s.aux_size, 8);
+	assert_memory_equal(s.aux, "auxdata!", 8);
+}
+
+static void test_every_field_le(void **state)
+{
+	(void)state;
+	check_every(0);
+}
+
+static void test_every_field_be(void **state)
+{
+	(void)state;
+	check_every(1);
+}
+
+/* Every cut of the full record is refused, reading only what it has. */
+static void test_truncated(void **state)
+{
+	struct buf b = { .be = 0 };
+	struct psample s;
+
+	(void)state;
+	build_every(&b);
+	for (size_t n = 0; n < b.n; n++) {
+		unsigned char *cut = malloc(n ? n : 1);
+		memcpy(cut, b.b, n);
+		assert_int_equal(psample__parse(&s, &every, cut, n, 0), -EINVAL);
+		free(cut);
+	}
+}
+
+/* Counts that claim more than the record holds; dyn_size above size. */
+static void test_inconsistent(void **state)
+{
+	struct psample_layout l = { .sample_type = PSAMPLE_CALLCHAIN };
+	struct buf b = { .be = 0 };
+	struct psample s;
+
+	(void)state;
+	w64(&b, (uint64_t)1 << 61);          /* nr * 8 overflows */
+	w64(&b, 1);
+	assert_int_equal(psample__parse(&s, &l, b.b, b.n, 0), -EINVAL);
+
+	l.sample_type = PSAMPLE_STACK_USER;
+	b.n = 0;
+	w64(&b, 8);
+	w64(&b, 0);
+	w64(&b, 16);                         /* dyn_size 16 > size 8 */
+	assert_int_equal(psample__parse(&s, &l, b.b, b.n, 0), -EINVAL);
+
+	l.sample_type = PSAMPLE_RAW;
+	b.n = 0;
+	w32(&b, 0xfffffff0);
+	w32(&b, 0);
+	assert_int_equal(psample__parse(&s, &l, b.b, b.n, 0), -EINVAL);
+
+	/* an empty user stack is only the size word; no registers: abi only */
+	l.sample_type = PSAMPLE_REGS_USER | PSAMPLE_STACK_USER;
+	l.regs_user = 0xff;
+	b.n = 0;
+	w64(&b, PSAMPLE_REGS_ABI_NONE);
+	w64(&b, 0);
+	assert_int_equal(psample__parse(&s, &l, b.b, b.n, 0), 0);
+	assert_int_equal(s.regs_user.nr, 0);
+	assert_null(s.stack);
+	assert_int_equal(s.used, 16);
+}
+
+/* Non-group read_format in every combination; a bare READ body. */
+static void test_read_formats(void **state)
+{
+	(void)state;
+	for (uint64_t rf = 0; rf <= RF_ALL; rf++) {
+		struct psample_layout l = { .sample_type = PSAMPLE_READ | PSAMPLE_PERIOD,
+			.read_format = rf };
+		struct buf b = { .be = (int)(rf & 1) };
+		struct psample s;
+		struct psample_readval rv;
+		if (rf & PSAMPLE_FMT_GROUP)
+			continue;            /* test_every_field_* has the group form */
+		w64(&b, 99);                 /* PERIOD */
+		w64(&b, 1234);               /* value */
+		if (rf & PSAMPLE_FMT_TOTAL_TIME_ENABLED)
+			w64(&b, 50);
+		if (rf & PSAMPLE_FMT_TOTAL_TIME_RUNNING)
+			w64(&b, 40);
+		if (rf & PSAMPLE_FMT_ID)
+			w64(&b, 0x77);
+		if (rf & PSAMPLE_FMT_LOST)
+			w64(&b, 3);
+		assert_int_equal(psample__parse(&s, &l, b.b, b.n, b.be), 0);
+		assert_int_equal(s.used, b.n);
+		assert_int_equal(s.read.nr, 1);
+		psample__read_value(&s, rf, 0, &rv);
+		assert_int_equal(rv.value, 1234);
+		assert_int_equal(rv.id, (rf & PSAMPLE_FMT_ID) ? 0x77 : 0);
+		assert_int_equal(rv.lost, (rf & PSAMPLE_FMT_LOST) ? 3 : 0);
+		if (rf & PSAMPLE_FMT_TOTAL_TIME_RUNNING)
+			assert_int_equal(s.read.time_running, 40);
+		assert_int_equal(psample__parse_read(&s, rf, b.b + 8, b.n - 8, b.be), 0);
+		psample__read_value(&s, rf, 0, &rv);
+		assert_int_equal(rv.value, 1234);
+		assert_int_equal(psample__parse_read(&s, rf, b.b + 8, b.n - 9, b.be), -EINVAL);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_field_le),
+		cmocka_unit_test(test_every_field_be),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_inconsistent),
+		cmocka_unit_test(test_read_formats),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,55 @@
+/*
+ * target.h — what `pmc stat` and `pmc record` measure, described once and
+ * validated once (perf's util/target.c): a command, existing processes
+ * (-p) or threads (-t), every CPU (-a) or some (-C), and how long (-l).
+ * Both commands hand their target options here, so a value one accepts the
+ * other accepts too, with the same message.
+ */
+#ifndef PMC_TARGET_H
+#define PMC_TARGET_H
+
+#include <sys/types.h>
+
+#define CLI_MAX_CPUS 4096
+
+struct cli_target {
+	char **cmd;                      /* the command and its arguments, or NULL */
+	pid_t *pids;                     /* -p / -t */
+	int npids;
+	int threads;                     /* -t: pids are thread ids */
+	int system_wide;                 /* -a or -C */
+	int cpu_list;                    /* -C: only the CPUs in cpus[] */
+	unsigned char cpus[CLI_MAX_CPUS];
+	double duration;                 /* -l: seconds, 0 = until the end */
+};
+
+/* The getopt_long spellings of the target options, for each command's table. */
+#define CLI_TARGET_OPTSTRING "p:t:aC:l:"
+#define CLI_TARGET_LONGOPTS \
+	{ "pid", required_argument, NULL, 'p' }, \
+	{ "tid", required_argument, NULL, 't' }, \
+	{ "all-cpus", no_argument, NULL, 'a' }, \
+	{ "cpu", required_argument, NULL, 'C' }, \
+	{ "duration", required_argument, NULL, 'l' }
+
+/*
+ * Option c (from getopt) with its argument: 1 if it was a target option and
+ * is now recorded, 0 if it is not one.  A bad value is a usage error.
+ */
+int cli_target_option(struct cli_target *t, int c, const char *arg);
+
+/*
+ * After the options: the command is argv[optind...] if any; the combination
+ * is checked ("nothing to VERB" when there is no target; a command and -p
+ * are exclusive; -p/-t and -a/-C are exclusive).  A command with -a or -C
+ * measures the whole system (or those CPUs) while the command runs.
+ */
+void cli_target_finish(struct cli_target *t, int argc, char **argv, int optind,
+    const char *verb);
+
+/* 1 if the CPU is measured (always, without -C). */
+int cli_target_has_cpu(const struct cli_target *t, int cpu);
+
+void cli_target_free(struct cli_target *t);
+
+#endif
