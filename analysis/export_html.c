@@ -169,8 +169,8 @@ int export__html(FILE *f, struct profile *p, const struct report_opts *o)
 			if (!he->self_n && h.n > 500)
 				continue;
 			fprintf(f, "%s{\"self\":%.4f,\"children\":%.4f,\"samples\":%" PRIu64 ",\"comm\":",
-			    k++ ? "," : "", h.total ? 100.0 * (double)he->self / (double)h.total : 0,
-			    h.total ? 100.0 * (double)he->children / (double)h.total : 0, he->self_n);
+			    k++ ? "," : "", h.base ? 100.0 * (double)he->self / (double)h.base : 0,
+			    h.base ? 100.0 * (double)he->children / (double)h.base : 0, he->self_n);
 			json__string_html(f, he->comm ? he->comm : "");
 			fputs(",\"dso\":", f);
 			json__string_html(f, he->dso ? sym_dso__name(he->dso) : "");

@@ -166,7 +166,10 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 	prof.sample_type = vtp;
 	if (nev) {
 		prof.period_type = &vt[1];
-		prof.period = p->ev[evs[0]].freq ? 0 : (int64_t)p->ev[evs[0]].rate;
+		/* a frequency gives no fixed period: the mean one */
+		const struct prof_event *e0 = &p->ev[evs[0]];
+		prof.period = !e0->freq ? (int64_t)e0->rate :
+		    e0->samples ? (int64_t)((e0->period + e0->samples / 2) / e0->samples) : 0;
 	}
 	prof.time_nanos = (int64_t)p->hdr.start_realtime;
 	prof.duration_nanos = (int64_t)(p->last_time - p->first_time);
@@ -190,8 +193,14 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 	}
 	size_t nm = 0;
 	uint64_t *mapid = calloc(nd + 1, 8);
-	for (size_t i = 0; i < p->nl; i++) {
-		struct sym_dso *d = p->l[i].dso;
+	/* the first mapping is the program (pprof's "File:") */
+	struct sym_dso *main_dso = profile__main_dso(p);
+	if (main_dso && (sym_dso__id(main_dso) >= nd || !seen[sym_dso__id(main_dso)]))
+		main_dso = NULL;
+	for (size_t j = 0; j <= p->nl; j++) {   /* the program, then every location's */
+		struct sym_dso *d = j == 0 ? main_dso : p->l[j - 1].dso;
+		if (!d)
+			continue;
 		unsigned id = sym_dso__id(d);
 		if (mapid[id])
 			continue;

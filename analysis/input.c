@@ -221,6 +221,15 @@ const char *input__kind(const struct pmcstat_input *in)
 int input__truncated(struct pmcstat_input *in, char *msg, size_t len)
 {
 	off_t at, last;
+#ifdef HAVE_PERFDATA
+	if (in->kind == K_PERFDATA) {
+		if (!pmc__perfdata_truncated(in->pd))
+			return 0;
+		snprintf(msg, len, "perf.data truncated (its recorder did not finish, or the "
+		    "file was cut): the data ends early");
+		return 1;
+	}
+#endif
 	if (in->kind != K_PMCLOG || !pmclog_truncated(in->log, &at, &last))
 		return 0;
 	if (at == last)

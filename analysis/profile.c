@@ -5,7 +5,8 @@
  * per-CPU rings in turn, so a sample may come before the MMAP or COMM record
  * that explains it.  At the end each distinct (process, pc) is mapped to a
  * location through the process's mappings (the latest mapping covering the
- * pc wins; a forked child without its own mapping uses its parent's), each
+ * pc wins, by time: records of different CPUs are not in file order; a
+ * forked child without its own mapping uses its parent's), each
  * distinct (binary, address) to a function, and each sample's command name
  * is the one its thread had at the sample's time.
  */
@@ -103,6 +104,9 @@ struct rstack {
 
 struct aspace {
 	int32_t pid, ppid;
+	uint64_t exec_time;        /* its latest exec: older maps are gone */
+	int exec_by_comm;          /* exec_time is from the exec's COMM, which comes
+	                            * before the exec's mappings (PROCEXEC may not) */
 	struct map *m;
 	size_t n, cap;
 };
@@ -116,6 +120,11 @@ struct thread {
 	int32_t tid;
 	struct cname *h;
 	size_t n, cap;
+};
+
+struct inherit {              /* a child takes its parent's name at its birth */
+	uint64_t time;
+	int32_t parent, child;     /* tids */
 };
 
 struct locx {                  /* inline expansion of a location */
@@ -148,6 +157,8 @@ struct prof_priv {
 	struct prof_frame *lxf;
 	size_t nlxf, caplxf;
 	struct sym_dso *unknown_dso;
+	struct inherit *inh;       /* applied in time order once everything is read */
+	size_t ninh, capinh;
 	struct unwinder *uw;       /* DWARF unwinding of sampled user stacks */
 	struct uw_pending {        /* samples read before their process's mappings */
 		size_t sample;
@@ -177,6 +188,34 @@ static uint32_t event_ix(struct profile *p, uint32_t pmcid)
 		p->nev++;
 	}
 	return e->v;
+}
+
+/*
+ * A system-mode event is one PMC per CPU (hwpmc's model: `pmc record -a`
+ * allocates the event on each CPU), but it is one event to the user: the
+ * PMC of another CPU with the same event, mode, flags and rate joins the
+ * profile event already made for the first one (its pmcid is an alias).
+ * 1 if it did.
+ */
+static int same_event_other_cpu(struct profile *p, const struct pmclog_ev_pmcallocate *a,
+    const char *name)
+{
+	int found;
+	if (a->pl_cpu < 0 || !PMC_IS_SYSTEM_MODE((enum pmc_mode)a->pl_mode))
+		return 0;
+	for (size_t i = 0; i < p->nev; i++) {
+		struct prof_event *e = &p->ev[i];
+		if (e->pmcid == a->pl_pmcid || !e->percpu || e->name != name ||
+		    e->mode != a->pl_mode || e->rate != a->pl_rate || e->freq != (int)a->pl_freq ||
+		    e->flags != a->pl_flags)
+			continue;
+		struct hent *h = hmap_slot(&p->priv->ev_ix, a->pl_pmcid, 0, &found);
+		if (found)
+			return 0;   /* samples came before the allocation: keep it apart */
+		h->v = (uint32_t)i;
+		return 1;
+	}
+	return 0;
 }
 
 static struct aspace *aspace(struct profile *p, int32_t pid, int create)
@@ -266,6 +305,48 @@ static const char *comm_at(struct profile *p, int32_t tid, uint64_t time)
 	return best;
 }
 
+/*
+ * Records from different CPUs' rings are not in time order: a fork may be
+ * read before its parent's name (an exec on another CPU) or after its
+ * child's samples.  So births are kept and applied once everything is read,
+ * oldest first (a grandchild takes the name its parent took at its own
+ * birth): the child is named as its parent was at that time, unless it was
+ * named by then already.
+ */
+static void add_inherit(struct profile *p, uint64_t time, int32_t parent, int32_t child)
+{
+	struct prof_priv *v = p->priv;
+	if (parent < 0 || child <= 0 || parent == child)
+		return;
+	GROW(v->inh, v->ninh, v->capinh);
+	v->inh[v->ninh++] = (struct inherit){ time, parent, child };
+}
+
+static int inherit_cmp(const void *a, const void *b)
+{
+	const struct inherit *x = a, *y = b;
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+static void apply_inherits(struct profile *p)
+{
+	struct prof_priv *v = p->priv;
+	if (!v->ninh)
+		return;   /* qsort(NULL, 0) is undefined behaviour */
+	qsort(v->inh, v->ninh, sizeof(*v->inh), inherit_cmp);
+	for (size_t i = 0; i < v->ninh; i++) {
+		const struct inherit *h = &v->inh[i];
+		const struct thread *ct = thread(p, h->child, 0);
+		const char *c = comm_at(p, h->parent, h->time);
+		int named = 0;
+		for (size_t k = 0; ct && k < ct->n && !named; k++)
+			named = ct->h[k].time <= h->time;
+		if (c && !named)
+			set_comm(p, h->child, h->time, c);
+	}
+	v->ninh = 0;
+}
+
 static uint32_t intern_stack(struct profile *p, int32_t pid, const uint64_t *pcs,
     const uint8_t *flags, uint32_t n)
 {
@@ -336,7 +417,7 @@ static int is_jitdump(const char *path, int32_t pid)
 	return strcmp(b ? b + 1 : path, want) == 0;
 }
 
-static void add_map(struct profile *p, const struct pmclog_ev_map_in *mi)
+static void add_map(struct profile *p, const struct pmclog_ev_map_in *mi, uint64_t time)
 {
 	struct aspace *a;
 	struct sym_dso *d;
@@ -361,8 +442,8 @@ static void add_map(struct profile *p, const struct pmclog_ev_map_in *mi)
 	a = aspace(p, mi->pl_pid, 1);
 	d = symtab__dso(p->st, mi->pl_pathname, mi->pl_buildid, mi->pl_buildid_len);
 	GROW(a->m, a->n, a->cap);
-	a->m[a->n++] = (struct map){ mi->pl_start, mi->pl_start + mi->pl_len, mi->pl_pgoff,
-	    ++p->priv->mapseq, d };
+	a->m[a->n++] = (struct map){ .start = mi->pl_start, .end = mi->pl_start + mi->pl_len,
+	    .pgoff = mi->pl_pgoff, .seq = ++p->priv->mapseq, .dso = d, .time = time };
 }
 
 /* The aspace whose mappings a process uses: its own, or (forked without
@@ -467,14 +548,19 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		break;
 	case PMCLOG_TYPE_PMCALLOCATE: {
 		const struct pmclog_ev_pmcallocate *a = &ev->pl_u.pl_a;
+		const char *name = symtab__intern(p->st, a->pl_evname && *a->pl_evname ?
+		    a->pl_evname : (pmc_name_of_event((enum pmc_event)a->pl_event) ?
+		    pmc_name_of_event((enum pmc_event)a->pl_event) : "?"));
+		if (same_event_other_cpu(p, a, name))
+			break;
 		uint32_t ix = event_ix(p, a->pl_pmcid);   /* may move p->ev */
 		struct prof_event *e = &p->ev[ix];
-		e->name = symtab__intern(p->st, a->pl_evname && *a->pl_evname ? a->pl_evname :
-		    (pmc_name_of_event((enum pmc_event)a->pl_event) ?
-		    pmc_name_of_event((enum pmc_event)a->pl_event) : "?"));
+		e->name = name;
 		e->rate = a->pl_rate;
 		e->freq = (int)a->pl_freq;
 		e->mode = a->pl_mode;
+		e->flags = a->pl_flags;
+		e->percpu = a->pl_cpu >= 0 && PMC_IS_SYSTEM_MODE((enum pmc_mode)a->pl_mode);
 		break;
 	}
 	case PMCLOG_TYPE_PMCALLOCATEDYN: {
@@ -531,32 +617,42 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		break;
 	}
 	case PMCLOG_TYPE_MAP_IN:
-		add_map(p, &ev->pl_u.pl_mi);
+		add_map(p, &ev->pl_u.pl_mi, t);
 		break;
 	case PMCLOG_TYPE_PROCFORK: {
 		const struct pmclog_ev_procfork *f = &ev->pl_u.pl_f;
 		aspace(p, f->pl_newpid, 1)->ppid = f->pl_oldpid;
-		const char *c = comm_at(p, f->pl_oldtid > 0 ? f->pl_oldtid : f->pl_oldpid, t);
-		if (c)
-			set_comm(p, f->pl_newtid > 0 ? f->pl_newtid : f->pl_newpid, t, c);
+		add_inherit(p, t, f->pl_oldtid > 0 ? f->pl_oldtid : f->pl_oldpid,
+		    f->pl_newtid > 0 ? f->pl_newtid : f->pl_newpid);
 		break;
 	}
-	case PMCLOG_TYPE_PROCEXEC:
-		set_comm(p, ev->pl_u.pl_x.pl_tid > 0 ? ev->pl_u.pl_x.pl_tid : ev->pl_u.pl_x.pl_pid, t,
-		    ev->pl_u.pl_x.pl_pathname[0] == '/' ? strrchr(ev->pl_u.pl_x.pl_pathname, '/') + 1 :
-		    ev->pl_u.pl_x.pl_pathname);
+	case PMCLOG_TYPE_PROCEXEC: {
+		struct aspace *a = aspace(p, (int32_t)ev->pl_u.pl_x.pl_pid, 1);
+		/* The exec's COMM (the kernel's name: "python3" for the
+		 * python3 -> python3.11 link, as perf shows) names it; the
+		 * executable's file name only where no COMM came (hwpmc logs). */
+		if (!a->exec_by_comm) {
+			a->exec_time = t;
+			set_comm(p, ev->pl_u.pl_x.pl_tid > 0 ? ev->pl_u.pl_x.pl_tid :
+			    ev->pl_u.pl_x.pl_pid, t, ev->pl_u.pl_x.pl_pathname[0] == '/' ?
+			    strrchr(ev->pl_u.pl_x.pl_pathname, '/') + 1 : ev->pl_u.pl_x.pl_pathname);
+		}
+		a->exec_by_comm = 0;
 		break;
+	}
 	case PMCLOG_TYPE_COMM:
 		set_comm(p, ev->pl_u.pl_cm.pl_tid, t, ev->pl_u.pl_cm.pl_comm);
+		if ((ev->pl_u.pl_cm.pl_flags & PMCLOG_COMM_F_EXEC) && ev->pl_u.pl_cm.pl_pid > 0) {
+			struct aspace *a = aspace(p, ev->pl_u.pl_cm.pl_pid, 1);
+			a->exec_time = t;
+			a->exec_by_comm = 1;
+		}
 		break;
 	case PMCLOG_TYPE_THR_CREATE:
 		if (ev->pl_u.pl_tc.pl_tdname[0])
 			set_comm(p, ev->pl_u.pl_tc.pl_tid, t, ev->pl_u.pl_tc.pl_tdname);
-		else {
-			const char *c = comm_at(p, ev->pl_u.pl_tc.pl_pid, t);
-			if (c)
-				set_comm(p, ev->pl_u.pl_tc.pl_tid, t, c);
-		}
+		else
+			add_inherit(p, t, ev->pl_u.pl_tc.pl_pid, ev->pl_u.pl_tc.pl_tid);
 		break;
 	case PMCLOG_TYPE_PROC_CREATE:
 		set_comm(p, ev->pl_u.pl_pc.pl_pid, t, ev->pl_u.pl_pc.pl_pcomm);
@@ -637,6 +733,7 @@ int profile__load(struct profile **out, const char *path, const struct prof_load
 	}
 	input__close(in);
 	free(ev);
+	apply_inherits(p);
 	*out = p;
 	return 0;
 }
@@ -652,7 +749,8 @@ static const struct map *find_map(struct profile *p, int32_t pid, uint64_t pc)
 			return NULL;
 		for (size_t i = 0; i < a->n; i++)
 			if (pc >= a->m[i].start && pc < a->m[i].end &&
-			    (!best || a->m[i].seq > best->seq))
+			    (!best || a->m[i].time > best->time ||
+			    (a->m[i].time == best->time && a->m[i].seq > best->seq)))
 				best = &a->m[i];
 		if (best || a->ppid < 0)
 			return best;
@@ -767,7 +865,10 @@ void profile__resolve(struct profile *p)
 	free(locs);
 	for (size_t i = 0; i < p->ns; i++) {
 		struct prof_sample *s = &p->s[i];
-		const char *c = comm_at(p, s->tid, s->time);
+		/* tid -1 is the kernel's "no thread": a task already released
+		 * (an exited thread's last switch); perf names it ":-1" too */
+		const char *c = s->tid == -1 ? symtab__intern(p->st, ":-1") :
+		    comm_at(p, s->tid, s->time);
 		if (!c)
 			c = comm_at(p, s->pid, s->time);
 		if (!c && s->pid == 0) {
@@ -883,6 +984,40 @@ int profile__frames(struct profile *p, uint32_t stack, int flags, const struct p
 }
 
 /* ---- filters ---------------------------------------------------------------- */
+
+struct sym_dso *profile__main_dso(struct profile *p)
+{
+	struct hmap cnt = { 0 };
+	uint64_t best_n = 0;
+	int32_t best_pid = -1;
+	int found;
+	/* the process with the most samples */
+	for (size_t i = 0; i < p->ns; i++) {
+		struct hent *e = hmap_slot(&cnt, (uint64_t)(uint32_t)p->s[i].pid, 0, &found);
+		if (!found)
+			e->v = 0;
+		if (++e->v > best_n && p->s[i].pid > 0) {
+			best_n = e->v;
+			best_pid = p->s[i].pid;
+		}
+	}
+	free(cnt.t);
+	/* its program: the lowest mapped binary since its exec (programs load
+	 * below their libraries and the dynamic linker) */
+	for (struct aspace *a = best_pid > 0 ? aspace(p, best_pid, 0) : NULL; a;
+	    a = a->ppid > 0 && a->ppid != a->pid ? aspace(p, a->ppid, 0) : NULL) {
+		const struct map *m = NULL;
+		for (size_t i = 0; i < a->n; i++)
+			if (a->m[i].time >= a->exec_time && sym_dso__kind(a->m[i].dso) == SYM_DSO_ELF &&
+			    (!m || a->m[i].start < m->start))
+				m = &a->m[i];
+		if (m)
+			return m->dso;
+		if (a->n)
+			break;   /* mapped, but no binary */
+	}
+	return NULL;
+}
 
 double profile__reltime(const struct profile *p, uint64_t t)
 {
@@ -1033,6 +1168,7 @@ void profile__free(struct profile *p)
 		free(v->th);
 		free(v->th_ix.t);
 		free(v->ev_ix.t);
+		free(v->inh);
 		free(v->pr_ix.t);
 		free(v->pcloc.t);
 		free(v->addrloc.t);

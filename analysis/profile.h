@@ -29,6 +29,8 @@ struct prof_event {
 	uint64_t rate;           /* period, or frequency if freq */
 	int freq;
 	uint32_t mode;
+	uint32_t flags;          /* PMC_F_* */
+	int percpu;              /* a system-mode PMC: other CPUs' PMCs of it join it */
 	uint64_t samples;        /* all samples of this event (before filters) */
 	uint64_t period;         /* sum of their periods */
 	uint64_t lost;           /* DROPNOTIFY counts naming this PMC */
@@ -162,6 +164,9 @@ int profile__parse_time(struct prof_filter *flt, const char *arg);
 int profile__check_filter(const struct prof_filter *flt, char *bad, size_t badlen);
 /* A sample's weight: its period, or 1. */
 static inline uint64_t prof_weight(const struct prof_sample *s) { return s->period ? s->period : 1; }
+/* The program of the process with the most samples (its lowest mapped
+ * binary since its exec; a forked child's is its parent's), NULL if none. */
+struct sym_dso *profile__main_dso(struct profile *p);
 /* Seconds of t from the start of the recording. */
 double profile__reltime(const struct profile *p, uint64_t t);
 

@@ -184,6 +184,31 @@ static void hist_add(void *arg, const struct prof_sample *s, const struct prof_f
 	}
 }
 
+static void add_weight(void *arg, const struct prof_sample *s, const struct prof_frame *fr,
+    int n)
+{
+	(void)fr;
+	(void)n;
+	*(uint64_t *)arg += prof_weight(s);
+}
+
+/*
+ * What percentages are of: the event's whole, as perf's --percentage
+ * absolute (only the time window and the CPUs shrink it), or with
+ * o->relative the weight the filters kept (filtered).
+ */
+static uint64_t whole(struct profile *p, const struct report_opts *o, int ev, uint64_t filtered)
+{
+	const struct prof_filter *f = &o->flt;
+	uint64_t w = 0;
+	if (o->relative || !(f->pids || f->tids || f->comms || f->dsos || f->syms))
+		return filtered;
+	struct prof_filter all = { .ev = ev, .cpus = f->cpus, .t0 = f->t0, .t1 = f->t1,
+		.have_time = f->have_time };
+	profile__foreach(p, &all, 0, add_weight, &w);
+	return w;
+}
+
 static int cmp_self(const void *a, const void *b)
 {
 	const struct hist_entry *x = a, *y = b;
@@ -213,6 +238,7 @@ int report__hist(struct hist *h, struct profile *p, const struct report_opts *o,
 	/* children need the whole chain; the flat self profile needs only the leaf,
 	 * but frames are cached per stack, so one walk serves both */
 	profile__foreach(p, &oo.flt, 0, hist_add, h);
+	h->base = whole(p, o, ev, h->total);
 	if (h->n)       /* qsort(NULL, 0) is undefined behaviour */
 		qsort(h->e, h->n, sizeof(*h->e), o->children ? cmp_children : cmp_self);
 	h->priv->o = NULL;
@@ -326,6 +352,7 @@ static void print_callgraph(FILE *f, struct profile *p, const struct report_opts
 	if (tree__build(&t, p, &flt, o->callgraph, o->inline_frames ? PROF_INLINE : 0, 0) != 0)
 		return;
 	tree__sort(&t);
+	uint64_t base = whole(p, o, ev, t.total);
 	fprintf(f, "\n# Call graph (%s), %s:%s%s\n#\n",
 	    o->callgraph == TREE_CALLER ? "caller → callee" : "callee → caller: who called it",
 	    p->ev[ev].name, o->cg_depth ? " depth limit" : "", o->cg_depth ? "" : "");
@@ -333,12 +360,14 @@ static void print_callgraph(FILE *f, struct profile *p, const struct report_opts
 	uint32_t stack[1024];
 	int depth[1024], sp = 0;
 	/* children are sorted heaviest first: push those above the threshold
-	 * (the heaviest when there is no room for all), lightest first */
+	 * (the heaviest when there is no room for all; at most -g's print
+	 * limit), lightest first */
 #define PUSH_KIDS(node, d_) do { \
 		uint32_t kids[1024]; \
 		int nk = 0; \
-		for (uint32_t c = t.n[node].child; c != NONE && nk < 1024 - sp; c = t.n[c].next) { \
-			if (t.total && 100.0 * (double)t.n[c].total / (double)t.total < o->cg_threshold) \
+		for (uint32_t c = t.n[node].child; c != NONE && nk < 1024 - sp && \
+		    (!o->cg_limit || nk < o->cg_limit); c = t.n[c].next) { \
+			if (base && 100.0 * (double)t.n[c].total / (double)base < o->cg_threshold) \
 				break; \
 			kids[nk++] = c; \
 		} \
@@ -351,7 +380,7 @@ static void print_callgraph(FILE *f, struct profile *p, const struct report_opts
 	while (sp > 0) {
 		uint32_t i = stack[--sp];
 		int d = depth[sp];
-		double pct = t.total ? 100.0 * (double)t.n[i].total / (double)t.total : 0;
+		double pct = base ? 100.0 * (double)t.n[i].total / (double)base : 0;
 		if (pct < o->cg_threshold)
 			continue;
 		const char *dn = report__dso_name(p, t.n[i].func);
@@ -396,7 +425,7 @@ static void print_section(FILE *f, struct profile *p, const struct report_opts *
 	for (size_t i = 0; i < h.n; i++) {
 		const struct hist_entry *he = &h.e[i];
 		uint64_t v = o->children ? he->children : he->self;
-		double pct = h.total ? 100.0 * (double)v / (double)h.total : 0;
+		double pct = h.base ? 100.0 * (double)v / (double)h.base : 0;
 		if (pct < o->percent_limit || (o->max_entries && shown >= (size_t)o->max_entries))
 			break;
 		shown++;
@@ -414,8 +443,8 @@ static void print_section(FILE *f, struct profile *p, const struct report_opts *
 	fprintf(f, "\n");
 	for (size_t i = 0; i < shown; i++) {
 		const struct hist_entry *he = &h.e[i];
-		double ps = h.total ? 100.0 * (double)he->self / (double)h.total : 0;
-		double pc = h.total ? 100.0 * (double)he->children / (double)h.total : 0;
+		double ps = h.base ? 100.0 * (double)he->self / (double)h.base : 0;
+		double pc = h.base ? 100.0 * (double)he->children / (double)h.base : 0;
 		if (o->children)
 			fprintf(f, "  %s%7.2f%%%s ", colr(o, pc), pc, creset(o, pc));
 		fprintf(f, "%s%s%7.2f%%%s  %8" PRIu64, o->children ? "" : "  ", colr(o, ps), ps,
@@ -552,7 +581,7 @@ int report__text(FILE *f, struct profile *p, const struct report_opts *o)
 /* ---- JSON --------------------------------------------------------------- */
 
 static void json_tree(FILE *f, struct profile *p, const struct ctree *t, uint32_t i, int d,
-    const struct report_opts *o)
+    const struct report_opts *o, uint64_t base)
 {
 	fprintf(f, "{\"name\":");
 	json__string(f, report__func_name(p, t->n[i].func));
@@ -564,13 +593,13 @@ static void json_tree(FILE *f, struct profile *p, const struct ctree *t, uint32_
 	int first = 1;
 	if (!o->cg_depth || d + 1 < o->cg_depth)
 		for (uint32_t c = t->n[i].child; c != NONE; c = t->n[c].next) {
-			double pct = t->total ? 100.0 * (double)t->n[c].total / (double)t->total : 0;
+			double pct = base ? 100.0 * (double)t->n[c].total / (double)base : 0;
 			if (pct < o->cg_threshold)
 				continue;
 			if (!first)
 				putc(',', f);
 			first = 0;
-			json_tree(f, p, t, c, d + 1, o);
+			json_tree(f, p, t, c, d + 1, o, base);
 		}
 	fprintf(f, "]}");
 }
@@ -620,8 +649,8 @@ int report__json(FILE *f, struct profile *p, const struct report_opts *o)
 		int first = 1;
 		for (size_t k = 0; k < h.n; k++) {
 			const struct hist_entry *he = &h.e[k];
-			double ps = h.total ? 100.0 * (double)he->self / (double)h.total : 0;
-			double pc = h.total ? 100.0 * (double)he->children / (double)h.total : 0;
+			double ps = h.base ? 100.0 * (double)he->self / (double)h.base : 0;
+			double pc = h.base ? 100.0 * (double)he->children / (double)h.base : 0;
 			if ((o->children ? pc : ps) < o->percent_limit)
 				break;
 			fprintf(f, "%s{\"self\":%.4f,\"self_samples\":%" PRIu64, first ? "" : ",", ps,
@@ -660,7 +689,7 @@ int report__json(FILE *f, struct profile *p, const struct report_opts *o)
 				tree__sort(&t);
 				fprintf(f, ",\"callgraph\":{\"order\":\"%s\",\"tree\":",
 				    o->callgraph == TREE_CALLER ? "caller" : "callee");
-				json_tree(f, p, &t, 0, -1, o);
+				json_tree(f, p, &t, 0, -1, o, whole(p, o, evs[i], t.total));
 				fprintf(f, "}");
 				tree__free(&t);
 			}

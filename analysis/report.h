@@ -25,14 +25,22 @@ struct report_opts {
 	int callgraph;                /* -1 none, TREE_CALLER or TREE_CALLEE */
 	int cg_depth;                 /* 0: unlimited */
 	double cg_threshold;          /* % of the event's total */
+	int cg_limit;                 /* entries per level (perf's print_limit), 0: all */
 	int inline_frames;            /* expand inlined functions (call graphs, exports) */
 	int color;
 	int max_entries;              /* 0: all */
+	int relative;                 /* % of the filtered samples (perf's --percentage relative) */
 	const char *input_name;
 };
 
 /* Parse "comm,dso,sym": 0 or -1 (unknown key named in bad). */
 int report__parse_sort(struct report_opts *o, const char *list, char *bad, size_t badlen);
+
+/* The argument of -g/--call-graph in perf report's grammar (report_cgopt.c):
+ * sets callgraph, cg_threshold, cg_limit.  0 (note: "" or a remark for the
+ * user), or -1 with the reason in err. */
+int report__parse_callgraph(struct report_opts *o, const char *arg, char *note, size_t notelen,
+    char *err, size_t errlen);
 
 /* One flat-profile entry. */
 struct hist_entry {
@@ -47,6 +55,9 @@ struct hist {
 	struct hist_entry *e;
 	size_t n, cap;
 	uint64_t total, total_n;      /* of the event, after filters */
+	uint64_t base;                /* what percentages are of: the event's total
+	                               * (time and CPU choices apply), or with
+	                               * relative, the total after filters */
 	struct hist_priv *priv;
 };
 /* The flat profile of event ev, sorted (self, or children with o->children). */

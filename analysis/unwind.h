@@ -25,6 +25,9 @@
 struct unwind_map {
 	uint64_t start, end, pgoff, seq;
 	struct sym_dso *dso;
+	uint64_t time;                /* when it was mapped (profile.c's lookups go by
+	                               * time: records of different CPUs are not in
+	                               * file order) */
 };
 
 struct unwinder;

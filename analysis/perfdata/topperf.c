@@ -4,6 +4,8 @@
  *
  * One attr per PMCALLOCATE (the event's own attr when lib/event resolves
  * its name, else software/cpu-clock), each with one synthetic kernel id;
+ * the per-CPU PMCs of a system-mode event share one attr, as in perf's own
+ * `perf record -a` files;
  * sample_type IP|TID|TIME|ID|CPU|PERIOD|CALLCHAIN with sample_id_all.
  * Samples become SAMPLE (the user mask becomes PERF_CONTEXT_* markers),
  * COMM/PROC_CREATE COMM, PROCFORK/THR_CREATE FORK, THR_EXIT EXIT, MAP_IN
@@ -47,6 +49,14 @@ struct wattr {
 	uint64_t kid;                 /* the synthetic kernel id */
 	unsigned char attr[ATTR_SIZE];
 	char *name;
+	uint64_t rate;                /* a system-mode PMC's: other CPUs' PMCs of */
+	uint32_t flags;               /* the same event join this attr */
+	int percpu, freq;
+};
+
+struct walias {                   /* another CPU's PMC of a system-mode event */
+	pmc_id_t pmcid;
+	int attr;
 };
 
 struct wbid {
@@ -66,6 +76,8 @@ struct pw {
 
 	struct wattr *attrs;
 	int nattrs, acap;
+	struct walias *alias;
+	int nalias, alcap;
 	struct wbid *bids;
 	int nbids, bcap;
 
@@ -140,7 +152,40 @@ static struct wattr *find_attr(struct pw *w, pmc_id_t pmcid)
 	for (int i = 0; i < w->nattrs; i++)
 		if (w->attrs[i].pmcid == pmcid)
 			return &w->attrs[i];
+	for (int i = 0; i < w->nalias; i++)
+		if (w->alias[i].pmcid == pmcid)
+			return &w->attrs[w->alias[i].attr];
 	return NULL;
+}
+
+/*
+ * A system-mode event is one PMC per CPU in the log (pmc record -a) but one
+ * attr in perf.data, as perf record -a writes it: a PMCALLOCATE with a CPU
+ * whose event, mode, flags and rate equal an earlier one's joins its attr.
+ * 1 if it did.
+ */
+static int join_percpu_attr(struct pw *w, const struct pmclog_ev_pmcallocate *al)
+{
+	if (al->pl_cpu < 0 || !PMC_IS_SYSTEM_MODE((enum pmc_mode)al->pl_mode))
+		return 0;
+	for (int i = 0; i < w->nattrs; i++) {
+		const struct wattr *a = &w->attrs[i];
+		if (!a->percpu || a->rate != al->pl_rate || a->freq != (int)al->pl_freq ||
+		    a->flags != al->pl_flags || strcmp(a->name, al->pl_evname && *al->pl_evname ?
+		    al->pl_evname : "cpu-clock") != 0)
+			continue;
+		if (w->nalias == w->alcap) {
+			int nc = w->alcap ? w->alcap * 2 : 8;
+			struct walias *na = realloc(w->alias, (size_t)nc * sizeof(*na));
+			if (!na)
+				return 0;
+			w->alias = na;
+			w->alcap = nc;
+		}
+		w->alias[w->nalias++] = (struct walias){ al->pl_pmcid, i };
+		return 1;
+	}
+	return 0;
 }
 
 static void emit_attr_records(struct pw *w, struct wattr *a);
@@ -731,11 +776,21 @@ int pmc__pmclog_to_perfdata(int in_fd, int out_fd, uint64_t *nsamples, int *trun
 		case PMCLOG_TYPE_HEADER:
 			on_header(w, &ev->pl_u.pl_h);
 			break;
-		case PMCLOG_TYPE_PMCALLOCATE:
-			if (!find_attr(w, ev->pl_u.pl_a.pl_pmcid))
-				add_attr(w, ev->pl_u.pl_a.pl_pmcid, ev->pl_u.pl_a.pl_evname,
-				    ev->pl_u.pl_a.pl_rate, (int)ev->pl_u.pl_a.pl_freq);
+		case PMCLOG_TYPE_PMCALLOCATE: {
+			const struct pmclog_ev_pmcallocate *al = &ev->pl_u.pl_a;
+			struct wattr *a;
+			if (find_attr(w, al->pl_pmcid) || join_percpu_attr(w, al))
+				break;
+			if ((a = add_attr(w, al->pl_pmcid, al->pl_evname, al->pl_rate,
+			    (int)al->pl_freq))) {
+				a->rate = al->pl_rate;
+				a->freq = (int)al->pl_freq;
+				a->flags = al->pl_flags;
+				a->percpu = al->pl_cpu >= 0 &&
+				    PMC_IS_SYSTEM_MODE((enum pmc_mode)al->pl_mode);
+			}
 			break;
+		}
 		case PMCLOG_TYPE_CALLCHAIN:
 			rec_sample(w, ev);
 			break;
@@ -780,6 +835,7 @@ out:
 		for (int i = 0; i < w->nattrs; i++)
 			free(w->attrs[i].name);
 		free(w->attrs);
+		free(w->alias);
 		for (int i = 0; i < w->nbids; i++)
 			free(w->bids[i].path);
 		free(w->bids);

@@ -480,7 +480,8 @@ static int add_counter(struct pmc *pm, struct pmc_bctr *c, int cpu, pid_t tid)
 		.regs_user = a.sample_regs_user,
 		.regs_intr = a.sample_regs_intr,
 	};
-	if ((rc = pmc__logw_add_event(L.lw, kid, pm->id, &l, role)) < 0)
+	if ((rc = pmc__logw_add_event(L.lw, kid, pm->id, &l, role)) < 0 ||
+	    (rc = pmc__logw_set_period(L.lw, kid, a.freq ? 0 : a.sample_period)) < 0)
 		return rc;
 	if (!r && cpu < 0) {
 		if ((rc = thread_ring(pm, tid, &r)) < 0)
@@ -554,8 +555,14 @@ int pmc__log_pmc_started(struct pmc *pm)
 			int known = 0;
 			for (struct ring *g = L.rings; g; g = g->next)
 				known |= g->owner == t->ctr[i];
-			if (known)
+			if (known) {
+				/* restarted: pmc_set may have changed the period */
+				uint64_t kid;
+				if (PMC_IS_SAMPLING_MODE(pm->mode) && !pm->freq &&
+				    pmc__g.be->id(t->ctr[i], &kid) == 0)
+					pmc__logw_set_period(L.lw, kid, pm->count);
 				continue;
+			}
 			if ((rc = add_counter(pm, t->ctr[i], t->ctr_cpu[i], t->ctr_tid[i])) < 0)
 				return rc;
 			if (t->probe[i] &&

@@ -269,8 +269,12 @@ void pmc__sampling_attr(const struct pmc *pm, struct perf_event_attr *a)
 		/* FreeBSD's CLOCK.* sample every N clock ticks */
 		a->sample_period = pm->ev.tick_ns ? pm->count * pm->ev.tick_ns : pm->count;
 	}
+	/* A fixed period is not asked for in each sample (as perf record -c):
+	 * with PERF_SAMPLE_PERIOD the kernel's software events (page-faults,
+	 * tracepoints...) ignore sample_period and sample every event, each
+	 * with period 1.  The log writer fills the PMC's period in. */
 	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-	    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | (pm->freq ? PERF_SAMPLE_PERIOD : 0);
 	if (pm->flags & PMC_F_CALLCHAIN) {
 		int depth = (int)pmc__setting(PMC_SETTING_CALLCHAINDEPTH);
 		int max = pmc__sys_max_stack();

@@ -421,7 +421,8 @@ static void do_sample(struct pmc_logw *lw, const struct perf_event_header *h,
 	s.tid = (pid_t)ps.tid;
 	s.cpu = ps.cpu;
 	s.usermode = flags[0] != 0;
-	s.period = ps.period;
+	/* a fixed period is not in the sample (pmc__sampling_attr): the PMC's */
+	s.period = (ps.present & PERF_SAMPLE_PERIOD) ? ps.period : ev->period;
 	s.npc = npc;
 	s.pcs = pcs;
 	s.pcflags = flags;

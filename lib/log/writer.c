@@ -466,6 +466,16 @@ int pmc__logw_add_event(struct pmc_logw *lw, uint64_t kernel_id, pmc_id_t pmc,
 	return 0;
 }
 
+int pmc__logw_set_period(struct pmc_logw *lw, uint64_t kernel_id, uint64_t period)
+{
+	struct logw_event *e;
+	pthread_mutex_lock(&lw->mu);
+	if ((e = pmc__logw_find_event(lw, kernel_id)))
+		e->period = period;
+	pthread_mutex_unlock(&lw->mu);
+	return e ? 0 : -ENOENT;
+}
+
 int pmc__logw_add_ring(struct pmc_logw *lw, const struct pmc_backend_ops *be,
     struct pmc_bctr *c, struct perf_event_mmap_page *page, size_t data_size)
 {

@@ -78,6 +78,10 @@ enum pmc_logw_role {
 int  pmc__logw_add_event(struct pmc_logw *lw, uint64_t kernel_id, pmc_id_t pmc,
     const struct psample_layout *layout, enum pmc_logw_role role);
 
+/* Samples of this id without PERF_SAMPLE_PERIOD (a fixed period) carry
+ * period in their CALLCHAIN records.  -ENOENT if the id was not added. */
+int  pmc__logw_set_period(struct pmc_logw *lw, uint64_t kernel_id, uint64_t period);
+
 /* A ring the thread drains (data_size: page_size * data pages, used when
  * page->data_size is 0).  The thread waits with be->ring_wait on all of them. */
 int  pmc__logw_add_ring(struct pmc_logw *lw, const struct pmc_backend_ops *be,

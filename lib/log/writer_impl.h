@@ -15,6 +15,7 @@ struct logw_event {
 	uint64_t kid;
 	pmc_id_t pmc;
 	struct psample_layout layout; /* as opened: decodes its records */
+	uint64_t period;              /* for samples without PERF_SAMPLE_PERIOD */
 	enum pmc_logw_role role;
 	int used;
 };

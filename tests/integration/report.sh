@@ -40,7 +40,7 @@ check "children: main ~ 100% (${m:-none})" approx "${m:-0}" 100 3
 
 "$PMC" report -i "$TMP/a.log" -g caller --color never >"$TMP/cg.txt"
 check "call graph caller: main calls hot60" awk '/└ main/ { m = 1 } m && /└ hot60/ { f = 1 } END { exit !f }' "$TMP/cg.txt"
-"$PMC" report -i "$TMP/a.log" -g callee,2 --color never >"$TMP/cge.txt"
+"$PMC" report -i "$TMP/a.log" -g callee --depth 2 --color never >"$TMP/cge.txt"
 check "call graph callee: hot60 called by main, depth 2" \
   awk '/^ *[0-9.]+%  hot60/ { h = 1; next } h && /└ main/ { f = 1 } /└ __libc/ { bad = 1 } END { exit !(f && !bad) }' "$TMP/cge.txt"
 "$PMC" report -i "$TMP/a.log" -s sym,srcline --color never >"$TMP/sl.txt"
@@ -49,8 +49,8 @@ check "srcline: hot60's loop line" grep -Eq 'hot60 +work603010\.c:[0-9]+' "$TMP/
 check "stdin (-i -) gives the same report" diff <(grep -v '^# pmc report' "$TMP/a.txt") <(grep -v '^# pmc report' "$TMP/stdin.txt")
 
 # ---- filters and limits ----------------------------------------------------
-"$PMC" report -i "$TMP/a.log" --sym hot60 --color never >"$TMP/f.txt"
-check "--sym keeps one function at 100%" grep -Eq '^ +100\.00% .*hot60' "$TMP/f.txt"
+"$PMC" report -i "$TMP/a.log" --sym hot60 --percentage relative --color never >"$TMP/f.txt"
+check "--sym --percentage relative: one function at 100%" grep -Eq '^ +100\.00% .*hot60' "$TMP/f.txt"
 check "--sym: others gone" bash -c "! grep -q warm30 '$TMP/f.txt'"
 "$PMC" report -i "$TMP/a.log" --percent-limit 20 --color never >"$TMP/pl.txt"
 check "--percent-limit hides cold10" bash -c "grep -q hot60 '$TMP/pl.txt' && ! grep -q cold10 '$TMP/pl.txt'"

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -187,4 +188,10 @@ void cli_discard_output(struct pmc_outfile *of)
 	pending = NULL;
 	if (of->fp || of->fd >= 0)
 		pmc__outfile_abort(of);
+}
+
+const char *cli_default_input(void)
+{
+	struct stat sb;
+	return fstat(STDIN_FILENO, &sb) == 0 && S_ISFIFO(sb.st_mode) ? "-" : "pmc.log";
 }

@@ -58,6 +58,10 @@ int cli_parse_cpu_list(const char *s, unsigned char *set, int max);
  * bad list.  -p and -t of stat and record. */
 int cli_parse_pid_list(const char *s, pid_t **pids, int *n);
 
+/* The input of report and annotate when -i is not given: standard input
+ * ("-") when it is a pipe, as perf report reads it, else "pmc.log". */
+const char *cli_default_input(void);
+
 /* The subcommands. */
 int cmd_stat(int argc, char **argv);
 int cmd_list(int argc, char **argv);

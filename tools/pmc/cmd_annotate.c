@@ -25,7 +25,8 @@ static void usage(FILE *f)
 	    "binary's code, disassembled) and per source line, with the source text\n"
 	    "when the file is on this machine.\n"
 	    "\n"
-	    "  -i, --input FILE     the log (default pmc.log; '-': standard input)\n"
+	    "  -i, --input FILE     the log (default: standard input if it is a pipe,\n"
+	    "                       else pmc.log; '-': standard input)\n"
 	    "  -d, --dso NAME       the function in this binary (name or path)\n"
 	    "      --pid LIST, --tid LIST, --cpu LIST, --comm LIST, --time START,END\n"
 	    "                       count only these samples\n"
@@ -60,7 +61,7 @@ int cmd_annotate(int argc, char **argv)
 	};
 	struct annotate_opts o;
 	struct prof_load_opts lo;
-	const char *path = "pmc.log", *out = NULL, *color = "auto";
+	const char *path = NULL, *out = NULL, *color = "auto";
 	int c, force = 0, rc = CLI_EXIT_OK;
 	char err[512];
 
@@ -98,6 +99,8 @@ int cmd_annotate(int argc, char **argv)
 	if (optind >= argc)
 		cli_usage_error("which function? (pmc annotate SYMBOL)");
 	o.symbol = argv[optind++];
+	if (!path)
+		path = cli_default_input();
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
 	struct pmc_outfile of;

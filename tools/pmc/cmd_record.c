@@ -82,7 +82,8 @@ static void usage(FILE *f)
 "cpu-clock on a machine without a hardware PMU.\n"
 "\n"
 "  -e, --event=LIST      events to sample (see 'pmc list'); repeatable\n"
-"  -F, --freq=HZ         samples per second (default %d)\n"
+"  -F, --freq=HZ         samples per second (default %d; max: the kernel's\n"
+"                        highest rate, as perf's -F max)\n"
 "  -c, --count=PERIOD    one sample every PERIOD events (at least mincount)\n"
 "  -g                    record call chains (kernel and user, frame pointers)\n"
 "      --call-graph=MODE fp: as -g; dwarf[,SIZE]: the kernel's chain plus a\n"
@@ -506,10 +507,15 @@ int cmd_record(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	join_cmdline(argc, argv, cmdline, sizeof(cmdline));
-	while ((c = getopt_long(argc, argv, "+:e:F:c:go:fz" CLI_TARGET_OPTSTRING "b:vqh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:F:c:go:fz" CLI_TARGET_OPTSTRING "b:vqhn", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': add_events(&o, optarg); break;
-		case 'F': o.hz = parse_u64(optarg, "frequency"); break;
+		case 'F':
+			/* perf's -F max: the kernel's highest sampling rate */
+			o.hz = strcmp(optarg, "max") == 0 ? (uint64_t)read_proc_long(
+			    "/proc/sys/kernel/perf_event_max_sample_rate", DEFAULT_HZ) :
+			    parse_u64(optarg, "frequency");
+			break;
 		case 'c': o.period = parse_u64(optarg, "period"); break;
 		case 'g': o.callchain = 1; break;
 		case OPT_CALL_GRAPH: parse_call_graph(&o, optarg); break;
@@ -520,7 +526,15 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'f': o.force = 1; break;
 		case 'z': o.zstd = 1; break;
-		case 'b': o.backend = optarg; break;
+		case 'b':
+			if (optarg[0] == '-')
+				cli_usage_error("-b/--backend needs a backend name (linux or sim), not "
+				    "'%s'; perf's -b (branch stack sampling) is not supported", optarg);
+			o.backend = optarg;
+			break;
+		case 'n':
+			cli_usage_error("-n: pmc record has no -n; perf's -n (--no-samples) only "
+			    "counts: use 'pmc stat'");
 		case 'v': o.verbose = 1; break;
 		case 'q': o.quiet = 1; break;
 		case OPT_SHOW_SETTINGS: o.show_settings = 1; break;
@@ -530,6 +544,12 @@ int cmd_record(int argc, char **argv)
 				cli_bad_option(c, argv);
 		}
 	}
+	if (o.callchain && optind < argc && optind > 1 && strcmp(argv[optind - 1], "-g") == 0 &&
+	    (!strcmp(argv[optind], "fp") || !strcmp(argv[optind], "dwarf") ||
+	    !strcmp(argv[optind], "lbr")))
+		cli_usage_error("-g takes no argument (as perf's): '%s' would be run as the "
+		    "command; the unwinding method is chosen with --call-graph %s", argv[optind],
+		    argv[optind]);
 	if (o.ustack)
 		o.zstd = 1;   /* stack copies are large and alike: compressed ~100x */
 	if (o.show_settings) {

@@ -28,7 +28,8 @@ static void usage(FILE *f)
 	    "flat profile per event (overhead, samples, command, binary, symbol), call\n"
 	    "graphs, per-process counts and USERDATA markers; or export the profile.\n"
 	    "\n"
-	    "  -i, --input FILE       the log (default pmc.log; '-': standard input)\n"
+	    "  -i, --input FILE       the log (default: standard input if it is a pipe,\n"
+	    "                         else pmc.log; '-': standard input)\n"
 	    "      --follow           the log is still being written: read until its end\n"
 	    "  -s, --sort KEYS        comma list of comm,pid,tid,dso,sym,srcline,cpu\n"
 	    "                         (default comm,dso,sym)\n"
@@ -36,16 +37,23 @@ static void usage(FILE *f)
 	    "      --no-children      self only (the default)\n"
 	    "      --percent-limit P  hide entries below P %%\n"
 	    "  -n, --max N            print at most N entries per event\n"
-	    "  -g, --call-graph[=ORDER[,DEPTH[,THRESHOLD]]]\n"
-	    "                         print call graphs: caller (top-down, the default\n"
-	    "                         with -g) or callee (who called each function);\n"
-	    "                         DEPTH levels at most (0 = all), branches under\n"
-	    "                         THRESHOLD %% hidden (default 0.5)\n"
-	    "  -z, --depth N          call graph depth limit (pmcstat's -z)\n"
+	    "  -g, --call-graph[=WORD,...]\n"
+	    "                         print call graphs; perf report's words in any\n"
+	    "                         order: caller (top-down, the default) or callee\n"
+	    "                         (who called each function), graph, function,\n"
+	    "                         percent, none; numbers: the THRESHOLD %% under\n"
+	    "                         which branches are hidden (default 0.5), then the\n"
+	    "                         most entries per level (e.g. -g caller,0.5,10)\n"
+	    "  -z, --depth N          call graph depth limit (pmcstat's -z; perf's\n"
+	    "                         --max-stack N)\n"
 	    "      --no-inline        do not expand inlined functions in call graphs\n"
 	    "      --pid LIST, --tid LIST, --comm LIST, --dso LIST, --sym LIST, --cpu LIST\n"
 	    "                         keep only these samples (comma lists; sym and dso\n"
-	    "                         apply to the sampled function)\n"
+	    "                         apply to the sampled function; perf's --comms,\n"
+	    "                         --dsos, --symbols too); percentages stay those of\n"
+	    "                         the whole event, as perf's\n"
+	    "      --percentage relative|absolute\n"
+	    "                         relative: percentages of the filtered samples\n"
 	    "      --time START,END   keep samples between these seconds from the start\n"
 	    "  -F, --format FMT       text (default), json, folded, pprof, speedscope,\n"
 	    "                         callgrind, svg, html\n"
@@ -54,6 +62,7 @@ static void usage(FILE *f)
 	    "  -f, --force            overwrite FILE\n"
 	    "      --no-demangle      keep C++/Rust names mangled\n"
 	    "      --color WHEN       always, never, auto (default: on a terminal)\n"
+	    "      --stdio            accepted (perf's): the text report is the default\n"
 	    "  -h, --help             this help\n"
 	    "\n"
 	    "Exit status: 0; 1 the input could not be read, or was cut short (the\n"
@@ -74,7 +83,7 @@ int cmd_report(int argc, char **argv)
 {
 	enum {
 		O_CHILDREN = 256, O_NOCHILDREN, O_PLIMIT, O_PID, O_TID, O_COMM, O_DSO, O_SYM, O_CPU,
-		O_TIME, O_FOLLOW, O_NOINLINE, O_NODEMANGLE, O_COLOR
+		O_TIME, O_FOLLOW, O_NOINLINE, O_NODEMANGLE, O_COLOR, O_STDIO, O_MAXSTACK, O_PERCENTAGE
 	};
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
@@ -92,6 +101,12 @@ int cmd_report(int argc, char **argv)
 		{ "comm", required_argument, NULL, O_COMM },
 		{ "dso", required_argument, NULL, O_DSO },
 		{ "sym", required_argument, NULL, O_SYM },
+		{ "comms", required_argument, NULL, O_COMM },      /* perf's spellings */
+		{ "dsos", required_argument, NULL, O_DSO },
+		{ "symbols", required_argument, NULL, O_SYM },
+		{ "max-stack", required_argument, NULL, O_MAXSTACK },
+		{ "percentage", required_argument, NULL, O_PERCENTAGE },
+		{ "stdio", no_argument, NULL, O_STDIO },
 		{ "cpu", required_argument, NULL, O_CPU },
 		{ "time", required_argument, NULL, O_TIME },
 		{ "format", required_argument, NULL, 'F' },
@@ -104,7 +119,7 @@ int cmd_report(int argc, char **argv)
 	};
 	struct report_opts o;
 	struct prof_load_opts lo;
-	const char *path = "pmc.log", *out = NULL, *sort = "comm,dso,sym", *color = "auto";
+	const char *path = NULL, *out = NULL, *sort = "comm,dso,sym", *color = "auto";
 	enum fmt fmt = F_TEXT;
 	int force = 0, c, rc = CLI_EXIT_OK;
 	char err[512], *end;
@@ -119,7 +134,7 @@ int cmd_report(int argc, char **argv)
 	lo.sym.demangle = 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:s:n:g::z:F:o:fh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:s:n:g::z:F:o:fhb", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': path = optarg; break;
 		case O_FOLLOW: lo.follow = 1; break;
@@ -135,44 +150,44 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'n':
 			o.max_entries = (int)strtol(optarg, &end, 10);
-			if (*end || o.max_entries < 0)
-				cli_usage_error("--max: '%s' is not a count", optarg);
+			if (end == optarg || *end || o.max_entries < 0)
+				cli_usage_error("-n/--max: '%s' is not a count (-n N: at most N entries; "
+				    "the Samples column perf's -n adds is always shown)", optarg);
 			break;
 		case 'g': {
-			char buf[128], *save = NULL, *tok;
-			o.callgraph = TREE_CALLER;
-			if (!optarg && optind < argc && argv[optind][0] != '-' &&
-			    (strncmp(argv[optind], "caller", 6) == 0 || strncmp(argv[optind], "callee", 6) == 0))
+			char note[256];
+			/* perf takes "-g caller,0.5" as well as "-g=...": report
+			 * has no operands, so a word after -g is its argument */
+			if (!optarg && optind < argc && argv[optind][0] != '-')
 				optarg = argv[optind++];
-			if (!optarg)
-				break;
-			snprintf(buf, sizeof(buf), "%s", optarg);
-			tok = strtok_r(buf, ",", &save);
-			if (tok && strcmp(tok, "caller") == 0)
-				o.callgraph = TREE_CALLER;
-			else if (tok && strcmp(tok, "callee") == 0)
-				o.callgraph = TREE_CALLEE;
-			else
-				cli_usage_error("-g: '%s': the order is caller or callee", optarg);
-			if ((tok = strtok_r(NULL, ",", &save))) {
-				o.cg_depth = (int)strtol(tok, &end, 10);
-				if (*end || o.cg_depth < 0)
-					cli_usage_error("-g: '%s' is not a depth", tok);
-			}
-			if ((tok = strtok_r(NULL, ",", &save))) {
-				o.cg_threshold = strtod(tok, &end);
-				if (*end || !isfinite(o.cg_threshold) || o.cg_threshold < 0)
-					cli_usage_error("-g: '%s' is not a threshold", tok);
-			}
+			if (report__parse_callgraph(&o, optarg, note, sizeof(note), err,
+			    sizeof(err)) != 0)
+				cli_usage_error("-g/--call-graph: %s", err);
+			if (note[0])
+				cli_warn("%s", note);
 			break;
 		}
 		case 'z':
+		case O_MAXSTACK:
 			o.cg_depth = (int)strtol(optarg, &end, 10);
-			if (*end || o.cg_depth < 0)
-				cli_usage_error("--depth: '%s' is not a depth", optarg);
-			if (o.callgraph < 0)
+			if (end == optarg || *end || o.cg_depth < 0)
+				cli_usage_error("%s: '%s' is not a depth", c == 'z' ? "--depth" :
+				    "--max-stack", optarg);
+			if (c == 'z' && o.callgraph < 0)
 				o.callgraph = TREE_CALLER;
 			break;
+		case O_PERCENTAGE:
+			if (strcmp(optarg, "relative") == 0)
+				o.relative = 1;
+			else if (strcmp(optarg, "absolute") == 0)
+				o.relative = 0;
+			else
+				cli_usage_error("--percentage: '%s' is not relative or absolute", optarg);
+			break;
+		case O_STDIO: break;
+		case 'b':
+			cli_usage_error("-b: pmc report has no -b; perf's -b (--branch-stack) needs "
+			    "branch stacks, which pmc does not record");
 		case O_NOINLINE: o.inline_frames = 0; break;
 		case O_PID: o.flt.pids = optarg; break;
 		case O_TID: o.flt.tids = optarg; break;
@@ -190,8 +205,10 @@ int cmd_report(int argc, char **argv)
 				if (strcmp(optarg, fmt_names[k]) == 0)
 					break;
 			if (k == sizeof(fmt_names) / sizeof(fmt_names[0]))
-				cli_usage_error("--format: '%s' is not one of text, json, folded, pprof, "
-				    "speedscope, callgrind, svg, html", optarg);
+				cli_usage_error("-F/--format: '%s' is not one of text, json, folded, pprof, "
+				    "speedscope, callgrind, svg, html%s", optarg, strchr(optarg, ',') ||
+				    strstr(optarg, "overhead") || strstr(optarg, "sym") ?
+				    " (perf's -F/--fields: choose the columns with -s/--sort)" : "");
 			fmt = (enum fmt)k;
 			break;
 		}
@@ -207,6 +224,8 @@ int cmd_report(int argc, char **argv)
 		cli_usage_error("unexpected argument '%s' (the log is given with -i)", argv[optind]);
 	if (profile__check_filter(&o.flt, err, sizeof(err)) != 0)
 		cli_usage_error("%s", err);
+	if (!path)
+		path = cli_default_input();
 	if (report__parse_sort(&o, sort, err, sizeof(err)) != 0)
 		cli_usage_error("--sort: '%s' is not one of comm, pid, tid, dso, sym, srcline, cpu", err);
 	if (fmt == F_PPROF && !out && isatty(1))

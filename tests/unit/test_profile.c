@@ -1,0 +1,258 @@
+/*
+ * test_profile.c — how analysis/profile.c loads a recording, on crafted pmc
+ * logs whose record order and timestamps the test chooses: the writer
+ * drains per-CPU rings in turn, so a fork may be logged after its child's
+ * samples and before its parent's name; a system-mode event is one PMC per
+ * CPU; the kernel reports samples of an already released task with tid -1;
+ * a mapping may be logged after a newer one at the same address.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "pmc.h"
+#include "pmclog.h"
+#include "log/format.h"
+#include "log/records.h"
+#include "profile.h"
+
+static struct pmc_logrec rec;
+static char *buf;
+static size_t len;
+
+/* Append the record just encoded in rec, stamped ts. */
+static void put(uint64_t ts)
+{
+	size_t rl = PMCLOG_REC_HDR_LEN + rec.len;
+	buf = realloc(buf, len + rl);
+	assert_non_null(buf);
+	pmclog__st32(buf + len, PMCLOG_HDR_MAKE(rec.type, rl));
+	pmclog__st32(buf + len + 4, 0);
+	memcpy(buf + len + 8, &ts, 8);
+	memcpy(buf + len + 16, rec.buf, rec.len);
+	len += rl;
+}
+
+static void begin(void)
+{
+	struct pmc_logrec_header h = { PMC_VERSION, 1, 0, 1, 0, 0, "test", "host", "kernel",
+		"cpu", "test" };
+	free(buf);
+	len = PMCLOG_FILE_MAGIC_LEN;
+	buf = malloc(len);
+	memcpy(buf, PMCLOG_FILE_MAGIC_RAW, len);
+	assert_int_equal(pmc__logrec_header(&rec, &h), 0);
+	put(1);
+}
+
+static void alloc(pmc_id_t id, enum pmc_mode mode, int cpu)
+{
+	assert_int_equal(pmc__logrec_pmcallocate(&rec, id, 0, "cpu-clock", mode, 0, 4000, 1,
+	    cpu), 0);
+	put(2);
+}
+
+static void sample(pmc_id_t id, pid_t pid, pid_t tid, int cpu, uint64_t ts)
+{
+	static const uint64_t pc[1] = { 0x401000 };
+	static const uint8_t fl[1] = { PMC_CC_F_USERSPACE };
+	struct pmc_logrec_sample s = { id, pid, tid, (uint32_t)cpu, 1, 250000, 1, pc, fl };
+	assert_int_equal(pmc__logrec_callchain(&rec, &s), 0);
+	put(ts);
+}
+
+static void comm(pid_t pid, pid_t tid, const char *name, uint64_t ts)
+{
+	assert_int_equal(pmc__logrec_comm(&rec, pid, tid, PMCLOG_COMM_F_EXEC, name), 0);
+	put(ts);
+}
+
+static void fork_(pid_t parent, pid_t child, uint64_t ts)
+{
+	assert_int_equal(pmc__logrec_procfork(&rec, parent, child, parent, child), 0);
+	put(ts);
+}
+
+/* Close the log, write it out and load it. */
+static struct profile *load(void)
+{
+	char path[] = "/tmp/test_profile_XXXXXX", err[256];
+	struct profile *p;
+	int fd;
+	assert_int_equal(pmc__logrec_closelog(&rec), 0);
+	put(UINT64_C(1) << 40);
+	assert_true((fd = mkstemp(path)) >= 0);
+	assert_int_equal(write(fd, buf, len), (ssize_t)len);
+	close(fd);
+	assert_int_equal(profile__load(&p, path, NULL, err, sizeof(err)), 0);
+	unlink(path);
+	assert_string_equal(p->truncated, "");
+	profile__resolve(p);
+	return p;
+}
+
+static const char *comm_of(struct profile *p, pid_t tid)
+{
+	for (size_t i = 0; i < p->ns; i++)
+		if (p->s[i].tid == tid)
+			return p->s[i].comm;
+	return NULL;
+}
+
+/* A child forked without exec has its parent's name (perf: "bash", not
+ * ":PID"), even when the fork is logged after the child's samples and the
+ * parent's name after the fork. */
+static void t_fork_inherits_name_out_of_order(void **state)
+{
+	(void)state;
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	sample(0x100, 101, 101, 1, 400);      /* child, CPU 1's ring drained first */
+	sample(0x100, 102, 102, 1, 500);      /* grandchild (forked by the child) */
+	fork_(101, 102, 350);
+	fork_(100, 101, 300);                 /* CPU 0's ring: the fork, ... */
+	comm(100, 100, "bash", 100);          /* ... and the parent's exec before it */
+	sample(0x100, 100, 100, 0, 200);
+	struct profile *p = load();
+	assert_string_equal(comm_of(p, 100), "bash");
+	assert_string_equal(comm_of(p, 101), "bash");
+	assert_string_equal(comm_of(p, 102), "bash");
+	profile__free(p);
+}
+
+/* A name the child takes later (its exec) wins from then on. */
+static void t_fork_then_exec(void **state)
+{
+	(void)state;
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	sample(0x100, 101, 101, 1, 250);      /* before the child's exec */
+	comm(101, 101, "ls", 260);
+	sample(0x100, 101, 101, 1, 270);      /* after */
+	fork_(100, 101, 240);
+	comm(100, 100, "sh", 100);
+	struct profile *p = load();
+	assert_int_equal(p->ns, 2);
+	assert_string_equal(p->s[0].time == 250 ? p->s[0].comm : p->s[1].comm, "sh");
+	assert_string_equal(p->s[0].time == 270 ? p->s[0].comm : p->s[1].comm, "ls");
+	profile__free(p);
+}
+
+/* tid -1 is no thread: not the process's name (perf: ":-1"). */
+static void t_no_thread(void **state)
+{
+	(void)state;
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	comm(100, 100, "threads", 100);
+	sample(0x100, 100, 100, 0, 200);
+	sample(0x100, 100, -1, 0, 300);
+	struct profile *p = load();
+	assert_string_equal(comm_of(p, 100), "threads");
+	assert_string_equal(comm_of(p, -1), ":-1");
+	profile__free(p);
+}
+
+/* A system-mode event is one PMC per CPU and one event in the profile. */
+static void t_system_mode_one_event(void **state)
+{
+	(void)state;
+	begin();
+	alloc(0x4200, PMC_MODE_SS, 0);
+	alloc(0x104200, PMC_MODE_SS, 1);
+	comm(100, 100, "busy", 100);
+	sample(0x4200, 100, 100, 0, 200);
+	sample(0x104200, 100, 100, 1, 300);
+	sample(0x104200, 100, 100, 1, 400);
+	struct profile *p = load();
+	assert_int_equal(p->nev, 1);
+	assert_string_equal(p->ev[0].name, "cpu-clock");
+	assert_int_equal(p->ev[0].samples, 3);
+	assert_int_equal(p->s[0].ev, p->s[2].ev);
+	profile__free(p);
+	/* two different events stay two */
+	begin();
+	alloc(0x4200, PMC_MODE_SS, 0);
+	assert_int_equal(pmc__logrec_pmcallocate(&rec, 0x4201, 0, "page-faults", PMC_MODE_SS,
+	    0, 4000, 1, 1), 0);
+	put(2);
+	sample(0x4200, 100, 100, 0, 200);
+	sample(0x4201, 100, 100, 1, 300);
+	p = load();
+	assert_int_equal(p->nev, 2);
+	profile__free(p);
+}
+
+/* The exec's COMM is the name (the kernel's: "python3" for the link to
+ * python3.11, as perf shows), not the executable's file name that
+ * PROCEXEC carries after it; without a COMM (hwpmc logs) the file name. */
+static void t_exec_name_from_comm(void **state)
+{
+	(void)state;
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	comm(100, 100, "python3", 100);
+	assert_int_equal(pmc__logrec_procexec(&rec, 0x100, 100, 100, 0, 0, "/usr/bin/python3.11"), 0);
+	put(150);
+	sample(0x100, 100, 100, 0, 200);
+	assert_int_equal(pmc__logrec_procexec(&rec, 0x100, 101, 101, 0, 0, "/usr/bin/prog"), 0);
+	put(150);
+	sample(0x100, 101, 101, 0, 200);
+	struct profile *p = load();
+	assert_string_equal(comm_of(p, 100), "python3");
+	assert_string_equal(comm_of(p, 101), "prog");
+	profile__free(p);
+}
+
+static void map_in(pid_t pid, const char *path, uint64_t ts)
+{
+	struct pmc_logrec_map m = { pid, 0x400000, 0x10000, 0, 5, 2, 0, NULL, path };
+	assert_int_equal(pmc__logrec_map_in(&rec, &m), 0);
+	put(ts);
+}
+
+/* The latest mapping by time wins, not the last one in the file: a new
+ * mapping at an old one's address, logged before it by another CPU's ring. */
+static void t_mapping_by_time(void **state)
+{
+	(void)state;
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	comm(100, 100, "prog", 50);
+	map_in(100, "/nonexistent/new.so", 300);   /* CPU 1's ring, drained first */
+	sample(0x100, 100, 100, 1, 400);
+	map_in(100, "/nonexistent/old.so", 100);   /* CPU 0's ring */
+	struct profile *p = load();
+	assert_int_equal(p->ns, 1);
+	const struct prof_frame *fr;
+	assert_true(profile__frames(p, p->s[0].stack, 0, &fr) >= 1);
+	assert_string_equal(sym_dso__path(p->l[fr[0].loc].dso), "/nonexistent/new.so");
+	profile__free(p);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	free(buf);
+	buf = NULL;
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_fork_inherits_name_out_of_order),
+		cmocka_unit_test(t_fork_then_exec),
+		cmocka_unit_test(t_no_thread),
+		cmocka_unit_test(t_system_mode_one_event),
+		cmocka_unit_test(t_mapping_by_time),
+		cmocka_unit_test(t_exec_name_from_comm),
+	};
+	return cmocka_run_group_tests(tests, NULL, teardown);
+}
