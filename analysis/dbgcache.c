@@ -80,10 +80,15 @@ int dbgcache__open(int fd, const uint8_t *bid, unsigned bidlen)
 	for (unsigned i = 0; i < bidlen; i++)
 		snprintf(name + 6 + 2 * i, 3, "%02x", bid[i]);
 	if ((dfd = kcache__dir(0, &why)) >= 0) {
+		struct stat sb;
 		c = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		close(dfd);
-		if (c >= 0)
+		/* only a regular 0600 file of ours (as kcache.c reads its files) */
+		if (c >= 0 && fstat(c, &sb) == 0 && S_ISREG(sb.st_mode) &&
+		    sb.st_uid == geteuid() && !(sb.st_mode & 077))
 			return c;
+		if (c >= 0)
+			close(c);
 	}
 	if (fd < 0 || elf_version(EV_CURRENT) == EV_NONE || !has_compressed(fd))
 		return -1;
