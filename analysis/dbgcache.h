@@ -18,10 +18,11 @@
 
 #include <stdint.h>
 
-/* A read-only fd of the decompressed copy of the debug file with build id
- * bid[bidlen]; when there is none and fd (that file, open; -1: none) has
- * compressed sections and no .gnu_debugaltlink, the copy is made now.  -1
- * when there is no copy.  fd is left open. */
+/* A read-only fd of the decompressed copy of the debug file open on fd
+ * (build id bid[bidlen]), if the copy's headers are fd's (same layout,
+ * sections uncompressed); when there is none and fd has compressed
+ * sections and no .gnu_debugaltlink, the copy is made now.  -1 when there
+ * is no usable copy.  fd is left open. */
 int dbgcache__open(int fd, const uint8_t *bid, unsigned bidlen);
 
 #endif

@@ -728,21 +728,32 @@ static unsigned file_buildid(int fd, uint8_t *out)
 }
 
 /* libdwfl's search for the separate debug file, answered with its
- * decompressed copy (dbgcache.h) when there is one whose build id is the
- * module's: the same DWARF without inflating it again in every report.
- * Else libdwfl's own search (which opens the file for libdwfl itself, so
- * its fd is the answer) and a copy made for the next report. */
+ * decompressed copy (dbgcache.h) when there is one whose headers are the
+ * debug file's and whose build id is the module's: the same DWARF without
+ * inflating it again in every report.  The debug file is looked up where
+ * Debian puts it (by build id) to check the copy against it; else (or
+ * without a copy) libdwfl's own search, which opens the file for libdwfl
+ * itself, so its fd is the answer, and a copy is made for the next report. */
 static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
     const char *file, const char *debuglink, GElf_Word crc, char **dbgname)
 {
 	const unsigned char *bid;
 	GElf_Addr va;
 	uint8_t cb[20];
+	char hex[41], path[128];
 	int bl = dwfl_module_build_id(mod, &bid, &va), c, fd;
-	if (bl > 0 && bl <= 20 && (c = dbgcache__open(-1, bid, (unsigned)bl)) >= 0) {
-		if (file_buildid(c, cb) == (unsigned)bl && memcmp(cb, bid, (size_t)bl) == 0)
-			return c;
-		close(c);
+	if (bl > 0 && bl <= 20) {
+		hexid(bid, (unsigned)bl, hex);
+		snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+		if ((fd = sym__open_regular(path)) >= 0) {
+			c = dbgcache__open(fd, bid, (unsigned)bl);
+			close(fd);
+			if (c >= 0 && file_buildid(c, cb) == (unsigned)bl &&
+			    memcmp(cb, bid, (size_t)bl) == 0)
+				return c;
+			if (c >= 0)
+				close(c);
+		}
 	}
 	fd = dwfl_standard_find_debuginfo(mod, ud, modname, base, file, debuglink, crc, dbgname);
 	if (fd >= 0 && bl > 0 && bl <= 20 && (c = dbgcache__open(fd, bid, (unsigned)bl)) >= 0)

@@ -5,7 +5,8 @@
 # report without it prints, cold (the copy is made) and warm (the copy is
 # read); the copy is libc's debug file with every section uncompressed,
 # 0600 in the 0700 cache directory, and a copy whose build id is not the
-# module's (planted, or another file's) is never used.
+# module's (planted, or another file's) or whose headers are not the debug
+# file's (crafted) is never used.
 . "$(dirname "$0")/lib.sh"
 unset PMC_NO_KSYM_CACHE
 D=$PMC_ROOT/tests/helpers/dwarf
@@ -56,4 +57,16 @@ if [ -n "$LD" ]; then
 else
   skip "a copy with another build id is not used" "no second debug copy (ld.so) was made"
 fi
+
+# a copy with libc's build id but a crafted header (the section table moved,
+# as kernel_syms.sh crafts kcache files): not used, and made again
+XDG_CACHE_HOME=$X report >/dev/null
+python3 -c '
+import sys, struct
+p = sys.argv[1]; b = bytearray(open(p, "rb").read())
+b[40:48] = struct.pack("<Q", 0x0800000000000001)
+open(p, "wb").write(b)' "$C"
+XDG_CACHE_HOME=$X report >"$TMP/crafted.txt"
+check "a copy with a crafted header is not used" cmp -s "$TMP/ref.txt" "$TMP/crafted.txt"
+check "a crafted copy is made again" test "$(compressed "$C")" -eq 0 -a "$(bid "$C")" = "$CB"
 done_testing
