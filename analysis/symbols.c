@@ -27,6 +27,7 @@
 #include <gelf.h>
 
 #include "symbols.h"
+#include "dbgcache.h"
 #include "kcache.h"
 #include "backend/sim/workload.h"
 #include "core/sysinfo.h"
@@ -689,11 +690,14 @@ static const char *intern_sym(struct symtab *st, const char *raw)
 
 /* ---- opening ------------------------------------------------------------ */
 
+static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
+    const char *file, const char *debuglink, GElf_Word crc, char **dbgname);
+
 static const Dwfl_Callbacks *callbacks(struct symtab *st)
 {
 	static Dwfl_Callbacks cb;
 	cb.find_elf = dwfl_build_id_find_elf;
-	cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	cb.find_debuginfo = find_debuginfo;
 	cb.section_address = dwfl_offline_section_address;
 	cb.debuginfo_path = &st->dbgpath;
 	return &cb;
@@ -721,6 +725,40 @@ static unsigned file_buildid(int fd, uint8_t *out)
 		elf_end(e);
 	}
 	return n;
+}
+
+/* libdwfl's search for the separate debug file, answered with its
+ * decompressed copy (dbgcache.h) when there is one whose headers are the
+ * debug file's and whose build id is the module's: the same DWARF without
+ * inflating it again in every report.  The debug file is looked up where
+ * Debian puts it (by build id) to check the copy against it; else (or
+ * without a copy) libdwfl's own search, which opens the file for libdwfl
+ * itself, so its fd is the answer, and a copy is made for the next report. */
+static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
+    const char *file, const char *debuglink, GElf_Word crc, char **dbgname)
+{
+	const unsigned char *bid;
+	GElf_Addr va;
+	uint8_t cb[20];
+	char hex[41], path[128];
+	int bl = dwfl_module_build_id(mod, &bid, &va), c, fd;
+	if (bl > 0 && bl <= 20) {
+		hexid(bid, (unsigned)bl, hex);
+		snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+		if ((fd = sym__open_regular(path)) >= 0) {
+			c = dbgcache__open(fd, bid, (unsigned)bl);
+			close(fd);
+			if (c >= 0 && file_buildid(c, cb) == (unsigned)bl &&
+			    memcmp(cb, bid, (size_t)bl) == 0)
+				return c;
+			if (c >= 0)
+				close(c);
+		}
+	}
+	fd = dwfl_standard_find_debuginfo(mod, ud, modname, base, file, debuglink, crc, dbgname);
+	if (fd >= 0 && bl > 0 && bl <= 20 && (c = dbgcache__open(fd, bid, (unsigned)bl)) >= 0)
+		close(c);
+	return fd;
 }
 
 static int report_file(struct sym_dso *d, const char *path, int fd)

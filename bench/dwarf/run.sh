@@ -24,6 +24,12 @@ RUNS=${2:-3}
 CC=${CC:-cc}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+# pmc's caches (kernel symbols, decompressed debug files: docs/analysis.md)
+# in a fresh directory of ours, so that the machine's ~/.cache cannot help
+# or hinder; the first of RUNS runs fills them, "caches off" runs without
+mkdir -m 700 "$T/cache"
+export XDG_CACHE_HOME=$T/cache
+unset PMC_NO_KSYM_CACHE
 D=$ROOT/tests/helpers/dwarf
 "$CC" -O2 -fomit-frame-pointer -g -fPIC -shared -o "$T/libdw_work.so" "$D/libdw_work.c"
 "$CC" -O2 -fomit-frame-pointer -g -o "$T/dwarf_work" "$D/dwarf_work.c" -L"$T" -ldw_work \
@@ -64,10 +70,12 @@ echo "| report | pmc wall | pmc CPU | pmc peak RSS | perf wall | perf CPU | perf
 echo "|---|---|---|---|---|---|---|---|"
 read -r ft fm < <(measure perf report --stdio -i "$T/perf.data")
 read -r fc _ < <(TIMEFMT=cpu measure perf report --stdio -i "$T/perf.data")
-for g in "" -g; do
-  read -r pt pm < <(measure "$PMC" report --color never $g -i "$T/perf.data")
-  read -r pc _ < <(TIMEFMT=cpu measure "$PMC" report --color never $g -i "$T/perf.data")
-  echo "| ${g:-flat} | $pt s | $pc s | $pm MB | $ft s | $fc s | $fm MB | $(ratio "$ft" "$pt")x / $(ratio "$fc" "$pc")x |"
+for c in "" off; do
+  for g in "" -g; do
+    read -r pt pm < <(measure env ${c:+PMC_NO_KSYM_CACHE=1} "$PMC" report --color never $g -i "$T/perf.data")
+    read -r pc _ < <(TIMEFMT=cpu measure env ${c:+PMC_NO_KSYM_CACHE=1} "$PMC" report --color never $g -i "$T/perf.data")
+    echo "| ${g:-flat}${c:+, caches off} | $pt s | $pc s | $pm MB | $ft s | $fc s | $fm MB | $(ratio "$ft" "$pt")x / $(ratio "$fc" "$pc")x |"
+  done
 done
 echo
 pb=$(stat -c %s "$T/perf.data"); mb=$(stat -c %s "$T/pmc.log")
