@@ -1,8 +1,7 @@
 /*
  * input.c — the one place that decides how to read an input: by its magic.
  * "\x89PMCLOG" is a pmc log (lib/log's reader: pmclog_open / pmclog_read),
- * "PERFILE2" a perf.data file (analysis/perfdata/, when that reader is in the
- * tree: __has_include picks it up without a change here).  Pipes are read
+ * "PERFILE2" a perf.data file (analysis/perfdata/).  Pipes are read
  * through a memory parser fed from the fd, so the magic bytes read to decide
  * are not lost.
  */
@@ -16,12 +15,7 @@
 
 #include "input.h"
 
-#if defined(__has_include)
-#if __has_include("perfdata/perfdata.h")
 #include "perfdata/perfdata.h"
-#define HAVE_PERFDATA 1
-#endif
-#endif
 
 enum kind { K_PMCLOG, K_PERFDATA };
 
@@ -32,10 +26,8 @@ struct pmcstat_input {
 	int fed;                   /* memory parser fed from fd (pipes) */
 	int eof_fed;
 	void *log;                 /* pmclog parser */
-#ifdef HAVE_PERFDATA
 	struct pmc_perfdata *pd;
 	int ks_state;              /* 0 before the header, 1 KSYMSRC due, 2 done */
-#endif
 	char err[256];
 };
 
@@ -80,13 +72,11 @@ struct pmcstat_input *input__open(const char *path, int follow, char *err, size_
 	}
 	int seekable = S_ISREG(sb.st_mode);
 	int perf = 0;
-#ifdef HAVE_PERFDATA
 	/* A directory is read only if it is perf's (perf record --threads); a
 	 * pipe is looked at without consuming it (tee), so the perf.data reader
 	 * streams it from its first byte and nothing is held in memory. */
 	if (S_ISDIR(sb.st_mode) || S_ISFIFO(sb.st_mode))
 		perf = pmc__perfdata_sniff(in->fd) == 1;
-#endif
 	if (S_ISDIR(sb.st_mode) && !perf) {
 		snprintf(err, errlen, "cannot read: %s (a pmc log is a file)", strerror(EISDIR));
 		goto fail;
@@ -101,7 +91,6 @@ struct pmcstat_input *input__open(const char *path, int follow, char *err, size_
 	}
 	if (n == (ssize_t)sizeof(magic) && (memcmp(magic, "PERFILE2", 8) == 0 ||
 	    memcmp(magic, "2ELIFREP", 8) == 0)) {
-#ifdef HAVE_PERFDATA
 		in->kind = K_PERFDATA;
 		if (!perf && !seekable) {
 			/* a terminal or socket: the magic is consumed and cannot be
@@ -116,11 +105,6 @@ struct pmcstat_input *input__open(const char *path, int follow, char *err, size_
 			goto fail;
 		}
 		return in;
-#else
-		snprintf(err, errlen, "a perf.data file (this build reads pmc logs only; "
-		    "record with 'pmc record')");
-		goto fail;
-#endif
 	}
 	in->kind = K_PMCLOG;
 	if (seekable) {
@@ -147,7 +131,6 @@ fail:
 	return NULL;
 }
 
-#ifdef HAVE_PERFDATA
 /* perf keeps the kernel's build id in its build-id table ("[kernel.kallsyms]"),
  * a pmc log in KSYMSRC: hand it out as one, after the header, so a report
  * can tell whether the recording's kernel is this one. */
@@ -169,11 +152,9 @@ static int perfdata_ksymsrc(struct pmcstat_input *in, struct pmclog_ev *ev)
 	}
 	return 0;
 }
-#endif
 
 int input__read(struct pmcstat_input *in, struct pmclog_ev *ev)
 {
-#ifdef HAVE_PERFDATA
 	if (in->kind == K_PERFDATA) {
 		int rc;
 		if (in->ks_state == 1) {
@@ -186,7 +167,6 @@ int input__read(struct pmcstat_input *in, struct pmclog_ev *ev)
 			in->ks_state = 1;
 		return rc;
 	}
-#endif
 	for (;;) {
 		if (pmclog_read(in->log, ev) == 0)
 			return 0;
@@ -221,7 +201,6 @@ const char *input__kind(const struct pmcstat_input *in)
 int input__truncated(struct pmcstat_input *in, char *msg, size_t len)
 {
 	off_t at, last;
-#ifdef HAVE_PERFDATA
 	if (in->kind == K_PERFDATA) {
 		if (!pmc__perfdata_truncated(in->pd))
 			return 0;
@@ -229,7 +208,6 @@ int input__truncated(struct pmcstat_input *in, char *msg, size_t len)
 		    "file was cut): the data ends early");
 		return 1;
 	}
-#endif
 	if (in->kind != K_PMCLOG || !pmclog_truncated(in->log, &at, &last))
 		return 0;
 	if (at == last)
@@ -245,10 +223,8 @@ const char *input__errmsg(struct pmcstat_input *in)
 {
 	if (in->kind == K_PMCLOG)
 		return pmclog_errmsg(in->log);
-#ifdef HAVE_PERFDATA
 	if (in->pd)
 		return pmc__perfdata_errmsg(in->pd);
-#endif
 	snprintf(in->err, sizeof(in->err), "%s", strerror(errno));
 	return in->err;
 }
@@ -257,10 +233,8 @@ void input__close(struct pmcstat_input *in)
 {
 	if (!in)
 		return;
-#ifdef HAVE_PERFDATA
 	if (in->pd)
 		pmc__perfdata_close(in->pd);
-#endif
 	if (in->log)
 		pmclog_close(in->log);
 	if (in->own_fd)

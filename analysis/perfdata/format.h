@@ -1,8 +1,8 @@
 /*
  * format.h — perf.data's on-disk format: the constants and layouts the
- * reader (reader.c) and the writer (writer.c) share.  Our own names (PD_*)
- * rather than <linux/perf_event.h>'s, because the file format outlives any
- * one kernel header (BRANCH_COUNTERS, COMPRESSED2 ... are newer than the
+ * reader (reader*.c) and the writer (convert_to_perf.c) share.  Our own
+ * names (PD_*) rather than <linux/perf_event.h>'s, because the file format
+ * outlives any one kernel header (BRANCH_COUNTERS, COMPRESSED2 ... are newer than the
  * headers of many build hosts) and because perf's user records (64+) and
  * feature bits are not in any system header.  docs/perfdata.md is the prose.
  */

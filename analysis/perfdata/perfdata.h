@@ -129,7 +129,7 @@ struct pmc_perfdata_stats {
 };
 void pmc__perfdata_get_stats(struct pmc_perfdata *p, struct pmc_perfdata_stats *st);
 
-/* ---- conversions (convert.c) ---------------------------------------- */
+/* ---- conversions (convert_to_pmclog.c, convert_to_perf.c) ------------ */
 
 /* perf.data on in_fd -> pmc log on out_fd (raw, or zstd with zstd=1).
  * 0 or -errno; *msg (static or p's) says why on failure; *nsamples gets

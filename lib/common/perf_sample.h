@@ -5,7 +5,7 @@
  * branch_sample_type, the register masks) its event was opened with; two
  * readers need them: the log writer (lib/log/translate.c, records straight
  * from the kernel's ring, host byte order) and the perf.data reader
- * (analysis/perfdata/reader.c, a file of either byte order).  This file sits
+ * (analysis/perfdata/reader_translate.c, a file of either byte order).  This file sits
  * below both (lib/common: no dependency on anything in pmc, and no kernel
  * header, so that it builds where <linux/perf_event.h> does not exist).
  * perf's evsel__parse_sample is the model: every sample_type bit, in the

@@ -15,11 +15,6 @@ void pmc__clear_reason(void)
 	reason_set = 0;
 }
 
-int pmc__has_reason(void)
-{
-	return reason_set;
-}
-
 static void vset(const char *fmt, va_list ap)
 {
 	vsnprintf(reason, sizeof(reason), fmt, ap);
@@ -32,15 +27,6 @@ void pmc__set_reason(const char *fmt, ...)
 
 	if (reason_set)
 		return;
-	va_start(ap, fmt);
-	vset(fmt, ap);
-	va_end(ap);
-}
-
-void pmc__force_reason(const char *fmt, ...)
-{
-	va_list ap;
-
 	va_start(ap, fmt);
 	vset(fmt, ap);
 	va_end(ap);

@@ -14,10 +14,7 @@
 /* Record why the current call is failing (printf format).  Keeps the first
  * reason set since pmc__clear_reason(): the deepest layer knows best. */
 void pmc__set_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Replace any reason already set. */
-void pmc__force_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pmc__clear_reason(void);
-int  pmc__has_reason(void);
 
 /* Public-call epilogue: rc >= 0 passes through; rc < 0 sets errno = -rc,
  * supplies a default reason (strerror) if none was set, and returns -1. */

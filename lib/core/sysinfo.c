@@ -210,12 +210,6 @@ void pmc__sys_cpuid(char *buf, size_t len)
 		snprintf(buf, len, "unknown");
 }
 
-const char *pmc__sys_cpu_desc(void)
-{
-	read_cpuinfo();
-	return cpu_desc;
-}
-
 static enum pmc_cputype intel_cputype(int model)
 {
 	switch (model) {

@@ -21,7 +21,6 @@ int pmc__sys_max_stack(void);            /* kernel.perf_event_max_stack */
 uint64_t pmc__sys_user_regs_mask(void);
 int pmc__sys_has_cap_perfmon(void);      /* root, CAP_PERFMON or CAP_SYS_ADMIN */
 int pmc__sys_has_hw_pmu(void);           /* the kernel can count "cycles" */
-const char *pmc__sys_cpu_desc(void);     /* "AMD EPYC 7B13" */
 /* The running kernel's GNU build id from /sys/kernel/notes: its length
  * (<= 20), 0 if unknown.  Used for KSYMSRC and to tell whether a recording's
  * kernel is this one. */

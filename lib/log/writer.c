@@ -34,11 +34,6 @@ void pmc__logw_set_bufsize(size_t bytes)
 	g_bufsize = bytes ? bytes : DEFAULT_BUFSIZE;
 }
 
-size_t pmc__logw_get_bufsize(void)
-{
-	return g_bufsize;
-}
-
 void pmc__logw_set_cpu(enum pmc_cputype type, const char *desc)
 {
 	g_cputype = type;
@@ -524,17 +519,6 @@ void pmc__logw_remove_ring(struct pmc_logw *lw, struct pmc_bctr *c)
 	lw->removing--;
 	pthread_cond_broadcast(&lw->cv);
 	pthread_mutex_unlock(&lw->mu);
-}
-
-int pmc__logw_write_ts(struct pmc_logw *lw, int type, uint64_t ts, const void *payload,
-    size_t len)
-{
-	int rc;
-
-	pthread_mutex_lock(&lw->mu);
-	rc = pmc__logw_append(lw, type, ts, payload, len);
-	pthread_mutex_unlock(&lw->mu);
-	return rc;
 }
 
 int pmc__logw_write(struct pmc_logw *lw, int type, const void *payload, size_t len)

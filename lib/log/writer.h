@@ -48,7 +48,6 @@ struct pmc_logw;
 
 /* Process-wide settings, taking effect at the next pmc__logw_open(). */
 void pmc__logw_set_bufsize(size_t bytes);              /* 0: the default */
-size_t pmc__logw_get_bufsize(void);
 /* The CPU written into HEADER/INITIALIZE (default: /proc/cpuinfo's model
  * name and PMC_CPU_GENERIC). */
 void pmc__logw_set_cpu(enum pmc_cputype type, const char *desc);
@@ -92,9 +91,6 @@ void pmc__logw_remove_ring(struct pmc_logw *lw, struct pmc_bctr *c);
 /* A record from the core, timestamped now.  payload is the record body
  * (without the 16-byte header); len is padded to 8.  -EMSGSIZE if too big. */
 int  pmc__logw_write(struct pmc_logw *lw, int type, const void *payload, size_t len);
-/* The same with an explicit timestamp (ns on the log's clock). */
-int  pmc__logw_write_ts(struct pmc_logw *lw, int type, uint64_t ts, const void *payload,
-    size_t len);
 /* A record built with a pmc__logrec_*() encoder (records.h). */
 int  pmc__logw_put(struct pmc_logw *lw, const struct pmc_logrec *rec);
 

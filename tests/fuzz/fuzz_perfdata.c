@@ -1,6 +1,6 @@
 /*
  * fuzz_perfdata.c — libFuzzer harness for the perf.data reader
- * (analysis/perfdata/reader.c), memory path (fuzz_perfdata_file.c: the fd
+ * (analysis/perfdata/reader*.c), memory path (fuzz_perfdata_file.c: the fd
  * paths).  Built by `make fuzz` (docs/fuzzing.md); replayed by the normal suite.
  *
  * Each input is read twice: as given (file or pipe mode, by its header), and

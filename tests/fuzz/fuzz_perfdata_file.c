@@ -1,6 +1,6 @@
 /*
  * fuzz_perfdata_file.c — libFuzzer harness for the perf.data reader's file
- * descriptor paths (analysis/perfdata/reader.c): the input is read from a
+ * descriptor paths (analysis/perfdata/reader*.c): the input is read from a
  * seekable file (pread, sections found by offset) and, when it fits in a
  * pipe's buffer, from a pipe (read(2) only: pipe-mode streaming, and
  * file-mode data held in memory).  fuzz_perfdata.c covers the memory path.

@@ -63,7 +63,8 @@ let t = 0; for (let k = 0; k < 300; k++) t += hotLoop(1e6); console.log(t);
 JS
   # node leaves its map behind: remove the one of this run (it names our script)
   trap 'for m in /tmp/perf-*.map; do grep -qs "$TMP/jit.js" "$m" && rm -f "$m"; done; rm -rf "$TMP"' EXIT
-  if ! rec "$TMP/n.log" node --perf-basic-prof "$TMP/jit.js"; then
+  # (node writes isolate-*-v8.log files into its working directory)
+  if ! (cd "$TMP" && rec "$TMP/n.log" node --perf-basic-prof "$TMP/jit.js"); then
     skip "node --perf-basic-prof" "pmc record failed: $(tail -1 "$TMP/rec.err")"
   else
     "$PMC" report -i "$TMP/n.log" --color never >"$TMP/n.txt"

@@ -197,6 +197,9 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ "$(cat /proc/sys/ker
     p=$(nob perf stat -x, -e cpu-clock -- true 2>&1 >/dev/null | awk -F, '{print $3}')
     check "perf names it the same ('$p')" test "$p" = cpu-clock:u
   fi
+  nob "$PMC" record -e cpu-clock -o "$W/u2.log" -- "$HELPERS/busy" 20 >/dev/null 2>"$W/ru.err"
+  check "unprivileged record, no modifier: says it samples cpu-clock:u" \
+      grep -q "sampling 'cpu-clock' as 'cpu-clock:u'" "$W/ru.err"
   nob "$PMC" record -q -e cpu-clock -o "$W/u.log" -- "$HELPERS/busy" 50 >/dev/null 2>&1
   if "$PMC" dump -i "$W/u.log" 2>/dev/null | grep -q 'event="cpu-clock:u"'; then ok "the log says cpu-clock:u"
   else fail "log names the fallback" "$("$PMC" dump -i "$W/u.log" 2>&1 | grep -i alloc)"; fi

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <linux/perf_event.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -581,6 +583,100 @@ static void test_user_stack(void **s)
 	assert_true(n > 0);
 }
 
+/* pmc_attach_thread / pmc_detach_thread: one thread counts; detaching keeps
+ * what it counted; a second detach, or one of a process target, is EINVAL. */
+static void test_detach_thread(void **s)
+{
+	pmc_id_t id;
+	pmc_value_t v1, v2;
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+	(void)s;
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), 0);
+	assert_int_equal(pmc_attach_thread(id, tid), 0);
+	EXPECT_ERR(pmc_detach(id, tid), EINVAL);        /* attached as a thread, not a process */
+	assert_int_equal(pmc_start(id), 0);
+	spin_ms(30);
+	assert_int_equal(pmc_stop(id), 0);
+	assert_int_equal(pmc_detach_thread(id, tid), 0);
+	assert_int_equal(pmc_read(id, &v1), 0);
+	assert_true(v1 >= 25 * 1000000ull);              /* folded into the PMC */
+	EXPECT_ERR(pmc_detach_thread(id, tid), EINVAL);  /* no longer attached */
+	EXPECT_ERR(pmc_detach_thread(id, 999999), ESRCH);
+	spin_ms(10);
+	assert_int_equal(pmc_read(id, &v2), 0);
+	assert_true(v2 == v1);                           /* nothing counts after the detach */
+	assert_int_equal(pmc_release(id), 0);
+}
+
+/* pmc_group: the rules, and a group of two clocks counted together. */
+static void test_group(void **s)
+{
+	pmc_id_t l, m, x, sys;
+	pmc_value_t vl, vm;
+	(void)s;
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &l, 0), 0);
+	assert_int_equal(pmc_allocate("cpu-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &m, 0), 0);
+	assert_int_equal(pmc_allocate("page-faults", PMC_MODE_TC, 0, PMC_CPU_ANY, &x, 0), 0);
+	assert_int_equal(pmc_allocate("cpu-clock", PMC_MODE_SC, 0, 0, &sys, 0), 0);
+	EXPECT_ERR(pmc_group(l, l), EINVAL);             /* itself */
+	EXPECT_ERR(pmc_group(l, sys), EINVAL);           /* another mode and CPU */
+	EXPECT_ERR(pmc_group(l, 0xdead), EINVAL);        /* not a PMC */
+	assert_int_equal(pmc_group(l, m), 0);
+	EXPECT_ERR(pmc_group(m, x), EINVAL);             /* no nested groups */
+	EXPECT_ERR(pmc_group(x, l), EINVAL);             /* a leader joins no group */
+	assert_int_equal(pmc_start(l), 0);
+	assert_int_equal(pmc_start(m), 0);
+	EXPECT_ERR(pmc_group(l, x), EBUSY);              /* the leader runs */
+	spin_ms(30);
+	assert_int_equal(pmc_stop(m), 0);
+	assert_int_equal(pmc_stop(l), 0);
+	assert_int_equal(pmc_read(l, &vl), 0);
+	assert_int_equal(pmc_read(m, &vm), 0);
+	assert_true(vl >= 25 * 1000000ull);
+	assert_true(vm >= 25 * 1000000ull);
+	assert_int_equal(pmc_release(m), 0);             /* a member before its leader */
+	assert_int_equal(pmc_release(l), 0);
+	assert_int_equal(pmc_release(x), 0);
+	assert_int_equal(pmc_release(sys), 0);
+}
+
+/* pmc_allocate_attr: a raw perf_event_attr (software task-clock) counts,
+ * and is named by its type and config. */
+static void test_allocate_attr(void **s)
+{
+	struct perf_event_attr a;
+	pmc_id_t id;
+	pmc_value_t v;
+	(void)s;
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	EXPECT_ERR(pmc_allocate_attr(NULL, PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), EINVAL);
+	EXPECT_ERR(pmc_allocate_attr(&a, PMC_MODE_TC, 0, PMC_CPU_ANY, NULL, 0), EINVAL);
+	assert_int_equal(pmc_allocate_attr(&a, PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), 0);
+	assert_int_equal(PMC_ID_TO_MODE(id), PMC_MODE_TC);
+	assert_int_equal(PMC_ID_TO_CLASS(id), PMC_CLASS_SOFT);
+	assert_string_equal(pmc_event_name(id), "raw/type=1,config=0x1/");
+	assert_int_equal(pmc_start(id), 0);
+	spin_ms(30);
+	assert_int_equal(pmc_stop(id), 0);
+	assert_int_equal(pmc_read(id, &v), 0);
+	assert_true(v >= 25 * 1000000ull);               /* task-clock counts ns */
+	assert_int_equal(pmc_release(id), 0);
+}
+
+/* pmc_event_name: the spec as allocated; NULL for no such PMC. */
+static void test_event_name(void **s)
+{
+	pmc_id_t id;
+	(void)s;
+	assert_int_equal(pmc_allocate("page-faults", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), 0);
+	assert_string_equal(pmc_event_name(id), "page-faults");
+	assert_int_equal(pmc_release(id), 0);
+	assert_null(pmc_event_name(id));                 /* released */
+	assert_null(pmc_event_name(0xdead));
+}
+
 static void test_backend_select(void **s)
 {
 	(void)s;
@@ -614,6 +710,10 @@ int main(void)
 		cmocka_unit_test(test_spawn),
 		cmocka_unit_test(test_log_proccsw),
 		cmocka_unit_test(test_user_stack),
+		cmocka_unit_test(test_detach_thread),
+		cmocka_unit_test(test_group),
+		cmocka_unit_test(test_allocate_attr),
+		cmocka_unit_test(test_event_name),
 		cmocka_unit_test(test_backend_select),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

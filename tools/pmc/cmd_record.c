@@ -351,8 +351,17 @@ static void alloc_all(struct rec *r)
 	struct opts *o = r->o;
 
 	for (int i = 0; i < o->nev; i++) {
-		if (alloc_event(r, o->spec[i]) == 0)
+		if (alloc_event(r, o->spec[i]) == 0) {
+			/* the library narrowed an unmodified event to user space
+			 * (perf_event_paranoid): say so, as the log's name does */
+			const char *got = pmc_event_name(r->pmcs[r->npmcs - 1].id);
+			size_t sl = strlen(o->spec[i]);
+			if (!o->quiet && got && strncmp(got, o->spec[i], sl) == 0 &&
+			    (!strcmp(got + sl, ":u") || !strcmp(got + sl, "u")))
+				cli_warn("sampling '%s' as '%s': kernel.perf_event_paranoid allows "
+				    "only user space without root or CAP_PERFMON", o->spec[i], got);
 			continue;
+		}
 		int err = errno;
 		if (o->default_event && i == 0 && strstr(pmc_errmsg(), "no hardware PMU")) {
 			/* The default event on a machine without a PMU. */

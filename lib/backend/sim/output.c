@@ -130,11 +130,6 @@ void sim__ring_free(struct sim_ring *rb)
 	free(rb);
 }
 
-int sim__ring_ready(struct sim_ring *rb)
-{
-	return rb->poll;
-}
-
 static void copy_in(struct sim_ring *rb, const void *src, size_t n)
 {
 	uint64_t off = rb->head & (rb->size - 1);

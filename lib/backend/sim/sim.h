@@ -206,7 +206,7 @@ struct sim {
 
 extern struct sim sim;
 
-/* config.c-ish helpers (backend_sim.c) */
+/* The machine configuration: defaults and PMC_SIM_MACHINE parsing (backend_sim.c) */
 void sim__default_config(struct sim_config *c);
 int  sim__parse_config(struct sim_config *c, const char *spec);
 /* Tests: machine settings (PMC_SIM_MACHINE syntax) applied at the next
@@ -290,7 +290,6 @@ void sim__out_comm(struct sim_task *t, int exec);
 void sim__out_mmap(struct sim_task *t);
 void sim__out_fork(struct sim_task *child, int is_exit);
 void sim__out_read(struct sim_att *a);
-int  sim__ring_ready(struct sim_ring *rb);
 /* Context of the running task on c for samples. */
 uint64_t sim__task_ip(struct sim_task *t, int *el);
 int  sim__task_callchain(struct sim_task *t, uint64_t *ips, int max, int el);

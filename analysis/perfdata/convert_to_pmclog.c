@@ -1,5 +1,5 @@
 /*
- * topmclog.c — perf.data -> pmc log (`pmc convert`).
+ * convert_to_pmclog.c — perf.data -> pmc log (`pmc convert`).
  *
  * Reads perf.data through the reader (so in perf's time order) and writes
  * every record it yields with the log's own encoders (lib/log/records.h).

@@ -1,5 +1,5 @@
 /*
- * topperf.c — pmc log -> perf.data (`pmc convert --to perf`), so our
+ * convert_to_perf.c — pmc log -> perf.data (`pmc convert --to perf`), so our
  * recordings open in perf report, perf script and the tools built on them.
  *
  * One attr per PMCALLOCATE (the event's own attr when lib/event resolves

@@ -1,0 +1,235 @@
+/*
+ * reader_internal.h — the perf.data reader's state and the calls between
+ * its files (private to analysis/perfdata/; the API is perfdata.h).  The
+ * reader is split along perf's own seams (util/data.c, header.c,
+ * ordered-events.c, session.c):
+ *   reader_source.c     source I/O (file, pipe, memory, directory), the
+ *                       zstd stream of COMPRESSED records, byte order,
+ *                       the sticky error
+ *   reader_header.c     the file header, attrs and ids, features, opening,
+ *                       the accessors
+ *   reader_buildid.c    build ids (HEADER_BUILD_ID and BUILD_ID records)
+ *   reader_queue.c      a kernel record's attr and timestamp, the ordering
+ *                       queue (perf's ordered_events)
+ *   reader_translate.c  one kernel record -> struct pmclog_ev
+ *   reader.c            user records and delivery (pmc__perfdata_read)
+ */
+#ifndef PMC_PERFDATA_READER_INTERNAL_H
+#define PMC_PERFDATA_READER_INTERNAL_H
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "perfdata/perfdata.h"
+#include "perfdata/format.h"
+#include "common/perf_sample.h"
+
+#define IBUF_MIN      (256u * 1024u)
+#define QUEUE_MAX     (512ull * 1024 * 1024)   /* queued bytes before a forced flush */
+#define DBUF_MAX      (256u * 1024u * 1024u)   /* decompressed bytes pending */
+#define FEAT_MAX      (64u * 1024u * 1024u)    /* a feature section we read */
+#define PD_PIPE_HOLD_MAX ((size_t)1 << 30)      /* file mode on a pipe: held in memory */
+#define MAX_ATTRS     65536
+#define MAX_IDS       (16u * 1024u * 1024u)
+
+/* ---- state ------------------------------------------------------------ */
+
+struct pd_attr {
+	struct pmc_perfdata_attr pub;
+	char *name;
+	uint64_t *ids;
+	size_t nids;
+	uint32_t nregs_user, nregs_intr;
+	int announced;                /* its PMCALLOCATE was delivered */
+};
+
+struct pd_bid {
+	struct pmc_perfdata_buildid pub;
+	char *path;
+};
+
+struct qent {                         /* a queued kernel record */
+	uint64_t ts, seq, off;
+	size_t len;
+	const struct pd_attr *attr;
+	unsigned char data[];
+};
+
+struct pmc_perfdata {
+	/* source */
+	int fd;
+	int seekable;
+	int dirfd;                    /* directory format (perf record --threads): */
+	int own_fd;                   /* fd is ours (opened in the directory) */
+	char **dfiles;                /* the data.N files still to read, in order */
+	int ndfiles, dnext;
+	unsigned char *mem;           /* memory-backed input (owned) */
+	size_t memlen;
+	uint64_t fsize;               /* file size when known */
+	int be;                       /* the file is big-endian */
+	int pipe;
+	unsigned flags;
+
+	unsigned char *ustack;        /* the current sample's user stack copy */
+	size_t ustack_cap;
+
+	/* file mode layout */
+	uint64_t data_off, data_size, data_end;
+	uint64_t feat[4];
+
+	/* the raw stream */
+	unsigned char *ibuf;
+	size_t icap, ipos, ilen;
+	uint64_t ioff;                /* stream offset of ibuf[ipos] */
+	uint64_t spos;                /* stream offset of the next byte to fetch */
+	int ieof;                     /* the source has no more bytes */
+	uint64_t skip_pending;        /* bytes still to skip (AUXTRACE payloads) */
+
+	/* zstd */
+	ZSTD_DStream *zd;
+	unsigned char *dbuf;
+	size_t dcap, dpos, dlen;
+	uint64_t doff;                /* offset of the COMPRESSED record being drained */
+	int nested;                   /* the last raw record came out of dbuf */
+
+	/* attrs and ids */
+	struct pd_attr **attrs;       /* each allocated alone: pointers stay valid */
+	int nattrs, acap;
+	uint64_t *idkeys;             /* open addressing: id -> attr index + 1 */
+	int *idvals;
+	size_t idcap, nidk;
+	int id_pos, is_pos;           /* of the first attr, as perf */
+	int announced_all;
+
+	/* build ids */
+	struct pd_bid *bids;
+	int nbids, bcap;
+	int *bhash;                   /* path hash -> bid index + 1 */
+	size_t bhcap;
+
+	/* features */
+	char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid, *cmdline;
+	int nr_cpus;
+	uint32_t clk_id;
+	uint64_t clk_tod, clk_ns;
+	int have_clock;
+
+	/* ordering */
+	int ordered;
+	struct qent **heap;
+	size_t nheap, hcap;
+	uint64_t qbytes, seq;
+	uint64_t max_ts, next_flush, flush_limit, last_flush;
+	int flushing, forcing;
+
+	/* delivery */
+	int header_done;
+	int input_done;               /* no more raw records (EOF or damage) */
+	unsigned char *rec;           /* the record being translated (copy) */
+	size_t reccap;
+	struct qent *curq;            /* or this queued one (freed at the next read) */
+	const unsigned char *cur;
+	size_t curlen;
+	uint64_t curoff;
+	const struct pd_attr *curattr;
+	int cursub, curactive;
+	uint64_t last_time;
+	size_t count;
+
+	char verbuf[80];
+
+	/* errors */
+	int err;                      /* sticky errno once the queue is drained */
+	int pend_err;                 /* damage seen: deliver the queue, then fail */
+	int truncated;
+	char errmsg[512];
+	struct pmc_perfdata_stats st;
+};
+
+
+/* ---- byte order --------------------------------------------------------- */
+
+static inline uint16_t ld16(const struct pmc_perfdata *p, const unsigned char *b)
+{
+	return p->be ? (uint16_t)(b[0] << 8 | b[1]) : (uint16_t)(b[1] << 8 | b[0]);
+}
+
+static inline uint32_t ld32(const struct pmc_perfdata *p, const unsigned char *b)
+{
+	if (p->be)
+		return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+	return (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
+}
+
+static inline uint64_t ld64(const struct pmc_perfdata *p, const unsigned char *b)
+{
+	if (p->be)
+		return (uint64_t)ld32(p, b) << 32 | ld32(p, b + 4);
+	return (uint64_t)ld32(p, b + 4) << 32 | ld32(p, b);
+}
+
+/* A kernel record's sample_id fields (reader_queue.c parses them). */
+struct trailer {
+	uint64_t time, id;
+	uint32_t pid, tid, cpu;
+	int has_time, has_cpu, has_id, has_tid;
+	size_t size;
+};
+
+/* reader_source.c: the bytes, their order, the zstd stream, errors */
+int pd_set_err(struct pmc_perfdata *p, int e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+uint64_t pd_ld_bits(const struct pmc_perfdata *p, const unsigned char *b);
+ssize_t pd_src_pread(struct pmc_perfdata *p, void *buf, size_t n, uint64_t off);
+size_t pd_ensure(struct pmc_perfdata *p, size_t n);
+void pd_consume(struct pmc_perfdata *p, size_t n);
+void pd_skip_bytes(struct pmc_perfdata *p, uint64_t n);
+int pd_decompress(struct pmc_perfdata *p, const unsigned char *src, size_t n);
+
+/* reader_header.c: attrs and ids, features, opening */
+int pd_id_get(const struct pmc_perfdata *p, uint64_t id);
+size_t pd_parse_attr(struct pmc_perfdata *p, const unsigned char *b, size_t avail,
+    struct pmc_perfdata_attr *a, uint32_t *nregs_user, uint32_t *nregs_intr);
+int pd_add_attr(struct pmc_perfdata *p, const struct pmc_perfdata_attr *a,
+    uint32_t nru, uint32_t nri, const unsigned char *ids, size_t nids);
+void pd_set_attr_name(struct pmc_perfdata *p, struct pd_attr *a, const char *name,
+    size_t maxlen);
+void pd_parse_feature(struct pmc_perfdata *p, int feat, const unsigned char *b, size_t n);
+size_t pd_peek_raw(struct pmc_perfdata *p);
+
+/* reader_buildid.c: build ids */
+const struct pd_bid *pd_bid_find(const struct pmc_perfdata *p, const char *path);
+void pd_add_buildid(struct pmc_perfdata *p, const unsigned char *b, size_t len);
+void pd_parse_buildid_section(struct pmc_perfdata *p, const unsigned char *b, size_t len);
+
+/* reader_queue.c: a kernel record's attr and time, the ordering queue */
+void pd_flush_round(struct pmc_perfdata *p);
+const struct pd_attr *pd_rec_attr(const struct pmc_perfdata *p, const unsigned char *r,
+    size_t len, uint32_t type);
+int pd_parse_trailer(const struct pmc_perfdata *p, const struct pd_attr *a,
+    const unsigned char *r, size_t len, struct trailer *t);
+uint64_t pd_rec_time(const struct pmc_perfdata *p, const struct pd_attr *a,
+    const unsigned char *r, size_t len, uint32_t type);
+int pd_q_push(struct pmc_perfdata *p, struct qent *e);
+struct qent *pd_q_pop(struct pmc_perfdata *p);
+
+/* reader_translate.c: one kernel record -> struct pmclog_ev */
+void pd_set_time(struct pmclog_ev *ev, uint64_t t);
+int pd_translate(struct pmc_perfdata *p, const struct pd_attr *a, const unsigned char *r,
+    size_t len, int sub, struct pmclog_ev *ev);
+
+/* reader.c: user records and delivery */
+int pd_process_user(struct pmc_perfdata *p, const unsigned char *r, size_t len,
+    uint32_t type);
+
+#endif
