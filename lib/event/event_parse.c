@@ -86,7 +86,29 @@ static const char *const armv7_ev_names[] = { __PMC_EV_ARMV7() };
 static const char *const k8_ev_names[] = { __PMC_EV_K8() };
 static const char *const iaf_ev_names[] = { __PMC_EV_IAF() };
 static const char *const tsc_ev_names[] = { __PMC_EV_TSC() };
+static const char *const ppc7450_ev_names[] = { __PMC_EV_PPC7450() };
+static const char *const ppc970_ev_names[] = { __PMC_EV_PPC970() };
+static const char *const power8_ev_names[] = { __PMC_EV_POWER8() };
+static const char *const e500_ev_names[] = { __PMC_EV_E500() };
+static const char *const dmc620_cd2_ev_names[] = { __PMC_EV_DMC620_PMU_CD2() };
+static const char *const dmc620_c_ev_names[] = { __PMC_EV_DMC620_PMU_C() };
+static const char *const cmn600_ev_names[] = { __PMC_EV_CMN600_PMU() };
 #undef __PMC_EV
+
+/* Each fixed block: its first and last event and its names. */
+#define EV_BLOCK(C, T) { PMC_EV_##C##_FIRST, PMC_EV_##C##_LAST, T }
+static const struct {
+	long first, last;
+	const char *const *names;
+} fixed_blocks[] = {
+	EV_BLOCK(TSC, tsc_ev_names), EV_BLOCK(IAF, iaf_ev_names),
+	EV_BLOCK(ARMV8, armv8_ev_names), EV_BLOCK(ARMV7, armv7_ev_names),
+	EV_BLOCK(K8, k8_ev_names), EV_BLOCK(PPC7450, ppc7450_ev_names),
+	EV_BLOCK(PPC970, ppc970_ev_names), EV_BLOCK(POWER8, power8_ev_names),
+	EV_BLOCK(E500, e500_ev_names), EV_BLOCK(DMC620_PMU_CD2, dmc620_cd2_ev_names),
+	EV_BLOCK(DMC620_PMU_C, dmc620_c_ev_names), EV_BLOCK(CMN600_PMU, cmn600_ev_names),
+};
+#undef EV_BLOCK
 
 static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
 static char cache_names[EV_CACHE_TYPES * EV_CACHE_OPS * EV_CACHE_RES][48];
@@ -110,16 +132,9 @@ const char *pmc__event_name_of(enum pmc_event ev)
 {
 	long e = (long)ev;
 
-	if (e >= PMC_EV_TSC_FIRST && e <= PMC_EV_TSC_LAST)
-		return tsc_ev_names[e - PMC_EV_TSC_FIRST];
-	if (e >= PMC_EV_IAF_FIRST && e <= PMC_EV_IAF_LAST)
-		return iaf_ev_names[e - PMC_EV_IAF_FIRST];
-	if (e >= PMC_EV_ARMV8_FIRST && e <= PMC_EV_ARMV8_LAST)
-		return armv8_ev_names[e - PMC_EV_ARMV8_FIRST];
-	if (e >= PMC_EV_ARMV7_FIRST && e <= PMC_EV_ARMV7_LAST)
-		return armv7_ev_names[e - PMC_EV_ARMV7_FIRST];
-	if (e >= PMC_EV_K8_FIRST && e <= PMC_EV_K8_LAST)
-		return k8_ev_names[e - PMC_EV_K8_FIRST];
+	for (size_t i = 0; i < sizeof(fixed_blocks) / sizeof(fixed_blocks[0]); i++)
+		if (e >= fixed_blocks[i].first && e <= fixed_blocks[i].last)
+			return fixed_blocks[i].names[e - fixed_blocks[i].first];
 	if (e < PMC_EV_SOFT_FIRST || e > PMC_EV_SOFT_LAST)
 		return NULL;
 	e -= PMC_EV_SOFT_FIRST;

@@ -102,6 +102,56 @@ static int enable_disable(int disable, int cpu, int row)
 	return 0;
 }
 
+/* The PowerPC and Arm uncore event blocks, tabled the way FreeBSD's libpmc tables a
+ * class's events (expanding __PMC_EV_<CLASS>() into name/code pairs). */
+struct ev_descr { const char *name; enum pmc_event code; };
+#undef __PMC_EV
+#define __PMC_EV(C, N) { #N, PMC_EV_##C##_##N },
+static const struct ev_descr ppc7450_tab[] = { __PMC_EV_PPC7450() };
+static const struct ev_descr ppc970_tab[] = { __PMC_EV_PPC970() };
+static const struct ev_descr power8_tab[] = { __PMC_EV_POWER8() };
+static const struct ev_descr e500_tab[] = { __PMC_EV_E500() };
+static const struct ev_descr dmc620_cd2_tab[] = { __PMC_EV_DMC620_PMU_CD2() };
+static const struct ev_descr dmc620_c_tab[] = { __PMC_EV_DMC620_PMU_C() };
+static const struct ev_descr cmn600_tab[] = { __PMC_EV_CMN600_PMU() };
+#undef __PMC_EV
+
+static void print_block(const char *cls, const struct ev_descr *t, size_t n,
+    enum pmc_event first, enum pmc_event last)
+{
+	size_t same = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *nm = pmc_name_of_event(t[i].code);
+		same += nm != NULL && strcmp(nm, t[i].name) == 0 && t[i].code == first + (int)i;
+	}
+	printf("%s %zu 0x%x..0x%x %s..%s named %zu\n", cls, n, (unsigned)first, (unsigned)last,
+	    t[0].name, t[n - 1].name, same);
+}
+
+static int event_blocks(void)
+{
+#define BLOCK(cls, tab, C) \
+	print_block(cls, tab, sizeof(tab) / sizeof(tab[0]), PMC_EV_##C##_FIRST, PMC_EV_##C##_LAST)
+	BLOCK("ppc7450", ppc7450_tab, PPC7450);
+	BLOCK("ppc970", ppc970_tab, PPC970);
+	BLOCK("power8", power8_tab, POWER8);
+	BLOCK("e500", e500_tab, E500);
+	BLOCK("dmc620_cd2", dmc620_cd2_tab, DMC620_PMU_CD2);
+	BLOCK("dmc620_c", dmc620_c_tab, DMC620_PMU_C);
+	BLOCK("cmn600", cmn600_tab, CMN600_PMU);
+#undef BLOCK
+	/* the codes are constant expressions: hwpmc's drivers switch on them */
+	switch (pmc_name_of_event(PMC_EV_E500_L2MMU_MISSES) ? PMC_EV_E500_L2MMU_MISSES : 0) {
+	case PMC_EV_E500_L2MMU_MISSES:
+		printf("e500 L2MMU_MISSES 0x%x\n", (unsigned)PMC_EV_E500_L2MMU_MISSES);
+		break;
+	default:
+		printf("e500 L2MMU_MISSES unnamed\n");
+	}
+	return 0;
+}
+
 static int statistics(void)
 {
 	struct pmc_driverstats gms;
@@ -212,7 +262,7 @@ static int measure_self(void)
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		errx(EX_USAGE, "usage: fbsd_client L|l|s|x|d C R|e C R");
+		errx(EX_USAGE, "usage: fbsd_client L|l|s|x|b|d C R|e C R");
 	if (pmc_init() < 0)
 		err(EX_UNAVAILABLE, "Initialization of the pmc(3) library failed");
 	switch (argv[1][0]) {
@@ -220,6 +270,7 @@ int main(int argc, char **argv)
 	case 'l': return list_state();
 	case 's': return statistics();
 	case 'x': return freebsd_names();
+	case 'b': return event_blocks();
 	case 'u': return measure_self();
 	case 'd':
 	case 'e':

@@ -104,4 +104,25 @@ else
   want "pmu enabled 0 alloc-unknown ENOENT rate 65536"
   check "pmc_pmu_*: no hardware PMU, no table: disabled, ENOENT, FreeBSD's default rate 65536" test $? = 0
 fi
+# The PowerPC and Arm uncore event blocks (FreeBSD's pmc_events.h: PPC7450
+# at 0x13000, PPC970 0x13100, POWER8 0x13200, E500 0x13300, DMC620_PMU_CD2
+# 0x14500, DMC620_PMU_C 0x14520, CMN600_PMU 0x14600), tabled as libpmc tables
+# them: count, first..last code, first..last name, every code named.
+out=$("$FC" b 2>&1); rc=$?
+check "b: runs" test "$rc" = 0
+check "PPC7450 block: 220 events 0x13000..0x130db" \
+  want "ppc7450 220 0x13000..0x130db CYCLE..PREFETCH_ENGINE_FULL named 220"
+check "PPC970 block: 50 events 0x13100..0x13131" \
+  want "ppc970 50 0x13100..0x13131 INSTR_COMPLETED..ADDER named 50"
+check "POWER8 block: 30 events 0x13200..0x1321d" \
+  want "power8 30 0x13200..0x1321d CYCLES..INSTR_COMPLETED named 30"
+check "E500 block: 157 events 0x13300..0x1339c" \
+  want "e500 157 0x13300..0x1339c CYCLES..STWCX_FAILURES named 157"
+check "DMC620_PMU_CD2 block: 26 events 0x14500..0x14519" \
+  want "dmc620_cd2 26 0x14500..0x14519 clkdiv2_cycle_count..clkdiv2_ranks_in_sref named 26"
+check "DMC620_PMU_C block: 3 events 0x14520..0x14522" \
+  want "dmc620_c 3 0x14520..0x14522 clk_cycle_count..clk_upload_stall named 3"
+check "CMN600_PMU block: 177 events 0x14600..0x146b0" \
+  want "cmn600 177 0x14600..0x146b0 dn_rxreq_dvmop..cxla_avg_latency_form_tx_tlp named 177"
+check "E500 codes are constant expressions (switch case)" want "e500 L2MMU_MISSES 0x13341"
 done_testing

@@ -460,6 +460,60 @@ static void test_event_blocks_and_aliases(void **s)
 }
 
 /*
+ * The PowerPC and Arm uncore blocks of FreeBSD's pmc_events.h: each class
+ * at its own base (PPC7450 0x13000, PPC970 0x13100, POWER8 0x13200, E500
+ * 0x13300, DMC620_PMU_CD2 0x14500, DMC620_PMU_C 0x14520, CMN600_PMU
+ * 0x14600), events
+ * numbered in FreeBSD's order; the expected codes are positions counted in
+ * FreeBSD's lists.
+ */
+static void test_ppc_and_uncore_event_blocks(void **s)
+{
+	(void)s;
+	assert_int_equal(PMC_EV_PPC7450_FIRST, 0x13000);
+	assert_int_equal(PMC_EV_PPC7450_LAST, 0x130db);
+	assert_int_equal(PMC_EV_PPC7450_INSTR_COMPLETED, 0x13001);
+	assert_int_equal(PMC_EV_PPC7450_BTIC_MISS, 0x1307f);
+	assert_int_equal(PMC_EV_PPC7450_DTLB_MISSES, 0x1308c);
+	assert_int_equal(PMC_EV_PPC7450_L2_CACHE_HITS, 0x130ab);
+	assert_int_equal(PMC_EV_PPC970_FIRST, 0x13100);
+	assert_int_equal(PMC_EV_PPC970_LAST, 0x13131);
+	assert_int_equal(PMC_EV_PPC970_GROUP_COMPLETED, 0x1311e);
+	assert_int_equal(PMC_EV_PPC970_TIMEBASE_EVENT, 0x13124);
+	assert_int_equal(PMC_EV_POWER8_FIRST, 0x13200);
+	assert_int_equal(PMC_EV_POWER8_LAST, 0x1321d);
+	assert_int_equal(PMC_EV_POWER8_TIMEBASE_EVENT, 0x13211);
+	assert_int_equal(PMC_EV_POWER8_BRANCH_MISPREDICTED, 0x13218);
+	assert_int_equal(PMC_EV_E500_FIRST, 0x13300);
+	assert_int_equal(PMC_EV_E500_LAST, 0x1339c);
+	assert_int_equal(PMC_EV_E500_L2MMU_MISSES, 0x13341);
+	assert_int_equal(PMC_EV_E500_DAC1S_DTECTED, 0x13385);   /* FreeBSD's spelling */
+	/* Arm's uncore blocks, FreeBSD's lower-case names */
+	assert_int_equal(PMC_EV_DMC620_PMU_CD2_FIRST, 0x14500);
+	assert_int_equal(PMC_EV_DMC620_PMU_CD2_LAST, 0x14519);
+	assert_int_equal(PMC_EV_DMC620_PMU_C_FIRST, 0x14520);
+	assert_int_equal(PMC_EV_DMC620_PMU_C_LAST, 0x14522);
+	assert_int_equal(PMC_EV_CMN600_PMU_FIRST, 0x14600);
+	assert_int_equal(PMC_EV_CMN600_PMU_LAST, 0x146b0);
+	assert_int_equal(PMC_EV_CMN600_PMU_dn_rxreq_trk_full, 0x1460c);
+	assert_int_equal(PMC_EV_CMN600_PMU_hnf_cache_miss, 0x1460d);
+	assert_int_equal(PMC_EV_CMN600_PMU_xp_txflit_valid, 0x1463f);
+	assert_int_equal(PMC_EV_CMN600_PMU_rni_rdb_ord, 0x1467a);
+	assert_string_equal(pmc_name_of_event(PMC_EV_DMC620_PMU_C_clk_request), "clk_request");
+	assert_string_equal(pmc_name_of_event(PMC_EV_CMN600_PMU_LAST), "cxla_avg_latency_form_tx_tlp");
+	assert_null(pmc_name_of_event((enum pmc_event)(PMC_EV_DMC620_PMU_CD2_LAST + 1)));
+	assert_null(pmc_name_of_event((enum pmc_event)(PMC_EV_CMN600_PMU_LAST + 1)));
+	/* named by pmc_name_of_event, first to last; nothing past the ends */
+	assert_string_equal(pmc_name_of_event(PMC_EV_PPC7450_LAST), "PREFETCH_ENGINE_FULL");
+	assert_string_equal(pmc_name_of_event(PMC_EV_PPC970_FIRST), "INSTR_COMPLETED");
+	assert_string_equal(pmc_name_of_event(PMC_EV_POWER8_LAST), "INSTR_COMPLETED");
+	assert_string_equal(pmc_name_of_event(PMC_EV_E500_STWCX_FAILURES), "STWCX_FAILURES");
+	assert_null(pmc_name_of_event((enum pmc_event)(PMC_EV_PPC7450_LAST + 1)));
+	assert_null(pmc_name_of_event((enum pmc_event)(PMC_EV_E500_LAST + 1)));
+	assert_null(pmc_name_of_event((enum pmc_event)(PMC_EV_E500_FIRST - 1)));
+}
+
+/*
  * pmc_pmu_*: FreeBSD's pmu-events, from the machine's own tables.  A fake
  * sysfs with a core PMU ("cpu") and two named events stands in for a
  * machine with a hardware PMU.
@@ -618,6 +672,7 @@ int main(void)
 		cmocka_unit_test(test_hwpmc_errnos),
 		cmocka_unit_test(test_tsc),
 		cmocka_unit_test(test_event_blocks_and_aliases),
+		cmocka_unit_test(test_ppc_and_uncore_event_blocks),
 		cmocka_unit_test(test_pmu_events),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
