@@ -1180,24 +1180,34 @@ int pmc_set(pmc_id_t id, pmc_value_t v)
 	return leave(write_locked(pm, v));
 }
 
+/* May a setting that shapes how a PMC samples still change?  Only on a
+ * sampling PMC that is neither running nor attached yet (the attributes are
+ * fixed when its counters open). */
+static int sampling_setting(struct pmc *pm, const char *not_sampling, const char *what)
+{
+	if (pm->state == PMC_STATE_RUNNING)
+		return -EBUSY;
+	if (!PMC_IS_SAMPLING_MODE(pm->mode)) {
+		pmc__set_reason("%s", not_sampling);
+		return -EINVAL;
+	}
+	if (pm->targets) {
+		pmc__set_reason("set %s before attaching or starting", what);
+		return -EBUSY;
+	}
+	return 0;
+}
+
 int pmc_set_frequency(pmc_id_t id, uint64_t hz)
 {
 	struct pmc *pm;
 	int rc;
 
 	ENTER();
-	if ((rc = lookup(id, &pm)) < 0)
+	if ((rc = lookup(id, &pm)) < 0 ||
+	    (rc = sampling_setting(pm, "a sampling frequency needs a sampling PMC",
+	    "the frequency")) < 0)
 		return leave(rc);
-	if (pm->state == PMC_STATE_RUNNING)
-		return leave(-EBUSY);
-	if (!PMC_IS_SAMPLING_MODE(pm->mode)) {
-		pmc__set_reason("a sampling frequency needs a sampling PMC");
-		return leave(-EINVAL);
-	}
-	if (pm->targets) {
-		pmc__set_reason("set the frequency before attaching or starting");
-		return leave(-EBUSY);
-	}
 	if (hz == 0) {
 		pmc__set_reason("the sampling frequency must be positive");
 		return leave(-EINVAL);
@@ -1212,18 +1222,10 @@ int pmc_set_user_stack(pmc_id_t id, uint32_t bytes)
 	int rc;
 
 	ENTER();
-	if ((rc = lookup(id, &pm)) < 0)
+	if ((rc = lookup(id, &pm)) < 0 ||
+	    (rc = sampling_setting(pm, "a user stack is copied with samples: it needs a "
+	    "sampling PMC", "the user stack size")) < 0)
 		return leave(rc);
-	if (pm->state == PMC_STATE_RUNNING)
-		return leave(-EBUSY);
-	if (!PMC_IS_SAMPLING_MODE(pm->mode)) {
-		pmc__set_reason("a user stack is copied with samples: it needs a sampling PMC");
-		return leave(-EINVAL);
-	}
-	if (pm->targets) {
-		pmc__set_reason("set the user stack size before attaching or starting");
-		return leave(-EBUSY);
-	}
 	if (bytes > PMC_USER_STACK_MAX || (bytes + 7) / 8 * 8 > PMC_USER_STACK_MAX) {
 		pmc__set_reason("a user stack copy is at most %d bytes", PMC_USER_STACK_MAX);
 		return leave(-EINVAL);

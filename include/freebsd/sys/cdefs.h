@@ -9,7 +9,7 @@
 #include_next <sys/cdefs.h>
 
 #ifndef __FBSDID
-#define __FBSDID(s) struct __pmc_fbsdid_hack
+#define __FBSDID(s) struct __pmc_fbsdid_unused   /* swallows the ";" after __FBSDID(...) */
 #endif
 #ifndef __unused
 #define __unused __attribute__((__unused__))
