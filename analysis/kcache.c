@@ -129,6 +129,23 @@ int kcache__parse(const void *buf, size_t len, const struct kcache_key *key, kca
 	return 0;
 }
 
+static char refused[4200];
+
+const char *kcache__refused(void)
+{
+	return refused[0] ? refused : NULL;
+}
+
+/* *why (a literal) about path, remembered for kcache__refused: -1 */
+static int refuse(const char **why, const char *what, const char *path, int fd)
+{
+	*why = what;
+	snprintf(refused, sizeof(refused), "cache directory %s %s: not used", path, what);
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
 int kcache__dir(int create, const char **why)
 {
 	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -158,15 +175,19 @@ int kcache__dir(int create, const char **why)
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == ELOOP || errno == ENOTDIR)
-			*why = "is not a directory (a symbolic link?)";
+			return refuse(why, "is not a directory (a symbolic link?)", path, -1);
 		return -1;
 	}
-	if (fstat(fd, &sb) != 0 || sb.st_uid != geteuid() || (sb.st_mode & 077)) {
-		*why = sb.st_uid != geteuid() ? "is owned by another user" :
-		    "is accessible to other users (needs mode 0700)";
-		close(fd);
-		return -1;
-	}
+	if (fstat(fd, &sb) != 0 || sb.st_uid != geteuid())
+		return refuse(why, "is owned by another user", path, fd);
+	/* Older pmc versions created the directory 0755: readable by others but
+	 * still only ours to change, so it is narrowed to 0700 through the fd
+	 * just checked.  Writable by group or others, someone else may already
+	 * have planted files in it: refused. */
+	if (sb.st_mode & 022)
+		return refuse(why, "is writable by other users (needs mode 0700)", path, fd);
+	if ((sb.st_mode & 077) && fchmod(fd, 0700) != 0)
+		return refuse(why, "is readable by other users and cannot be made 0700", path, fd);
 	return fd;
 }
 

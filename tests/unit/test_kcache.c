@@ -191,6 +191,7 @@ static void t_directories(void **state)
 {
 	char p[4096], x[4096];
 	const char *why;
+	struct stat sb;
 	int fd;
 	(void)state;
 	/* a symlink in place of the directory */
@@ -201,16 +202,27 @@ static void t_directories(void **state)
 	setenv("XDG_CACHE_HOME", x, 1);
 	assert_true((fd = kcache__dir(1, &why)) < 0);
 	assert_non_null(why);
-	/* open to others */
+	/* writable by others: refused, left as it is, and said with the path */
 	snprintf(x, sizeof(x), "%s/x2", dir);
 	snprintf(p, sizeof(p), "%s/x2/pmc", dir);
 	mkdir(x, 0700);
-	mkdir(p, 0755);
-	chmod(p, 0755);
+	mkdir(p, 0757);
+	chmod(p, 0757);
 	setenv("XDG_CACHE_HOME", x, 1);
 	assert_true(kcache__dir(1, &why) < 0);
 	assert_non_null(strstr(why, "0700"));
 	assert_int_not_equal(kcache__store(&key, 3, get, NULL), 0);
+	assert_non_null(kcache__refused());
+	assert_non_null(strstr(kcache__refused(), p));
+	assert_int_equal(stat(p, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0757);
+	/* only readable by others (older pmc made it 0755): narrowed and used */
+	chmod(p, 0755);
+	assert_true((fd = kcache__dir(1, &why)) >= 0);
+	close(fd);
+	assert_int_equal(stat(p, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0700);
+	assert_int_equal(kcache__store(&key, 3, get, NULL), 0);
 	/* another user's (root can chown; others skip this part) */
 	if (geteuid() == 0) {
 		chmod(p, 0700);
