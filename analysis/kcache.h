@@ -58,6 +58,10 @@ int kcache__store(const struct kcache_key *key, size_t n,
  * (NULL when there is simply no cache directory). */
 int kcache__dir(int create, const char **why);
 
+/* The digest of a cache file's body (bytes 64 to the end), as the header
+ * holds it: tests and the fuzz harness seal crafted files with it. */
+uint64_t kcache__digest(const void *buf, size_t len);
+
 /* The last refusal of kcache__dir in this process, with the directory's
  * path ("cache directory /home/u/.cache/pmc is writable by other users
  * (needs mode 0700): not used"), for the report's warnings; NULL if none. */

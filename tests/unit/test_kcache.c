@@ -70,21 +70,13 @@ static unsigned char *read_cache(size_t *len)
 	return b;
 }
 
-static uint64_t fnv(const unsigned char *b, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 1099511628211ull;
-	return h;
-}
-
 static int parse(const unsigned char *b, size_t len, int fix_digest)
 {
 	struct got g = { 0 };
 	unsigned char *c = malloc(len ? len : 1);   /* exact size: ASan sees overreads */
 	memcpy(c, b, len);
 	if (fix_digest && len >= 64) {
-		uint64_t h = fnv(c + 64, len - 64);
+		uint64_t h = kcache__digest(c + 64, len - 64);
 		memcpy(c + 56, &h, 8);
 	}
 	int rc = kcache__parse(c, len, &key, cb, &g);
