@@ -52,9 +52,19 @@ int kcache__store(const struct kcache_key *key, size_t n,
         const char **mod), void *arg);
 
 /* The cache directory for this user, opened (O_DIRECTORY|O_NOFOLLOW) and
- * checked (owned by the effective user, no group/other access); created
- * 0700 when create is set.  An fd, or -1 with *why saying what was wrong
+ * checked (owned by the effective user, not writable by group or others);
+ * created 0700 when create is set, narrowed to 0700 when it is only
+ * readable by others (older pmc versions created it 0755).  An fd, or -1 with *why saying what was wrong
  * (NULL when there is simply no cache directory). */
 int kcache__dir(int create, const char **why);
+
+/* The digest of a cache file's body (bytes 64 to the end), as the header
+ * holds it: tests and the fuzz harness seal crafted files with it. */
+uint64_t kcache__digest(const void *buf, size_t len);
+
+/* The last refusal of kcache__dir in this process, with the directory's
+ * path ("cache directory /home/u/.cache/pmc is writable by other users
+ * (needs mode 0700): not used"), for the report's warnings; NULL if none. */
+const char *kcache__refused(void);
 
 #endif

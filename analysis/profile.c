@@ -430,7 +430,8 @@ static void add_map(struct profile *p, const struct pmclog_ev_map_in *mi, uint64
 			symtab__set_kernel_reloc(p->st, mi->pl_pathname + 17, mi->pl_pgoff);
 		}
 		else if (mi->pl_pathname[0])
-			symtab__add_kmodule(p->st, mi->pl_start, mi->pl_len, mi->pl_pathname);
+			symtab__add_kmodule(p->st, mi->pl_start, mi->pl_len, mi->pl_pathname,
+			    mi->pl_buildid, mi->pl_buildid_len);
 		return;
 	}
 	if (is_jitdump(mi->pl_pathname, mi->pl_pid)) {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kcache.h"
 #include "report.h"
 
 #define NONE UINT32_MAX
@@ -489,11 +490,14 @@ static void print_problems(FILE *f, struct profile *p)
 		any = 1;
 		fprintf(f, "#   %s: %s\n", sym_dso__path(d), why);
 	}
-	const char *kw = symtab__kernel_warning(p->st);
-	if (kw) {
+	const char *kw[2] = { symtab__kernel_warning(p->st), kcache__refused() };
+	for (int i = 0; i < 2; i++) {
+		if (!kw[i])
+			continue;
 		if (!any)
 			fprintf(f, "#\n# Warnings:\n");
-		fprintf(f, "#   %s\n", kw);
+		any = 1;
+		fprintf(f, "#   %s\n", kw[i]);
 	}
 }
 

@@ -9,6 +9,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -184,7 +185,9 @@ struct sym_dso {
 	char *jitdump;                /* perf maps: the process's jit-PID.dump, if mapped */
 	struct jline *jl;             /* jitdump debug info: lines by address */
 	size_t njl, capjl;
-	int kmod;                     /* a kernel module: symbols from the kernel's table */
+	int kmod;                     /* a kernel module: symbols from its .ko (ko = 1) or */
+	int ko;                       /* the kernel's table */
+	uint64_t kbase;               /* a module: where the recording had it (.text) */
 	int jit_state;                /* perf maps: 0 not looked, 1 has JIT symbols, 2 none */
 	int opened;                   /* open attempted */
 	const char *problem;
@@ -583,7 +586,8 @@ static struct sym_dso *kmod_dso(struct symtab *st, const char *name, const char 
 	return d;
 }
 
-void symtab__add_kmodule(struct symtab *st, uint64_t start, uint64_t len, const char *path)
+void symtab__add_kmodule(struct symtab *st, uint64_t start, uint64_t len, const char *path,
+    const uint8_t *bid, unsigned bidlen)
 {
 	char name[256];
 	if (!len || start + len < start)
@@ -597,7 +601,14 @@ void symtab__add_kmodule(struct symtab *st, uint64_t start, uint64_t len, const 
 		if (!st->kmods)
 			abort();
 	}
-	st->kmods[st->nkmods++] = (struct kmodmap){ start, start + len, kmod_dso(st, name, path) };
+	struct sym_dso *d = kmod_dso(st, name, path);
+	if (!d->kbase)
+		d->kbase = start;
+	if (bid && bidlen && !d->bidlen) {
+		d->bidlen = bidlen > 20 ? 20 : bidlen;
+		memcpy(d->bid, bid, d->bidlen);
+	}
+	st->kmods[st->nkmods++] = (struct kmodmap){ start, start + len, d };
 }
 
 static void dso_open(struct sym_dso *d);
@@ -952,6 +963,126 @@ static void kc_get(void *arg, size_t i, uint64_t *start, uint64_t *size, const c
 	*mod = t->mod;
 }
 
+/*
+ * A module's symbols from its .ko (ET_REL, compressed or not: dwelf_elf_begin
+ * inflates .ko.xz/.ko.zst): its functions in .text, whose start is the
+ * module's base in the recording (perf's assumption too: the module map's
+ * pgoff is .text's file offset).  0 loaded; 1 the file is another build; -1
+ * not a module file.
+ */
+static int ko_read(struct sym_dso *d, int fd)
+{
+	Elf *e = dwelf_elf_begin(fd);
+	Elf_Scn *scn = NULL;
+	size_t shstr, text = 0;
+	const void *id;
+	int rc = -1;
+	ssize_t l;
+
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstr) != 0)
+		goto out;
+	l = dwelf_elf_gnu_build_id(e, &id);
+	if (l <= 0 || (size_t)l != d->bidlen || memcmp(id, d->bid, d->bidlen) != 0) {
+		rc = 1;
+		goto out;
+	}
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *n;
+		if (gelf_getshdr(scn, &sh) && (n = elf_strptr(e, shstr, sh.sh_name)) &&
+		    strcmp(n, ".text") == 0)
+			text = elf_ndxscn(scn);
+	}
+	while (text && (scn = elf_nextscn(e, scn)) != NULL) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+			char dm[1024];
+			if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    sym.st_shndx != text || !(n = elf_strptr(e, sh.sh_link, sym.st_name)) || !*n)
+				continue;
+			table_add(&d->tab, sym.st_value, sym.st_size ? sym.st_size : 1, symtab__intern(d->st,
+			    d->st->o.demangle ? sym__demangle(n, dm, sizeof(dm)) : n));
+		}
+	}
+	table_sort(&d->tab);
+	rc = text ? 0 : -1;
+out:
+	if (e)
+		elf_end(e);
+	return rc;
+}
+
+static char ko_found[4096];
+static const char *ko_want;
+
+static int ko_visit(const char *path, const struct stat *sb, int type, struct FTW *f)
+{
+	char name[256];
+	(void)sb;
+	(void)f;
+	if (type != FTW_F || !strstr(base_name(path), ".ko"))
+		return 0;
+	module_name(path, name, sizeof(name));
+	if (strcmp(name, ko_want) != 0)
+		return 0;
+	snprintf(ko_found, sizeof(ko_found), "%s", path);
+	return 1;
+}
+
+/*
+ * Open a module's .ko, only when the recording gave its build id: where the
+ * recording says it was, the build-id caches (perf's ~/.debug, the debug
+ * files), or /lib/modules/RELEASE by name.  A .ko of another build is not
+ * used: the module's addresses are shown and sym_dso__problem says why, as
+ * for a kernel of another build.  Without a build id, or when no .ko is
+ * found, the kernel's kallsyms names (if the kernel is this one).
+ */
+static void load_ko(struct sym_dso *d)
+{
+	char hex[41], p[4200], name[256];
+	const char *home = getenv("HOME");
+	struct utsname u;
+	int other = 0;
+
+	if (!d->bidlen)
+		return;
+	hexid(d->bid, d->bidlen, hex);
+	module_name(d->path, name, sizeof(name));
+	for (int i = 0; i < 5 && !d->ko; i++) {
+		p[0] = '\0';
+		if (i == 0 && d->path[0] == '/')
+			snprintf(p, sizeof(p), "%s", d->path);
+		else if (i == 1 && home)
+			snprintf(p, sizeof(p), "%s/.debug/.build-id/%.2s/%s/elf", home, hex, hex + 2);
+		else if (i == 2)
+			snprintf(p, sizeof(p), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+		else if (i == 3 && uname(&u) == 0) {
+			snprintf(p, sizeof(p), "/lib/modules/%s", u.release);
+			ko_want = name;
+			ko_found[0] = '\0';
+			if (nftw(p, ko_visit, 16, FTW_PHYS) <= 0 || !ko_found[0])
+				continue;
+			snprintf(p, sizeof(p), "%s", ko_found);
+		}
+		int fd = p[0] ? sym__open_regular(p) : -1;
+		if (fd < 0)
+			continue;
+		int rc = ko_read(d, fd);
+		close(fd);
+		d->ko = rc == 0;
+		other |= rc == 1;
+	}
+	if (!d->ko && other)
+		d->problem = "build id differs from the recorded one: the module's .ko is another "
+		    "build; module addresses are shown unresolved";
+}
+
 /* Text symbols of a kallsyms file: "ffffffff81000000 T name [module]". */
 static int read_kallsyms(struct sym_dso *d, int fd)
 {
@@ -998,8 +1129,10 @@ static void load_kallsyms(struct sym_dso *d)
 	uint8_t bid[20];
 	uint32_t bl;
 
-	if (d->kmod)
-		return;                   /* modules use the kernel's table */
+	if (d->kmod) {
+		load_ko(d);               /* else the kernel's table */
+		return;
+	}
 	if (kernel_foreign(st))
 		goto extra;               /* addresses, and symtab__kernel_warning says why */
 	/* the cache, if it is this kernel's and intact; else /proc/kallsyms */
@@ -1358,6 +1491,21 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 		return 0;
 	}
 	case SYM_DSO_KERNEL: {
+		if (d->ko) {
+			/* the module's own .ko: offsets from its base */
+			if (!(t = table_find(&d->tab, addr - d->kbase)))
+				return -1;
+			*name = t->name;
+			*start = t->start + d->kbase;
+			*size = t->size;
+			return 0;
+		}
+		if (d->kmod && d->problem) {
+			char hex[24];
+			snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)addr);
+			*name = symtab__intern(d->st, hex);
+			return -1;
+		}
 		/* modules look up in the kernel's table */
 		struct sym_dso *k = d->kmod ? symtab__kernel(d->st) : d;
 		dso_open(k);

@@ -66,8 +66,11 @@ struct sym_dso *symtab__perfmap(struct symtab *st, pid_t pid);
  * the kernel. */
 struct sym_dso *symtab__kernel_at(struct symtab *st, uint64_t addr);
 /* A module mapping from the recording (MAP_IN with pid -1: "[ath9k]" or the
- * .ko's path). */
-void symtab__add_kmodule(struct symtab *st, uint64_t start, uint64_t len, const char *path);
+ * .ko's path) and the module's build id (bidlen 0: none).  With a build id
+ * the module's symbols come from its .ko when one of that build is found
+ * (docs/analysis.md says where); else from kallsyms. */
+void symtab__add_kmodule(struct symtab *st, uint64_t start, uint64_t len, const char *path,
+    const uint8_t *bid, unsigned bidlen);
 /* pid mapped its jitdump file (jit-PID.dump: how perf's JIT agents mark it). */
 void symtab__set_jitdump(struct symtab *st, pid_t pid, const char *path);
 /* pid's JIT symbols (its perf map or jitdump), NULL if it has neither. */

@@ -6,7 +6,9 @@
  * its name, else software/cpu-clock), each with one synthetic kernel id;
  * the per-CPU PMCs of a system-mode event share one attr, as in perf's own
  * `perf record -a` files;
- * sample_type IP|TID|TIME|ID|CPU|PERIOD|CALLCHAIN with sample_id_all.
+ * sample_type IP|TID|TIME|ID|CPU|PERIOD|CALLCHAIN with sample_id_all, and
+ * REGS_USER|STACK_USER for the samples of --call-graph dwarf recordings
+ * (decide_ustack).
  * Samples become SAMPLE (the user mask becomes PERF_CONTEXT_* markers),
  * COMM/PROC_CREATE COMM, PROCFORK/THR_CREATE FORK, THR_EXIT EXIT, MAP_IN
  * MMAP2 (with its build id), DROPNOTIFY LOST/LOST_SAMPLES, THROTTLE,
@@ -28,9 +30,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <elfutils/libdwelf.h>
+#include <gelf.h>
+
 #include "perfdata/perfdata.h"
 #include "perfdata/format.h"
 #include "event/event.h"
+#include "symbols.h"
 
 #define ATTR_SIZE   112                    /* PERF_ATTR_SIZE_VER5: every perf >= 5.5 reads it */
 #define SAMPLE_TYPE (PD_S_IP | PD_S_TID | PD_S_TIME | PD_S_ID | PD_S_CPU | PD_S_PERIOD | \
@@ -52,6 +58,8 @@ struct wattr {
 	uint64_t rate;                /* a system-mode PMC's: other CPUs' PMCs of */
 	uint32_t flags;               /* the same event join this attr */
 	int percpu, freq;
+	int ustack;                   /* samples carry user regs + stack: 1, 0 not yet known, -1 no */
+	uint64_t umask;               /* their register mask (one per attr, as perf parses it) */
 };
 
 struct walias {                   /* another CPU's PMC of a system-mode event */
@@ -312,6 +320,62 @@ static void note_time(struct pw *w, uint64_t ts)
 		w->last_ts = ts;
 }
 
+/*
+ * An attr's samples carry the user registers and stack (perf's --call-graph
+ * dwarf layout: REGS_USER and STACK_USER, exclude_callchain_user, so that
+ * perf unwinds the user part itself) when the first sample of its PMC has
+ * them.  The layout is per attr and a pipe's attrs are out before any
+ * sample: stacks are carried in file mode only.
+ */
+static void decide_ustack(struct pw *w, struct wattr *a, const struct pmclog_ev_callchain *c)
+{
+	uint64_t flags;
+	if (a->ustack)
+		return;
+	a->ustack = -1;
+	if (w->pipe || !c->pl_nuregs || c->pl_nuregs > 64 ||
+	    (unsigned)__builtin_popcountll(c->pl_uregs_mask) != c->pl_nuregs)
+		return;
+	a->ustack = 1;
+	a->umask = c->pl_uregs_mask;
+	memcpy(&flags, a->attr + PD_AOFF_FLAGS, 8);
+	st64(a->attr + PD_AOFF_FLAGS, flags | PD_ATTR_EXCLUDE_CALLCHAIN_USER);
+	st64(a->attr + PD_AOFF_SAMPLE_TYPE, SAMPLE_TYPE | PD_S_REGS_USER | PD_S_STACK_USER);
+	st64(a->attr + PD_AOFF_REGS_USER, a->umask);
+}
+
+/* REGS_USER and STACK_USER at rec + off; the new offset.  A sample without
+ * registers (a kernel thread's) says so (abi NONE, size 0); the stack is
+ * cut to what fits a record (perf's u16 size). */
+static size_t put_ustack(struct pw *w, struct wattr *a, const struct pmclog_ev_callchain *c,
+    size_t off)
+{
+	uint32_t stack, have;
+	if (!c->pl_nuregs || c->pl_uregs_mask != a->umask) {
+		st64(w->rec + off, PSAMPLE_REGS_ABI_NONE);
+		st64(w->rec + off + 8, 0);
+		return off + 16;
+	}
+	st64(w->rec + off, c->pl_uregs_abi);
+	off += 8;
+	for (uint32_t i = 0; i < c->pl_nuregs; i++, off += 8)
+		st64(w->rec + off, c->pl_uregs[i]);
+	have = (uint32_t)(0xFFF8 - off - 16) & ~7u;   /* room left for size, data, dyn_size */
+	stack = c->pl_ustack_len < have ? c->pl_ustack_len : have;
+	st64(w->rec + off, (stack + 7) & ~7u);
+	if (!stack)
+		return off + 8;       /* no data, and then no dyn_size either */
+	memcpy(w->rec + off + 8, c->pl_ustack, stack);
+	memset(w->rec + off + 8 + stack, 0, ((stack + 7) & ~7u) - stack);
+	off += 8 + ((stack + 7) & ~7u);
+	st64(w->rec + off, stack);
+	uint32_t cur;
+	memcpy(&cur, a->attr + PD_AOFF_STACK_USER, 4);
+	if (((stack + 7) & ~7u) > cur)
+		st32(a->attr + PD_AOFF_STACK_USER, (stack + 7) & ~7u);
+	return off + 8;
+}
+
 static void rec_sample(struct pw *w, const struct pmclog_ev *ev)
 {
 	const struct pmclog_ev_callchain *c = &ev->pl_u.pl_cc;
@@ -323,6 +387,9 @@ static void rec_sample(struct pw *w, const struct pmclog_ev *ev)
 
 	if (!a)
 		return;
+	decide_ustack(w, a, c);
+	int unwinds = a->ustack > 0 && c->pl_nuregs && c->pl_uregs_mask == a->umask &&
+	    c->pl_ustack && c->pl_ustack_len;
 	if (npc > PMC_CALLCHAIN_DEPTH_MAX)
 		npc = PMC_CALLCHAIN_DEPTH_MAX;
 	st64(w->rec + off, npc ? c->pl_pc[0] : 0);
@@ -343,6 +410,8 @@ static void rec_sample(struct pw *w, const struct pmclog_ev *ev)
 	off += 8;
 	for (uint32_t i = 0; i < npc; i++) {
 		int u = (c->pl_pcflags[i] & PMC_CC_F_USERSPACE) != 0;
+		if (u && unwinds)
+			break;            /* the user part: perf unwinds it from the stack */
 		if (u != ctx) {
 			st64(w->rec + off, u ? PD_CONTEXT_USER : PD_CONTEXT_KERNEL);
 			off += 8;
@@ -354,6 +423,8 @@ static void rec_sample(struct pw *w, const struct pmclog_ev *ev)
 		nr++;
 	}
 	st64(w->rec + nrpos, nr);
+	if (a->ustack > 0)
+		off = put_ustack(w, a, c, off);
 	if (c->pl_cpu > w->max_cpu)
 		w->max_cpu = c->pl_cpu;
 	note_time(w, ev->pl_time);
@@ -384,6 +455,59 @@ static void add_bid(struct pw *w, int32_t pid, uint16_t misc, const uint8_t *id,
 	b->path = strdup(path);
 	if (b->path)
 		w->nbids++;
+}
+
+/*
+ * A pmc log records a binary's executable mapping only; perf's DWARF
+ * unwinder (libunwind) reads .eh_frame_hdr through the recording's maps,
+ * and it lives in a read-only segment (perf record --call-graph dwarf
+ * records every mapping: mmap_data).  So the binary's other PT_LOAD
+ * segments get MMAP2 records too, placed by the executable one, when the
+ * file is here and is the recorded build.
+ */
+static void rec_other_segments(struct pw *w, const struct pmclog_ev_map_in *m, uint64_t ts)
+{
+	int fd = sym__open_regular(m->pl_pathname);
+	Elf *e;
+	size_t n;
+	if (fd < 0)
+		return;
+	e = elf_version(EV_CURRENT) != EV_NONE ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getphdrnum(e, &n) != 0)
+		goto out;
+	if (m->pl_buildid_len) {
+		const void *id;
+		ssize_t l = dwelf_elf_gnu_build_id(e, &id);
+		if (l <= 0 || (size_t)l != m->pl_buildid_len || memcmp(id, m->pl_buildid, (size_t)l))
+			goto out;
+	}
+	GElf_Phdr x, ph;
+	size_t xi = n;
+	for (size_t i = 0; i < n && xi == n; i++)
+		if (gelf_getphdr(e, (int)i, &x) && x.p_type == PT_LOAD && (x.p_flags & PF_X) &&
+		    (x.p_offset & ~0xfffULL) == m->pl_pgoff)
+			xi = i;
+	if (xi == n)
+		goto out;
+	/* address of a vaddr v: bias + v */
+	uint64_t bias = m->pl_start - m->pl_pgoff - ((x.p_vaddr & ~0xfffULL) - (x.p_offset & ~0xfffULL));
+	for (size_t i = 0; i < n; i++) {
+		if (i == xi || !gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD || !ph.p_filesz)
+			continue;
+		uint64_t va = ph.p_vaddr & ~0xfffULL, end = (ph.p_vaddr + ph.p_filesz + 0xfff) & ~0xfffULL;
+		st64(w->rec + 16, bias + va);
+		st64(w->rec + 24, end - va);
+		st64(w->rec + 32, ph.p_offset & ~0xfffULL);
+		st32(w->rec + 64, ((ph.p_flags & PF_R) ? 1 : 0) | ((ph.p_flags & PF_W) ? 2 : 0) |
+		    ((ph.p_flags & PF_X) ? 4 : 0));
+		put_rec(w, PD_REC_MMAP2, m->pl_buildid_len ? PD_MISC_USER | PD_MISC_MMAP_BUILD_ID :
+		    PD_MISC_USER, trailer(w, put_str(w, 72, m->pl_pathname,
+		    sizeof(m->pl_pathname)), m->pl_pid, m->pl_pid, ts, 0));
+	}
+out:
+	if (e)
+		elf_end(e);
+	close(fd);
 }
 
 static void rec_other(struct pw *w, const struct pmclog_ev *ev)
@@ -464,6 +588,8 @@ static void rec_other(struct pw *w, const struct pmclog_ev *ev)
 		off = put_str(w, 72, m->pl_pathname, sizeof(m->pl_pathname));
 		off = trailer(w, off, m->pl_pid, m->pl_pid, ts, 0);
 		put_rec(w, PD_REC_MMAP2, misc, off);
+		if (m->pl_pid >= 0 && m->pl_pathname[0] == '/')
+			rec_other_segments(w, m, ts);
 		break;
 	}
 	case PMCLOG_TYPE_KSYMSRC: {

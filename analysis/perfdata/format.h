@@ -42,6 +42,7 @@
 #define PD_ATTR_TASK            (1ULL << 13)
 #define PD_ATTR_SAMPLE_ID_ALL   (1ULL << 18)
 #define PD_ATTR_EXCLUDE_GUEST   (1ULL << 20)
+#define PD_ATTR_EXCLUDE_CALLCHAIN_USER (1ULL << 22)
 #define PD_ATTR_MMAP2           (1ULL << 23)
 #define PD_ATTR_COMM_EXEC       (1ULL << 24)
 #define PD_ATTR_USE_CLOCKID     (1ULL << 25)

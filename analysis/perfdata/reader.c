@@ -237,7 +237,7 @@ static int next_record(struct pmc_perfdata *p)
 			struct qent *e = pd_q_pop(p);
 			if (p->forcing && p->qbytes < QUEUE_MAX / 2)
 				p->forcing = 0;
-			free(p->curq);
+			pd_q_free(p->curq);
 			p->curq = e;
 			p->cur = e->data;
 			p->curlen = e->len;
@@ -278,7 +278,7 @@ static int next_record(struct pmc_perfdata *p)
 		const struct pd_attr *a = pd_rec_attr(p, r, len, type);
 		uint64_t ts = pd_rec_time(p, a, r, len, type);
 		if (p->ordered && ts != 0 && ts != UINT64_MAX && a) {
-			struct qent *e = malloc(sizeof(*e) + len);
+			struct qent *e = pd_q_entry(p, r, len);
 			if (!e) {
 				pd_set_err(p, ENOMEM, "out of memory");
 				continue;
@@ -286,15 +286,13 @@ static int next_record(struct pmc_perfdata *p)
 			e->ts = ts;
 			e->seq = p->seq++;
 			e->off = off;
-			e->len = len;
 			e->attr = a;
-			memcpy(e->data, r, len);
 			if (ts < p->last_flush)
 				p->st.unordered++;
 			if (ts > p->max_ts)
 				p->max_ts = ts;
 			if (pd_q_push(p, e) < 0) {
-				free(e);
+				pd_q_free(e);
 				pd_set_err(p, ENOMEM, "out of memory");
 				continue;
 			}

@@ -980,12 +980,12 @@ void pmc__perfdata_close(struct pmc_perfdata *p)
 	free(p->bids);
 	free(p->bhash);
 	for (size_t i = 0; i < p->nheap; i++)
-		free(p->heap[i]);
+		pd_q_free(p->heap[i]);
 	free(p->heap);
 	free(p->ustack);
-	free(p->curq);
+	pd_q_free(p->curq);
 	free(p->rec);
-	free(p->ibuf);
+	pd_chunk_put(p->ichunk);
 	free(p->dbuf);
 	if (p->zd)
 		ZSTD_freeDStream(p->zd);

@@ -58,11 +58,22 @@ struct pd_bid {
 	char *path;
 };
 
+/* A buffer the source reads into, shared with the queued records that
+ * point into it: freed when the source has moved on and the last of them
+ * is released (a sample with its 8 KB stack copy is queued by reference,
+ * not copied). */
+struct pd_chunk {
+	size_t refs;
+	unsigned char data[];
+};
+
 struct qent {                         /* a queued kernel record */
 	uint64_t ts, seq, off;
 	size_t len;
 	const struct pd_attr *attr;
-	unsigned char data[];
+	const unsigned char *data;    /* in chunk, or in copy[] when chunk is NULL */
+	struct pd_chunk *chunk;
+	unsigned char copy[];
 };
 
 struct pmc_perfdata {
@@ -88,7 +99,8 @@ struct pmc_perfdata {
 	uint64_t feat[4];
 
 	/* the raw stream */
-	unsigned char *ibuf;
+	unsigned char *ibuf;          /* = ichunk->data */
+	struct pd_chunk *ichunk;
 	size_t icap, ipos, ilen;
 	uint64_t ioff;                /* stream offset of ibuf[ipos] */
 	uint64_t spos;                /* stream offset of the next byte to fetch */
@@ -222,6 +234,12 @@ uint64_t pd_rec_time(const struct pmc_perfdata *p, const struct pd_attr *a,
     const unsigned char *r, size_t len, uint32_t type);
 int pd_q_push(struct pmc_perfdata *p, struct qent *e);
 struct qent *pd_q_pop(struct pmc_perfdata *p);
+/* A queue entry for record r (len bytes, just read): a reference into the
+ * source's chunk, or a copy when r is elsewhere (decompressed data).  NULL
+ * when out of memory.  pd_q_free releases one. */
+struct qent *pd_q_entry(struct pmc_perfdata *p, const unsigned char *r, size_t len);
+void pd_q_free(struct qent *e);
+void pd_chunk_put(struct pd_chunk *c);
 
 /* reader_translate.c: one kernel record -> struct pmclog_ev */
 void pd_set_time(struct pmclog_ev *ev, uint64_t t);

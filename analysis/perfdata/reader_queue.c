@@ -177,3 +177,37 @@ struct qent *pd_q_pop(struct pmc_perfdata *p)
 	p->qbytes -= top->len + sizeof(*top);
 	return top;
 }
+
+void pd_chunk_put(struct pd_chunk *c)
+{
+	if (c && --c->refs == 0)
+		free(c);
+}
+
+struct qent *pd_q_entry(struct pmc_perfdata *p, const unsigned char *r, size_t len)
+{
+	struct pd_chunk *c = p->ichunk;
+	int ref = c && r >= c->data && r + len <= c->data + p->icap;
+	struct qent *e = malloc(sizeof(*e) + (ref ? 0 : len));
+	if (!e)
+		return NULL;
+	e->len = len;
+	if (ref) {
+		e->data = r;
+		e->chunk = c;
+		c->refs++;
+	} else {
+		memcpy(e->copy, r, len);
+		e->data = e->copy;
+		e->chunk = NULL;
+	}
+	return e;
+}
+
+void pd_q_free(struct qent *e)
+{
+	if (e) {
+		pd_chunk_put(e->chunk);
+		free(e);
+	}
+}

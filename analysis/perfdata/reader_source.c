@@ -137,7 +137,28 @@ static int next_dfile(struct pmc_perfdata *p)
 size_t pd_ensure(struct pmc_perfdata *p, size_t n)
 {
 	while (p->ilen - p->ipos < n && !p->ieof) {
-		if (p->ipos && (p->icap - p->ilen < n || p->ipos > p->icap / 2)) {
+		int shared = p->ichunk && p->ichunk->refs > 1;
+		if (shared && p->icap - p->ilen < n) {
+			/* queued records point into this chunk: go on in a new one
+			 * with the few bytes not consumed (less than a record) */
+			size_t nc = p->icap, left = p->ilen - p->ipos;
+			while (nc < n)
+				nc *= 2;
+			struct pd_chunk *c = malloc(sizeof(*c) + nc);
+			if (!c) {
+				pd_set_err(p, ENOMEM, "out of memory");
+				p->ieof = 1;
+				break;
+			}
+			c->refs = 1;
+			memcpy(c->data, p->ibuf + p->ipos, left);
+			pd_chunk_put(p->ichunk);
+			p->ichunk = c;
+			p->ibuf = c->data;
+			p->icap = nc;
+			p->ilen = left;
+			p->ipos = 0;
+		} else if (!shared && p->ipos && (p->icap - p->ilen < n || p->ipos > p->icap / 2)) {
 			memmove(p->ibuf, p->ibuf + p->ipos, p->ilen - p->ipos);
 			p->ilen -= p->ipos;
 			p->ipos = 0;
@@ -146,13 +167,16 @@ size_t pd_ensure(struct pmc_perfdata *p, size_t n)
 			size_t nc = p->icap ? p->icap : IBUF_MIN;
 			while (nc - p->ipos < n)
 				nc *= 2;
-			unsigned char *nb = realloc(p->ibuf, nc);
-			if (!nb) {
+			struct pd_chunk *c = realloc(p->ichunk, sizeof(*c) + nc);
+			if (!c) {
 				pd_set_err(p, ENOMEM, "out of memory");
 				p->ieof = 1;
 				break;
 			}
-			p->ibuf = nb;
+			if (!p->ichunk)
+				c->refs = 1;
+			p->ichunk = c;
+			p->ibuf = c->data;
 			p->icap = nc;
 		}
 		ssize_t r = src_fetch(p, p->ibuf + p->ilen, p->icap - p->ilen);

@@ -22,14 +22,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static uint64_t fnv(const unsigned char *b, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 1099511628211ull;
-	return h;
-}
-
 static void touch(void *arg, uint64_t start, uint64_t size, const char *name, const char *mod)
 {
 	size_t *sum = arg;
@@ -59,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(&key.digest, buf + 32, 8);
 	}
 	if ((data[0] & 1) && size >= 64) {
-		uint64_t h = fnv(buf + 64, size - 64);
+		uint64_t h = kcache__digest(buf + 64, size - 64);
 		memcpy(buf + 56, &h, 8);
 	}
 	(void)kcache__parse(buf, size, &key, touch, &sum);

@@ -138,11 +138,21 @@ for i in $(seq 1 400); do ln -sf "$VICTIM" "$TMP/c2/pmc/$OLDNAME.$((last + i))";
 XDG=$TMP/c2 report "$TMP/k.log" >"$TMP/c2.txt"
 check "cache in another user's directory: symlinked file not overwritten" test "$(cat "$VICTIM")" = secret
 check "cache in another user's directory: nothing written" test "$(find "$TMP/c2/pmc" -type f | wc -l)" -eq 0
-check "cache in another user's directory: report unchanged" cmp -s "$TMP/c2.txt" "$TMP/ref.txt"
+check "cache in another user's directory: the warning says why" grep -q "cache directory $TMP/c2/pmc is .*: not used" "$TMP/c2.txt"
+check "cache in another user's directory: report otherwise unchanged" cmp -s <(grep -v "cache directory\|^# *$\|# Warnings:" "$TMP/c2.txt") <(grep -v "^# *$\|# Warnings:" "$TMP/ref.txt")
 
+# 0755 (what pmc before issue 9 created): ours and only readable by others,
+# so it is narrowed to 0700 and used; writable by the group: refused, said
 mkdir -p "$TMP/c3/pmc"; chmod 755 "$TMP/c3/pmc"
-XDG=$TMP/c3 report "$TMP/k.log" >/dev/null
-check "cache directory 0755 (others can read): refused, nothing written" test "$(ls -A "$TMP/c3/pmc" | wc -l)" -eq 0
+XDG=$TMP/c3 report "$TMP/k.log" >"$TMP/c3.txt"
+check "cache directory 0755 (older pmc's): made 0700" test "$(stat -c %a "$TMP/c3/pmc")" = 700
+check "cache directory 0755 (older pmc's): used" test "$(ls -A "$TMP/c3/pmc" | wc -l)" -ge 1
+check "cache directory 0755 (older pmc's): same report, no warning" cmp -s "$TMP/c3.txt" "$TMP/ref.txt"
+mkdir -p "$TMP/c7/pmc"; chmod 775 "$TMP/c7/pmc"
+XDG=$TMP/c7 report "$TMP/k.log" >"$TMP/c7.txt"
+check "cache directory 0775 (group can write): refused, nothing written" test "$(ls -A "$TMP/c7/pmc" | wc -l)" -eq 0
+check "cache directory 0775: mode left alone" test "$(stat -c %a "$TMP/c7/pmc")" = 775
+check "cache directory 0775: the warning says why" grep -q "cache directory $TMP/c7/pmc is writable by other users (needs mode 0700): not used" "$TMP/c7.txt"
 
 mkdir -p "$TMP/c4" "$TMP/elsewhere"; chmod 700 "$TMP/elsewhere"; ln -s "$TMP/elsewhere" "$TMP/c4/pmc"
 XDG=$TMP/c4 report "$TMP/k.log" >/dev/null

@@ -591,6 +591,97 @@ static void t_kernel_modules(void **state)
 	}
 }
 
+/* A line of a command's output, or "" (popen: the compiler's tools). */
+static void cmd_line(const char *cmd, char *out, size_t len)
+{
+	FILE *f = popen(cmd, "r");
+	out[0] = '\0';
+	if (f && !fgets(out, (int)len, f))
+		out[0] = '\0';
+	if (f)
+		pclose(f);
+	out[strcspn(out, "\n")] = '\0';
+}
+
+/* A module's symbols come from its .ko when the build id matches (issue 9):
+ * a relocatable object with a build id, as the kernel's modules are, built
+ * here; a recording (pmc log, and the perf.data converted from it, whose
+ * build-id table names it) with the module's mapping; the module's .ko of
+ * another build: addresses, and why. */
+static void t_kernel_module_ko(void **state)
+{
+	char src[PATH_MAX], ko[PATH_MAX], cmd[6 * PATH_MAX], hex[64], val[64];
+	uint8_t bid[20];
+	(void)state;
+	snprintf(src, sizeof(src), "%s/mymod.c", dir);
+	snprintf(ko, sizeof(ko), "%s/my-mod.ko", dir);
+	FILE *f = fopen(src, "w");
+	assert_non_null(f);
+	fputs("int mod_alpha(int x) { return x * 3; }\n"
+	    "int mod_beta(int x) { int s = 0; for (int i = 0; i < x; i++) s += i * x; return s; }\n"
+	    "int mod_gamma(int x) { return mod_beta(x) + mod_alpha(x); }\n", f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "cc -O1 -c -o %s.o %s 2>/dev/null && ld -r --build-id -o %s %s.o"
+	    " 2>/dev/null && readelf -n %s | awk '/Build ID/ { print $3 }'", ko, src, ko, ko, ko);
+	cmd_line(cmd, hex, sizeof(hex));
+	if (strlen(hex) != 40)
+		skip();   /* no cc, ld -r --build-id or readelf */
+	for (int i = 0; i < 20; i++)
+		sscanf(hex + 2 * i, "%2hhx", &bid[i]);
+	snprintf(cmd, sizeof(cmd), "nm %s | awk '$3 == \"mod_beta\" { print $1 }'", ko);
+	cmd_line(cmd, val, sizeof(val));
+	uint64_t beta = strtoull(val, NULL, 16);
+	assert_true(val[0] != '\0');
+
+	const uint64_t mbase = 0xffffffffc0a00000ull;
+	uint64_t pc[1] = { mbase + beta + 4 };
+	/* 0: the .ko; 1: the recording's module is another build; 2: .ko.xz */
+	char kxz[PATH_MAX + 8];
+	snprintf(kxz, sizeof(kxz), "%s.xz", ko);
+	snprintf(cmd, sizeof(cmd), "xz -k -c %s > %s 2>/dev/null && echo ok", ko, kxz);
+	cmd_line(cmd, val, sizeof(val));
+	int rounds = strcmp(val, "ok") == 0 ? 3 : 2;
+	for (int round = 0; round < rounds; round++) {
+		struct wlog w;
+		uint8_t b[20];
+		int other = round == 1;
+		memcpy(b, bid, 20);
+		b[0] ^= (uint8_t)(other ? 0xff : 0);
+		w_begin(&w);
+		w_map(&w, -1, mbase, 0x4000, 0, round == 2 ? kxz : ko, b, 20);
+		w_sample(&w, 5, 5, 0, 1, pc, 2);
+		char ln[16];
+		snprintf(ln, sizeof(ln), "ko%d.log", round);
+		const char *lp = w_end(&w, ln, 1);
+		char pd[PATH_MAX];
+		snprintf(pd, sizeof(pd), "%s/ko%d.data", dir, round);
+		int in = open(lp, O_RDONLY), out = open(pd, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		uint64_t ns = 0;
+		int trunc = 0;
+		char msg[256];
+		assert_int_equal(pmc__pmclog_to_perfdata(in, out, &ns, &trunc, msg, sizeof(msg)), 0);
+		close(in);
+		close(out);
+		for (int k = 0; k < 2; k++) {
+			struct profile *p = load(k ? pd : lp);
+			const struct prof_frame *fr;
+			assert_int_equal(p->ns, 1);
+			profile__frames(p, p->s[0].stack, 0, &fr);
+			struct sym_dso *d = p->f[fr[0].func].dso;
+			assert_string_equal(sym_dso__name(d), "[my_mod]");
+			if (!other) {
+				assert_string_equal(p->f[fr[0].func].name, "mod_beta");
+				assert_null(sym_dso__problem(d));
+			} else {
+				snprintf(val, sizeof(val), "0x%016llx", (unsigned long long)pc[0]);
+				assert_string_equal(p->f[fr[0].func].name, val);
+				assert_non_null(strstr(sym_dso__problem(d), "build id differs"));
+			}
+			profile__free(p);
+		}
+	}
+}
+
 static __attribute__((noinline)) void first_byte_target(void **state)
 {
 	(void)state;
@@ -858,6 +949,7 @@ int main(void)
 		cmocka_unit_test(t_603010_libpmc),
 		cmocka_unit_test(t_kernel_identity),
 		cmocka_unit_test(t_kernel_modules),
+		cmocka_unit_test(t_kernel_module_ko),
 		cmocka_unit_test(t_user_frame_under_kernel),
 		cmocka_unit_test(t_perfmap_anon),
 		cmocka_unit_test(t_jitdump),

@@ -70,21 +70,13 @@ static unsigned char *read_cache(size_t *len)
 	return b;
 }
 
-static uint64_t fnv(const unsigned char *b, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 1099511628211ull;
-	return h;
-}
-
 static int parse(const unsigned char *b, size_t len, int fix_digest)
 {
 	struct got g = { 0 };
 	unsigned char *c = malloc(len ? len : 1);   /* exact size: ASan sees overreads */
 	memcpy(c, b, len);
 	if (fix_digest && len >= 64) {
-		uint64_t h = fnv(c + 64, len - 64);
+		uint64_t h = kcache__digest(c + 64, len - 64);
 		memcpy(c + 56, &h, 8);
 	}
 	int rc = kcache__parse(c, len, &key, cb, &g);
@@ -191,6 +183,7 @@ static void t_directories(void **state)
 {
 	char p[4096], x[4096];
 	const char *why;
+	struct stat sb;
 	int fd;
 	(void)state;
 	/* a symlink in place of the directory */
@@ -201,16 +194,27 @@ static void t_directories(void **state)
 	setenv("XDG_CACHE_HOME", x, 1);
 	assert_true((fd = kcache__dir(1, &why)) < 0);
 	assert_non_null(why);
-	/* open to others */
+	/* writable by others: refused, left as it is, and said with the path */
 	snprintf(x, sizeof(x), "%s/x2", dir);
 	snprintf(p, sizeof(p), "%s/x2/pmc", dir);
 	mkdir(x, 0700);
-	mkdir(p, 0755);
-	chmod(p, 0755);
+	mkdir(p, 0757);
+	chmod(p, 0757);
 	setenv("XDG_CACHE_HOME", x, 1);
 	assert_true(kcache__dir(1, &why) < 0);
 	assert_non_null(strstr(why, "0700"));
 	assert_int_not_equal(kcache__store(&key, 3, get, NULL), 0);
+	assert_non_null(kcache__refused());
+	assert_non_null(strstr(kcache__refused(), p));
+	assert_int_equal(stat(p, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0757);
+	/* only readable by others (older pmc made it 0755): narrowed and used */
+	chmod(p, 0755);
+	assert_true((fd = kcache__dir(1, &why)) >= 0);
+	close(fd);
+	assert_int_equal(stat(p, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0700);
+	assert_int_equal(kcache__store(&key, 3, get, NULL), 0);
 	/* another user's (root can chown; others skip this part) */
 	if (geteuid() == 0) {
 		chmod(p, 0700);

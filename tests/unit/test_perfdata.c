@@ -822,10 +822,14 @@ static void test_convert_roundtrip(void **state)
 			if (ev->pl_type == PMCLOG_TYPE_CALLCHAIN) {
 				samples++;
 				if (ev->pl_u.pl_cc.pl_pid == 100 && ev->pl_time == 1007) {
-					assert_int_equal(ev->pl_u.pl_cc.pl_npc, 4);
-					assert_int_equal(ev->pl_u.pl_cc.pl_pc[3], T_UIP2);
-					assert_int_equal(ev->pl_u.pl_cc.pl_pcflags[3], PMC_CC_F_USERSPACE);
+					/* it carries user registers and stack: perf's
+					 * --call-graph dwarf layout, the kernel part of the
+					 * chain and the stack that the user part unwinds from */
+					assert_int_equal(ev->pl_u.pl_cc.pl_npc, 2);
+					assert_int_equal(ev->pl_u.pl_cc.pl_pc[1], T_KIP2);
 					assert_int_equal(ev->pl_u.pl_cc.pl_pcflags[1], 0);
+					assert_true(ev->pl_u.pl_cc.pl_nuregs > 0);
+					assert_true(ev->pl_u.pl_cc.pl_ustack_len > 0);
 				}
 			}
 			comm += ev->pl_type == PMCLOG_TYPE_COMM;
