@@ -39,6 +39,18 @@ ALLCFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -fno-omit-frame-pointer -D_
 LDLIBS_LIB := -lpfm -lzstd -lpthread -lm
 LDLIBS_ANA := -ldw -lelf -lcapstone -lprotobuf-c -lz
 LDLIBS_TEST:= -lcmocka
+# The pmc command links the field's libraries statically (their Debian -dev
+# packages ship the .a): the dynamic loader took 2-4 ms mapping and
+# relocating ten shared libraries at every start, the bulk of
+# `pmc stat -- /bin/true`'s overhead (docs/BENCHMARKS.md, "Start-up").
+# PMC_STATIC_DEPS=0 links them dynamically.
+PMC_STATIC_DEPS ?= 1
+ifeq ($(PMC_STATIC_DEPS),1)
+LDLIBS_TOOL := -Wl,-Bstatic -Wl,--start-group $(LDLIBS_ANA) -lpfm -lzstd -llzma -lbz2 \
+               -Wl,--end-group -Wl,-Bdynamic -lpthread -lm
+else
+LDLIBS_TOOL := $(LDLIBS_ANA) $(LDLIBS_LIB)
+endif
 
 LIB_SRC  := $(shell find lib -name '*.c' | sort)
 ANA_SRC  := $(shell find analysis -name '*.c' | sort)
@@ -78,7 +90,7 @@ $(B)/libpmcstat.a: $(ANA_OBJ)
 	@rm -f $@; ar rcs $@ $^
 
 $(B)/pmc: $(TOOL_OBJ) $(B)/libpmcstat.a $(B)/libpmc.a
-	$(CC) $(SANFLAGS) -o $@ $(TOOL_OBJ) $(B)/libpmcstat.a $(B)/libpmc.a $(LDLIBS_ANA) $(LDLIBS_LIB)
+	$(CC) $(SANFLAGS) -o $@ $(TOOL_OBJ) $(B)/libpmcstat.a $(B)/libpmc.a $(LDLIBS_TOOL)
 
 # Unit tests link the static libraries so they can reach internal symbols.
 $(B)/tests/%: tests/unit/%.c $(B)/libpmcstat.a $(B)/libpmc.a

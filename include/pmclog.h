@@ -88,7 +88,9 @@ enum pmclog_type {
 	PMCLOG_TYPE_COMM = 65,            /* a task's command name */
 	PMCLOG_TYPE_THROTTLE = 66,        /* the kernel throttled / unthrottled a PMC */
 	PMCLOG_TYPE_KSYMSRC = 67,         /* where kernel symbols come from */
-	PMCLOG_TYPE_KSYMBOL = 68          /* a kernel symbol (BPF, trampolines) appeared/went */
+	PMCLOG_TYPE_KSYMBOL = 68,         /* a kernel symbol (BPF, trampolines) appeared/went */
+	PMCLOG_TYPE_CHAIN = 69,           /* a call chain that samples refer to (format 2) */
+	PMCLOG_TYPE_CHAINSAMPLE = 70      /* a sample of a CHAIN: read as a CALLCHAIN */
 };
 #define PMCLOG_TYPE_SAMPLE PMCLOG_TYPE_CALLCHAIN /* ext: our name for it */
 
@@ -117,6 +119,12 @@ struct pmclog_ev_callchain {          /* PMCLOG_TYPE_CALLCHAIN: one sample */
 	uint64_t pl_uregs[64];        /* in mask bit order */
 	uint32_t pl_ustack_len;       /* bytes at pl_ustack, from the sampled sp up */
 	const unsigned char *pl_ustack; /* points into the reader: valid until the next read */
+	/* ext: the id of the interned call chain (PMCLOG_TYPE_CHAIN) the
+	 * sample was written as, 0 for a sample stored whole.  A CHAIN record
+	 * (delivered with pmclog_set_extensions) is decoded into pl_cc too:
+	 * pl_chain, pl_pmcid, pl_pid, pl_cpuflags2, pl_npc, pl_pc, pl_pcflags;
+	 * its per-sample fields are 0. */
+	uint32_t pl_chain;
 };
 #ifndef PMC_CALLCHAIN_CPUFLAGS_TO_CPU
 #define PMC_CALLCHAIN_CPUFLAGS_TO_CPU(CF)       (((CF) >> 16) & 0xFFFF)
@@ -424,12 +432,14 @@ void pmclog_close(void *_cookie);
  *                         LINUX EXTENSIONS                               *
  * ====================================================================== */
 
-#define PMCLOG_FORMAT_MAJOR 1
+#define PMCLOG_FORMAT_MAJOR 2       /* 2: interned call chains (CHAIN, CHAINSAMPLE) */
+#define PMCLOG_FORMAT_MAJOR_MIN 1   /* the oldest major this reader reads */
 #define PMCLOG_FORMAT_MINOR 0
 
 /*
  * Deliver the Linux-only record types (PMCLOG_TYPE_HEADER and up: HEADER,
- * COMM, THROTTLE, KSYMSRC, KSYMBOL) from pmclog_read.  Off by default, so a
+ * COMM, THROTTLE, KSYMSRC, KSYMBOL, CHAIN) from pmclog_read.  (A
+ * CHAINSAMPLE is always delivered, as the CALLCHAIN it stands for.)  Off by default, so a
  * FreeBSD client sees only FreeBSD's record types; pmclog_header() works
  * either way.  pmc's own tools turn it on.
  */

@@ -16,6 +16,7 @@
 #include <zstd.h>
 
 #include "perfdata/perfdata.h"
+#include "log/chains.h"
 #include "log/format.h"
 #include "log/records.h"
 
@@ -30,6 +31,7 @@ struct lout {
 	unsigned char *zbuf;
 	size_t zcap;
 	int err;
+	struct pmc_logchains *chains; /* samples are written with interned chains */
 };
 
 static int write_all(int fd, const void *p, size_t n)
@@ -69,7 +71,7 @@ static int lout_flush(struct lout *o)
 	return rc;
 }
 
-static int lout_rec(struct lout *o, int type, uint64_t ts, const void *payload, size_t plen)
+static int lout_put(struct lout *o, int type, uint64_t ts, const void *payload, size_t plen)
 {
 	size_t padded = (plen + 7) & ~(size_t)7, total = PMCLOG_REC_HDR_LEN + padded;
 	unsigned char *d;
@@ -85,6 +87,21 @@ static int lout_rec(struct lout *o, int type, uint64_t ts, const void *payload, 
 	memset(d + PMCLOG_REC_HDR_LEN + plen, 0, padded - plen);
 	o->len += total;
 	return 0;
+}
+
+/* As the writer does (lib/log/writer.c): a sample whose chain was written
+ * is a CHAINSAMPLE, a new chain is defined right before it. */
+static int lout_rec(struct lout *o, int type, uint64_t ts, const void *payload, size_t plen)
+{
+	const struct pmc_logrec *def, *ref;
+	int rc;
+
+	if (type != PMCLOG_TYPE_CALLCHAIN || !o->chains ||
+	    pmc__logchains_intern(o->chains, payload, plen, &def, &ref) != 0)
+		return lout_put(o, type, ts, payload, plen);
+	if (def && (rc = lout_put(o, def->type, ts, def->buf, def->len)) < 0)
+		return rc;
+	return lout_put(o, ref->type, ts, ref->buf, ref->len);
 }
 
 /* Encode one decoded record with the log's encoders.  0, or -ENOENT for a
@@ -185,6 +202,7 @@ int pmc__perfdata_to_pmclog(int in_fd, int out_fd, int zstd, uint64_t *nsamples,
 	ev = malloc(sizeof(*ev));
 	r = malloc(sizeof(*r));
 	o.buf = malloc(OBUF_SIZE);
+	o.chains = pmc__logchains_new();
 	if (zstd) {
 		o.zc = ZSTD_createCCtx();
 		o.zcap = ZSTD_compressBound(OBUF_SIZE);
@@ -194,7 +212,7 @@ int pmc__perfdata_to_pmclog(int in_fd, int out_fd, int zstd, uint64_t *nsamples,
 			ZSTD_CCtx_setParameter(o.zc, ZSTD_c_compressionLevel, 3);
 		}
 	}
-	if (!ev || !r || !o.buf || (zstd && (!o.zc || !o.zbuf))) {
+	if (!ev || !r || !o.buf || !o.chains || (zstd && (!o.zc || !o.zbuf))) {
 		rc = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
 		goto out;
@@ -244,6 +262,7 @@ out:
 		ZSTD_freeCCtx(o.zc);
 	free(o.zbuf);
 	free(o.buf);
+	pmc__logchains_free(o.chains);
 	free(r);
 	free(ev);
 	pmc__perfdata_close(p);

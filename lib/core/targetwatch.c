@@ -15,6 +15,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -27,10 +28,11 @@ static struct {
 	int running, stop;
 	int owner_blocks;             /* SIGIO blocked where the watch started */
 	volatile pid_t tid;           /* the thread's id: not a target of its owner */
+	int wake;                     /* eventfd: stop, or new targets to watch */
 	int npid;
 	pid_t pid[WATCH_MAX];
 	int fd[WATCH_MAX];
-} W;
+} W = { .wake = -1 };
 
 /* Does the owner want SIGIO?  A handler (the default kills), or it blocks
  * SIGIO to wait for it. */
@@ -128,7 +130,7 @@ static void sync_targets(void)
 
 static void *watch_loop(void *arg)
 {
-	struct pollfd pf[WATCH_MAX];
+	struct pollfd pf[WATCH_MAX + 1];
 	pid_t pids[WATCH_MAX];
 	int n;
 
@@ -148,9 +150,20 @@ static void *watch_loop(void *arg)
 			pids[n] = W.pid[n];
 		}
 		pthread_mutex_unlock(&pmc__g.lock);
-		/* A short period: new targets and pmc_fini are noticed within it. */
-		if (poll(pf, (nfds_t)n, 50) <= 0)
+		/* pmc_fini and new targets write the eventfd, so both are seen at
+		 * once (a 50 ms poll period held pmc_fini, so every `pmc stat`,
+		 * up to 50 ms); the period stays as a backstop. */
+		pf[n].fd = W.wake;
+		pf[n].events = POLLIN;
+		pf[n].revents = 0;
+		if (poll(pf, (nfds_t)n + (W.wake >= 0), 50) <= 0)
 			continue;
+		if (W.wake >= 0 && pf[n].revents) {
+			uint64_t v;
+			if (read(W.wake, &v, sizeof(v)) < 0) {
+				/* nothing to drain */
+			}
+		}
 		pthread_mutex_lock(&pmc__g.lock);
 		for (int i = 0; i < n; i++)
 			if (pf[i].revents)
@@ -173,7 +186,18 @@ static void atfork_child(void)
 	W.tid = 0;
 	while (W.npid > 0)
 		forget(W.npid - 1);
+	if (W.wake >= 0)
+		close(W.wake);
+	W.wake = -1;
 	pthread_mutex_init(&pmc__g.lock, NULL);
+}
+
+static void wake_thread(void)
+{
+	uint64_t one = 1;
+	if (W.wake >= 0 && write(W.wake, &one, sizeof(one)) < 0) {
+		/* the counter is full: the thread is awake anyway */
+	}
 }
 
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
@@ -184,9 +208,15 @@ void pmc__targetwatch_start(void)
 {
 	sigset_t all, old;
 
-	if (W.running || strcmp(pmc__g.be->name, "linux") != 0)
+	if (W.running) {
+		wake_thread();            /* watch the new target now */
+		return;
+	}
+	if (strcmp(pmc__g.be->name, "linux") != 0)
 		return;
 	pthread_once(&atfork_once, atfork_register);
+	if (W.wake < 0)
+		W.wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	/* The thread takes no signals: they stay the owner's threads'. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -210,10 +240,14 @@ void pmc__targetwatch_stop(void)
 		return;
 	pthread_mutex_lock(&pmc__g.lock);
 	W.stop = 1;
+	wake_thread();
 	pthread_mutex_unlock(&pmc__g.lock);
 	pthread_join(W.thr, NULL);
 	W.running = 0;
 	W.tid = 0;
 	while (W.npid > 0)
 		forget(W.npid - 1);
+	if (W.wake >= 0)
+		close(W.wake);
+	W.wake = -1;
 }

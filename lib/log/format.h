@@ -69,6 +69,15 @@
 #define PMCLOG_MIN_THROTTLE       16
 #define PMCLOG_MIN_KSYMSRC        24
 #define PMCLOG_MIN_KSYMBOL        16
+/* Format 2: interned call chains.  CHAIN: u32 id, u32 pmcid, i32 pid,
+ * u32 cpuflags2 (as CALLCHAIN's), u32 npc, u32 spare, u64 pcs[npc], then
+ * the user mask when cpuflags2 says so.  CHAINSAMPLE: u32 id, i32 tid,
+ * u32 cpuflags, u32 period (a period above 32 bits is written as a whole
+ * CALLCHAIN).  Ids are 1..PMCLOG_CHAIN_ID_MAX; a CHAIN with an id already
+ * defined replaces it (the writer's table evicted the old chain). */
+#define PMCLOG_MIN_CHAIN          24
+#define PMCLOG_MIN_CHAINSAMPLE    16
+#define PMCLOG_CHAIN_ID_MAX       65535u
 
 /* Little-endian loads and stores at any alignment. */
 static inline uint32_t pmclog__ld32(const void *p)

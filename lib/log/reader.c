@@ -28,6 +28,12 @@
 
 enum ps_mode { PS_MAGIC, PS_RAW, PS_ZSTD };
 
+struct rchain {                       /* a CHAIN record, decoded */
+	uint32_t pmcid, cf2, npc;
+	int32_t pid;
+	uintfptr_t pc[];              /* npc pcs, then npc pcflags bytes */
+};
+
 struct pmclog_parser {
 	int fd;                       /* PMCLOG_FD_NONE: fed */
 	int own_fd;
@@ -57,6 +63,11 @@ struct pmclog_parser {
 	uint64_t skipped;
 	int extensions;               /* deliver Linux-only record types (>= 64) */
 	int header_seen, closed, truncated;
+
+	/* Format 2's interned call chains, by id (chains[id - 1]); as many as
+	 * the highest id seen, at most PMCLOG_CHAIN_ID_MAX. */
+	struct rchain **chains;
+	size_t nchains;
 
 	struct pmclog_ev_header hdr;
 	char *hdr_strings;            /* chain of HEADER string blocks */
@@ -88,6 +99,8 @@ static const char *const type_names[] = {
 	[PMCLOG_TYPE_THROTTLE] = "THROTTLE",
 	[PMCLOG_TYPE_KSYMSRC] = "KSYMSRC",
 	[PMCLOG_TYPE_KSYMBOL] = "KSYMBOL",
+	[PMCLOG_TYPE_CHAIN] = "CHAIN",
+	[PMCLOG_TYPE_CHAINSAMPLE] = "CHAINSAMPLE",
 };
 
 const char *pmclog_type_name(int type)
@@ -158,12 +171,22 @@ void *pmclog_open_file(const char *path)
 	return p;
 }
 
+static void chains_reset(struct pmclog_parser *p)
+{
+	for (size_t i = 0; i < p->nchains; i++)
+		free(p->chains[i]);
+	free(p->chains);
+	p->chains = NULL;
+	p->nchains = 0;
+}
+
 void pmclog_close(void *cookie)
 {
 	struct pmclog_parser *p = cookie;
 
 	if (!p)
 		return;
+	chains_reset(p);
 	if (p->own_fd)
 		close(p->fd);
 	if (p->zd)
@@ -438,10 +461,12 @@ static int decode_header(struct pmclog_parser *p, const unsigned char *pl, size_
 	h->pl_start_clock = L64(24);
 	h->pl_flags = L32(32);
 	h->pl_arch = L32(36);
-	if (h->pl_format_major != PMCLOG_FORMAT_MAJOR)
+	if (h->pl_format_major < PMCLOG_FORMAT_MAJOR_MIN || h->pl_format_major > PMCLOG_FORMAT_MAJOR)
 		return fail(p, EPROTONOSUPPORT,
-		    "log format version %u is not supported (this reader reads version %u)",
-		    h->pl_format_major, PMCLOG_FORMAT_MAJOR);
+		    "log format version %u is not supported (this reader reads versions %u to %u)",
+		    h->pl_format_major, PMCLOG_FORMAT_MAJOR_MIN, PMCLOG_FORMAT_MAJOR);
+	/* a new log (concatenated logs): the chain ids of the last one are void */
+	chains_reset(p);
 	/* Keep one copy of the strings for the life of the parser. */
 	/* A block per HEADER seen (concatenated logs have several), chained
 	 * so that strings handed out stay valid until pmclog_close(). */
@@ -467,6 +492,112 @@ static int decode_header(struct pmclog_parser *p, const unsigned char *pl, size_
 static void set_evname(struct pmclog_parser *p, const unsigned char *src, size_t avail)
 {
 	getstr(p->evname, sizeof(p->evname), src, avail);
+}
+
+/* The pcs of a CALLCHAIN or CHAIN record (at pl, plen bytes left) and
+ * their user/kernel flags, in either form cpuflags2 allows.  The bytes
+ * they took, or 0 if they do not fit or n is out of range. */
+static size_t decode_pcs(const unsigned char *pl, size_t plen, uint32_t n, uint32_t cf2,
+    uintfptr_t *pc, uint8_t *flags)
+{
+	int kprefix = (cf2 & PMCLOG_CC2_KPREFIX) != 0;
+	uint32_t nk = cf2 & PMCLOG_CC2_KCOUNT;
+	size_t need = 8 * ((size_t)n + (kprefix ? 0 : (n + 63) / 64));
+	const unsigned char *mask = pl + 8 * (size_t)n;
+
+	if (n == 0 || n > PMC_CALLCHAIN_DEPTH_MAX || (kprefix && nk > n) || plen < need)
+		return 0;
+	for (uint32_t i = 0; i < n; i++) {
+		pc[i] = L64(8 * i);
+		if (kprefix)
+			flags[i] = i < nk ? 0 : PMC_CC_F_USERSPACE;
+		else
+			flags[i] = (mask[i / 8] >> (i % 8)) & 1 ? PMC_CC_F_USERSPACE : 0;
+	}
+	return need;
+}
+
+/* A CHAIN record: keep it under its id (replacing what the id meant). */
+static int decode_chain(struct pmclog_parser *p, const unsigned char *pl, size_t plen,
+    struct pmclog_ev *ev)
+{
+	struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
+	uint32_t id = L32(0), n = L32(16);
+	struct rchain *c;
+
+	if (id == 0 || id > PMCLOG_CHAIN_ID_MAX || n == 0 || n > PMC_CALLCHAIN_DEPTH_MAX)
+		return fail(p, EILSEQ, "CHAIN record at offset %lld: bad id %u or %u pcs",
+		    (long long)ev->pl_offset, id, n);
+	c = malloc(sizeof(*c) + (sizeof(uintfptr_t) + 1) * (size_t)n);
+	if (!c)
+		return fail(p, ENOMEM, "out of memory");
+	c->pmcid = L32(4);
+	c->pid = (int32_t)L32(8);
+	c->cf2 = L32(12);
+	c->npc = n;
+	if (decode_pcs(pl + PMCLOG_MIN_CHAIN, plen - PMCLOG_MIN_CHAIN, n, c->cf2, c->pc,
+	    (uint8_t *)(c->pc + n)) == 0) {
+		free(c);
+		return fail(p, EILSEQ, "CHAIN record at offset %lld: bad length for %u pcs",
+		    (long long)ev->pl_offset, n);
+	}
+	if (id > p->nchains) {
+		size_t nn = p->nchains ? p->nchains : 256;
+		struct rchain **t;
+		while (nn < id)
+			nn *= 2;
+		if (nn > PMCLOG_CHAIN_ID_MAX)
+			nn = PMCLOG_CHAIN_ID_MAX;
+		t = realloc(p->chains, nn * sizeof(*t));
+		if (!t) {
+			free(c);
+			return fail(p, ENOMEM, "out of memory");
+		}
+		memset(t + p->nchains, 0, (nn - p->nchains) * sizeof(*t));
+		p->chains = t;
+		p->nchains = nn;
+	}
+	free(p->chains[id - 1]);
+	p->chains[id - 1] = c;
+	cc->pl_chain = id;
+	cc->pl_pmcid = c->pmcid;
+	cc->pl_pid = (uint32_t)c->pid;
+	cc->pl_cpuflags2 = c->cf2;
+	cc->pl_npc = n;
+	memcpy(cc->pl_pc, c->pc, n * sizeof(uintfptr_t));
+	memcpy(cc->pl_pcflags, c->pc + n, n);
+	return 0;
+}
+
+/* A CHAINSAMPLE: the CALLCHAIN it stands for. */
+static int decode_chainsample(struct pmclog_parser *p, const unsigned char *pl,
+    struct pmclog_ev *ev)
+{
+	struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
+	uint32_t id = L32(0);
+	const struct rchain *c = id && id <= p->nchains ? p->chains[id - 1] : NULL;
+
+	if (!c)
+		return fail(p, EILSEQ, "CHAINSAMPLE record at offset %lld: chain %u is not defined",
+		    (long long)ev->pl_offset, id);
+	ev->pl_type = PMCLOG_TYPE_CALLCHAIN;
+	cc->pl_pmcid = c->pmcid;
+	cc->pl_pid = (uint32_t)c->pid;
+	cc->pl_tid = L32(4);
+	cc->pl_cpuflags = L32(8);
+	cc->pl_cpuflags2 = c->cf2;
+	cc->pl_npc = c->npc;
+	cc->pl_period = L32(12);
+	cc->pl_cpu = PMC_CALLCHAIN_CPUFLAGS_TO_CPU(cc->pl_cpuflags);
+	cc->pl_usermode = PMC_CALLCHAIN_CPUFLAGS_TO_USERMODE(cc->pl_cpuflags);
+	cc->pl_time = ev->pl_time;
+	memcpy(cc->pl_pc, c->pc, c->npc * sizeof(uintfptr_t));
+	memcpy(cc->pl_pcflags, c->pc + c->npc, c->npc);
+	cc->pl_nuregs = 0;
+	cc->pl_ustack_len = 0;
+	cc->pl_ustack = NULL;
+	cc->pl_chain = id;
+	return 0;
 }
 
 /* The CALLCHAIN record's user registers and stack, at pl + off. */
@@ -524,6 +655,8 @@ static int decode(struct pmclog_parser *p, int type, const unsigned char *pl, si
 		[PMCLOG_TYPE_THROTTLE] = PMCLOG_MIN_THROTTLE,
 		[PMCLOG_TYPE_KSYMSRC] = PMCLOG_MIN_KSYMSRC,
 		[PMCLOG_TYPE_KSYMBOL] = PMCLOG_MIN_KSYMBOL,
+		[PMCLOG_TYPE_CHAIN] = PMCLOG_MIN_CHAIN,
+		[PMCLOG_TYPE_CHAINSAMPLE] = PMCLOG_MIN_CHAINSAMPLE,
 	};
 
 	if (!pmclog_type_name(type))
@@ -634,40 +767,39 @@ static int decode(struct pmclog_parser *p, int type, const unsigned char *pl, si
 	case PMCLOG_TYPE_CALLCHAIN: {
 		struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
 		uint32_t n = L32(20), cf2 = L32(16);
-		int kprefix = (cf2 & PMCLOG_CC2_KPREFIX) != 0;
-		uint32_t nk = cf2 & PMCLOG_CC2_KCOUNT;
-		const unsigned char *mask;
-		if (n == 0 || n > PMC_CALLCHAIN_DEPTH_MAX || (kprefix && nk > n) ||
-		    plen < PMCLOG_MIN_CALLCHAIN + 8 * ((size_t)n + (kprefix ? 0 : (n + 63) / 64)))
+		size_t used = decode_pcs(pl + PMCLOG_MIN_CALLCHAIN, plen - PMCLOG_MIN_CALLCHAIN, n, cf2,
+		    cc->pl_pc, cc->pl_pcflags);
+		if (used == 0)
 			return fail(p, EILSEQ, "CALLCHAIN record at offset %lld: bad length for %u pcs",
 			    (long long)ev->pl_offset, n);
 		cc->pl_pmcid = L32(0);
 		cc->pl_pid = L32(4);
 		cc->pl_tid = L32(8);
 		cc->pl_cpuflags = L32(12);
-		cc->pl_cpuflags2 = L32(16);
+		cc->pl_cpuflags2 = cf2;
 		cc->pl_npc = n;
 		cc->pl_period = L64(24);
 		cc->pl_cpu = PMC_CALLCHAIN_CPUFLAGS_TO_CPU(cc->pl_cpuflags);
 		cc->pl_usermode = PMC_CALLCHAIN_CPUFLAGS_TO_USERMODE(cc->pl_cpuflags);
 		cc->pl_time = ev->pl_time;
-		mask = pl + 32 + 8 * n;
-		for (uint32_t i = 0; i < n; i++) {
-			cc->pl_pc[i] = L64(32 + 8 * i);
-			if (kprefix)
-				cc->pl_pcflags[i] = i < nk ? 0 : PMC_CC_F_USERSPACE;
-			else
-				cc->pl_pcflags[i] = (mask[i / 8] >> (i % 8)) & 1 ? PMC_CC_F_USERSPACE : 0;
-		}
 		cc->pl_nuregs = 0;
 		cc->pl_ustack_len = 0;
 		cc->pl_ustack = NULL;
-		if ((cf2 & PMCLOG_CC2_USTACK) && decode_ustack(cc, pl, plen,
-		    PMCLOG_MIN_CALLCHAIN + 8 * ((size_t)n + (kprefix ? 0 : (n + 63) / 64))) < 0)
+		cc->pl_chain = 0;
+		if ((cf2 & PMCLOG_CC2_USTACK) &&
+		    decode_ustack(cc, pl, plen, PMCLOG_MIN_CALLCHAIN + used) < 0)
 			return fail(p, EILSEQ, "CALLCHAIN record at offset %lld: bad user stack",
 			    (long long)ev->pl_offset);
 		break;
 	}
+	case PMCLOG_TYPE_CHAIN:
+		if (decode_chain(p, pl, plen, ev) < 0)
+			return -1;
+		break;
+	case PMCLOG_TYPE_CHAINSAMPLE:
+		if (decode_chainsample(p, pl, ev) < 0)
+			return -1;
+		break;
 	case PMCLOG_TYPE_THR_CREATE:
 		ev->pl_u.pl_tc.pl_tid = (pid_t)L32(0);
 		ev->pl_u.pl_tc.pl_pid = (pid_t)L32(4);
@@ -773,7 +905,7 @@ static int next_record(struct pmclog_parser *p, struct pmclog_ev *ev)
 		p->closed = type == PMCLOG_TYPE_CLOSELOG;
 		/* A FreeBSD client cannot know our record types: only readers
 		 * that asked (pmclog_set_extensions) get them. */
-		if (type >= PMCLOG_TYPE_HEADER && !p->extensions)
+		if (ev->pl_type >= PMCLOG_TYPE_HEADER && !p->extensions)
 			continue;
 		p->count++;
 		ev->pl_count = p->count;

@@ -284,6 +284,51 @@ int pmc__logrec_callchain_ustack(struct pmc_logrec *r, const struct pmc_logrec_s
 	return 0;
 }
 
+/* The bytes of a CALLCHAIN payload that make its chain: the pcs and, in
+ * the mask form, the mask; 0 if it cannot be interned. */
+static size_t chain_bytes(const unsigned char *cc, size_t cclen)
+{
+	uint32_t cf2, n;
+	size_t need;
+
+	if (cclen < PMCLOG_MIN_CALLCHAIN)
+		return 0;
+	cf2 = pmclog__ld32(cc + 16);
+	n = pmclog__ld32(cc + 20);
+	if ((cf2 & PMCLOG_CC2_USTACK) || n == 0 || n > PMC_CALLCHAIN_DEPTH_MAX ||
+	    pmclog__ld64(cc + 24) > UINT32_MAX)
+		return 0;
+	need = 8 * ((size_t)n + ((cf2 & PMCLOG_CC2_KPREFIX) ? 0 : (n + 63) / 64));
+	return cclen - PMCLOG_MIN_CALLCHAIN >= need ? need : 0;
+}
+
+int pmc__logrec_chain(struct pmc_logrec *r, uint32_t id, const unsigned char *cc, size_t cclen)
+{
+	size_t nb = chain_bytes(cc, cclen);
+
+	if (nb == 0 || id == 0 || id > PMCLOG_CHAIN_ID_MAX)
+		return -EINVAL;
+	begin(r, PMCLOG_TYPE_CHAIN, PMCLOG_MIN_CHAIN);
+	P32(0, id);
+	memcpy(r->buf + 4, cc, 8);              /* pmcid, pid */
+	memcpy(r->buf + 12, cc + 16, 8);        /* cpuflags2, npc */
+	memcpy(r->buf + PMCLOG_MIN_CHAIN, cc + PMCLOG_MIN_CALLCHAIN, nb);
+	r->len += nb;
+	return 0;
+}
+
+int pmc__logrec_chainsample(struct pmc_logrec *r, uint32_t id, const unsigned char *cc,
+    size_t cclen)
+{
+	if (chain_bytes(cc, cclen) == 0 || id == 0 || id > PMCLOG_CHAIN_ID_MAX)
+		return -EINVAL;
+	begin(r, PMCLOG_TYPE_CHAINSAMPLE, PMCLOG_MIN_CHAINSAMPLE);
+	P32(0, id);
+	memcpy(r->buf + 4, cc + 8, 8);          /* tid, cpuflags */
+	P32(12, pmclog__ld64(cc + 24));         /* period, <= UINT32_MAX */
+	return 0;
+}
+
 int pmc__logrec_thr_create(struct pmc_logrec *r, pid_t tid, pid_t pid, uint32_t flags,
     const char *name)
 {

@@ -101,6 +101,17 @@ struct pmc_logrec_ustack {
 int pmc__logrec_callchain_ustack(struct pmc_logrec *r, const struct pmc_logrec_sample *s,
     const struct pmc_logrec_ustack *u);
 
+/*
+ * Format 2's interned call chains (docs/log-format.md): the CHAIN record
+ * that defines chain id from a CALLCHAIN payload (its pmcid, pid, pcs and
+ * user/kernel split), and the CHAINSAMPLE that stands for that CALLCHAIN
+ * (its tid, cpuflags, period).  -EINVAL for a CALLCHAIN that has no such
+ * form: a user stack, a period above 32 bits, a bad length.
+ */
+int pmc__logrec_chain(struct pmc_logrec *r, uint32_t id, const unsigned char *cc, size_t cclen);
+int pmc__logrec_chainsample(struct pmc_logrec *r, uint32_t id, const unsigned char *cc,
+    size_t cclen);
+
 int pmc__logrec_thr_create(struct pmc_logrec *r, pid_t tid, pid_t pid, uint32_t flags,
     const char *name);
 int pmc__logrec_thr_exit(struct pmc_logrec *r, pid_t tid, pid_t pid);

@@ -154,8 +154,8 @@ static int write_out(struct pmc_logw *lw)
 	return rc;
 }
 
-int pmc__logw_append(struct pmc_logw *lw, int type, uint64_t ts, const void *payload,
-    size_t len)
+static int append_rec(struct pmc_logw *lw, int type, uint64_t ts, const void *payload,
+    size_t len, int sample)
 {
 	size_t plen = (len + 7) & ~(size_t)7;
 	size_t total = PMCLOG_REC_HDR_LEN + plen;
@@ -164,15 +164,13 @@ int pmc__logw_append(struct pmc_logw *lw, int type, uint64_t ts, const void *pay
 	if (total > PMCLOG_REC_MAX || type <= 0 || type > 255)
 		return -EMSGSIZE;
 	if (lw->st.error) {
-		if (type == PMCLOG_TYPE_CALLCHAIN)
-			lw->st.lost++;
+		lw->st.lost += sample;
 		return -lw->st.error;
 	}
 	if (lw->len + total > lw->cap) {
 		int rc = write_out(lw);
 		if (rc < 0) {
-			if (type == PMCLOG_TYPE_CALLCHAIN)
-				lw->st.lost++;
+			lw->st.lost += sample;
 			return rc;
 		}
 	}
@@ -185,11 +183,34 @@ int pmc__logw_append(struct pmc_logw *lw, int type, uint64_t ts, const void *pay
 	memset(d + PMCLOG_REC_HDR_LEN + len, 0, plen - len);
 	lw->len += total;
 	lw->st.records++;
-	if (type == PMCLOG_TYPE_CALLCHAIN) {
+	if (sample) {
 		lw->st.samples++;
 		lw->buf_samples++;
 	}
 	return 0;
+}
+
+/* A sample whose chain is in the table is written as a CHAINSAMPLE; a new
+ * chain is defined (CHAIN) right before it, in the same buffer order, so
+ * every cut of the log has the definition before the sample. */
+int pmc__logw_append(struct pmc_logw *lw, int type, uint64_t ts, const void *payload,
+    size_t len)
+{
+	const struct pmc_logrec *def, *ref;
+	int rc;
+
+	if (type != PMCLOG_TYPE_CALLCHAIN)
+		return append_rec(lw, type, ts, payload, len, 0);
+	if (!lw->chains && !lw->st.error)
+		lw->chains = pmc__logchains_new();
+	if (!lw->chains || lw->st.error ||
+	    pmc__logchains_intern(lw->chains, payload, len, &def, &ref) != 0)
+		return append_rec(lw, type, ts, payload, len, 1);
+	if (def && (rc = append_rec(lw, def->type, ts, def->buf, def->len, 0)) < 0) {
+		lw->st.lost++;
+		return rc;
+	}
+	return append_rec(lw, ref->type, ts, ref->buf, ref->len, 1);
 }
 
 /* ---- rings ------------------------------------------------------------- */
@@ -305,6 +326,7 @@ static void lw_free(struct pmc_logw *lw)
 	for (int i = 0; i < lw->nxw; i++)
 		free(lw->xw[i].ctr);
 	free(lw->xw);
+	pmc__logchains_free(lw->chains);
 	pthread_cond_destroy(&lw->cv);
 	pthread_mutex_destroy(&lw->mu);
 	free(lw);

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <zstd.h>
 
+#include "log/chains.h"
 #include "log/writer.h"
 #include "ring/ring.h"
 
@@ -105,6 +106,7 @@ struct pmc_logw {
 	struct logw_exitwatch *xw;
 	int nxw, xwcap;
 
+	struct pmc_logchains *chains; /* interned call chains; made at the first sample */
 	struct pmc_logrec rec;        /* translation scratch (under mu) */
 	uint64_t (*now)(void);
 	const struct pmc_backend_ops *cur_be; /* ring being drained */

@@ -24,6 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!p)
 		return 0;
 	chunk = size ? (size_t)data[0] * 7 + 1 : 1;
+	pmclog_set_extensions(p, size && (data[0] & 1));  /* CHAIN, COMM ... too */
 	for (;;) {
 		if (pmclog_read(p, &ev) == 0) {
 			/* touch what the reader hands out */
@@ -31,6 +32,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				(void)strlen(ev.pl_u.pl_a.pl_evname);
 			if (ev.pl_type == PMCLOG_TYPE_HEADER)
 				(void)strlen(ev.pl_u.pl_h.pl_cmdline);
+			/* a sample (whole or an interned chain's) or a CHAIN */
+			if ((ev.pl_type == PMCLOG_TYPE_CALLCHAIN || ev.pl_type == PMCLOG_TYPE_CHAIN) &&
+			    (ev.pl_u.pl_cc.pl_npc == 0 || ev.pl_u.pl_cc.pl_npc > PMC_CALLCHAIN_DEPTH_MAX))
+				abort();
 			if (ev.pl_len > 0)
 				(void)((volatile const uint8_t *)ev.pl_data)[ev.pl_len - 1];
 			continue;

@@ -35,7 +35,8 @@ static const int tl_types[] = {
 	PMCLOG_TYPE_PMCALLOCATE, PMCLOG_TYPE_PMCATTACH, PMCLOG_TYPE_PMCDETACH,
 	PMCLOG_TYPE_PROCCSW, PMCLOG_TYPE_PROCEXEC, PMCLOG_TYPE_PROCEXIT,
 	PMCLOG_TYPE_PROCFORK, PMCLOG_TYPE_SYSEXIT, PMCLOG_TYPE_USERDATA,
-	PMCLOG_TYPE_MAP_IN, PMCLOG_TYPE_MAP_OUT, PMCLOG_TYPE_CALLCHAIN,
+	PMCLOG_TYPE_MAP_IN, PMCLOG_TYPE_MAP_OUT,
+	PMCLOG_TYPE_CHAIN, PMCLOG_TYPE_CALLCHAIN,  /* the writer interns the chain */
 	PMCLOG_TYPE_PMCALLOCATEDYN, PMCLOG_TYPE_THR_CREATE, PMCLOG_TYPE_THR_EXIT,
 	PMCLOG_TYPE_PROC_CREATE, PMCLOG_TYPE_COMM, PMCLOG_TYPE_THROTTLE,
 	PMCLOG_TYPE_KSYMSRC, PMCLOG_TYPE_KSYMBOL, PMCLOG_TYPE_DROPNOTIFY,
@@ -209,18 +210,22 @@ static inline void tl_check(int i, const struct pmclog_ev *ev)
 		assert_int_equal(ev->pl_u.pl_mo.pl_end, 0x402000);
 		break;
 	case PMCLOG_TYPE_CALLCHAIN:
+	case PMCLOG_TYPE_CHAIN:          /* the chain part: the same in both */
+		assert_true(ev->pl_u.pl_cc.pl_chain >= 1);   /* interned */
 		assert_int_equal(ev->pl_u.pl_cc.pl_pmcid, 0x11);
 		assert_int_equal(ev->pl_u.pl_cc.pl_pid, 1234);
-		assert_int_equal(ev->pl_u.pl_cc.pl_tid, 1235);
-		assert_int_equal(ev->pl_u.pl_cc.pl_cpu, 3);
-		assert_int_equal(PMC_CALLCHAIN_CPUFLAGS_TO_CPU(ev->pl_u.pl_cc.pl_cpuflags), 3);
-		assert_int_equal(ev->pl_u.pl_cc.pl_usermode, 0);
-		assert_int_equal(ev->pl_u.pl_cc.pl_period, 100000);
 		assert_int_equal(ev->pl_u.pl_cc.pl_npc, 4);
 		for (int k = 0; k < 4; k++) {
 			assert_int_equal(ev->pl_u.pl_cc.pl_pc[k], tl_pcs[k]);
 			assert_int_equal(ev->pl_u.pl_cc.pl_pcflags[k], tl_pcf[k]);
 		}
+		if (ev->pl_type == PMCLOG_TYPE_CHAIN)
+			break;
+		assert_int_equal(ev->pl_u.pl_cc.pl_tid, 1235);
+		assert_int_equal(ev->pl_u.pl_cc.pl_cpu, 3);
+		assert_int_equal(PMC_CALLCHAIN_CPUFLAGS_TO_CPU(ev->pl_u.pl_cc.pl_cpuflags), 3);
+		assert_int_equal(ev->pl_u.pl_cc.pl_usermode, 0);
+		assert_int_equal(ev->pl_u.pl_cc.pl_period, 100000);
 		assert_int_equal(ev->pl_u.pl_cc.pl_time, ev->pl_time);
 		break;
 	case PMCLOG_TYPE_PMCALLOCATEDYN:

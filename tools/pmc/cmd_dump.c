@@ -243,6 +243,8 @@ static void print_record(const struct pmclog_ev *ev)
 		f_s("mode", ev->pl_u.pl_cc.pl_usermode ? "user" : "kernel");
 		f_u("period", ev->pl_u.pl_cc.pl_period);
 		f_u("npc", ev->pl_u.pl_cc.pl_npc);
+		if (ev->pl_u.pl_cc.pl_chain)         /* written as a CHAINSAMPLE */
+			f_u("chainid", ev->pl_u.pl_cc.pl_chain);
 		f_chain(&ev->pl_u.pl_cc);
 		if (ev->pl_u.pl_cc.pl_nuregs) {      /* --call-graph dwarf */
 			f_u("uregs", ev->pl_u.pl_cc.pl_nuregs);
@@ -288,6 +290,15 @@ static void print_record(const struct pmclog_ev *ev)
 		f_s("state", (ev->pl_u.pl_ksym.pl_flags & 1) ? "unregistered" : "registered");
 		f_s("name", ev->pl_u.pl_ksym.pl_name);
 		break;
+	case PMCLOG_TYPE_CHAIN:
+		f_u("chainid", ev->pl_u.pl_cc.pl_chain);
+		f_x("pmcid", ev->pl_u.pl_cc.pl_pmcid);
+		f_i("pid", (int32_t)ev->pl_u.pl_cc.pl_pid);
+		f_u("npc", ev->pl_u.pl_cc.pl_npc);
+		f_chain(&ev->pl_u.pl_cc);
+		break;
+	case PMCLOG_TYPE_CHAINSAMPLE:     /* the reader hands these out as CALLCHAIN */
+		break;
 	}
 	puts(json ? "}" : "");
 }
@@ -299,7 +310,9 @@ static void usage(FILE *f)
 	    "\n"
 	    "Print every record of a pmc log, one line each: byte offset, timestamp\n"
 	    "(seconds on the log's clock), record type and its fields; call chains\n"
-	    "inline as k:PC (kernel) and u:PC (user).\n"
+	    "inline as k:PC (kernel) and u:PC (user).  A sample written as a reference\n"
+    "to an interned call chain (CHAIN record) prints as the CALLCHAIN it stands\n"
+    "for, with the chain's id (chainid).\n"
 	    "\n"
 	    "  -i, --input FILE   the log (default, or '-': standard input); a perf.data\n"
 	    "                     (file, pipe mode or directory) is read too\n"

@@ -504,20 +504,38 @@ static int linux_spawn_wait(pid_t pid, int *status, int timeout_ms)
 			return -errno;      /* -EINTR: the caller decides */
 	} else {
 		uint64_t deadline = linux_now_ms() + (uint64_t)timeout_ms;
+		/* The pidfd turns readable the moment the child exits: no
+		 * latency (a loop of naps noticed an exit up to 2 ms late, the
+		 * bulk of `pmc stat -- /bin/true`'s overhead).  Kernels before
+		 * 5.3 have no pidfd_open: naps of 2 ms. */
+		int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
 		for (;;) {
 			r = waitpid(pid, &st, WNOHANG);
-			if (r < 0 && errno != EINTR)
-				return -errno;
+			if (r < 0 && errno != EINTR) {
+				int e = errno;
+				if (pfd >= 0)
+					close(pfd);
+				return -e;
+			}
 			if (r == pid)
 				break;
 			uint64_t now = linux_now_ms();
-			if (now >= deadline)
+			if (now >= deadline) {
+				if (pfd >= 0)
+					close(pfd);
 				return -EAGAIN;
-			/* Short naps: an early exit is noticed within 2 ms. */
-			uint64_t d = deadline - now < 2 ? deadline - now : 2;
-			struct timespec t = { 0, (long)d * 1000000L };
-			nanosleep(&t, NULL);
+			}
+			if (pfd >= 0) {
+				struct pollfd pf = { pfd, POLLIN, 0 };
+				(void)poll(&pf, 1, (int)(deadline - now));
+			} else {
+				uint64_t d = deadline - now < 2 ? deadline - now : 2;
+				struct timespec t = { 0, (long)d * 1000000L };
+				nanosleep(&t, NULL);
+			}
 		}
+		if (pfd >= 0)
+			close(pfd);
 	}
 	forget_spawned(pid);
 	*status = st;
