@@ -292,6 +292,7 @@ void pmc__sampling_attr(const struct pmc *pm, struct perf_event_attr *a)
 		if (a->sample_type & PERF_SAMPLE_CALLCHAIN)
 			a->exclude_callchain_user = 1;
 	}
+	a->context_switch = pm->switches ? 1 : 0;
 	a->sample_id_all = 1;
 	a->wakeup_watermark = (uint32_t)(pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024 / 2);
 	a->watermark = 1;
@@ -1236,6 +1237,28 @@ int pmc_set_user_stack(pmc_id_t id, uint32_t bytes)
 		return leave(-EOPNOTSUPP);
 	}
 	pm->ustack = (bytes + 7) / 8 * 8;
+	return leave(0);
+}
+
+int pmc_set_switch_log(pmc_id_t id, int on)
+{
+	struct pmc *pm;
+	int rc;
+
+	ENTER();
+	if ((rc = lookup(id, &pm)) < 0 ||
+	    (rc = sampling_setting(pm, "context switches are logged by a sampling PMC",
+	    "context-switch logging")) < 0)
+		return leave(rc);
+	pm->switches = on != 0;
+	/* Off-CPU profiling wants every switch-out: the switches are the
+	 * samples, so mincount (a guard against interrupt storms of counters
+	 * that overflow fast) does not apply to this event. */
+	if (on && pm->ev.attr.type == PERF_TYPE_SOFTWARE &&
+	    pm->ev.attr.config == PERF_COUNT_SW_CONTEXT_SWITCHES) {
+		pm->count = 1;
+		pm->freq = 0;
+	}
 	return leave(0);
 }
 

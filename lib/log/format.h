@@ -69,6 +69,7 @@
 #define PMCLOG_MIN_THROTTLE       16
 #define PMCLOG_MIN_KSYMSRC        24
 #define PMCLOG_MIN_KSYMBOL        16
+#define PMCLOG_MIN_SWITCH         24
 
 /* Little-endian loads and stores at any alignment. */
 static inline uint32_t pmclog__ld32(const void *p)
