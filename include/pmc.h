@@ -1930,6 +1930,15 @@ int pmc_set_user_stack(pmc_id_t _pmc, uint32_t _bytes);
 int pmc_set_switch_log(pmc_id_t _pmc, int _on);
 
 /*
+ * pmc_set_cgroup — a system-mode PMC counts only while a task of the cgroup
+ * at _path (a cgroup v2 directory, e.g. /sys/fs/cgroup/system.slice/x.service,
+ * or one of the v1 perf_event hierarchy) runs on its CPU (perf's -G).  Before
+ * pmc_start.  EINVAL: not a system-mode PMC; EBUSY: already started;
+ * ENOENT/ENOTDIR/EACCES: the directory; EOPNOTSUPP: the sim backend.
+ */
+int pmc_set_cgroup(pmc_id_t _pmc, const char *_path);
+
+/*
  * pmc_allocate_attr — allocate from a raw struct perf_event_attr (from
  * <linux/perf_event.h>); the mode, flags and cpu rules are pmc_allocate's.
  */

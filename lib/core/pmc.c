@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -631,6 +632,10 @@ static int open_one(struct pmc *pm, struct pmc_target *t, pid_t tid, int cpu,
 	pmc__sampling_attr(pm, &a);
 	if (pm->flags & PMC_F_DESCENDANTS)
 		flags |= PMC_BOPEN_INHERIT;
+	if (pm->cgroup_fd && cpu >= 0) {
+		tid = pm->cgroup_fd - 1;      /* perf_event_open's pid: the cgroup */
+		flags |= PMC_BOPEN_CGROUP;
+	}
 	if (pm->flags & PMC_F_LOG_PROCEXIT)
 		a.inherit_stat = 1;
 	if (pm->flags & (PMC_F_LOG_PROCEXIT | PMC_F_LOG_PROCCSW) ||
@@ -1262,6 +1267,37 @@ int pmc_set_switch_log(pmc_id_t id, int on)
 	return leave(0);
 }
 
+int pmc_set_cgroup(pmc_id_t id, const char *path)
+{
+	struct pmc *pm;
+	int rc, fd;
+
+	ENTER();
+	if ((rc = lookup(id, &pm)) < 0)
+		return leave(rc);
+	if (!PMC_IS_SYSTEM_MODE(pm->mode) || !path) {
+		pmc__set_reason("only a system-mode PMC (one CPU) counts a cgroup");
+		return leave(-EINVAL);
+	}
+	if (pm->targets || pm->state == PMC_STATE_RUNNING) {
+		pmc__set_reason("set the cgroup before starting the PMC");
+		return leave(-EBUSY);
+	}
+	if (strcmp(pmc__g.be->name, "linux")) {
+		pmc__set_reason("the %s backend has no cgroups", pmc__g.be->name);
+		return leave(-EOPNOTSUPP);
+	}
+	if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		int e = errno;
+		pmc__set_reason("cannot open cgroup '%s': %s", path, strerror(e));
+		return leave(-e);
+	}
+	if (pm->cgroup_fd)
+		close(pm->cgroup_fd - 1);
+	pm->cgroup_fd = fd + 1;
+	return leave(0);
+}
+
 int pmc_group(pmc_id_t leader, pmc_id_t member)
 {
 	struct pmc *l, *m;
@@ -1312,6 +1348,8 @@ static void release_locked(struct pmc *pm)
 			*pp = pm->next;
 			break;
 		}
+	if (pm->cgroup_fd)
+		close(pm->cgroup_fd - 1);
 	free(pm);
 }
 
