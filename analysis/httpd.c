@@ -217,19 +217,12 @@ static const char *header(char *const *lines, int n, const char *name)
 	return "";
 }
 
-/* A whole head is in c->in (ends at the blank line at end): parse, answer. */
-static void handle(struct client *c, size_t end, httpd_handler handler, void *arg)
+int httpd__parse_head(char *text, struct httpd_head *h)
 {
-	static char head[HTTPD_MAX_REQUEST + 1];   /* one thread serves */
-	char *lines[64];
+	char *lines[64], *p = text, *sp1, *sp2;
 	int n = 0;
-	char *p = head, *sp1, *sp2;
 
-	memcpy(head, c->in, end);
-	head[end] = '\0';
-	/* keep what a pipelining client sent after this request */
-	memmove(c->in, c->in + end, c->nin - end);
-	c->nin -= end;
+	memset(h, 0, sizeof(*h));
 	while (*p && n < 64) {
 		char *eol = strstr(p, "\r\n");
 		char *lf = strchr(p, '\n');
@@ -250,40 +243,55 @@ static void handle(struct client *c, size_t end, httpd_handler handler, void *ar
 			break;
 		}
 	}
-	if (n == 0 || !(sp1 = strchr(lines[0], ' ')) || !(sp2 = strchr(sp1 + 1, ' '))) {
-		c->close_after = 1;
-		respond(c, 400, NULL, NULL, 0, 0);
-		return;
-	}
+	if (n == 0 || !(sp1 = strchr(lines[0], ' ')) || !(sp2 = strchr(sp1 + 1, ' ')))
+		return 400;
 	*sp1 = *sp2 = '\0';
-	const char *method = lines[0], *target = sp1 + 1, *version = sp2 + 1;
-	int v11 = !strcmp(version, "HTTP/1.1"), is_head = !strcmp(method, "HEAD");
+	h->method = lines[0];
+	h->version = sp2 + 1;
+	snprintf(h->path, sizeof(h->path), "%.*s", (int)strcspn(sp1 + 1, "?#"), sp1 + 1);
+	h->accept = header(lines, n, "Accept");
+	int v11 = !strcmp(h->version, "HTTP/1.1");
 	const char *conn = header(lines, n, "Connection");
 	const char *cl = header(lines, n, "Content-Length");
 	const char *te = header(lines, n, "Transfer-Encoding");
-
-	if (!v11 && strcmp(version, "HTTP/1.0")) {
-		c->close_after = 1;
-		respond(c, strncmp(version, "HTTP/", 5) ? 400 : 505, NULL, NULL, 0, 0);
-		return;
+	if (!v11 && strcmp(h->version, "HTTP/1.0")) {
+		h->close = 1;
+		return strncmp(h->version, "HTTP/", 5) ? 400 : 505;
 	}
-	c->close_after = v11 ? !strcasecmp(conn, "close") : !!strcasecmp(conn, "keep-alive");
+	h->close = v11 ? !strcasecmp(conn, "close") : !!strcasecmp(conn, "keep-alive");
+	h->head_only = !strcmp(h->method, "HEAD");
 	if ((*cl && strcmp(cl, "0")) || *te) {
 		/* no endpoint takes a body: refuse it rather than read it */
-		c->close_after = 1;
-		respond(c, 413, NULL, NULL, 0, is_head);
+		h->close = 1;
+		return 413;
+	}
+	if (strcmp(h->method, "GET") && !h->head_only)
+		return 405;
+	return 0;
+}
+
+/* A whole head is in c->in (ends at the blank line at end): parse, answer. */
+static void handle(struct client *c, size_t end, httpd_handler handler, void *arg)
+{
+	static char text[HTTPD_MAX_REQUEST + 1];   /* one thread serves */
+	struct httpd_head h;
+	int status;
+
+	memcpy(text, c->in, end);
+	text[end] = '\0';
+	/* keep what a pipelining client sent after this request */
+	memmove(c->in, c->in + end, c->nin - end);
+	c->nin -= end;
+	status = httpd__parse_head(text, &h);
+	c->close_after = status == 400 || h.close;
+	if (status) {
+		respond(c, status, NULL, NULL, 0, status == 413 && h.head_only);
 		return;
 	}
-	if (strcmp(method, "GET") && !is_head) {
-		respond(c, 405, NULL, NULL, 0, 0);
-		return;
-	}
-	char path[1024];
-	snprintf(path, sizeof(path), "%.*s", (int)strcspn(target, "?#"), target);
-	struct httpd_request rq = { method, path, header(lines, n, "Accept") };
+	struct httpd_request rq = { h.method, h.path, h.accept };
 	struct httpd_response rs = { 404, NULL, NULL, 0 };
 	handler(arg, &rq, &rs);
-	respond(c, rs.status, rs.content_type, rs.body, rs.len, is_head);
+	respond(c, rs.status, rs.content_type, rs.body, rs.len, h.head_only);
 }
 
 /* The end of the head (index after the blank line) if complete, else 0. */

@@ -41,6 +41,20 @@ typedef void (*httpd_handler)(void *arg, const struct httpd_request *rq,
     struct httpd_response *rs);
 
 /*
+ * httpd__parse_head — parse a request head (request line and headers, NUL-
+ * terminated, modified in place: h points into it).  0 for a request to
+ * answer, or the status to refuse it with: 400 (not a request line), 505
+ * (not HTTP/1.0 or 1.1), 413 (a body), 405 (not GET or HEAD).  h->close:
+ * close after answering (Connection, the version's default, or a refusal).
+ */
+struct httpd_head {
+	const char *method, *version, *accept;
+	char path[1024];               /* the target without query or fragment */
+	int head_only, close;
+};
+int httpd__parse_head(char *text, struct httpd_head *h);
+
+/*
  * Listen on addr: "HOST:PORT", "[IPV6]:PORT" or ":PORT" (every interface);
  * port 0 picks a free one (httpd__address says which).  NULL with the
  * reason in err: a bad address (*usage set to 1: the user's mistake), or
