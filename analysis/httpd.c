@@ -403,7 +403,7 @@ int httpd__serve(struct httpd *h, int timeout_ms, httpd_handler handler, void *a
 		timeout_ms = HTTPD_TIMEOUT_MS;
 	int r = poll(pf, (nfds_t)n, timeout_ms);
 	if (r < 0)
-		return errno == EINTR ? (errno = EINTR, -1) : -1;
+		return -1;             /* errno: EINTR when a signal came */
 	for (int k = 0; k < n; k++) {
 		if (!pf[k].revents)
 			continue;
