@@ -1,6 +1,7 @@
 /*
  * export_folded.c — FlameGraph's folded stacks ("comm;outer;...;leaf N"),
- * one line per distinct stack, N in samples; what flamegraph.pl,
+ * one line per distinct stack, N in samples (in ns for the off-CPU and
+ * wall-clock events, analysis/offcpu.h); what flamegraph.pl,
  * inferno and speedscope read.  Frames with semicolons have them replaced.
  */
 #include <inttypes.h>
@@ -22,12 +23,12 @@ static void walk(FILE *f, struct profile *p, const struct ctree *t, uint32_t i, 
 		path[d++] = i;
 	uint64_t childsum = 0;
 	for (uint32_t c = t->n[i].child; c != UINT32_MAX; c = t->n[c].next) {
-		childsum += t->n[c].nsamples;
+		childsum += tree__width(t, c);
 		if (d < 1023)
 			walk(f, p, t, c, path, d);
 	}
 	/* samples that ended here */
-	uint64_t own = t->n[i].nsamples - childsum;
+	uint64_t own = tree__width(t, i) - childsum;
 	if (i == 0 || own == 0)
 		return;
 	for (int k = 0; k < d; k++) {

@@ -20,10 +20,10 @@ static void tree_json(FILE *f, struct profile *p, const struct ctree *t, uint32_
 	json__string_html(f, i == 0 ? "all" : report__func_name(p, n->func));
 	fputs(",\"d\":", f);
 	json__string_html(f, i == 0 ? "" : report__dso_name(p, n->func));
-	fprintf(f, ",\"v\":%" PRIu64 ",\"c\":[", n->nsamples);
+	fprintf(f, ",\"v\":%" PRIu64 ",\"c\":[", tree__width(t, i));
 	int first = 1;
 	for (uint32_t c = n->child; c != UINT32_MAX; c = t->n[c].next) {
-		if (t->n[c].nsamples < min)
+		if (tree__width(t, c) < min)
 			continue;
 		if (!first)
 			putc(',', f);
@@ -186,7 +186,7 @@ int export__html(FILE *f, struct profile *p, const struct report_opts *o)
 			return -1;
 		tree__sort(&t);
 		/* paths under 0.01 % are left out of the page */
-		tree_json(f, p, &t, 0, t.nsamples / 10000);
+		tree_json(f, p, &t, 0, tree__width(&t, 0) / 10000);
 		tree__free(&t);
 		fputs("}", f);
 	}

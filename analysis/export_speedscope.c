@@ -86,7 +86,9 @@ int export__speedscope(FILE *f, struct profile *p, const struct report_opts *o)
 	fprintf(f, "]},\"profiles\":[");
 	for (int e = 0; e < nev; e++) {
 		const char *en = p->ev[evs[e]].name;
-		int clock = strncmp(en, "cpu-clock", 9) == 0 || strncmp(en, "task-clock", 10) == 0;
+		/* weights in ns: the clocks, and off-CPU / wall-clock time (offcpu.h) */
+		int clock = strncmp(en, "cpu-clock", 9) == 0 || strncmp(en, "task-clock", 10) == 0 ||
+		    p->ev[evs[e]].what;
 		struct prof_filter flt = o->flt;
 		flt.ev = evs[e];
 		fprintf(f, "%s{\"type\":\"sampled\",\"name\":", e ? "," : "");

@@ -42,7 +42,8 @@ int export__svg(FILE *f, struct profile *p, const struct report_opts *o)
 	snprintf(title, sizeof(title), "Flame Graph: %s", n ? p->ev[evs[0]].name : "no samples");
 	snprintf(sub, sizeof(sub), "%s%s%s", o->input_name ? o->input_name : "",
 	    p->hdr.cmdline[0] ? " — " : "", p->hdr.cmdline);
-	struct fg_style st = { title, sub, nm, dso, NULL, NULL, &a, "samples" };
+	struct fg_style st = { title, sub, nm, dso, NULL, NULL, &a,
+		n && p->ev[evs[0]].what ? "ns" : "samples" };
 	rc = flamegraph__svg(f, &t, &st);
 	tree__free(&t);
 	return rc;

@@ -45,7 +45,7 @@ static int maxdepth(const struct ctree *t, uint32_t i, int d, double scale)
 {
 	int m = d;
 	for (uint32_t c = t->n[i].child; c != UINT32_MAX; c = t->n[c].next) {
-		if ((double)t->n[c].nsamples * scale < MINW)
+		if ((double)tree__width(t, c) * scale < MINW)
 			continue;
 		int k = maxdepth(t, c, d + 1, scale);
 		if (k > m)
@@ -66,7 +66,8 @@ struct ctx {
 static void frame(struct ctx *x, uint32_t i, int parent_id, int d, uint64_t off)
 {
 	const struct tnode *n = &x->t->n[i];
-	double w = (double)n->nsamples * x->scale;
+	uint64_t width = tree__width(x->t, i);
+	double w = (double)width * x->scale;
 	if (w < MINW)
 		return;
 	double px = XPAD + (double)off * x->scale;
@@ -86,9 +87,9 @@ static void frame(struct ctx *x, uint32_t i, int parent_id, int d, uint64_t off)
 			    (h >> 16) % 55);
 		c = col;
 	}
-	double pct = x->total ? 100.0 * (double)n->nsamples / (double)x->total : 0;
+	double pct = x->total ? 100.0 * (double)width / (double)x->total : 0;
 	fprintf(x->f, "<g class=\"f\" data-id=\"%u\" data-parent=\"%d\" data-samples=\"%" PRIu64
-	    "\"><title>", i, parent_id, n->nsamples);
+	    "\"><title>", i, parent_id, width);
 	esc(x->f, name);
 	if (dso && *dso) {
 		/* "[kernel.kallsyms]" and "[unknown]" are bracketed already */
@@ -96,7 +97,7 @@ static void frame(struct ctx *x, uint32_t i, int parent_id, int d, uint64_t off)
 		esc(x->f, dso);
 		fputs(dso[0] == '[' ? "" : "]", x->f);
 	}
-	fprintf(x->f, " (%" PRIu64 " %s, %.2f%%", n->nsamples, x->st->unit ? x->st->unit : "samples",
+	fprintf(x->f, " (%" PRIu64 " %s, %.2f%%", width, x->st->unit ? x->st->unit : "samples",
 	    pct);
 	if (ex) {
 		fputs(", ", x->f);
@@ -120,7 +121,7 @@ static void frame(struct ctx *x, uint32_t i, int parent_id, int d, uint64_t off)
 	uint64_t o = off;
 	for (uint32_t k = n->child; k != UINT32_MAX; k = x->t->n[k].next) {
 		frame(x, k, (int)i, d + 1, o);
-		o += x->t->n[k].nsamples;
+		o += tree__width(x->t, k);
 	}
 }
 
@@ -204,7 +205,7 @@ static const char script[] =
 
 int flamegraph__svg(FILE *f, const struct ctree *t, const struct fg_style *st)
 {
-	struct ctx x = { f, t, st, 0, 0, t->nn ? t->n[0].nsamples : 0 };
+	struct ctx x = { f, t, st, 0, 0, t->nn ? tree__width(t, 0) : 0 };
 	x.scale = x.total ? (W - 2 * XPAD) / (double)x.total : 0;
 	int depth = t->nn ? maxdepth(t, 0, 0, x.scale) : 0;
 	x.height = TOP + (depth + 1) * FH + BOTTOM;

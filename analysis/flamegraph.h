@@ -25,7 +25,7 @@ struct fg_style {
 	const char *unit;          /* "samples" */
 };
 
-/* Write the SVG of tree t (built TREE_CALLER); widths from nsamples.
+/* Write the SVG of tree t (built TREE_CALLER); widths from tree__width.
  * 0, or -1 on a write error. */
 int flamegraph__svg(FILE *f, const struct ctree *t, const struct fg_style *st);
 

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "offcpu.h"
 #include "profile.h"
 #include "unwind.h"
 
@@ -159,6 +160,8 @@ struct prof_priv {
 	struct sym_dso *unknown_dso;
 	struct inherit *inh;       /* applied in time order once everything is read */
 	size_t ninh, capinh;
+	struct offcpu_in *sw_in;   /* switch-ins, for off-CPU durations (offcpu.c) */
+	size_t nswin, capswin;
 	struct unwinder *uw;       /* DWARF unwinding of sampled user stacks */
 	struct uw_pending {        /* samples read before their process's mappings */
 		size_t sample;
@@ -672,6 +675,14 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		proc(p, c->pl_pid, c->pl_tid, c->pl_pmcid)->csw_value += c->pl_value;
 		break;
 	}
+	case PMCLOG_TYPE_SWITCH: {
+		const struct pmclog_ev_switch *w = &ev->pl_u.pl_sw;
+		if (!(w->pl_flags & PMCLOG_SWITCH_F_OUT)) {
+			GROW(p->priv->sw_in, p->priv->nswin, p->priv->capswin);
+			p->priv->sw_in[p->priv->nswin++] = (struct offcpu_in){ w->pl_tid, t };
+		}
+		break;
+	}
 	case PMCLOG_TYPE_KSYMSRC:
 		symtab__set_kernel_release(p->st, ev->pl_u.pl_ks.pl_release);
 		symtab__set_kernel_buildid(p->st, ev->pl_u.pl_ks.pl_buildid,
@@ -735,6 +746,7 @@ int profile__load(struct profile **out, const char *path, const struct prof_load
 	input__close(in);
 	free(ev);
 	apply_inherits(p);
+	offcpu__apply(p, p->priv->sw_in, p->priv->nswin);
 	*out = p;
 	return 0;
 }
@@ -1170,6 +1182,7 @@ void profile__free(struct profile *p)
 		free(v->th_ix.t);
 		free(v->ev_ix.t);
 		free(v->inh);
+		free(v->sw_in);
 		free(v->pr_ix.t);
 		free(v->pcloc.t);
 		free(v->addrloc.t);

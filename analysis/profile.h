@@ -34,6 +34,11 @@ struct prof_event {
 	uint64_t samples;        /* all samples of this event (before filters) */
 	uint64_t period;         /* sum of their periods */
 	uint64_t lost;           /* DROPNOTIFY counts naming this PMC */
+	int offcpu;              /* context-switches in a recording with SWITCH
+	                          * records: its samples are switch-outs weighed
+	                          * by ns off CPU (offcpu.h) */
+	const char *what;        /* NULL, or what the weights are for a derived
+	                          * event ("ns off CPU"), printed instead of the rate */
 };
 
 struct prof_func {

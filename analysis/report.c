@@ -408,8 +408,11 @@ static void print_section(FILE *f, struct profile *p, const struct report_opts *
 	group(e->samples, a, sizeof(a));
 	group(e->lost, b, sizeof(b));
 	group(e->period, c, sizeof(c));
-	fprintf(f, "#\n# Event: %s (%s %" PRIu64 ")\n", e->name, e->freq ? "frequency" : "period",
-	    e->rate);
+	if (e->what)
+		fprintf(f, "#\n# Event: %s (%s)\n", e->name, e->what);
+	else
+		fprintf(f, "#\n# Event: %s (%s %" PRIu64 ")\n", e->name,
+		    e->freq ? "frequency" : "period", e->rate);
 	fprintf(f, "# Samples: %s  Lost: %s  Event count: %s\n", a, b, c);
 	if (h.total_n != e->samples) {
 		group(h.total_n, a, sizeof(a));

@@ -134,6 +134,7 @@ int tree__build(struct ctree *t, struct profile *p, const struct prof_filter *fl
 	if (!t->priv)
 		return -1;
 	new_node(t, NONE, NONE, NULL);
+	t->by_weight = flt->ev >= 0 && (size_t)flt->ev < p->nev && p->ev[flt->ev].what;
 	profile__foreach(p, flt, flags, add, &b);
 	if (dir == TREE_CALLEE)
 		for (uint32_t c = t->n[0].child; c != NONE; c = t->n[c].next)

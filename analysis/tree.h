@@ -25,8 +25,20 @@ struct ctree {
 	size_t nn, cap;
 	uint64_t total;
 	uint64_t nsamples;
+	int by_weight;             /* widths are weights: an event weighed by time */
 	struct tree_priv *priv;
 };
+
+/*
+ * What a flame graph or folded stack draws for node i: its samples, or for
+ * an event weighed by time (prof_event.what: off-CPU, wall clock) its
+ * weight in ns, since one switch-out sample may stand for a microsecond or
+ * a second.
+ */
+static inline uint64_t tree__width(const struct ctree *t, uint32_t i)
+{
+	return t->by_weight ? t->n[i].total : t->n[i].nsamples;
+}
 
 #define TREE_CALLER  0   /* top-down */
 #define TREE_CALLEE  1   /* bottom-up */

@@ -1917,6 +1917,28 @@ int pmc_set_frequency(pmc_id_t _pmc, uint64_t _hz);
 int pmc_set_user_stack(pmc_id_t _pmc, uint32_t _bytes);
 
 /*
+ * pmc_set_switch_log — a sampling PMC also logs each switch of its targets
+ * off and onto a CPU (the kernel's PERF_RECORD_SWITCH: a SWITCH record with
+ * the thread, CPU and time, docs/log-format.md).  With the software event
+ * context-switches sampled every switch (period 1) and PMC_F_CALLCHAIN, a
+ * sample holds where a thread blocked and the next switch-in of that thread
+ * when it ran again: off-CPU time (`pmc record --off-cpu`).  On that event
+ * it also sets the period to 1 (every switch-out is a sample; mincount does
+ * not apply) and turns a frequency off.  EINVAL: not a sampling PMC; EBUSY:
+ * after the first attach or start.
+ */
+int pmc_set_switch_log(pmc_id_t _pmc, int _on);
+
+/*
+ * pmc_set_cgroup — a system-mode PMC counts only while a task of the cgroup
+ * at _path (a cgroup v2 directory, e.g. /sys/fs/cgroup/system.slice/x.service,
+ * or one of the v1 perf_event hierarchy) runs on its CPU (perf's -G).  Before
+ * pmc_start.  EINVAL: not a system-mode PMC; EBUSY: already started;
+ * ENOENT/ENOTDIR/EACCES: the directory; EOPNOTSUPP: the sim backend.
+ */
+int pmc_set_cgroup(pmc_id_t _pmc, const char *_path);
+
+/*
  * pmc_allocate_attr — allocate from a raw struct perf_event_attr (from
  * <linux/perf_event.h>); the mode, flags and cpu rules are pmc_allocate's.
  */

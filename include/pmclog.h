@@ -90,7 +90,8 @@ enum pmclog_type {
 	PMCLOG_TYPE_KSYMSRC = 67,         /* where kernel symbols come from */
 	PMCLOG_TYPE_KSYMBOL = 68,         /* a kernel symbol (BPF, trampolines) appeared/went */
 	PMCLOG_TYPE_CHAIN = 69,           /* a call chain that samples refer to (format 2) */
-	PMCLOG_TYPE_CHAINSAMPLE = 70      /* a sample of a CHAIN: read as a CALLCHAIN */
+	PMCLOG_TYPE_CHAINSAMPLE = 70,     /* a sample of a CHAIN: read as a CALLCHAIN */
+	PMCLOG_TYPE_SWITCH = 71           /* a thread left or got a CPU (pmc_set_switch_log) */
 };
 #define PMCLOG_TYPE_SAMPLE PMCLOG_TYPE_CALLCHAIN /* ext: our name for it */
 
@@ -332,6 +333,20 @@ struct pmclog_ev_throttle {
 	int32_t pl_cpu;
 };
 
+/* ext: PMCLOG_TYPE_SWITCH: the kernel's PERF_RECORD_SWITCH(_CPU_WIDE) for a
+ * PMC with pmc_set_switch_log(); the record's time is the switch's.  The
+ * time between a thread's switch-out and its next switch-in is time it spent
+ * off CPU (blocked, or runnable and waiting when PREEMPT is set). */
+struct pmclog_ev_switch {
+	pmc_id_t pl_pmcid;
+	pid_t pl_pid;
+	pid_t pl_tid;
+	int32_t pl_cpu;               /* -1 not known */
+	uint32_t pl_flags;            /* PMCLOG_SWITCH_F_* */
+};
+#define PMCLOG_SWITCH_F_OUT     0x1   /* switched out (else in) */
+#define PMCLOG_SWITCH_F_PREEMPT 0x2   /* out while still runnable (preempted) */
+
 /* ext: PMCLOG_TYPE_KSYMSRC */
 struct pmclog_ev_ksymsrc {
 	char pl_pathname[PATH_MAX];   /* "/proc/kallsyms", a vmlinux ... */
@@ -383,6 +398,7 @@ struct pmclog_ev {
 		struct pmclog_ev_throttle pl_th;
 		struct pmclog_ev_ksymsrc pl_ks;
 		struct pmclog_ev_ksymbol pl_ksym;
+		struct pmclog_ev_switch pl_sw;
 	} pl_u;
 	/* ext */
 	uint64_t pl_time;             /* the record's timestamp in ns (= pl_ts) */
@@ -438,7 +454,7 @@ void pmclog_close(void *_cookie);
 
 /*
  * Deliver the Linux-only record types (PMCLOG_TYPE_HEADER and up: HEADER,
- * COMM, THROTTLE, KSYMSRC, KSYMBOL, CHAIN) from pmclog_read.  (A
+ * COMM, THROTTLE, KSYMSRC, KSYMBOL, CHAIN, SWITCH) from pmclog_read.  (A
  * CHAINSAMPLE is always delivered, as the CALLCHAIN it stands for.)  Off by default, so a
  * FreeBSD client sees only FreeBSD's record types; pmclog_header() works
  * either way.  pmc's own tools turn it on.

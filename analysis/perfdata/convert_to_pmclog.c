@@ -175,6 +175,9 @@ static int encode(const struct pmclog_ev *ev, struct pmc_logrec *r, int zstd)
 	case PMCLOG_TYPE_KSYMBOL:
 		return pmc__logrec_ksymbol(r, ev->pl_u.pl_ksym.pl_addr, ev->pl_u.pl_ksym.pl_len,
 		    ev->pl_u.pl_ksym.pl_ksymtype, ev->pl_u.pl_ksym.pl_flags, ev->pl_u.pl_ksym.pl_name);
+	case PMCLOG_TYPE_SWITCH:          /* perf record --switch-events: off-CPU time */
+		return pmc__logrec_switch(r, ev->pl_u.pl_sw.pl_pmcid, ev->pl_u.pl_sw.pl_pid,
+		    ev->pl_u.pl_sw.pl_tid, ev->pl_u.pl_sw.pl_cpu, ev->pl_u.pl_sw.pl_flags);
 	default:
 		return -ENOENT;
 	}

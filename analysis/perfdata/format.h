@@ -129,6 +129,7 @@
 #define PD_MISC_MMAP_DATA       (1 << 13)
 #define PD_MISC_COMM_EXEC       (1 << 13)
 #define PD_MISC_SWITCH_OUT      (1 << 13)
+#define PD_MISC_SWITCH_OUT_PREEMPT (1 << 14)
 #define PD_MISC_MMAP_BUILD_ID   (1 << 14)
 #define PD_MISC_BUILD_ID_SIZE   (1 << 15)
 

@@ -328,7 +328,22 @@ int pd_translate(struct pmc_perfdata *p, const struct pd_attr *a, const unsigned
 		ev->pl_u.pl_e.pl_value = rv.value;
 		return 1;
 	}
+	case PD_REC_SWITCH:
+	case PD_REC_SWITCH_CPU_WIDE: {
+		/* perf record --switch-events: the thread is sample_id's */
+		struct pmclog_ev_switch *w = &ev->pl_u.pl_sw;
+		if (sub || !t.has_tid)
+			return 0;
+		ev->pl_type = PMCLOG_TYPE_SWITCH;
+		w->pl_pmcid = a ? a->pub.pmcid : PMC_ID_INVALID;
+		w->pl_pid = (pid_t)t.pid;
+		w->pl_tid = (pid_t)t.tid;
+		w->pl_cpu = t.has_cpu ? (int32_t)t.cpu : -1;
+		w->pl_flags = ((misc & PD_MISC_SWITCH_OUT) ? PMCLOG_SWITCH_F_OUT : 0) |
+		    ((misc & PD_MISC_SWITCH_OUT_PREEMPT) ? PMCLOG_SWITCH_F_PREEMPT : 0);
+		return 1;
+	}
 	default:
-		return 0;             /* SWITCH, AUX, NAMESPACES, CGROUP, BPF ...: nothing */
+		return 0;             /* AUX, NAMESPACES, CGROUP, BPF ...: nothing */
 	}
 }

@@ -57,6 +57,7 @@ struct pmc_bcount {
 /* open flags */
 #define PMC_BOPEN_INHERIT      0x01  /* follow children created after open */
 #define PMC_BOPEN_ENABLE_EXEC  0x02  /* start counting at the target's next exec */
+#define PMC_BOPEN_CGROUP       0x04  /* pid is the fd of a cgroup directory (cpu >= 0) */
 
 struct pmc_backend_ops {
 	const char *name;

@@ -38,6 +38,8 @@ struct pmc {
 	uint64_t count;                 /* initial count (counting) / period (sampling) */
 	uint64_t freq;                  /* sampling frequency, 0 if period */
 	uint32_t ustack;                /* pmc_set_user_stack bytes, 0 if none */
+	int switches;                   /* pmc_set_switch_log: SWITCH records too */
+	int cgroup_fd;                  /* pmc_set_cgroup: the directory's fd + 1 (0: none) */
 	int64_t offset;                 /* counting: value = scaled raw + offset (pmc_write) */
 	struct pmc_target *targets;
 	struct pmc *leader;             /* pmc_group(): NULL or the group leader */

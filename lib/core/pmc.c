@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -292,6 +293,7 @@ void pmc__sampling_attr(const struct pmc *pm, struct perf_event_attr *a)
 		if (a->sample_type & PERF_SAMPLE_CALLCHAIN)
 			a->exclude_callchain_user = 1;
 	}
+	a->context_switch = pm->switches ? 1 : 0;
 	a->sample_id_all = 1;
 	a->wakeup_watermark = (uint32_t)(pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024 / 2);
 	a->watermark = 1;
@@ -630,6 +632,10 @@ static int open_one(struct pmc *pm, struct pmc_target *t, pid_t tid, int cpu,
 	pmc__sampling_attr(pm, &a);
 	if (pm->flags & PMC_F_DESCENDANTS)
 		flags |= PMC_BOPEN_INHERIT;
+	if (pm->cgroup_fd && cpu >= 0) {
+		tid = pm->cgroup_fd - 1;      /* perf_event_open's pid: the cgroup */
+		flags |= PMC_BOPEN_CGROUP;
+	}
 	if (pm->flags & PMC_F_LOG_PROCEXIT)
 		a.inherit_stat = 1;
 	if (pm->flags & (PMC_F_LOG_PROCEXIT | PMC_F_LOG_PROCCSW) ||
@@ -1239,6 +1245,59 @@ int pmc_set_user_stack(pmc_id_t id, uint32_t bytes)
 	return leave(0);
 }
 
+int pmc_set_switch_log(pmc_id_t id, int on)
+{
+	struct pmc *pm;
+	int rc;
+
+	ENTER();
+	if ((rc = lookup(id, &pm)) < 0 ||
+	    (rc = sampling_setting(pm, "context switches are logged by a sampling PMC",
+	    "context-switch logging")) < 0)
+		return leave(rc);
+	pm->switches = on != 0;
+	/* Off-CPU profiling wants every switch-out: the switches are the
+	 * samples, so mincount (a guard against interrupt storms of counters
+	 * that overflow fast) does not apply to this event. */
+	if (on && pm->ev.attr.type == PERF_TYPE_SOFTWARE &&
+	    pm->ev.attr.config == PERF_COUNT_SW_CONTEXT_SWITCHES) {
+		pm->count = 1;
+		pm->freq = 0;
+	}
+	return leave(0);
+}
+
+int pmc_set_cgroup(pmc_id_t id, const char *path)
+{
+	struct pmc *pm;
+	int rc, fd;
+
+	ENTER();
+	if ((rc = lookup(id, &pm)) < 0)
+		return leave(rc);
+	if (!PMC_IS_SYSTEM_MODE(pm->mode) || !path) {
+		pmc__set_reason("only a system-mode PMC (one CPU) counts a cgroup");
+		return leave(-EINVAL);
+	}
+	if (pm->targets || pm->state == PMC_STATE_RUNNING) {
+		pmc__set_reason("set the cgroup before starting the PMC");
+		return leave(-EBUSY);
+	}
+	if (strcmp(pmc__g.be->name, "linux")) {
+		pmc__set_reason("the %s backend has no cgroups", pmc__g.be->name);
+		return leave(-EOPNOTSUPP);
+	}
+	if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		int e = errno;
+		pmc__set_reason("cannot open cgroup '%s': %s", path, strerror(e));
+		return leave(-e);
+	}
+	if (pm->cgroup_fd)
+		close(pm->cgroup_fd - 1);
+	pm->cgroup_fd = fd + 1;
+	return leave(0);
+}
+
 int pmc_group(pmc_id_t leader, pmc_id_t member)
 {
 	struct pmc *l, *m;
@@ -1289,6 +1348,8 @@ static void release_locked(struct pmc *pm)
 			*pp = pm->next;
 			break;
 		}
+	if (pm->cgroup_fd)
+		close(pm->cgroup_fd - 1);
 	free(pm);
 }
 

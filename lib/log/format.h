@@ -78,6 +78,7 @@
 #define PMCLOG_MIN_CHAIN          24
 #define PMCLOG_MIN_CHAINSAMPLE    16
 #define PMCLOG_CHAIN_ID_MAX       65535u
+#define PMCLOG_MIN_SWITCH         24
 
 /* Little-endian loads and stores at any alignment. */
 static inline uint32_t pmclog__ld32(const void *p)

@@ -101,6 +101,7 @@ static const char *const type_names[] = {
 	[PMCLOG_TYPE_KSYMBOL] = "KSYMBOL",
 	[PMCLOG_TYPE_CHAIN] = "CHAIN",
 	[PMCLOG_TYPE_CHAINSAMPLE] = "CHAINSAMPLE",
+	[PMCLOG_TYPE_SWITCH] = "SWITCH",
 };
 
 const char *pmclog_type_name(int type)
@@ -657,6 +658,7 @@ static int decode(struct pmclog_parser *p, int type, const unsigned char *pl, si
 		[PMCLOG_TYPE_KSYMBOL] = PMCLOG_MIN_KSYMBOL,
 		[PMCLOG_TYPE_CHAIN] = PMCLOG_MIN_CHAIN,
 		[PMCLOG_TYPE_CHAINSAMPLE] = PMCLOG_MIN_CHAINSAMPLE,
+		[PMCLOG_TYPE_SWITCH] = PMCLOG_MIN_SWITCH,
 	};
 
 	if (!pmclog_type_name(type))
@@ -825,6 +827,13 @@ static int decode(struct pmclog_parser *p, int type, const unsigned char *pl, si
 		ev->pl_u.pl_cm.pl_tid = (pid_t)L32(4);
 		ev->pl_u.pl_cm.pl_flags = L32(8);
 		getstr(ev->pl_u.pl_cm.pl_comm, MAXCOMLEN + 1, pl + 16, plen - 16);
+		break;
+	case PMCLOG_TYPE_SWITCH:
+		ev->pl_u.pl_sw.pl_pmcid = L32(0);
+		ev->pl_u.pl_sw.pl_pid = (pid_t)L32(4);
+		ev->pl_u.pl_sw.pl_tid = (pid_t)L32(8);
+		ev->pl_u.pl_sw.pl_cpu = (int32_t)L32(12);
+		ev->pl_u.pl_sw.pl_flags = L32(16);
 		break;
 	case PMCLOG_TYPE_THROTTLE:
 		ev->pl_u.pl_th.pl_pmcid = L32(0);

@@ -377,6 +377,18 @@ int pmc__logrec_throttle(struct pmc_logrec *r, pmc_id_t pmc, int throttled, int 
 	return 0;
 }
 
+int pmc__logrec_switch(struct pmc_logrec *r, pmc_id_t pmc, pid_t pid, pid_t tid, int cpu,
+    uint32_t flags)
+{
+	begin(r, PMCLOG_TYPE_SWITCH, PMCLOG_MIN_SWITCH);
+	P32(0, pmc);
+	P32(4, pid);
+	P32(8, tid);
+	P32(12, cpu);
+	P32(16, flags);
+	return 0;
+}
+
 int pmc__logrec_ksymsrc(struct pmc_logrec *r, const char *path, const char *release,
     const uint8_t *buildid, uint32_t buildid_len)
 {

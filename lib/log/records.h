@@ -120,6 +120,9 @@ int pmc__logrec_proc_create(struct pmc_logrec *r, pid_t pid, uint32_t flags, con
 int pmc__logrec_comm(struct pmc_logrec *r, pid_t pid, pid_t tid, uint32_t flags,
     const char *name);
 int pmc__logrec_throttle(struct pmc_logrec *r, pmc_id_t pmc, int throttled, int cpu);
+/* flags: PMCLOG_SWITCH_F_* */
+int pmc__logrec_switch(struct pmc_logrec *r, pmc_id_t pmc, pid_t pid, pid_t tid, int cpu,
+    uint32_t flags);
 int pmc__logrec_ksymsrc(struct pmc_logrec *r, const char *path, const char *release,
     const uint8_t *buildid, uint32_t buildid_len);
 int pmc__logrec_ksymbol(struct pmc_logrec *r, uint64_t addr, uint32_t len,

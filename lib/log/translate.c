@@ -65,6 +65,7 @@ struct trailer {
 	uint64_t time;
 	int has_time;
 	int32_t cpu;
+	int32_t pid, tid;             /* -1 unless PERF_SAMPLE_TID */
 	size_t size;                  /* bytes of trailer */
 };
 
@@ -77,6 +78,7 @@ static void parse_trailer(struct pmc_logw *lw, const unsigned char *body, size_t
 	memset(t, 0, sizeof(*t));
 	t->pmc = PMC_ID_INVALID;
 	t->cpu = -1;
+	t->pid = t->tid = -1;
 	if (n < 8)
 		return;
 	memcpy(&id, body + n - 8, 8);
@@ -94,8 +96,12 @@ static void parse_trailer(struct pmc_logw *lw, const unsigned char *body, size_t
 	c.n = t->size;
 	c.off = 0;
 	c.bad = 0;
-	if (st & PERF_SAMPLE_TID)
-		get64(&c);
+	if (st & PERF_SAMPLE_TID) {
+		uint32_t pid, tid;
+		get2x32(&c, &pid, &tid);
+		t->pid = (int32_t)pid;
+		t->tid = (int32_t)tid;
+	}
 	if (st & PERF_SAMPLE_TIME) {
 		t->time = get64(&c);
 		t->has_time = 1;
@@ -628,8 +634,24 @@ void pmc__logw_translate(struct pmc_logw *lw, const struct perf_event_header *h)
 			emit(lw, ts);
 		return;
 	}
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE: {
+		/* the thread is the trailer's (sample_id_all): the one leaving
+		 * the CPU or getting it; CPU_WIDE's next/prev pid is not needed */
+		uint32_t fl = 0;
+		if (!t.ev || t.tid < 0)
+			break;
+		if (h->misc & PERF_RECORD_MISC_SWITCH_OUT)
+			fl |= PMCLOG_SWITCH_F_OUT;
+		if (h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)
+			fl |= PMCLOG_SWITCH_F_PREEMPT;
+		if (pmc__logrec_switch(&lw->rec, t.pmc, (pid_t)t.pid, (pid_t)t.tid, t.cpu,
+		    fl) == 0)
+			emit(lw, ts);
+		return;
+	}
 	default:
-		return;                 /* SWITCH, AUX, CGROUP ...: not logged */
+		return;                 /* AUX, CGROUP ...: not logged */
 	}
 	lw->st.errors++;                /* a record that did not decode */
 }

@@ -16,6 +16,7 @@
 #include <elfutils/libdwfl.h>
 
 #include "test_analysis_util.h"
+#include "offcpu.h"
 #include "profile.h"
 #include "report.h"
 #include "tree.h"
@@ -248,6 +249,112 @@ static void t_perfmap_and_kernel(void **state)
 	assert_string_equal(p->f[fr[0].func].name, "bpf_prog_test");
 	profile__free(p);
 	unlink(mp);
+}
+
+/* ---- off-CPU time: SWITCH records weigh context-switch samples --------- */
+
+static void w_at(struct wlog *w, uint64_t t)
+{
+	w->t = t;
+	w_put(w);
+}
+
+static void w_cs(struct wlog *w, uint32_t pmc, pid_t tid, uint64_t period, uint64_t t)
+{
+	static const uint64_t pc[1] = { 0x401000 };
+	static const uint8_t fl[1] = { PMC_CC_F_USERSPACE };
+	struct pmc_logrec_sample s = { pmc, tid, tid, 0, 1, period, 1, pc, fl };
+	assert_int_equal(pmc__logrec_callchain(&ta_rec, &s), 0);
+	w_at(w, t);
+}
+
+static void w_switch(struct wlog *w, pid_t tid, int out, uint64_t t)
+{
+	assert_int_equal(pmc__logrec_switch(&ta_rec, 0x22, tid, tid, 0,
+	    out ? PMCLOG_SWITCH_F_OUT : 0), 0);
+	w_at(w, t);
+}
+
+static const char *offcpu_log(int switches)
+{
+	struct wlog w;
+	w_begin(&w);
+	assert_int_equal(pmc__logrec_pmcallocate(&ta_rec, 0x22, 0, "context-switches",
+	    PMC_MODE_TS, PMC_F_CALLCHAIN, 1, 0, -1), 0);
+	w_at(&w, 1001);
+	assert_int_equal(pmc__logrec_pmcallocate(&ta_rec, 0x33, 0, "cpu-clock:u",
+	    PMC_MODE_TS, PMC_F_CALLCHAIN, 4000, 1, -1), 0);
+	w_at(&w, 1002);
+	/* records as rings are drained, CPU by CPU: not in time order */
+	if (switches) {
+		w_switch(&w, 12, 0, 1500);   /* tid 12 came back before its switch-out */
+		w_switch(&w, 10, 0, 2500);   /* ... read before the sample it ends */
+	}
+	w_cs(&w, 0x22, 10, 1, 2000);     /* off CPU 2000 -> 2500 */
+	w_cs(&w, 0x33, 10, 250000, 2200);
+	w_cs(&w, 0x22, 10, 1, 3000);     /* 3000 -> 3700, not 9000 */
+	w_cs(&w, 0x22, 11, 1, 4000);     /* never back: dropped */
+	w_cs(&w, 0x22, 12, 1, 5000);     /* its only switch-in is earlier: dropped */
+	if (switches) {
+		w_switch(&w, 10, 1, 3000);
+		w_switch(&w, 10, 0, 9000);
+		w_switch(&w, 10, 0, 3700);
+		w_switch(&w, 11, 1, 4000);
+	}
+	return w_end(&w, switches ? "offcpu.log" : "cs.log", 1);
+}
+
+static void t_offcpu(void **state)
+{
+	char err[256];
+	(void)state;
+	struct profile *p = load(offcpu_log(1));
+	int cs = -1, clk = -1;
+	for (size_t e = 0; e < p->nev; e++) {
+		if (p->ev[e].pmcid == 0x22)
+			cs = (int)e;
+		if (p->ev[e].pmcid == 0x33)
+			clk = (int)e;
+	}
+	assert_true(cs >= 0 && clk >= 0);
+	assert_string_equal(p->ev[cs].name, "offcpu-time");
+	assert_non_null(p->ev[cs].what);
+	assert_int_equal(p->ev[cs].samples, 2);
+	assert_int_equal(p->ev[cs].period, 500 + 700);
+	uint64_t got[2] = { 0, 0 };
+	for (size_t i = 0, k = 0; i < p->ns; i++)
+		if (p->s[i].ev == cs && k < 2)
+			got[k++] = p->s[i].period;
+	assert_int_equal(got[0], 500);
+	assert_int_equal(got[1], 700);
+	/* --wall: the on-CPU nanoseconds and the off-CPU ones, one event */
+	assert_int_equal(offcpu__wall(p, err, sizeof(err)), 0);
+	assert_string_equal(p->ev[p->nev - 1].name, "wall-time");
+	assert_int_equal(p->ev[p->nev - 1].samples, 3);
+	assert_int_equal(p->ev[p->nev - 1].period, 250000 + 1200);
+	assert_int_equal(p->ev[cs].samples, 0);
+	assert_int_equal(p->ev[clk].samples, 0);
+	/* a flame graph of it is as wide as its nanoseconds */
+	struct prof_filter flt = { .ev = (int)p->nev - 1, .t1 = -1 };
+	struct ctree t;
+	profile__resolve(p);
+	assert_int_equal(tree__build(&t, p, &flt, TREE_CALLER, 0, 0), 0);
+	assert_int_equal(tree__width(&t, 0), 251200);
+	assert_int_equal(t.nsamples, 3);
+	tree__free(&t);
+	profile__free(p);
+
+	/* without switch-ins, context-switches samples are only samples */
+	p = load(offcpu_log(0));
+	for (size_t e = 0; e < p->nev; e++)
+		if (p->ev[e].pmcid == 0x22) {
+			assert_string_equal(p->ev[e].name, "context-switches");
+			assert_int_equal(p->ev[e].samples, 4);
+			assert_null(p->ev[e].what);
+		}
+	assert_int_equal(offcpu__wall(p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no off-CPU samples"));
+	profile__free(p);
 }
 
 static void t_demangle(void **state)
@@ -956,6 +1063,7 @@ int main(void)
 		cmocka_unit_test(t_fifo_and_device),
 		cmocka_unit_test(t_unknown_runs),
 		cmocka_unit_test(t_kernel_kaslr),
+		cmocka_unit_test(t_offcpu),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -583,6 +584,59 @@ static void test_user_stack(void **s)
 	assert_true(n > 0);
 }
 
+/* pmc_set_switch_log and pmc_set_cgroup: their rules; a cgroup PMC counts
+ * the tasks of its cgroup (that of this process counts us). */
+static void test_switch_log_and_cgroup(void **s)
+{
+	pmc_id_t id, cid, sid;
+	pmc_value_t v;
+	char own[600] = "", path[700], line[600];
+	FILE *f;
+	(void)s;
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &cid, 0), 0);
+	EXPECT_ERR(pmc_set_switch_log(cid, 1), EINVAL);        /* counting */
+	EXPECT_ERR(pmc_set_cgroup(cid, "/sys/fs/cgroup"), EINVAL);   /* not system mode */
+	assert_int_equal(pmc_release(cid), 0);
+	assert_int_equal(pmc_allocate("context-switches", PMC_MODE_TS, PMC_F_CALLCHAIN,
+	    PMC_CPU_ANY, &id, 0), 0);
+	assert_int_equal(pmc_set_switch_log(id, 1), 0);
+	assert_int_equal(pmc_release(id), 0);
+
+	if (pmc_allocate("task-clock", PMC_MODE_SC, 0, 0, &sid, 0) < 0) {
+		skip();                                 /* no system-wide counting here */
+	}
+	EXPECT_ERR(pmc_set_cgroup(sid, "/nonexistent/cgroup"), ENOENT);
+	/* our own cgroup v2 directory ("0::/path" in /proc/self/cgroup) */
+	if ((f = fopen("/proc/self/cgroup", "r")) != NULL) {
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, "0::", 3))
+				snprintf(own, sizeof(own), "%s", line + 3);
+		fclose(f);
+	}
+	own[strcspn(own, "\n")] = '\0';
+	snprintf(path, sizeof(path), "/sys/fs/cgroup/unified%s", own);
+	if (!own[0] || access(path, R_OK) != 0)
+		snprintf(path, sizeof(path), "/sys/fs/cgroup%s", own);
+	if (!own[0] || pmc_set_cgroup(sid, path) < 0) {
+		pmc_release(sid);
+		skip();
+	}
+	/* pin to CPU 0, where the PMC counts, and spin */
+	cpu_set_t set, old;
+	sched_getaffinity(0, sizeof(old), &old);
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	assert_int_equal(pmc_start(sid), 0);
+	EXPECT_ERR(pmc_set_cgroup(sid, path), EBUSY);
+	spin_ms(30);
+	assert_int_equal(pmc_stop(sid), 0);
+	sched_setaffinity(0, sizeof(old), &old);
+	assert_int_equal(pmc_read(sid, &v), 0);
+	assert_true(v >= 10000000);                     /* >= 10 ms of our 30 */
+	assert_int_equal(pmc_release(sid), 0);
+}
+
 /* pmc_attach_thread / pmc_detach_thread: one thread counts; detaching keeps
  * what it counted; a second detach, or one of a process target, is EINVAL. */
 static void test_detach_thread(void **s)
@@ -691,6 +745,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_invalid_handle),
+		cmocka_unit_test(test_switch_log_and_cgroup),
 		cmocka_unit_test(test_mode_cpu_rules),
 		cmocka_unit_test(test_no_pmu_message),
 		cmocka_unit_test(test_start_attaches_owner_and_counts),

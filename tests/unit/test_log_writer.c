@@ -256,7 +256,7 @@ static void produce_all(struct fring *f)
 		kr64(&r, 51);
 		produce(f, &r);
 	}
-	/* 13. a record type we do not log (SWITCH) */
+	/* 13. a context switch (pmc_set_switch_log): SWITCH, the thread of its trailer */
 	kr_begin(&r, PERF_RECORD_SWITCH, 0);
 	kr_trailer(&r, 100, 101, 13000, 1, 42);
 	produce(f, &r);
@@ -269,7 +269,7 @@ static const int expect_types[] = {
 	PMCLOG_TYPE_COMM, PMCLOG_TYPE_MAP_IN, PMCLOG_TYPE_MAP_IN, PMCLOG_TYPE_PROCEXEC, PMCLOG_TYPE_PROCFORK, PMCLOG_TYPE_THR_CREATE,
 	PMCLOG_TYPE_THR_EXIT, PMCLOG_TYPE_SYSEXIT, PMCLOG_TYPE_DROPNOTIFY, PMCLOG_TYPE_DROPNOTIFY,
 	PMCLOG_TYPE_THROTTLE, PMCLOG_TYPE_PROCEXIT, PMCLOG_TYPE_PROCCSW, PMCLOG_TYPE_PROCCSW,
-	PMCLOG_TYPE_CLOSELOG,
+	PMCLOG_TYPE_SWITCH, PMCLOG_TYPE_CLOSELOG,
 };
 
 static void check_translated(int i, const struct pmclog_ev *ev)

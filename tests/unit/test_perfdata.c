@@ -160,29 +160,33 @@ static void check_every_type(unsigned char *b, size_t len, int pipe)
 		case 16:
 			assert_int_equal(ev->pl_u.pl_th.pl_throttled, 0);
 			break;
-		case 17:
+		case 17:    /* --switch-events: the thread out of its sample_id */
+			assert_int_equal(ev->pl_u.pl_sw.pl_tid, 100);
+			assert_int_equal(ev->pl_u.pl_sw.pl_flags, PMCLOG_SWITCH_F_OUT);
+			break;
+		case 18:
 			assert_string_equal(ev->pl_u.pl_ksym.pl_name, "bpf_prog_test");
 			assert_int_equal(ev->pl_u.pl_ksym.pl_len, 0x100);
 			assert_int_equal(ev->pl_u.pl_ksym.pl_ksymtype, 1);
 			break;
-		case 18:
+		case 19:
 			assert_int_equal(ev->pl_u.pl_e.pl_value, 111);
 			assert_int_equal(ev->pl_u.pl_e.pl_pmcid, id0);
 			assert_int_equal(ev->pl_u.pl_e.pl_tid, 102);
 			break;
-		case 19:
+		case 20:
 			assert_int_equal(ev->pl_u.pl_e.pl_value, 222);
 			assert_int_equal(ev->pl_u.pl_e.pl_pmcid, id1);
 			break;
-		case 20:    /* empty call chain, branch stack, regs, stack, aux */
+		case 21:    /* empty call chain, branch stack, regs, stack, aux */
 			assert_int_equal(ev->pl_u.pl_cc.pl_npc, 1);
 			assert_int_equal(ev->pl_u.pl_cc.pl_pc[0], T_KIP);
 			assert_int_equal(ev->pl_time, 1017);
 			break;
-		case 21:
+		case 22:
 			assert_int_equal(ev->pl_u.pl_te.pl_tid, 101);
 			break;
-		case 22:
+		case 23:
 			assert_int_equal(ev->pl_u.pl_se.pl_pid, 101);
 			break;
 		}

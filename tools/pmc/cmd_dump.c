@@ -278,6 +278,15 @@ static void print_record(const struct pmclog_ev *ev)
 		f_s("state", ev->pl_u.pl_th.pl_throttled ? "throttled" : "unthrottled");
 		f_i("cpu", ev->pl_u.pl_th.pl_cpu);
 		break;
+	case PMCLOG_TYPE_SWITCH:
+		f_x("pmcid", ev->pl_u.pl_sw.pl_pmcid);
+		f_i("pid", ev->pl_u.pl_sw.pl_pid);
+		f_i("tid", ev->pl_u.pl_sw.pl_tid);
+		f_i("cpu", ev->pl_u.pl_sw.pl_cpu);
+		f_s("dir", (ev->pl_u.pl_sw.pl_flags & PMCLOG_SWITCH_F_OUT) ?
+		    ((ev->pl_u.pl_sw.pl_flags & PMCLOG_SWITCH_F_PREEMPT) ? "out-preempt" : "out") :
+		    "in");
+		break;
 	case PMCLOG_TYPE_KSYMSRC:
 		f_s("path", ev->pl_u.pl_ks.pl_pathname);
 		f_s("release", ev->pl_u.pl_ks.pl_release);

@@ -39,6 +39,7 @@ struct opts {
 	uint64_t hz;                  /* -F */
 	uint64_t period;              /* -c */
 	int callchain;                /* -g, --call-graph */
+	int offcpu;                   /* --off-cpu */
 	uint32_t ustack;              /* --call-graph dwarf[,SIZE]: stack bytes per sample */
 	const char *out;              /* -o */
 	int force;                    /* -f */
@@ -96,6 +97,11 @@ static void usage(FILE *f)
 "                        command's standard output goes to standard error)\n"
 "  -f, --force           overwrite FILE if it exists\n"
 "  -z, --compress        zstd-compress the log (still streamable)\n"
+"      --off-cpu         also record where threads block and for how long: a\n"
+"                        call chain at every switch-out and the switch-in\n"
+"                        times ('pmc report' shows offcpu-time in ns, --wall\n"
+"                        adds on-CPU time); without -e the on-CPU event is\n"
+"                        cpu-clock\n"
 "  -p, --pid=PIDS        sample existing processes (all threads, and children)\n"
 "  -t, --tid=TIDS        sample existing threads only\n"
 "  -a, --all-cpus        sample every CPU (system-wide; needs privilege; with a\n"
@@ -305,11 +311,22 @@ static int add_pmc(struct rec *r, pmc_id_t id, const char *spec, int cpu)
 	return 0;
 }
 
-/* Allocate one event's PMCs; -1 with errno and pmc_errmsg() on failure. */
-static int alloc_event(struct rec *r, const char *spec)
+/* The PMC's sampling settings: -F, the user stack copy, and for the
+ * off-CPU event the switch records (which also make it sample every
+ * switch-out). */
+static int configure(const struct opts *o, pmc_id_t id, int offcpu)
+{
+	if (offcpu)
+		return pmc_set_switch_log(id, 1);
+	return (o->hz && pmc_set_frequency(id, o->hz) < 0) ? -1 : 0;
+}
+
+/* Allocate one event's PMCs; -1 with errno and pmc_errmsg() on failure.
+ * offcpu: the context-switches event of --off-cpu, always with call chains. */
+static int alloc_event(struct rec *r, const char *spec, int offcpu)
 {
 	struct opts *o = r->o;
-	uint32_t flags = o->callchain ? PMC_F_CALLCHAIN : 0;
+	uint32_t flags = o->callchain || offcpu ? PMC_F_CALLCHAIN : 0;
 	uint64_t count = o->period ? o->period : 0;
 	pmc_id_t id;
 
@@ -323,7 +340,7 @@ static int alloc_event(struct rec *r, const char *spec)
 					continue;         /* an offline CPU */
 				return -1;
 			}
-			if ((o->hz && pmc_set_frequency(id, o->hz) < 0) ||
+			if (configure(o, id, offcpu) < 0 ||
 			    (o->ustack && pmc_set_user_stack(id, o->ustack) < 0) ||
 			    add_pmc(r, id, spec, c) < 0)
 				return -1;
@@ -339,7 +356,7 @@ static int alloc_event(struct rec *r, const char *spec)
 		flags |= PMC_F_DESCENDANTS;
 	if (pmc_allocate(spec, PMC_MODE_TS, flags, PMC_CPU_ANY, &id, count) < 0)
 		return -1;
-	if ((o->hz && pmc_set_frequency(id, o->hz) < 0) ||
+	if (configure(o, id, offcpu) < 0 ||
 	    (o->ustack && pmc_set_user_stack(id, o->ustack) < 0) ||
 	    add_pmc(r, id, spec, -1) < 0)
 		return -1;
@@ -351,7 +368,7 @@ static void alloc_all(struct rec *r)
 	struct opts *o = r->o;
 
 	for (int i = 0; i < o->nev; i++) {
-		if (alloc_event(r, o->spec[i]) == 0) {
+		if (alloc_event(r, o->spec[i], 0) == 0) {
 			/* the library narrowed an unmodified event to user space
 			 * (perf_event_paranoid): say so, as the log's name does */
 			const char *got = pmc_event_name(r->pmcs[r->npmcs - 1].id);
@@ -370,7 +387,7 @@ static void alloc_all(struct rec *r)
 				    "instead of cycles");
 			free(o->spec[0]);
 			o->spec[0] = strdup("cpu-clock");
-			if (alloc_event(r, o->spec[0]) == 0)
+			if (alloc_event(r, o->spec[0], 0) == 0)
 				continue;
 			err = errno;
 		}
@@ -378,6 +395,10 @@ static void alloc_all(struct rec *r)
 		    CLI_EXIT_USAGE : CLI_EXIT_FAIL;
 		setup_fail(r, code, "cannot sample '%s': %s", o->spec[i], pmc_errmsg());
 	}
+	if (o->offcpu && alloc_event(r, "context-switches", 1) < 0)
+		setup_fail(r, errno == EINVAL || errno == EOPNOTSUPP ? CLI_EXIT_USAGE :
+		    CLI_EXIT_FAIL, "cannot record off-CPU time (context-switches with switch "
+		    "records): %s", pmc_errmsg());
 }
 
 static void open_output(struct rec *r)
@@ -485,7 +506,7 @@ static void print_verbose(struct rec *r)
 
 int cmd_record(int argc, char **argv)
 {
-	enum { OPT_SHOW_SETTINGS = 256, OPT_CALL_GRAPH };
+	enum { OPT_SHOW_SETTINGS = 256, OPT_CALL_GRAPH, OPT_OFF_CPU };
 	static const struct option lopts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "freq", required_argument, NULL, 'F' },
@@ -499,6 +520,7 @@ int cmd_record(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "show-settings", no_argument, NULL, OPT_SHOW_SETTINGS },
+		{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -547,6 +569,7 @@ int cmd_record(int argc, char **argv)
 		case 'v': o.verbose = 1; break;
 		case 'q': o.quiet = 1; break;
 		case OPT_SHOW_SETTINGS: o.show_settings = 1; break;
+		case OPT_OFF_CPU: o.offcpu = 1; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
 		default:
 			if (!cli_target_option(&o.tgt, c, optarg))
@@ -570,7 +593,11 @@ int cmd_record(int argc, char **argv)
 	cli_target_finish(&o.tgt, argc, argv, optind, "record");
 	if (o.hz && o.period)
 		cli_usage_error("give -F (samples per second) or -c (a period), not both");
-	if (o.nev == 0) {
+	if (o.nev == 0 && o.offcpu) {
+		/* on-CPU time in the unit of off-CPU time, so that the two add
+		 * up to wall-clock time (pmc report --wall) */
+		add_events(&o, "cpu-clock");
+	} else if (o.nev == 0) {
 		add_events(&o, "cycles");
 		o.default_event = 1;
 	}

@@ -17,6 +17,7 @@
 #include "pmc.h"
 #include "cli.h"
 #include "core/outfile.h"
+#include "offcpu.h"
 #include "report.h"
 
 static void usage(FILE *f)
@@ -55,6 +56,10 @@ static void usage(FILE *f)
 	    "      --percentage relative|absolute\n"
 	    "                         relative: percentages of the filtered samples\n"
 	    "      --time START,END   keep samples between these seconds from the start\n"
+	    "      --wall             wall-clock profile of a 'pmc record --off-cpu' log:\n"
+	    "                         on-CPU time (cpu-clock, task-clock) and off-CPU\n"
+	    "                         time as one event, wall-time (ns); without it\n"
+	    "                         off-CPU time is its own event, offcpu-time\n"
 	    "  -F, --format FMT       text (default), json, folded, pprof, speedscope,\n"
 	    "                         callgrind, svg, html\n"
 	    "  -o, --output FILE      write there (default standard output; pprof needs\n"
@@ -83,7 +88,8 @@ int cmd_report(int argc, char **argv)
 {
 	enum {
 		O_CHILDREN = 256, O_NOCHILDREN, O_PLIMIT, O_PID, O_TID, O_COMM, O_DSO, O_SYM, O_CPU,
-		O_TIME, O_FOLLOW, O_NOINLINE, O_NODEMANGLE, O_COLOR, O_STDIO, O_MAXSTACK, O_PERCENTAGE
+		O_TIME, O_FOLLOW, O_NOINLINE, O_NODEMANGLE, O_COLOR, O_STDIO, O_MAXSTACK, O_PERCENTAGE,
+		O_WALL
 	};
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
@@ -114,6 +120,7 @@ int cmd_report(int argc, char **argv)
 		{ "force", no_argument, NULL, 'f' },
 		{ "no-demangle", no_argument, NULL, O_NODEMANGLE },
 		{ "color", required_argument, NULL, O_COLOR },
+		{ "wall", no_argument, NULL, O_WALL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -121,7 +128,7 @@ int cmd_report(int argc, char **argv)
 	struct prof_load_opts lo;
 	const char *path = NULL, *out = NULL, *sort = "comm,dso,sym", *color = "auto";
 	enum fmt fmt = F_TEXT;
-	int force = 0, c, rc = CLI_EXIT_OK;
+	int force = 0, c, rc = CLI_EXIT_OK, wall = 0;
 	char err[512], *end;
 
 	memset(&o, 0, sizeof(o));
@@ -216,6 +223,7 @@ int cmd_report(int argc, char **argv)
 		case 'f': force = 1; break;
 		case O_NODEMANGLE: lo.sym.demangle = 0; break;
 		case O_COLOR: color = optarg; break;
+		case O_WALL: wall = 1; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
 		default:  cli_bad_option(c, argv);
 		}
@@ -252,6 +260,12 @@ int cmd_report(int argc, char **argv)
 			fprintf(stderr, "\r\033[K");
 		cli_warn("%s: %s", o.input_name, err);
 		cli_discard_output(&of);
+		return CLI_EXIT_FAIL;
+	}
+	if (wall && offcpu__wall(p, err, sizeof(err)) != 0) {
+		cli_warn("%s: %s", o.input_name, err);
+		cli_discard_output(&of);
+		profile__free(p);
 		return CLI_EXIT_FAIL;
 	}
 	if (tty) {

@@ -171,7 +171,7 @@ static int linux_open(const struct perf_event_attr *attr, pid_t pid, int cpu,
 	c->pid = pid;
 	c->cpu = cpu;
 	c->fd = sys_perf_event_open(&c->attr, pid, cpu, leader ? leader->fd : -1,
-	    PERF_FLAG_FD_CLOEXEC);
+	    PERF_FLAG_FD_CLOEXEC | ((flags & PMC_BOPEN_CGROUP) ? PERF_FLAG_PID_CGROUP : 0));
 	if (c->fd < 0) {
 		int e = errno;
 		int rc = open_error(e, &c->attr, pid, cpu);

@@ -1,0 +1,435 @@
+/*
+ * httpd.c — the small HTTP/1.1 server of httpd.h: a listening socket and up
+ * to HTTPD_MAX_CLIENTS connections in one poll(2) loop.  Each connection
+ * reads a request head into a fixed buffer, hands it to the handler, and
+ * writes the answer as the socket takes it (a slow reader never blocks the
+ * others).  Only what a scraper needs: GET/HEAD, no bodies, keep-alive.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+
+#include "httpd.h"
+
+struct client {
+	int fd;                        /* -1: free slot */
+	char in[HTTPD_MAX_REQUEST + 1];
+	size_t nin;
+	char *out;                     /* head + body being written */
+	size_t nout, off;
+	int close_after;               /* close once out is written */
+	uint64_t last;                 /* ms of the last progress */
+};
+
+struct httpd {
+	int fd;
+	char addr[INET6_ADDRSTRLEN + 16];
+	struct client c[HTTPD_MAX_CLIENTS];
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* "HOST:PORT", "[V6]:PORT", ":PORT" -> host (NULL: any) and port. */
+static int split_addr(const char *addr, char *host, size_t hl, char *port, size_t pl)
+{
+	const char *colon;
+
+	if (addr[0] == '[') {
+		const char *close = strchr(addr, ']');
+		if (!close || close[1] != ':' || (size_t)(close - addr - 1) >= hl)
+			return -1;
+		snprintf(host, hl, "%.*s", (int)(close - addr - 1), addr + 1);
+		colon = close + 1;
+	} else {
+		colon = strrchr(addr, ':');
+		if (!colon || strchr(addr, ':') != colon || (size_t)(colon - addr) >= hl)
+			return -1;
+		snprintf(host, hl, "%.*s", (int)(colon - addr), addr);
+	}
+	if (!colon[1] || strlen(colon + 1) >= pl || strspn(colon + 1, "0123456789") !=
+	    strlen(colon + 1) || atol(colon + 1) > 65535)
+		return -1;
+	snprintf(port, pl, "%s", colon + 1);
+	return 0;
+}
+
+struct httpd *httpd__listen(const char *addr, int *usage, char *err, size_t errlen)
+{
+	char host[256], port[8];
+	struct addrinfo hints, *res = NULL, *ai;
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	int fd = -1, e = 0, rc;
+	struct httpd *h;
+
+	*usage = 1;
+	if (split_addr(addr, host, sizeof(host), port, sizeof(port)) < 0) {
+		snprintf(err, errlen, "'%s' is not an address to listen on (HOST:PORT, "
+		    "[IPV6]:PORT or :PORT)", addr);
+		return NULL;
+	}
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+	if ((rc = getaddrinfo(host[0] ? host : NULL, port, &hints, &res)) != 0) {
+		snprintf(err, errlen, "cannot listen on '%s': %s", addr, gai_strerror(rc));
+		return NULL;
+	}
+	*usage = 0;
+	for (ai = res; ai; ai = ai->ai_next) {
+		int one = 1;
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		    ai->ai_protocol);
+		if (fd < 0) {
+			e = errno;
+			continue;
+		}
+		/* a restarted exporter may bind while old connections linger */
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 64) == 0)
+			break;
+		e = errno;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot listen on '%s': %s%s", addr, strerror(e),
+		    e == EADDRINUSE ? " (another program has that port; choose another)" : "");
+		return NULL;
+	}
+	if (!(h = calloc(1, sizeof(*h)))) {
+		close(fd);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	h->fd = fd;
+	for (int i = 0; i < HTTPD_MAX_CLIENTS; i++)
+		h->c[i].fd = -1;
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
+		char a[INET6_ADDRSTRLEN] = "?";
+		if (ss.ss_family == AF_INET6) {
+			struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
+			inet_ntop(AF_INET6, &s6->sin6_addr, a, sizeof(a));
+			snprintf(h->addr, sizeof(h->addr), "[%s]:%u", a, ntohs(s6->sin6_port));
+		} else {
+			struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
+			inet_ntop(AF_INET, &s4->sin_addr, a, sizeof(a));
+			snprintf(h->addr, sizeof(h->addr), "%s:%u", a, ntohs(s4->sin_port));
+		}
+	}
+	return h;
+}
+
+const char *httpd__address(const struct httpd *h)
+{
+	return h->addr;
+}
+
+static void drop(struct client *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->out);
+	c->out = NULL;
+	c->fd = -1;
+	c->nin = c->nout = c->off = 0;
+	c->close_after = 0;
+}
+
+static const char *reason(int status)
+{
+	switch (status) {
+	case 200: return "OK";
+	case 400: return "Bad Request";
+	case 404: return "Not Found";
+	case 405: return "Method Not Allowed";
+	case 413: return "Content Too Large";
+	case 431: return "Request Header Fields Too Large";
+	case 500: return "Internal Server Error";
+	case 505: return "HTTP Version Not Supported";
+	default:  return "Error";
+	}
+}
+
+/* Queue the answer: head, and the body unless HEAD. Takes body. */
+static void respond(struct client *c, int status, const char *type, char *body, size_t len,
+    int head_only)
+{
+	char hdr[512];
+	int n;
+	char *plain = NULL;
+
+	if (!body && status != 200) {
+		/* a one-line reason as the body */
+		if ((plain = malloc(64)) != NULL) {
+			len = (size_t)snprintf(plain, 64, "%d %s\n", status, reason(status));
+			body = plain;
+			type = "text/plain; charset=utf-8";
+		}
+	}
+	n = snprintf(hdr, sizeof(hdr), "HTTP/1.1 %d %s\r\nContent-Type: %s\r\n"
+	    "Content-Length: %zu\r\n%s%s\r\n", status, reason(status),
+	    type ? type : "text/plain; charset=utf-8", body ? len : 0,
+	    status == 405 ? "Allow: GET, HEAD\r\n" : "",
+	    c->close_after ? "Connection: close\r\n" : "");
+	size_t blen = body && !head_only ? len : 0;
+	free(c->out);
+	c->out = malloc((size_t)n + blen);
+	if (!c->out) {
+		free(body);
+		drop(c);
+		return;
+	}
+	memcpy(c->out, hdr, (size_t)n);
+	if (blen)
+		memcpy(c->out + n, body, blen);
+	free(body);
+	c->nout = (size_t)n + blen;
+	c->off = 0;
+}
+
+/* The value of header name in the head (NUL-terminated lines), "" if none. */
+static const char *header(char *const *lines, int n, const char *name)
+{
+	size_t l = strlen(name);
+	for (int i = 1; i < n; i++)
+		if (!strncasecmp(lines[i], name, l) && lines[i][l] == ':') {
+			const char *v = lines[i] + l + 1;
+			return v + strspn(v, " \t");
+		}
+	return "";
+}
+
+int httpd__parse_head(char *text, struct httpd_head *h)
+{
+	char *lines[64], *p = text, *sp1, *sp2;
+	int n = 0;
+
+	memset(h, 0, sizeof(*h));
+	while (*p && n < 64) {
+		char *eol = strstr(p, "\r\n");
+		char *lf = strchr(p, '\n');
+		if (eol && (!lf || eol < lf)) {
+			*eol = '\0';
+			lines[n++] = p;
+			p = eol + 2;
+		} else if (lf) {
+			*lf = '\0';
+			lines[n++] = p;
+			p = lf + 1;
+		} else {
+			lines[n++] = p;
+			break;
+		}
+		if (!lines[n - 1][0]) {
+			n--;
+			break;
+		}
+	}
+	if (n == 0 || !(sp1 = strchr(lines[0], ' ')) || !(sp2 = strchr(sp1 + 1, ' ')))
+		return 400;
+	*sp1 = *sp2 = '\0';
+	h->method = lines[0];
+	h->version = sp2 + 1;
+	snprintf(h->path, sizeof(h->path), "%.*s", (int)strcspn(sp1 + 1, "?#"), sp1 + 1);
+	h->accept = header(lines, n, "Accept");
+	int v11 = !strcmp(h->version, "HTTP/1.1");
+	const char *conn = header(lines, n, "Connection");
+	const char *cl = header(lines, n, "Content-Length");
+	const char *te = header(lines, n, "Transfer-Encoding");
+	if (!v11 && strcmp(h->version, "HTTP/1.0")) {
+		h->close = 1;
+		return strncmp(h->version, "HTTP/", 5) ? 400 : 505;
+	}
+	h->close = v11 ? !strcasecmp(conn, "close") : !!strcasecmp(conn, "keep-alive");
+	h->head_only = !strcmp(h->method, "HEAD");
+	if ((*cl && strcmp(cl, "0")) || *te) {
+		/* no endpoint takes a body: refuse it rather than read it */
+		h->close = 1;
+		return 413;
+	}
+	if (strcmp(h->method, "GET") && !h->head_only)
+		return 405;
+	return 0;
+}
+
+/* A whole head is in c->in (ends at the blank line at end): parse, answer. */
+static void handle(struct client *c, size_t end, httpd_handler handler, void *arg)
+{
+	static char text[HTTPD_MAX_REQUEST + 1];   /* one thread serves */
+	struct httpd_head h;
+	int status;
+
+	memcpy(text, c->in, end);
+	text[end] = '\0';
+	/* keep what a pipelining client sent after this request */
+	memmove(c->in, c->in + end, c->nin - end);
+	c->nin -= end;
+	status = httpd__parse_head(text, &h);
+	c->close_after = status == 400 || h.close;
+	if (status) {
+		respond(c, status, NULL, NULL, 0, status == 413 && h.head_only);
+		return;
+	}
+	struct httpd_request rq = { h.method, h.path, h.accept };
+	struct httpd_response rs = { 404, NULL, NULL, 0 };
+	handler(arg, &rq, &rs);
+	respond(c, rs.status, rs.content_type, rs.body, rs.len, h.head_only);
+}
+
+/* The end of the head (index after the blank line) if complete, else 0. */
+static size_t head_end(const char *b, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (b[i] == '\n' && b[i + 1] == '\n')
+			return i + 2;
+		if (i + 3 < n && b[i] == '\r' && b[i + 1] == '\n' && b[i + 2] == '\r' &&
+		    b[i + 3] == '\n')
+			return i + 4;
+	}
+	return 0;
+}
+
+static void on_readable(struct client *c, httpd_handler handler, void *arg)
+{
+	ssize_t r = read(c->fd, c->in + c->nin, HTTPD_MAX_REQUEST - c->nin);
+	size_t end;
+
+	if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
+		drop(c);
+		return;
+	}
+	if (r < 0)
+		return;
+	c->nin += (size_t)r;
+	c->last = now_ms();
+	if ((end = head_end(c->in, c->nin)) != 0) {
+		handle(c, end, handler, arg);
+	} else if (c->nin >= HTTPD_MAX_REQUEST) {
+		c->close_after = 1;
+		c->nin = 0;
+		respond(c, 431, NULL, NULL, 0, 0);
+	}
+}
+
+static void on_writable(struct client *c, httpd_handler handler, void *arg)
+{
+	ssize_t w = send(c->fd, c->out + c->off, c->nout - c->off, MSG_NOSIGNAL);
+	if (w < 0) {
+		if (errno != EAGAIN && errno != EINTR)
+			drop(c);
+		return;
+	}
+	c->off += (size_t)w;
+	c->last = now_ms();
+	if (c->off == c->nout) {
+		free(c->out);
+		c->out = NULL;
+		c->nout = c->off = 0;
+		if (c->close_after) {
+			drop(c);
+			return;
+		}
+		/* a pipelined request already read */
+		size_t end = head_end(c->in, c->nin);
+		if (end)
+			handle(c, end, handler, arg);
+	}
+}
+
+static void accept_all(struct httpd *h)
+{
+	for (;;) {
+		int i, fd = accept4(h->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0)
+			return;
+		for (i = 0; i < HTTPD_MAX_CLIENTS && h->c[i].fd >= 0; i++)
+			;
+		if (i == HTTPD_MAX_CLIENTS) {
+			close(fd);     /* full: the client retries */
+			return;
+		}
+		h->c[i].fd = fd;
+		h->c[i].last = now_ms();
+	}
+}
+
+int httpd__serve(struct httpd *h, int timeout_ms, httpd_handler handler, void *arg)
+{
+	struct pollfd pf[HTTPD_MAX_CLIENTS + 1];
+	int map[HTTPD_MAX_CLIENTS + 1], n = 0, busy = 0;
+	uint64_t t = now_ms();
+
+	for (int i = 0; i < HTTPD_MAX_CLIENTS; i++) {
+		struct client *c = &h->c[i];
+		if (c->fd < 0)
+			continue;
+		if (t - c->last >= HTTPD_TIMEOUT_MS) {
+			drop(c);       /* idle keep-alive, or a stalled client */
+			continue;
+		}
+		pf[n].fd = c->fd;
+		pf[n].events = c->out ? POLLOUT : POLLIN;
+		pf[n].revents = 0;
+		map[n++] = i;
+		busy++;
+	}
+	/* with the table full, leave new clients in the backlog */
+	if (busy < HTTPD_MAX_CLIENTS) {
+		pf[n].fd = h->fd;
+		pf[n].events = POLLIN;
+		pf[n].revents = 0;
+		map[n++] = -1;
+	}
+	/* wake up in time to time out the oldest client */
+	if (busy && (timeout_ms < 0 || timeout_ms > HTTPD_TIMEOUT_MS))
+		timeout_ms = HTTPD_TIMEOUT_MS;
+	int r = poll(pf, (nfds_t)n, timeout_ms);
+	if (r < 0)
+		return -1;             /* errno: EINTR when a signal came */
+	for (int k = 0; k < n; k++) {
+		if (!pf[k].revents)
+			continue;
+		if (map[k] < 0) {
+			accept_all(h);
+			continue;
+		}
+		struct client *c = &h->c[map[k]];
+		if (pf[k].revents & (POLLERR | POLLNVAL)) {
+			drop(c);
+			continue;
+		}
+		if (c->out)
+			on_writable(c, handler, arg);
+		else
+			on_readable(c, handler, arg);
+	}
+	return 0;
+}
+
+void httpd__close(struct httpd *h)
+{
+	if (!h)
+		return;
+	for (int i = 0; i < HTTPD_MAX_CLIENTS; i++)
+		drop(&h->c[i]);
+	close(h->fd);
+	free(h);
+}

@@ -1,0 +1,79 @@
+/*
+ * httpd.h — a small HTTP/1.1 server for pmc's own endpoints (`pmc exporter`:
+ * /metrics for Prometheus).  One thread, poll(2), non-blocking sockets, no
+ * thread per client: a scrape is a few kilobytes, answered from memory.
+ *
+ * Bounds, so that a bad or slow client cannot hold the server: at most
+ * HTTPD_MAX_CLIENTS connections (more wait in the kernel's backlog), a
+ * request head of at most HTTPD_MAX_REQUEST bytes (431 otherwise), no
+ * request bodies (413), and a connection idle or stalled for
+ * HTTPD_TIMEOUT_MS is closed.  GET and HEAD only (405); HTTP/1.1
+ * keep-alive (Prometheus reuses its connection) and HTTP/1.0.
+ */
+#ifndef PMCSTAT_HTTPD_H
+#define PMCSTAT_HTTPD_H
+
+#include <stddef.h>
+
+#define HTTPD_MAX_CLIENTS  64
+#define HTTPD_MAX_REQUEST  8192
+#define HTTPD_TIMEOUT_MS   10000
+
+struct httpd;
+
+/* What the handler sees of a request (valid during the call). */
+struct httpd_request {
+	const char *method;            /* "GET" or "HEAD" */
+	const char *path;              /* "/metrics" (without the query) */
+	const char *accept;            /* the Accept header, "" if none */
+};
+
+/* What it answers: status, content type and a body it allocated with
+ * malloc (the server frees it), or NULL for none. */
+struct httpd_response {
+	int status;                    /* 200, 404 ... */
+	const char *content_type;
+	char *body;
+	size_t len;
+};
+
+typedef void (*httpd_handler)(void *arg, const struct httpd_request *rq,
+    struct httpd_response *rs);
+
+/*
+ * httpd__parse_head — parse a request head (request line and headers, NUL-
+ * terminated, modified in place: h points into it).  0 for a request to
+ * answer, or the status to refuse it with: 400 (not a request line), 505
+ * (not HTTP/1.0 or 1.1), 413 (a body), 405 (not GET or HEAD).  h->close:
+ * close after answering (Connection, the version's default, or a refusal).
+ */
+struct httpd_head {
+	const char *method, *version, *accept;
+	char path[1024];               /* the target without query or fragment */
+	int head_only, close;
+};
+int httpd__parse_head(char *text, struct httpd_head *h);
+
+/*
+ * Listen on addr: "HOST:PORT", "[IPV6]:PORT" or ":PORT" (every interface);
+ * port 0 picks a free one (httpd__address says which).  NULL with the
+ * reason in err: a bad address (*usage set to 1: the user's mistake), or
+ * the port in use, no permission ... (*usage 0).
+ */
+struct httpd *httpd__listen(const char *addr, int *usage, char *err, size_t errlen);
+
+/* The address listened on, e.g. "127.0.0.1:9464" or "[::]:9464". */
+const char *httpd__address(const struct httpd *h);
+
+/*
+ * Serve for at most timeout_ms (-1: until something happened): accept,
+ * read, answer through handler, time out idle clients.  0, or -1 with errno
+ * EINTR when a signal interrupted the wait (the caller checks its flags and
+ * calls again).
+ */
+int httpd__serve(struct httpd *h, int timeout_ms, httpd_handler handler, void *arg);
+
+/* Close every connection and the listening socket. */
+void httpd__close(struct httpd *h);
+
+#endif

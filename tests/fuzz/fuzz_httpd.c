@@ -1,0 +1,36 @@
+/*
+ * fuzz_httpd.c — libFuzzer harness for what a network client hands
+ * `pmc exporter`: an HTTP request head (analysis/httpd.c's
+ * httpd__parse_head, bounded as the server bounds it) and the Accept
+ * header's content negotiation (analysis/exporter.c).  Built by `make fuzz`
+ * (docs/fuzzing.md); replayed by the normal suite.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exporter.h"
+#include "httpd.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct httpd_head h;
+	char *text;
+
+	if (size > HTTPD_MAX_REQUEST)
+		return 0;
+	if (!(text = malloc(size + 1)))
+		return 0;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	if (httpd__parse_head(text, &h) == 0) {
+		if (strlen(h.path) >= sizeof(h.path) || !h.method || !h.version)
+			abort();
+		(void)exporter__negotiate(h.accept);
+	}
+	free(text);
+	return 0;
+}
