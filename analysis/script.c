@@ -316,8 +316,8 @@ static void json_sample(const struct ctx *c, const struct prof_sample *s)
 {
 	struct profile *p = c->p;
 	FILE *o = c->f;
-	/* JSON has a place for every field: pid and cpu always */
-	unsigned f = c->o->fields_set ? c->o->fields : c->o->fields | SCRIPT_F_PID | SCRIPT_F_CPU;
+	/* JSON has a place for every field: pid too (cpu where samples carry it) */
+	unsigned f = c->o->fields_set ? c->o->fields : fields_of(c, s->ev) | SCRIPT_F_PID;
 	const struct prof_frame *fr;
 	const uint64_t *pcs;
 	const uint8_t *user;
