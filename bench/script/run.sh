@@ -19,7 +19,7 @@ perf record -q -e cpu-clock -c 10000 -o "$T/flat.data" -- "$T/w/work603010" "$sc
 "$PMC" convert -i "$T/g.data" -o "$T/g.log" -f >/dev/null 2>&1
 
 echo "Workload: work603010 (tests/helpers/analysis), perf record -e cpu-clock -c 10000"
-echo "($(perf script -i "$T/flat.data" 2>/dev/null | wc -l) samples flat, $(perf script -i "$T/g.data" -F ip 2>/dev/null | grep -c '^$') with -g); best of $RUNS runs;"
+echo "($(perf script -i "$T/flat.data" 2>/dev/null | wc -l) samples flat, $("$PMC" script -G -i "$T/g.data" | wc -l) with -g); best of $RUNS runs;"
 echo "$(nproc) CPUs, $(uname -r), $(perf --version)"
 echo
 echo "| script | lines pmc / perf | pmc | pmc peak RSS | perf | perf peak RSS | pmc faster by |"
