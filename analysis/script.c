@@ -250,7 +250,7 @@ static void text_sample(const struct ctx *c, const struct prof_sample *s)
 	if (f & SCRIPT_F_PERIOD)
 		fprintf(o, "%10" PRIu64 " ", s->period);
 	if (f & SCRIPT_F_EVENT)
-		fprintf(o, "%*s: ", c->name_width, p->ev[s->ev].name);
+		fprintf(o, "%*s: ", c->name_width, p->ev[s->ev].name ? p->ev[s->ev].name : "[unknown]");
 	if (!(f & (SCRIPT_F_IP | SCRIPT_F_SYM | SCRIPT_F_DSO | SCRIPT_F_CALLCHAIN))) {
 		putc('\n', o);
 		return;
