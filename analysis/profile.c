@@ -134,8 +134,9 @@ struct locx {                  /* inline expansion of a location */
 };
 
 struct prof_priv {
-	uint64_t *pcs;
+	uint64_t *pcs;             /* as recorded (pmc script prints them) */
 	uint8_t *flags;
+	uint32_t *locs;            /* after resolving: the loc of each pc */
 	size_t npc, cappc;
 	struct rstack *st;
 	size_t nst, capst;
@@ -168,6 +169,7 @@ struct prof_priv {
 		struct pmclog_ev_callchain *cc;   /* a copy, pl_ustack copied after it */
 	} *uwp;
 	size_t nuwp, capuwp;
+	int keep_sb;               /* prof_load_opts.sideband */
 	uint64_t uwpcs[PMC_CALLCHAIN_DEPTH_MAX];
 	uint8_t uwflags[PMC_CALLCHAIN_DEPTH_MAX];
 };
@@ -357,7 +359,7 @@ static uint32_t intern_stack(struct profile *p, int32_t pid, const uint64_t *pcs
 	uint64_t h = mix((uint64_t)(uint32_t)pid, n);
 	int found;
 	for (uint32_t i = 0; i < n; i++)
-		h = mix(h, pcs[i] ^ ((uint64_t)(flags[i] & 1) << 63));
+		h = mix(h, pcs[i] ^ ((uint64_t)(flags[i] & PROF_PC_FLAGS) << 62));
 	/* open addressing on (hash, probe index): equal hashes are compared */
 	for (uint64_t k = 0;; k++) {
 		struct hent *e = hmap_slot(&v->stacks, h, k, &found);
@@ -378,7 +380,7 @@ static uint32_t intern_stack(struct profile *p, int32_t pid, const uint64_t *pcs
 			s->hash = h;
 			memcpy(v->pcs + v->npc, pcs, n * sizeof(*pcs));
 			for (uint32_t i = 0; i < n; i++)
-				v->flags[v->npc + i] = flags[i] & 1;
+				v->flags[v->npc + i] = flags[i] & PROF_PC_FLAGS;
 			v->npc += n;
 			e->v = (uint32_t)v->nst++;
 			return e->v;
@@ -387,7 +389,7 @@ static uint32_t intern_stack(struct profile *p, int32_t pid, const uint64_t *pcs
 		if (s->n == n && s->pid == pid && memcmp(v->pcs + s->off, pcs, n * 8) == 0) {
 			int same = 1;
 			for (uint32_t i = 0; i < n && same; i++)
-				same = v->flags[s->off + i] == (flags[i] & 1);
+				same = v->flags[s->off + i] == (flags[i] & PROF_PC_FLAGS);
 			if (same)
 				return e->v;
 		}
@@ -487,7 +489,7 @@ static uint32_t unwind_sample(struct profile *p, const struct pmclog_ev_callchai
 		return npc;               /* nothing unwound: the chain as recorded */
 	memcpy(v->uwpcs, cc->pl_pc, nk * sizeof(uint64_t));
 	memset(v->uwflags, 0, nk);
-	memset(v->uwflags + nk, PMC_CC_F_USERSPACE, (size_t)n);
+	memset(v->uwflags + nk, PMC_CC_F_USERSPACE | PROF_PC_UNWOUND, (size_t)n);
 	*pcs = v->uwpcs;
 	*flags = v->uwflags;
 	return nk + (uint32_t)n;
@@ -541,6 +543,64 @@ static void take_header(struct profile *p, const struct pmclog_ev_header *h)
 	o->format_major = h->pl_format_major;
 	o->format_minor = h->pl_format_minor;
 	symtab__set_kernel_release(p->st, o->kernel);
+}
+
+static struct prof_side *side(struct profile *p, enum prof_side_type type, uint64_t time,
+    int32_t pid, int32_t tid)
+{
+	GROW(p->sb, p->nsb, p->capsb);
+	struct prof_side *b = &p->sb[p->nsb++];
+	memset(b, 0, sizeof(*b));
+	*b = (struct prof_side){ .time = time, .type = type, .pid = pid, .tid = tid, .ppid = -1,
+	    .ptid = -1 };
+	return b;
+}
+
+/* The task and mapping records pmc script shows (perf script's
+ * --show-task-events, --show-mmap-events). */
+static void keep_side(struct profile *p, const struct pmclog_ev *ev)
+{
+	uint64_t t = ev->pl_time;
+	struct prof_side *b;
+	switch (ev->pl_type) {
+	case PMCLOG_TYPE_COMM: {
+		const struct pmclog_ev_comm *c = &ev->pl_u.pl_cm;
+		b = side(p, PROF_SB_COMM, t, c->pl_pid, c->pl_tid);
+		b->exec = !!(c->pl_flags & PMCLOG_COMM_F_EXEC);
+		b->name = symtab__intern(p->st, c->pl_comm);
+		break;
+	}
+	case PMCLOG_TYPE_PROCFORK: {
+		const struct pmclog_ev_procfork *f = &ev->pl_u.pl_f;
+		b = side(p, PROF_SB_FORK, t, f->pl_newpid, f->pl_newtid > 0 ? f->pl_newtid :
+		    f->pl_newpid);
+		b->ppid = f->pl_oldpid;
+		b->ptid = f->pl_oldtid > 0 ? f->pl_oldtid : f->pl_oldpid;
+		break;
+	}
+	case PMCLOG_TYPE_THR_CREATE:
+		/* a named one is a thread that existed when recording began */
+		if (!ev->pl_u.pl_tc.pl_tdname[0]) {
+			b = side(p, PROF_SB_FORK, t, ev->pl_u.pl_tc.pl_pid, ev->pl_u.pl_tc.pl_tid);
+			b->ppid = ev->pl_u.pl_tc.pl_pid;
+		}
+		break;
+	case PMCLOG_TYPE_THR_EXIT:
+		side(p, PROF_SB_EXIT, t, ev->pl_u.pl_te.pl_pid, ev->pl_u.pl_te.pl_tid);
+		break;
+	case PMCLOG_TYPE_MAP_IN: {
+		const struct pmclog_ev_map_in *mi = &ev->pl_u.pl_mi;
+		b = side(p, PROF_SB_MMAP, t, mi->pl_pid, mi->pl_pid);
+		b->start = mi->pl_start;
+		b->len = mi->pl_len;
+		b->pgoff = mi->pl_pgoff;
+		b->prot = mi->pl_prot;
+		b->name = symtab__intern(p->st, mi->pl_pathname);
+		break;
+	}
+	default:
+		break;
+	}
 }
 
 static void handle(struct profile *p, const struct pmclog_ev *ev)
@@ -723,8 +783,11 @@ int profile__load(struct profile **out, const char *path, const struct prof_load
 		return -1;
 	}
 	p->input_kind = input__kind(in);
+	p->priv->keep_sb = o && o->sideband;
 	while (input__read(in, ev) == 0) {
 		handle(p, ev);
+		if (p->priv->keep_sb)
+			keep_side(p, ev);
 		p->records++;
 		if (o && o->progress && (p->records & 0xffff) == 0)
 			o->progress(o->progress_arg, p->records);
@@ -850,49 +913,47 @@ static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, in
 	return e2->v;
 }
 
+/* What a task was called at time (as perf names it). */
+static const char *task_name(struct profile *p, int32_t pid, int32_t tid, uint64_t time)
+{
+	/* tid -1 is the kernel's "no thread": a task already released (an
+	 * exited thread's last switch); perf names it ":-1" too */
+	const char *c = tid == -1 ? symtab__intern(p->st, ":-1") : comm_at(p, tid, time);
+	if (!c)
+		c = comm_at(p, pid, time);
+	if (!c && pid == 0) {
+		c = symtab__intern(p->st, "swapper");   /* the idle task, as perf names it */
+	} else if (!c) {
+		char buf[32];
+		snprintf(buf, sizeof(buf), ":%d", (int)pid);
+		c = symtab__intern(p->st, buf);
+	}
+	return c;
+}
+
 void profile__resolve(struct profile *p)
 {
 	struct prof_priv *v = p->priv;
 	if (p->resolved)
 		return;
 	p->resolved = 1;
-	/* loc ids for every pc of every distinct stack */
+	/* loc ids for every pc of every distinct stack (the pcs stay: pmc
+	 * script prints them as recorded) */
 	uint32_t *locs = malloc((v->npc ? v->npc : 1) * sizeof(*locs));
 	if (!locs)
 		abort();
 	for (size_t i = 0; i < v->nst; i++) {
 		struct rstack *s = &v->st[i];
 		const uint8_t *fl = v->flags + s->off;
-		for (uint32_t k = 0; k < s->n; k++) {
-			/* callers are return addresses (looked up at pc - 1), except
-			 * the first user frame under kernel frames: that is the pc
-			 * the kernel interrupted */
-			int caller = k > 0 && !((fl[k] & 1) && !(fl[k - 1] & 1));
-			locs[s->off + k] = loc_of(p, s->pid, v->pcs[s->off + k], fl[k] & 1, caller);
-		}
+		for (uint32_t k = 0; k < s->n; k++)
+			locs[s->off + k] = loc_of(p, s->pid, v->pcs[s->off + k], fl[k] & 1,
+			    prof_pc_is_caller(fl, k));
 	}
-	/* keep loc ids in place of the pcs (the pcs are not needed any more
-	 * except for annotate, which uses the loc's address) */
-	for (size_t i = 0; i < v->npc; i++)
-		v->pcs[i] = locs[i];
-	free(locs);
-	for (size_t i = 0; i < p->ns; i++) {
-		struct prof_sample *s = &p->s[i];
-		/* tid -1 is the kernel's "no thread": a task already released
-		 * (an exited thread's last switch); perf names it ":-1" too */
-		const char *c = s->tid == -1 ? symtab__intern(p->st, ":-1") :
-		    comm_at(p, s->tid, s->time);
-		if (!c)
-			c = comm_at(p, s->pid, s->time);
-		if (!c && s->pid == 0) {
-			c = symtab__intern(p->st, "swapper");   /* the idle task, as perf names it */
-		} else if (!c) {
-			char buf[32];
-			snprintf(buf, sizeof(buf), ":%d", (int)s->pid);
-			c = symtab__intern(p->st, buf);
-		}
-		s->comm = c;
-	}
+	v->locs = locs;
+	for (size_t i = 0; i < p->ns; i++)
+		p->s[i].comm = task_name(p, p->s[i].pid, p->s[i].tid, p->s[i].time);
+	for (size_t i = 0; i < p->nsb; i++)
+		p->sb[i].comm = task_name(p, p->sb[i].pid, p->sb[i].tid, p->sb[i].time);
 	for (size_t i = 0; i < p->npr; i++) {
 		const char *c = comm_at(p, p->pr[i].tid, UINT64_MAX);
 		p->pr[i].comm = c ? c : comm_at(p, p->pr[i].pid, UINT64_MAX);
@@ -963,7 +1024,7 @@ int profile__frames(struct profile *p, uint32_t stack, int flags, const struct p
 			for (uint32_t k = 0; k < s->n; k++) {
 				const struct prof_frame *lf;
 				uint32_t ln;
-				loc_inline(p, (uint32_t)v->pcs[s->off + k], &lf, &ln);
+				loc_inline(p, v->locs[s->off + k], &lf, &ln);
 				for (uint32_t j = 0; j < ln; j++) {
 					GROW(v->fb, v->nfb, v->capfb);
 					v->fb[v->nfb++] = lf[j];
@@ -978,7 +1039,7 @@ int profile__frames(struct profile *p, uint32_t stack, int flags, const struct p
 	if (!s->a_done) {
 		s->a_off = v->nfa;
 		for (uint32_t k = 0; k < s->n; k++) {
-			uint32_t l = (uint32_t)v->pcs[s->off + k];
+			uint32_t l = v->locs[s->off + k];
 			GROW(v->fa, v->nfa, v->capfa);
 			v->fa[v->nfa++] = (struct prof_frame){ p->l[l].func, l, NULL, 0 };
 		}
@@ -1121,6 +1182,57 @@ static int in_list(const char *list, const char *name, long num, int numeric)
 	return 0;
 }
 
+/* The filters that need no frames (cheap: checked first). */
+static int match_sample(const struct profile *p, const struct prof_filter *flt,
+    const struct prof_sample *s)
+{
+	if (flt->ev >= 0 && s->ev != flt->ev)
+		return 0;
+	if (flt->pids && !in_list(flt->pids, NULL, s->pid, 1))
+		return 0;
+	if (flt->tids && !in_list(flt->tids, NULL, s->tid, 1))
+		return 0;
+	if (flt->cpus && !in_list(flt->cpus, NULL, s->cpu, 1))
+		return 0;
+	if (flt->comms && !in_list(flt->comms, s->comm, 0, 0))
+		return 0;
+	if (flt->have_time) {
+		double t = profile__reltime(p, s->time);
+		if (t < flt->t0 || (flt->t1 >= 0 && t > flt->t1))
+			return 0;
+	}
+	return 1;
+}
+
+/* --dso and --sym: of the sampled function (the real one of the leaf pc). */
+static int match_frames(const struct profile *p, const struct prof_filter *flt,
+    const struct prof_frame *fr)
+{
+	if (!flt->dsos && !flt->syms)
+		return 1;
+	const struct prof_loc *l = &p->l[fr[0].loc];
+	const struct prof_func *f = &p->f[l->func];
+	if (flt->dsos && !in_list(flt->dsos, sym_dso__name(f->dso), 0, 0) &&
+	    !in_list(flt->dsos, sym_dso__path(f->dso), 0, 0))
+		return 0;
+	if (flt->syms && !in_list(flt->syms, f->name, 0, 0))
+		return 0;
+	return 1;
+}
+
+int profile__match(struct profile *p, const struct prof_filter *flt, const struct prof_sample *s)
+{
+	const struct prof_frame *fr;
+	if (!flt)
+		return 1;
+	if (!match_sample(p, flt, s))
+		return 0;
+	if (!flt->dsos && !flt->syms)
+		return 1;
+	profile__frames(p, s->stack, 0, &fr);
+	return match_frames(p, flt, fr);
+}
+
 void profile__foreach(struct profile *p, const struct prof_filter *flt, int flags, prof_cb cb,
     void *arg)
 {
@@ -1129,36 +1241,31 @@ void profile__foreach(struct profile *p, const struct prof_filter *flt, int flag
 		const struct prof_sample *s = &p->s[i];
 		const struct prof_frame *fr;
 		int n;
-		if (flt) {
-			if (flt->ev >= 0 && s->ev != flt->ev)
-				continue;
-			if (flt->pids && !in_list(flt->pids, NULL, s->pid, 1))
-				continue;
-			if (flt->tids && !in_list(flt->tids, NULL, s->tid, 1))
-				continue;
-			if (flt->cpus && !in_list(flt->cpus, NULL, s->cpu, 1))
-				continue;
-			if (flt->comms && !in_list(flt->comms, s->comm, 0, 0))
-				continue;
-			if (flt->have_time) {
-				double t = profile__reltime(p, s->time);
-				if (t < flt->t0 || (flt->t1 >= 0 && t > flt->t1))
-					continue;
-			}
-		}
+		if (flt && !match_sample(p, flt, s))
+			continue;
 		n = profile__frames(p, s->stack, flags, &fr);
-		if (flt && (flt->dsos || flt->syms)) {
-			/* the sampled function: the real one (last frame of the leaf pc) */
-			const struct prof_loc *l = &p->l[fr[0].loc];
-			const struct prof_func *f = &p->f[l->func];
-			if (flt->dsos && !in_list(flt->dsos, sym_dso__name(f->dso), 0, 0) &&
-			    !in_list(flt->dsos, sym_dso__path(f->dso), 0, 0))
-				continue;
-			if (flt->syms && !in_list(flt->syms, f->name, 0, 0))
-				continue;
-		}
+		if (flt && !match_frames(p, flt, fr))
+			continue;
 		cb(arg, s, fr, n);
 	}
+}
+
+int profile__stack_pcs(const struct profile *p, uint32_t stack, const uint64_t **pcs,
+    const uint8_t **user)
+{
+	const struct rstack *s = &p->priv->st[stack];
+	*pcs = p->priv->pcs + s->off;
+	*user = p->priv->flags + s->off;
+	return (int)s->n;
+}
+
+int profile__map_offset(struct profile *p, int32_t pid, uint64_t pc, uint64_t *off)
+{
+	const struct map *m = find_map(p, pid, pc);
+	if (!m || (sym_dso__kind(m->dso) != SYM_DSO_ELF && sym_dso__kind(m->dso) != SYM_DSO_VDSO))
+		return -1;
+	*off = pc - m->start + m->pgoff;
+	return 0;
 }
 
 void profile__free(struct profile *p)
@@ -1170,6 +1277,7 @@ void profile__free(struct profile *p)
 		unwind__free(v->uw);
 		free(v->pcs);
 		free(v->flags);
+		free(v->locs);
 		free(v->st);
 		free(v->stacks.t);
 		for (size_t i = 0; i < v->nas; i++)
@@ -1199,6 +1307,7 @@ void profile__free(struct profile *p)
 	free(p->l);
 	free(p->mk);
 	free(p->pr);
+	free(p->sb);
 	symtab__free(p->st);
 	free(p);
 }

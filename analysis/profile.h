@@ -87,6 +87,21 @@ struct prof_proc {           /* per (pid, tid, pmc) counts from PROCEXIT / PROCC
 	const char *comm;
 };
 
+/* A side-band record kept for pmc script (prof_load_opts.sideband): what
+ * perf script's --show-task-events and --show-mmap-events print. */
+enum prof_side_type { PROF_SB_COMM, PROF_SB_FORK, PROF_SB_EXIT, PROF_SB_MMAP };
+struct prof_side {
+	uint64_t time;
+	enum prof_side_type type;
+	int exec;                /* COMM: the name an exec gave */
+	int32_t pid, tid;        /* FORK: the child; MMAP: pid -1 is the kernel */
+	int32_t ppid, ptid;      /* FORK, EXIT: the parent (-1 if not known) */
+	uint64_t start, len, pgoff;   /* MMAP */
+	uint32_t prot;           /* MMAP: PROT_* (0 if not known) */
+	const char *name;        /* COMM: the new name; MMAP: the path (interned) */
+	const char *comm;        /* the task's name at that time (set by profile__resolve) */
+};
+
 struct prof_header {
 	int have;
 	char libversion[64], hostname[256], kernel[256], cpudesc[256], cmdline[4096];
@@ -110,6 +125,8 @@ struct profile {
 	size_t nmk, capmk;
 	struct prof_proc *pr;
 	size_t npr, cappr;
+	struct prof_side *sb;     /* with prof_load_opts.sideband, in input order */
+	size_t nsb, capsb;
 	uint64_t lost_unknown;    /* lost, PMC not known */
 	uint64_t first_time, last_time;
 	uint64_t records;
@@ -122,6 +139,7 @@ struct profile {
 
 struct prof_load_opts {
 	int follow;
+	int sideband;            /* keep task and mapping records (profile.sb) */
 	/* called every 65536 records with the bytes/records so far */
 	void (*progress)(void *arg, uint64_t records);
 	void *progress_arg;
@@ -140,6 +158,25 @@ void profile__free(struct profile *p);
 #define PROF_INLINE 0x1
 #define PROF_LINES  0x2
 int profile__frames(struct profile *p, uint32_t stack, int flags, const struct prof_frame **out);
+/* The pcs of a stack as recorded (leaf first; a trailing 0 of a
+ * frame-pointer walk dropped, DWARF-unwound user frames in place of the
+ * sampled stack) and per pc its flags: how many. */
+#define PROF_PC_USER    0x1      /* a user pc (PMC_CC_F_USERSPACE) */
+#define PROF_PC_UNWOUND 0x2      /* unwound from the sampled user stack (DWARF) */
+#define PROF_PC_FLAGS   (PROF_PC_USER | PROF_PC_UNWOUND)
+int profile__stack_pcs(const struct profile *p, uint32_t stack, const uint64_t **pcs,
+    const uint8_t **user);
+/* Is pc k of a stack a caller's return address (looked up at pc - 1)?  All
+ * but the leaf, except the first user pc under kernel pcs: that is where
+ * the kernel interrupted the program. */
+static inline int prof_pc_is_caller(const uint8_t *user, uint32_t k)
+{
+	return k > 0 && !((user[k] & 1) && !(user[k - 1] & 1));
+}
+/* A user pc of process pid as an offset in the file mapped there (pc -
+ * start + file offset: what perf script prints for user frames of call
+ * chains): 0, or -1 if no file or vDSO mapping holds it. */
+int profile__map_offset(struct profile *p, int32_t pid, uint64_t pc, uint64_t *off);
 /* Is func unresolved ("[unknown]", or an address named "0x...")? */
 int profile__func_unresolved(const struct profile *p, uint32_t func);
 /* The "[unknown]" function of binary d (for collapsed runs of frames). */
@@ -157,6 +194,9 @@ struct prof_filter {
 	int have_time;
 	int ev;                  /* event index, -1 all */
 };
+/* Does sample s pass the filter (NULL passes everything)?  After
+ * profile__resolve.  profile__foreach applies the same test. */
+int profile__match(struct profile *p, const struct prof_filter *flt, const struct prof_sample *s);
 /* Each sample that passes: cb(arg, sample, frames leaf first, nframes). */
 typedef void (*prof_cb)(void *arg, const struct prof_sample *s, const struct prof_frame *fr,
     int n);

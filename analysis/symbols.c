@@ -197,6 +197,8 @@ struct sym_dso {
 	struct seg *segs;
 	int nseg;
 	struct table plt;
+	struct table alias;           /* addresses with several function names: perf's pick */
+	int alias_done;
 	int machine;
 	int has_dwarf;                /* -1 not tried */
 	/* tables */
@@ -301,6 +303,7 @@ static void dso_free(struct sym_dso *d)
 		dwfl_end(d->dwfl);
 	free(d->segs);
 	free(d->plt.v);
+	free(d->alias.v);
 	free(d->tab.v);
 	free(d->path);
 	free(d);
@@ -1454,6 +1457,8 @@ uint64_t sym_dso__addr(struct sym_dso *d, uint64_t map_start, uint64_t pgoff, ui
 	return off;
 }
 
+static void alias_build(struct sym_dso *d);
+
 int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t *start,
     uint64_t *size)
 {
@@ -1487,6 +1492,10 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 			return -1;
 		*name = intern_sym(d->st, n);
 		*start = addr - off;
+		if (!d->alias_done)
+			alias_build(d);
+		if ((t = table_find(&d->alias, *start)) != NULL)
+			*name = t->name;
 		*size = sym.st_size ? sym.st_size : off + 1;
 		return 0;
 	}
@@ -1536,6 +1545,84 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 		break;
 	}
 	return -1;
+}
+
+/* ---- aliases: one address, several function names ---------------------- */
+
+struct alias_cand {
+	uint64_t addr, size;
+	int bind;
+	const char *name;
+};
+
+static int alias_cmp(const void *a, const void *b)
+{
+	const struct alias_cand *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static size_t underscores(const char *s)
+{
+	size_t n = 0;
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* Is a a better name than b for their address?  perf's choose_best_symbol
+ * (util/symbol.c), so that pmc names a function as perf does (glibc's
+ * malloc / __libc_malloc, memmove / memcpy variants): a sized symbol, a
+ * non-weak one, a global one, fewer leading underscores, the longer name;
+ * else the first. */
+static int alias_better(const struct alias_cand *a, const struct alias_cand *b)
+{
+	if (!!a->size != !!b->size)
+		return a->size != 0;
+	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
+		return b->bind == STB_WEAK;
+	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
+		return a->bind == STB_GLOBAL;
+	if (underscores(a->name) != underscores(b->name))
+		return underscores(a->name) < underscores(b->name);
+	return strlen(a->name) > strlen(b->name);
+}
+
+/* The addresses of d that several function symbols name, each with perf's
+ * choice among them (built at the first lookup). */
+static void alias_build(struct sym_dso *d)
+{
+	struct alias_cand *c = NULL;
+	size_t n = 0, cap = 0;
+	int ns = dwfl_module_getsymtab(d->mod);
+	d->alias_done = 1;
+	for (int i = 1; i < ns; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *name = dwfl_module_getsym_info(d->mod, i, &sym, &addr, &shndx, NULL, NULL);
+		int type = GELF_ST_TYPE(sym.st_info);
+		if (!name || !*name || (type != STT_FUNC && type != STT_GNU_IFUNC) ||
+		    sym.st_shndx == SHN_UNDEF)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			if (!(c = realloc(c, cap * sizeof(*c))))
+				abort();
+		}
+		c[n++] = (struct alias_cand){ addr, sym.st_size, GELF_ST_BIND(sym.st_info), name };
+	}
+	if (n)
+		qsort(c, n, sizeof(*c), alias_cmp);
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1, best = i;
+		for (; j < n && c[j].addr == c[i].addr; j++)
+			if (alias_better(&c[j], &c[best]))
+				best = j;
+		if (j - i > 1)
+			table_add(&d->alias, c[i].addr, 1, intern_sym(d->st, c[best].name));
+		i = j;
+	}
+	free(c);
 }
 
 static int has_dwarf(struct sym_dso *d)
@@ -1614,6 +1701,35 @@ int sym_dso__frames(struct sym_dso *d, uint64_t addr, struct sym_frame *out, int
 	free(scopes);
 	out[n++] = (struct sym_frame){ fn, file, line };
 	return n;
+}
+
+const char *sym_dso__dwarf_func(struct sym_dso *d, uint64_t addr)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *scopes = NULL;
+	Dwarf_Word lang = 0;
+	Dwarf_Attribute at;
+	const char *r = NULL;
+	int ns;
+	Dwarf_Die *cu = d->mod && has_dwarf(d) ? dwfl_module_addrdie(d->mod, addr, &bias) : NULL;
+	/* the assembler's DWARF names a function by one of its symbols: the
+	 * symbol table's choice stands (binutils takes the symbol's name too) */
+	if (!cu || (dwarf_attr(cu, DW_AT_language, &at) && dwarf_formudata(&at, &lang) == 0 &&
+	    lang == DW_LANG_Mips_Assembler))
+		return NULL;
+	if ((ns = dwarf_getscopes(cu, addr - bias, &scopes)) <= 0)
+		return NULL;
+	for (int i = 0; i < ns; i++) {
+		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
+			continue;
+		const char *nm = dwarf_attr_integrate(&scopes[i], DW_AT_name, &at) ?
+		    dwarf_formstring(&at) : NULL;
+		if (nm)
+			r = intern_sym(d->st, nm);
+		break;
+	}
+	free(scopes);
+	return r;
 }
 
 const unsigned char *sym_dso__code(struct sym_dso *d, uint64_t addr, uint64_t len,

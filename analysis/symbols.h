@@ -115,6 +115,12 @@ int sym_dso__srcline(struct sym_dso *d, uint64_t addr, const char **file, int *l
  * the symbol table's function). */
 int sym_dso__frames(struct sym_dso *d, uint64_t addr, struct sym_frame *out, int max);
 
+/* The name DWARF gives the (outermost, not inlined) function at addr,
+ * which perf's inline expansion compares with the symbol's: DW_AT_name
+ * ("__libc_start_main_impl" where the symbol is __libc_start_main); NULL
+ * without DWARF, or for assembler code (whose DWARF names a symbol). */
+const char *sym_dso__dwarf_func(struct sym_dso *d, uint64_t addr);
+
 /* For annotate: the bytes of [addr, addr+len) from the file (NULL if not
  * available) and the ELF machine (EM_*). */
 const unsigned char *sym_dso__code(struct sym_dso *d, uint64_t addr, uint64_t len,

@@ -12,44 +12,13 @@
 #
 #   bench/report/run.sh [SAMPLES] [RUNS]       (defaults 200000, 3)
 set -eu
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PMC=${PMC:-$ROOT/build/pmc}
 N=${1:-200000}
 RUNS=${2:-3}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-sh "$ROOT/tests/helpers/analysis/build.sh" "$T/w" >/dev/null
-# one sample per 10 us of cpu-clock; one unit of scale gives ~25k samples here
-scale=$(( N / 25000 > 0 ? N / 25000 : 1 ))
+source "$(dirname "$0")/../lib.sh"
 perf record -q -g -e cpu-clock -c 10000 -o "$T/perf.data" -- "$T/w/work603010" "$scale" >/dev/null 2>&1
 "$PMC" convert -i "$T/perf.data" -o "$T/pmc.log" -f >/dev/null 2>&1
 samples=$("$PMC" report -i "$T/pmc.log" --color never | awk '/^# Samples:/ { gsub(",", "", $3); print $3; exit }')
 
-# best wall time (s) and peak RSS (MB) of RUNS runs of a command
-measure() {
-  local best= mem= i
-  for i in $(seq "$RUNS"); do
-    /usr/bin/time -f '%e %M' -o "$T/time" "$@" >"$T/out" 2>/dev/null || true
-    read -r s k <"$T/time"
-    if [ -z "$best" ] || awk -v a="$s" -v b="$best" 'BEGIN{exit !(a<b)}'; then best=$s; fi
-    if [ -z "$mem" ] || [ "$k" -gt "$mem" ]; then mem=$k; fi
-  done
-  echo "$best $((mem / 1024))"
-}
-row() {  # row NAME PMC-CMD... -- PERF-CMD...
-  local name=$1; shift
-  local pcmd=() fcmd=()
-  while [ "$1" != "--" ]; do pcmd+=("$1"); shift; done; shift
-  fcmd=("$@")
-  read -r pt pm < <(measure "${pcmd[@]}")
-  if [ ${#fcmd[@]} -gt 0 ]; then
-    read -r ft fm < <(measure "${fcmd[@]}")
-    printf '| %s | %s s | %s MB | %s s | %s MB | %sx |\n' "$name" "$pt" "$pm" "$ft" "$fm" \
-      "$(awk -v a="$ft" -v b="$pt" 'BEGIN{ printf "%.1f", (b > 0 ? a / b : 0) }')"
-  else
-    printf '| %s | %s s | %s MB | — | — | — |\n' "$name" "$pt" "$pm"
-  fi
-}
 echo "Workload: work603010 (tests/helpers/analysis), $samples samples with call chains"
 echo "(perf record -g -e cpu-clock -c 10000; pmc log from pmc convert), best of $RUNS runs;"
 echo "$(nproc) CPUs, $(uname -r), $(perf --version)"

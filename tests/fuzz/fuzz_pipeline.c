@@ -4,7 +4,8 @@
  * chooses) is loaded into a profile (analysis/input.c, profile.c), symbols
  * resolved (no kallsyms, no perf maps: only what the input names), then the
  * text report (flat, --children, -g caller and callee with a depth and a
- * threshold, --sort with srcline), JSON and every exporter are written to
+ * threshold, --sort with srcline), JSON, every exporter and pmc script's
+ * text and JSON lines (with the side-band records kept) are written to
  * /dev/null.  The first input byte picks the options, so the fuzzer explores
  * them too.  Built by `make fuzz` (docs/fuzzing.md); replayed by the normal
  * suite.
@@ -19,6 +20,7 @@
 
 #include "profile.h"
 #include "report.h"
+#include "script.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -48,6 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	lo.sym.demangle = 1;
+	lo.sideband = 1;
 	lo.sym.kallsyms = "/nonexistent/kallsyms";
 	lo.sym.perfmap_dir = "/nonexistent";
 	if (profile__load(&p, path, &lo, err, sizeof(err)) != 0) {
@@ -82,6 +85,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)export__callgrind(devnull, p, &o);
 	(void)export__svg(devnull, p, &o);
 	(void)export__html(devnull, p, &o);
+	struct script_opts so;
+	script__init(&so);
+	so.flt = o.flt;
+	so.show_task = so.show_mmap = 1;
+	so.no_inline = !o.inline_frames;
+	so.hide_callchain = (sel >> 2) & 1;
+	(void)script__print(devnull, p, &so);
+	so.json = 1;
+	so.fields_set = (sel >> 3) & 1;
+	(void)script__print(devnull, p, &so);
 	fflush(devnull);
 	profile__free(p);
 	return 0;

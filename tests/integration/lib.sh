@@ -16,3 +16,16 @@ check() { local name=$1; shift; if "$@"; then ok "$name"; else fail "$name"; fi;
 # approx A B PCT: true if A is within PCT percent of B
 approx() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN{d=a-b; if(d<0)d=-d; m=(b<0?-b:b); exit !(d <= m*p/100.0)}'; }
 done_testing() { echo "1..$_n"; [ "$_failed" -eq 0 ]; }
+# perf_record NAME PERF-ARGS... -- COMMAND: a perf.data at $TMP/NAME.data,
+# perf's messages in $TMP/NAME.err (perf 6.1 itself now and then aborts,
+# "assertion failed at util/build-id.c": the oracle gets three tries before
+# its failure is a failure)
+perf_record() {
+  local name=$1 try; shift
+  for try in 1 2 3; do
+    rm -f "$TMP/$name.data"
+    perf record -q -o "$TMP/$name.data" "$@" >/dev/null 2>"$TMP/$name.err" && return 0
+    grep -q 'assertion failed' "$TMP/$name.err" || return 1
+  done
+  return 1
+}

@@ -63,48 +63,35 @@ compare() {
   same_counts "$name: pmc dump = perf script" "$TMP/perf.cnt" "$TMP/pmc.cnt"
 }
 
-# record NAME PERF-ARGS... -- COMMAND: a perf.data at $TMP/NAME.data
-# (perf 6.1 itself now and then aborts, "assertion failed at util/build-id.c":
-#  the oracle gets three tries before its failure is a failure)
-record() {
-  local name=$1 try; shift
-  for try in 1 2 3; do
-    rm -f "$TMP/$name.data"
-    perf record -q -o "$TMP/$name.data" "$@" >/dev/null 2>"$TMP/$name.err" && return 0
-    grep -q 'assertion failed' "$TMP/$name.err" || return 1
-  done
-  return 1
-}
-
 H=$HELPERS
 
 # ---- recordings, read directly -----------------------------------------
-if record plain -e cpu-clock -- "$H/busy" 300; then compare "cpu-clock" "$TMP/plain.data"
+if perf_record plain -e cpu-clock -- "$H/busy" 300; then compare "cpu-clock" "$TMP/plain.data"
 else fail "perf record cpu-clock" "$(head -2 "$TMP/plain.err")"; fi
 
-if record callg -g -e cpu-clock -- "$H/deepcall" 1 30 3000; then
+if perf_record callg -g -e cpu-clock -- "$H/deepcall" 1 30 3000; then
   compare "cpu-clock -g" "$TMP/callg.data"
   # call chains: samples with more than one pc exist and pc[0] is a user or kernel pc
   deep=$("$PMC" dump -i "$TMP/callg.data" | awk '$3 == "CALLCHAIN" { for (i = 4; i <= NF; i++) if ($i ~ /^npc=/ && substr($i, 5) + 0 > 5) n++ } END { print n + 0 }')
   check "cpu-clock -g: deep call chains decoded ($deep samples with > 5 pcs)" [ "$deep" -gt 0 ]
 else fail "perf record -g" "$(head -2 "$TMP/callg.err")"; fi
 
-if record syswide -a -e cpu-clock -- "$H/busy" 300; then compare "-a (system-wide)" "$TMP/syswide.data"
+if perf_record syswide -a -e cpu-clock -- "$H/busy" 300; then compare "-a (system-wide)" "$TMP/syswide.data"
 else skip "-a (system-wide)" "perf record -a failed: $(head -1 "$TMP/syswide.err")"; fi
 
-if record two -e cpu-clock,task-clock -- "$H/busy" 300; then
+if perf_record two -e cpu-clock,task-clock -- "$H/busy" 300; then
   compare "two events (cpu-clock,task-clock)" "$TMP/two.data"
   nev=$(pmc_counts "$TMP/two.data" | awk '{ print $3 }' | sort -u | wc -l)
   check "two events: both named from the event description" [ "$nev" -eq 2 ]
 else fail "perf record two events" "$(head -2 "$TMP/two.err")"; fi
 
-if record threads -g -e cpu-clock -- "$H/deepcall" 4 20 2000; then
+if perf_record threads -g -e cpu-clock -- "$H/deepcall" 4 20 2000; then
   compare "multi-threaded (4 threads, -g)" "$TMP/threads.data"
   ntid=$(pmc_counts "$TMP/threads.data" | awk '{ print $2 }' | sort -u | wc -l)
   check "multi-threaded: samples of 4 threads ($ntid)" [ "$ntid" -ge 4 ]
 else fail "perf record threads" "$(head -2 "$TMP/threads.err")"; fi
 
-if record forkexec -e cpu-clock -- "$H/forkexec" 100 "$H/busy" 100; then
+if perf_record forkexec -e cpu-clock -- "$H/forkexec" 100 "$H/busy" 100; then
   compare "fork + exec" "$TMP/forkexec.data"
   "$PMC" dump -i "$TMP/forkexec.data" >"$TMP/fe.dump" 2>&1
   check "fork + exec: PROCFORK, THR_CREATE, PROCEXEC, THR_EXIT records" \
@@ -123,7 +110,7 @@ else skip "perf record --threads (directory format)" "$(head -1 "$TMP/dir.err")"
 for opts in "--call-graph dwarf" "-d" "-W" "--phys-data" "--data-page-size" \
             "--code-page-size" "--intr-regs" "--user-regs=ip,sp" "--all-cgroups" \
             "-R --sample-cpu" "-s" "--switch-events --namespaces" "-c 100000"; do
-  if record opt -e cpu-clock $opts -- "$H/busy" 100; then
+  if perf_record opt -e cpu-clock $opts -- "$H/busy" 100; then
     compare "sample fields: perf record $opts" "$TMP/opt.data"
   else
     skip "sample fields: perf record $opts" "$(head -1 "$TMP/opt.err")"
@@ -158,7 +145,7 @@ check "file mode through a pipe (cat perf.data | pmc dump -i -)" \
   [ "$(cat "$TMP/n")" -eq "$(perf_counts "$TMP/plain.data" | total)" ]
 
 # ---- compressed -------------------------------------------------------------
-if record zstd -z -g -e cpu-clock -- "$H/deepcall" 2 20 2000; then
+if perf_record zstd -z -g -e cpu-clock -- "$H/deepcall" 2 20 2000; then
   compare "perf record -z (COMPRESSED records)" "$TMP/zstd.data"
   check "perf record -z: the HEADER says compressed" \
     bash -c "'$PMC' dump -i '$TMP/zstd.data' | head -1 | grep -q 'compressed=\"zstd\"'"

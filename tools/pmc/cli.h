@@ -73,5 +73,6 @@ int cmd_annotate(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_exporter(int argc, char **argv);
+int cmd_script(int argc, char **argv);
 
 #endif

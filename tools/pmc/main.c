@@ -20,6 +20,7 @@ static const struct subcmd cmds[] = {
 	{ "record",  cmd_record,  "sample a command, processes or CPUs into a log" },
 	{ "dump",    cmd_dump,    "print every record of a log" },
 	{ "report",  cmd_report,  "profile from a log: flat, call graphs, flame graphs, exports" },
+	{ "script",  cmd_script,  "every sample, symbolized, in perf script's format (or JSON)" },
 	{ "annotate", cmd_annotate, "a function's samples per instruction and source line" },
 	{ "diff",    cmd_diff,    "compare the profiles of two logs" },
 	{ "convert", cmd_convert, "convert between perf.data and pmc logs" },

@@ -1,0 +1,161 @@
+/*
+ * cmd_script.c — `pmc script`: every sample of a pmc log or perf.data,
+ * symbolized, one line each in perf script's format (or JSON lines).  The
+ * formatting is analysis/script.c; the filters are report's.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pmc.h"
+#include "cli.h"
+#include "core/outfile.h"
+#include "script.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: pmc script [-i FILE] [options]\n"
+	    "\n"
+	    "Print every sample of a pmc log (or a perf.data file), symbolized, one per\n"
+	    "line in time order, in perf script's default format: what tools written\n"
+	    "for perf script (stackcollapse-perf.pl ...) read.  Samples with call\n"
+	    "chains take perf's multi-line form (one '\\t  ADDR SYM+OFF (DSO)' line per\n"
+	    "frame, then a blank line).\n"
+	    "\n"
+	    "  -i, --input FILE       the log (default: standard input if it is a pipe,\n"
+	    "                         else pmc.log; '-': standard input)\n"
+	    "  -F, --fields LIST      comma list of comm,tid,pid,time,cpu,event,period,\n"
+	    "                         ip,sym,symoff,dso,callchain (perf's names; the\n"
+	    "                         default is perf's: comm,tid,time,period,event,ip,\n"
+	    "                         sym,symoff,dso, and cpu for system-wide events);\n"
+	    "                         '+pid,-period' adds to or takes from the default\n"
+	    "  -G, --hide-call-graph  one line per sample even with call chains\n"
+	    "      --no-inline        no inlined functions in call chains (they are\n"
+	    "                         shown as perf does: '(inlined)' for the DSO)\n"
+	    "      --show-task-events print COMM, FORK and EXIT records too\n"
+	    "      --show-mmap-events print MMAP records too\n"
+	    "      --ns               times with nanoseconds\n"
+	    "      --format FMT       text (default) or json (one object per line)\n"
+	    "      --pid LIST, --tid LIST, --comm LIST, --dso LIST, --sym LIST\n"
+	    "                         keep only these samples (comma lists, as pmc\n"
+	    "                         report's; perf's --comms, --dsos, --symbols too)\n"
+	    "  -C, --cpu LIST         keep the samples of these CPUs\n"
+	    "      --time START,END   keep samples between these seconds from the start\n"
+	    "                         (as pmc report's --time)\n"
+	    "  -o, --output FILE      write there (default standard output)\n"
+	    "  -f, --force            overwrite FILE\n"
+	    "      --no-demangle      keep C++/Rust names mangled\n"
+	    "  -h, --help             this help\n"
+	    "\n"
+	    "Exit status: 0; 1 the input could not be read, or was cut short (what was\n"
+	    "read is printed); 2 a usage error.\n");
+}
+
+int cmd_script(int argc, char **argv)
+{
+	enum {
+		O_PID = 256, O_TID, O_COMM, O_DSO, O_SYM, O_TIME, O_TASK, O_MMAP, O_NS, O_FORMAT,
+		O_NODEMANGLE, O_NOINLINE
+	};
+	static const struct option opts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "fields", required_argument, NULL, 'F' },
+		{ "hide-call-graph", no_argument, NULL, 'G' },
+		{ "show-task-events", no_argument, NULL, O_TASK },
+		{ "show-mmap-events", no_argument, NULL, O_MMAP },
+		{ "ns", no_argument, NULL, O_NS },
+		{ "format", required_argument, NULL, O_FORMAT },
+		{ "pid", required_argument, NULL, O_PID },
+		{ "tid", required_argument, NULL, O_TID },
+		{ "comm", required_argument, NULL, O_COMM },
+		{ "comms", required_argument, NULL, O_COMM },      /* perf's spellings */
+		{ "dso", required_argument, NULL, O_DSO },
+		{ "dsos", required_argument, NULL, O_DSO },
+		{ "sym", required_argument, NULL, O_SYM },
+		{ "symbols", required_argument, NULL, O_SYM },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "time", required_argument, NULL, O_TIME },
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "no-demangle", no_argument, NULL, O_NODEMANGLE },
+		{ "no-inline", no_argument, NULL, O_NOINLINE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct script_opts o;
+	struct prof_load_opts lo;
+	const char *path = NULL, *out = NULL, *name;
+	int force = 0, c, rc = CLI_EXIT_OK;
+	char err[512];
+
+	script__init(&o);
+	memset(&lo, 0, sizeof(lo));
+	lo.sym.demangle = 1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:F:GC:o:fh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i': path = optarg; break;
+		case 'F':
+			if (script__parse_fields(&o, optarg, err, sizeof(err)) != 0)
+				cli_usage_error("-F/--fields: '%s' is not one of %s (or all signed: "
+				    "+FIELD,-FIELD)", err, script__field_names());
+			break;
+		case 'G': o.hide_callchain = 1; break;
+		case O_TASK: o.show_task = 1; break;
+		case O_MMAP: o.show_mmap = 1; break;
+		case O_NS: o.nanosecs = 1; break;
+		case O_FORMAT:
+			if (strcmp(optarg, "json") == 0)
+				o.json = 1;
+			else if (strcmp(optarg, "text") != 0)
+				cli_usage_error("--format: '%s' is not text or json", optarg);
+			break;
+		case O_PID: o.flt.pids = optarg; break;
+		case O_TID: o.flt.tids = optarg; break;
+		case O_COMM: o.flt.comms = optarg; break;
+		case O_DSO: o.flt.dsos = optarg; break;
+		case O_SYM: o.flt.syms = optarg; break;
+		case 'C': o.flt.cpus = optarg; break;
+		case O_TIME:
+			if (profile__parse_time(&o.flt, optarg) != 0)
+				cli_usage_error("--time: '%s' is not START,END in seconds", optarg);
+			break;
+		case 'o': out = optarg; break;
+		case 'f': force = 1; break;
+		case O_NODEMANGLE: lo.sym.demangle = 0; break;
+		case O_NOINLINE: o.no_inline = 1; break;
+		case 'h': usage(stdout); return CLI_EXIT_OK;
+		default:  cli_bad_option(c, argv);
+		}
+	}
+	if (optind < argc)
+		cli_usage_error("unexpected argument '%s' (the log is given with -i)", argv[optind]);
+	if (profile__check_filter(&o.flt, err, sizeof(err)) != 0)
+		cli_usage_error("%s", err);
+	if (!path)
+		path = cli_default_input();
+	name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	lo.sideband = o.show_task || o.show_mmap;
+
+	struct pmc_outfile of;
+	FILE *f = cli_open_output(&of, out, force);
+	struct profile *p;
+	if (profile__load(&p, path, &lo, err, sizeof(err)) != 0) {
+		cli_warn("%s: %s", name, err);
+		cli_discard_output(&of);
+		return CLI_EXIT_FAIL;
+	}
+	int r = script__print(f, p, &o);
+	if (cli_close_output(&of, f, r != 0) != 0)
+		rc = CLI_EXIT_FAIL;
+	if (p->truncated[0]) {
+		cli_warn("%s: %s", name, p->truncated);
+		rc = CLI_EXIT_FAIL;
+	}
+	profile__free(p);
+	return rc;
+}
