@@ -24,6 +24,7 @@ static const struct subcmd cmds[] = {
 	{ "diff",    cmd_diff,    "compare the profiles of two logs" },
 	{ "convert", cmd_convert, "convert between perf.data and pmc logs" },
 	{ "control", cmd_control, "PMC classes, rows, statistics and tunables (pmccontrol)" },
+	{ "top",     cmd_top,     "the hottest functions, live (perf top; pmcstat -T)" },
 };
 
 static void usage(FILE *f)
