@@ -412,6 +412,13 @@ static void draw(struct top *t)
 	    sizeof(c)));
 	if (t->note[0])
 		emit(&w, 0, "%s", t->note);
+	/* Symbolizing can fall behind sampling (a first look at each binary
+	 * is slow): say how far, so a thin table is not mistaken for an idle
+	 * system. */
+	struct pmc_log_stats ls;
+	if (pmc_log_stats(&ls) == 0 && ls.pl_samples > st.samples + st.paused + 1000)
+		emit(&w, 0, "[reading behind: %s samples queued]", cli_group_digits(ls.pl_samples -
+		    st.samples - st.paused, a, sizeof(a)));
 	{
 		char line[1024];
 		size_t n = 0;
@@ -689,6 +696,17 @@ int cmd_top(int argc, char **argv)
 	}
 	if (!o.hz && !o.period)
 		o.hz = DEFAULT_HZ;
+	/* as record: a rate above the kernel's highest is lowered to it */
+	FILE *mf = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+	unsigned long long maxhz = 0;
+	if (mf) {
+		if (fscanf(mf, "%llu", &maxhz) == 1 && maxhz && o.hz > maxhz) {
+			cli_warn("-F %llu is above kernel.perf_event_max_sample_rate; sampling at "
+			    "%llu Hz", (unsigned long long)o.hz, maxhz);
+			o.hz = maxhz;
+		}
+		fclose(mf);
+	}
 	t.tty = isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
 
 	if (pmc_init() < 0)
