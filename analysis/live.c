@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "live.h"
 
@@ -38,6 +39,7 @@ struct live {
 	pthread_t th;
 	int have_thread;
 	int fd;
+	volatile int stop;            /* live__stop: drop the rest */
 	char err[256];
 };
 
@@ -357,14 +359,19 @@ static void *reader(void *arg)
 		    strerror(errno));
 	} else {
 		pmclog_set_extensions(log, 1);
-		while (pmclog_read(log, ev) == 0)
+		while (!lv->stop && pmclog_read(log, ev) == 0)
 			live__feed(lv, ev);
-		if (ev->pl_state == PMCLOG_ERROR)
+		if (!lv->stop && ev->pl_state == PMCLOG_ERROR)
 			snprintf(lv->err, sizeof(lv->err), "the log stream is corrupt: %s",
 			    pmclog_errmsg(log));
 		pmclog_close(log);
 	}
 	free(ev);
+	/* Whatever is left is read and dropped: a writer blocked on a full
+	 * pipe could never finish its log. */
+	char junk[65536];
+	while (read(lv->fd, junk, sizeof(junk)) > 0 || errno == EINTR)
+		;
 	pthread_mutex_lock(&lv->mu);
 	lv->st.ended = 1;
 	pthread_mutex_unlock(&lv->mu);
@@ -392,6 +399,11 @@ int live__follow(struct live *lv, int fd)
 	}
 	lv->have_thread = 1;
 	return 0;
+}
+
+void live__stop(struct live *lv)
+{
+	lv->stop = 1;
 }
 
 int live__wait(struct live *lv)

@@ -39,6 +39,9 @@ int live__follow(struct live *lv, int fd);
  * reason in live__errmsg (a corrupt stream). */
 int live__wait(struct live *lv);
 const char *live__errmsg(struct live *lv);
+/* Take no more records: the rest of the stream is read and dropped (a
+ * quick exit that neither symbolizes a backlog nor blocks the writer). */
+void live__stop(struct live *lv);
 
 /* Add one record (what live__follow does with each). */
 void live__feed(struct live *lv, const struct pmclog_ev *ev);

@@ -829,6 +829,7 @@ int cmd_top(int argc, char **argv)
 	/* Clean up: the terminal first, then the sampling, the command and
 	 * the reader (the writer's end of the pipe closes: the reader's EOF). */
 	tty_restore();
+	live__stop(t.lv);
 	if (!ended) {
 		stop_sampling(&t);
 		werr = close_log(pipefd[1]);
