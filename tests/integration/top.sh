@@ -72,6 +72,12 @@ check "-g: Children and Self columns" grep -q 'Children *Self' "$TMP/glast"
 mc=$(awk '$NF == "main" { sub("%", "", $1); print $1; exit }' "$TMP/glast")
 check "-g: main's children ~ 100% (${mc:-none})" awk -v m="${mc:-0}" 'BEGIN { exit !(m > 85) }'
 
+# lost samples are shown: a tiny ring at a high rate loses some (as in record.sh)
+PMC_NSAMPLES=1 PMC_LOGBUFFERSIZE=4 "$PMC" top -g -e cpu-clock -F 100000 -d 0.5 -- \
+    "$PMC_ROOT/$PMC_BUILD/helpers/deepcall" 2 64 3000 >"$TMP/lost.txt" 2>/dev/null </dev/null
+lost=$(awk '/^pmc top: / { match($0, /lost [0-9,]+/); v = substr($0, RSTART + 5, RLENGTH - 5) } END { gsub(",", "", v); print v }' "$TMP/lost.txt")
+check "lost samples shown in the header (${lost:-none})" test "${lost:-0}" -gt 0
+
 # ---- a real terminal ---------------------------------------------------------
 if ! command -v tmux >/dev/null; then
   skip "top in a terminal" "tmux is not installed (scripts/deps.sh installs it)"
