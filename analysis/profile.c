@@ -758,25 +758,60 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 	}
 }
 
+struct profile *profile__new(const struct symtab_opts *so)
+{
+	static const struct symtab_opts dflt = { .demangle = 1 };
+	struct profile *p = calloc(1, sizeof(*p));
+
+	if (!p || !(p->priv = calloc(1, sizeof(*p->priv)))) {
+		free(p);
+		return NULL;
+	}
+	p->st = symtab__new(so ? so : &dflt);
+	return p;
+}
+
+int profile__feed(struct profile *p, const struct pmclog_ev *ev)
+{
+	struct prof_priv *v = p->priv;
+
+	p->records++;
+	if (ev->pl_type == PMCLOG_TYPE_CALLCHAIN)
+		return 1;
+	handle(p, ev);
+	/* Births are applied at once: a live reader cannot wait for the end
+	 * (records of one process mostly arrive in order). */
+	apply_inherits(p);
+	/* A program counter resolved before its mapping arrived, or in the
+	 * image a process has left by exec, would keep its stale location:
+	 * forget the (pid, pc) cache, not the (binary, address) one. */
+	if (ev->pl_type == PMCLOG_TYPE_MAP_IN || ev->pl_type == PMCLOG_TYPE_PROCEXEC ||
+	    (ev->pl_type == PMCLOG_TYPE_COMM && (ev->pl_u.pl_cm.pl_flags & PMCLOG_COMM_F_EXEC))) {
+		free(v->pcloc.t);
+		memset(&v->pcloc, 0, sizeof(v->pcloc));
+	}
+	return 0;
+}
+
+uint32_t profile__event(struct profile *p, uint32_t pmcid)
+{
+	return event_ix(p, pmcid);
+}
+
 int profile__load(struct profile **out, const char *path, const struct prof_load_opts *o,
     char *err, size_t errlen)
 {
-	struct profile *p = calloc(1, sizeof(*p));
+	struct profile *p = profile__new(o ? &o->sym : NULL);
 	struct pmclog_ev *ev = malloc(sizeof(*ev));
 	struct pmcstat_input *in;
-	struct symtab_opts so = { .demangle = 1 };
 
 	*out = NULL;
-	if (!p || !ev || !(p->priv = calloc(1, sizeof(*p->priv)))) {
+	if (!p || !ev) {
 		snprintf(err, errlen, "out of memory");
 		free(ev);
-		if (p)
-			free(p);
+		profile__free(p);
 		return -1;
 	}
-	if (o)
-		so = o->sym;
-	p->st = symtab__new(&so);
 	if (!(in = input__open(path, o ? o->follow : 0, err, errlen))) {
 		free(ev);
 		profile__free(p);
@@ -914,7 +949,7 @@ static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, in
 }
 
 /* What a task was called at time (as perf names it). */
-static const char *task_name(struct profile *p, int32_t pid, int32_t tid, uint64_t time)
+const char *profile__comm(struct profile *p, int32_t pid, int32_t tid, uint64_t time)
 {
 	/* tid -1 is the kernel's "no thread": a task already released (an
 	 * exited thread's last switch); perf names it ":-1" too */
@@ -931,6 +966,13 @@ static const char *task_name(struct profile *p, int32_t pid, int32_t tid, uint64
 	return c;
 }
 
+void profile__locate(struct profile *p, int32_t pid, const uint64_t *pcs, const uint8_t *flags,
+    uint32_t n, uint32_t *locs)
+{
+	for (uint32_t k = 0; k < n; k++)
+		locs[k] = loc_of(p, pid, pcs[k], flags[k] & 1, prof_pc_is_caller(flags, k));
+}
+
 void profile__resolve(struct profile *p)
 {
 	struct prof_priv *v = p->priv;
@@ -944,16 +986,13 @@ void profile__resolve(struct profile *p)
 		abort();
 	for (size_t i = 0; i < v->nst; i++) {
 		struct rstack *s = &v->st[i];
-		const uint8_t *fl = v->flags + s->off;
-		for (uint32_t k = 0; k < s->n; k++)
-			locs[s->off + k] = loc_of(p, s->pid, v->pcs[s->off + k], fl[k] & 1,
-			    prof_pc_is_caller(fl, k));
+		profile__locate(p, s->pid, v->pcs + s->off, v->flags + s->off, s->n, locs + s->off);
 	}
 	v->locs = locs;
 	for (size_t i = 0; i < p->ns; i++)
-		p->s[i].comm = task_name(p, p->s[i].pid, p->s[i].tid, p->s[i].time);
+		p->s[i].comm = profile__comm(p, p->s[i].pid, p->s[i].tid, p->s[i].time);
 	for (size_t i = 0; i < p->nsb; i++)
-		p->sb[i].comm = task_name(p, p->sb[i].pid, p->sb[i].tid, p->sb[i].time);
+		p->sb[i].comm = profile__comm(p, p->sb[i].pid, p->sb[i].tid, p->sb[i].time);
 	for (size_t i = 0; i < p->npr; i++) {
 		const char *c = comm_at(p, p->pr[i].tid, UINT64_MAX);
 		p->pr[i].comm = c ? c : comm_at(p, p->pr[i].pid, UINT64_MAX);

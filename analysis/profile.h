@@ -153,6 +153,28 @@ int profile__load(struct profile **out, const char *path, const struct prof_load
 void profile__resolve(struct profile *p);
 void profile__free(struct profile *p);
 
+/*
+ * Live use (analysis/live.h: `pmc top`): an empty profile fed one record at
+ * a time, whose samples the caller aggregates itself (p->s stays empty).
+ * profile__new: NULL when out of memory (so NULL: demangling on).
+ * profile__feed takes every record but samples (events, lost counts,
+ * mappings, names, kernel symbols) and returns 0, or 1 for a sample
+ * (PMCLOG_TYPE_CALLCHAIN) that the caller places with profile__locate.
+ */
+struct profile *profile__new(const struct symtab_opts *so);
+int profile__feed(struct profile *p, const struct pmclog_ev *ev);
+/* The event index (into p->ev) of a PMC id; a system-mode PMC of another
+ * CPU is the event of its first CPU. */
+uint32_t profile__event(struct profile *p, uint32_t pmcid);
+/* The locations (indices into p->l) of a call chain's n program counters,
+ * leaf first, in process pid: flags are the chain's PMC_CC_F_* (user space
+ * or kernel).  What profile__resolve does for each recorded stack. */
+void profile__locate(struct profile *p, int32_t pid, const uint64_t *pcs, const uint8_t *flags,
+    uint32_t n, uint32_t *locs);
+/* A thread's name at time (its process's if it has none; "swapper" for
+ * pid 0, ":PID" if nothing named it), interned. */
+const char *profile__comm(struct profile *p, int32_t pid, int32_t tid, uint64_t time);
+
 /* The frames of a stack, leaf first (cached).  flags: PROF_INLINE expands
  * inlined functions (needs DWARF), PROF_LINES fills file/line. */
 #define PROF_INLINE 0x1

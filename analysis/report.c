@@ -39,6 +39,11 @@ int report__parse_sort(struct report_opts *o, const char *list, char *bad, size_
 	return 0;
 }
 
+const char *report__sort_name(enum sort_key k)
+{
+	return (unsigned)k < SK_N ? sk_names[k] : "?";
+}
+
 const char *report__func_name(const struct profile *p, uint32_t func)
 {
 	return func == NONE ? "[root]" : p->f[func].name;
@@ -321,7 +326,7 @@ static void srcline_str(const struct hist_entry *e, char *buf, size_t len)
 		snprintf(buf, len, "??:0");
 }
 
-static void key_str(const struct profile *p, const struct hist_entry *e, enum sort_key k,
+void report__key_str(const struct profile *p, const struct hist_entry *e, enum sort_key k,
     char *buf, size_t len)
 {
 	switch (k) {
@@ -338,7 +343,7 @@ static void key_str(const struct profile *p, const struct hist_entry *e, enum so
 	}
 }
 
-static const char *col_title(enum sort_key k)
+const char *report__col_title(enum sort_key k)
 {
 	static const char *const t[SK_N] = { "Command", "Pid", "Tid", "Shared Object", "Symbol",
 	    "Source:Line", "CPU" };
@@ -425,7 +430,7 @@ static void print_section(FILE *f, struct profile *p, const struct report_opts *
 	size_t shown = 0;
 	char buf[4096];
 	for (int k = 0; k < o->nsort; k++)
-		w[k] = (int)strlen(col_title(o->sort[k]));
+		w[k] = (int)strlen(report__col_title(o->sort[k]));
 	for (size_t i = 0; i < h.n; i++) {
 		const struct hist_entry *he = &h.e[i];
 		uint64_t v = o->children ? he->children : he->self;
@@ -434,7 +439,7 @@ static void print_section(FILE *f, struct profile *p, const struct report_opts *
 			break;
 		shown++;
 		for (int k = 0; k < o->nsort - 1; k++) {
-			key_str(p, he, o->sort[k], buf, sizeof(buf));
+			report__key_str(p, he, o->sort[k], buf, sizeof(buf));
 			if ((int)strlen(buf) > w[k])
 				w[k] = (int)strlen(buf);
 		}
@@ -443,7 +448,7 @@ static void print_section(FILE *f, struct profile *p, const struct report_opts *
 		fprintf(f, "# %8s ", "Children");
 	fprintf(f, "%s%8s  %8s", o->children ? "" : "# ", "Self", "Samples");
 	for (int k = 0; k < o->nsort; k++)
-		fprintf(f, "  %-*s", k == o->nsort - 1 ? 0 : w[k], col_title(o->sort[k]));
+		fprintf(f, "  %-*s", k == o->nsort - 1 ? 0 : w[k], report__col_title(o->sort[k]));
 	fprintf(f, "\n");
 	for (size_t i = 0; i < shown; i++) {
 		const struct hist_entry *he = &h.e[i];
@@ -454,7 +459,7 @@ static void print_section(FILE *f, struct profile *p, const struct report_opts *
 		fprintf(f, "%s%s%7.2f%%%s  %8" PRIu64, o->children ? "" : "  ", colr(o, ps), ps,
 		    creset(o, ps), o->children ? he->children_n : he->self_n);
 		for (int k = 0; k < o->nsort; k++) {
-			key_str(p, he, o->sort[k], buf, sizeof(buf));
+			report__key_str(p, he, o->sort[k], buf, sizeof(buf));
 			fprintf(f, "  %-*s", k == o->nsort - 1 ? 0 : w[k], buf);
 		}
 		fprintf(f, "\n");
@@ -678,7 +683,7 @@ int report__json(FILE *f, struct profile *p, const struct report_opts *o)
 					fprintf(f, ",\"kernel\":%s", p->f[he->func].kernel ? "true" : "false");
 					break;
 				default:
-					key_str(p, he, o->sort[s], buf, sizeof(buf));
+					report__key_str(p, he, o->sort[s], buf, sizeof(buf));
 					fprintf(f, ",\"%s\":", sk_names[o->sort[s]]);
 					json__string(f, buf);
 				}

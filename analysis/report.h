@@ -35,6 +35,8 @@ struct report_opts {
 
 /* Parse "comm,dso,sym": 0 or -1 (unknown key named in bad). */
 int report__parse_sort(struct report_opts *o, const char *list, char *bad, size_t badlen);
+/* A sort key's name as -s spells it ("dso"). */
+const char *report__sort_name(enum sort_key k);
 
 /* The argument of -g/--call-graph in perf report's grammar (report_cgopt.c):
  * sets callgraph, cg_threshold, cg_limit.  0 (note: "" or a remark for the
@@ -80,6 +82,11 @@ int export__html(FILE *f, struct profile *p, const struct report_opts *o);
 /* Shared helpers. */
 const char *report__func_name(const struct profile *p, uint32_t func);
 const char *report__dso_name(const struct profile *p, uint32_t func);
+/* One sort key of an entry as the flat profile prints it ("[.] hot60",
+ * "003" for a CPU), and the key's column title ("Shared Object"). */
+void report__key_str(const struct profile *p, const struct hist_entry *e, enum sort_key k,
+    char *buf, size_t len);
+const char *report__col_title(enum sort_key k);
 /* "[unknown]"-free display name with the dso for unknown functions. */
 void report__header_lines(FILE *f, const struct profile *p, const char *prefix);
 

@@ -4,7 +4,9 @@
  * drains per-CPU rings in turn, so a fork may be logged after its child's
  * samples and before its parent's name; a system-mode event is one PMC per
  * CPU; the kernel reports samples of an already released task with tid -1;
- * a mapping may be logged after a newer one at the same address.
+ * a mapping may be logged after a newer one at the same address.  And the
+ * live aggregator of `pmc top` (analysis/live.h) on such a log as a stream:
+ * rows, decay, zoom, pause.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +23,7 @@
 #include "log/format.h"
 #include "log/records.h"
 #include "profile.h"
+#include "live.h"
 
 static struct pmc_logrec rec;
 static char *buf;
@@ -236,6 +239,160 @@ static void t_mapping_by_time(void **state)
 	profile__free(p);
 }
 
+/* ---- the live aggregator (analysis/live.h) ------------------------------ */
+
+/* The crafted log as a stream: live__follow on a file, read to its end. */
+static struct live *live_load(void)
+{
+	char path[] = "/tmp/test_live_XXXXXX";
+	struct live *lv = live__new(NULL);
+	int fd;
+	assert_non_null(lv);
+	assert_int_equal(pmc__logrec_closelog(&rec), 0);
+	put(UINT64_C(1) << 40);
+	assert_true((fd = mkstemp(path)) >= 0);
+	assert_int_equal(write(fd, buf, len), (ssize_t)len);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	unlink(path);
+	assert_int_equal(live__follow(lv, fd), 0);
+	assert_int_equal(live__wait(lv), 0);
+	close(fd);
+	return lv;
+}
+
+static void live_view_comm(struct live_view *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->sort[0] = SK_COMM;
+	v->nsort = 1;
+}
+
+/* A stream with one sample of "cold" (pid 20) and nhot of "hot" (pid 10). */
+static struct live *hot_and_cold(int nhot)
+{
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	comm(10, 10, "hot", 3);
+	comm(20, 20, "cold", 3);
+	sample(0x100, 20, 20, 0, 4);
+	for (int i = 0; i < nhot; i++)
+		sample(0x100, 10, 10, 1, 5 + (uint64_t)i);
+	return live_load();
+}
+
+/* Three samples of "hot", one of "cold": two rows, 75 / 25 % of the whole,
+ * in that order. */
+static void t_live_rows(void **state)
+{
+	(void)state;
+	struct live *lv = hot_and_cold(3);
+	struct live_view v;
+	struct live_stats st;
+	struct hist h;
+	char name[64];
+	live_view_comm(&v);
+	assert_int_equal(live__hist(lv, &v, &h), 0);
+	assert_int_equal(h.n, 2);
+	assert_int_equal(h.base, 4 * 250000);
+	assert_int_equal(h.e[0].self, 3 * 250000);
+	assert_int_equal(h.e[0].self_n, 3);
+	live__key_str(lv, &h.e[0], SK_COMM, name, sizeof(name));
+	assert_string_equal(name, "hot");
+	live__key_str(lv, &h.e[1], SK_COMM, name, sizeof(name));
+	assert_string_equal(name, "cold");
+	report__hist_free(&h);
+	live__stats(lv, &st);
+	assert_int_equal(st.samples, 4);
+	assert_true(st.ended);
+	live__free(lv);
+}
+
+/* perf top's decay: 7/8 per interval; -z forgets everything. */
+static void t_live_decay(void **state)
+{
+	(void)state;
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	comm(10, 10, "hot", 3);
+	for (int i = 0; i < 8; i++)
+		sample(0x100, 10, 10, 0, 5 + (uint64_t)i);
+	struct live *lv = live_load();
+	struct live_view v;
+	struct hist h;
+	live_view_comm(&v);
+	live__age(lv, 0);
+	assert_int_equal(live__hist(lv, &v, &h), 0);
+	assert_int_equal(h.n, 1);
+	assert_int_equal(h.e[0].self, 8 * 250000 * 7 / 8);
+	assert_int_equal(h.e[0].self_n, 7);
+	report__hist_free(&h);
+	live__age(lv, 1);
+	assert_int_equal(live__hist(lv, &v, &h), 0);
+	assert_int_equal(h.n, 0);
+	assert_int_equal(h.base, 0);
+	report__hist_free(&h);
+	live__free(lv);
+}
+
+/* A zoom keeps one command's rows; percentages stay of the whole.  Paused,
+ * samples are not added. */
+static void t_live_zoom_pause(void **state)
+{
+	(void)state;
+	struct live *lv = hot_and_cold(2);
+	struct live_view v;
+	struct live_zoom z;
+	struct hist h;
+	char name[64];
+	live_view_comm(&v);
+	assert_int_equal(live__hist(lv, &v, &h), 0);
+	memset(&z, 0, sizeof(z));
+	z.key = SK_COMM;
+	z.val = h.e[1];                 /* "cold" */
+	report__hist_free(&h);
+	v.zoom = &z;
+	v.nzoom = 1;
+	v.sort[1] = SK_PID;
+	v.nsort = 2;
+	assert_int_equal(live__hist(lv, &v, &h), 0);
+	assert_int_equal(h.n, 1);
+	assert_int_equal(h.e[0].pid, 20);
+	assert_int_equal(h.total, 250000);
+	assert_int_equal(h.base, 3 * 250000);
+	live__key_str(lv, &h.e[0], SK_COMM, name, sizeof(name));
+	assert_string_equal(name, "cold");
+	report__hist_free(&h);
+	live__zoom_str(lv, &z, name, sizeof(name));
+	assert_string_equal(name, "Command 'cold'");
+
+	/* paused: a sample read is counted as paused, not added */
+	struct pmclog_ev ev;
+	struct live_stats st;
+	memset(&ev, 0, sizeof(ev));
+	ev.pl_state = PMCLOG_OK;
+	ev.pl_type = PMCLOG_TYPE_CALLCHAIN;
+	ev.pl_u.pl_cc.pl_pmcid = 0x100;
+	ev.pl_u.pl_cc.pl_pid = ev.pl_u.pl_cc.pl_tid = 20;
+	ev.pl_u.pl_cc.pl_npc = 1;
+	ev.pl_u.pl_cc.pl_pc[0] = 0x401000;
+	ev.pl_u.pl_cc.pl_pcflags[0] = PMC_CC_F_USERSPACE;
+	ev.pl_u.pl_cc.pl_period = 250000;
+	live__pause(lv, 1);
+	live__feed(lv, &ev);
+	assert_int_equal(live__hist(lv, &v, &h), 0);
+	assert_int_equal(h.total, 250000);
+	report__hist_free(&h);
+	live__stats(lv, &st);
+	assert_int_equal(st.paused, 1);
+	assert_int_equal(st.samples, 3);
+	live__pause(lv, 0);
+	live__feed(lv, &ev);
+	assert_int_equal(live__hist(lv, &v, &h), 0);
+	assert_int_equal(h.total, 2 * 250000);
+	report__hist_free(&h);
+	live__free(lv);
+}
+
 static int teardown(void **state)
 {
 	(void)state;
@@ -253,6 +410,9 @@ int main(void)
 		cmocka_unit_test(t_system_mode_one_event),
 		cmocka_unit_test(t_mapping_by_time),
 		cmocka_unit_test(t_exec_name_from_comm),
+		cmocka_unit_test(t_live_rows),
+		cmocka_unit_test(t_live_decay),
+		cmocka_unit_test(t_live_zoom_pause),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown);
 }

@@ -74,5 +74,6 @@ int cmd_diff(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_exporter(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 
 #endif

@@ -26,6 +26,7 @@ static const struct subcmd cmds[] = {
 	{ "convert", cmd_convert, "convert between perf.data and pmc logs" },
 	{ "control", cmd_control, "PMC classes, rows, statistics and tunables (pmccontrol)" },
 	{ "exporter", cmd_exporter, "serve counters to Prometheus at /metrics (OpenMetrics)" },
+	{ "top",     cmd_top,     "the hottest functions, live (perf top; pmcstat -T)" },
 };
 
 static void usage(FILE *f)
