@@ -30,7 +30,7 @@
 #include "dbgcache.h"
 #include "kcache.h"
 #include "backend/sim/workload.h"
-#include "core/sysinfo.h"
+#include "common/sysinfo.h"
 
 #define UNKNOWN "[unknown]"
 

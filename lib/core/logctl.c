@@ -25,10 +25,10 @@
 #include <unistd.h>
 
 #include "core/internal.h"
-#include "core/error.h"
+#include "common/error.h"
 #include "core/settings.h"
 #include "core/procsnap.h"
-#include "core/sysinfo.h"
+#include "common/sysinfo.h"
 #include "log/writer.h"
 #include "log/records.h"
 

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/error.h"
+#include "common/error.h"
 #include "event/event_impl.h"
 #include "event/event_pfm.h"
 

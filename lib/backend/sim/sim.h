@@ -27,7 +27,7 @@
 #include "backend/backend.h"
 #include "backend/sim/pmuv3.h"
 #include "backend/sim/workload.h"
-#include "core/userpage.h"
+#include "common/userpage.h"
 
 #define SIM_MAX_CPUS    64
 #define SIM_PID_BASE    1000        /* first simulated pid */

@@ -9,7 +9,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct pmc_machine;
+/* What /proc/cpuinfo says about the CPU (the first one listed). */
+struct pmc_sys_cpu {
+	char desc[128];                 /* "model name", else "unknown CPU" */
+	char vendor[32];                /* x86 "vendor_id", "" elsewhere */
+	int family, model, stepping;    /* x86 */
+	unsigned long implementer, part;   /* arm64 MIDR fields */
+};
 
 int pmc__sys_ncpu(void);                 /* highest possible CPU + 1 */
 int pmc__sys_cpu_online(int cpu);        /* 1 online, 0 offline, -1 absent */
@@ -29,7 +35,7 @@ uint32_t pmc__sys_kernel_build_id(uint8_t id[20]);
 void pmc__sys_cpuid(char *buf, size_t len);
 /* The CPU's socket, die and core ids (sysfs topology; 0 where absent). */
 void pmc__sys_cpu_topology(int cpu, int *socket, int *die, int *core);
-/* Fill the Linux machine description (classes, widths, counts). */
-int pmc__sys_describe(struct pmc_machine *m);
+/* The CPU's identification, read once. */
+const struct pmc_sys_cpu *pmc__sys_cpu(void);
 
 #endif

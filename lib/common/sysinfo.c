@@ -1,0 +1,227 @@
+/*
+ * sysinfo.c — host facts for the Linux backend and for error messages.
+ * Everything here is read once and cached: these values do not change while
+ * a program runs (CPU hotplug aside, which pmc__sys_cpu_online re-reads).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+
+#include "common/elfnote.h"
+#include "common/sysinfo.h"
+
+static long read_long_file(const char *path, long dflt)
+{
+	FILE *f = fopen(path, "r");
+	long v;
+
+	if (!f)
+		return dflt;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = dflt;
+	fclose(f);
+	return v;
+}
+
+int pmc__sys_ncpu(void)
+{
+	static int n;
+	if (n == 0) {
+		/* "0-7" or "0,2-5": the highest number + 1. */
+		FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
+		char buf[256];
+		int hi = -1;
+		if (f && fgets(buf, sizeof(buf), f)) {
+			for (char *p = buf; *p;) {
+				char *end;
+				if (*p < '0' || *p > '9') {   /* '-' and ',' separate */
+					p++;
+					continue;
+				}
+				long v = strtol(p, &end, 10);
+				if (v > hi)
+					hi = (int)v;
+				p = end;
+			}
+		}
+		if (f)
+			fclose(f);
+		n = hi >= 0 ? hi + 1 : (int)sysconf(_SC_NPROCESSORS_CONF);
+		if (n <= 0)
+			n = 1;
+	}
+	return n;
+}
+
+int pmc__sys_cpu_online(int cpu)
+{
+	char path[96];
+	struct stat st;
+
+	if (cpu < 0 || cpu >= pmc__sys_ncpu())
+		return -1;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
+	if (stat(path, &st) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	return (int)read_long_file(path, 1) ? 1 : 0;   /* cpu0 often has no file */
+}
+
+void pmc__sys_cpu_topology(int cpu, int *socket, int *die, int *core)
+{
+	char path[128];
+	const char *dir = "/sys/devices/system/cpu/cpu%d/topology/%s";
+
+	snprintf(path, sizeof(path), dir, cpu, "physical_package_id");
+	*socket = (int)read_long_file(path, 0);
+	snprintf(path, sizeof(path), dir, cpu, "die_id");
+	*die = (int)read_long_file(path, 0);
+	snprintf(path, sizeof(path), dir, cpu, "core_id");
+	*core = (int)read_long_file(path, 0);
+}
+
+int pmc__sys_paranoid(void)
+{
+	return (int)read_long_file("/proc/sys/kernel/perf_event_paranoid", 2);
+}
+
+int pmc__sys_max_stack(void)
+{
+	return (int)read_long_file("/proc/sys/kernel/perf_event_max_stack", 127);
+}
+
+uint64_t pmc__sys_user_regs_mask(void)
+{
+#if defined(__x86_64__)
+	/* AX..R15 (0..23) without DS, ES, FS, GS (12..15): perf's x86_64 mask */
+	return ((1ULL << 24) - 1) & ~(0xFULL << 12);
+#elif defined(__aarch64__)
+	return (1ULL << 33) - 1;      /* x0..x30, sp, pc */
+#else
+	return 0;
+#endif
+}
+
+int pmc__sys_has_cap_perfmon(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	unsigned long long cap = 0;
+
+	if (!f)
+		return geteuid() == 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &cap) == 1)
+			break;
+	fclose(f);
+	/* CAP_SYS_ADMIN is 21, CAP_PERFMON 38. */
+	return (cap & (1ull << 21)) || (cap & (1ull << 38));
+}
+
+int pmc__sys_has_hw_pmu(void)
+{
+	static int cached = -1;
+	if (cached < 0) {
+		struct perf_event_attr a;
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.type = PERF_TYPE_HARDWARE;
+		a.config = PERF_COUNT_HW_CPU_CYCLES;
+		a.disabled = 1;
+		a.exclude_kernel = 1;
+		a.exclude_hv = 1;
+		int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+		if (fd >= 0) {
+			close(fd);
+			cached = 1;
+		} else {
+			cached = 0;
+		}
+	}
+	return cached;
+}
+
+static struct pmc_sys_cpu cpu;
+
+static void read_cpuinfo(void)
+{
+	FILE *f;
+	char line[512];
+
+	if (cpu.desc[0])
+		return;
+	snprintf(cpu.desc, sizeof(cpu.desc), "unknown CPU");
+	f = fopen("/proc/cpuinfo", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *v = strchr(line, ':');
+		if (!v)
+			continue;
+		v++;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		v[strcspn(v, "\n")] = '\0';
+		if (!strncmp(line, "model name", 10))
+			snprintf(cpu.desc, sizeof(cpu.desc), "%s", v);
+		else if (!strncmp(line, "vendor_id", 9))
+			snprintf(cpu.vendor, sizeof(cpu.vendor), "%s", v);
+		else if (!strncmp(line, "cpu family", 10))
+			cpu.family = atoi(v);
+		else if (!strncmp(line, "model\t", 6) || !strncmp(line, "model :", 7))
+			cpu.model = atoi(v);
+		else if (!strncmp(line, "stepping", 8))
+			cpu.stepping = atoi(v);
+		else if (!strncmp(line, "CPU implementer", 15))
+			cpu.implementer = strtoul(v, NULL, 0);
+		else if (!strncmp(line, "CPU part", 8))
+			cpu.part = strtoul(v, NULL, 0);
+		else if (!strncmp(line, "processor", 9) && cpu.desc[0] && cpu.vendor[0] &&
+		    strcmp(cpu.desc, "unknown CPU"))
+			break;   /* second CPU: we have what we need */
+	}
+	fclose(f);
+}
+
+/*
+ * FreeBSD's kern.hwpmc.cpuid, the key of its pmu-events tables: on x86
+ * "GenuineIntel-6-55-4" (vendor-family-model-stepping, model in hex), on
+ * arm64 the MIDR fields ("ARM-0x41-0xd0c").
+ */
+const struct pmc_sys_cpu *pmc__sys_cpu(void)
+{
+	read_cpuinfo();
+	return &cpu;
+}
+
+void pmc__sys_cpuid(char *buf, size_t len)
+{
+	read_cpuinfo();
+	if (cpu.vendor[0])
+		snprintf(buf, len, "%s-%d-%X-%d", cpu.vendor, cpu.family, (unsigned)cpu.model,
+		    cpu.stepping);
+	else if (cpu.implementer)
+		snprintf(buf, len, "ARM-0x%lx-0x%lx", cpu.implementer, cpu.part);
+	else
+		snprintf(buf, len, "unknown");
+}
+
+/* The running kernel's GNU build id, from its ELF notes (0 if unknown). */
+uint32_t pmc__sys_kernel_build_id(uint8_t id[20])
+{
+	unsigned char buf[4096];
+	size_t n;
+	FILE *f = fopen("/sys/kernel/notes", "r");
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	return pmc__elfnote_build_id(buf, n, id);
+}
