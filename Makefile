@@ -34,11 +34,46 @@ endif
 
 WARN     := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS   ?= -O2 -g
+# Include paths come per layer (LAYER_INC below), never for the whole tree.
 ALLCFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -fno-omit-frame-pointer -D_GNU_SOURCE \
-            -DPMC_VERSION_STRING=\"$(VERSION)\" -Iinclude -Ilib -Ianalysis -I/usr/include/capstone
+            -DPMC_VERSION_STRING=\"$(VERSION)\" -Iinclude $(LAYER_INC) -I/usr/include/capstone
 LDLIBS_LIB := -lpfm -lzstd -lpthread -lm
 LDLIBS_ANA := -ldw -lelf -lcapstone -lprotobuf-c -lz
 LDLIBS_TEST:= -lcmocka
+
+# The layers (docs/architecture.md "Layers").  SEES_x lists the lib/
+# directories layer x may include from, itself first; every layer also sees
+# the public headers in include/.  $(B)/inc/x/ holds one symlink per entry,
+# and a file of layer x is compiled with -I$(B)/inc/x only, so an include
+# from a layer it may not use does not compile.  scripts/check-layers.sh
+# (run by `make check`) reads the same table and checks every header too.
+SEES_common  := common
+SEES_backend := backend common
+SEES_ring    := ring common
+SEES_event   := event common
+SEES_log     := log ring backend common
+SEES_core    := core event log ring backend common
+# analysis reaches libpmc through include/ only (it links the shared
+# library); lib/common's stateless helpers are compiled into it too.
+SEES_analysis:= common
+LAYERS       := common backend ring event log core analysis
+space        := $(subst ,, )
+LAYER_TABLE  := $(foreach l,$(LAYERS),$(l)=$(subst $(space),+,$(SEES_$(l))))
+
+$(B)/inc/%/.view: Makefile
+	@rm -rf $(dir $@); mkdir -p $(dir $@)
+	@for d in $(SEES_$*); do ln -s $(CURDIR)/lib/$$d $(dir $@)$$d; done
+	@touch $@
+VIEW = $(B)/inc/$(1)/.view
+
+VIEWS = $(foreach l,$(LAYERS),$(call VIEW,$(l)))
+
+$(foreach l,common backend ring event log core,\
+  $(eval $(B)/pic/lib/$(l)/%.o $(B)/obj/lib/$(l)/%.o: LAYER_INC := -I$(B)/inc/$(l)))
+$(B)/obj/analysis/%.o: LAYER_INC := -Ianalysis -I$(B)/inc/analysis
+$(B)/obj/tools/%.o: LAYER_INC := -Ianalysis
+# Tests reach into every layer on purpose (unit tests of internals).
+$(B)/tests/% $(B)/fuzz-replay/% $(B)/fuzz_%: LAYER_INC := -Ilib -Ianalysis -Itests
 
 LIB_SRC  := $(shell find lib -name '*.c' | sort)
 ANA_SRC  := $(shell find analysis -name '*.c' | sort)
@@ -60,10 +95,10 @@ all: $(B)/libpmc.a $(B)/libpmc.so $(B)/libpmcstat.a $(B)/pmc $(UNIT_BIN) $(HELP_
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
-$(B)/pic/%.o: %.c
+$(B)/pic/%.o: %.c | $(VIEWS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLCFLAGS) -fPIC -MMD -MP -c $< -o $@
-$(B)/obj/%.o: %.c
+$(B)/obj/%.o: %.c | $(VIEWS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLCFLAGS) -MMD -MP -c $< -o $@
 
@@ -83,7 +118,7 @@ $(B)/pmc: $(TOOL_OBJ) $(B)/libpmcstat.a $(B)/libpmc.a
 # Unit tests link the static libraries so they can reach internal symbols.
 $(B)/tests/%: tests/unit/%.c $(B)/libpmcstat.a $(B)/libpmc.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLCFLAGS) -Itests -o $@ $< $(B)/libpmcstat.a $(B)/libpmc.a $(LDLIBS_TEST) $(LDLIBS_ANA) $(LDLIBS_LIB)
+	$(CC) $(ALLCFLAGS) -o $@ $< $(B)/libpmcstat.a $(B)/libpmc.a $(LDLIBS_TEST) $(LDLIBS_ANA) $(LDLIBS_LIB)
 # Helpers are workloads with known answers (pages touched, CPU time):
 # never instrumented, or ASan's shadow memory would change their answers.
 $(B)/helpers/%: tests/helpers/%.c

@@ -71,16 +71,6 @@ int pmc__event_names_of_class(enum pmc_class c, const char ***names, int *n);
 /* pmc_name_of_event(3): NULL if unknown. */
 const char *pmc__event_name_of(enum pmc_event ev);
 
-/* One entry of the event catalogue (pmc list). */
-struct pmc_evinfo {
-	const char *name;
-	const char *desc;
-	const char *category;  /* "hardware", "software", "cache", "tracepoint", "pmu",
-	                          "raw", "armv8", "libpfm4" */
-	const char *unit;      /* "" if none */
-	const char *aliases;   /* other accepted spellings, space-separated, or NULL */
-};
-
 /*
  * Call cb for every event of category (NULL = all).  Strings are valid only
  * during the callback.  A non-zero return from cb stops the walk and is

@@ -15,7 +15,6 @@
 
 #include "pmc.h"
 #include "cli.h"
-#include "core/outfile.h"
 #include "perfdata/perfdata.h"
 
 static void usage(FILE *f)
@@ -108,7 +107,7 @@ int cmd_convert(int argc, char **argv)
 	if (strcmp(out, "-") == 0) {
 		out_fd = 1;
 	} else {
-		if (pmc__outfile_open(&of, out, force ? PMC_OUT_FORCE : 0, 0644) < 0) {
+		if (pmc_outfile_open(&of, out, force ? PMC_OUT_FORCE : 0, 0644) < 0) {
 			cli_warn("%s", pmc_errmsg());
 			if (in_fd != 0)
 				close(in_fd);
@@ -122,8 +121,8 @@ int cmd_convert(int argc, char **argv)
 	else
 		rc = pmc__pmclog_to_perfdata(in_fd, out_fd, &ns, &truncated, msg, sizeof(msg));
 	if (out_fd != 1 && rc < 0) {
-		pmc__outfile_abort(&of);
-	} else if (out_fd != 1 && pmc__outfile_commit(&of) < 0) {
+		pmc_outfile_abort(&of);
+	} else if (out_fd != 1 && pmc_outfile_commit(&of) < 0) {
 		rc = -EIO;
 		snprintf(msg, sizeof(msg), "%s", pmc_errmsg());
 	}

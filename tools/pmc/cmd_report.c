@@ -16,7 +16,6 @@
 
 #include "pmc.h"
 #include "cli.h"
-#include "core/outfile.h"
 #include "report.h"
 
 static void usage(FILE *f)

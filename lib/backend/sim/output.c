@@ -407,7 +407,7 @@ static void emit_mmap(struct pmc_bctr *e, struct sim_task *t, const struct ctx *
 		put64(&b, 0);                   /* ino_generation */
 		put32x2(&b, 0x5 /* PROT_READ|PROT_EXEC */, 0x2 /* MAP_PRIVATE */);
 	}
-	putstr(&b, t->wl->path);
+	putstr(&b, t->wl->image);   /* the symbol map: see simwl__write_image */
 	sample_id(&b, e, x);
 	rb_write(e, &b, x, 0);
 }

@@ -687,6 +687,10 @@ int sim__spawn(const char *path, pid_t *pid)
 		pmc__set_reason("%s", err);
 		return rc;
 	}
+	if ((rc = simwl__write_image(w)) != 0) {
+		simwl__free(w);
+		return rc;
+	}
 	p = realloc(wls, (size_t)(nwls + 1) * sizeof(*wls));
 	if (!p) {
 		simwl__free(w);
