@@ -3,6 +3,7 @@
 #
 #   make                 library (static + shared), the pmc tool, test programs
 #   make check           the whole test suite (tests/run.sh)
+#   make check-layers    only the include-layering check (scripts/check-layers.py)
 #   make check-sanitize  the suite again under ASan+UBSan (build-asan/)
 #   make demo            build, then run the main job on a bundled example
 #   make install PREFIX=/usr/local [DESTDIR=...]
@@ -86,6 +87,7 @@ LIB_OBJ   := $(LIB_SRC:%.c=$(B)/pic/%.o)
 LIB_SOBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
 ANA_OBJ   := $(ANA_SRC:%.c=$(B)/obj/%.o)
 TOOL_OBJ  := $(TOOL_SRC:%.c=$(B)/obj/%.o)
+COMMON_ANA_OBJ := $(filter-out %/error.o,$(filter $(B)/obj/lib/common/%,$(LIB_SOBJ)))
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 HELP_BIN  := $(HELP_SRC:tests/helpers/%.c=$(B)/helpers/%)
 REPLAY_BIN:= $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz-replay/%)
@@ -109,11 +111,19 @@ $(B)/libpmc.so.$(VERSION): $(LIB_OBJ) lib/libpmc.map
 	    -o $@ $(LIB_OBJ) $(LDLIBS_LIB)
 $(B)/libpmc.so: $(B)/libpmc.so.$(VERSION)
 	ln -sf libpmc.so.$(VERSION) $(B)/libpmc.so.$(SOVERSION); ln -sf libpmc.so.$(VERSION) $@
-$(B)/libpmcstat.a: $(ANA_OBJ)
+# libpmcstat (analysis) carries its own copy of lib/common's stateless
+# helpers (zstd's lib/common model: libpmc.so keeps its copy hidden); the
+# per-thread error reasons are state, so there is one copy, in libpmc.so,
+# reached through pmc_errmsg() (leaving error.o out makes a stray internal
+# call fail to link).
+$(B)/libpmcstat.a: $(ANA_OBJ) $(COMMON_ANA_OBJ)
 	@rm -f $@; ar rcs $@ $^
 
-$(B)/pmc: $(TOOL_OBJ) $(B)/libpmcstat.a $(B)/libpmc.a
-	$(CC) $(SANFLAGS) -o $@ $(TOOL_OBJ) $(B)/libpmcstat.a $(B)/libpmc.a $(LDLIBS_ANA) $(LDLIBS_LIB)
+# pmc links the shared library, through its public API only (lib/libpmc.map).
+# RUNPATH: next to it in the build tree, ../lib once installed.
+$(B)/pmc: $(TOOL_OBJ) $(B)/libpmcstat.a $(B)/libpmc.so
+	$(CC) $(SANFLAGS) -o $@ $(TOOL_OBJ) $(B)/libpmcstat.a -L$(B) -lpmc \
+	    -Wl,-rpath,'$$ORIGIN:$$ORIGIN/../lib' -Wl,--as-needed $(LDLIBS_ANA) $(LDLIBS_LIB)
 
 # Unit tests link the static libraries so they can reach internal symbols.
 $(B)/tests/%: tests/unit/%.c $(B)/libpmcstat.a $(B)/libpmc.a
@@ -152,6 +162,10 @@ check: deps
 	$(MAKE) all
 	PMC_BUILD=$(B) tests/run.sh
 
+# Also part of `make check` (tests/integration/layers.sh).
+check-layers:
+	scripts/check-layers.py
+
 check-sanitize: deps
 	$(MAKE) SANITIZE=1 all
 	PMC_BUILD=build-asan PMC_SANITIZED=1 tests/run.sh
@@ -185,4 +199,4 @@ install: all
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all check check-sanitize deps demo install clean fuzz fuzz-bins fuzz-run
+.PHONY: all check check-layers check-sanitize deps demo install clean fuzz fuzz-bins fuzz-run
