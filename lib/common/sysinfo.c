@@ -3,6 +3,7 @@
  * Everything here is read once and cached: these values do not change while
  * a program runs (CPU hotplug aside, which pmc__sys_cpu_online re-reads).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -124,27 +125,62 @@ int pmc__sys_has_cap_perfmon(void)
 	return (cap & (1ull << 21)) || (cap & (1ull << 38));
 }
 
+static char sysfs_root[256];
+static char devices_dir[300];
+
+void pmc__sys_set_sysfs_root(const char *root)
+{
+	snprintf(sysfs_root, sizeof(sysfs_root), "%s", root ? root : "");
+}
+
+const char *pmc__sys_pmu_dir(void)
+{
+	const char *root = sysfs_root[0] ? sysfs_root : getenv("PMC_SYSFS_ROOT");
+
+	if (!root || !*root)
+		root = "/sys";
+	snprintf(devices_dir, sizeof(devices_dir), "%s/bus/event_source/devices", root);
+	return devices_dir;
+}
+
+int pmc__sys_is_core_pmu_name(const char *pmu)
+{
+	static const char *const prefixes[] = { "armv8_", "armv9_", "armv7_", "arm_cortex_", "apple_" };
+
+	if (!strcmp(pmu, "cpu") || !strcmp(pmu, "cpu_core") || !strcmp(pmu, "cpu_atom"))
+		return 1;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(pmu, prefixes[i], strlen(prefixes[i])))
+			return 1;
+	return 0;
+}
+
+const char *pmc__sys_core_pmu(void)
+{
+	static _Thread_local char name[64];
+	struct dirent **ents;
+	int n = scandir(pmc__sys_pmu_dir(), &ents, NULL, alphasort);
+	const char *found = NULL;
+
+	if (n < 0)
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		if (!found && ents[i]->d_name[0] != '.' && pmc__sys_is_core_pmu_name(ents[i]->d_name)) {
+			snprintf(name, sizeof(name), "%.63s", ents[i]->d_name);
+			found = name;
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return found;
+}
+
+/* The one answer to "is there a hardware PMU": the kernel registered a core
+ * PMU.  (Trying to open "cycles" answered differently: it fails under
+ * perf_event_paranoid 3 or in a seccomp sandbox on hardware that has one.) */
 int pmc__sys_has_hw_pmu(void)
 {
-	static int cached = -1;
-	if (cached < 0) {
-		struct perf_event_attr a;
-		memset(&a, 0, sizeof(a));
-		a.size = sizeof(a);
-		a.type = PERF_TYPE_HARDWARE;
-		a.config = PERF_COUNT_HW_CPU_CYCLES;
-		a.disabled = 1;
-		a.exclude_kernel = 1;
-		a.exclude_hv = 1;
-		int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-		if (fd >= 0) {
-			close(fd);
-			cached = 1;
-		} else {
-			cached = 0;
-		}
-	}
-	return cached;
+	return pmc__sys_core_pmu() != NULL;
 }
 
 static struct pmc_sys_cpu cpu;

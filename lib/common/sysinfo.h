@@ -26,7 +26,16 @@ int pmc__sys_max_stack(void);            /* kernel.perf_event_max_stack */
  * architecture's set is not known. */
 uint64_t pmc__sys_user_regs_mask(void);
 int pmc__sys_has_cap_perfmon(void);      /* root, CAP_PERFMON or CAP_SYS_ADMIN */
-int pmc__sys_has_hw_pmu(void);           /* the kernel can count "cycles" */
+/* The kernel's PMUs: <root>/bus/event_source/devices, root "/sys" unless
+ * set (tests: pmc__sys_set_sysfs_root, env PMC_SYSFS_ROOT; NULL = default). */
+void pmc__sys_set_sysfs_root(const char *root);
+const char *pmc__sys_pmu_dir(void);
+/* 1 for a core PMU's name (cpu, cpu_core, cpu_atom, armv8_*, ...). */
+int pmc__sys_is_core_pmu_name(const char *pmu);
+/* The core PMU's name ("cpu", "armv8_pmuv3_0"), or NULL: none registered. */
+const char *pmc__sys_core_pmu(void);
+/* 1 if there is a hardware PMU (a core PMU is registered). */
+int pmc__sys_has_hw_pmu(void);
 /* The running kernel's GNU build id from /sys/kernel/notes: its length
  * (<= 20), 0 if unknown.  Used for KSYMSRC and to tell whether a recording's
  * kernel is this one. */

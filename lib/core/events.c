@@ -2,6 +2,7 @@
  * and library users (pmc.h). */
 #include "pmc.h"
 #include "common/error.h"
+#include "common/sysinfo.h"
 #include "event/event.h"
 
 int pmc_event_split(const char *list, char ***specs, int *n)
@@ -34,5 +35,5 @@ int pmc_event_foreach(const char *category,
 
 int pmc_host_has_hw_pmu(void)
 {
-	return pmc__host_has_hw_pmu();
+	return pmc__sys_has_hw_pmu();
 }

@@ -79,9 +79,6 @@ const char *pmc__event_name_of(enum pmc_event ev);
 int pmc__event_foreach(const char *category,
     int (*cb)(const struct pmc_evinfo *, void *), void *arg);
 
-/* 1 if a core PMU exists (sysfs cpu, cpu_core, cpu_atom, armv8_*, ...). */
-int pmc__host_has_hw_pmu(void);
-
 /*
  * The CPU's own event table, FreeBSD's "pmu-events" (pmc_pmu_*(3)): the
  * named events of the core PMU in sysfs, then libpfm4's events of the core
@@ -91,11 +88,9 @@ int pmc__host_has_hw_pmu(void);
 int pmc__event_cpu_table_foreach(int (*cb)(const struct pmc_evinfo *, void *), void *arg);
 
 /*
- * For tests: the root that replaces "/sys" when looking for
- * bus/event_source/devices (NULL = default; env PMC_SYSFS_ROOT also works),
- * and the tracefs directory (NULL = find or mount it; env PMC_TRACEFS).
+ * For tests: the tracefs directory (NULL = find or mount it; env
+ * PMC_TRACEFS).  The sysfs root is lib/common's (pmc__sys_set_sysfs_root).
  */
-void pmc__event_set_sysfs_root(const char *root);
 void pmc__event_set_tracefs_root(const char *dir);
 
 #endif

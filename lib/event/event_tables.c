@@ -64,7 +64,7 @@ void ev__set_hw_caps(struct pmc_evspec *out)
 	out->caps = PMC_CAP_READ | PMC_CAP_WRITE | PMC_CAP_INTERRUPT |
 		    PMC_CAP_USER | PMC_CAP_SYSTEM | PMC_CAP_PRECISE;
 	out->needs_hw_pmu = 1;
-	snprintf(out->pmu, sizeof(out->pmu), "%s", ev__core_pmu() ? ev__core_pmu() : "cpu");
+	snprintf(out->pmu, sizeof(out->pmu), "%s", pmc__sys_core_pmu() ? pmc__sys_core_pmu() : "cpu");
 }
 
 /* ---- generic hardware ---------------------------------------------------- */
