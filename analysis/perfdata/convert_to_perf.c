@@ -731,7 +731,7 @@ static void on_header(struct pw *w, const struct pmclog_ev_header *h)
 	}
 }
 
-int pmc__pmclog_to_perfdata(int in_fd, int out_fd, uint64_t *nsamples, int *truncated,
+int perfdata__from_pmclog(int in_fd, int out_fd, uint64_t *nsamples, int *truncated,
     char *msg, size_t msglen)
 {
 	struct pw *w = calloc(1, sizeof(*w));

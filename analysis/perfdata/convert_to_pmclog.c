@@ -15,10 +15,10 @@
 #include "pmclog.h"
 #include "perfdata/perfdata.h"
 
-int pmc__perfdata_to_pmclog(int in_fd, int out_fd, int zstd, uint64_t *nsamples,
+int perfdata__to_pmclog(int in_fd, int out_fd, int zstd, uint64_t *nsamples,
     int *truncated, char *msg, size_t msglen)
 {
-	struct pmc_perfdata *p;
+	struct perfdata *p;
 	struct pmclog_ev *ev = NULL;
 	struct pmclog_writer *w = NULL;
 	uint64_t ns = 0;
@@ -27,10 +27,10 @@ int pmc__perfdata_to_pmclog(int in_fd, int out_fd, int zstd, uint64_t *nsamples,
 	*nsamples = 0;
 	*truncated = 0;
 	msg[0] = '\0';
-	p = pmc__perfdata_open(in_fd);
+	p = perfdata__open(in_fd);
 	if (!p) {
 		rc = -errno;
-		snprintf(msg, msglen, "%s", pmc__perfdata_open_errmsg());
+		snprintf(msg, msglen, "%s", perfdata__open_errmsg());
 		return rc;
 	}
 	ev = malloc(sizeof(*ev));
@@ -45,7 +45,7 @@ int pmc__perfdata_to_pmclog(int in_fd, int out_fd, int zstd, uint64_t *nsamples,
 		snprintf(msg, msglen, "%s", pmc_errmsg());
 		goto out;
 	}
-	while (pmc__perfdata_read(p, ev) == 0) {
+	while (perfdata__read(p, ev) == 0) {
 		if (pmclog_write(w, ev) < 0) {
 			if (errno == ENOENT)
 				continue;    /* a record a pmc log has no encoding for */
@@ -58,9 +58,9 @@ int pmc__perfdata_to_pmclog(int in_fd, int out_fd, int zstd, uint64_t *nsamples,
 	}
 	if (ev->pl_state == PMCLOG_ERROR) {
 		rc = -(errno ? errno : EILSEQ);
-		snprintf(msg, msglen, "%s", pmc__perfdata_errmsg(p));
+		snprintf(msg, msglen, "%s", perfdata__errmsg(p));
 	}
-	*truncated = pmc__perfdata_truncated(p);
+	*truncated = perfdata__truncated(p);
 	if (pmclog_writer_close(w) < 0 && rc == 0) {
 		rc = -errno;
 		snprintf(msg, msglen, "%s", pmc_errmsg());
@@ -70,6 +70,6 @@ int pmc__perfdata_to_pmclog(int in_fd, int out_fd, int zstd, uint64_t *nsamples,
 out:
 	pmclog_writer_close(w);
 	free(ev);
-	pmc__perfdata_close(p);
+	perfdata__close(p);
 	return rc;
 }

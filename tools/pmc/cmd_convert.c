@@ -88,7 +88,7 @@ int cmd_convert(int argc, char **argv)
 		cli_warn("%s: cannot open: %s", in_shown, strerror(errno));
 		return CLI_EXIT_FAIL;
 	}
-	is_perf = pmc__perfdata_sniff(in_fd);
+	is_perf = perfdata__sniff(in_fd);
 	if (is_perf < 0) {
 		cli_warn("%s: cannot read: %s", in_shown, strerror(-is_perf));
 		return CLI_EXIT_FAIL;
@@ -117,9 +117,9 @@ int cmd_convert(int argc, char **argv)
 	}
 
 	if (!strcmp(to, "pmc"))
-		rc = pmc__perfdata_to_pmclog(in_fd, out_fd, zstd, &ns, &truncated, msg, sizeof(msg));
+		rc = perfdata__to_pmclog(in_fd, out_fd, zstd, &ns, &truncated, msg, sizeof(msg));
 	else
-		rc = pmc__pmclog_to_perfdata(in_fd, out_fd, &ns, &truncated, msg, sizeof(msg));
+		rc = perfdata__from_pmclog(in_fd, out_fd, &ns, &truncated, msg, sizeof(msg));
 	if (out_fd != 1 && rc < 0) {
 		pmc_outfile_abort(&of);
 	} else if (out_fd != 1 && pmc_outfile_commit(&of) < 0) {
