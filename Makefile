@@ -66,6 +66,7 @@ $(B)/inc/%/.view: Makefile
 	@for d in $(SEES_$*); do ln -s $(CURDIR)/lib/$$d $(dir $@)$$d; done
 	@touch $@
 VIEW = $(B)/inc/$(1)/.view
+.PRECIOUS: $(B)/inc/%/.view
 
 VIEWS = $(foreach l,$(LAYERS),$(call VIEW,$(l)))
 
