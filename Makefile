@@ -46,8 +46,8 @@ LDLIBS_TEST:= -lcmocka
 # directories layer x may include from, itself first; every layer also sees
 # the public headers in include/.  $(B)/inc/x/ holds one symlink per entry,
 # and a file of layer x is compiled with -I$(B)/inc/x only, so an include
-# from a layer it may not use does not compile.  scripts/check-layers.sh
-# (run by `make check`) reads the same table and checks every header too.
+# from a layer it may not use does not compile.  scripts/check-layers.py
+# (run by `make check`) reads this table and checks every header too.
 SEES_common  := common
 SEES_backend := backend common
 SEES_ring    := ring common
@@ -57,9 +57,8 @@ SEES_core    := core event log ring backend common
 # analysis reaches libpmc through include/ only (it links the shared
 # library); lib/common's stateless helpers are compiled into it too.
 SEES_analysis:= common
-LAYERS       := common backend ring event log core analysis
-space        := $(subst ,, )
-LAYER_TABLE  := $(foreach l,$(LAYERS),$(l)=$(subst $(space),+,$(SEES_$(l))))
+LIB_LAYERS   := common backend ring event log core
+LAYERS       := $(LIB_LAYERS) analysis
 
 $(B)/inc/%/.view: Makefile
 	@rm -rf $(dir $@); mkdir -p $(dir $@)
@@ -70,7 +69,7 @@ VIEW = $(B)/inc/$(1)/.view
 
 VIEWS = $(foreach l,$(LAYERS),$(call VIEW,$(l)))
 
-$(foreach l,common backend ring event log core,\
+$(foreach l,$(LIB_LAYERS),\
   $(eval $(B)/pic/lib/$(l)/%.o $(B)/obj/lib/$(l)/%.o: LAYER_INC := -I$(B)/inc/$(l)))
 $(B)/obj/analysis/%.o: LAYER_INC := -Ianalysis -I$(B)/inc/analysis
 $(B)/obj/tools/%.o: LAYER_INC := -Ianalysis

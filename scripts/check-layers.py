@@ -25,7 +25,6 @@ for line in open('Makefile'):
         sees[m.group(1)] = m.group(2).split()
 if 'core' not in sees or 'analysis' not in sees:
     sys.exit('check-layers: no SEES_* table in %s/Makefile' % root)
-LIB_DIRS = [d for d in sees if d != 'analysis']
 
 # What a layer may include: its own files, the lib/ layers of its SEES list,
 # the public headers (include/).  analysis also sees itself; the tools see
