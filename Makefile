@@ -3,6 +3,7 @@
 #
 #   make                 library (static + shared), the pmc tool, test programs
 #   make check           the whole test suite (tests/run.sh)
+#   make check-layers    only the include-layering check (scripts/check-layers.py)
 #   make check-sanitize  the suite again under ASan+UBSan (build-asan/)
 #   make demo            build, then run the main job on a bundled example
 #   make install PREFIX=/usr/local [DESTDIR=...]
@@ -34,23 +35,60 @@ endif
 
 WARN     := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS   ?= -O2 -g
+# Include paths come per layer (LAYER_INC below), never for the whole tree.
 ALLCFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -fno-omit-frame-pointer -D_GNU_SOURCE \
-            -DPMC_VERSION_STRING=\"$(VERSION)\" -Iinclude -Ilib -Ianalysis -I/usr/include/capstone
+            -DPMC_VERSION_STRING=\"$(VERSION)\" -Iinclude $(LAYER_INC) -I/usr/include/capstone
 LDLIBS_LIB := -lpfm -lzstd -lpthread -lm
 LDLIBS_ANA := -ldw -lelf -lcapstone -lprotobuf-c -lz
 LDLIBS_TEST:= -lcmocka
-# The pmc command links the field's libraries statically (their Debian -dev
-# packages ship the .a): the dynamic loader took 2-4 ms mapping and
-# relocating ten shared libraries at every start, the bulk of
-# `pmc stat -- /bin/true`'s overhead (docs/BENCHMARKS.md, "Start-up").
-# PMC_STATIC_DEPS=0 links them dynamically.
+# The pmc command links the analysis layer's libraries (elfutils, capstone,
+# protobuf-c and what they pull in) statically (their Debian -dev packages
+# ship the .a): the dynamic loader took 2-4 ms mapping and relocating ten
+# shared libraries at every start, the bulk of `pmc stat -- /bin/true`'s
+# overhead (docs/BENCHMARKS.md, "Start-up").  libpmc itself stays shared
+# (pmc links it through its public API), with its own libpfm4 and zstd.
+# PMC_STATIC_DEPS=0 links everything dynamically.
 PMC_STATIC_DEPS ?= 1
 ifeq ($(PMC_STATIC_DEPS),1)
-LDLIBS_TOOL := -Wl,-Bstatic -Wl,--start-group $(LDLIBS_ANA) -lpfm -lzstd -llzma -lbz2 \
+LDLIBS_TOOL := -Wl,-Bstatic -Wl,--start-group $(LDLIBS_ANA) -lzstd -llzma -lbz2 \
                -Wl,--end-group -Wl,-Bdynamic -lpthread -lm
 else
 LDLIBS_TOOL := $(LDLIBS_ANA) $(LDLIBS_LIB)
 endif
+
+# The layers (docs/architecture.md "Layers").  SEES_x lists the lib/
+# directories layer x may include from, itself first; every layer also sees
+# the public headers in include/.  $(B)/inc/x/ holds one symlink per entry,
+# and a file of layer x is compiled with -I$(B)/inc/x only, so an include
+# from a layer it may not use does not compile.  scripts/check-layers.py
+# (run by `make check`) reads this table and checks every header too.
+SEES_common  := common
+SEES_backend := backend common
+SEES_ring    := ring common
+SEES_event   := event common
+SEES_log     := log ring backend common
+SEES_core    := core event log ring backend common
+# analysis reaches libpmc through include/ only (it links the shared
+# library); lib/common's stateless helpers are compiled into it too.
+SEES_analysis:= common
+LIB_LAYERS   := common backend ring event log core
+LAYERS       := $(LIB_LAYERS) analysis
+
+$(B)/inc/%/.view: Makefile
+	@rm -rf $(dir $@); mkdir -p $(dir $@)
+	@for d in $(SEES_$*); do ln -s $(CURDIR)/lib/$$d $(dir $@)$$d; done
+	@touch $@
+VIEW = $(B)/inc/$(1)/.view
+.PRECIOUS: $(B)/inc/%/.view
+
+VIEWS = $(foreach l,$(LAYERS),$(call VIEW,$(l)))
+
+$(foreach l,$(LIB_LAYERS),\
+  $(eval $(B)/pic/lib/$(l)/%.o $(B)/obj/lib/$(l)/%.o: LAYER_INC := -I$(B)/inc/$(l)))
+$(B)/obj/analysis/%.o: LAYER_INC := -Ianalysis -I$(B)/inc/analysis
+$(B)/obj/tools/%.o: LAYER_INC := -Ianalysis
+# Tests reach into every layer on purpose (unit tests of internals).
+$(B)/tests/% $(B)/fuzz-replay/% $(B)/fuzz_%: LAYER_INC := -Ilib -Ianalysis -Itests
 
 LIB_SRC  := $(shell find lib -name '*.c' | sort)
 ANA_SRC  := $(shell find analysis -name '*.c' | sort)
@@ -63,6 +101,7 @@ LIB_OBJ   := $(LIB_SRC:%.c=$(B)/pic/%.o)
 LIB_SOBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
 ANA_OBJ   := $(ANA_SRC:%.c=$(B)/obj/%.o)
 TOOL_OBJ  := $(TOOL_SRC:%.c=$(B)/obj/%.o)
+COMMON_ANA_OBJ := $(filter-out %/error.o,$(filter $(B)/obj/lib/common/%,$(LIB_SOBJ)))
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 HELP_BIN  := $(HELP_SRC:tests/helpers/%.c=$(B)/helpers/%)
 REPLAY_BIN:= $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz-replay/%)
@@ -72,10 +111,10 @@ all: $(B)/libpmc.a $(B)/libpmc.so $(B)/libpmcstat.a $(B)/pmc $(UNIT_BIN) $(HELP_
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
-$(B)/pic/%.o: %.c
+$(B)/pic/%.o: %.c | $(VIEWS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLCFLAGS) -fPIC -MMD -MP -c $< -o $@
-$(B)/obj/%.o: %.c
+$(B)/obj/%.o: %.c | $(VIEWS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLCFLAGS) -MMD -MP -c $< -o $@
 
@@ -86,16 +125,24 @@ $(B)/libpmc.so.$(VERSION): $(LIB_OBJ) lib/libpmc.map
 	    -o $@ $(LIB_OBJ) $(LDLIBS_LIB)
 $(B)/libpmc.so: $(B)/libpmc.so.$(VERSION)
 	ln -sf libpmc.so.$(VERSION) $(B)/libpmc.so.$(SOVERSION); ln -sf libpmc.so.$(VERSION) $@
-$(B)/libpmcstat.a: $(ANA_OBJ)
+# libpmcstat (analysis) carries its own copy of lib/common's stateless
+# helpers (zstd's lib/common model: libpmc.so keeps its copy hidden); the
+# per-thread error reasons are state, so there is one copy, in libpmc.so,
+# reached through pmc_errmsg() (leaving error.o out makes a stray internal
+# call fail to link).
+$(B)/libpmcstat.a: $(ANA_OBJ) $(COMMON_ANA_OBJ)
 	@rm -f $@; ar rcs $@ $^
 
-$(B)/pmc: $(TOOL_OBJ) $(B)/libpmcstat.a $(B)/libpmc.a
-	$(CC) $(SANFLAGS) -o $@ $(TOOL_OBJ) $(B)/libpmcstat.a $(B)/libpmc.a $(LDLIBS_TOOL)
+# pmc links the shared library, through its public API only (lib/libpmc.map).
+# RUNPATH: next to it in the build tree, ../lib once installed.
+$(B)/pmc: $(TOOL_OBJ) $(B)/libpmcstat.a $(B)/libpmc.so
+	$(CC) $(SANFLAGS) -o $@ $(TOOL_OBJ) $(B)/libpmcstat.a -L$(B) -lpmc \
+	    -Wl,-rpath,'$$ORIGIN:$$ORIGIN/../lib' -Wl,--as-needed $(LDLIBS_TOOL)
 
 # Unit tests link the static libraries so they can reach internal symbols.
 $(B)/tests/%: tests/unit/%.c $(B)/libpmcstat.a $(B)/libpmc.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLCFLAGS) -Itests -o $@ $< $(B)/libpmcstat.a $(B)/libpmc.a $(LDLIBS_TEST) $(LDLIBS_ANA) $(LDLIBS_LIB)
+	$(CC) $(ALLCFLAGS) -o $@ $< $(B)/libpmcstat.a $(B)/libpmc.a $(LDLIBS_TEST) $(LDLIBS_ANA) $(LDLIBS_LIB)
 # Helpers are workloads with known answers (pages touched, CPU time):
 # never instrumented, or ASan's shadow memory would change their answers.
 $(B)/helpers/%: tests/helpers/%.c
@@ -128,6 +175,10 @@ fuzz-run: fuzz
 check: deps
 	$(MAKE) all
 	PMC_BUILD=$(B) tests/run.sh
+
+# Also part of `make check` (tests/integration/layers.sh).
+check-layers:
+	scripts/check-layers.py
 
 check-sanitize: deps
 	$(MAKE) SANITIZE=1 all
@@ -162,4 +213,4 @@ install: all
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all check check-sanitize deps demo install clean fuzz fuzz-bins fuzz-run
+.PHONY: all check check-layers check-sanitize deps demo install clean fuzz fuzz-bins fuzz-run

@@ -26,7 +26,7 @@ struct pmcstat_input {
 	int fed;                   /* memory parser fed from fd (pipes) */
 	int eof_fed;
 	void *log;                 /* pmclog parser */
-	struct pmc_perfdata *pd;
+	struct perfdata *pd;
 	int ks_state;              /* 0 before the header, 1 KSYMSRC due, 2 done */
 	char err[256];
 };
@@ -76,7 +76,7 @@ struct pmcstat_input *input__open(const char *path, int follow, char *err, size_
 	 * pipe is looked at without consuming it (tee), so the perf.data reader
 	 * streams it from its first byte and nothing is held in memory. */
 	if (S_ISDIR(sb.st_mode) || S_ISFIFO(sb.st_mode))
-		perf = pmc__perfdata_sniff(in->fd) == 1;
+		perf = perfdata__sniff(in->fd) == 1;
 	if (S_ISDIR(sb.st_mode) && !perf) {
 		snprintf(err, errlen, "cannot read: %s (a pmc log is a file)", strerror(EISDIR));
 		goto fail;
@@ -99,9 +99,9 @@ struct pmcstat_input *input__open(const char *path, int follow, char *err, size_
 			    "or a pipe");
 			goto fail;
 		}
-		in->pd = pmc__perfdata_open(in->fd);
+		in->pd = perfdata__open(in->fd);
 		if (!in->pd) {
-			snprintf(err, errlen, "cannot read perf.data: %s", pmc__perfdata_open_errmsg());
+			snprintf(err, errlen, "cannot read perf.data: %s", perfdata__open_errmsg());
 			goto fail;
 		}
 		return in;
@@ -136,9 +136,9 @@ fail:
  * can tell whether the recording's kernel is this one. */
 static int perfdata_ksymsrc(struct pmcstat_input *in, struct pmclog_ev *ev)
 {
-	int n = pmc__perfdata_nbuildids(in->pd);
+	int n = perfdata__nbuildids(in->pd);
 	for (int i = 0; i < n; i++) {
-		const struct pmc_perfdata_buildid *b = pmc__perfdata_buildid(in->pd, i);
+		const struct perfdata_buildid *b = perfdata__buildid(in->pd, i);
 		if (b->pid != -1 || strcmp(b->path, "[kernel.kallsyms]") != 0 || !b->size)
 			continue;
 		struct pmclog_ev_ksymsrc *k = &ev->pl_u.pl_ks;
@@ -162,7 +162,7 @@ int input__read(struct pmcstat_input *in, struct pmclog_ev *ev)
 			if (perfdata_ksymsrc(in, ev))
 				return 0;
 		}
-		rc = pmc__perfdata_read(in->pd, ev);
+		rc = perfdata__read(in->pd, ev);
 		if (rc == 0 && in->ks_state == 0 && ev->pl_type == PMCLOG_TYPE_HEADER)
 			in->ks_state = 1;
 		return rc;
@@ -202,7 +202,7 @@ int input__truncated(struct pmcstat_input *in, char *msg, size_t len)
 {
 	off_t at, last;
 	if (in->kind == K_PERFDATA) {
-		if (!pmc__perfdata_truncated(in->pd))
+		if (!perfdata__truncated(in->pd))
 			return 0;
 		snprintf(msg, len, "perf.data truncated (its recorder did not finish, or the "
 		    "file was cut): the data ends early");
@@ -224,7 +224,7 @@ const char *input__errmsg(struct pmcstat_input *in)
 	if (in->kind == K_PMCLOG)
 		return pmclog_errmsg(in->log);
 	if (in->pd)
-		return pmc__perfdata_errmsg(in->pd);
+		return perfdata__errmsg(in->pd);
 	snprintf(in->err, sizeof(in->err), "%s", strerror(errno));
 	return in->err;
 }
@@ -234,7 +234,7 @@ void input__close(struct pmcstat_input *in)
 	if (!in)
 		return;
 	if (in->pd)
-		pmc__perfdata_close(in->pd);
+		perfdata__close(in->pd);
 	if (in->log)
 		pmclog_close(in->log);
 	if (in->own_fd)

@@ -1,7 +1,7 @@
 /*
  * symbols.c — the symbolizer behind symbols.h: elfutils (libdwfl/libdw/libelf)
- * for ELF files, sorted tables for the kernel, JIT maps and simulator
- * workloads.  Every binary is opened once (one Dwfl per binary) at its first
+ * for ELF files, sorted tables for the kernel, JIT maps and mapped
+ * perf-map files.  Every binary is opened once (one Dwfl per binary) at its first
  * lookup; nothing here parses ELF or DWARF by hand.
  */
 #include <ctype.h>
@@ -30,8 +30,7 @@
 #include "symbols.h"
 #include "dbgcache.h"
 #include "kcache.h"
-#include "backend/sim/workload.h"
-#include "core/sysinfo.h"
+#include "common/sysinfo.h"
 
 #define UNKNOWN "[unknown]"
 
@@ -405,7 +404,7 @@ static enum sym_dso_kind classify(const char *path)
 	close(fd);
 	if (n == 4 && memcmp(magic, ELFMAG, 4) == 0)
 		return SYM_DSO_ELF;
-	return SYM_DSO_SIM;           /* confirmed (or not) at open */
+	return SYM_DSO_MAPFILE;       /* confirmed (or not) at open */
 }
 
 struct sym_dso *symtab__dso(struct symtab *st, const char *path, const uint8_t *bid,
@@ -1371,50 +1370,17 @@ static int jit_srcline(struct sym_dso *d, uint64_t addr, const char **file, int 
 	return 0;
 }
 
-static void sim_cb(void *arg, const char *name, uint64_t start, uint64_t size)
+/* A mapped file that is not ELF but a perf map ("START SIZE NAME" lines):
+ * the simulator's executables are (lib/backend/sim, simwl__write_image).
+ * Anything else is reported as the non-ELF file it is. */
+static int open_mapfile(struct sym_dso *d)
 {
-	struct sym_dso *d = arg;
-	table_add(&d->tab, start, size, symtab__intern(d->st, name));
-}
-
-/* A simulator workload file (text), read through a checked regular file. */
-static int open_sim(struct sym_dso *d)
-{
-	int fd = sym__open_regular(d->path);
-	struct simwl *w = NULL;
-	char *text = NULL;
-	size_t len = 0, cap = 0;
-	ssize_t n;
-	if (fd < 0) {
-		d->problem = open_problem(fd);
+	if (load_perfmap_file(d) != 0 || d->tab.n == 0) {
+		if (!d->problem)
+			d->problem = "not an ELF file";
 		return -1;
 	}
-	do {
-		if (cap - len < 4096) {
-			char *t = cap > (64u << 20) ? NULL : realloc(text, cap ? cap * 2 : 8192);
-			if (!t) {
-				free(text);
-				close(fd);
-				d->problem = "not an ELF file";
-				return -1;
-			}
-			text = t;
-			cap = cap ? cap * 2 : 8192;
-		}
-		n = read(fd, text + len, cap - len - 1);
-		if (n > 0)
-			len += (size_t)n;
-	} while (n > 0);
-	close(fd);
-	text[len] = '\0';
-	if (simwl__parse(text, d->path, &w, NULL, 0) != 0) {
-		free(text);
-		d->problem = "not an ELF file";
-		return -1;
-	}
-	free(text);
-	simwl__symbols(w, sim_cb, d);
-	simwl__free(w);
+	table_sort(&d->tab);
 	return 0;
 }
 
@@ -1428,8 +1394,8 @@ static void dso_open(struct sym_dso *d)
 	case SYM_DSO_VDSO: open_vdso(d); break;
 	case SYM_DSO_KERNEL: load_kallsyms(d); break;
 	case SYM_DSO_PERFMAP: load_perfmap(d); break;
-	case SYM_DSO_SIM:
-		if (open_sim(d) != 0)
+	case SYM_DSO_MAPFILE:
+		if (open_mapfile(d) != 0)
 			d->kind = SYM_DSO_ELF;
 		break;
 	case SYM_DSO_ANON: break;
@@ -1534,7 +1500,7 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 		return 0;
 	}
 	case SYM_DSO_PERFMAP:
-	case SYM_DSO_SIM:
+	case SYM_DSO_MAPFILE:
 		if (!(t = table_find(&d->tab, addr)))
 			return -1;
 		*name = t->name;

@@ -5,7 +5,7 @@
  * debug files, DWARF lines and inlines, PLT stubs), the vDSO, the kernel
  * and its modules (/proc/kallsyms when the recording's kernel is this one,
  * plus KSYMBOL records), JIT code (/tmp/perf-PID.map and jit-PID.dump) and
- * the simulator's workload files (lib/backend/sim: synthetic symbols).
+ * mapped files that are perf maps (the simulator's executables).
  *
  * Files named by a recording are opened only when they are regular files
  * (sym__open_regular): a FIFO or a device never blocks a report.
@@ -27,7 +27,7 @@ enum sym_dso_kind {
 	SYM_DSO_KERNEL,     /* [kernel.kallsyms], and modules ([ext4]) */
 	SYM_DSO_VDSO,       /* [vdso]: this kernel's image, read from our own process */
 	SYM_DSO_PERFMAP,    /* JIT code: /tmp/perf-PID.map and/or jit-PID.dump */
-	SYM_DSO_SIM,        /* a simulator workload file: synthetic symbols */
+	SYM_DSO_MAPFILE,    /* a mapped non-ELF file in perf-map text (the simulator's) */
 	SYM_DSO_ANON        /* [heap], [stack], //anon ...: nothing to look up */
 };
 

@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <errno.h>
 
@@ -1955,6 +1956,95 @@ int pmc_allocate_attr(const struct perf_event_attr *_attr, enum pmc_mode _mode,
  */
 int pmc_event_split(const char *_list, char ***_specs, int *_n);
 void pmc_event_split_free(char **_specs, int _n);
+
+/*
+ * pmc_event_attr — what an event spec resolves to, as pmc_allocate would
+ * open it: perf's struct perf_event_attr (<linux/perf_event.h>) with the
+ * counting fields (size, type, config*, exclude_*, precise_ip) and no
+ * sampling ones.  ENOENT: unknown event; EINVAL: bad syntax.
+ */
+int pmc_event_attr(const char *_spec, struct perf_event_attr *_attr);
+
+/*
+ * pmc_event_foreach — the event catalogue (`pmc list`): _cb is called for
+ * every event of _category ("hardware", "software", "cache", "tracepoint",
+ * "pmu", "raw", "armv8", "libpfm4"; NULL = all).  The strings are valid
+ * only during the call.  A non-zero return from _cb stops the walk and is
+ * returned.  Categories the machine lacks are empty.
+ */
+struct pmc_evinfo {
+	const char *name;
+	const char *desc;
+	const char *category;
+	const char *unit;      /* "" if none */
+	const char *aliases;   /* other accepted spellings, space-separated, or NULL */
+};
+int pmc_event_foreach(const char *_category,
+    int (*_cb)(const struct pmc_evinfo *, void *), void *_arg);
+
+/* pmc_host_has_hw_pmu — 1 if the kernel has a core PMU (sysfs cpu,
+ * cpu_core, armv8_*, ...): hardware events can be counted on this host. */
+int pmc_host_has_hw_pmu(void);
+
+/*
+ * pmc_outfile_open — the one way pmc creates an output file (a log, a report, an
+ * export, a conversion, counts): never through a symlink someone else
+ * planted, never leaving a half-written file behind, one wording for "it
+ * exists, use -f".  Every command that writes a file uses this (tools/pmc
+ * and analysis), so the rules below hold everywhere:
+ *
+ *  - A new file is written under a temporary name in the same directory
+ *    (".NAME.XXXXXX", O_CREAT|O_EXCL|O_NOFOLLOW) and renamed to NAME by
+ *    pmc_outfile_commit() once everything was written; a failed write or
+ *    pmc_outfile_abort() removes it, so nothing partial blocks the next run.
+ *    Without PMC_OUT_FORCE the rename never replaces a file that appeared
+ *    meanwhile (RENAME_NOREPLACE).
+ *  - PMC_OUT_INPLACE writes at NAME itself (a log that `report --follow` may
+ *    read while it grows): created O_CREAT|O_EXCL|O_NOFOLLOW after the old
+ *    file, if any, was moved aside (PMC_OUT_BACKUP: renamed to NAME.old, as
+ *    perf renames perf.data) or removed (PMC_OUT_FORCE).
+ *  - An existing NAME is replaced only with PMC_OUT_FORCE (or moved to
+ *    NAME.old with PMC_OUT_BACKUP); otherwise -EEXIST with the reason
+ *    "'NAME' exists; use -f to overwrite it".
+ *  - A symlink at NAME is followed only if the kernel's protected_symlinks
+ *    rule would follow it: not when it sits in a sticky world-writable
+ *    directory and is owned by neither us nor the directory's owner.  Such a
+ *    link is never followed: it is what gets replaced, renamed or refused;
+ *    its target is never opened.  A trusted symlink (/dev/stdout, a link of
+ *    your own) is resolved and the rules apply to its target, except that
+ *    PMC_OUT_INPLACE never writes through a link to a regular file: the
+ *    link is moved aside (or removed) like a file.
+ *  - A device, FIFO or socket (/dev/null, a terminal, a named pipe) is
+ *    opened for writing as it is: nothing to replace, no temporary file.
+ *  - A directory is refused with -EISDIR.
+ * Failures return -1 with errno and a reason (pmc_errmsg()).
+ */
+#define PMC_OUT_FORCE    0x1   /* replace an existing file (-f) */
+#define PMC_OUT_BACKUP   0x2   /* move an existing file to NAME.old (without FORCE) */
+#define PMC_OUT_INPLACE  0x4   /* write at NAME directly (no temporary name) */
+
+struct pmc_outfile {
+	int fd;                   /* write here; -1 once closed */
+	FILE *fp;                 /* pmc_outfile_fopen's stream (owns fd), or NULL */
+	char *path;               /* NAME as given */
+	char *target;             /* where the file ends up (a trusted symlink resolved) */
+	char *tmp;                /* temporary name, NULL if written in place */
+	int flags;                /* PMC_OUT_* */
+	int existed;              /* target existed at open */
+	int created;              /* in place: we created target (abort removes it) */
+	int backed_up;            /* in place: the old file was renamed to NAME.old */
+};
+
+int pmc_outfile_open(struct pmc_outfile *_o, const char *_path, int _flags, mode_t _mode);
+/* The same, with a stdio stream in o->fp (buffered writes; commit flushes). */
+int pmc_outfile_fopen(struct pmc_outfile *_o, const char *_path, int _flags);
+/* Finish: flush and close (a write error such as ENOSPC surfaces here), then
+ * rename the temporary file into place.  -1 with errno and a reason if that
+ * failed, and then nothing is left behind.  Frees o's strings either way. */
+int pmc_outfile_commit(struct pmc_outfile *_o);
+/* Give up: close, remove what was created (the temporary file, or an
+ * in-place file this call created), free. */
+void pmc_outfile_abort(struct pmc_outfile *_o);
 
 /* pmc_event_name — the spec a PMC was allocated with ("cycles:u"). */
 const char *pmc_event_name(pmc_id_t _pmc);

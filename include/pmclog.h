@@ -489,6 +489,24 @@ uint64_t pmclog_skipped(void *_cookie);
 /* "CALLCHAIN", "MAP_IN" ... ; NULL for an unknown type. */
 const char *pmclog_type_name(int _type);
 
+/*
+ * pmclog_writer — write a log from decoded records, the inverse of
+ * pmclog_read (`pmc convert` writes perf.data's records with it).
+ * pmclog_writer_open writes the file magic to _fd (_flags: PMC_LOGF_ZSTD
+ * from pmc.h for a zstd-compressed log); NULL with errno on failure.
+ * pmclog_write encodes one record, stamped with its pl_time (or the last
+ * time written, when 0); a HEADER is followed by the INITIALIZE every log
+ * has.  -1 with errno ENOENT for a record type a log cannot hold (nothing
+ * is written; carry on), any other errno for a write error (the writer is
+ * then finished: close it).  pmclog_writer_close appends CLOSELOG,
+ * flushes and frees (it does not close _fd): -1 with errno if a write
+ * failed.  Reasons through pmc_errmsg().
+ */
+struct pmclog_writer;
+struct pmclog_writer *pmclog_writer_open(int _fd, int _flags);
+int pmclog_write(struct pmclog_writer *_w, const struct pmclog_ev *_ev);
+int pmclog_writer_close(struct pmclog_writer *_w);
+
 #ifdef __cplusplus
 }
 #endif

@@ -29,13 +29,13 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
 
 #include <elfutils/libdwelf.h>
 #include <gelf.h>
 
 #include "perfdata/perfdata.h"
 #include "perfdata/format.h"
-#include "event/event.h"
 #include "symbols.h"
 
 #define ATTR_SIZE   112                    /* PERF_ATTR_SIZE_VER5: every perf >= 5.5 reads it */
@@ -202,7 +202,7 @@ static struct wattr *add_attr(struct pw *w, pmc_id_t pmcid, const char *name, ui
     int freq)
 {
 	struct wattr *a;
-	struct pmc_evspec spec;
+	struct perf_event_attr attr;
 	uint64_t flags;
 	uint32_t type = PD_TYPE_SOFTWARE;
 	uint64_t config = 0, config1 = 0, config2 = 0;
@@ -224,17 +224,17 @@ static struct wattr *add_attr(struct pw *w, pmc_id_t pmcid, const char *name, ui
 		return NULL;
 	flags = PD_ATTR_DISABLED | PD_ATTR_INHERIT | PD_ATTR_MMAP | PD_ATTR_COMM | PD_ATTR_TASK |
 	    PD_ATTR_SAMPLE_ID_ALL | PD_ATTR_MMAP2 | PD_ATTR_COMM_EXEC | PD_ATTR_USE_CLOCKID;
-	if (name && *name && pmc__event_parse(name, &spec) == 0 &&
-	    spec.attr.type <= 0xFFFF) {
-		type = spec.attr.type;
-		config = spec.attr.config;
-		config1 = spec.attr.config1;
-		config2 = spec.attr.config2;
-		if (spec.attr.exclude_user)
+	if (name && *name && pmc_event_attr(name, &attr) == 0 &&
+	    attr.type <= 0xFFFF) {
+		type = attr.type;
+		config = attr.config;
+		config1 = attr.config1;
+		config2 = attr.config2;
+		if (attr.exclude_user)
 			flags |= PD_ATTR_EXCLUDE_USER;
-		if (spec.attr.exclude_kernel)
+		if (attr.exclude_kernel)
 			flags |= PD_ATTR_EXCLUDE_KERNEL;
-		if (spec.attr.exclude_hv)
+		if (attr.exclude_hv)
 			flags |= PD_ATTR_EXCLUDE_HV;
 	}
 	if (freq)
@@ -857,7 +857,7 @@ static void on_header(struct pw *w, const struct pmclog_ev_header *h)
 	}
 }
 
-int pmc__pmclog_to_perfdata(int in_fd, int out_fd, uint64_t *nsamples, int *truncated,
+int perfdata__from_pmclog(int in_fd, int out_fd, uint64_t *nsamples, int *truncated,
     char *msg, size_t msglen)
 {
 	struct pw *w = calloc(1, sizeof(*w));

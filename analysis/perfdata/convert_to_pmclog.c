@@ -2,272 +2,74 @@
  * convert_to_pmclog.c — perf.data -> pmc log (`pmc convert`).
  *
  * Reads perf.data through the reader (so in perf's time order) and writes
- * every record it yields with the log's own encoders (lib/log/records.h).
- * The framing (file magic, 16-byte record headers, optional zstd frames) is
- * written here rather than through pmc__logw_open, because the writer
- * stamps its HEADER with *this* host's name and clock while a converted log
- * must say where perf recorded: the HEADER comes from the perf.data.
+ * every record it yields with libpmc's pmclog_writer (pmclog.h), so the
+ * converted log says where perf recorded: its HEADER comes from the
+ * perf.data, not from this host.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <zstd.h>
 
+#include "pmc.h"
+#include "pmclog.h"
 #include "perfdata/perfdata.h"
-#include "log/chains.h"
-#include "log/format.h"
-#include "log/records.h"
 
-#define OBUF_SIZE (256u * 1024u)
-
-struct lout {
-	int fd;
-	int zstd;
-	unsigned char *buf;
-	size_t len;
-	ZSTD_CCtx *zc;
-	unsigned char *zbuf;
-	size_t zcap;
-	int err;
-	struct pmc_logchains *chains; /* samples are written with interned chains */
-};
-
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-	while (n) {
-		ssize_t w = write(fd, c, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-static int lout_flush(struct lout *o)
-{
-	int rc;
-	if (o->err)
-		return o->err;
-	if (!o->len)
-		return 0;
-	if (o->zstd) {
-		size_t z = ZSTD_compress2(o->zc, o->zbuf, o->zcap, o->buf, o->len);
-		if (ZSTD_isError(z))
-			return o->err = -EIO;
-		rc = write_all(o->fd, o->zbuf, z);
-	} else {
-		rc = write_all(o->fd, o->buf, o->len);
-	}
-	o->len = 0;
-	if (rc < 0)
-		o->err = rc;
-	return rc;
-}
-
-static int lout_put(struct lout *o, int type, uint64_t ts, const void *payload, size_t plen)
-{
-	size_t padded = (plen + 7) & ~(size_t)7, total = PMCLOG_REC_HDR_LEN + padded;
-	unsigned char *d;
-	if (total > PMCLOG_REC_MAX)
-		return -EMSGSIZE;
-	if (o->len + total > OBUF_SIZE && lout_flush(o) < 0)
-		return o->err;
-	d = o->buf + o->len;
-	pmclog__st32(d, PMCLOG_HDR_MAKE(type, total));
-	pmclog__st32(d + 4, 0);
-	pmclog__st64(d + 8, ts);
-	memcpy(d + PMCLOG_REC_HDR_LEN, payload, plen);
-	memset(d + PMCLOG_REC_HDR_LEN + plen, 0, padded - plen);
-	o->len += total;
-	return 0;
-}
-
-/* As the writer does (lib/log/writer.c): a sample whose chain was written
- * is a CHAINSAMPLE, a new chain is defined right before it. */
-static int lout_rec(struct lout *o, int type, uint64_t ts, const void *payload, size_t plen)
-{
-	const struct pmc_logrec *def, *ref;
-	int rc;
-
-	if (type != PMCLOG_TYPE_CALLCHAIN || !o->chains ||
-	    pmc__logchains_intern(o->chains, payload, plen, &def, &ref) != 0)
-		return lout_put(o, type, ts, payload, plen);
-	if (def && (rc = lout_put(o, def->type, ts, def->buf, def->len)) < 0)
-		return rc;
-	return lout_put(o, ref->type, ts, ref->buf, ref->len);
-}
-
-/* Encode one decoded record with the log's encoders.  0, or -ENOENT for a
- * type that has no encoding here. */
-static int encode(const struct pmclog_ev *ev, struct pmc_logrec *r, int zstd)
-{
-	switch (ev->pl_type) {
-	case PMCLOG_TYPE_HEADER: {
-		const struct pmclog_ev_header *h = &ev->pl_u.pl_h;
-		struct pmc_logrec_header x = {
-			.version = h->pl_version, .clockid = h->pl_clockid,
-			.start_realtime = h->pl_start_realtime, .start_clock = h->pl_start_clock,
-			.flags = zstd ? PMCLOG_HDR_F_ZSTD : 0, .arch = h->pl_arch,
-			.libversion = h->pl_libversion, .hostname = h->pl_hostname,
-			.kernel = h->pl_kernel, .cpudesc = h->pl_cpudesc, .cmdline = h->pl_cmdline,
-		};
-		return pmc__logrec_header(r, &x);
-	}
-	case PMCLOG_TYPE_PMCALLOCATE: {
-		const struct pmclog_ev_pmcallocate *a = &ev->pl_u.pl_a;
-		return pmc__logrec_pmcallocate(r, a->pl_pmcid, a->pl_event, a->pl_evname,
-		    (enum pmc_mode)a->pl_mode, a->pl_flags, a->pl_rate, (int)a->pl_freq, a->pl_cpu);
-	}
-	case PMCLOG_TYPE_CALLCHAIN: {
-		const struct pmclog_ev_callchain *c = &ev->pl_u.pl_cc;
-		struct pmc_logrec_sample s = {
-			.pmc = c->pl_pmcid, .pid = (pid_t)c->pl_pid, .tid = (pid_t)c->pl_tid,
-			.cpu = c->pl_cpu, .usermode = (int)c->pl_usermode, .period = c->pl_period,
-			.npc = c->pl_npc, .pcs = c->pl_pc, .pcflags = c->pl_pcflags,
-		};
-		/* perf record --call-graph dwarf: the registers and stack go along */
-		struct pmc_logrec_ustack u = { c->pl_uregs_abi, c->pl_nuregs, c->pl_uregs_mask,
-			c->pl_uregs, c->pl_ustack_len, c->pl_ustack };
-		return pmc__logrec_callchain_ustack(r, &s, c->pl_nuregs ? &u : NULL);
-	}
-	case PMCLOG_TYPE_MAP_IN: {
-		const struct pmclog_ev_map_in *m = &ev->pl_u.pl_mi;
-		struct pmc_logrec_map x = {
-			.pid = m->pl_pid, .start = m->pl_start, .len = m->pl_len, .pgoff = m->pl_pgoff,
-			.prot = m->pl_prot, .mflags = m->pl_mflags, .buildid_len = m->pl_buildid_len,
-			.buildid = m->pl_buildid, .path = m->pl_pathname,
-		};
-		return pmc__logrec_map_in(r, &x);
-	}
-	case PMCLOG_TYPE_COMM:
-		return pmc__logrec_comm(r, ev->pl_u.pl_cm.pl_pid, ev->pl_u.pl_cm.pl_tid,
-		    ev->pl_u.pl_cm.pl_flags, ev->pl_u.pl_cm.pl_comm);
-	case PMCLOG_TYPE_PROCEXEC:
-		return pmc__logrec_procexec(r, ev->pl_u.pl_x.pl_pmcid, ev->pl_u.pl_x.pl_pid,
-		    ev->pl_u.pl_x.pl_tid, ev->pl_u.pl_x.pl_baseaddr, ev->pl_u.pl_x.pl_dynaddr,
-		    ev->pl_u.pl_x.pl_pathname);
-	case PMCLOG_TYPE_PROCFORK:
-		return pmc__logrec_procfork(r, ev->pl_u.pl_f.pl_oldpid, ev->pl_u.pl_f.pl_newpid,
-		    ev->pl_u.pl_f.pl_oldtid, ev->pl_u.pl_f.pl_newtid);
-	case PMCLOG_TYPE_THR_CREATE:
-		return pmc__logrec_thr_create(r, ev->pl_u.pl_tc.pl_tid, ev->pl_u.pl_tc.pl_pid,
-		    ev->pl_u.pl_tc.pl_flags, ev->pl_u.pl_tc.pl_tdname);
-	case PMCLOG_TYPE_THR_EXIT:
-		return pmc__logrec_thr_exit(r, ev->pl_u.pl_te.pl_tid, ev->pl_u.pl_te.pl_pid);
-	case PMCLOG_TYPE_SYSEXIT:
-		return pmc__logrec_sysexit(r, ev->pl_u.pl_se.pl_pid);
-	case PMCLOG_TYPE_PROCEXIT:
-		return pmc__logrec_procexit(r, ev->pl_u.pl_e.pl_pmcid, (pid_t)ev->pl_u.pl_e.pl_pid,
-		    ev->pl_u.pl_e.pl_tid, ev->pl_u.pl_e.pl_value);
-	case PMCLOG_TYPE_DROPNOTIFY:
-		return pmc__logrec_dropnotify(r, ev->pl_u.pl_dn.pl_count, ev->pl_u.pl_dn.pl_pmcid,
-		    ev->pl_u.pl_dn.pl_cpu, ev->pl_u.pl_dn.pl_reason);
-	case PMCLOG_TYPE_THROTTLE:
-		return pmc__logrec_throttle(r, ev->pl_u.pl_th.pl_pmcid,
-		    (int)ev->pl_u.pl_th.pl_throttled, ev->pl_u.pl_th.pl_cpu);
-	case PMCLOG_TYPE_KSYMBOL:
-		return pmc__logrec_ksymbol(r, ev->pl_u.pl_ksym.pl_addr, ev->pl_u.pl_ksym.pl_len,
-		    ev->pl_u.pl_ksym.pl_ksymtype, ev->pl_u.pl_ksym.pl_flags, ev->pl_u.pl_ksym.pl_name);
-	case PMCLOG_TYPE_SWITCH:          /* perf record --switch-events: off-CPU time */
-		return pmc__logrec_switch(r, ev->pl_u.pl_sw.pl_pmcid, ev->pl_u.pl_sw.pl_pid,
-		    ev->pl_u.pl_sw.pl_tid, ev->pl_u.pl_sw.pl_cpu, ev->pl_u.pl_sw.pl_flags);
-	default:
-		return -ENOENT;
-	}
-}
-
-int pmc__perfdata_to_pmclog(int in_fd, int out_fd, int zstd, uint64_t *nsamples,
+int perfdata__to_pmclog(int in_fd, int out_fd, int zstd, uint64_t *nsamples,
     int *truncated, char *msg, size_t msglen)
 {
-	struct pmc_perfdata *p;
+	struct perfdata *p;
 	struct pmclog_ev *ev = NULL;
-	struct pmc_logrec *r = NULL;
-	struct lout o = { .fd = out_fd, .zstd = zstd };
-	uint64_t ns = 0, last_ts = 0;
+	struct pmclog_writer *w = NULL;
+	uint64_t ns = 0;
 	int rc = 0;
 
 	*nsamples = 0;
 	*truncated = 0;
 	msg[0] = '\0';
-	p = pmc__perfdata_open(in_fd);
+	p = perfdata__open(in_fd);
 	if (!p) {
 		rc = -errno;
-		snprintf(msg, msglen, "%s", pmc__perfdata_open_errmsg());
+		snprintf(msg, msglen, "%s", perfdata__open_errmsg());
 		return rc;
 	}
 	ev = malloc(sizeof(*ev));
-	r = malloc(sizeof(*r));
-	o.buf = malloc(OBUF_SIZE);
-	o.chains = pmc__logchains_new();
-	if (zstd) {
-		o.zc = ZSTD_createCCtx();
-		o.zcap = ZSTD_compressBound(OBUF_SIZE);
-		o.zbuf = malloc(o.zcap);
-		if (o.zc) {
-			ZSTD_CCtx_setParameter(o.zc, ZSTD_c_checksumFlag, 1);
-			ZSTD_CCtx_setParameter(o.zc, ZSTD_c_compressionLevel, 3);
-		}
-	}
-	if (!ev || !r || !o.buf || !o.chains || (zstd && (!o.zc || !o.zbuf))) {
+	if (!ev) {
 		rc = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
 		goto out;
 	}
-	rc = write_all(out_fd, zstd ? PMCLOG_FILE_MAGIC_ZSTD : PMCLOG_FILE_MAGIC_RAW,
-	    PMCLOG_FILE_MAGIC_LEN);
-	if (rc < 0) {
-		snprintf(msg, msglen, "cannot write the log: %s", strerror(-rc));
+	w = pmclog_writer_open(out_fd, zstd ? PMC_LOGF_ZSTD : 0);
+	if (!w) {
+		rc = -errno;
+		snprintf(msg, msglen, "%s", pmc_errmsg());
 		goto out;
 	}
-	while (pmc__perfdata_read(p, ev) == 0) {
-		if (encode(ev, r, zstd) < 0)
-			continue;
-		if (ev->pl_time)
-			last_ts = ev->pl_time;
-		if (lout_rec(&o, r->type, ev->pl_time ? ev->pl_time : last_ts, r->buf, r->len) < 0)
-			break;
-		if (ev->pl_type == PMCLOG_TYPE_HEADER) {
-			/* INITIALIZE follows HEADER in every log */
-			const struct pmclog_ev_header *h = &ev->pl_u.pl_h;
-			if (pmc__logrec_initialize(r, h->pl_version, h->pl_arch,
-			    h->pl_start_realtime, h->pl_cpudesc) == 0)
-				lout_rec(&o, r->type, ev->pl_time, r->buf, r->len);
+	while (perfdata__read(p, ev) == 0) {
+		if (pmclog_write(w, ev) < 0) {
+			if (errno == ENOENT)
+				continue;    /* a record a pmc log has no encoding for */
+			rc = -errno;
+			snprintf(msg, msglen, "%s", pmc_errmsg());
+			goto out;
 		}
 		if (ev->pl_type == PMCLOG_TYPE_CALLCHAIN)
 			ns++;
 	}
-	if (o.err) {
-		rc = o.err;
-		snprintf(msg, msglen, "cannot write the log: %s", strerror(-rc));
-		goto out;
-	}
 	if (ev->pl_state == PMCLOG_ERROR) {
 		rc = -(errno ? errno : EILSEQ);
-		snprintf(msg, msglen, "%s", pmc__perfdata_errmsg(p));
+		snprintf(msg, msglen, "%s", perfdata__errmsg(p));
 	}
-	*truncated = pmc__perfdata_truncated(p);
-	if (pmc__logrec_closelog(r) == 0)
-		lout_rec(&o, r->type, last_ts, r->buf, r->len);
-	if (lout_flush(&o) < 0 && rc == 0) {
-		rc = o.err;
-		snprintf(msg, msglen, "cannot write the log: %s", strerror(-rc));
+	*truncated = perfdata__truncated(p);
+	if (pmclog_writer_close(w) < 0 && rc == 0) {
+		rc = -errno;
+		snprintf(msg, msglen, "%s", pmc_errmsg());
 	}
+	w = NULL;
 	*nsamples = ns;
 out:
-	if (o.zc)
-		ZSTD_freeCCtx(o.zc);
-	free(o.zbuf);
-	free(o.buf);
-	pmc__logchains_free(o.chains);
-	free(r);
+	pmclog_writer_close(w);
 	free(ev);
-	pmc__perfdata_close(p);
+	perfdata__close(p);
 	return rc;
 }

@@ -31,41 +31,41 @@
 #include "pmc.h"
 #include "pmclog.h"
 
-struct pmc_perfdata;
+struct perfdata;
 
 /* A reader of fd (a perf.data file, pipe, or the directory perf record
  * --threads writes, opened with open(2); the mode is detected).  NULL
  * with errno on failure: ENOEXEC not a perf.data, EILSEQ a damaged header,
  * ENOMEM, or read(2)'s errno.  Does not take ownership of fd. */
-struct pmc_perfdata *pmc__perfdata_open(int fd);
+struct perfdata *perfdata__open(int fd);
 /* The same on a memory buffer (copied). */
-struct pmc_perfdata *pmc__perfdata_open_mem(const void *buf, size_t len);
+struct perfdata *perfdata__open_mem(const void *buf, size_t len);
 /* Why the last open failed ("" if it did not); per-thread. */
-const char *pmc__perfdata_open_errmsg(void);
+const char *perfdata__open_errmsg(void);
 
 /* 0 and ev->pl_state = PMCLOG_OK with a record, or -1 with pl_state
- * PMCLOG_EOF (the end; see pmc__perfdata_truncated) or PMCLOG_ERROR
+ * PMCLOG_EOF (the end; see perfdata__truncated) or PMCLOG_ERROR
  * (sticky; errno EILSEQ corrupt, ENOMEM, EIO ...; errmsg says why). */
-int pmc__perfdata_read(struct pmc_perfdata *p, struct pmclog_ev *ev);
-void pmc__perfdata_close(struct pmc_perfdata *p);
-const char *pmc__perfdata_errmsg(struct pmc_perfdata *p);
+int perfdata__read(struct perfdata *p, struct pmclog_ev *ev);
+void perfdata__close(struct perfdata *p);
+const char *perfdata__errmsg(struct perfdata *p);
 
 /* 1 if buf starts with perf.data's magic "PERFILE2" (either byte order). */
-int pmc__perfdata_is_perfdata(const void *buf, size_t len);
+int perfdata__is_perfdata(const void *buf, size_t len);
 
 /* 1 if fd's next 8 bytes are perf.data's magic (or fd is a directory with a
  * perf.data "data" file), 0 if not (or if fd is a terminal or socket, where
  * looking would consume), -errno on error.  Does not consume anything:
  * files by pread, pipes and FIFOs by tee(2). */
-int pmc__perfdata_sniff(int fd);
+int perfdata__sniff(int fd);
 
 /* Deliver records in file order instead of perf's time order (before the
  * first read).  Default: ordered. */
-void pmc__perfdata_set_ordered(struct pmc_perfdata *p, int on);
+void perfdata__set_ordered(struct perfdata *p, int on);
 
 /* ---- what the header says ----------------------------------------- */
 
-struct pmc_perfdata_attr {
+struct perfdata_attr {
 	const char *name;             /* event-description name, or derived from type/config */
 	pmc_id_t pmcid;               /* the synthetic id used in the records */
 	uint32_t type;                /* perf_event_attr fields */
@@ -80,44 +80,44 @@ struct pmc_perfdata_attr {
 	size_t nids;
 	const uint64_t *ids;          /* the kernel ids of this event's counters */
 };
-int pmc__perfdata_nattrs(struct pmc_perfdata *p);
-const struct pmc_perfdata_attr *pmc__perfdata_attr(struct pmc_perfdata *p, int i);
+int perfdata__nattrs(struct perfdata *p);
+const struct perfdata_attr *perfdata__attr(struct perfdata *p, int i);
 /* The attr a pmcid (from a record) names, or NULL. */
-const struct pmc_perfdata_attr *pmc__perfdata_attr_by_pmcid(struct pmc_perfdata *p,
+const struct perfdata_attr *perfdata__attr_by_pmcid(struct perfdata *p,
     pmc_id_t pmcid);
 
-struct pmc_perfdata_buildid {
+struct perfdata_buildid {
 	int32_t pid;                  /* -1: the kernel */
 	uint16_t misc;                /* PERF_RECORD_MISC_* cpu mode */
 	uint8_t size;                 /* bytes in id (20 for SHA-1) */
 	uint8_t id[20];
 	const char *path;
 };
-int pmc__perfdata_nbuildids(struct pmc_perfdata *p);
-const struct pmc_perfdata_buildid *pmc__perfdata_buildid(struct pmc_perfdata *p, int i);
+int perfdata__nbuildids(struct perfdata *p);
+const struct perfdata_buildid *perfdata__buildid(struct perfdata *p, int i);
 
 /* Feature strings ("" if perf did not store them). */
-const char *pmc__perfdata_hostname(struct pmc_perfdata *p);
-const char *pmc__perfdata_osrelease(struct pmc_perfdata *p);
-const char *pmc__perfdata_perf_version(struct pmc_perfdata *p);
-const char *pmc__perfdata_arch(struct pmc_perfdata *p);
-const char *pmc__perfdata_cpudesc(struct pmc_perfdata *p);
-const char *pmc__perfdata_cpuid(struct pmc_perfdata *p);
-const char *pmc__perfdata_cmdline(struct pmc_perfdata *p); /* argv joined by spaces */
-int pmc__perfdata_nr_cpus(struct pmc_perfdata *p);     /* online CPUs, 0 if not known */
+const char *perfdata__hostname(struct perfdata *p);
+const char *perfdata__osrelease(struct perfdata *p);
+const char *perfdata__perf_version(struct perfdata *p);
+const char *perfdata__arch(struct perfdata *p);
+const char *perfdata__cpudesc(struct perfdata *p);
+const char *perfdata__cpuid(struct perfdata *p);
+const char *perfdata__cmdline(struct perfdata *p); /* argv joined by spaces */
+int perfdata__nr_cpus(struct perfdata *p);     /* online CPUs, 0 if not known */
 
-#define PMC_PERFDATA_F_PIPE       0x1  /* pipe mode */
-#define PMC_PERFDATA_F_SWAPPED    0x2  /* the other byte order */
-#define PMC_PERFDATA_F_COMPRESSED 0x4  /* held COMPRESSED records */
-#define PMC_PERFDATA_F_BIG_ENDIAN 0x8  /* written big-endian */
-#define PMC_PERFDATA_F_DIR        0x10 /* a directory (perf record --threads) */
-unsigned pmc__perfdata_flags(struct pmc_perfdata *p);
+#define PERFDATA_F_PIPE       0x1  /* pipe mode */
+#define PERFDATA_F_SWAPPED    0x2  /* the other byte order */
+#define PERFDATA_F_COMPRESSED 0x4  /* held COMPRESSED records */
+#define PERFDATA_F_BIG_ENDIAN 0x8  /* written big-endian */
+#define PERFDATA_F_DIR        0x10 /* a directory (perf record --threads) */
+unsigned perfdata__flags(struct perfdata *p);
 
 /* After EOF: 1 if the data ended early (a cut file, a record running past
  * the end, a data size of 0 from a perf that was killed), else 0. */
-int pmc__perfdata_truncated(struct pmc_perfdata *p);
+int perfdata__truncated(struct perfdata *p);
 
-struct pmc_perfdata_stats {
+struct perfdata_stats {
 	uint64_t records;             /* perf records read (decompressed ones included) */
 	uint64_t samples;             /* SAMPLE records delivered */
 	uint64_t unknown_id;          /* samples of an id no attr has: dropped (as perf) */
@@ -127,19 +127,19 @@ struct pmc_perfdata_stats {
 	uint64_t lost;                /* samples the kernel lost (LOST, LOST_SAMPLES) */
 	uint64_t compressed;          /* COMPRESSED records */
 };
-void pmc__perfdata_get_stats(struct pmc_perfdata *p, struct pmc_perfdata_stats *st);
+void perfdata__get_stats(struct perfdata *p, struct perfdata_stats *st);
 
 /* ---- conversions (convert_to_pmclog.c, convert_to_perf.c) ------------ */
 
 /* perf.data on in_fd -> pmc log on out_fd (raw, or zstd with zstd=1).
  * 0 or -errno; *msg (static or p's) says why on failure; *nsamples gets
  * the samples written; *truncated 1 if the input was cut. */
-int pmc__perfdata_to_pmclog(int in_fd, int out_fd, int zstd, uint64_t *nsamples,
+int perfdata__to_pmclog(int in_fd, int out_fd, int zstd, uint64_t *nsamples,
     int *truncated, char *msg, size_t msglen);
 
 /* pmc log on in_fd -> perf.data on out_fd: file mode if out_fd is
  * seekable, else pipe mode.  0 or -errno (msg says why). */
-int pmc__pmclog_to_perfdata(int in_fd, int out_fd, uint64_t *nsamples, int *truncated,
+int perfdata__from_pmclog(int in_fd, int out_fd, uint64_t *nsamples, int *truncated,
     char *msg, size_t msglen);
 
 #endif

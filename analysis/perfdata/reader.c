@@ -24,12 +24,12 @@
 
 #include "perfdata/reader_internal.h"
 
-int pd_process_user(struct pmc_perfdata *p, const unsigned char *r, size_t len,
+int pd_process_user(struct perfdata *p, const unsigned char *r, size_t len,
     uint32_t type)
 {
 	switch (type) {
 	case PD_REC_HEADER_ATTR: {
-		struct pmc_perfdata_attr a;
+		struct perfdata_attr a;
 		uint32_t nru, nri;
 		size_t sz = pd_parse_attr(p, r + 8, len - 8, &a, &nru, &nri);
 		if (!sz) {
@@ -88,7 +88,7 @@ int pd_process_user(struct pmc_perfdata *p, const unsigned char *r, size_t len,
 			d = r + 16;
 			n = (size_t)ds;
 		}
-		p->flags |= PMC_PERFDATA_F_COMPRESSED;
+		p->flags |= PERFDATA_F_COMPRESSED;
 		p->st.compressed++;
 		return pd_decompress(p, d, n);
 	}
@@ -100,7 +100,7 @@ int pd_process_user(struct pmc_perfdata *p, const unsigned char *r, size_t len,
 
 /* ---- delivery -------------------------------------------------------------- */
 
-static void deliver_header(struct pmc_perfdata *p, struct pmclog_ev *ev)
+static void deliver_header(struct perfdata *p, struct pmclog_ev *ev)
 {
 	struct pmclog_ev_header *h = &ev->pl_u.pl_h;
 	char *ver = p->verbuf;
@@ -117,7 +117,7 @@ static void deliver_header(struct pmc_perfdata *p, struct pmclog_ev *ev)
 		h->pl_start_realtime = p->clk_tod;
 		h->pl_start_clock = p->clk_ns;
 	}
-	h->pl_flags = (p->flags & PMC_PERFDATA_F_COMPRESSED) ? PMCLOG_HDR_F_ZSTD : 0;
+	h->pl_flags = (p->flags & PERFDATA_F_COMPRESSED) ? PMCLOG_HDR_F_ZSTD : 0;
 	h->pl_arch = PMC_CPU_GENERIC;
 	snprintf(ver, sizeof(p->verbuf), "perf %s", p->version ? p->version : "");
 	if (!p->version)
@@ -133,7 +133,7 @@ static void deliver_header(struct pmc_perfdata *p, struct pmclog_ev *ev)
 	ev->pl_len = 0;
 }
 
-static void deliver_alloc(struct pmc_perfdata *p, struct pd_attr *a, struct pmclog_ev *ev)
+static void deliver_alloc(struct perfdata *p, struct pd_attr *a, struct pmclog_ev *ev)
 {
 	struct pmclog_ev_pmcallocate *al = &ev->pl_u.pl_a;
 	memset(al, 0, sizeof(*al));
@@ -156,7 +156,7 @@ static void deliver_alloc(struct pmc_perfdata *p, struct pd_attr *a, struct pmcl
 }
 
 /* Store r as the current record (copied). */
-static int set_cur_copy(struct pmc_perfdata *p, const unsigned char *r, size_t len,
+static int set_cur_copy(struct perfdata *p, const unsigned char *r, size_t len,
     uint64_t off, const struct pd_attr *a)
 {
 	if (len > p->reccap) {
@@ -180,7 +180,7 @@ static int set_cur_copy(struct pmc_perfdata *p, const unsigned char *r, size_t l
 /* Next raw record: from the decompressed stream first, else the source.
  * Returns its length with *rp pointing at it (valid until the next call),
  * 0 at the end (input_done set) or on damage. */
-static size_t next_raw(struct pmc_perfdata *p, const unsigned char **rp, uint64_t *offp)
+static size_t next_raw(struct perfdata *p, const unsigned char **rp, uint64_t *offp)
 {
 	for (;;) {
 		if (p->pend_err)
@@ -228,7 +228,7 @@ static size_t next_raw(struct pmc_perfdata *p, const unsigned char **rp, uint64_
 
 /* Find the next kernel record to translate and make it current.  0 ok,
  * -1 when there is none (end, or damage). */
-static int next_record(struct pmc_perfdata *p)
+static int next_record(struct perfdata *p)
 {
 	for (;;) {
 		/* a round being released, or the end: pop the queue */
@@ -306,7 +306,7 @@ static int next_record(struct pmc_perfdata *p)
 	}
 }
 
-int pmc__perfdata_read(struct pmc_perfdata *p, struct pmclog_ev *ev)
+int perfdata__read(struct perfdata *p, struct pmclog_ev *ev)
 {
 	if (p->err) {
 		ev->pl_state = PMCLOG_ERROR;
@@ -361,7 +361,7 @@ ok:
 	return 0;
 }
 
-const char *pmc__perfdata_errmsg(struct pmc_perfdata *p)
+const char *perfdata__errmsg(struct perfdata *p)
 {
 	return p && (p->err || p->pend_err) ? p->errmsg : "";
 }

@@ -16,7 +16,7 @@ static size_t hash_str(const char *s)
 	return h;
 }
 
-static int bid_rehash(struct pmc_perfdata *p)
+static int bid_rehash(struct perfdata *p)
 {
 	size_t nc = p->bhcap ? p->bhcap * 2 : 64;
 	int *nh = calloc(nc, sizeof(*nh));
@@ -34,7 +34,7 @@ static int bid_rehash(struct pmc_perfdata *p)
 	return 0;
 }
 
-const struct pd_bid *pd_bid_find(const struct pmc_perfdata *p, const char *path)
+const struct pd_bid *pd_bid_find(const struct perfdata *p, const char *path)
 {
 	if (!p->bhcap)
 		return NULL;
@@ -50,7 +50,7 @@ const struct pd_bid *pd_bid_find(const struct pmc_perfdata *p, const char *path)
 }
 
 /* One build_id_event: header(8) pid(4) build_id[24] filename[] */
-void pd_add_buildid(struct pmc_perfdata *p, const unsigned char *b, size_t len)
+void pd_add_buildid(struct perfdata *p, const unsigned char *b, size_t len)
 {
 	struct pd_bid *x;
 	uint16_t misc;
@@ -96,7 +96,7 @@ void pd_add_buildid(struct pmc_perfdata *p, const unsigned char *b, size_t len)
 	p->bhash[h] = p->nbids;
 }
 
-void pd_parse_buildid_section(struct pmc_perfdata *p, const unsigned char *b, size_t len)
+void pd_parse_buildid_section(struct perfdata *p, const unsigned char *b, size_t len)
 {
 	size_t off = 0;
 	while (len - off >= 8) {

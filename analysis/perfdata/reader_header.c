@@ -9,7 +9,7 @@
 
 static __thread char open_msg[512];
 
-const char *pmc__perfdata_open_errmsg(void)
+const char *perfdata__open_errmsg(void)
 {
 	return open_msg;
 }
@@ -23,7 +23,7 @@ static size_t hash64(uint64_t v)
 	return (size_t)v;
 }
 
-static int id_put(struct pmc_perfdata *p, uint64_t id, int idx)
+static int id_put(struct perfdata *p, uint64_t id, int idx)
 {
 	if ((p->nidk + 1) * 2 > p->idcap) {
 		size_t nc = p->idcap ? p->idcap * 2 : 64;
@@ -63,7 +63,7 @@ static int id_put(struct pmc_perfdata *p, uint64_t id, int idx)
 	return 0;
 }
 
-int pd_id_get(const struct pmc_perfdata *p, uint64_t id)
+int pd_id_get(const struct perfdata *p, uint64_t id)
 {
 	if (!p->idcap)
 		return -1;
@@ -120,7 +120,7 @@ static const char *sw_names[] = {
 };
 
 /* perf's name for an attr without an event description. */
-static void derive_name(const struct pmc_perfdata_attr *a, char *buf, size_t len)
+static void derive_name(const struct perfdata_attr *a, char *buf, size_t len)
 {
 	char mod[8] = "";
 	int eu = !!(a->flags & PD_ATTR_EXCLUDE_USER), ek = !!(a->flags & PD_ATTR_EXCLUDE_KERNEL);
@@ -159,8 +159,8 @@ static void derive_name(const struct pmc_perfdata_attr *a, char *buf, size_t len
 
 /* Decode an attr from b (avail bytes; its own size field says how many are
  * the attr).  Returns the attr's size, or 0 if it is not an attr. */
-size_t pd_parse_attr(struct pmc_perfdata *p, const unsigned char *b, size_t avail,
-    struct pmc_perfdata_attr *a, uint32_t *nregs_user, uint32_t *nregs_intr)
+size_t pd_parse_attr(struct perfdata *p, const unsigned char *b, size_t avail,
+    struct perfdata_attr *a, uint32_t *nregs_user, uint32_t *nregs_intr)
 {
 	size_t sz;
 	memset(a, 0, sizeof(*a));
@@ -196,7 +196,7 @@ size_t pd_parse_attr(struct pmc_perfdata *p, const unsigned char *b, size_t avai
 	return sz;
 }
 
-int pd_add_attr(struct pmc_perfdata *p, const struct pmc_perfdata_attr *a,
+int pd_add_attr(struct perfdata *p, const struct perfdata_attr *a,
     uint32_t nru, uint32_t nri, const unsigned char *ids, size_t nids)
 {
 	struct pd_attr *x;
@@ -257,7 +257,7 @@ nomem:
 	return pd_set_err(p, ENOMEM, "out of memory");
 }
 
-void pd_set_attr_name(struct pmc_perfdata *p, struct pd_attr *a, const char *name,
+void pd_set_attr_name(struct perfdata *p, struct pd_attr *a, const char *name,
     size_t maxlen)
 {
 	size_t n = strnlen(name, maxlen);
@@ -280,7 +280,7 @@ void pd_set_attr_name(struct pmc_perfdata *p, struct pd_attr *a, const char *nam
 /* A bounds-checked reader over a buffer in the file's byte order: reading
  * past the end yields 0 and sets bad (features and record bodies alike). */
 struct fcur {
-	const struct pmc_perfdata *p;
+	const struct perfdata *p;
 	const unsigned char *b;
 	size_t n, off;
 	int bad;
@@ -336,7 +336,7 @@ static void set_str(char **dst, char *s)
 	*dst = s;
 }
 
-static void parse_event_desc(struct pmc_perfdata *p, struct fcur *c)
+static void parse_event_desc(struct perfdata *p, struct fcur *c)
 {
 	uint32_t nre = f32(c), sz = f32(c);
 	if (c->bad || sz < PD_ATTR_SIZE_VER0 || sz > PD_ATTR_SIZE_MAX)
@@ -373,7 +373,7 @@ static void parse_event_desc(struct pmc_perfdata *p, struct fcur *c)
 	}
 }
 
-void pd_parse_feature(struct pmc_perfdata *p, int feat, const unsigned char *b, size_t n)
+void pd_parse_feature(struct perfdata *p, int feat, const unsigned char *b, size_t n)
 {
 	struct fcur c = { p, b, n, 0, 0 };
 
@@ -429,7 +429,7 @@ void pd_parse_feature(struct pmc_perfdata *p, int feat, const unsigned char *b, 
 		pd_parse_buildid_section(p, b, n);
 		break;
 	case PD_FEAT_COMPRESSED:
-		p->flags |= PMC_PERFDATA_F_COMPRESSED;
+		p->flags |= PERFDATA_F_COMPRESSED;
 		break;
 	case PD_FEAT_CLOCK_DATA: {
 		uint32_t ver = f32(&c), cid = f32(&c);
@@ -449,9 +449,9 @@ void pd_parse_feature(struct pmc_perfdata *p, int feat, const unsigned char *b, 
 
 /* ---- opening ------------------------------------------------------------ */
 
-static struct pmc_perfdata *alloc_reader(void)
+static struct perfdata *alloc_reader(void)
 {
-	struct pmc_perfdata *p = calloc(1, sizeof(*p));
+	struct perfdata *p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
 	p->fd = -1;
@@ -462,9 +462,9 @@ static struct pmc_perfdata *alloc_reader(void)
 	return p;
 }
 
-static int open_fail(struct pmc_perfdata *p, int e, const char *fmt, ...)
+static int open_fail(struct perfdata *p, int e, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static int open_fail(struct pmc_perfdata *p, int e, const char *fmt, ...)
+static int open_fail(struct perfdata *p, int e, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -484,7 +484,7 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
  * header, the attrs, the data, the feature table after it and the feature
  * sections it names (as far as len lets us see; UINT64_MAX: "to the end",
  * a header perf never rewrote after being killed). */
-static uint64_t file_mode_extent(struct pmc_perfdata *p, const unsigned char *m, size_t len)
+static uint64_t file_mode_extent(struct perfdata *p, const unsigned char *m, size_t len)
 {
 	uint64_t want, d_end, tab, feat[4];
 	int nfeat = 0;
@@ -518,7 +518,7 @@ static uint64_t file_mode_extent(struct pmc_perfdata *p, const unsigned char *m,
 /* File mode on a pipe: its sections are found by offset, so it is held in
  * memory, but only as much as its header says it holds, and never more than
  * PD_PIPE_HOLD_MAX: what follows it in the pipe is not read. */
-static int slurp(struct pmc_perfdata *p, const unsigned char *prefix, size_t plen)
+static int slurp(struct perfdata *p, const unsigned char *prefix, size_t plen)
 {
 	size_t cap = 1 << 20, len = plen;
 	unsigned char *m = malloc(cap);
@@ -571,7 +571,7 @@ static int slurp(struct pmc_perfdata *p, const unsigned char *prefix, size_t ple
 	return 0;
 }
 
-static int read_at(struct pmc_perfdata *p, void *buf, size_t n, uint64_t off)
+static int read_at(struct perfdata *p, void *buf, size_t n, uint64_t off)
 {
 	ssize_t r = pd_src_pread(p, buf, n, off);
 	if (r < 0)
@@ -579,12 +579,12 @@ static int read_at(struct pmc_perfdata *p, void *buf, size_t n, uint64_t off)
 	return r == (ssize_t)n ? 0 : -EILSEQ;
 }
 
-static int test_feat(const struct pmc_perfdata *p, int bit)
+static int test_feat(const struct perfdata *p, int bit)
 {
 	return (int)((p->feat[bit / 64] >> (bit % 64)) & 1);
 }
 
-static int open_file_mode(struct pmc_perfdata *p, const unsigned char *h, size_t hsize)
+static int open_file_mode(struct perfdata *p, const unsigned char *h, size_t hsize)
 {
 	uint64_t attr_size, a_off, a_size, pos;
 	size_t nattr;
@@ -620,7 +620,7 @@ static int open_file_mode(struct pmc_perfdata *p, const unsigned char *h, size_t
 		return -ENOMEM;
 	pos = a_off;
 	for (size_t i = 0; i < nattr; i++) {
-		struct pmc_perfdata_attr a;
+		struct perfdata_attr a;
 		uint32_t nru, nri;
 		size_t sz, avail;
 		uint64_t ioff, isz, left = a_off + a_size - pos;
@@ -710,7 +710,7 @@ static int open_file_mode(struct pmc_perfdata *p, const unsigned char *h, size_t
 	return 0;
 }
 /* Peek the next raw record in ibuf: its length, or 0 at the end / damage. */
-size_t pd_peek_raw(struct pmc_perfdata *p)
+size_t pd_peek_raw(struct perfdata *p)
 {
 	size_t have = pd_ensure(p, 8);
 	uint32_t sz;
@@ -733,7 +733,7 @@ size_t pd_peek_raw(struct pmc_perfdata *p)
 	return sz;
 }
 
-static int open_pipe_mode(struct pmc_perfdata *p)
+static int open_pipe_mode(struct perfdata *p)
 {
 	/* Read the user records perf writes first (attrs, features, event
 	 * updates) so the HEADER and PMCALLOCATE records can say what they say;
@@ -760,7 +760,7 @@ static int open_pipe_mode(struct pmc_perfdata *p)
 	return 0;
 }
 
-static struct pmc_perfdata *finish_open(struct pmc_perfdata *p)
+static struct perfdata *finish_open(struct perfdata *p)
 {
 	unsigned char h[PD_FILE_HDR_SIZE];
 	ssize_t got;
@@ -799,7 +799,7 @@ static struct pmc_perfdata *finish_open(struct pmc_perfdata *p)
 		open_fail(p, errno, "cannot read: %s", strerror(errno));
 		goto fail;
 	}
-	if (got < 8 || !pmc__perfdata_is_perfdata(h, (size_t)got)) {
+	if (got < 8 || !perfdata__is_perfdata(h, (size_t)got)) {
 		if (got >= 8 && memcmp(h, "PERFFILE", 8) == 0)
 			rc = open_fail(p, ENOEXEC, "perf.data version 1 (PERFFILE) is not supported");
 		else
@@ -813,9 +813,9 @@ static struct pmc_perfdata *finish_open(struct pmc_perfdata *p)
 		static const union { uint16_t u; unsigned char c[2]; } host = { 1 };
 		int host_be = host.c[0] == 0;
 		if (p->be != host_be)
-			p->flags |= PMC_PERFDATA_F_SWAPPED;
+			p->flags |= PERFDATA_F_SWAPPED;
 		if (p->be)
-			p->flags |= PMC_PERFDATA_F_BIG_ENDIAN;
+			p->flags |= PERFDATA_F_BIG_ENDIAN;
 	}
 	if (got < 16) {
 		rc = open_fail(p, EILSEQ, "corrupt perf.data: the file header is cut");
@@ -824,7 +824,7 @@ static struct pmc_perfdata *finish_open(struct pmc_perfdata *p)
 	hsize = ld64(p, h + 8);
 	if (hsize == PD_PIPE_HDR_SIZE) {
 		p->pipe = 1;
-		p->flags |= PMC_PERFDATA_F_PIPE;
+		p->flags |= PERFDATA_F_PIPE;
 		if (p->mem || p->seekable) {
 			p->data_end = p->mem ? p->memlen : UINT64_MAX;
 		} else {
@@ -855,7 +855,7 @@ static struct pmc_perfdata *finish_open(struct pmc_perfdata *p)
 		goto fail;
 	return p;
 fail:
-	pmc__perfdata_close(p);
+	perfdata__close(p);
 	errno = -rc;
 	return NULL;
 }
@@ -868,7 +868,7 @@ static int dfile_cmp(const void *a, const void *b)
 
 /* perf record --threads writes a directory: "data" (header, attrs,
  * features, the synthesized records) and data.N (one per reader thread). */
-static int open_dir(struct pmc_perfdata *p, int dfd)
+static int open_dir(struct perfdata *p, int dfd)
 {
 	DIR *d;
 	struct dirent *de;
@@ -909,9 +909,9 @@ static int open_dir(struct pmc_perfdata *p, int dfd)
 	return 0;
 }
 
-struct pmc_perfdata *pmc__perfdata_open(int fd)
+struct perfdata *perfdata__open(int fd)
 {
-	struct pmc_perfdata *p;
+	struct perfdata *p;
 	struct stat sb;
 	if (fd < 0) {
 		errno = EBADF;
@@ -925,12 +925,12 @@ struct pmc_perfdata *pmc__perfdata_open(int fd)
 	}
 	p->fd = fd;
 	if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		p->flags |= PMC_PERFDATA_F_DIR;
+		p->flags |= PERFDATA_F_DIR;
 		int rc = open_dir(p, fd);
 		if (rc < 0) {
 			if (!open_msg[0] || rc != -ENOEXEC)
 				open_fail(p, -rc, "cannot read the directory: %s", strerror(-rc));
-			pmc__perfdata_close(p);
+			perfdata__close(p);
 			errno = -rc;
 			return NULL;
 		}
@@ -938,9 +938,9 @@ struct pmc_perfdata *pmc__perfdata_open(int fd)
 	return finish_open(p);
 }
 
-struct pmc_perfdata *pmc__perfdata_open_mem(const void *buf, size_t len)
+struct perfdata *perfdata__open_mem(const void *buf, size_t len)
 {
-	struct pmc_perfdata *p = alloc_reader();
+	struct perfdata *p = alloc_reader();
 	if (!p) {
 		errno = ENOMEM;
 		return NULL;
@@ -958,12 +958,12 @@ struct pmc_perfdata *pmc__perfdata_open_mem(const void *buf, size_t len)
 	return finish_open(p);
 }
 
-void pmc__perfdata_set_ordered(struct pmc_perfdata *p, int on)
+void perfdata__set_ordered(struct perfdata *p, int on)
 {
 	p->ordered = on;
 }
 
-void pmc__perfdata_close(struct pmc_perfdata *p)
+void perfdata__close(struct perfdata *p)
 {
 	if (!p)
 		return;
@@ -1009,17 +1009,17 @@ void pmc__perfdata_close(struct pmc_perfdata *p)
 
 /* ---- accessors ---------------------------------------------------------- */
 
-int pmc__perfdata_nattrs(struct pmc_perfdata *p)
+int perfdata__nattrs(struct perfdata *p)
 {
 	return p->nattrs;
 }
 
-const struct pmc_perfdata_attr *pmc__perfdata_attr(struct pmc_perfdata *p, int i)
+const struct perfdata_attr *perfdata__attr(struct perfdata *p, int i)
 {
 	return i >= 0 && i < p->nattrs ? &p->attrs[i]->pub : NULL;
 }
 
-const struct pmc_perfdata_attr *pmc__perfdata_attr_by_pmcid(struct pmc_perfdata *p,
+const struct perfdata_attr *perfdata__attr_by_pmcid(struct perfdata *p,
     pmc_id_t pmcid)
 {
 	for (int i = 0; i < p->nattrs; i++)
@@ -1028,18 +1028,18 @@ const struct pmc_perfdata_attr *pmc__perfdata_attr_by_pmcid(struct pmc_perfdata 
 	return NULL;
 }
 
-int pmc__perfdata_nbuildids(struct pmc_perfdata *p)
+int perfdata__nbuildids(struct perfdata *p)
 {
 	return p->nbids;
 }
 
-const struct pmc_perfdata_buildid *pmc__perfdata_buildid(struct pmc_perfdata *p, int i)
+const struct perfdata_buildid *perfdata__buildid(struct perfdata *p, int i)
 {
 	return i >= 0 && i < p->nbids ? &p->bids[i].pub : NULL;
 }
 
 #define STR_ACCESSOR(NAME, FIELD) \
-	const char *pmc__perfdata_##NAME(struct pmc_perfdata *p) \
+	const char *perfdata__##NAME(struct perfdata *p) \
 	{ return p->FIELD ? p->FIELD : ""; }
 STR_ACCESSOR(hostname, hostname)
 STR_ACCESSOR(osrelease, osrelease)
@@ -1049,22 +1049,22 @@ STR_ACCESSOR(cpudesc, cpudesc)
 STR_ACCESSOR(cpuid, cpuid)
 STR_ACCESSOR(cmdline, cmdline)
 
-int pmc__perfdata_nr_cpus(struct pmc_perfdata *p)
+int perfdata__nr_cpus(struct perfdata *p)
 {
 	return p->nr_cpus;
 }
 
-unsigned pmc__perfdata_flags(struct pmc_perfdata *p)
+unsigned perfdata__flags(struct perfdata *p)
 {
 	return p->flags;
 }
 
-int pmc__perfdata_truncated(struct pmc_perfdata *p)
+int perfdata__truncated(struct perfdata *p)
 {
 	return p->truncated;
 }
 
-void pmc__perfdata_get_stats(struct pmc_perfdata *p, struct pmc_perfdata_stats *st)
+void perfdata__get_stats(struct perfdata *p, struct perfdata_stats *st)
 {
 	*st = p->st;
 }

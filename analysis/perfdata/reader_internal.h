@@ -12,7 +12,7 @@
  *   reader_queue.c      a kernel record's attr and timestamp, the ordering
  *                       queue (perf's ordered_events)
  *   reader_translate.c  one kernel record -> struct pmclog_ev
- *   reader.c            user records and delivery (pmc__perfdata_read)
+ *   reader.c            user records and delivery (perfdata__read)
  */
 #ifndef PMC_PERFDATA_READER_INTERNAL_H
 #define PMC_PERFDATA_READER_INTERNAL_H
@@ -45,7 +45,7 @@
 /* ---- state ------------------------------------------------------------ */
 
 struct pd_attr {
-	struct pmc_perfdata_attr pub;
+	struct perfdata_attr pub;
 	char *name;
 	uint64_t *ids;
 	size_t nids;
@@ -54,7 +54,7 @@ struct pd_attr {
 };
 
 struct pd_bid {
-	struct pmc_perfdata_buildid pub;
+	struct perfdata_buildid pub;
 	char *path;
 };
 
@@ -76,7 +76,7 @@ struct qent {                         /* a queued kernel record */
 	unsigned char copy[];
 };
 
-struct pmc_perfdata {
+struct perfdata {
 	/* source */
 	int fd;
 	int seekable;
@@ -165,25 +165,25 @@ struct pmc_perfdata {
 	int pend_err;                 /* damage seen: deliver the queue, then fail */
 	int truncated;
 	char errmsg[512];
-	struct pmc_perfdata_stats st;
+	struct perfdata_stats st;
 };
 
 
 /* ---- byte order --------------------------------------------------------- */
 
-static inline uint16_t ld16(const struct pmc_perfdata *p, const unsigned char *b)
+static inline uint16_t ld16(const struct perfdata *p, const unsigned char *b)
 {
 	return p->be ? (uint16_t)(b[0] << 8 | b[1]) : (uint16_t)(b[1] << 8 | b[0]);
 }
 
-static inline uint32_t ld32(const struct pmc_perfdata *p, const unsigned char *b)
+static inline uint32_t ld32(const struct perfdata *p, const unsigned char *b)
 {
 	if (p->be)
 		return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
 	return (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
 }
 
-static inline uint64_t ld64(const struct pmc_perfdata *p, const unsigned char *b)
+static inline uint64_t ld64(const struct perfdata *p, const unsigned char *b)
 {
 	if (p->be)
 		return (uint64_t)ld32(p, b) << 32 | ld32(p, b + 4);
@@ -199,55 +199,55 @@ struct trailer {
 };
 
 /* reader_source.c: the bytes, their order, the zstd stream, errors */
-int pd_set_err(struct pmc_perfdata *p, int e, const char *fmt, ...)
+int pd_set_err(struct perfdata *p, int e, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-uint64_t pd_ld_bits(const struct pmc_perfdata *p, const unsigned char *b);
-ssize_t pd_src_pread(struct pmc_perfdata *p, void *buf, size_t n, uint64_t off);
-size_t pd_ensure(struct pmc_perfdata *p, size_t n);
-void pd_consume(struct pmc_perfdata *p, size_t n);
-void pd_skip_bytes(struct pmc_perfdata *p, uint64_t n);
-int pd_decompress(struct pmc_perfdata *p, const unsigned char *src, size_t n);
+uint64_t pd_ld_bits(const struct perfdata *p, const unsigned char *b);
+ssize_t pd_src_pread(struct perfdata *p, void *buf, size_t n, uint64_t off);
+size_t pd_ensure(struct perfdata *p, size_t n);
+void pd_consume(struct perfdata *p, size_t n);
+void pd_skip_bytes(struct perfdata *p, uint64_t n);
+int pd_decompress(struct perfdata *p, const unsigned char *src, size_t n);
 
 /* reader_header.c: attrs and ids, features, opening */
-int pd_id_get(const struct pmc_perfdata *p, uint64_t id);
-size_t pd_parse_attr(struct pmc_perfdata *p, const unsigned char *b, size_t avail,
-    struct pmc_perfdata_attr *a, uint32_t *nregs_user, uint32_t *nregs_intr);
-int pd_add_attr(struct pmc_perfdata *p, const struct pmc_perfdata_attr *a,
+int pd_id_get(const struct perfdata *p, uint64_t id);
+size_t pd_parse_attr(struct perfdata *p, const unsigned char *b, size_t avail,
+    struct perfdata_attr *a, uint32_t *nregs_user, uint32_t *nregs_intr);
+int pd_add_attr(struct perfdata *p, const struct perfdata_attr *a,
     uint32_t nru, uint32_t nri, const unsigned char *ids, size_t nids);
-void pd_set_attr_name(struct pmc_perfdata *p, struct pd_attr *a, const char *name,
+void pd_set_attr_name(struct perfdata *p, struct pd_attr *a, const char *name,
     size_t maxlen);
-void pd_parse_feature(struct pmc_perfdata *p, int feat, const unsigned char *b, size_t n);
-size_t pd_peek_raw(struct pmc_perfdata *p);
+void pd_parse_feature(struct perfdata *p, int feat, const unsigned char *b, size_t n);
+size_t pd_peek_raw(struct perfdata *p);
 
 /* reader_buildid.c: build ids */
-const struct pd_bid *pd_bid_find(const struct pmc_perfdata *p, const char *path);
-void pd_add_buildid(struct pmc_perfdata *p, const unsigned char *b, size_t len);
-void pd_parse_buildid_section(struct pmc_perfdata *p, const unsigned char *b, size_t len);
+const struct pd_bid *pd_bid_find(const struct perfdata *p, const char *path);
+void pd_add_buildid(struct perfdata *p, const unsigned char *b, size_t len);
+void pd_parse_buildid_section(struct perfdata *p, const unsigned char *b, size_t len);
 
 /* reader_queue.c: a kernel record's attr and time, the ordering queue */
-void pd_flush_round(struct pmc_perfdata *p);
-const struct pd_attr *pd_rec_attr(const struct pmc_perfdata *p, const unsigned char *r,
+void pd_flush_round(struct perfdata *p);
+const struct pd_attr *pd_rec_attr(const struct perfdata *p, const unsigned char *r,
     size_t len, uint32_t type);
-int pd_parse_trailer(const struct pmc_perfdata *p, const struct pd_attr *a,
+int pd_parse_trailer(const struct perfdata *p, const struct pd_attr *a,
     const unsigned char *r, size_t len, struct trailer *t);
-uint64_t pd_rec_time(const struct pmc_perfdata *p, const struct pd_attr *a,
+uint64_t pd_rec_time(const struct perfdata *p, const struct pd_attr *a,
     const unsigned char *r, size_t len, uint32_t type);
-int pd_q_push(struct pmc_perfdata *p, struct qent *e);
-struct qent *pd_q_pop(struct pmc_perfdata *p);
+int pd_q_push(struct perfdata *p, struct qent *e);
+struct qent *pd_q_pop(struct perfdata *p);
 /* A queue entry for record r (len bytes, just read): a reference into the
  * source's chunk, or a copy when r is elsewhere (decompressed data).  NULL
  * when out of memory.  pd_q_free releases one. */
-struct qent *pd_q_entry(struct pmc_perfdata *p, const unsigned char *r, size_t len);
+struct qent *pd_q_entry(struct perfdata *p, const unsigned char *r, size_t len);
 void pd_q_free(struct qent *e);
 void pd_chunk_put(struct pd_chunk *c);
 
 /* reader_translate.c: one kernel record -> struct pmclog_ev */
 void pd_set_time(struct pmclog_ev *ev, uint64_t t);
-int pd_translate(struct pmc_perfdata *p, const struct pd_attr *a, const unsigned char *r,
+int pd_translate(struct perfdata *p, const struct pd_attr *a, const unsigned char *r,
     size_t len, int sub, struct pmclog_ev *ev);
 
 /* reader.c: user records and delivery */
-int pd_process_user(struct pmc_perfdata *p, const unsigned char *r, size_t len,
+int pd_process_user(struct perfdata *p, const unsigned char *r, size_t len,
     uint32_t type);
 
 #endif

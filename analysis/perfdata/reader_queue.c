@@ -8,7 +8,7 @@
  */
 #include "perfdata/reader_internal.h"
 
-void pd_flush_round(struct pmc_perfdata *p)
+void pd_flush_round(struct perfdata *p)
 {
 	p->flush_limit = p->next_flush;
 	p->flushing = 1;
@@ -22,7 +22,7 @@ void pd_flush_round(struct pmc_perfdata *p)
 	PD_S_IDENTIFIER)
 
 /* perf's evlist__event2evsel: NULL if the record names an unknown id. */
-const struct pd_attr *pd_rec_attr(const struct pmc_perfdata *p, const unsigned char *r,
+const struct pd_attr *pd_rec_attr(const struct perfdata *p, const unsigned char *r,
     size_t len, uint32_t type)
 {
 	size_t n = (len - 8) / 8;
@@ -54,7 +54,7 @@ const struct pd_attr *pd_rec_attr(const struct pmc_perfdata *p, const unsigned c
 	return idx < 0 ? NULL : p->attrs[idx];
 }
 
-int pd_parse_trailer(const struct pmc_perfdata *p, const struct pd_attr *a,
+int pd_parse_trailer(const struct perfdata *p, const struct pd_attr *a,
     const unsigned char *r, size_t len, struct trailer *t)
 {
 	size_t n = (len - 8) / 8, k;
@@ -101,7 +101,7 @@ int pd_parse_trailer(const struct pmc_perfdata *p, const struct pd_attr *a,
 }
 
 /* The record's timestamp: 0 when it has none. */
-uint64_t pd_rec_time(const struct pmc_perfdata *p, const struct pd_attr *a,
+uint64_t pd_rec_time(const struct perfdata *p, const struct pd_attr *a,
     const unsigned char *r, size_t len, uint32_t type)
 {
 	if (!a)
@@ -134,7 +134,7 @@ static int qless(const struct qent *a, const struct qent *b)
 	return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq);
 }
 
-int pd_q_push(struct pmc_perfdata *p, struct qent *e)
+int pd_q_push(struct perfdata *p, struct qent *e)
 {
 	if (p->nheap == p->hcap) {
 		size_t nc = p->hcap ? p->hcap * 2 : 1024;
@@ -157,7 +157,7 @@ int pd_q_push(struct pmc_perfdata *p, struct qent *e)
 	return 0;
 }
 
-struct qent *pd_q_pop(struct pmc_perfdata *p)
+struct qent *pd_q_pop(struct perfdata *p)
 {
 	struct qent *top = p->heap[0], *last;
 	size_t i = 0, n;
@@ -184,7 +184,7 @@ void pd_chunk_put(struct pd_chunk *c)
 		free(c);
 }
 
-struct qent *pd_q_entry(struct pmc_perfdata *p, const unsigned char *r, size_t len)
+struct qent *pd_q_entry(struct perfdata *p, const unsigned char *r, size_t len)
 {
 	struct pd_chunk *c = p->ichunk;
 	int ref = c && r >= c->data && r + len <= c->data + p->icap;

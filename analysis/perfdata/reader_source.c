@@ -9,7 +9,7 @@
  */
 #include "perfdata/reader_internal.h"
 
-int pd_set_err(struct pmc_perfdata *p, int e, const char *fmt, ...)
+int pd_set_err(struct perfdata *p, int e, const char *fmt, ...)
 {
 	va_list ap;
 	if (p->pend_err || p->err)
@@ -25,7 +25,7 @@ int pd_set_err(struct pmc_perfdata *p, int e, const char *fmt, ...)
 /* The attr's bitfield word.  A big-endian compiler allocates bitfields from
  * the most significant bit of each byte, so for those files the bits of
  * every byte are reversed and the bytes read in order (perf's swap_bitfield). */
-uint64_t pd_ld_bits(const struct pmc_perfdata *p, const unsigned char *b)
+uint64_t pd_ld_bits(const struct perfdata *p, const unsigned char *b)
 {
 	uint64_t v = 0;
 	if (!p->be) {
@@ -42,7 +42,7 @@ uint64_t pd_ld_bits(const struct pmc_perfdata *p, const unsigned char *b)
 	return v;
 }
 
-int pmc__perfdata_is_perfdata(const void *buf, size_t len)
+int perfdata__is_perfdata(const void *buf, size_t len)
 {
 	static const unsigned char le[8] = { 'P', 'E', 'R', 'F', 'I', 'L', 'E', '2' };
 	static const unsigned char be[8] = { '2', 'E', 'L', 'I', 'F', 'R', 'E', 'P' };
@@ -53,7 +53,7 @@ int pmc__perfdata_is_perfdata(const void *buf, size_t len)
 
 /* ---- the source ----------------------------------------------------------- */
 
-ssize_t pd_src_pread(struct pmc_perfdata *p, void *buf, size_t n, uint64_t off)
+ssize_t pd_src_pread(struct perfdata *p, void *buf, size_t n, uint64_t off)
 {
 	if (p->mem) {
 		if (off >= p->memlen)
@@ -79,7 +79,7 @@ ssize_t pd_src_pread(struct pmc_perfdata *p, void *buf, size_t n, uint64_t off)
 }
 
 /* Fetch more stream bytes into buf (at most n).  0 at the end. */
-static ssize_t src_fetch(struct pmc_perfdata *p, void *buf, size_t n)
+static ssize_t src_fetch(struct perfdata *p, void *buf, size_t n)
 {
 	ssize_t r;
 	if (p->spos >= p->data_end)
@@ -99,7 +99,7 @@ static ssize_t src_fetch(struct pmc_perfdata *p, void *buf, size_t n)
 }
 
 /* Directory format: go on with the next data.N file.  0, or -1 if none. */
-static int next_dfile(struct pmc_perfdata *p)
+static int next_dfile(struct perfdata *p)
 {
 	struct stat sb;
 	int fd;
@@ -134,7 +134,7 @@ static int next_dfile(struct pmc_perfdata *p)
 
 /* Make n bytes available at ibuf + ipos; returns how many are (< n only at
  * the end of the stream or on error). */
-size_t pd_ensure(struct pmc_perfdata *p, size_t n)
+size_t pd_ensure(struct perfdata *p, size_t n)
 {
 	while (p->ilen - p->ipos < n && !p->ieof) {
 		int shared = p->ichunk && p->ichunk->refs > 1;
@@ -194,14 +194,14 @@ size_t pd_ensure(struct pmc_perfdata *p, size_t n)
 	return p->ilen - p->ipos;
 }
 
-void pd_consume(struct pmc_perfdata *p, size_t n)
+void pd_consume(struct perfdata *p, size_t n)
 {
 	p->ipos += n;
 	p->ioff += n;
 }
 
 /* Skip n stream bytes that follow a record (AUXTRACE data, tracing data). */
-void pd_skip_bytes(struct pmc_perfdata *p, uint64_t n)
+void pd_skip_bytes(struct perfdata *p, uint64_t n)
 {
 	size_t have = p->ilen - p->ipos;
 	if (n <= have) {
@@ -238,7 +238,7 @@ void pd_skip_bytes(struct pmc_perfdata *p, uint64_t n)
 	}
 }
 
-int pd_decompress(struct pmc_perfdata *p, const unsigned char *src, size_t n)
+int pd_decompress(struct perfdata *p, const unsigned char *src, size_t n)
 {
 	ZSTD_inBuffer in = { src, n, 0 };
 

@@ -24,7 +24,7 @@ static void copy_str(char *dst, size_t dsz, const unsigned char *src, size_t n)
 	dst[k] = '\0';
 }
 
-static pmc_id_t id_pmc(const struct pmc_perfdata *p, uint64_t id)
+static pmc_id_t id_pmc(const struct perfdata *p, uint64_t id)
 {
 	int idx = pd_id_get(p, id);
 	if (idx < 0)
@@ -40,7 +40,7 @@ static int cpumode_user(uint16_t misc)
 
 /* The sample's user registers and stack (perf record --call-graph dwarf),
  * copied into the reader: the record is gone by the next read. */
-static void take_ustack(struct pmc_perfdata *p, const struct psample *ps,
+static void take_ustack(struct perfdata *p, const struct psample *ps,
     struct pmclog_ev_callchain *cc)
 {
 	cc->pl_nuregs = 0;
@@ -68,7 +68,7 @@ static void take_ustack(struct pmc_perfdata *p, const struct psample *ps,
 }
 
 /* SAMPLE -> CALLCHAIN, decoded by lib/common/perf_sample.  0: dropped. */
-static int tr_sample(struct pmc_perfdata *p, const struct pd_attr *a, const unsigned char *r,
+static int tr_sample(struct perfdata *p, const struct pd_attr *a, const unsigned char *r,
     size_t len, struct pmclog_ev *ev)
 {
 	struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
@@ -146,7 +146,7 @@ static int tr_sample(struct pmc_perfdata *p, const struct pd_attr *a, const unsi
 }
 
 /* One kernel record, sub-event `sub`: 1 if ev was filled, 0 if no (more). */
-int pd_translate(struct pmc_perfdata *p, const struct pd_attr *a, const unsigned char *r,
+int pd_translate(struct perfdata *p, const struct pd_attr *a, const unsigned char *r,
     size_t len, int sub, struct pmclog_ev *ev)
 {
 	uint32_t type = ld32(p, r);

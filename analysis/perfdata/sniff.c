@@ -1,7 +1,7 @@
 /*
  * sniff.c — is this input a perf.data?  Looks at the first 8 bytes of an fd
  * without consuming them, so the caller can hand the same fd to whichever
- * reader fits (pmclog_open or pmc__perfdata_open): pread on files, tee(2)
+ * reader fits (pmclog_open or perfdata__open): pread on files, tee(2)
  * into a scratch pipe on pipes and FIFOs (`perf record -o - | pmc ...`).
  */
 #include <errno.h>
@@ -48,7 +48,7 @@ static int peek_pipe(int fd, unsigned char *buf, size_t n, size_t *got)
 	return 0;
 }
 
-int pmc__perfdata_sniff(int fd)
+int perfdata__sniff(int fd)
 {
 	unsigned char b[8];
 	struct stat sb;
@@ -63,7 +63,7 @@ int pmc__perfdata_sniff(int fd)
 			return 0;
 		r = pread(d, b, sizeof(b), 0);
 		close(d);
-		return r > 0 && pmc__perfdata_is_perfdata(b, (size_t)r);
+		return r > 0 && perfdata__is_perfdata(b, (size_t)r);
 	}
 	if (S_ISREG(sb.st_mode) || S_ISBLK(sb.st_mode)) {
 		ssize_t r = pread(fd, b, sizeof(b), lseek(fd, 0, SEEK_CUR));
@@ -77,5 +77,5 @@ int pmc__perfdata_sniff(int fd)
 	} else {
 		return 0;                 /* cannot look without consuming: not ours */
 	}
-	return pmc__perfdata_is_perfdata(b, got);
+	return perfdata__is_perfdata(b, got);
 }

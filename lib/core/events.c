@@ -1,6 +1,8 @@
-/* events.c — the event-list splitter, public for tools and library users. */
+/* events.c — lib/event's parser, splitter and catalogue, public for tools
+ * and library users (pmc.h). */
 #include "pmc.h"
-#include "core/error.h"
+#include "common/error.h"
+#include "common/sysinfo.h"
 #include "event/event.h"
 
 int pmc_event_split(const char *list, char ***specs, int *n)
@@ -12,4 +14,26 @@ int pmc_event_split(const char *list, char ***specs, int *n)
 void pmc_event_split_free(char **specs, int n)
 {
 	pmc__event_split_free(specs, n);
+}
+
+int pmc_event_attr(const char *spec, struct perf_event_attr *attr)
+{
+	struct pmc_evspec ev;
+	int rc;
+
+	pmc__clear_reason();
+	if ((rc = pmc__event_parse(spec, &ev)) == 0)
+		*attr = ev.attr;
+	return pmc__ret(rc);
+}
+
+int pmc_event_foreach(const char *category,
+    int (*cb)(const struct pmc_evinfo *, void *), void *arg)
+{
+	return pmc__event_foreach(category, cb, arg);
+}
+
+int pmc_host_has_hw_pmu(void)
+{
+	return pmc__sys_has_hw_pmu();
 }

@@ -25,10 +25,10 @@
 #include <unistd.h>
 
 #include "core/internal.h"
-#include "core/error.h"
+#include "common/error.h"
 #include "core/settings.h"
 #include "core/procsnap.h"
-#include "core/sysinfo.h"
+#include "common/sysinfo.h"
 #include "log/writer.h"
 #include "log/records.h"
 
@@ -39,17 +39,17 @@
  * counter, so a per-thread ring belongs to a "dummy" software event we open
  * on the thread for that purpose, and the inherited counters write into it.
  */
-struct ring {
+struct mapped_ring {
 	int cpu;                        /* -1: a per-thread ring */
 	pid_t tid;                      /* per-thread rings: the thread */
 	struct pmc_bctr *owner;         /* the counter whose mapping this is */
 	int owned;                      /* owner is our dummy: close it with the ring */
-	struct ring *next;
+	struct mapped_ring *next;
 };
 
 static struct {
 	struct pmc_logw *lw;
-	struct ring *rings;
+	struct mapped_ring *rings;
 	unsigned flags;
 	int logged_all;                 /* every process's state is in this log */
 	int logged_ksyms;               /* KSYMSRC is in this log */
@@ -125,9 +125,9 @@ static size_t ring_pages(const struct pmc *pm)
 	return pages;
 }
 
-static struct ring *ring_for(int cpu, pid_t tid)
+static struct mapped_ring *ring_for(int cpu, pid_t tid)
 {
-	for (struct ring *r = L.rings; r; r = r->next)
+	for (struct mapped_ring *r = L.rings; r; r = r->next)
 		if (r->cpu == cpu && (cpu >= 0 || r->tid == tid))
 			return r;
 	return NULL;
@@ -135,12 +135,12 @@ static struct ring *ring_for(int cpu, pid_t tid)
 
 /* Map a ring on owner and hand it to the writer. */
 static int new_ring(struct pmc *pm, struct pmc_bctr *owner, int cpu, pid_t tid, int owned,
-    struct ring **out)
+    struct mapped_ring **out)
 {
 	const struct pmc_backend_ops *be = pmc__g.be;
 	struct perf_event_mmap_page *page;
 	size_t pages = ring_pages(pm);
-	struct ring *r;
+	struct mapped_ring *r;
 	int rc;
 
 	/* A user over its locked-memory allowance (perf_event_mlock_kb) gets
@@ -171,7 +171,7 @@ static int new_ring(struct pmc *pm, struct pmc_bctr *owner, int cpu, pid_t tid, 
 }
 
 /* The per-thread ring owner: a dummy event on the thread, not inherited. */
-static int thread_ring(struct pmc *pm, pid_t tid, struct ring **out)
+static int thread_ring(struct pmc *pm, pid_t tid, struct mapped_ring **out)
 {
 	const struct pmc_backend_ops *be = pmc__g.be;
 	struct perf_event_attr a;
@@ -210,7 +210,7 @@ static int thread_ring(struct pmc *pm, pid_t tid, struct ring **out)
 static int add_counter(struct pmc *pm, struct pmc_bctr *c, int cpu, pid_t tid)
 {
 	const struct pmc_backend_ops *be = pmc__g.be;
-	struct ring *r = ring_for(cpu, tid);
+	struct mapped_ring *r = ring_for(cpu, tid);
 	uint64_t kid;
 	int rc;
 
@@ -246,7 +246,7 @@ static int add_counter(struct pmc *pm, struct pmc_bctr *c, int cpu, pid_t tid)
 static int add_csw_probe(struct pmc *pm, struct pmc_bctr *probe, pid_t tid)
 {
 	const struct pmc_backend_ops *be = pmc__g.be;
-	struct ring *r = ring_for(-1, tid);
+	struct mapped_ring *r = ring_for(-1, tid);
 	uint64_t kid;
 	int rc;
 
@@ -302,7 +302,7 @@ int pmc__log_pmc_started(struct pmc *pm)
 		for (int i = 0; i < t->nctr; i++) {
 			/* Rings are set up once per counter; skip ones already added. */
 			int known = 0;
-			for (struct ring *g = L.rings; g; g = g->next)
+			for (struct mapped_ring *g = L.rings; g; g = g->next)
 				known |= g->owner == t->ctr[i];
 			if (known) {
 				/* restarted: pmc_set may have changed the period */
@@ -339,9 +339,9 @@ void pmc__log_target_closing(struct pmc_target *t)
 	if (t->nctr > 0)
 		pmc__logw_unwatch_exit(L.lw, t->pid, t->ctr[0]);
 	for (int i = 0; i < t->nctr; i++)
-		for (struct ring **pp = &L.rings; *pp; pp = &(*pp)->next)
+		for (struct mapped_ring **pp = &L.rings; *pp; pp = &(*pp)->next)
 			if ((*pp)->owner == t->ctr[i]) {
-				struct ring *r = *pp;
+				struct mapped_ring *r = *pp;
 				pmc__logw_remove_ring(L.lw, r->owner);
 				*pp = r->next;
 				free(r);
@@ -378,7 +378,7 @@ static int close_log(void)
 	int rc;
 	/* Rings belong to counters that outlive the log: stop draining them. */
 	while (L.rings) {
-		struct ring *r = L.rings;
+		struct mapped_ring *r = L.rings;
 		L.rings = r->next;
 		pmc__logw_remove_ring(L.lw, r->owner);
 		pmc__g.be->ring_unmap(r->owner);

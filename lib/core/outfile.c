@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/error.h"
+#include "common/error.h"
 #include "core/outfile.h"
 
 #ifndef RENAME_NOREPLACE
@@ -286,4 +286,28 @@ void pmc__outfile_abort(struct pmc_outfile *o)
 		}
 	}
 	release(o);
+}
+
+/* The public calls (pmc.h): -1 with errno instead of -errno. */
+int pmc_outfile_open(struct pmc_outfile *o, const char *path, int flags, mode_t mode)
+{
+	pmc__clear_reason();
+	return pmc__ret(pmc__outfile_open(o, path, flags, mode));
+}
+
+int pmc_outfile_fopen(struct pmc_outfile *o, const char *path, int flags)
+{
+	pmc__clear_reason();
+	return pmc__ret(pmc__outfile_fopen(o, path, flags));
+}
+
+int pmc_outfile_commit(struct pmc_outfile *o)
+{
+	pmc__clear_reason();
+	return pmc__ret(pmc__outfile_commit(o));
+}
+
+void pmc_outfile_abort(struct pmc_outfile *o)
+{
+	pmc__outfile_abort(o);
 }

@@ -19,10 +19,10 @@
 #include <unistd.h>
 
 #include "core/internal.h"
-#include "core/error.h"
+#include "common/error.h"
 #include "core/settings.h"
-#include "core/sysinfo.h"
-#include "core/userpage.h"
+#include "common/sysinfo.h"
+#include "common/userpage.h"
 
 struct pmc_core pmc__g = { .lock = PTHREAD_MUTEX_INITIALIZER };
 char pmc_cpuid[PMC_CPUID_LEN];

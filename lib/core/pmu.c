@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "core/sysinfo.h"
+#include "common/sysinfo.h"
 #include "event/event.h"
 
 /* FreeBSD's DEFAULT_SAMPLE_COUNT: the sample count of an event without

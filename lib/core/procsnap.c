@@ -19,8 +19,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "common/elfnote.h"
 #include "core/procsnap.h"
-#include "core/sysinfo.h"
+#include "common/sysinfo.h"
 #include "log/records.h"
 
 static struct pmc_logrec *rec_buf(void)
@@ -142,23 +143,8 @@ static uint32_t file_build_id(pid_t pid, unsigned long long lo, unsigned long lo
 				continue;
 			size_t n = ph.p_filesz < sizeof(notes) ? ph.p_filesz : sizeof(notes);
 			ssize_t got = pread(fd, notes, n, (off_t)ph.p_offset);
-			size_t off = 0;
-			while (got > 0 && off + sizeof(Elf64_Nhdr) <= (size_t)got) {
-				Elf64_Nhdr nh;
-				memcpy(&nh, notes + off, sizeof(nh));
-				size_t name_at = off + sizeof(nh);
-				size_t desc_at = name_at + ((nh.n_namesz + 3u) & ~3u);
-				if (desc_at + nh.n_descsz > (size_t)got)
-					break;
-				if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-				    !memcmp(notes + name_at, "GNU", 4) && nh.n_descsz > 0) {
-					len = nh.n_descsz > 20 ? 20 : nh.n_descsz;
-					memset(id, 0, 20);
-					memcpy(id, notes + desc_at, len);
-					break;
-				}
-				off = desc_at + ((nh.n_descsz + 3u) & ~3u);
-			}
+			if (got > 0)
+				len = pmc__elfnote_build_id(notes, (size_t)got, id);
 		}
 	}
 	close(fd);

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "pmc.h"
-#include "core/sysinfo.h"
+#include "common/sysinfo.h"
 
 /* FreeBSD's cpuset_t as <sys/cpuset.h> declares it: 1024 bits. */
 #define SYSCTL_CPUSET_BYTES (1024 / 8)

@@ -71,16 +71,6 @@ int pmc__event_names_of_class(enum pmc_class c, const char ***names, int *n);
 /* pmc_name_of_event(3): NULL if unknown. */
 const char *pmc__event_name_of(enum pmc_event ev);
 
-/* One entry of the event catalogue (pmc list). */
-struct pmc_evinfo {
-	const char *name;
-	const char *desc;
-	const char *category;  /* "hardware", "software", "cache", "tracepoint", "pmu",
-	                          "raw", "armv8", "libpfm4" */
-	const char *unit;      /* "" if none */
-	const char *aliases;   /* other accepted spellings, space-separated, or NULL */
-};
-
 /*
  * Call cb for every event of category (NULL = all).  Strings are valid only
  * during the callback.  A non-zero return from cb stops the walk and is
@@ -88,9 +78,6 @@ struct pmc_evinfo {
  */
 int pmc__event_foreach(const char *category,
     int (*cb)(const struct pmc_evinfo *, void *), void *arg);
-
-/* 1 if a core PMU exists (sysfs cpu, cpu_core, cpu_atom, armv8_*, ...). */
-int pmc__host_has_hw_pmu(void);
 
 /*
  * The CPU's own event table, FreeBSD's "pmu-events" (pmc_pmu_*(3)): the
@@ -101,11 +88,9 @@ int pmc__host_has_hw_pmu(void);
 int pmc__event_cpu_table_foreach(int (*cb)(const struct pmc_evinfo *, void *), void *arg);
 
 /*
- * For tests: the root that replaces "/sys" when looking for
- * bus/event_source/devices (NULL = default; env PMC_SYSFS_ROOT also works),
- * and the tracefs directory (NULL = find or mount it; env PMC_TRACEFS).
+ * For tests: the tracefs directory (NULL = find or mount it; env
+ * PMC_TRACEFS).  The sysfs root is lib/common's (pmc__sys_set_sysfs_root).
  */
-void pmc__event_set_sysfs_root(const char *root);
 void pmc__event_set_tracefs_root(const char *dir);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "common/sysinfo.h"
 #include "event/event.h"
 
 /* ---- failure reason (kept here until pmc__event_parse returns) -------- */
@@ -77,15 +78,10 @@ const char *ev__suggest(const char *name);
 void ev__set_hw_caps(struct pmc_evspec *out);
 
 /* ---- sysfs PMUs (event_sysfs.c) ---------------------------------------- */
-/* ".../bus/event_source/devices" */
-const char *ev__devices_dir(void);
-int ev__is_core_pmu_name(const char *pmu);
 /* pmu/terms/ : terms is the text between the slashes. */
 int ev__pmu_resolve(const char *pmu, const char *terms, struct pmc_evspec *out);
 /* A bare name that is an alias under some PMU's events/ (e.g. "tsc"). */
 int ev__pmu_find_alias(const char *name, struct pmc_evspec *out);
-/* Name of the core PMU ("cpu", "cpu_core", "armv8_pmuv3_0"), or NULL. */
-const char *ev__core_pmu(void);
 
 /* ---- tracefs (event_tracefs.c) --------------------------------------- */
 /* The tracefs directory (mounting it if needed and allowed), or -errno with reason. */

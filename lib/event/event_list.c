@@ -83,14 +83,14 @@ static int list_pmus(ev_cb cb, void *arg)
 	int np, ne, rc = 0;
 	char path[700], enc[256], unit[64], name[600], desc[800];
 
-	np = scandir(ev__devices_dir(), &pmus, NULL, alphasort);
+	np = scandir(pmc__sys_pmu_dir(), &pmus, NULL, alphasort);
 	if (np < 0)
 		return 0;
 	for (int i = 0; i < np; i++) {
 		const char *pmu = pmus[i]->d_name;
 		if (rc || pmu[0] == '.')
 			goto next_pmu;
-		snprintf(path, sizeof(path), "%s/%s/events", ev__devices_dir(), pmu);
+		snprintf(path, sizeof(path), "%s/%s/events", pmc__sys_pmu_dir(), pmu);
 		ne = scandir(path, &evs, NULL, alphasort);
 		if (ne < 0)
 			goto next_pmu;
@@ -104,7 +104,7 @@ static int list_pmus(ev_cb cb, void *arg)
 				read_line(p2, unit, sizeof(unit));
 				snprintf(name, sizeof(name), "%s/%s/", pmu, ev);
 				snprintf(desc, sizeof(desc), "%s event of PMU '%s' (%s)",
-					 ev__is_core_pmu_name(pmu) ? "Hardware" : "Kernel", pmu, enc);
+					 pmc__sys_is_core_pmu_name(pmu) ? "Hardware" : "Kernel", pmu, enc);
 				rc = emit(cb, arg, name, desc, "pmu", unit, NULL);
 			}
 			free(evs[j]);
@@ -185,7 +185,7 @@ int ev__pfm_foreach(ev_cb cb, void *arg)
 {
 	struct pfm_ctx c = { cb, arg };
 
-	if (!pmc__host_has_hw_pmu())
+	if (!pmc__sys_has_hw_pmu())
 		return 0;
 	return ev__pfm_walk(pfm_one, &c);
 }
@@ -230,7 +230,7 @@ static int core_pmu_only(const struct pmc_evinfo *e, void *arg)
 		return 0;
 	memcpy(pmu, e->name, (size_t)(slash - e->name));
 	pmu[slash - e->name] = '\0';
-	return ev__is_core_pmu_name(pmu) ? c->cb(e, c->arg) : 0;
+	return pmc__sys_is_core_pmu_name(pmu) ? c->cb(e, c->arg) : 0;
 }
 
 int pmc__event_cpu_table_foreach(ev_cb cb, void *arg)
@@ -240,7 +240,7 @@ int pmc__event_cpu_table_foreach(ev_cb cb, void *arg)
 
 	if (!cb)
 		return -EINVAL;
-	if (!pmc__host_has_hw_pmu())
+	if (!pmc__sys_has_hw_pmu())
 		return 0;
 	if ((rc = list_pmus(core_pmu_only, &c)) != 0)
 		return rc;

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/error.h"
+#include "common/error.h"
 #include "event/event_impl.h"
 #include "event/event_pfm.h"
 
@@ -286,7 +286,7 @@ int ev__pfm_resolve(const char *name, struct pmc_evspec *out)
 	char err[256] = "";
 	int rc;
 
-	if (!pmc__host_has_hw_pmu() || !ev__pfm_core_present())
+	if (!pmc__sys_has_hw_pmu() || !ev__pfm_core_present())
 		return ev__fail(-ENOENT, "this machine has no hardware PMU (software events only); "
 				"vendor event '%s' cannot be resolved", name);
 	memset(&enc, 0, sizeof(enc));
@@ -470,7 +470,7 @@ static int resolve_other(const char *name, int use_pfm, struct pmc_evspec *out)
 	rc = ev__pmu_find_alias(!strcmp(n, "tsc-tsc") || !strcmp(n, "tsc") ? "tsc" : name, out);
 	if (rc != -ENOENT || ev__reason()[0])
 		return rc;
-	if (use_pfm && pmc__host_has_hw_pmu()) {
+	if (use_pfm && pmc__sys_has_hw_pmu()) {
 		rc = ev__pfm_resolve(name, out);
 		if (rc != -ENOENT || ev__reason()[0])
 			return rc;
@@ -490,7 +490,7 @@ static int unknown(const char *name)
 		return ev__fail(-ENOENT, "unknown software event '%s' (SOFT- takes a software "
 				"event name, e.g. SOFT-CLOCK.HARD, SOFT-PAGE_FAULT.ALL, "
 				"SOFT-context-switches)", name);
-	if (looks_vendor(name) && !pmc__host_has_hw_pmu())
+	if (looks_vendor(name) && !pmc__sys_has_hw_pmu())
 		return ev__fail(-ENOENT, "this machine has no hardware PMU (software events only); "
 				"vendor event '%s' cannot be resolved", name);
 	return ev__fail(-ENOENT, "unknown event '%s' (see 'pmc list')", name);
@@ -585,7 +585,7 @@ static int parse_base(char *base, struct pmc_evspec *out)
 	ev__reason_reset();
 	*last = ':';
 	rc = resolve_tracepoint(base, out);
-	if (rc == -ENOENT && pmc__host_has_hw_pmu()) {     /* libpfm4's EVENT:UMASK */
+	if (rc == -ENOENT && pmc__sys_has_hw_pmu()) {     /* libpfm4's EVENT:UMASK */
 		char saved[512];
 		snprintf(saved, sizeof(saved), "%s", ev__reason());
 		ev__reason_reset();

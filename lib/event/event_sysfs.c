@@ -15,24 +15,6 @@
 
 #include "event/event_impl.h"
 
-static char sysfs_root[256];
-static char devices_dir[300];
-
-void pmc__event_set_sysfs_root(const char *root)
-{
-	snprintf(sysfs_root, sizeof(sysfs_root), "%s", root ? root : "");
-}
-
-const char *ev__devices_dir(void)
-{
-	const char *root = sysfs_root[0] ? sysfs_root : getenv("PMC_SYSFS_ROOT");
-
-	if (!root || !*root)
-		root = "/sys";
-	snprintf(devices_dir, sizeof(devices_dir), "%s/bus/event_source/devices", root);
-	return devices_dir;
-}
-
 /* Read a small file, trailing whitespace removed. */
 static int read_small(const char *path, char *buf, size_t len)
 {
@@ -47,43 +29,6 @@ static int read_small(const char *path, char *buf, size_t len)
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
 		buf[--n] = '\0';
 	return 0;
-}
-
-int ev__is_core_pmu_name(const char *pmu)
-{
-	static const char *const prefixes[] = { "armv8_", "armv9_", "armv7_", "arm_cortex_", "apple_" };
-
-	if (!strcmp(pmu, "cpu") || !strcmp(pmu, "cpu_core") || !strcmp(pmu, "cpu_atom"))
-		return 1;
-	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (!strncmp(pmu, prefixes[i], strlen(prefixes[i])))
-			return 1;
-	return 0;
-}
-
-const char *ev__core_pmu(void)
-{
-	static _Thread_local char name[64];
-	struct dirent **ents;
-	int n = scandir(ev__devices_dir(), &ents, NULL, alphasort);
-	const char *found = NULL;
-
-	if (n < 0)
-		return NULL;
-	for (int i = 0; i < n; i++) {
-		if (!found && ents[i]->d_name[0] != '.' && ev__is_core_pmu_name(ents[i]->d_name)) {
-			snprintf(name, sizeof(name), "%.63s", ents[i]->d_name);
-			found = name;
-		}
-		free(ents[i]);
-	}
-	free(ents);
-	return found;
-}
-
-int pmc__host_has_hw_pmu(void)
-{
-	return ev__core_pmu() != NULL;
 }
 
 /* ---- format fields ---------------------------------------------------- */
@@ -169,10 +114,10 @@ static int load_pmu(const char *pmu, struct pmu_desc *d)
 	if (!*pmu || strchr(pmu, '.') == pmu || strstr(pmu, ".."))
 		return ev__fail(-EINVAL, "'%s' is not a PMU name", pmu);
 	snprintf(d->name, sizeof(d->name), "%s", pmu);
-	snprintf(d->dir, sizeof(d->dir), "%s/%s", ev__devices_dir(), pmu);
+	snprintf(d->dir, sizeof(d->dir), "%s/%s", pmc__sys_pmu_dir(), pmu);
 	if (stat(d->dir, &st) < 0)
-		return ev__fail(-ENOENT, "PMU '%s' not found under %s%s", pmu, ev__devices_dir(),
-				ev__is_core_pmu_name(pmu) && !ev__core_pmu() ?
+		return ev__fail(-ENOENT, "PMU '%s' not found under %s%s", pmu, pmc__sys_pmu_dir(),
+				pmc__sys_is_core_pmu_name(pmu) && !pmc__sys_core_pmu() ?
 				" (this machine has no hardware PMU; software events only)" : "");
 	snprintf(path, sizeof(path), "%s/type", d->dir);
 	if ((rc = read_small(path, buf, sizeof(buf))) < 0)
@@ -403,7 +348,7 @@ int ev__pmu_resolve(const char *pmu, const char *terms, struct pmc_evspec *out)
 		}
 	snprintf(out->pmu, sizeof(out->pmu), "%s", pmu);
 	snprintf(canon, sizeof(canon), "%s/%s/", pmu, terms);
-	if (ev__is_core_pmu_name(pmu)) {
+	if (pmc__sys_is_core_pmu_name(pmu)) {
 		ev__set_hw_caps(out);
 		snprintf(out->pmu, sizeof(out->pmu), "%s", pmu);
 		out->pclass = PMC_CLASS_RAW;
@@ -440,12 +385,12 @@ int ev__pmu_find_alias(const char *name, struct pmc_evspec *out)
 
 	if (!*name || strchr(name, '/') || strchr(name, '=') || strchr(name, ',') || name[0] == '.')
 		return -ENOENT;
-	n = scandir(ev__devices_dir(), &ents, NULL, alphasort);
+	n = scandir(pmc__sys_pmu_dir(), &ents, NULL, alphasort);
 	if (n < 0)
 		return -ENOENT;
 	for (int i = 0; i < n; i++) {
 		if (rc == -ENOENT && ents[i]->d_name[0] != '.') {
-			snprintf(path, sizeof(path), "%s/%s/events/%s", ev__devices_dir(),
+			snprintf(path, sizeof(path), "%s/%s/events/%s", pmc__sys_pmu_dir(),
 				 ents[i]->d_name, name);
 			if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
 				rc = ev__pmu_resolve(ents[i]->d_name, name, out);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/armv8.h"
 #include "event/event_impl.h"
 
 void ev__norm(const char *in, char *out, size_t len)
@@ -63,7 +64,7 @@ void ev__set_hw_caps(struct pmc_evspec *out)
 	out->caps = PMC_CAP_READ | PMC_CAP_WRITE | PMC_CAP_INTERRUPT |
 		    PMC_CAP_USER | PMC_CAP_SYSTEM | PMC_CAP_PRECISE;
 	out->needs_hw_pmu = 1;
-	snprintf(out->pmu, sizeof(out->pmu), "%s", ev__core_pmu() ? ev__core_pmu() : "cpu");
+	snprintf(out->pmu, sizeof(out->pmu), "%s", pmc__sys_core_pmu() ? pmc__sys_core_pmu() : "cpu");
 }
 
 /* ---- generic hardware ---------------------------------------------------- */
@@ -477,23 +478,6 @@ const char *ev__armv8_desc(unsigned n)
 	return n < 256 && armv8_names[n] ? "Recommended IMPLEMENTATION DEFINED event" : NULL;
 }
 
-/* The generic hardware events an ARMv8 PMUv3 counts with an architectural
- * event: the kernel's armv8_pmuv3_perf_map (arch/arm64 arm_pmuv3.c), which
- * the simulated PMU follows too. */
-static const struct {
-	unsigned armv8;
-	uint64_t generic;
-} armv8_generic[] = {
-	{ 0x11, PERF_COUNT_HW_CPU_CYCLES },              /* CPU_CYCLES */
-	{ 0x08, PERF_COUNT_HW_INSTRUCTIONS },            /* INST_RETIRED */
-	{ 0x04, PERF_COUNT_HW_CACHE_REFERENCES },        /* L1D_CACHE */
-	{ 0x03, PERF_COUNT_HW_CACHE_MISSES },            /* L1D_CACHE_REFILL */
-	{ 0x21, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },     /* BR_RETIRED */
-	{ 0x10, PERF_COUNT_HW_BRANCH_MISSES },           /* BR_MIS_PRED */
-	{ 0x23, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND }, /* STALL_FRONTEND */
-	{ 0x24, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },  /* STALL_BACKEND */
-};
-
 void pmc__event_generic(const struct pmc_evspec *ev, uint32_t *type, uint64_t *config)
 {
 	*type = ev->attr.type;
@@ -502,14 +486,9 @@ void pmc__event_generic(const struct pmc_evspec *ev, uint32_t *type, uint64_t *c
 		*config &= 0xffffffffull;        /* PERF_HW_EVENT_MASK: no PMU type */
 		return;
 	}
-	if (ev->pclass != PMC_CLASS_ARMV8)
-		return;
-	for (size_t i = 0; i < sizeof(armv8_generic) / sizeof(armv8_generic[0]); i++)
-		if (armv8_generic[i].armv8 == ev->attr.config) {
-			*type = PERF_TYPE_HARDWARE;
-			*config = armv8_generic[i].generic;
-			return;
-		}
+	if (ev->pclass == PMC_CLASS_ARMV8 && ev->attr.config <= 0xffff &&
+	    pmc__armv8_to_generic((unsigned)ev->attr.config, config) == 0)
+		*type = PERF_TYPE_HARDWARE;
 }
 
 static void set_armv8(unsigned n, struct pmc_evspec *out)

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/error.h"
+#include "common/error.h"
 #include "log/writer_impl.h"
 
 #ifndef PMC_VERSION_STRING
@@ -215,7 +215,7 @@ int pmc__logw_append(struct pmc_logw *lw, int type, uint64_t ts, const void *pay
 
 /* ---- rings ------------------------------------------------------------- */
 
-static void drain_ring(struct pmc_logw *lw, struct logw_ring *r)
+static void drain_ring(struct pmc_logw *lw, struct logw_source *r)
 {
 	const struct perf_event_header *h;
 	int64_t avail;
@@ -496,7 +496,7 @@ int pmc__logw_set_period(struct pmc_logw *lw, uint64_t kernel_id, uint64_t perio
 int pmc__logw_add_ring(struct pmc_logw *lw, const struct pmc_backend_ops *be,
     struct pmc_bctr *c, struct perf_event_mmap_page *page, size_t data_size)
 {
-	struct logw_ring r;
+	struct logw_source r;
 	long pg = sysconf(_SC_PAGESIZE);
 	int rc;
 
@@ -511,7 +511,7 @@ int pmc__logw_add_ring(struct pmc_logw *lw, const struct pmc_backend_ops *be,
 	pthread_mutex_lock(&lw->mu);
 	if (lw->nrings == lw->ringcap) {
 		int ncap = lw->ringcap ? 2 * lw->ringcap : 8;
-		struct logw_ring *n = realloc(lw->rings, sizeof(*n) * (size_t)ncap);
+		struct logw_source *n = realloc(lw->rings, sizeof(*n) * (size_t)ncap);
 		if (!n) {
 			pthread_mutex_unlock(&lw->mu);
 			return -ENOMEM;

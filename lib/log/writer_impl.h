@@ -21,10 +21,11 @@ struct logw_event {
 	int used;
 };
 
-struct logw_ring {
+/* A ring the writer drains: its counter and the reader over its mapping. */
+struct logw_source {
 	const struct pmc_backend_ops *be;
 	struct pmc_bctr *c;
-	struct pmc_ring ring;
+	struct pmc_ring_reader ring;
 };
 
 struct logw_csw {              /* last group-member value seen per (tid, id) */
@@ -94,7 +95,7 @@ struct pmc_logw {
 
 	struct logw_event *ev;        /* open addressing on kid, evcap a power of 2 */
 	size_t nev, evcap;
-	struct logw_ring *rings;
+	struct logw_source *rings;
 	int nrings, ringcap;
 	struct pmc_bctr **wait_cs;
 	int wait_cap;

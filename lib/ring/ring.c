@@ -10,7 +10,7 @@
 
 #include "ring/ring.h"
 
-int pmc__ring_init(struct pmc_ring *r, struct perf_event_mmap_page *page,
+int pmc__ring_init(struct pmc_ring_reader *r, struct perf_event_mmap_page *page,
     size_t page_size, size_t fallback_size)
 {
 	uint64_t off, size;
@@ -35,7 +35,7 @@ int pmc__ring_init(struct pmc_ring *r, struct perf_event_mmap_page *page,
 	return 0;
 }
 
-int64_t pmc__ring_begin(struct pmc_ring *r)
+int64_t pmc__ring_begin(struct pmc_ring_reader *r)
 {
 	uint64_t head = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
 
@@ -47,7 +47,7 @@ int64_t pmc__ring_begin(struct pmc_ring *r)
 	return (int64_t)(head - r->tail);
 }
 
-static void publish(struct pmc_ring *r, uint64_t tail)
+static void publish(struct pmc_ring_reader *r, uint64_t tail)
 {
 	if (tail != r->published) {
 		__atomic_store_n(&r->page->data_tail, tail, __ATOMIC_RELEASE);
@@ -55,7 +55,7 @@ static void publish(struct pmc_ring *r, uint64_t tail)
 	}
 }
 
-int pmc__ring_next(struct pmc_ring *r, const struct perf_event_header **hdr, void *scratch)
+int pmc__ring_next(struct pmc_ring_reader *r, const struct perf_event_header **hdr, void *scratch)
 {
 	uint64_t avail, off, first;
 	struct perf_event_header h;
@@ -89,12 +89,12 @@ int pmc__ring_next(struct pmc_ring *r, const struct perf_event_header **hdr, voi
 	return 1;
 }
 
-void pmc__ring_end(struct pmc_ring *r)
+void pmc__ring_end(struct pmc_ring_reader *r)
 {
 	publish(r, r->tail);
 }
 
-void pmc__ring_skip(struct pmc_ring *r)
+void pmc__ring_skip(struct pmc_ring_reader *r)
 {
 	r->tail = r->head;
 	publish(r, r->tail);

@@ -28,7 +28,9 @@
 /* Largest possible record: perf_event_header.size is 16 bits. */
 #define PMC_RING_SCRATCH_SIZE 65536
 
-struct pmc_ring {
+/* The consumer's view of one mapped ring: where the producer was, where
+ * we read, what we told it. */
+struct pmc_ring_reader {
 	struct perf_event_mmap_page *page;
 	unsigned char *data;          /* the data area */
 	uint64_t size;                /* its size, a power of two */
@@ -43,12 +45,12 @@ struct pmc_ring {
  * sim do), else at (char *)page + page_size with fallback_size bytes
  * (page_size * data pages).  The size must be a power of two.  0, -EINVAL.
  */
-int pmc__ring_init(struct pmc_ring *r, struct perf_event_mmap_page *page,
+int pmc__ring_init(struct pmc_ring_reader *r, struct perf_event_mmap_page *page,
     size_t page_size, size_t fallback_size);
 
 /* Snapshot data_head (acquire).  Returns the bytes available, or -EBADMSG
  * when head is behind our tail or more than the ring size ahead of it. */
-int64_t pmc__ring_begin(struct pmc_ring *r);
+int64_t pmc__ring_begin(struct pmc_ring_reader *r);
 
 /*
  * The next record up to the snapshot: 1 with *hdr set (in the ring or, if it
@@ -57,12 +59,12 @@ int64_t pmc__ring_begin(struct pmc_ring *r);
  * 8, or beyond the snapshot).  Consumes the record returned by the previous
  * call, publishing the tail past it.
  */
-int pmc__ring_next(struct pmc_ring *r, const struct perf_event_header **hdr, void *scratch);
+int pmc__ring_next(struct pmc_ring_reader *r, const struct perf_event_header **hdr, void *scratch);
 
 /* Publish the tail past everything returned so far (release). */
-void pmc__ring_end(struct pmc_ring *r);
+void pmc__ring_end(struct pmc_ring_reader *r);
 
 /* Drop everything up to the snapshot (after -EBADMSG) and publish. */
-void pmc__ring_skip(struct pmc_ring *r);
+void pmc__ring_skip(struct pmc_ring_reader *r);
 
 #endif

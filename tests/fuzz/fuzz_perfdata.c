@@ -18,17 +18,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct pmclog_ev ev;
 	for (int ordered = 1; ordered >= 0; ordered--) {
-		struct pmc_perfdata *p = pmc__perfdata_open_mem(data, size);
+		struct perfdata *p = perfdata__open_mem(data, size);
 		if (!p)
 			return 0;
-		pmc__perfdata_set_ordered(p, ordered);
-		for (int n = 0; n < 100000 && pmc__perfdata_read(p, &ev) == 0; n++)
+		perfdata__set_ordered(p, ordered);
+		for (int n = 0; n < 100000 && perfdata__read(p, &ev) == 0; n++)
 			;
-		(void)pmc__perfdata_errmsg(p);
-		(void)pmc__perfdata_truncated(p);
-		for (int i = 0; i < pmc__perfdata_nattrs(p); i++)
-			(void)pmc__perfdata_attr(p, i);
-		pmc__perfdata_close(p);
+		(void)perfdata__errmsg(p);
+		(void)perfdata__truncated(p);
+		for (int i = 0; i < perfdata__nattrs(p); i++)
+			(void)perfdata__attr(p, i);
+		perfdata__close(p);
 	}
 	return 0;
 }

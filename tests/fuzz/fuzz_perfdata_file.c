@@ -20,17 +20,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void drain(int fd)
 {
 	static struct pmclog_ev ev;
-	struct pmc_perfdata *p = pmc__perfdata_open(fd);
+	struct perfdata *p = perfdata__open(fd);
 
 	if (!p) {
-		(void)pmc__perfdata_open_errmsg();
+		(void)perfdata__open_errmsg();
 		return;
 	}
-	for (int n = 0; n < 100000 && pmc__perfdata_read(p, &ev) == 0; n++)
+	for (int n = 0; n < 100000 && perfdata__read(p, &ev) == 0; n++)
 		;
-	(void)pmc__perfdata_errmsg(p);
-	(void)pmc__perfdata_truncated(p);
-	pmc__perfdata_close(p);
+	(void)perfdata__errmsg(p);
+	(void)perfdata__truncated(p);
+	perfdata__close(p);
 }
 
 static int write_all(int fd, const uint8_t *d, size_t n)

@@ -676,7 +676,7 @@ static void t_kernel_modules(void **state)
 	uint64_t ns = 0;
 	int trunc = 0;
 	char msg[256];
-	assert_int_equal(pmc__pmclog_to_perfdata(in, out, &ns, &trunc, msg, sizeof(msg)), 0);
+	assert_int_equal(perfdata__from_pmclog(in, out, &ns, &trunc, msg, sizeof(msg)), 0);
 	close(in);
 	close(out);
 	for (int k = 0; k < 2; k++) {
@@ -766,7 +766,7 @@ static void t_kernel_module_ko(void **state)
 		uint64_t ns = 0;
 		int trunc = 0;
 		char msg[256];
-		assert_int_equal(pmc__pmclog_to_perfdata(in, out, &ns, &trunc, msg, sizeof(msg)), 0);
+		assert_int_equal(perfdata__from_pmclog(in, out, &ns, &trunc, msg, sizeof(msg)), 0);
 		close(in);
 		close(out);
 		for (int k = 0; k < 2; k++) {

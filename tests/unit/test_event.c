@@ -19,7 +19,8 @@
 #include <cmocka.h>
 
 #include "pmc.h"
-#include "core/error.h"
+#include "common/error.h"
+#include "common/sysinfo.h"
 #include "event/event.h"
 
 #define SOFT(i) ((enum pmc_event)(PMC_EV_SOFT_FIRST + (i)))
@@ -290,7 +291,7 @@ static void test_armv8(void **state)
 /* ---- vendor / unknown ----------------------------------------------------- */
 static void test_vendor_without_pmu(void **state)
 {
-	if (pmc__host_has_hw_pmu())
+	if (pmc__sys_has_hw_pmu())
 		skip();   /* this machine has a core PMU: libpfm4 would resolve them */
 	expect_fail("INST_RETIRED.ANY", -ENOENT, "no hardware PMU", "INST_RETIRED.ANY", NULL);
 	expect_fail("amd64_fam19h_zen3::RETIRED_INSTRUCTIONS", -ENOENT, "no hardware PMU",
@@ -528,7 +529,7 @@ static void test_real_msr(void **state)
 	struct pmc_evspec ev;
 	long type = read_long("/sys/bus/event_source/devices/msr/type");
 
-	pmc__event_set_sysfs_root(NULL);
+	pmc__sys_set_sysfs_root(NULL);
 	if (type < 0 || access("/sys/bus/event_source/devices/msr/events/tsc", R_OK))
 		skip();   /* no msr PMU (not x86, or msr driver absent) */
 	ok("msr/tsc/", &ev);
@@ -561,7 +562,7 @@ static void test_real_uprobe_config(void **state)
 	struct pmc_evspec ev;
 	long type = read_long("/sys/bus/event_source/devices/software/type");
 
-	pmc__event_set_sysfs_root(NULL);
+	pmc__sys_set_sysfs_root(NULL);
 	if (type < 0)
 		skip();
 	ok("software/config=0x3/", &ev);
@@ -624,7 +625,7 @@ static int fake_setup(void **state)
 	put(D "bad/format/x", "config:7-3\n");
 	put(D "weird/type", "31\n");
 	put(D "weird/format/y", "config3:0-7\n");
-	pmc__event_set_sysfs_root(fake_root);
+	pmc__sys_set_sysfs_root(fake_root);
 	return 0;
 }
 
@@ -632,7 +633,7 @@ static int fake_teardown(void **state)
 {
 	char cmd[300];
 
-	pmc__event_set_sysfs_root(NULL);
+	pmc__sys_set_sysfs_root(NULL);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fake_root);
 	return system(cmd) == 0 ? 0 : -1;
 }
@@ -641,7 +642,7 @@ static void test_fake_core_pmu(void **state)
 {
 	struct pmc_evspec ev;
 
-	assert_int_equal(pmc__host_has_hw_pmu(), 1);
+	assert_int_equal(pmc__sys_has_hw_pmu(), 1);
 	ok("cpu/event=0x3c,umask=0x1/", &ev);
 	assert_int_equal(ev.attr.type, 4);
 	assert_int_equal(ev.attr.config, 0x013c);
@@ -767,8 +768,8 @@ static void test_no_core_pmu(void **state)
 	mkdir(empty, 0755);
 	snprintf(path, sizeof(path), "%s/bus", empty);
 	mkdir(path, 0755);
-	pmc__event_set_sysfs_root(empty);
-	assert_int_equal(pmc__host_has_hw_pmu(), 0);
+	pmc__sys_set_sysfs_root(empty);
+	assert_int_equal(pmc__sys_has_hw_pmu(), 0);
 	expect_fail("INST_RETIRED.ANY", -ENOENT, "no hardware PMU", "INST_RETIRED.ANY", NULL);
 	expect_fail("msr/tsc/", -ENOENT, "PMU 'msr' not found", NULL);
 	expect_fail("cpu/event=1/", -ENOENT, "PMU 'cpu' not found", "no hardware PMU", NULL);
@@ -777,7 +778,7 @@ static void test_no_core_pmu(void **state)
 	struct pmc_evspec ev;
 	ok("cycles", &ev);
 	assert_int_equal(ev.needs_hw_pmu, 1);
-	pmc__event_set_sysfs_root(fake_root);
+	pmc__sys_set_sysfs_root(fake_root);
 }
 
 /* ---- tracepoints --------------------------------------------------------- */
@@ -833,7 +834,7 @@ static void test_real_tracepoint(void **state)
 	long id = -1;
 	int rc;
 
-	pmc__event_set_sysfs_root(NULL);
+	pmc__sys_set_sysfs_root(NULL);
 	pmc__event_set_tracefs_root(NULL);
 	rc = parse("sched:sched_switch", &ev);
 	if (rc == -ENOENT && strstr(pmc_errmsg(), "tracefs"))

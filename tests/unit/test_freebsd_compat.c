@@ -27,6 +27,7 @@
 #include "pmc.h"
 #include "pmclog.h"
 #include "core/settings.h"
+#include "common/sysinfo.h"
 #include "event/event.h"
 
 static int setup(void **state)
@@ -579,7 +580,7 @@ static void test_pmu_events(void **s)
 	put_file(root, "bus/event_source/devices/cpu/events/cycles", "event=0x3c\n");
 	put_file(root, "bus/event_source/devices/cpu/events/slow-thing", "event=0x11,umask=0x2,period=2000\n");
 	pmc_fini();                                   /* forget the real table */
-	pmc__event_set_sysfs_root(root);
+	pmc__sys_set_sysfs_root(root);
 	assert_true(pmc_pmu_enabled());
 	/* lookups by index and by name agree; case-insensitive, with or without pmu/ */
 	idx = pmc_pmu_idx_get_by_event(NULL, "CYCLES");
@@ -613,7 +614,7 @@ static void test_pmu_events(void **s)
 	}
 	capture_stdout(print_desc_cycles, buf, sizeof(buf));
 	assert_ptr_equal(strstr(buf, "cpu/cycles/:\t"), buf);
-	pmc__event_set_sysfs_root(NULL);
+	pmc__sys_set_sysfs_root(NULL);
 	pmc_fini();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	assert_int_equal(system(cmd), 0);

@@ -16,37 +16,37 @@
 
 static void check_every_type(unsigned char *b, size_t len, int pipe)
 {
-	struct pmc_perfdata *pd = pmc__perfdata_open_mem(b, len);
+	struct perfdata *pd = perfdata__open_mem(b, len);
 	struct pmclog_ev *ev = malloc(sizeof(*ev));
-	struct pmc_perfdata_stats st;
+	struct perfdata_stats st;
 	pmc_id_t id0, id1;
 	int n = 0;
 
 	assert_non_null(pd);
 	assert_non_null(ev);
-	assert_int_equal(pmc__perfdata_nattrs(pd), 2);
-	assert_string_equal(pmc__perfdata_attr(pd, 0)->name, "cpu-clock:u");
-	assert_string_equal(pmc__perfdata_attr(pd, 1)->name, "task-clock");
-	assert_int_equal(pmc__perfdata_attr(pd, 0)->nids, 2);
-	assert_int_equal(pmc__perfdata_attr(pd, 0)->sample_type, T_ST0);
-	assert_true(pmc__perfdata_attr(pd, 0)->freq);
-	assert_int_equal(pmc__perfdata_attr(pd, 0)->period, 4000);
-	assert_true(pmc__perfdata_attr(pd, 0)->flags & PD_ATTR_EXCLUDE_KERNEL);
-	assert_false(pmc__perfdata_attr(pd, 0)->flags & PD_ATTR_EXCLUDE_USER);
-	assert_int_equal(pmc__perfdata_attr(pd, 0)->branch_sample_type, PD_BRANCH_HW_INDEX);
-	assert_int_equal(pmc__perfdata_attr(pd, 1)->period, 100003);
-	assert_string_equal(pmc__perfdata_hostname(pd), "testhost");
-	assert_string_equal(pmc__perfdata_osrelease(pd), "6.1.0-test");
-	assert_string_equal(pmc__perfdata_cmdline(pd), "perf record prog");
-	assert_string_equal(pmc__perfdata_cpudesc(pd), "Test CPU @ 1GHz");
-	assert_int_equal(pmc__perfdata_nr_cpus(pd), 4);
-	assert_int_equal(!!(pmc__perfdata_flags(pd) & PMC_PERFDATA_F_PIPE), pipe);
-	id0 = pmc__perfdata_attr(pd, 0)->pmcid;
-	id1 = pmc__perfdata_attr(pd, 1)->pmcid;
+	assert_int_equal(perfdata__nattrs(pd), 2);
+	assert_string_equal(perfdata__attr(pd, 0)->name, "cpu-clock:u");
+	assert_string_equal(perfdata__attr(pd, 1)->name, "task-clock");
+	assert_int_equal(perfdata__attr(pd, 0)->nids, 2);
+	assert_int_equal(perfdata__attr(pd, 0)->sample_type, T_ST0);
+	assert_true(perfdata__attr(pd, 0)->freq);
+	assert_int_equal(perfdata__attr(pd, 0)->period, 4000);
+	assert_true(perfdata__attr(pd, 0)->flags & PD_ATTR_EXCLUDE_KERNEL);
+	assert_false(perfdata__attr(pd, 0)->flags & PD_ATTR_EXCLUDE_USER);
+	assert_int_equal(perfdata__attr(pd, 0)->branch_sample_type, PD_BRANCH_HW_INDEX);
+	assert_int_equal(perfdata__attr(pd, 1)->period, 100003);
+	assert_string_equal(perfdata__hostname(pd), "testhost");
+	assert_string_equal(perfdata__osrelease(pd), "6.1.0-test");
+	assert_string_equal(perfdata__cmdline(pd), "perf record prog");
+	assert_string_equal(perfdata__cpudesc(pd), "Test CPU @ 1GHz");
+	assert_int_equal(perfdata__nr_cpus(pd), 4);
+	assert_int_equal(!!(perfdata__flags(pd) & PERFDATA_F_PIPE), pipe);
+	id0 = perfdata__attr(pd, 0)->pmcid;
+	id1 = perfdata__attr(pd, 1)->pmcid;
 	assert_int_not_equal(id0, id1);
-	assert_ptr_equal(pmc__perfdata_attr_by_pmcid(pd, id1), pmc__perfdata_attr(pd, 1));
+	assert_ptr_equal(perfdata__attr_by_pmcid(pd, id1), perfdata__attr(pd, 1));
 
-	while (pmc__perfdata_read(pd, ev) == 0) {
+	while (perfdata__read(pd, ev) == 0) {
 		assert_true(n < T_NTYPES);
 		assert_int_equal(ev->pl_type, t_types[n]);
 		assert_int_equal(ev->pl_state, PMCLOG_OK);
@@ -198,18 +198,18 @@ static void check_every_type(unsigned char *b, size_t len, int pipe)
 	}
 	assert_int_equal(n, T_NTYPES);
 	assert_int_equal(ev->pl_state, PMCLOG_EOF);
-	assert_int_equal(pmc__perfdata_truncated(pd), 0);
-	pmc__perfdata_get_stats(pd, &st);
+	assert_int_equal(perfdata__truncated(pd), 0);
+	perfdata__get_stats(pd, &st);
 	assert_int_equal(st.samples, 3);
 	assert_int_equal(st.unknown_id, 1);
 	assert_int_equal(st.bad_samples, 0);
 	assert_int_equal(st.lost, 8);
 	assert_true(st.skipped >= 2);
 	/* sticky end */
-	assert_int_equal(pmc__perfdata_read(pd, ev), -1);
+	assert_int_equal(perfdata__read(pd, ev), -1);
 	assert_int_equal(ev->pl_state, PMCLOG_EOF);
 	free(ev);
-	pmc__perfdata_close(pd);
+	perfdata__close(pd);
 }
 
 static void test_every_type_le(void **state)
@@ -217,7 +217,7 @@ static void test_every_type_le(void **state)
 	size_t len;
 	unsigned char *b = t_make_file(0, NULL, &len);
 	(void)state;
-	assert_true(pmc__perfdata_is_perfdata(b, len));
+	assert_true(perfdata__is_perfdata(b, len));
 	check_every_type(b, len, 0);
 	free(b);
 }
@@ -226,14 +226,14 @@ static void test_every_type_be(void **state)
 {
 	size_t len;
 	unsigned char *b = t_make_file(1, NULL, &len);
-	struct pmc_perfdata *pd;
+	struct perfdata *pd;
 	(void)state;
-	assert_true(pmc__perfdata_is_perfdata(b, len));
+	assert_true(perfdata__is_perfdata(b, len));
 	check_every_type(b, len, 0);
-	pd = pmc__perfdata_open_mem(b, len);
-	assert_true(pmc__perfdata_flags(pd) & PMC_PERFDATA_F_BIG_ENDIAN);
-	assert_true(pmc__perfdata_flags(pd) & PMC_PERFDATA_F_SWAPPED);
-	pmc__perfdata_close(pd);
+	pd = perfdata__open_mem(b, len);
+	assert_true(perfdata__flags(pd) & PERFDATA_F_BIG_ENDIAN);
+	assert_true(perfdata__flags(pd) & PERFDATA_F_SWAPPED);
+	perfdata__close(pd);
 	free(b);
 }
 
@@ -283,15 +283,15 @@ static int pipe_with(const unsigned char *b, size_t len)
 
 static void read_fd_expect(int fd, int expect, int sniff)
 {
-	struct pmc_perfdata *pd;
+	struct perfdata *pd;
 	enum pmclog_state st;
 	if (sniff)
-		assert_int_equal(pmc__perfdata_sniff(fd), 1);
-	pd = pmc__perfdata_open(fd);
+		assert_int_equal(perfdata__sniff(fd), 1);
+	pd = perfdata__open(fd);
 	assert_non_null(pd);
 	assert_int_equal(t_read_all(pd, NULL, 0, &st, NULL), expect);
 	assert_int_equal(st, PMCLOG_EOF);
-	pmc__perfdata_close(pd);
+	perfdata__close(pd);
 	close(fd);
 }
 
@@ -300,7 +300,7 @@ static void read_fd_expect(int fd, int expect, int sniff)
 static void test_pipe_late_attr(void **state)
 {
 	struct pb recs = { .be = 0 };
-	struct pmc_perfdata *pd;
+	struct perfdata *pd;
 	size_t len, at;
 	unsigned char *b;
 	int types[16];
@@ -312,16 +312,16 @@ static void test_pipe_late_attr(void **state)
 	pb_rec_end(&recs, at);
 	t_sample1(&recs, 6, 0x3333);
 	b = t_make_pipe(0, &recs, &len);
-	pd = pmc__perfdata_open_mem(b, len);
+	pd = perfdata__open_mem(b, len);
 	assert_non_null(pd);
-	pmc__perfdata_set_ordered(pd, 0);
+	perfdata__set_ordered(pd, 0);
 	assert_int_equal(t_read_all(pd, types, 16, NULL, NULL), 6);
 	assert_int_equal(types[3], PMCLOG_TYPE_CALLCHAIN);
 	assert_int_equal(types[4], PMCLOG_TYPE_PMCALLOCATE);
 	assert_int_equal(types[5], PMCLOG_TYPE_CALLCHAIN);
-	assert_int_equal(pmc__perfdata_nattrs(pd), 3);
-	assert_string_equal(pmc__perfdata_attr(pd, 2)->name, "instructions");
-	pmc__perfdata_close(pd);
+	assert_int_equal(perfdata__nattrs(pd), 3);
+	assert_string_equal(perfdata__attr(pd, 2)->name, "instructions");
+	perfdata__close(pd);
 	free(b);
 	/* ordered: queued samples keep their attr while 12 more attrs arrive */
 	recs.len = 0;
@@ -335,26 +335,26 @@ static void test_pipe_late_attr(void **state)
 		t_sample1(&recs, 200 + (uint64_t)i, 0x4000 + (uint64_t)i);
 	}
 	b = t_make_pipe(0, &recs, &len);
-	pd = pmc__perfdata_open_mem(b, len);
+	pd = perfdata__open_mem(b, len);
 	assert_non_null(pd);
 	{
 		struct pmclog_ev *ev = malloc(sizeof(*ev));
 		int samples = 0;
-		while (pmc__perfdata_read(pd, ev) == 0) {
+		while (perfdata__read(pd, ev) == 0) {
 			if (ev->pl_type != PMCLOG_TYPE_CALLCHAIN)
 				continue;
 			if (ev->pl_time < 200)
-				assert_int_equal(ev->pl_u.pl_cc.pl_pmcid, pmc__perfdata_attr(pd, 1)->pmcid);
+				assert_int_equal(ev->pl_u.pl_cc.pl_pmcid, perfdata__attr(pd, 1)->pmcid);
 			else
 				assert_int_equal(ev->pl_u.pl_cc.pl_pmcid,
-				    pmc__perfdata_attr(pd, 2 + (int)(ev->pl_time - 200))->pmcid);
+				    perfdata__attr(pd, 2 + (int)(ev->pl_time - 200))->pmcid);
 			samples++;
 		}
 		assert_int_equal(samples, 17);
 		free(ev);
 	}
-	assert_int_equal(pmc__perfdata_nattrs(pd), 14);
-	pmc__perfdata_close(pd);
+	assert_int_equal(perfdata__nattrs(pd), 14);
+	perfdata__close(pd);
 	free(b);
 	free(recs.b);
 }
@@ -441,7 +441,7 @@ static void test_compressed_garbage(void **state)
 	struct pb recs = { .be = 0 };
 	size_t len, at;
 	unsigned char *b;
-	struct pmc_perfdata *pd;
+	struct perfdata *pd;
 	enum pmclog_state st;
 	(void)state;
 	t_sample1(&recs, 5, T_ID1);
@@ -449,13 +449,13 @@ static void test_compressed_garbage(void **state)
 	pbbytes(&recs, "this is not zstd at all", 23);
 	pb_rec_end(&recs, at);
 	b = t_make_file(0, &recs, &len);
-	pd = pmc__perfdata_open_mem(b, len);
+	pd = perfdata__open_mem(b, len);
 	assert_non_null(pd);
 	/* HEADER, 2 PMCALLOCATE, the sample before the damage, then the error */
 	assert_int_equal(t_read_all(pd, NULL, 0, &st, NULL), 4);
 	assert_int_equal(st, PMCLOG_ERROR);
-	assert_non_null(strstr(pmc__perfdata_errmsg(pd), "COMPRESSED"));
-	pmc__perfdata_close(pd);
+	assert_non_null(strstr(perfdata__errmsg(pd), "COMPRESSED"));
+	perfdata__close(pd);
 	free(b);
 	free(recs.b);
 }
@@ -489,11 +489,11 @@ static void test_rounds(void **state)
 	}
 	b = t_make_file(0, &recs, &len);
 	for (int ordered = 1; ordered >= 0; ordered--) {
-		struct pmc_perfdata *pd = pmc__perfdata_open_mem(b, len);
+		struct perfdata *pd = perfdata__open_mem(b, len);
 		size_t k = 0;
 		assert_non_null(pd);
-		pmc__perfdata_set_ordered(pd, ordered);
-		while (pmc__perfdata_read(pd, ev) == 0) {
+		perfdata__set_ordered(pd, ordered);
+		while (perfdata__read(pd, ev) == 0) {
 			if (ev->pl_type != PMCLOG_TYPE_CALLCHAIN)
 				continue;
 			assert_true(k < 6);
@@ -501,7 +501,7 @@ static void test_rounds(void **state)
 			k++;
 		}
 		assert_int_equal(k, 6);
-		pmc__perfdata_close(pd);
+		perfdata__close(pd);
 	}
 	/* a record older than what a round already released: still delivered */
 	recs.len = 0;
@@ -513,12 +513,12 @@ static void test_rounds(void **state)
 	free(b);
 	b = t_make_file(0, &recs, &len);
 	{
-		struct pmc_perfdata *pd = pmc__perfdata_open_mem(b, len);
-		struct pmc_perfdata_stats st;
+		struct perfdata *pd = perfdata__open_mem(b, len);
+		struct perfdata_stats st;
 		assert_int_equal(t_read_all(pd, NULL, 0, NULL, NULL), 3 + 3);
-		pmc__perfdata_get_stats(pd, &st);
+		perfdata__get_stats(pd, &st);
 		assert_int_equal(st.unordered, 1);
-		pmc__perfdata_close(pd);
+		perfdata__close(pd);
 	}
 	free(b);
 	free(recs.b);
@@ -533,12 +533,12 @@ static void cut_everywhere(const unsigned char *b, size_t len, int full)
 {
 	int opened = 0;
 	for (size_t cut = 0; cut < len; cut++) {
-		struct pmc_perfdata *pd = pmc__perfdata_open_mem(b, cut);
+		struct perfdata *pd = perfdata__open_mem(b, cut);
 		enum pmclog_state st;
 		int tr, n;
 		if (!pd) {
 			assert_true(errno == ENOEXEC || errno == EILSEQ);
-			assert_true(pmc__perfdata_open_errmsg()[0] != '\0');
+			assert_true(perfdata__open_errmsg()[0] != '\0');
 			continue;
 		}
 		opened++;
@@ -546,8 +546,8 @@ static void cut_everywhere(const unsigned char *b, size_t len, int full)
 		assert_true(n <= full);
 		assert_true(st == PMCLOG_EOF || st == PMCLOG_ERROR);
 		if (st == PMCLOG_ERROR)
-			assert_true(pmc__perfdata_errmsg(pd)[0] != '\0');
-		pmc__perfdata_close(pd);
+			assert_true(perfdata__errmsg(pd)[0] != '\0');
+		perfdata__close(pd);
 	}
 	assert_true(opened > 0);
 }
@@ -569,17 +569,17 @@ static void test_cut_data_says_truncated(void **state)
 {
 	size_t len;
 	unsigned char *b = t_make_pipe(0, NULL, &len);
-	struct pmc_perfdata *pd;
+	struct perfdata *pd;
 	enum pmclog_state st;
 	int tr;
 	(void)state;
 	/* pipe mode cut inside the last record: everything before, truncated */
-	pd = pmc__perfdata_open_mem(b, len - 3);
+	pd = perfdata__open_mem(b, len - 3);
 	assert_non_null(pd);
 	assert_int_equal(t_read_all(pd, NULL, 0, &st, &tr), T_NTYPES);
 	assert_int_equal(st, PMCLOG_EOF);
 	assert_int_equal(tr, 1);
-	pmc__perfdata_close(pd);
+	perfdata__close(pd);
 	free(b);
 	/* file mode with data size 0 (perf killed before it finished): the data
 	 * runs to the end of the file */
@@ -593,11 +593,11 @@ static void test_cut_data_says_truncated(void **state)
 		len = data_off + recs.len;
 		memset(b + 48, 0, 8);
 		memset(b + 72, 0, 32);
-		pd = pmc__perfdata_open_mem(b, len);
+		pd = perfdata__open_mem(b, len);
 		assert_non_null(pd);
 		assert_int_equal(t_read_all(pd, NULL, 0, &st, &tr), 3 + 2);
 		assert_int_equal(tr, 1);
-		pmc__perfdata_close(pd);
+		perfdata__close(pd);
 		free(b);
 		free(recs.b);
 	}
@@ -611,13 +611,13 @@ static void test_flip_every_byte(void **state)
 	(void)state;
 	for (size_t i = 0; i < len; i++) {
 		for (int k = 0; k < 2; k++) {
-			struct pmc_perfdata *pd;
+			struct perfdata *pd;
 			memcpy(c, b, len);
 			c[i] ^= k ? 0xFF : 0x80;
-			pd = pmc__perfdata_open_mem(c, len);
+			pd = perfdata__open_mem(c, len);
 			if (pd) {
 				t_read_all(pd, NULL, 0, NULL, NULL);
-				pmc__perfdata_close(pd);
+				perfdata__close(pd);
 			}
 		}
 	}
@@ -636,46 +636,46 @@ static void test_corrupt_record_size(void **state)
 	t_sample1(&recs, 6, T_ID1);
 	t_sample1(&recs, 7, T_ID1);
 	for (int sz = 0; sz < 8; sz++) {
-		struct pmc_perfdata *pd;
+		struct perfdata *pd;
 		enum pmclog_state st;
 		pb_patch(&recs, second + 6, (uint64_t)sz, 2);
 		b = t_make_file(0, &recs, &len);
-		pd = pmc__perfdata_open_mem(b, len);
+		pd = perfdata__open_mem(b, len);
 		assert_non_null(pd);
 		/* the sample before the damage, then a clear error */
 		assert_int_equal(t_read_all(pd, NULL, 0, &st, NULL), 3 + 1);
 		assert_int_equal(st, PMCLOG_ERROR);
-		assert_non_null(strstr(pmc__perfdata_errmsg(pd), "size"));
-		pmc__perfdata_close(pd);
+		assert_non_null(strstr(perfdata__errmsg(pd), "size"));
+		perfdata__close(pd);
 		free(b);
 	}
 	/* a size running past the data: the records before, then truncated */
 	{
-		struct pmc_perfdata *pd;
+		struct perfdata *pd;
 		enum pmclog_state st;
 		int tr;
 		pb_patch(&recs, second + 6, 60000, 2);
 		b = t_make_file(0, &recs, &len);
-		pd = pmc__perfdata_open_mem(b, len);
+		pd = perfdata__open_mem(b, len);
 		assert_int_equal(t_read_all(pd, NULL, 0, &st, &tr), 3 + 1);
 		assert_int_equal(st, PMCLOG_EOF);
 		assert_int_equal(tr, 1);
-		pmc__perfdata_close(pd);
+		perfdata__close(pd);
 		free(b);
 	}
 	/* a sample too short for its sample_type: dropped, counted */
 	{
-		struct pmc_perfdata *pd;
-		struct pmc_perfdata_stats s;
+		struct perfdata *pd;
+		struct perfdata_stats s;
 		pb_patch(&recs, second + 6, 24, 2);   /* header + id + ip only */
 		recs.len = second + 24;
 		t_sample1(&recs, 9, T_ID1);
 		b = t_make_file(0, &recs, &len);
-		pd = pmc__perfdata_open_mem(b, len);
+		pd = perfdata__open_mem(b, len);
 		assert_int_equal(t_read_all(pd, NULL, 0, NULL, NULL), 3 + 2);
-		pmc__perfdata_get_stats(pd, &s);
+		perfdata__get_stats(pd, &s);
 		assert_int_equal(s.bad_samples, 1);
-		pmc__perfdata_close(pd);
+		perfdata__close(pd);
 		free(b);
 	}
 	free(recs.b);
@@ -683,18 +683,18 @@ static void test_corrupt_record_size(void **state)
 
 static void open_fails(unsigned char *b, size_t len, const char *what)
 {
-	struct pmc_perfdata *pd = pmc__perfdata_open_mem(b, len);
+	struct perfdata *pd = perfdata__open_mem(b, len);
 	assert_null(pd);
 	assert_int_equal(errno, EILSEQ);
-	if (!strstr(pmc__perfdata_open_errmsg(), what))
-		fail_msg("\"%s\" does not say \"%s\"", pmc__perfdata_open_errmsg(), what);
+	if (!strstr(perfdata__open_errmsg(), what))
+		fail_msg("\"%s\" does not say \"%s\"", perfdata__open_errmsg(), what);
 }
 
 static void test_bogus_header(void **state)
 {
 	size_t len;
 	unsigned char *b = t_make_file(0, NULL, &len), *c = malloc(len);
-	struct pmc_perfdata *pd;
+	struct perfdata *pd;
 	(void)state;
 
 	static const uint64_t bad_sizes[] = { 0, 1, 64, 79, 1000000, 0xFFFFFFFFFFFFFFFFULL };
@@ -738,18 +738,18 @@ static void test_bogus_header(void **state)
 		size_t tab = data_off + data_size;
 		c[tab + 16 + 5] = 0x7f;      /* HOSTNAME is the second set bit */
 	}
-	pd = pmc__perfdata_open_mem(c, len);
+	pd = perfdata__open_mem(c, len);
 	assert_non_null(pd);
-	assert_string_equal(pmc__perfdata_hostname(pd), "");
-	assert_string_equal(pmc__perfdata_osrelease(pd), "6.1.0-test");
+	assert_string_equal(perfdata__hostname(pd), "");
+	assert_string_equal(perfdata__osrelease(pd), "6.1.0-test");
 	assert_int_equal(t_read_all(pd, NULL, 0, NULL, NULL), T_NTYPES);
-	pmc__perfdata_close(pd);
+	perfdata__close(pd);
 	/* not a perf.data */
-	pd = pmc__perfdata_open_mem("PMCLOGR\x89xxxxxxxxxxx", 16);
+	pd = perfdata__open_mem("PMCLOGR\x89xxxxxxxxxxx", 16);
 	assert_null(pd);
 	assert_int_equal(errno, ENOEXEC);
-	assert_false(pmc__perfdata_is_perfdata("PERFILE", 7));
-	assert_false(pmc__perfdata_is_perfdata("PERFILE3", 8));
+	assert_false(perfdata__is_perfdata("PERFILE", 7));
+	assert_false(perfdata__is_perfdata("PERFILE3", 8));
 	free(c);
 	free(b);
 }
@@ -766,11 +766,11 @@ static void test_convert_roundtrip(void **state)
 	char msg[256];
 	void *lp;
 	struct pmclog_ev *ev = malloc(sizeof(*ev)), *ev2 = malloc(sizeof(*ev2));
-	struct pmc_perfdata *pd, *orig;
+	struct perfdata *pd, *orig;
 	(void)state;
 
 	/* perf.data -> pmc log: the pmc log reader sees the same records */
-	assert_int_equal(pmc__perfdata_to_pmclog(in, log, 0, &ns, &tr, msg, sizeof(msg)), 0);
+	assert_int_equal(perfdata__to_pmclog(in, log, 0, &ns, &tr, msg, sizeof(msg)), 0);
 	assert_int_equal(ns, 3);
 	assert_int_equal(tr, 0);
 	lseek(log, 0, SEEK_SET);
@@ -778,7 +778,7 @@ static void test_convert_roundtrip(void **state)
 	if (lp)
 		pmclog_set_extensions(lp, 1);   /* pmc's own records too */
 	assert_non_null(lp);
-	orig = pmc__perfdata_open_mem(b, len);
+	orig = perfdata__open_mem(b, len);
 	{
 		int n = 0, chains = 0;
 		while (pmclog_read(lp, ev) == 0) {
@@ -790,7 +790,7 @@ static void test_convert_roundtrip(void **state)
 			}
 			if (ev->pl_type == PMCLOG_TYPE_CLOSELOG)
 				break;
-			assert_int_equal(pmc__perfdata_read(orig, ev2), 0);
+			assert_int_equal(perfdata__read(orig, ev2), 0);
 			assert_int_equal(ev->pl_type, ev2->pl_type);
 			if (ev->pl_type == PMCLOG_TYPE_CALLCHAIN) {
 				assert_int_equal(ev->pl_u.pl_cc.pl_npc, ev2->pl_u.pl_cc.pl_npc);
@@ -812,22 +812,22 @@ static void test_convert_roundtrip(void **state)
 		assert_true(chains >= 1 && chains <= 3);
 	}
 	pmclog_close(lp);
-	pmc__perfdata_close(orig);
+	perfdata__close(orig);
 
 	/* pmc log -> perf.data (file mode): the samples come back */
 	lseek(log, 0, SEEK_SET);
-	assert_int_equal(pmc__pmclog_to_perfdata(log, back, &ns, &tr, msg, sizeof(msg)), 0);
+	assert_int_equal(perfdata__from_pmclog(log, back, &ns, &tr, msg, sizeof(msg)), 0);
 	assert_int_equal(ns, 3);
 	lseek(back, 0, SEEK_SET);
-	pd = pmc__perfdata_open(back);
+	pd = perfdata__open(back);
 	assert_non_null(pd);
-	assert_int_equal(pmc__perfdata_nattrs(pd), 2);
-	assert_string_equal(pmc__perfdata_attr(pd, 0)->name, "cpu-clock:u");
-	assert_string_equal(pmc__perfdata_hostname(pd), "testhost");
-	assert_int_equal(pmc__perfdata_nbuildids(pd), 2);
+	assert_int_equal(perfdata__nattrs(pd), 2);
+	assert_string_equal(perfdata__attr(pd, 0)->name, "cpu-clock:u");
+	assert_string_equal(perfdata__hostname(pd), "testhost");
+	assert_int_equal(perfdata__nbuildids(pd), 2);
 	{
 		int samples = 0, comm = 0, maps = 0;
-		while (pmc__perfdata_read(pd, ev) == 0) {
+		while (perfdata__read(pd, ev) == 0) {
 			if (ev->pl_type == PMCLOG_TYPE_CALLCHAIN) {
 				samples++;
 				if (ev->pl_u.pl_cc.pl_pid == 100 && ev->pl_time == 1007) {
@@ -849,7 +849,7 @@ static void test_convert_roundtrip(void **state)
 		assert_int_equal(comm, 2);
 		assert_int_equal(maps, 3);
 	}
-	pmc__perfdata_close(pd);
+	perfdata__close(pd);
 
 	/* pmc log -> perf.data on a pipe: pipe mode */
 	{
@@ -860,18 +860,18 @@ static void test_convert_roundtrip(void **state)
 		pid = fork();
 		if (pid == 0) {
 			close(pp[0]);
-			_exit(pmc__pmclog_to_perfdata(log, pp[1], &ns, &tr, msg, sizeof(msg)) ? 1 : 0);
+			_exit(perfdata__from_pmclog(log, pp[1], &ns, &tr, msg, sizeof(msg)) ? 1 : 0);
 		}
 		close(pp[1]);
-		pd = pmc__perfdata_open(pp[0]);
+		pd = perfdata__open(pp[0]);
 		assert_non_null(pd);
-		assert_true(pmc__perfdata_flags(pd) & PMC_PERFDATA_F_PIPE);
+		assert_true(perfdata__flags(pd) & PERFDATA_F_PIPE);
 		int samples = 0;
-		while (pmc__perfdata_read(pd, ev) == 0)
+		while (perfdata__read(pd, ev) == 0)
 			samples += ev->pl_type == PMCLOG_TYPE_CALLCHAIN;
 		assert_int_equal(samples, 3);
-		assert_string_equal(pmc__perfdata_attr(pd, 1)->name, "task-clock");
-		pmc__perfdata_close(pd);
+		assert_string_equal(perfdata__attr(pd, 1)->name, "task-clock");
+		perfdata__close(pd);
 		close(pp[0]);
 		int status;
 		waitpid(pid, &status, 0);

@@ -517,13 +517,13 @@ static unsigned char *t_make_pipe(int be, const struct pb *recs, size_t *len)
 
 /* Read everything; types into out (up to max); returns the count, with the
  * final state and truncation flag. */
-static int t_read_all(struct pmc_perfdata *pd, int *out, int max, enum pmclog_state *st,
+static int t_read_all(struct perfdata *pd, int *out, int max, enum pmclog_state *st,
     int *tr)
 {
 	struct pmclog_ev *ev = malloc(sizeof(*ev));
 	int n = 0;
 	assert_non_null(ev);
-	while (pmc__perfdata_read(pd, ev) == 0) {
+	while (perfdata__read(pd, ev) == 0) {
 		if (out && n < max)
 			out[n] = ev->pl_type;
 		n++;
@@ -531,7 +531,7 @@ static int t_read_all(struct pmc_perfdata *pd, int *out, int max, enum pmclog_st
 	if (st)
 		*st = ev->pl_state;
 	if (tr)
-		*tr = pmc__perfdata_truncated(pd);
+		*tr = perfdata__truncated(pd);
 	free(ev);
 	return n;
 }

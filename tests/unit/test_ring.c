@@ -68,7 +68,7 @@ static void check_rec(const struct perf_event_header *h, uint32_t type, uint16_t
 static void test_in_order(void **state)
 {
 	struct fake *f = fake_new(0);
-	struct pmc_ring r;
+	struct pmc_ring_reader r;
 	const struct perf_event_header *h;
 
 	assert_int_equal(pmc__ring_init(&r, f->page, 4096, 0), 0);
@@ -95,7 +95,7 @@ static void test_wraparound(void **state)
 {
 	/* start 40 bytes before the end: a 64-byte record wraps */
 	struct fake *f = fake_new(DSIZE - 40 + 1024ull * DSIZE);
-	struct pmc_ring r;
+	struct pmc_ring_reader r;
 	const struct perf_event_header *h;
 
 	assert_int_equal(pmc__ring_init(&r, f->page, 4096, 0), 0);
@@ -117,7 +117,7 @@ static void test_header_wraps(void **state)
 {
 	/* only 4 bytes before the end: the 8-byte header itself wraps */
 	struct fake *f = fake_new(DSIZE - 4);
-	struct pmc_ring r;
+	struct pmc_ring_reader r;
 	const struct perf_event_header *h;
 
 	assert_int_equal(pmc__ring_init(&r, f->page, 4096, 0), 0);
@@ -132,7 +132,7 @@ static void test_header_wraps(void **state)
 static void test_corrupt_size(void **state)
 {
 	struct fake *f = fake_new(0);
-	struct pmc_ring r;
+	struct pmc_ring_reader r;
 	const struct perf_event_header *h;
 
 	assert_int_equal(pmc__ring_init(&r, f->page, 4096, 0), 0);
@@ -173,7 +173,7 @@ static void test_corrupt_size(void **state)
 static void test_init(void **state)
 {
 	struct fake *f = fake_new(0);
-	struct pmc_ring r;
+	struct pmc_ring_reader r;
 
 	f->page->data_size = 0;                 /* old kernel: use the fallback */
 	assert_int_equal(pmc__ring_init(&r, f->page, 4096, DSIZE), 0);

@@ -11,7 +11,6 @@
 
 #include "cli.h"
 #include "pmc.h"
-#include "core/outfile.h"
 
 const char *cli_prog = "pmc";
 
@@ -140,7 +139,7 @@ static struct pmc_outfile *pending;
 static void abort_pending(void)
 {
 	if (pending && (pending->fp || pending->fd >= 0))
-		pmc__outfile_abort(pending);
+		pmc_outfile_abort(pending);
 	pending = NULL;
 }
 
@@ -152,7 +151,7 @@ FILE *cli_open_output(struct pmc_outfile *of, const char *path, int force)
 	of->fd = -1;
 	if (!path || strcmp(path, "-") == 0)
 		return stdout;
-	if (pmc__outfile_fopen(of, path, force ? PMC_OUT_FORCE : 0) < 0)
+	if (pmc_outfile_fopen(of, path, force ? PMC_OUT_FORCE : 0) < 0)
 		cli_die(CLI_EXIT_FAIL, "%s", pmc_errmsg());
 	if (!registered++)
 		atexit(abort_pending);
@@ -173,10 +172,10 @@ int cli_close_output(struct pmc_outfile *of, FILE *f, int failed)
 	}
 	if (failed) {
 		cli_warn("cannot write '%s': %s", of->path, strerror(e ? e : EIO));
-		pmc__outfile_abort(of);
+		pmc_outfile_abort(of);
 		return -1;
 	}
-	if (pmc__outfile_commit(of) < 0) {
+	if (pmc_outfile_commit(of) < 0) {
 		cli_warn("%s", pmc_errmsg());
 		return -1;
 	}
@@ -187,7 +186,7 @@ void cli_discard_output(struct pmc_outfile *of)
 {
 	pending = NULL;
 	if (of->fp || of->fd >= 0)
-		pmc__outfile_abort(of);
+		pmc_outfile_abort(of);
 }
 
 const char *cli_default_input(void)

@@ -38,7 +38,7 @@ const char *cli_group_digits(uint64_t v, char *buf, size_t len);
 
 struct pmc_outfile;
 /* -o FILE of a command: stdout for NULL or "-", else a file created by the
- * one output opener (lib/core/outfile.h: temporary file renamed into place,
+ * one output opener (pmc_outfile_open in pmc.h: temporary file renamed into place,
  * planted symlinks never followed); an existing file needs force.  Exits
  * with the opener's message on failure. */
 FILE *cli_open_output(struct pmc_outfile *of, const char *path, int force);

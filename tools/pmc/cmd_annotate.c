@@ -12,7 +12,6 @@
 
 #include "pmc.h"
 #include "cli.h"
-#include "core/outfile.h"
 #include "annotate.h"
 #include "report.h"
 

@@ -15,7 +15,6 @@
 
 #include "pmc.h"
 #include "cli.h"
-#include "core/outfile.h"
 #include "perfdata/perfdata.h"
 
 static void usage(FILE *f)
@@ -89,7 +88,7 @@ int cmd_convert(int argc, char **argv)
 		cli_warn("%s: cannot open: %s", in_shown, strerror(errno));
 		return CLI_EXIT_FAIL;
 	}
-	is_perf = pmc__perfdata_sniff(in_fd);
+	is_perf = perfdata__sniff(in_fd);
 	if (is_perf < 0) {
 		cli_warn("%s: cannot read: %s", in_shown, strerror(-is_perf));
 		return CLI_EXIT_FAIL;
@@ -108,7 +107,7 @@ int cmd_convert(int argc, char **argv)
 	if (strcmp(out, "-") == 0) {
 		out_fd = 1;
 	} else {
-		if (pmc__outfile_open(&of, out, force ? PMC_OUT_FORCE : 0, 0644) < 0) {
+		if (pmc_outfile_open(&of, out, force ? PMC_OUT_FORCE : 0, 0644) < 0) {
 			cli_warn("%s", pmc_errmsg());
 			if (in_fd != 0)
 				close(in_fd);
@@ -118,12 +117,12 @@ int cmd_convert(int argc, char **argv)
 	}
 
 	if (!strcmp(to, "pmc"))
-		rc = pmc__perfdata_to_pmclog(in_fd, out_fd, zstd, &ns, &truncated, msg, sizeof(msg));
+		rc = perfdata__to_pmclog(in_fd, out_fd, zstd, &ns, &truncated, msg, sizeof(msg));
 	else
-		rc = pmc__pmclog_to_perfdata(in_fd, out_fd, &ns, &truncated, msg, sizeof(msg));
+		rc = perfdata__from_pmclog(in_fd, out_fd, &ns, &truncated, msg, sizeof(msg));
 	if (out_fd != 1 && rc < 0) {
-		pmc__outfile_abort(&of);
-	} else if (out_fd != 1 && pmc__outfile_commit(&of) < 0) {
+		pmc_outfile_abort(&of);
+	} else if (out_fd != 1 && pmc_outfile_commit(&of) < 0) {
 		rc = -EIO;
 		snprintf(msg, sizeof(msg), "%s", pmc_errmsg());
 	}

@@ -11,7 +11,6 @@
 
 #include "pmc.h"
 #include "cli.h"
-#include "core/outfile.h"
 #include "diff.h"
 #include "report.h"
 

@@ -338,27 +338,27 @@ static void usage(FILE *f)
  * analysis/perfdata's translation. */
 static int dump_perfdata(int fd, const char *shown)
 {
-	struct pmc_perfdata *pd = pmc__perfdata_open(fd);
+	struct perfdata *pd = perfdata__open(fd);
 	struct pmclog_ev *ev;
 	int rc = CLI_EXIT_OK;
 
 	if (!pd) {
-		cli_warn("%s: %s", shown, pmc__perfdata_open_errmsg());
+		cli_warn("%s: %s", shown, perfdata__open_errmsg());
 		return CLI_EXIT_FAIL;
 	}
 	ev = malloc(sizeof(*ev));
 	if (!ev) {
-		pmc__perfdata_close(pd);
+		perfdata__close(pd);
 		cli_warn("out of memory");
 		return CLI_EXIT_FAIL;
 	}
-	while (pmc__perfdata_read(pd, ev) == 0)
+	while (perfdata__read(pd, ev) == 0)
 		print_record(ev);
 	fflush(stdout);
 	if (ev->pl_state == PMCLOG_ERROR) {
-		cli_warn("%s: %s", shown, pmc__perfdata_errmsg(pd));
+		cli_warn("%s: %s", shown, perfdata__errmsg(pd));
 		rc = CLI_EXIT_FAIL;
-	} else if (pmc__perfdata_truncated(pd)) {
+	} else if (perfdata__truncated(pd)) {
 		cli_warn("%s: perf.data truncated (the records before the cut were printed)", shown);
 		rc = CLI_EXIT_FAIL;
 	}
@@ -367,7 +367,7 @@ static int dump_perfdata(int fd, const char *shown)
 		rc = CLI_EXIT_FAIL;
 	}
 	free(ev);
-	pmc__perfdata_close(pd);
+	perfdata__close(pd);
 	return rc;
 }
 
@@ -403,7 +403,7 @@ int cmd_dump(int argc, char **argv)
 	shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	if (!follow) {
 		int fd = strcmp(path, "-") == 0 ? 0 : open(path, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0 && pmc__perfdata_sniff(fd) == 1) {
+		if (fd >= 0 && perfdata__sniff(fd) == 1) {
 			rc = dump_perfdata(fd, shown);
 			if (fd != 0)
 				close(fd);

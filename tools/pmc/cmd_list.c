@@ -14,7 +14,6 @@
 #include "pmc.h"
 #include "cli.h"
 #include "json.h"
-#include "event/event.h"
 
 struct entry {
 	char *name, *desc, *category, *unit, *aliases;
@@ -158,7 +157,7 @@ struct section {
 /* Returns the number of sections printed. */
 static int print_text(const struct list_opts *o, struct catalogue *c)
 {
-	int hw = pmc__host_has_hw_pmu() || o->sim;
+	int hw = pmc_host_has_hw_pmu() || o->sim;
 	int color = cli_use_color(stdout);
 	const char *b = color ? "\033[1m" : "", *r = color ? "\033[0m" : "";
 	const struct section sections[] = {
@@ -361,7 +360,7 @@ int cmd_list(int argc, char **argv)
 	o.globs = argv + optind;
 	o.nglobs = argc - optind;
 
-	if (pmc__event_foreach(NULL, collect, &cat) != 0) {
+	if (pmc_event_foreach(NULL, collect, &cat) != 0) {
 		free_catalogue(&cat);
 		cli_die(CLI_EXIT_FAIL, "cannot list events: %s", pmc_errmsg());
 	}

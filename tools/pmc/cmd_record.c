@@ -24,7 +24,6 @@
 #include "pmclog.h"
 #include "cli.h"
 #include "target.h"
-#include "core/outfile.h"
 
 #define MAX_EVENTS   64
 #define DEFAULT_HZ   4000
@@ -254,7 +253,7 @@ struct rec {
 	struct rec_pmc *pmcs;
 	int npmcs;
 	int logfd;
-	struct pmc_outfile of;        /* the log file (lib/core/outfile.h), fd -1 for stdout */
+	struct pmc_outfile of;        /* the log file (pmc_outfile_open in pmc.h), fd -1 for stdout */
 	const char *shown;            /* the log's name in messages */
 	pid_t child;
 	int child_done;
@@ -269,7 +268,7 @@ struct rec {
 static void remove_output(struct rec *r)
 {
 	if (r->of.fd >= 0) {
-		pmc__outfile_abort(&r->of);
+		pmc_outfile_abort(&r->of);
 		r->logfd = -1;
 	}
 }
@@ -422,7 +421,7 @@ static void open_output(struct rec *r)
 	/* Written in place (report --follow may read it as it grows); an old
 	 * log is renamed to FILE.old as perf renames perf.data, or with -f
 	 * removed; a symlink planted there is never followed. */
-	if (pmc__outfile_open(&r->of, o->out, PMC_OUT_INPLACE |
+	if (pmc_outfile_open(&r->of, o->out, PMC_OUT_INPLACE |
 	    (o->force ? PMC_OUT_FORCE : PMC_OUT_BACKUP), 0644) < 0)
 		setup_fail(r, CLI_EXIT_FAIL, "%s", pmc_errmsg());
 	r->logfd = r->of.fd;
@@ -784,9 +783,8 @@ int cmd_record(int argc, char **argv)
 	else if (!o.zstd && !write_failed)
 		bytes += 16;          /* the CLOSELOG record written at close */
 	if (r.of.fd >= 0) {
-		int commit_rc = pmc__outfile_commit(&r.of);
-		if (commit_rc < 0 && !write_failed)
-			write_failed = -commit_rc;
+		if (pmc_outfile_commit(&r.of) < 0 && !write_failed)
+			write_failed = errno;
 	} else if (close(r.logfd) < 0 && !write_failed) {
 		write_failed = errno;
 	}

@@ -16,7 +16,6 @@
 
 #include "pmc.h"
 #include "cli.h"
-#include "core/outfile.h"
 #include "offcpu.h"
 #include "report.h"
 

@@ -21,7 +21,6 @@
 #include "pmc.h"
 #include "cli.h"
 #include "stat.h"
-#include "core/outfile.h"
 
 static volatile sig_atomic_t got_signal;
 static void on_signal(int sig) { got_signal = sig; }

@@ -20,9 +20,10 @@
 #include <unistd.h>
 
 #include "backend/backend.h"
-#include "core/error.h"
-#include "core/sysinfo.h"
-#include "core/userpage.h"
+#include "backend/linux/machine.h"
+#include "common/error.h"
+#include "common/sysinfo.h"
+#include "common/userpage.h"
 
 struct pmc_bctr {
 	int fd;
@@ -545,7 +546,7 @@ static int linux_spawn_wait(pid_t pid, int *status, int timeout_ms)
 
 static int linux_init(struct pmc_machine *m)
 {
-	return pmc__sys_describe(m);
+	return linux__describe(m);
 }
 
 static void linux_fini(void)

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/error.h"
+#include "common/error.h"
 #include "backend/sim/sim.h"
 
 static char *config_override;
@@ -347,7 +347,7 @@ static void sim_ring_unmap(struct pmc_bctr *c)
 {
 	LOCK();
 	if (c->own_rb) {
-		struct sim_ring *rb = c->own_rb;
+		struct sim_perf_buffer *rb = c->own_rb;
 
 		c->own_rb = NULL;
 		if (c->rb == rb)
@@ -388,7 +388,7 @@ static int rings_scan(struct pmc_bctr **cs, int n, int op)
 	int r = 0;
 
 	for (int i = 0; i < n; i++) {
-		struct sim_ring *rb = cs[i] ? cs[i]->rb : NULL;
+		struct sim_perf_buffer *rb = cs[i] ? cs[i]->rb : NULL;
 		int dup = 0;
 
 		if (!rb)
@@ -434,7 +434,7 @@ static void deadline_in(struct timespec *ts, long ms)
 static int backpressure(void)
 {
 	for (struct pmc_bctr *e = sim.events; e; e = e->next) {
-		struct sim_ring *rb = e->own_rb;
+		struct sim_perf_buffer *rb = e->own_rb;
 		uint64_t thresh, grace_ms;
 		struct timespec until, tick;
 

@@ -16,22 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "common/armv8.h"
+#include "common/error.h"
 #include "backend/sim/sim.h"
 
 #define SLOT_SW 100    /* att->slot of a running software counter */
 
-static const struct {
-	uint64_t config;
-	unsigned evt;
-} hw_map[] = {
-	{ PERF_COUNT_HW_CPU_CYCLES, ARMV8_EV_CPU_CYCLES },
-	{ PERF_COUNT_HW_INSTRUCTIONS, ARMV8_EV_INST_RETIRED },
-	{ PERF_COUNT_HW_CACHE_REFERENCES, ARMV8_EV_L1D_CACHE },
-	{ PERF_COUNT_HW_CACHE_MISSES, ARMV8_EV_L1D_CACHE_REFILL },
-	{ PERF_COUNT_HW_BRANCH_INSTRUCTIONS, ARMV8_EV_BR_RETIRED },
-	{ PERF_COUNT_HW_BRANCH_MISSES, ARMV8_EV_BR_MIS_PRED },
-};
 
 #define SAMPLE_OK (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 		   PERF_SAMPLE_ADDR | PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | \
@@ -44,12 +34,12 @@ static int map_event(const struct perf_event_attr *a, enum sim_evkind *kind, uns
 {
 	switch (a->type) {
 	case PERF_TYPE_HARDWARE:
-		for (size_t i = 0; i < sizeof(hw_map) / sizeof(hw_map[0]); i++)
-			if (hw_map[i].config == a->config) {
-				*kind = EV_HW;
-				*evt = hw_map[i].evt;
-				return 0;
-			}
+		/* as the kernel's driver maps it: the architectural event, if
+		 * this machine implements it (PMCEID) */
+		if (pmc__armv8_of_generic(a->config, evt) == 0 && pmuv3__implements(*evt)) {
+			*kind = EV_HW;
+			return 0;
+		}
 		pmc__set_reason("the simulated ARMv8 PMU has no event for generic hardware "
 				"event %llu (it models cycles, instructions, cache-references, "
 				"cache-misses, branches, branch-misses)",

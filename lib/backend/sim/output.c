@@ -94,9 +94,9 @@ static void sample_id(struct buf *b, const struct pmc_bctr *e, const struct ctx 
 
 /* ---- rings ------------------------------------------------------------- */
 
-struct sim_ring *sim__ring_new(struct pmc_bctr *owner, size_t data_pages)
+struct sim_perf_buffer *sim__ring_new(struct pmc_bctr *owner, size_t data_pages)
 {
-	struct sim_ring *rb = calloc(1, sizeof(*rb));
+	struct sim_perf_buffer *rb = calloc(1, sizeof(*rb));
 	void *mem;
 
 	if (!rb)
@@ -122,7 +122,7 @@ struct sim_ring *sim__ring_new(struct pmc_bctr *owner, size_t data_pages)
 	return rb;
 }
 
-void sim__ring_free(struct sim_ring *rb)
+void sim__ring_free(struct sim_perf_buffer *rb)
 {
 	if (!rb)
 		return;
@@ -130,7 +130,7 @@ void sim__ring_free(struct sim_ring *rb)
 	free(rb);
 }
 
-static void copy_in(struct sim_ring *rb, const void *src, size_t n)
+static void copy_in(struct sim_perf_buffer *rb, const void *src, size_t n)
 {
 	uint64_t off = rb->head & (rb->size - 1);
 	size_t first = n;
@@ -145,7 +145,7 @@ static void copy_in(struct sim_ring *rb, const void *src, size_t n)
 
 static void rb_write(struct pmc_bctr *e, struct buf *b, const struct ctx *x, int is_sample)
 {
-	struct sim_ring *rb = e->rb;
+	struct sim_perf_buffer *rb = e->rb;
 	struct buf lb;
 	uint64_t tail;
 
@@ -407,7 +407,7 @@ static void emit_mmap(struct pmc_bctr *e, struct sim_task *t, const struct ctx *
 		put64(&b, 0);                   /* ino_generation */
 		put32x2(&b, 0x5 /* PROT_READ|PROT_EXEC */, 0x2 /* MAP_PRIVATE */);
 	}
-	putstr(&b, t->wl->path);
+	putstr(&b, t->wl->image);   /* the symbol map: see simwl__write_image */
 	sample_id(&b, e, x);
 	rb_write(e, &b, x, 0);
 }

@@ -68,6 +68,11 @@ static uint64_t pmceid(int hi)
 	return v;
 }
 
+int pmuv3__implements(unsigned evt)
+{
+	return evt < 64 && (pmceid(evt >= 32) >> (evt & 31)) & 1;
+}
+
 /*
  * EL0 access control.  Returns 1 if allowed, 0 if UNDEFINED; *acmask gets
  * the flag bits EL0 may see (all implemented ones but F0, or PMUACR_EL1's

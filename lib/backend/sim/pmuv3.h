@@ -121,6 +121,8 @@ struct pmuv3 {
 };
 
 void pmuv3__init(struct pmuv3 *p, const struct pmuv3_config *cfg);
+/* 1 if common event evt is one this machine counts (its PMCEID0/1 bit). */
+int pmuv3__implements(unsigned evt);
 /* Register access at exception level el (0 or 1). */
 int pmuv3__mrs(struct pmuv3 *p, unsigned reg, int el, uint64_t *val);
 int pmuv3__msr(struct pmuv3 *p, unsigned reg, int el, uint64_t val);

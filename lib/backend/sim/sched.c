@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "common/error.h"
 #include "backend/sim/sim.h"
 
 struct sim sim = {
@@ -685,6 +685,10 @@ int sim__spawn(const char *path, pid_t *pid)
 	rc = simwl__load(path, &w, err, sizeof(err));
 	if (rc) {
 		pmc__set_reason("%s", err);
+		return rc;
+	}
+	if ((rc = simwl__write_image(w)) != 0) {
+		simwl__free(w);
 		return rc;
 	}
 	p = realloc(wls, (size_t)(nwls + 1) * sizeof(*wls));

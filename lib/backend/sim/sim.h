@@ -27,7 +27,7 @@
 #include "backend/backend.h"
 #include "backend/sim/pmuv3.h"
 #include "backend/sim/workload.h"
-#include "core/userpage.h"
+#include "common/userpage.h"
 
 #define SIM_MAX_CPUS    64
 #define SIM_PID_BASE    1000        /* first simulated pid */
@@ -93,7 +93,7 @@ struct sim_task {
 /* ---- counters ---------------------------------------------------------- */
 enum sim_evkind { EV_HW, EV_SW };
 
-struct sim_ring;
+struct sim_perf_buffer;
 
 /*
  * One attachment of a counter to one context: a task (per-task counters,
@@ -138,8 +138,8 @@ struct pmc_bctr {
 	uint64_t period;            /* current sample period (0 = counting) */
 	struct sim_att **atts;
 	int natts, capatts;
-	struct sim_ring *rb;        /* where records go (own or redirected) */
-	struct sim_ring *own_rb;    /* ring this counter mapped */
+	struct sim_perf_buffer *rb;        /* where records go (own or redirected) */
+	struct sim_perf_buffer *own_rb;    /* ring this counter mapped */
 	struct perf_event_mmap_page *upage;  /* control page without a ring */
 	uint64_t lost;              /* samples lost (PERF_FORMAT_LOST) */
 	uint64_t nsamples;
@@ -147,7 +147,9 @@ struct pmc_bctr {
 };
 
 /* ---- ring buffers -------------------------------------------------------- */
-struct sim_ring {
+/* The producer side of a mapped ring: the simulated kernel's struct
+ * perf_buffer. */
+struct sim_perf_buffer {
 	struct perf_event_mmap_page *page;
 	unsigned char *data;
 	uint64_t size;              /* data bytes, power of two */
@@ -281,8 +283,8 @@ uint64_t sim__drv_maxperiod(struct sim_cpu *c, int slot);
 int  sim__drv_width(struct sim_cpu *c, int slot);
 
 /* output.c */
-struct sim_ring *sim__ring_new(struct pmc_bctr *owner, size_t data_pages);
-void sim__ring_free(struct sim_ring *rb);
+struct sim_perf_buffer *sim__ring_new(struct pmc_bctr *owner, size_t data_pages);
+void sim__ring_free(struct sim_perf_buffer *rb);
 void sim__out_sample(struct sim_cpu *c, struct sim_att *a, uint64_t period, uint64_t ip,
 		    int el);
 void sim__out_throttle(struct sim_cpu *c, struct sim_att *a, int unthrottle);

@@ -2,7 +2,7 @@
  * userpage.c — the sim's side of the perf_event_mmap_page control page:
  * the writer (sim__userpage_update, perf_event_update_userpage's
  * equivalent) and the EL0 counter read behind rdpmc_read.  The reader is
- * libpmc's, in lib/core/userpage.c.
+ * libpmc's, in lib/common/userpage.c.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -4,13 +4,17 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "backend/sim/workload.h"
+#include "common/error.h"
 
 #define TOTAL_LIMIT (1ull << 62)
 #define TASK_LIMIT  100000ull
@@ -547,4 +551,83 @@ int simwl__file_symbols(const char *path,
 	simwl__symbols(w, cb, arg);
 	simwl__free(w);
 	return 0;
+}
+
+static int own_dir(const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+		return -errno;
+	if (lstat(dir, &st) != 0)
+		return -errno;
+	/* /tmp is shared: a directory someone else made (or a symlink) there
+	 * could be swapped under us */
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077))
+		return -EPERM;
+	return 0;
+}
+
+int simwl__write_image(struct simwl *w)
+{
+	const char *tmp = getenv("TMPDIR");
+	const char *base = strrchr(w->path, '/') ? strrchr(w->path, '/') + 1 : w->path;
+	char dir[1024], part[4200];
+	char *text = NULL;
+	size_t len = 0;
+	uint64_t h = 0xcbf29ce484222325ull;     /* FNV-1a 64 */
+	FILE *f = open_memstream(&text, &len);
+	int rc = 0, fd;
+
+	if (!f || simwl__write_perfmap(w, f) != 0 || fclose(f) != 0) {
+		free(text);
+		pmc__set_reason("sim: out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)text[i]) * 0x100000001b3ull;
+	snprintf(dir, sizeof(dir), "%s/pmc-sim-%u", tmp && *tmp == '/' ? tmp : "/tmp",
+	    (unsigned)geteuid());
+	if ((rc = own_dir(dir)) == 0) {
+		size_t n = strlen(dir);
+		snprintf(dir + n, sizeof(dir) - n, "/%016llx", (unsigned long long)h);
+		rc = own_dir(dir);
+	}
+	if (rc) {
+		pmc__set_reason("sim: cannot use %s for the workload's symbol map: %s", dir,
+		    rc == -EPERM ? "not a private directory of this user" : strerror(-rc));
+		free(text);
+		return rc;
+	}
+	if ((size_t)snprintf(w->image, sizeof(w->image), "%s/%s", dir, base) >= sizeof(w->image)) {
+		pmc__set_reason("sim: the workload's symbol map path is too long");
+		w->image[0] = '\0';
+		free(text);
+		return -ENAMETOOLONG;
+	}
+	if (access(w->image, F_OK) == 0) {      /* same text, same name: done */
+		free(text);
+		return 0;
+	}
+	snprintf(part, sizeof(part), "%s/.%s.%d", dir, base, (int)getpid());
+	fd = open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		rc = -errno;
+	} else {
+		if (write(fd, text, len) != (ssize_t)len)
+			rc = errno ? -errno : -EIO;
+		if (close(fd) != 0 && !rc)
+			rc = -errno;
+		if (!rc && rename(part, w->image) != 0)
+			rc = -errno;
+		if (rc)
+			unlink(part);
+	}
+	if (rc) {
+		pmc__set_reason("sim: cannot write the workload's symbol map %s: %s", w->image,
+		    strerror(-rc));
+		w->image[0] = '\0';
+	}
+	free(text);
+	return rc;
 }

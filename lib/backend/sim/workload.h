@@ -72,6 +72,8 @@ struct simwl_proc {
 
 struct simwl {
 	char path[4096];             /* absolute path of the file */
+	char image[4096];            /* its symbol map (simwl__write_image), the file
+	                                its mapping names; "" until written */
 	struct simwl_func *funcs;
 	int nfuncs;
 	struct simwl_proc *procs;    /* procs[0] is the one spawn starts */
@@ -100,13 +102,30 @@ void simwl__symbols(const struct simwl *w,
 		    void (*cb)(void *arg, const char *name, uint64_t start, uint64_t size),
 		    void *arg);
 /*
- * For the analysis layer: the function symbols of the workload file at path
- * (the file name a simulated process's PERF_RECORD_MMAP2 carries).
+ * The function symbols of the workload file at path.
+ * -ENOEXEC if it is not a workload file.
+ */
+/*
+ * The function symbols of the workload file at path.
  * -ENOEXEC if it is not a workload file.
  */
 int simwl__file_symbols(const char *path,
 			void (*cb)(void *arg, const char *name, uint64_t start, uint64_t size),
 			void *arg);
+
+/*
+ * Write the workload's symbol table as a perf-map file ("START SIZE NAME"
+ * lines, what analysis reads for /tmp/perf-PID.map) and set w->image to
+ * its path: the file the workload's executable mapping (MMAP2) names, so a
+ * report names the samples without knowing about the simulator.  The file
+ * is DIR/HASH/BASENAME: DIR is $TMPDIR/pmc-sim-UID (or /tmp/...), created
+ * 0700 and refused unless it is this user's own directory; HASH is of the
+ * map's text, so runs of the same workload share one file and concurrent
+ * runs never see a half-written one (written under a temporary name, then
+ * renamed); BASENAME is the workload's, the name reports show.
+ * 0 or -errno with a reason.
+ */
+int simwl__write_image(struct simwl *w);
 /* The symbols in the perf-map text format ("START SIZE NAME", hex). */
 int simwl__write_perfmap(const struct simwl *w, FILE *f);
 

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdint.h>
 
-#include "core/userpage.h"
+#include "common/userpage.h"
 
 /* capabilities bits (the bitfield's layout in perf_event.h) */
 #define CAP_USER_RDPMC     (1ull << 2)

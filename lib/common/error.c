@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "pmc.h"
-#include "core/error.h"
+#include "common/error.h"
 
 static _Thread_local char reason[512];
 static _Thread_local int reason_set;
