@@ -11,7 +11,6 @@
 
 #include "pmc.h"
 #include "cli.h"
-#include "core/outfile.h"
 #include "script.h"
 
 static void usage(FILE *f)
