@@ -274,37 +274,83 @@ static void exec_done(struct pmc_logw *lw, int32_t pid, uint64_t ts)
 		exec_flush(lw, i, 0, ts);
 }
 
-/* ---- PROCEXIT of an attached process itself ------------------------------ */
+/* ---- PROCEXIT of the one task the kernel sends no count for ---------------- */
+
+static struct logw_exitproc *exit_proc(struct logw_exitwatch *w, int32_t pid)
+{
+	for (int i = 0; i < w->nprocs; i++)
+		if (w->procs[i].pid == pid)
+			return &w->procs[i];
+	return NULL;
+}
+
+struct logw_exitproc *pmc__logw_exit_proc_add(struct logw_exitwatch *w, int32_t pid)
+{
+	if (w->nprocs == w->proccap) {
+		int c = w->proccap ? w->proccap * 2 : 8;
+		struct logw_exitproc *n = realloc(w->procs, (size_t)c * sizeof(*n));
+		if (!n)
+			return NULL;
+		w->procs = n;
+		w->proccap = c;
+	}
+	memset(&w->procs[w->nprocs], 0, sizeof(w->procs[0]));
+	w->procs[w->nprocs].pid = pid;
+	return &w->procs[w->nprocs++];
+}
+
+/* A process forked in a watched tree joins it.  (Without memory it stays
+ * out: then its count is nobody's rather than a wrong one's.) */
+static void exit_forked(struct pmc_logw *lw, int32_t ppid, int32_t pid)
+{
+	for (int i = 0; i < lw->nxw; i++)
+		if (exit_proc(&lw->xw[i], ppid) && !exit_proc(&lw->xw[i], pid))
+			pmc__logw_exit_proc_add(&lw->xw[i], pid);
+}
 
 static void exit_watched(struct pmc_logw *lw, int32_t pid, int32_t tid, uint64_t ts)
 {
-	for (int i = 0; i < lw->nxw; i++)
-		if (lw->xw[i].pid == pid && !lw->xw[i].exited) {
-			lw->xw[i].exited = 1;
-			lw->xw[i].tid = tid;
-			lw->xw[i].exit_ts = ts;
+	for (int i = 0; i < lw->nxw; i++) {
+		struct logw_exitproc *p = exit_proc(&lw->xw[i], pid);
+		if (p && !p->exited) {
+			p->exited = 1;
+			p->tid = tid;
+			p->exit_ts = ts;
 		}
+	}
 }
 
-/* A PROCEXIT from the kernel's READ: the target's own, or a descendant's. */
-static void exit_read_seen(struct pmc_logw *lw, pmc_id_t pmc, int32_t pid, uint64_t value)
+/* A PROCEXIT from the kernel's READ: a task of the tree, or of none. */
+static void exit_read_seen(struct pmc_logw *lw, pmc_id_t pmc, int32_t pid, int32_t tid,
+    uint64_t value)
 {
 	for (int i = 0; i < lw->nxw; i++) {
 		struct logw_exitwatch *w = &lw->xw[i];
-		if (w->pmc != pmc)
+		struct logw_exitproc *p;
+		if (w->pmc != pmc || !(p = exit_proc(w, pid)))
 			continue;
-		if (w->pid == pid)
-			w->got_read = 1;
-		else
-			w->others += value;
+		w->reported += value;
+		if (pid == tid)
+			p->got_read = 1;
 	}
 }
 
 void pmc__logw_exit_emit(struct pmc_logw *lw, struct logw_exitwatch *w)
 {
+	struct logw_exitproc *hole = NULL;
 	uint64_t sum = 0;
 
-	if (!w->exited || w->got_read || w->done)
+	if (w->done)
+		return;
+	for (int i = 0; i < w->nprocs; i++) {
+		struct logw_exitproc *p = &w->procs[i];
+		if (!p->exited || p->got_read)
+			continue;
+		if (hole)
+			return;           /* two or more: not ours to divide */
+		hole = p;
+	}
+	if (!hole)
 		return;
 	w->done = 1;
 	for (int k = 0; k < w->nctr; k++) {
@@ -312,9 +358,9 @@ void pmc__logw_exit_emit(struct pmc_logw *lw, struct logw_exitwatch *w)
 		if (w->be->read(w->ctr[k], &v) == 0)
 			sum += v.value;
 	}
-	if (pmc__logrec_procexit(&lw->rec, w->pmc, (pid_t)w->pid, (pid_t)w->tid,
-	    sum > w->others ? sum - w->others : 0) == 0)
-		emit(lw, w->exit_ts);
+	if (pmc__logrec_procexit(&lw->rec, w->pmc, (pid_t)hole->pid, (pid_t)hole->tid,
+	    sum > w->reported ? sum - w->reported : 0) == 0)
+		emit(lw, hole->exit_ts);
 }
 
 static int is_user_mode(uint16_t misc)
@@ -520,6 +566,8 @@ void pmc__logw_translate(struct pmc_logw *lw, const struct perf_event_header *h)
 		if (c.bad)
 			break;
 		if (pid != ppid) {
+			if (lw->nxw > 0)
+				exit_forked(lw, (int32_t)ppid, (int32_t)pid);
 			if (pmc__logrec_procfork(&lw->rec, (pid_t)ppid, (pid_t)pid, (pid_t)ptid,
 			    (pid_t)tid) == 0)
 				emit(lw, ts);
@@ -605,8 +653,8 @@ void pmc__logw_translate(struct pmc_logw *lw, const struct perf_event_header *h)
 			if (pmc__logrec_procexit(&lw->rec, e->pmc, (pid_t)pid, (pid_t)tid,
 			    rv[i].value) == 0)
 				emit(lw, ts);
-			if (lw->nxw > 0 && pid == tid)
-				exit_read_seen(lw, e->pmc, (int32_t)pid, rv[i].value);
+			if (lw->nxw > 0)
+				exit_read_seen(lw, e->pmc, (int32_t)pid, (int32_t)tid, rv[i].value);
 		}
 		return;
 	}

@@ -533,33 +533,12 @@ void stat_print_per_process(struct stat_opts *o, int logfd, pid_t root)
 	proc_get(&rows, &n, o->nev, root);
 	read_per_process(o, p, &rows, &n);
 	pmclog_close(p);
-	/*
-	 * Each task's counts arrive in its exit record (inherit_stat's
-	 * PERF_RECORD_READ) — except for one: the kernel swaps the contexts of
-	 * a parent and a child that are clones of each other, and the task that
-	 * holds the original context at its exit sends none.  Its counts are in
-	 * the totals, so one missing task is the total less all the others.
-	 * More than one missing (several original contexts) stays unknown.
-	 */
-	int missing = 0, hole = -1;
+	/* Each process's counts are in its PROCEXIT record; the library
+	 * writes the one the kernel does not send (lib/log's exit watch).
+	 * A row without one is unknown. */
+	int missing = 0;
 	for (int i = 0; i < n; i++)
-		if (!rows[i].seen_exit) {
-			missing++;
-			hole = i;
-		}
-	if (missing == 1) {
-		for (int k = 0; k < o->nev; k++) {
-			uint64_t others = 0;
-			struct pmc_reading tot;
-			for (int i = 0; i < n; i++)
-				if (i != hole)
-					others += rows[i].vals[k];
-			stat_sum(&o->ev[k], -1, 0, &tot);
-			rows[hole].vals[k] = tot.pm_raw > others ? tot.pm_raw - others : 0;
-		}
-		rows[hole].seen_exit = 1;
-		missing = 0;
-	}
+		missing += !rows[i].seen_exit;
 	rows[0].ppid = getpid();
 	if (!rows[0].comm[0] && o->tgt.cmd)
 		snprintf(rows[0].comm, sizeof(rows[0].comm), "%s", o->tgt.cmd[0]);
