@@ -400,12 +400,6 @@ static void read_all(struct stat_opts *o)
 	}
 }
 
-/* The backend's clock: simulated time with the sim, CLOCK_MONOTONIC else. */
-static uint64_t now_ns(void)
-{
-	return pmc_clock_ns();
-}
-
 /* ---- running --------------------------------------------------------------- */
 
 struct run_result {
@@ -439,7 +433,7 @@ static int count_loop(struct stat_opts *o, pid_t child, uint64_t t0, int *status
 	for (;;) {
 		int wait_ms = child > 0 ? 100 : 10;
 		if (o->interval_ms) {
-			uint64_t now = now_ns();
+			uint64_t now = cli_target_now_ns(&o->tgt);
 			/* rounded up: a wait of 0 ms would not advance the sim's
 			 * clock, and the interval would never come */
 			wait_ms = now >= tnext ? 0 : (int)((tnext - now + 999999ull) / 1000000ull);
@@ -458,7 +452,7 @@ static int count_loop(struct stat_opts *o, pid_t child, uint64_t t0, int *status
 			/* -p/-t/-a: until the duration ends, Ctrl-C, or targets vanish. */
 			if (got_signal)
 				return 0;
-			if (o->tgt.duration > 0 && (double)(now_ns() - t0) >= o->tgt.duration * 1e9)
+			if (o->tgt.duration > 0 && (double)(cli_target_now_ns(&o->tgt) - t0) >= o->tgt.duration * 1e9)
 				return 0;
 			wait_child(-1, status, wait_ms);
 			if (!o->tgt.system_wide) {
@@ -472,9 +466,9 @@ static int count_loop(struct stat_opts *o, pid_t child, uint64_t t0, int *status
 				}
 			}
 		}
-		if (o->interval_ms && now_ns() >= tnext) {
+		if (o->interval_ms && cli_target_now_ns(&o->tgt) >= tnext) {
 			read_all(o);
-			*printed = now_ns() - t0;
+			*printed = cli_target_now_ns(&o->tgt) - t0;
 			stat_print_interval(o, (double)*printed, (double)o->interval_ms * 1e6);
 			tnext += (uint64_t)o->interval_ms * 1000000ull;
 		}
@@ -516,7 +510,7 @@ static void run_once(struct stat_opts *o, int run, struct run_result *res)
 	free(tids);
 	start_all(o);
 
-	uint64_t t0 = now_ns();
+	uint64_t t0 = cli_target_now_ns(&o->tgt);
 	if (child > 0 && pmc_spawn_go(child) < 0)
 		cli_die(CLI_EXIT_FAIL, "cannot run '%s': %s", o->tgt.cmd[0], pmc_errmsg());
 	if (o->delay_ms) {
@@ -527,12 +521,12 @@ static void run_once(struct stat_opts *o, int run, struct run_result *res)
 		for (int i = 0; i < o->nev; i++)
 			for (int k = 0; k < o->ev[i].nids; k++)
 				o->ev[i].base_rk[k] = o->ev[i].prev_rk[k] = o->ev[i].rk[k];
-		t0 = now_ns();
+		t0 = cli_target_now_ns(&o->tgt);
 	}
 	uint64_t printed = 0;
 	if (!done)
 		count_loop(o, child, t0, &status, &printed);
-	res->elapsed_ns = (double)(now_ns() - t0);
+	res->elapsed_ns = (double)(cli_target_now_ns(&o->tgt) - t0);
 	for (int i = 0; i < o->nev; i++)
 		for (int k = 0; k < o->ev[i].nids; k++)
 			pmc_stop(o->ev[i].ids[k]);

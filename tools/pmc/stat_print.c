@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "numfmt.h"
 #include "json.h"
 #include "metrics.h"
 #include "pmclog.h"
@@ -108,7 +109,7 @@ static void human_row(struct stat_opts *o, const struct stat_ev *e, const struct
 		snprintf(num, sizeof(num), "%.2f", w->value);
 		fprintf(f, "%20s %-4s %-32s", num, e->unit, e->name);
 	} else {
-		cli_group_digits((uint64_t)(w->value + 0.5), num, sizeof(num));
+		numfmt__group_digits((uint64_t)(w->value + 0.5), num, sizeof(num));
 		fprintf(f, "%20s      %-32s", num, e->name);
 	}
 	if (w->has_metric)
@@ -449,7 +450,7 @@ static const char *proc_value(const struct stat_ev *e, uint64_t v, char *buf, si
 	if (is_clock(e))
 		snprintf(buf, len, "%.2f", (double)v / 1e6);
 	else
-		cli_group_digits(v, buf, len);
+		numfmt__group_digits(v, buf, len);
 	return buf;
 }
 

@@ -7,7 +7,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "pmc.h"
 
 #include "cli.h"
 #include "target.h"
@@ -77,4 +80,14 @@ void cli_target_free(struct cli_target *t)
 	free(t->pids);
 	t->pids = NULL;
 	t->npids = 0;
+}
+
+uint64_t cli_target_now_ns(const struct cli_target *t)
+{
+	struct timespec ts;
+
+	if (t->cmd)
+		return pmc_clock_ns();
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
