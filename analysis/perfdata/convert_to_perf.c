@@ -344,7 +344,7 @@ static void rec_sample(struct pw *w, const struct pmclog_ev *ev)
 	for (uint32_t i = 0; i < npc; i++) {
 		int u = (c->pl_pcflags[i] & PMC_CC_F_USERSPACE) != 0;
 		if (u != ctx) {
-			st64(w->rec + off, u ? PD_CONTEXT_USER : PD_CONTEXT_KERNEL);
+			st64(w->rec + off, u ? PSAMPLE_CONTEXT_USER : PSAMPLE_CONTEXT_KERNEL);
 			off += 8;
 			nr++;
 			ctx = u;

@@ -21,7 +21,17 @@ _Static_assert(PSAMPLE_IP == PERF_SAMPLE_IP && PSAMPLE_READ == PERF_SAMPLE_READ 
     PSAMPLE_CALLCHAIN == PERF_SAMPLE_CALLCHAIN && PSAMPLE_REGS_USER == PERF_SAMPLE_REGS_USER &&
     PSAMPLE_STACK_USER == PERF_SAMPLE_STACK_USER && PSAMPLE_IDENTIFIER == PERF_SAMPLE_IDENTIFIER &&
     PSAMPLE_FMT_GROUP == PERF_FORMAT_GROUP && PSAMPLE_FMT_ID == PERF_FORMAT_ID &&
-    PSAMPLE_REGS_ABI_64 == PERF_SAMPLE_REGS_ABI_64, "perf_sample.h and the kernel disagree");
+    PSAMPLE_REGS_ABI_64 == PERF_SAMPLE_REGS_ABI_64 &&
+    PSAMPLE_CONTEXT_USER == (uint64_t)PERF_CONTEXT_USER &&
+    PSAMPLE_CONTEXT_KERNEL == (uint64_t)PERF_CONTEXT_KERNEL &&
+    PSAMPLE_CONTEXT_HV == (uint64_t)PERF_CONTEXT_HV &&
+    PSAMPLE_CONTEXT_GUEST_USER == (uint64_t)PERF_CONTEXT_GUEST_USER &&
+    PSAMPLE_CONTEXT_GUEST_KERNEL == (uint64_t)PERF_CONTEXT_GUEST_KERNEL &&
+    PSAMPLE_CONTEXT_MAX == (uint64_t)PERF_CONTEXT_MAX &&
+    PSAMPLE_MISC_CPUMODE_MASK == PERF_RECORD_MISC_CPUMODE_MASK &&
+    PSAMPLE_MISC_USER == PERF_RECORD_MISC_USER &&
+    PSAMPLE_MISC_GUEST_USER == PERF_RECORD_MISC_GUEST_USER,
+    "perf_sample.h and the kernel disagree");
 
 /* A bounded cursor over a record body. */
 struct cur {
@@ -363,19 +373,13 @@ void pmc__logw_exit_emit(struct pmc_logw *lw, struct logw_exitwatch *w)
 		emit(lw, hole->exit_ts);
 }
 
-static int is_user_mode(uint16_t misc)
-{
-	uint16_t m = misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	return m == PERF_RECORD_MISC_USER || m == PERF_RECORD_MISC_GUEST_USER;
-}
-
 static void do_sample(struct pmc_logw *lw, const struct perf_event_header *h,
     const unsigned char *body, size_t n)
 {
 	struct logw_event *ev;
 	struct psample ps;
 	uint64_t id, time;
-	int user = is_user_mode(h->misc);
+	int user = psample__misc_user(h->misc);
 	struct psample_readval rv[MAX_READ];
 	int nrv = 0;
 	uint64_t pcs[PMC_CALLCHAIN_DEPTH_MAX];
@@ -403,33 +407,9 @@ static void do_sample(struct pmc_logw *lw, const struct perf_event_header *h,
 		exec_done(lw, (int32_t)ps.pid, (ps.present & PERF_SAMPLE_TIME) ? ps.time : 0);
 	if (ps.present & PERF_SAMPLE_READ)
 		nrv = read_values(&ps, ev->layout.read_format, rv);
-	if (ps.present & PERF_SAMPLE_CALLCHAIN) {
-		int ctx_user = user;
-		for (uint64_t i = 0; i < ps.callchain_nr; i++) {
-			uint64_t pc = psample__u64(&ps, ps.callchain, i);
-			if (pc >= (uint64_t)PERF_CONTEXT_MAX) {
-				switch ((int64_t)pc) {
-				case PERF_CONTEXT_USER:
-				case PERF_CONTEXT_GUEST_USER:
-					ctx_user = 1;
-					break;
-				case PERF_CONTEXT_KERNEL:
-				case PERF_CONTEXT_HV:
-				case PERF_CONTEXT_GUEST_KERNEL:
-					ctx_user = 0;
-					break;
-				default:
-					break;
-				}
-				continue;
-			}
-			if (npc < PMC_CALLCHAIN_DEPTH_MAX) {
-				pcs[npc] = pc;
-				flags[npc] = ctx_user ? PMC_CC_F_USERSPACE : 0;
-				npc++;
-			}
-		}
-	}
+	if (ps.present & PERF_SAMPLE_CALLCHAIN)
+		npc = psample__chain(&ps, user, PMC_CC_F_USERSPACE, pcs, flags,
+		    PMC_CALLCHAIN_DEPTH_MAX);
 	time = (ps.present & PERF_SAMPLE_TIME) ? ps.time :
 	    rec_time(lw, &(struct trailer){ .has_time = 0 });
 
@@ -466,7 +446,6 @@ static void do_sample(struct pmc_logw *lw, const struct perf_event_header *h,
 	s.pid = (pid_t)ps.pid;
 	s.tid = (pid_t)ps.tid;
 	s.cpu = ps.cpu;
-	s.usermode = flags[0] != 0;
 	/* a fixed period is not in the sample (pmc__sampling_attr): the PMC's */
 	s.period = (ps.present & PERF_SAMPLE_PERIOD) ? ps.period : ev->period;
 	s.npc = npc;

@@ -61,7 +61,7 @@ static void w_sample(struct wlog *w, pid_t pid, pid_t tid, int cpu, int n, const
 	uint8_t fl[16];
 	for (int i = 0; i < n; i++)
 		fl[i] = (kernel_leaf == 2 || (kernel_leaf && i == 0)) ? 0 : PMC_CC_F_USERSPACE;
-	struct pmc_logrec_sample s = { 0x11, pid, tid, (uint32_t)cpu, !kernel_leaf, 100000,
+	struct pmc_logrec_sample s = { 0x11, pid, tid, (uint32_t)cpu, 100000,
 	    (uint32_t)n, pcs, fl };
 	assert_int_equal(pmc__logrec_callchain(&ta_rec, &s), 0);
 	w_put(w);
