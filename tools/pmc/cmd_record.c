@@ -700,18 +700,11 @@ int cmd_record(int argc, char **argv)
 		} else {
 			struct timespec ts = { 0, TICK_MS * 1000000L };
 			nanosleep(&ts, NULL);
-			if (!o.tgt.system_wide) {
-				int alive = 0;
-				for (int t = 0; t < o.tgt.npids; t++)
-					alive |= pmc_target_exists(o.tgt.pids[t]);
-				if (!alive) {
-					clear_status(&r);
-					if (!o.quiet)
-						cli_warn("the monitored %s exited", o.tgt.npids > 1 ?
-						    (o.tgt.threads ? "threads" : "processes") :
-						    (o.tgt.threads ? "thread" : "process"));
-					break;
-				}
+			if (cli_target_gone(&o.tgt)) {
+				clear_status(&r);
+				if (!o.quiet)
+					cli_target_say_gone(&o.tgt);
+				break;
 			}
 		}
 	}
@@ -773,13 +766,8 @@ int cmd_record(int argc, char **argv)
 		    " (samples were lost: raise nsamples or lower -F/-c)" : "");
 	}
 
-	int exit_status = CLI_EXIT_OK;
-	if (r.child > 0 && r.child_done) {
-		if (WIFEXITED(r.status))
-			exit_status = WEXITSTATUS(r.status);
-		else if (WIFSIGNALED(r.status))
-			exit_status = 128 + WTERMSIG(r.status);
-	}
+	int exit_status = r.child > 0 && r.child_done ?
+	    cli_target_exit_status(r.status) : CLI_EXIT_OK;
 	if (write_failed)
 		exit_status = CLI_EXIT_FAIL;
 	pmc_fini();

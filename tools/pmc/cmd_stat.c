@@ -455,15 +455,9 @@ static int count_loop(struct stat_opts *o, pid_t child, uint64_t t0, int *status
 			if (o->tgt.duration > 0 && (double)(cli_target_now_ns(&o->tgt) - t0) >= o->tgt.duration * 1e9)
 				return 0;
 			wait_child(-1, status, wait_ms);
-			if (!o->tgt.system_wide) {
-				int alive = 0;
-				for (int t = 0; t < o->tgt.npids; t++)
-					alive |= pmc_target_exists(o->tgt.pids[t]);
-				if (!alive) {
-					cli_warn("the monitored %s exited", o->tgt.npids > 1 ?
-					    "processes" : "process");
-					return 0;
-				}
+			if (cli_target_gone(&o->tgt)) {
+				cli_target_say_gone(&o->tgt);
+				return 0;
 			}
 		}
 		if (o->interval_ms && cli_target_now_ns(&o->tgt) >= tnext) {
@@ -544,12 +538,8 @@ static void run_once(struct stat_opts *o, int run, struct run_result *res)
 		stat_sum(e, -1, 0, &tot);
 		e->runs[e->nruns++] = stat_value(e, &tot);
 	}
-	if (child > 0) {
-		if (WIFEXITED(status))
-			res->exit_status = WEXITSTATUS(status);
-		else if (WIFSIGNALED(status))
-			res->exit_status = 128 + WTERMSIG(status);
-	}
+	if (child > 0)
+		res->exit_status = cli_target_exit_status(status);
 	if (o->per_process && pmc_close_logfile() < 0)
 		cli_warn("the per-process log: %s", pmc_errmsg());
 }

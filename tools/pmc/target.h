@@ -56,6 +56,15 @@ void cli_target_finish(struct cli_target *t, int argc, char **argv, int optind,
  */
 uint64_t cli_target_now_ns(const struct cli_target *t);
 
+/* Without a command or -a/-C: 1 once every -p process or -t thread has
+ * exited, else 0.  cli_target_say_gone says so on stderr. */
+int cli_target_gone(const struct cli_target *t);
+void cli_target_say_gone(const struct cli_target *t);
+
+/* The exit status pmc passes on for a command that ended with wait
+ * status ws: its own, or 128 + the signal that ended it (as a shell). */
+int cli_target_exit_status(int ws);
+
 /* 1 if the CPU is measured (always, without -C). */
 int cli_target_has_cpu(const struct cli_target *t, int cpu);
 
