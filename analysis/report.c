@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "kcache.h"
+#include "numfmt.h"
 #include "report.h"
 
 #define NONE UINT32_MAX
@@ -271,18 +271,6 @@ int report__events(const struct profile *p, int *out, int max)
 
 /* ---- text -------------------------------------------------------------- */
 
-static void group(uint64_t v, char *buf, size_t len)
-{
-	char tmp[32];
-	int n = snprintf(tmp, sizeof(tmp), "%" PRIu64, v), o = 0;
-	for (int i = 0; i < n && o < (int)len - 1; i++) {
-		if (i && (n - i) % 3 == 0 && o < (int)len - 2)
-			buf[o++] = ',';
-		buf[o++] = tmp[i];
-	}
-	buf[o] = '\0';
-}
-
 void report__header_lines(FILE *f, const struct profile *p, const char *pre)
 {
 	const struct prof_header *h = &p->hdr;
@@ -410,9 +398,9 @@ static void print_section(FILE *f, struct profile *p, const struct report_opts *
 
 	if (report__hist(&h, p, o, ev) != 0)
 		return;
-	group(e->samples, a, sizeof(a));
-	group(e->lost, b, sizeof(b));
-	group(e->period, c, sizeof(c));
+	numfmt__group_digits(e->samples, a, sizeof(a));
+	numfmt__group_digits(e->lost, b, sizeof(b));
+	numfmt__group_digits(e->period, c, sizeof(c));
 	if (e->what)
 		fprintf(f, "#\n# Event: %s (%s)\n", e->name, e->what);
 	else
@@ -420,7 +408,7 @@ static void print_section(FILE *f, struct profile *p, const struct report_opts *
 		    e->freq ? "frequency" : "period", e->rate);
 	fprintf(f, "# Samples: %s  Lost: %s  Event count: %s\n", a, b, c);
 	if (h.total_n != e->samples) {
-		group(h.total_n, a, sizeof(a));
+		numfmt__group_digits(h.total_n, a, sizeof(a));
 		fprintf(f, "# Shown after filters: %s samples\n", a);
 	}
 	fprintf(f, "#\n");
@@ -535,8 +523,8 @@ static void print_procs(FILE *f, struct profile *p)
 		for (size_t k = 0; k < p->nev; k++)
 			if (p->ev[k].pmcid == r->pmcid)
 				ev = p->ev[k].name;
-		group(r->exit_value, a, sizeof(a));
-		group(r->csw_value, b, sizeof(b));
+		numfmt__group_digits(r->exit_value, a, sizeof(a));
+		numfmt__group_digits(r->csw_value, b, sizeof(b));
 		fprintf(f, "  %-20s %8d %8d %18s %18s  %s\n", ev, (int)r->pid, (int)r->tid, a, b,
 		    r->comm ? r->comm : "");
 	}
@@ -575,8 +563,8 @@ int report__text(FILE *f, struct profile *p, const struct report_opts *o)
 		fprintf(f, "# Lost samples (PMC not known): %" PRIu64 "\n", p->lost_unknown);
 	if (p->unwind_samples) {
 		char a[32], b[32];
-		group(p->unwind_truncated, a, sizeof(a));
-		group(p->unwind_samples, b, sizeof(b));
+		numfmt__group_digits(p->unwind_truncated, a, sizeof(a));
+		numfmt__group_digits(p->unwind_samples, b, sizeof(b));
 		fprintf(f, "# %s samples with truncated stacks (of %s unwound from DWARF)\n", a, b);
 	}
 	n = report__events(p, evs, 256);

@@ -413,7 +413,7 @@ static void rec_sample(struct pw *w, const struct pmclog_ev *ev)
 		if (u && unwinds)
 			break;            /* the user part: perf unwinds it from the stack */
 		if (u != ctx) {
-			st64(w->rec + off, u ? PD_CONTEXT_USER : PD_CONTEXT_KERNEL);
+			st64(w->rec + off, u ? PSAMPLE_CONTEXT_USER : PSAMPLE_CONTEXT_KERNEL);
 			off += 8;
 			nr++;
 			ctx = u;

@@ -110,14 +110,7 @@
 #define PD_R_GROUP              PSAMPLE_FMT_GROUP
 #define PD_R_LOST               PSAMPLE_FMT_LOST
 
-/* callchain context markers (as u64) */
-#define PD_CONTEXT_HV           ((uint64_t)-32)
-#define PD_CONTEXT_KERNEL       ((uint64_t)-128)
-#define PD_CONTEXT_USER         ((uint64_t)-512)
-#define PD_CONTEXT_GUEST        ((uint64_t)-2048)
-#define PD_CONTEXT_GUEST_KERNEL ((uint64_t)-2176)
-#define PD_CONTEXT_GUEST_USER   ((uint64_t)-2560)
-#define PD_CONTEXT_MAX          ((uint64_t)-4095)
+/* callchain context markers: PSAMPLE_CONTEXT_* (lib/common/perf_sample.h) */
 
 /* perf_event_header.misc */
 #define PD_MISC_CPUMODE_MASK    7

@@ -32,12 +32,6 @@ static pmc_id_t id_pmc(const struct perfdata *p, uint64_t id)
 	return p->attrs[idx]->pub.pmcid;
 }
 
-static int cpumode_user(uint16_t misc)
-{
-	int m = misc & PD_MISC_CPUMODE_MASK;
-	return m == PD_MISC_USER || m == PD_MISC_GUEST_USER;
-}
-
 /* The sample's user registers and stack (perf record --call-graph dwarf),
  * copied into the reader: the record is gone by the next read. */
 static void take_ustack(struct perfdata *p, const struct psample *ps,
@@ -75,7 +69,7 @@ static int tr_sample(struct perfdata *p, const struct pd_attr *a, const unsigned
 	struct psample ps;
 	struct psample_layout l;
 	uint16_t misc = ld16(p, r + 4);
-	int user = cpumode_user(misc), has_ip;
+	int user = psample__misc_user(misc), has_ip;
 
 	if (!a) {
 		p->st.unknown_id++;
@@ -109,26 +103,19 @@ static int tr_sample(struct perfdata *p, const struct pd_attr *a, const unsigned
 		cc->pl_npc = 1;
 	}
 	if (ps.callchain_nr) {
-		int ctx_user = user, first = 1;
-		for (uint64_t i = 0; i < ps.callchain_nr && cc->pl_npc < PMC_CALLCHAIN_DEPTH_MAX; i++) {
-			uint64_t pc = psample__u64(&ps, ps.callchain, i);
-			if (pc >= PD_CONTEXT_MAX) {
-				if (pc == PD_CONTEXT_USER || pc == PD_CONTEXT_GUEST_USER)
-					ctx_user = 1;
-				else if (pc == PD_CONTEXT_KERNEL || pc == PD_CONTEXT_HV ||
-				    pc == PD_CONTEXT_GUEST_KERNEL)
-					ctx_user = 0;
-				continue;
-			}
-			/* the chain starts with the sampled pc itself: it is pc[0] */
-			if (first && has_ip && pc == ps.ip) {
-				cc->pl_pcflags[0] = ctx_user ? PMC_CC_F_USERSPACE : 0;
-				first = 0;
-				continue;
-			}
-			first = 0;
-			cc->pl_pc[cc->pl_npc] = pc;
-			cc->pl_pcflags[cc->pl_npc] = ctx_user ? PMC_CC_F_USERSPACE : 0;
+		/* one more than fits: the chain starts with the sampled pc
+		 * itself, which is pc[0] already (its context counts) */
+		uint64_t pcs[PMC_CALLCHAIN_DEPTH_MAX + 1];
+		uint8_t fl[PMC_CALLCHAIN_DEPTH_MAX + 1];
+		uint32_t n = psample__chain(&ps, user, PMC_CC_F_USERSPACE, pcs, fl,
+		    PMC_CALLCHAIN_DEPTH_MAX + 1), i = 0;
+		if (n > 0 && has_ip && pcs[0] == ps.ip) {
+			cc->pl_pcflags[0] = fl[0];
+			i = 1;
+		}
+		for (; i < n && cc->pl_npc < PMC_CALLCHAIN_DEPTH_MAX; i++) {
+			cc->pl_pc[cc->pl_npc] = pcs[i];
+			cc->pl_pcflags[cc->pl_npc] = fl[i];
 			cc->pl_npc++;
 		}
 	}
@@ -138,8 +125,10 @@ static int tr_sample(struct perfdata *p, const struct pd_attr *a, const unsigned
 		cc->pl_npc = 1;
 	}
 	take_ustack(p, &ps, cc);
-	cc->pl_usermode = user;
-	cc->pl_cpuflags = (ps.cpu & 0xFFFF) << 16 | (user ? PMC_CC_F_USERSPACE : 0);
+	/* pl_usermode and the cpuflags bit are pc[0]'s flag, as a log's reader
+	 * derives them */
+	cc->pl_cpuflags = PMC_CALLCHAIN_TO_CPUFLAGS(ps.cpu, cc->pl_pcflags[0] & PMC_CC_F_USERSPACE);
+	cc->pl_usermode = PMC_CALLCHAIN_CPUFLAGS_TO_USERMODE(cc->pl_cpuflags);
 	pd_set_time(ev, (l.sample_type & PD_S_TIME) ? ps.time : p->last_time);
 	p->st.samples++;
 	return 1;

@@ -83,6 +83,9 @@ struct pmc_backend_ops {
 	int  (*set_period)(struct pmc_bctr *c, uint64_t period);
 	/* The kernel's event id (PERF_FORMAT_ID / PERF_SAMPLE_ID). */
 	int  (*id)(struct pmc_bctr *c, uint64_t *id);
+	/* The attributes c was opened with, the backend's own additions
+	 * included: what its records are laid out by. */
+	const struct perf_event_attr *(*attr)(const struct pmc_bctr *c);
 
 	/*
 	 * Ring buffers, the perf_event_mmap_page head/tail protocol.

@@ -233,3 +233,31 @@ int psample__parse_read(struct psample *s, uint64_t read_format, const void *bod
 	s->used = c.off;
 	return c.bad ? -EINVAL : 0;
 }
+
+int psample__misc_user(uint16_t misc)
+{
+	unsigned m = misc & PSAMPLE_MISC_CPUMODE_MASK;
+	return m == PSAMPLE_MISC_USER || m == PSAMPLE_MISC_GUEST_USER;
+}
+
+uint32_t psample__chain(const struct psample *s, int user, uint8_t user_flag,
+    uint64_t *pcs, uint8_t *flags, uint32_t max)
+{
+	uint32_t n = 0;
+
+	for (uint64_t i = 0; i < s->callchain_nr && n < max; i++) {
+		uint64_t pc = psample__u64(s, s->callchain, i);
+		if (pc >= PSAMPLE_CONTEXT_MAX) {
+			if (pc == PSAMPLE_CONTEXT_USER || pc == PSAMPLE_CONTEXT_GUEST_USER)
+				user = 1;
+			else if (pc == PSAMPLE_CONTEXT_KERNEL || pc == PSAMPLE_CONTEXT_HV ||
+			    pc == PSAMPLE_CONTEXT_GUEST_KERNEL)
+				user = 0;
+			continue;
+		}
+		pcs[n] = pc;
+		flags[n] = user ? user_flag : 0;
+		n++;
+	}
+	return n;
+}

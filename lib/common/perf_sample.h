@@ -66,6 +66,20 @@
 #define PSAMPLE_REGS_ABI_32     1
 #define PSAMPLE_REGS_ABI_64     2
 
+/* Call-chain context markers (the kernel's PERF_CONTEXT_*, ABI values):
+ * every pc after one is of that context, up to the next. */
+#define PSAMPLE_CONTEXT_HV           ((uint64_t)-32)
+#define PSAMPLE_CONTEXT_KERNEL       ((uint64_t)-128)
+#define PSAMPLE_CONTEXT_USER         ((uint64_t)-512)
+#define PSAMPLE_CONTEXT_GUEST_KERNEL ((uint64_t)-2176)
+#define PSAMPLE_CONTEXT_GUEST_USER   ((uint64_t)-2560)
+#define PSAMPLE_CONTEXT_MAX          ((uint64_t)-4095)
+
+/* A record header's misc: the CPU mode bits (PERF_RECORD_MISC_CPUMODE_*). */
+#define PSAMPLE_MISC_CPUMODE_MASK 7
+#define PSAMPLE_MISC_USER         2
+#define PSAMPLE_MISC_GUEST_USER   5
+
 /* What the event was opened with: all the layout depends on. */
 struct psample_layout {
 	uint64_t sample_type;
@@ -139,6 +153,20 @@ static inline uint64_t psample__u64(const struct psample *s, const unsigned char
 /* The i-th read value (i < s->read.nr). */
 void psample__read_value(const struct psample *s, uint64_t read_format, uint64_t i,
     struct psample_readval *out);
+/*
+ * User or kernel mode, the one way pmc tells them from the kernel's records
+ * (a log's CALLCHAIN, a report's, `pmc convert` back to perf.data all carry
+ * the result: one user flag per pc).  psample__misc_user: 1 if a record
+ * header's misc says user mode (guest user too).  psample__chain: the pcs
+ * of s's call chain without the context markers, at most max; flags[i] is
+ * user_flag if the last marker before pcs[i] was a user one (user, guest
+ * user), 0 after a kernel one (kernel, hypervisor, guest kernel), and
+ * before any marker user_flag if `user`.  Returns how many were stored.
+ */
+int psample__misc_user(uint16_t misc);
+uint32_t psample__chain(const struct psample *s, int user, uint8_t user_flag,
+    uint64_t *pcs, uint8_t *flags, uint32_t max);
+
 /* The host's byte order as psample__parse wants it. */
 int psample__host_big_endian(void);
 

@@ -81,12 +81,6 @@ enum pmc_disp pmc__row_use(int ci, int r, int cpu);
 int pmc__pick_row(struct pmc *pm, pmc_id_t *id);
 /* Targets pmc_spawn() created and not yet released (core/spawn.c). */
 int pmc__spawn_pending(pid_t pid);
-/* The LOG_PROCCSW probe's record layout: opened with it (core/pmc.c) and
- * decoded with it (core/logctl.c registers it with the writer). */
-#define PMC__CSW_SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | \
-	PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_READ)
-#define PMC__CSW_READ_FORMAT (PERF_FORMAT_GROUP | PERF_FORMAT_ID | \
-	PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 /* hwpmc's SIGIO when a PMC loses its last target (core/targetwatch.c). */
 void pmc__targets_lost(struct pmc *pm);
 void pmc__targetwatch_start(void);

@@ -170,13 +170,24 @@ static int new_ring(struct pmc *pm, struct pmc_bctr *owner, int cpu, pid_t tid, 
 	return 0;
 }
 
+/* The writer decodes c's records by the attributes the backend opened it
+ * with (its own additions included), not by a second derivation here. */
+static int register_counter(struct pmc *pm, struct pmc_bctr *c, enum pmc_logw_role role)
+{
+	uint64_t kid;
+	int rc;
+
+	if ((rc = pmc__g.be->id(c, &kid)) < 0)
+		return rc;
+	return pmc__logw_add_counter(L.lw, kid, pm->id, pmc__g.be->attr(c), role);
+}
+
 /* The per-thread ring owner: a dummy event on the thread, not inherited. */
 static int thread_ring(struct pmc *pm, pid_t tid, struct mapped_ring **out)
 {
 	const struct pmc_backend_ops *be = pmc__g.be;
 	struct perf_event_attr a;
 	struct pmc_bctr *c;
-	uint64_t kid;
 	int rc;
 
 	memset(&a, 0, sizeof(a));
@@ -197,9 +208,7 @@ static int thread_ring(struct pmc *pm, pid_t tid, struct mapped_ring **out)
 	a.exclude_hv = pm->ev.attr.exclude_hv;
 	if ((rc = be->open(&a, tid, -1, NULL, 0, &c)) < 0)
 		return rc;
-	if ((rc = be->id(c, &kid)) < 0 ||
-	    (rc = pmc__logw_add_event(L.lw, kid, pm->id, &(struct psample_layout){
-	    .sample_type = a.sample_type, .read_format = a.read_format }, PMC_LOGW_SAMPLES)) < 0 ||
+	if ((rc = register_counter(pm, c, PMC_LOGW_SAMPLES)) < 0 ||
 	    (rc = new_ring(pm, c, -1, tid, 1, out)) < 0) {
 		be->close(c);
 		return rc;
@@ -211,26 +220,10 @@ static int add_counter(struct pmc *pm, struct pmc_bctr *c, int cpu, pid_t tid)
 {
 	const struct pmc_backend_ops *be = pmc__g.be;
 	struct mapped_ring *r = ring_for(cpu, tid);
-	uint64_t kid;
 	int rc;
 
-	if ((rc = be->id(c, &kid)) < 0)
-		return rc;
-	struct perf_event_attr a = pm->ev.attr;
-	pmc__sampling_attr(pm, &a);
-	enum pmc_logw_role role = PMC_IS_SAMPLING_MODE(pm->mode) ?
-	    PMC_LOGW_SAMPLES : PMC_LOGW_EXIT_READ;
-	struct psample_layout l = {
-		.sample_type = a.sample_type | PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID |
-		    PERF_SAMPLE_TIME,
-		.read_format = a.read_format | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
-		    PERF_FORMAT_TOTAL_TIME_RUNNING,
-		.branch_sample_type = a.branch_sample_type,
-		.regs_user = a.sample_regs_user,
-		.regs_intr = a.sample_regs_intr,
-	};
-	if ((rc = pmc__logw_add_event(L.lw, kid, pm->id, &l, role)) < 0 ||
-	    (rc = pmc__logw_set_period(L.lw, kid, a.freq ? 0 : a.sample_period)) < 0)
+	if ((rc = register_counter(pm, c, PMC_IS_SAMPLING_MODE(pm->mode) ?
+	    PMC_LOGW_SAMPLES : PMC_LOGW_EXIT_READ)) < 0)
 		return rc;
 	if (!r && cpu < 0) {
 		if ((rc = thread_ring(pm, tid, &r)) < 0)
@@ -247,13 +240,9 @@ static int add_csw_probe(struct pmc *pm, struct pmc_bctr *probe, pid_t tid)
 {
 	const struct pmc_backend_ops *be = pmc__g.be;
 	struct mapped_ring *r = ring_for(-1, tid);
-	uint64_t kid;
 	int rc;
 
-	if ((rc = be->id(probe, &kid)) < 0 ||
-	    (rc = pmc__logw_add_event(L.lw, kid, pm->id, &(struct psample_layout){
-	    .sample_type = PMC__CSW_SAMPLE_TYPE, .read_format = PMC__CSW_READ_FORMAT },
-	    PMC_LOGW_CSW_PROBE)) < 0)
+	if ((rc = register_counter(pm, probe, PMC_LOGW_CSW_PROBE)) < 0)
 		return rc;
 	if (!r && (rc = thread_ring(pm, tid, &r)) < 0)
 		return rc;

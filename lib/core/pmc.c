@@ -606,8 +606,10 @@ static int open_csw_probe(struct pmc *pm, pid_t tid, unsigned flags, struct pmc_
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
 	a.sample_period = 1;
-	a.sample_type = PMC__CSW_SAMPLE_TYPE;
-	a.read_format = PMC__CSW_READ_FORMAT;
+	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+	    PERF_SAMPLE_CPU | PERF_SAMPLE_READ;
+	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+	    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	a.sample_id_all = 1;
 	a.use_clockid = 1;
 	a.clockid = CLOCK_MONOTONIC;
@@ -652,8 +654,8 @@ static int open_one(struct pmc *pm, struct pmc_target *t, pid_t tid, int cpu,
 			a.build_id = 1;
 		a.sample_id_all = 1;
 		a.sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-		/* The writer decodes READ records with exactly these bits
-		 * (core/logctl.c registers them); every backend gets them. */
+		/* READ records carry the ids and times (the writer decodes
+		 * them by the attr each counter was opened with). */
 		a.read_format |= PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
 		    PERF_FORMAT_TOTAL_TIME_RUNNING;
 		a.use_clockid = 1;

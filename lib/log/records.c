@@ -257,7 +257,7 @@ int pmc__logrec_callchain_ustack(struct pmc_logrec *r, const struct pmc_logrec_s
 	if (n == 0 || n > PMC_CALLCHAIN_DEPTH_MAX)
 		return -EINVAL;
 	for (uint32_t i = 0; i < n; i++) {
-		int user = s->pcflags ? (s->pcflags[i] & PMC_CC_F_USERSPACE) != 0 : s->usermode != 0;
+		int user = (s->pcflags[i] & PMC_CC_F_USERSPACE) != 0;
 		if (!user && nk == i)
 			nk++;
 		else if (!user)
@@ -269,12 +269,12 @@ int pmc__logrec_callchain_ustack(struct pmc_logrec *r, const struct pmc_logrec_s
 	P32(0, s->pmc);
 	P32(4, s->pid);
 	P32(8, s->tid);
-	P32(12, (s->cpu & 0xFFFF) << 16 | (s->usermode ? PMC_CC_F_USERSPACE : 0));
+	P32(12, PMC_CALLCHAIN_TO_CPUFLAGS(s->cpu, s->pcflags[0] & PMC_CC_F_USERSPACE));
 	P32(16, (prefix ? PMCLOG_CC2_KPREFIX | nk : 0) | (ustack ? PMCLOG_CC2_USTACK : 0));
 	P32(20, n);
 	P64(24, s->period);
 	for (uint32_t i = 0; i < n; i++) {
-		int user = s->pcflags ? (s->pcflags[i] & PMC_CC_F_USERSPACE) != 0 : s->usermode != 0;
+		int user = (s->pcflags[i] & PMC_CC_F_USERSPACE) != 0;
 		P64(32 + 8 * i, s->pcs[i]);
 		if (!prefix && user)
 			r->buf[32 + 8 * n + i / 8] |= (unsigned char)(1u << (i % 8));

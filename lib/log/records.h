@@ -80,11 +80,13 @@ struct pmc_logrec_sample {
 	pmc_id_t pmc;
 	pid_t pid, tid;
 	uint32_t cpu;
-	int usermode;                 /* the sampled pc (pcs[0]) is a user pc */
 	uint64_t period;
 	uint32_t npc;                 /* 1..PMC_CALLCHAIN_DEPTH_MAX */
 	const uint64_t *pcs;          /* pcs[0] = the sampled pc, then callers */
-	const uint8_t *pcflags;       /* per pc PMC_CC_F_USERSPACE, or NULL: all = usermode */
+	/* per pc PMC_CC_F_USERSPACE or 0: the one user/kernel representation
+	 * (psample__chain makes it from the kernel's context markers); the
+	 * record's cpuflags bit is pcflags[0]'s */
+	const uint8_t *pcflags;
 };
 int pmc__logrec_callchain(struct pmc_logrec *r, const struct pmc_logrec_sample *s);
 /* For DWARF unwinding (pmc_set_user_stack): the user registers and the

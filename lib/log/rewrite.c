@@ -150,7 +150,7 @@ static int encode(const struct pmclog_ev *ev, struct pmc_logrec *r, int zstd)
 		const struct pmclog_ev_callchain *c = &ev->pl_u.pl_cc;
 		struct pmc_logrec_sample s = {
 			.pmc = c->pl_pmcid, .pid = (pid_t)c->pl_pid, .tid = (pid_t)c->pl_tid,
-			.cpu = c->pl_cpu, .usermode = (int)c->pl_usermode, .period = c->pl_period,
+			.cpu = c->pl_cpu, .period = c->pl_period,
 			.npc = c->pl_npc, .pcs = c->pl_pc, .pcflags = c->pl_pcflags,
 		};
 		/* perf record --call-graph dwarf: the registers and stack go along */

@@ -21,7 +21,17 @@ _Static_assert(PSAMPLE_IP == PERF_SAMPLE_IP && PSAMPLE_READ == PERF_SAMPLE_READ 
     PSAMPLE_CALLCHAIN == PERF_SAMPLE_CALLCHAIN && PSAMPLE_REGS_USER == PERF_SAMPLE_REGS_USER &&
     PSAMPLE_STACK_USER == PERF_SAMPLE_STACK_USER && PSAMPLE_IDENTIFIER == PERF_SAMPLE_IDENTIFIER &&
     PSAMPLE_FMT_GROUP == PERF_FORMAT_GROUP && PSAMPLE_FMT_ID == PERF_FORMAT_ID &&
-    PSAMPLE_REGS_ABI_64 == PERF_SAMPLE_REGS_ABI_64, "perf_sample.h and the kernel disagree");
+    PSAMPLE_REGS_ABI_64 == PERF_SAMPLE_REGS_ABI_64 &&
+    PSAMPLE_CONTEXT_USER == (uint64_t)PERF_CONTEXT_USER &&
+    PSAMPLE_CONTEXT_KERNEL == (uint64_t)PERF_CONTEXT_KERNEL &&
+    PSAMPLE_CONTEXT_HV == (uint64_t)PERF_CONTEXT_HV &&
+    PSAMPLE_CONTEXT_GUEST_USER == (uint64_t)PERF_CONTEXT_GUEST_USER &&
+    PSAMPLE_CONTEXT_GUEST_KERNEL == (uint64_t)PERF_CONTEXT_GUEST_KERNEL &&
+    PSAMPLE_CONTEXT_MAX == (uint64_t)PERF_CONTEXT_MAX &&
+    PSAMPLE_MISC_CPUMODE_MASK == PERF_RECORD_MISC_CPUMODE_MASK &&
+    PSAMPLE_MISC_USER == PERF_RECORD_MISC_USER &&
+    PSAMPLE_MISC_GUEST_USER == PERF_RECORD_MISC_GUEST_USER,
+    "perf_sample.h and the kernel disagree");
 
 /* A bounded cursor over a record body. */
 struct cur {
@@ -280,37 +290,83 @@ static void exec_done(struct pmc_logw *lw, int32_t pid, uint64_t ts)
 		exec_flush(lw, i, 0, ts);
 }
 
-/* ---- PROCEXIT of an attached process itself ------------------------------ */
+/* ---- PROCEXIT of the one task the kernel sends no count for ---------------- */
+
+static struct logw_exitproc *exit_proc(struct logw_exitwatch *w, int32_t pid)
+{
+	for (int i = 0; i < w->nprocs; i++)
+		if (w->procs[i].pid == pid)
+			return &w->procs[i];
+	return NULL;
+}
+
+struct logw_exitproc *pmc__logw_exit_proc_add(struct logw_exitwatch *w, int32_t pid)
+{
+	if (w->nprocs == w->proccap) {
+		int c = w->proccap ? w->proccap * 2 : 8;
+		struct logw_exitproc *n = realloc(w->procs, (size_t)c * sizeof(*n));
+		if (!n)
+			return NULL;
+		w->procs = n;
+		w->proccap = c;
+	}
+	memset(&w->procs[w->nprocs], 0, sizeof(w->procs[0]));
+	w->procs[w->nprocs].pid = pid;
+	return &w->procs[w->nprocs++];
+}
+
+/* A process forked in a watched tree joins it.  (Without memory it stays
+ * out: then its count is nobody's rather than a wrong one's.) */
+static void exit_forked(struct pmc_logw *lw, int32_t ppid, int32_t pid)
+{
+	for (int i = 0; i < lw->nxw; i++)
+		if (exit_proc(&lw->xw[i], ppid) && !exit_proc(&lw->xw[i], pid))
+			pmc__logw_exit_proc_add(&lw->xw[i], pid);
+}
 
 static void exit_watched(struct pmc_logw *lw, int32_t pid, int32_t tid, uint64_t ts)
 {
-	for (int i = 0; i < lw->nxw; i++)
-		if (lw->xw[i].pid == pid && !lw->xw[i].exited) {
-			lw->xw[i].exited = 1;
-			lw->xw[i].tid = tid;
-			lw->xw[i].exit_ts = ts;
+	for (int i = 0; i < lw->nxw; i++) {
+		struct logw_exitproc *p = exit_proc(&lw->xw[i], pid);
+		if (p && !p->exited) {
+			p->exited = 1;
+			p->tid = tid;
+			p->exit_ts = ts;
 		}
+	}
 }
 
-/* A PROCEXIT from the kernel's READ: the target's own, or a descendant's. */
-static void exit_read_seen(struct pmc_logw *lw, pmc_id_t pmc, int32_t pid, uint64_t value)
+/* A PROCEXIT from the kernel's READ: a task of the tree, or of none. */
+static void exit_read_seen(struct pmc_logw *lw, pmc_id_t pmc, int32_t pid, int32_t tid,
+    uint64_t value)
 {
 	for (int i = 0; i < lw->nxw; i++) {
 		struct logw_exitwatch *w = &lw->xw[i];
-		if (w->pmc != pmc)
+		struct logw_exitproc *p;
+		if (w->pmc != pmc || !(p = exit_proc(w, pid)))
 			continue;
-		if (w->pid == pid)
-			w->got_read = 1;
-		else
-			w->others += value;
+		w->reported += value;
+		if (pid == tid)
+			p->got_read = 1;
 	}
 }
 
 void pmc__logw_exit_emit(struct pmc_logw *lw, struct logw_exitwatch *w)
 {
+	struct logw_exitproc *hole = NULL;
 	uint64_t sum = 0;
 
-	if (!w->exited || w->got_read || w->done)
+	if (w->done)
+		return;
+	for (int i = 0; i < w->nprocs; i++) {
+		struct logw_exitproc *p = &w->procs[i];
+		if (!p->exited || p->got_read)
+			continue;
+		if (hole)
+			return;           /* two or more: not ours to divide */
+		hole = p;
+	}
+	if (!hole)
 		return;
 	w->done = 1;
 	for (int k = 0; k < w->nctr; k++) {
@@ -318,15 +374,9 @@ void pmc__logw_exit_emit(struct pmc_logw *lw, struct logw_exitwatch *w)
 		if (w->be->read(w->ctr[k], &v) == 0)
 			sum += v.value;
 	}
-	if (pmc__logrec_procexit(&lw->rec, w->pmc, (pid_t)w->pid, (pid_t)w->tid,
-	    sum > w->others ? sum - w->others : 0) == 0)
-		emit(lw, w->exit_ts);
-}
-
-static int is_user_mode(uint16_t misc)
-{
-	uint16_t m = misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	return m == PERF_RECORD_MISC_USER || m == PERF_RECORD_MISC_GUEST_USER;
+	if (pmc__logrec_procexit(&lw->rec, w->pmc, (pid_t)hole->pid, (pid_t)hole->tid,
+	    sum > w->reported ? sum - w->reported : 0) == 0)
+		emit(lw, hole->exit_ts);
 }
 
 static void do_sample(struct pmc_logw *lw, const struct perf_event_header *h,
@@ -335,7 +385,7 @@ static void do_sample(struct pmc_logw *lw, const struct perf_event_header *h,
 	struct logw_event *ev;
 	struct psample ps;
 	uint64_t id, time;
-	int user = is_user_mode(h->misc);
+	int user = psample__misc_user(h->misc);
 	struct psample_readval rv[MAX_READ];
 	int nrv = 0;
 	uint64_t pcs[PMC_CALLCHAIN_DEPTH_MAX];
@@ -363,33 +413,9 @@ static void do_sample(struct pmc_logw *lw, const struct perf_event_header *h,
 		exec_done(lw, (int32_t)ps.pid, (ps.present & PERF_SAMPLE_TIME) ? ps.time : 0);
 	if (ps.present & PERF_SAMPLE_READ)
 		nrv = read_values(&ps, ev->layout.read_format, rv);
-	if (ps.present & PERF_SAMPLE_CALLCHAIN) {
-		int ctx_user = user;
-		for (uint64_t i = 0; i < ps.callchain_nr; i++) {
-			uint64_t pc = psample__u64(&ps, ps.callchain, i);
-			if (pc >= (uint64_t)PERF_CONTEXT_MAX) {
-				switch ((int64_t)pc) {
-				case PERF_CONTEXT_USER:
-				case PERF_CONTEXT_GUEST_USER:
-					ctx_user = 1;
-					break;
-				case PERF_CONTEXT_KERNEL:
-				case PERF_CONTEXT_HV:
-				case PERF_CONTEXT_GUEST_KERNEL:
-					ctx_user = 0;
-					break;
-				default:
-					break;
-				}
-				continue;
-			}
-			if (npc < PMC_CALLCHAIN_DEPTH_MAX) {
-				pcs[npc] = pc;
-				flags[npc] = ctx_user ? PMC_CC_F_USERSPACE : 0;
-				npc++;
-			}
-		}
-	}
+	if (ps.present & PERF_SAMPLE_CALLCHAIN)
+		npc = psample__chain(&ps, user, PMC_CC_F_USERSPACE, pcs, flags,
+		    PMC_CALLCHAIN_DEPTH_MAX);
 	time = (ps.present & PERF_SAMPLE_TIME) ? ps.time :
 	    rec_time(lw, &(struct trailer){ .has_time = 0 });
 
@@ -426,7 +452,6 @@ static void do_sample(struct pmc_logw *lw, const struct perf_event_header *h,
 	s.pid = (pid_t)ps.pid;
 	s.tid = (pid_t)ps.tid;
 	s.cpu = ps.cpu;
-	s.usermode = flags[0] != 0;
 	/* a fixed period is not in the sample (pmc__sampling_attr): the PMC's */
 	s.period = (ps.present & PERF_SAMPLE_PERIOD) ? ps.period : ev->period;
 	s.npc = npc;
@@ -526,6 +551,8 @@ void pmc__logw_translate(struct pmc_logw *lw, const struct perf_event_header *h)
 		if (c.bad)
 			break;
 		if (pid != ppid) {
+			if (lw->nxw > 0)
+				exit_forked(lw, (int32_t)ppid, (int32_t)pid);
 			if (pmc__logrec_procfork(&lw->rec, (pid_t)ppid, (pid_t)pid, (pid_t)ptid,
 			    (pid_t)tid) == 0)
 				emit(lw, ts);
@@ -611,8 +638,8 @@ void pmc__logw_translate(struct pmc_logw *lw, const struct perf_event_header *h)
 			if (pmc__logrec_procexit(&lw->rec, e->pmc, (pid_t)pid, (pid_t)tid,
 			    rv[i].value) == 0)
 				emit(lw, ts);
-			if (lw->nxw > 0 && pid == tid)
-				exit_read_seen(lw, e->pmc, (int32_t)pid, rv[i].value);
+			if (lw->nxw > 0)
+				exit_read_seen(lw, e->pmc, (int32_t)pid, (int32_t)tid, rv[i].value);
 		}
 		return;
 	}

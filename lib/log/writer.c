@@ -309,6 +309,12 @@ static void *thread_main(void *arg)
 
 /* ---- API ----------------------------------------------------------------- */
 
+static void exitwatch_free(struct logw_exitwatch *w)
+{
+	free(w->ctr);
+	free(w->procs);
+}
+
 static void lw_free(struct pmc_logw *lw)
 {
 	if (lw->zc)
@@ -324,7 +330,7 @@ static void lw_free(struct pmc_logw *lw)
 		free(lw->pexec[i].path);
 	free(lw->pexec);
 	for (int i = 0; i < lw->nxw; i++)
-		free(lw->xw[i].ctr);
+		exitwatch_free(&lw->xw[i]);
 	free(lw->xw);
 	pmc__logchains_free(lw->chains);
 	pthread_cond_destroy(&lw->cv);
@@ -493,6 +499,24 @@ int pmc__logw_set_period(struct pmc_logw *lw, uint64_t kernel_id, uint64_t perio
 	return e ? 0 : -ENOENT;
 }
 
+int pmc__logw_add_counter(struct pmc_logw *lw, uint64_t kernel_id, pmc_id_t pmc,
+    const struct perf_event_attr *opened, enum pmc_logw_role role)
+{
+	struct psample_layout l = {
+		.sample_type = opened->sample_type,
+		.read_format = opened->read_format,
+		.branch_sample_type = opened->branch_sample_type,
+		.regs_user = opened->sample_regs_user,
+		.regs_intr = opened->sample_regs_intr,
+	};
+	int rc = pmc__logw_add_event(lw, kernel_id, pmc, &l, role);
+
+	if (rc == 0 && role == PMC_LOGW_SAMPLES)
+		rc = pmc__logw_set_period(lw, kernel_id,
+		    opened->freq ? 0 : opened->sample_period);
+	return rc;
+}
+
 int pmc__logw_add_ring(struct pmc_logw *lw, const struct pmc_backend_ops *be,
     struct pmc_bctr *c, struct perf_event_mmap_page *page, size_t data_size)
 {
@@ -621,13 +645,14 @@ int pmc__logw_watch_exit(struct pmc_logw *lw, pid_t pid, pmc_id_t pmc,
 	}
 	w = &lw->xw[lw->nxw];
 	memset(w, 0, sizeof(*w));
-	if (nctr > 0 && (w->ctr = malloc((size_t)nctr * sizeof(*w->ctr))) == NULL) {
+	if ((nctr > 0 && (w->ctr = malloc((size_t)nctr * sizeof(*w->ctr))) == NULL) ||
+	    pmc__logw_exit_proc_add(w, (int32_t)pid) == NULL) {
+		exitwatch_free(w);
 		rc = -ENOMEM;
 		goto out;
 	}
 	if (nctr > 0)
 		memcpy(w->ctr, ctr, (size_t)nctr * sizeof(*w->ctr));
-	w->pid = (int32_t)pid;
 	w->pmc = pmc;
 	w->be = be;
 	w->nctr = nctr;
@@ -641,10 +666,10 @@ void pmc__logw_unwatch_exit(struct pmc_logw *lw, pid_t pid, const struct pmc_bct
 {
 	pthread_mutex_lock(&lw->mu);
 	for (int i = 0; i < lw->nxw; i++)
-		if (lw->xw[i].pid == (int32_t)pid && lw->xw[i].nctr > 0 &&
+		if (lw->xw[i].procs[0].pid == (int32_t)pid && lw->xw[i].nctr > 0 &&
 		    lw->xw[i].ctr[0] == first) {
 			pmc__logw_exit_emit(lw, &lw->xw[i]);
-			free(lw->xw[i].ctr);
+			exitwatch_free(&lw->xw[i]);
 			lw->xw[i--] = lw->xw[--lw->nxw];
 		}
 	pthread_mutex_unlock(&lw->mu);

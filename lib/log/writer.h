@@ -77,6 +77,12 @@ enum pmc_logw_role {
 int  pmc__logw_add_event(struct pmc_logw *lw, uint64_t kernel_id, pmc_id_t pmc,
     const struct psample_layout *layout, enum pmc_logw_role role);
 
+/* pmc__logw_add_event for a counter as opened (the backend's ->attr, its
+ * own additions included): the one place a counter's record layout is
+ * derived from its attributes; a sampling counter's fixed period too. */
+int  pmc__logw_add_counter(struct pmc_logw *lw, uint64_t kernel_id, pmc_id_t pmc,
+    const struct perf_event_attr *opened, enum pmc_logw_role role);
+
 /* Samples of this id without PERF_SAMPLE_PERIOD (a fixed period) carry
  * period in their CALLCHAIN records.  -ENOENT if the id was not added. */
 int  pmc__logw_set_period(struct pmc_logw *lw, uint64_t kernel_id, uint64_t period);

@@ -52,26 +52,36 @@ struct logw_exec {
 };
 
 /*
- * A process whose exit gets a PROCEXIT with its own count (LOG_PROCEXIT on
- * the target itself; its descendants' come from the kernel's READ records
- * at their exits).  The kernel adds each exited descendant's count to the
- * target's counters, so the target's own count is their sum less the
- * descendants' PROCEXIT values.  Descendants exit after it too, so the
- * record is written when the counters are about to close (detach, release)
- * or the log closes — unless the kernel sent a READ for the target itself
- * (it does when it swapped the target's context with a child's).
+ * The exit counts of a process tree followed with LOG_PROCEXIT (hwpmc logs
+ * the target's own exit with its count; the descendants' come from the
+ * kernel's READ records at their exits, inherit_stat).  The kernel sends
+ * no READ for the task that holds the original, uncloned context when it
+ * exits: the target itself, or a descendant it swapped contexts with at a
+ * context switch.  Every exited task's count has been added to the
+ * target's counters by then, so that one task's count is their total less
+ * every READ value of the tree (its threads' included).  The record is
+ * written when the counters are about to close (detach, release) or the
+ * log closes, when every READ is in; with more than one task unreported
+ * their counts stay unknown.  Tasks are processes (their main threads):
+ * a thread's READ carries that thread's own count.
  */
+struct logw_exitproc {
+	int32_t pid;
+	int32_t tid;                  /* the thread whose EXIT was seen */
+	int exited;                   /* its main thread's EXIT record was seen */
+	int got_read;                 /* the kernel sent its main thread's count */
+	uint64_t exit_ts;
+};
+
 struct logw_exitwatch {
-	int32_t pid, tid;
 	pmc_id_t pmc;
 	const struct pmc_backend_ops *be;
 	struct pmc_bctr **ctr;        /* copied array; the counters are the core's */
 	int nctr;
-	int exited;                   /* its EXIT record was seen */
-	int got_read;                 /* the kernel sent its count itself */
 	int done;
-	uint64_t others;              /* descendants' PROCEXIT values so far */
-	uint64_t exit_ts;
+	struct logw_exitproc *procs;  /* [0]: the target; then forked descendants */
+	int nprocs, proccap;
+	uint64_t reported;            /* the tree's READ values so far */
 };
 
 struct pmc_logw {
@@ -122,6 +132,8 @@ void pmc__logw_translate(struct pmc_logw *lw, const struct perf_event_header *h)
 struct logw_event *pmc__logw_find_event(struct pmc_logw *lw, uint64_t kid);
 /* Write a watched process's PROCEXIT if it exited and has none (under mu). */
 void pmc__logw_exit_emit(struct pmc_logw *lw, struct logw_exitwatch *w);
+/* Add pid to w's tree (NULL without memory); the entry, zeroed. */
+struct logw_exitproc *pmc__logw_exit_proc_add(struct logw_exitwatch *w, int32_t pid);
 /* Write every PROCEXEC still waiting for mappings (under mu). */
 void pmc__logw_exec_flush_all(struct pmc_logw *lw, uint64_t ts);
 uint64_t pmc__logw_clock(struct pmc_logw *lw);

@@ -138,6 +138,10 @@ check "-d: LLC-loads <not supported> on the sim" test "$(val "$TMP/d.csv" LLC-lo
 
 "$PMC" stat --backend sim -e instructions -- /nonexistent.wl 2>"$TMP/e1"; rc=$?
 if [ "$rc" = 1 ] && grep -q "^pmc stat:" "$TMP/e1"; then ok "missing workload file: exit 1 with a message"; else fail "missing workload" "rc=$rc $(cat "$TMP/e1")"; fi
+# -l without a command runs on real time: nothing advances the sim's clock
+# then (stat waited on it for ever; record did not).
+"$PMC" stat --backend sim -a -l 0.2 -x, -e cycles >"$TMP/l.csv" 2>&1; rc=$?
+check "-a -l 0.2 without a command ends" test "$rc" = 0 -a -n "$(val "$TMP/l.csv" cycles)"
 "$PMC" stat --backend nope -- true 2>"$TMP/e2"; rc=$?
 if [ "$rc" = 2 ] && grep -q "known: linux, sim" "$TMP/e2"; then ok "unknown backend: exit 2"; else fail "unknown backend" "rc=$rc $(cat "$TMP/e2")"; fi
 done_testing

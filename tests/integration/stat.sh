@@ -128,6 +128,13 @@ for pid, pages in want.items():
 PY
 then ok "--per-process: one row per process with its own page-faults"; else fail "--per-process" "$(cat "$TMP/pp.csv" "$TMP/pp.err")"; fi
 
+# A process's threads count once: the rows add up to the total (its threads'
+# exit counts had been counted again in the process's own row).
+"$PMC" stat --per-process -x, -e page-faults -- "$HELPERS/threads" 50 >"$TMP/ppt.csv" 2>&1
+tot=$(awk -F, '$3=="page-faults"{print $1}' "$TMP/ppt.csv")
+rows=$(awk -F, 'NF==4 && $1 ~ /^[0-9]+$/ {s += $4} END {print s + 0}' "$TMP/ppt.csv")
+check "--per-process with threads: the rows add up to the total ($rows = $tot)" test -n "$tot" -a "$rows" = "$tot"
+
 # --- tracepoints and sysfs PMUs ---------------------------------------------------
 sw=$("$PMC" stat -x, -e sched:sched_switch -o "$TMP/tp.csv" -- "$HELPERS/sleeper" 20 2>"$TMP/tp.err" >/dev/null; awk -F, '$3=="sched:sched_switch"{print $1}' "$TMP/tp.csv")
 if [ -n "$sw" ] && [ "$sw" -ge 20 ] && [ "$sw" -le 40 ]; then ok "tracepoint sched:sched_switch of 20 sleeps: $sw"

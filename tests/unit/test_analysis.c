@@ -62,7 +62,7 @@ static void w_sample(struct wlog *w, pid_t pid, pid_t tid, int cpu, int n, const
 	uint8_t fl[16];
 	for (int i = 0; i < n; i++)
 		fl[i] = (kernel_leaf == 2 || (kernel_leaf && i == 0)) ? 0 : PMC_CC_F_USERSPACE;
-	struct pmc_logrec_sample s = { 0x11, pid, tid, (uint32_t)cpu, !kernel_leaf, 100000,
+	struct pmc_logrec_sample s = { 0x11, pid, tid, (uint32_t)cpu, 100000,
 	    (uint32_t)n, pcs, fl };
 	assert_int_equal(pmc__logrec_callchain(&ta_rec, &s), 0);
 	w_put(w);
@@ -263,7 +263,8 @@ static void w_cs(struct wlog *w, uint32_t pmc, pid_t tid, uint64_t period, uint6
 {
 	static const uint64_t pc[1] = { 0x401000 };
 	static const uint8_t fl[1] = { PMC_CC_F_USERSPACE };
-	struct pmc_logrec_sample s = { pmc, tid, tid, 0, 1, period, 1, pc, fl };
+	struct pmc_logrec_sample s = { .pmc = pmc, .pid = tid, .tid = tid, .cpu = 0, .period = period,
+	    .npc = 1, .pcs = pc, .pcflags = fl };
 	assert_int_equal(pmc__logrec_callchain(&ta_rec, &s), 0);
 	w_at(w, t);
 }

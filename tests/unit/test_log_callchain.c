@@ -18,7 +18,7 @@ static void check_chain(void **state, const uint8_t *flags, uint32_t n, int comp
 	for (uint32_t i = 0; i < n; i++)
 		pcs[i] = 0x1000 + i;
 	struct pmc_logrec_sample s = { .pmc = 7, .pid = 10, .tid = 11, .cpu = 1,
-		.usermode = flags[0] != 0, .period = 1000, .npc = n, .pcs = pcs, .pcflags = flags };
+		.period = 1000, .npc = n, .pcs = pcs, .pcflags = flags };
 	assert_int_equal(pmc__logrec_callchain(&r, &s), 0);
 	/* the size: 32 + 8 per pc, plus the mask only for interleaved chains */
 	assert_int_equal(r.len, 32 + 8 * n + (compact ? 0 : 8 * ((n + 63) / 64)));

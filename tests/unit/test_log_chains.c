@@ -52,7 +52,7 @@ static void put_sample(struct pmc_logw *lw, const struct smp *s)
 {
 	static struct pmc_logrec r;
 	struct pmc_logrec_sample x = { .pmc = s->pmc, .pid = s->pid, .tid = s->tid,
-		.cpu = s->cpu, .usermode = s->fl[0] != 0, .period = s->period, .npc = s->npc,
+		.cpu = s->cpu, .period = s->period, .npc = s->npc,
 		.pcs = s->pcs, .pcflags = s->fl };
 	assert_int_equal(pmc__logrec_callchain(&r, &x), 0);
 	assert_int_equal(pmc__logw_put(lw, &r), 0);
@@ -146,6 +146,8 @@ static void test_bytes_per_sample(void **state)
 {
 	enum { N = 2000 };
 	static const uint64_t pcs[6] = { 0x401010, 0x402020, 0x403030, 0x404040, 0x405050, 0x406060 };
+	static const uint8_t user6[6] = { PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE,
+		PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE };
 	static struct pmc_logrec r;
 	size_t base, len;
 	unsigned char *b;
@@ -156,8 +158,8 @@ static void test_bytes_per_sample(void **state)
 		assert_int_equal(pmc__logw_open(fileno(f), 0, "test", &lw), 0);
 		for (int i = 0; with && i < N; i++) {
 			struct pmc_logrec_sample x = { .pmc = 1, .pid = 10, .tid = 10 + i % 4,
-				.cpu = (uint32_t)(i % 2), .usermode = 1, .period = 100000 + (uint64_t)i,
-				.npc = 6, .pcs = pcs };
+				.cpu = (uint32_t)(i % 2), .period = 100000 + (uint64_t)i,
+				.npc = 6, .pcs = pcs, .pcflags = user6 };
 			assert_int_equal(pmc__logrec_callchain(&r, &x), 0);
 			assert_int_equal(pmc__logw_put(lw, &r), 0);
 		}

@@ -46,7 +46,7 @@ static void check(uint32_t len, int interleaved)
 	uint64_t pcs[3] = { 0xffffffff81000010ull, 0x401000, 0x402000 };
 	uint8_t fl[3] = { 0, PMC_CC_F_USERSPACE, interleaved ? 0 : PMC_CC_F_USERSPACE };
 	uint64_t regs[20];
-	struct pmc_logrec_sample s = { .pmc = 7, .pid = 10, .tid = 11, .cpu = 1, .usermode = 0,
+	struct pmc_logrec_sample s = { .pmc = 7, .pid = 10, .tid = 11, .cpu = 1,
 		.period = 1000, .npc = 3, .pcs = pcs, .pcflags = fl };
 	struct pmc_logrec_ustack u = { 2, 20, 0xff0fff, regs, len, stack };
 	const struct pmclog_ev_callchain *cc = &ev.pl_u.pl_cc;
@@ -94,8 +94,9 @@ static void test_without(void **state)
 	static struct pmclog_ev ev;
 	static unsigned char back[16];
 	uint64_t pcs[1] = { 0x401000 };
-	struct pmc_logrec_sample s = { .pmc = 7, .pid = 10, .tid = 11, .cpu = 1, .usermode = 1,
-		.period = 1, .npc = 1, .pcs = pcs, .pcflags = NULL };
+	const uint8_t user[1] = { PMC_CC_F_USERSPACE };
+	struct pmc_logrec_sample s = { .pmc = 7, .pid = 10, .tid = 11, .cpu = 1,
+		.period = 1, .npc = 1, .pcs = pcs, .pcflags = user };
 	(void)state;
 	assert_int_equal(pmc__logrec_callchain(&r, &s), 0);
 	assert_int_equal(r.len, 40);
@@ -112,9 +113,10 @@ static void test_bad_extension(void **state)
 	static struct pmclog_ev ev;
 	static unsigned char back[64];
 	uint64_t pcs[1] = { 0x401000 }, regs[2] = { 1, 2 };
+	const uint8_t user[1] = { PMC_CC_F_USERSPACE };
 	unsigned char stk[16] = { 0 };
-	struct pmc_logrec_sample s = { .pmc = 7, .pid = 10, .tid = 11, .cpu = 1, .usermode = 1,
-		.period = 1, .npc = 1, .pcs = pcs, .pcflags = NULL };
+	struct pmc_logrec_sample s = { .pmc = 7, .pid = 10, .tid = 11, .cpu = 1,
+		.period = 1, .npc = 1, .pcs = pcs, .pcflags = user };
 	struct pmc_logrec_ustack u = { 2, 2, 0x180, regs, 16, stk };
 	(void)state;
 

@@ -54,7 +54,7 @@ static inline void tl_put(struct pmc_logw *lw)
 static inline void tl_write_all(struct pmc_logw *lw, int flush_at)
 {
 	struct pmc_logrec_map m = { 1234, 0x400000, 0x2000, 0x1000, 5, 2, 20, tl_bid, "/usr/bin/prog" };
-	struct pmc_logrec_sample s = { 0x11, 1234, 1235, 3, 0, 100000, 4, tl_pcs, tl_pcf };
+	struct pmc_logrec_sample s = { 0x11, 1234, 1235, 3, 100000, 4, tl_pcs, tl_pcf };
 	unsigned char dyn[16 + PMC_NAME_MAX];
 	int n = 0;
 #define STEP(call) do { assert_int_equal((call), 0); tl_put(lw); \

@@ -213,6 +213,42 @@ static void test_inconsistent(void **state)
 	assert_int_equal(s.used, 16);
 }
 
+/* A chain's context markers become one user flag per pc (either byte
+ * order): the mode before any marker is the caller's, guest user is user,
+ * the hypervisor and guest kernel are not; max bounds what is stored. */
+static void test_chain_context(void **state)
+{
+	static const uint64_t chain[] = {
+		0x1000, PSAMPLE_CONTEXT_KERNEL, 0xffff1, 0xffff2, PSAMPLE_CONTEXT_USER, 0x401,
+		PSAMPLE_CONTEXT_HV, 0x5, PSAMPLE_CONTEXT_GUEST_USER, 0x6,
+		PSAMPLE_CONTEXT_GUEST_KERNEL, 0x7,
+	};
+	static const uint64_t want_pc[] = { 0x1000, 0xffff1, 0xffff2, 0x401, 0x5, 0x6, 0x7 };
+	static const uint8_t want_fl[] = { 9, 0, 0, 9, 0, 9, 0 };
+	struct psample_layout l = { .sample_type = PSAMPLE_CALLCHAIN };
+	uint64_t pcs[8];
+	uint8_t fl[8];
+
+	(void)state;
+	assert_int_equal(psample__misc_user(PSAMPLE_MISC_USER), 1);
+	assert_int_equal(psample__misc_user(PSAMPLE_MISC_GUEST_USER | 0x4000), 1);
+	assert_int_equal(psample__misc_user(1), 0);
+	for (int be = 0; be <= 1; be++) {
+		struct buf b = { .be = be };
+		struct psample s;
+		w64(&b, sizeof(chain) / 8);
+		for (size_t i = 0; i < sizeof(chain) / 8; i++)
+			w64(&b, chain[i]);
+		assert_int_equal(psample__parse(&s, &l, b.b, b.n, be), 0);
+		assert_int_equal(psample__chain(&s, 1, 9, pcs, fl, 8), 7);
+		assert_memory_equal(pcs, want_pc, sizeof(want_pc));
+		assert_memory_equal(fl, want_fl, sizeof(want_fl));
+		assert_int_equal(psample__chain(&s, 0, 9, pcs, fl, 2), 2);
+		assert_int_equal(fl[0], 0);
+		assert_int_equal(pcs[1], 0xffff1);
+	}
+}
+
 /* Non-group read_format in every combination; a bare READ body. */
 static void test_read_formats(void **state)
 {
@@ -259,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_inconsistent),
 		cmocka_unit_test(test_read_formats),
+		cmocka_unit_test(test_chain_context),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -212,8 +212,8 @@ static void t_sample0(struct pb *p, uint64_t t, int full)
 	pb64(p, 22); pb64(p, T_ID0B); pb64(p, 0);
 	if (full) {              /* CALLCHAIN */
 		pb64(p, 6);
-		pb64(p, PD_CONTEXT_KERNEL); pb64(p, T_KIP); pb64(p, T_KIP2);
-		pb64(p, PD_CONTEXT_USER); pb64(p, T_UIP1); pb64(p, T_UIP2);
+		pb64(p, PSAMPLE_CONTEXT_KERNEL); pb64(p, T_KIP); pb64(p, T_KIP2);
+		pb64(p, PSAMPLE_CONTEXT_USER); pb64(p, T_UIP1); pb64(p, T_UIP2);
 	} else {
 		pb64(p, 0);
 	}

@@ -65,7 +65,7 @@ static void sample(pmc_id_t id, pid_t pid, pid_t tid, int cpu, uint64_t ts)
 {
 	static const uint64_t pc[1] = { 0x401000 };
 	static const uint8_t fl[1] = { PMC_CC_F_USERSPACE };
-	struct pmc_logrec_sample s = { id, pid, tid, (uint32_t)cpu, 1, 250000, 1, pc, fl };
+	struct pmc_logrec_sample s = { id, pid, tid, (uint32_t)cpu, 250000, 1, pc, fl };
 	assert_int_equal(pmc__logrec_callchain(&rec, &s), 0);
 	put(ts);
 }

@@ -66,20 +66,6 @@ int cli_use_color(FILE *f)
 	return isatty(fileno(f));
 }
 
-const char *cli_group_digits(uint64_t v, char *buf, size_t len)
-{
-	char tmp[32];
-	int n = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v);
-	size_t o = 0;
-	for (int i = 0; i < n && o + 1 < len; i++) {
-		if (i > 0 && (n - i) % 3 == 0 && o + 2 < len)
-			buf[o++] = ',';
-		buf[o++] = tmp[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
 int cli_parse_cpu_list(const char *s, unsigned char *set, int max)
 {
 	memset(set, 0, (size_t)max);

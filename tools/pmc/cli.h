@@ -33,9 +33,6 @@ void cli_bad_option(int c, char **argv) __attribute__((noreturn));
 /* Colour only on a terminal and never with NO_COLOR set. */
 int cli_use_color(FILE *f);
 
-/* 1234567 -> "1,234,567" (buf of at least 32 bytes). */
-const char *cli_group_digits(uint64_t v, char *buf, size_t len);
-
 struct pmc_outfile;
 /* -o FILE of a command: stdout for NULL or "-", else a file created by the
  * one output opener (pmc_outfile_open in pmc.h: temporary file renamed into place,

@@ -15,6 +15,7 @@
 
 #include "pmc.h"
 #include "cli.h"
+#include "numfmt.h"
 #include "perfdata/perfdata.h"
 
 static void usage(FILE *f)
@@ -134,11 +135,11 @@ int cmd_convert(int argc, char **argv)
 	}
 	if (truncated) {
 		cli_warn("%s: truncated; converted the records before the cut (%s samples)",
-		    in_shown, cli_group_digits(ns, nb, sizeof(nb)));
+		    in_shown, numfmt__group_digits(ns, nb, sizeof(nb)));
 		return CLI_EXIT_FAIL;
 	}
 	if (out_fd != 1 || isatty(2))
 		fprintf(stderr, "%s: wrote %s (%s samples)\n", cli_prog, out_shown,
-		    cli_group_digits(ns, nb, sizeof(nb)));
+		    numfmt__group_digits(ns, nb, sizeof(nb)));
 	return CLI_EXIT_OK;
 }

@@ -23,6 +23,7 @@
 #include "pmc.h"
 #include "pmclog.h"
 #include "cli.h"
+#include "numfmt.h"
 #include "target.h"
 
 #define MAX_EVENTS   64
@@ -194,19 +195,6 @@ static long read_proc_long(const char *path, long dflt)
 		fclose(f);
 	}
 	return v;
-}
-
-/* With a command, the backend's clock (simulated time with the sim, which
- * advances only while the command runs, so -l means the same on both);
- * without one, real time. */
-static int use_backend_clock;
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	if (use_backend_clock)
-		return pmc_clock_ns();
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static long setting(const char *name)
@@ -465,8 +453,8 @@ static void status_line(struct rec *r, uint64_t elapsed_ns)
 		return;
 	human_bytes(st.pl_bytes, b, sizeof(b));
 	fprintf(stderr, "\r\033[K[ %6.1fs ] %s samples, %s lost, %s",
-	    (double)elapsed_ns / 1e9, cli_group_digits(st.pl_samples, s, sizeof(s)),
-	    cli_group_digits(st.pl_lost, l, sizeof(l)), b);
+	    (double)elapsed_ns / 1e9, numfmt__group_digits(st.pl_samples, s, sizeof(s)),
+	    numfmt__group_digits(st.pl_lost, l, sizeof(l)), b);
 	fflush(stderr);
 	r->line_shown = 1;
 }
@@ -678,8 +666,7 @@ int cmd_record(int argc, char **argv)
 	if (o.verbose && !o.quiet)
 		print_verbose(&r);
 
-	use_backend_clock = r.child > 0;
-	uint64_t t0 = now_ns(), next_status = t0;
+	uint64_t t0 = cli_target_now_ns(&o.tgt), next_status = t0;
 	if (r.child > 0 && pmc_spawn_go(r.child) < 0)
 		setup_fail(&r, CLI_EXIT_FAIL, "cannot run '%s': %s", o.tgt.cmd[0], pmc_errmsg());
 
@@ -702,7 +689,7 @@ int cmd_record(int argc, char **argv)
 	int forwarded = 0;
 	for (;;) {
 		struct pmc_log_stats st;
-		uint64_t now = now_ns();
+		uint64_t now = cli_target_now_ns(&o.tgt);
 
 		if (r.status_line && now >= next_status) {
 			status_line(&r, now - t0);
@@ -739,18 +726,11 @@ int cmd_record(int argc, char **argv)
 		} else {
 			struct timespec ts = { 0, TICK_MS * 1000000L };
 			nanosleep(&ts, NULL);
-			if (!o.tgt.system_wide) {
-				int alive = 0;
-				for (int t = 0; t < o.tgt.npids; t++)
-					alive |= pmc_target_exists(o.tgt.pids[t]);
-				if (!alive) {
-					clear_status(&r);
-					if (!o.quiet)
-						cli_warn("the monitored %s exited", o.tgt.npids > 1 ?
-						    (o.tgt.threads ? "threads" : "processes") :
-						    (o.tgt.threads ? "thread" : "process"));
-					break;
-				}
+			if (cli_target_gone(&o.tgt)) {
+				clear_status(&r);
+				if (!o.quiet)
+					cli_target_say_gone(&o.tgt);
+				break;
 			}
 		}
 	}
@@ -811,13 +791,8 @@ int cmd_record(int argc, char **argv)
 		    " (samples were lost: raise nsamples or lower -F/-c)" : "");
 	}
 
-	int exit_status = CLI_EXIT_OK;
-	if (r.child > 0 && r.child_done) {
-		if (WIFEXITED(r.status))
-			exit_status = WEXITSTATUS(r.status);
-		else if (WIFSIGNALED(r.status))
-			exit_status = 128 + WTERMSIG(r.status);
-	}
+	int exit_status = r.child > 0 && r.child_done ?
+	    cli_target_exit_status(r.status) : CLI_EXIT_OK;
 	if (write_failed)
 		exit_status = CLI_EXIT_FAIL;
 	pmc_fini();

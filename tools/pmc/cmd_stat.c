@@ -399,12 +399,6 @@ static void read_all(struct stat_opts *o)
 	}
 }
 
-/* The backend's clock: simulated time with the sim, CLOCK_MONOTONIC else. */
-static uint64_t now_ns(void)
-{
-	return pmc_clock_ns();
-}
-
 /* ---- running --------------------------------------------------------------- */
 
 struct run_result {
@@ -438,7 +432,7 @@ static int count_loop(struct stat_opts *o, pid_t child, uint64_t t0, int *status
 	for (;;) {
 		int wait_ms = child > 0 ? 100 : 10;
 		if (o->interval_ms) {
-			uint64_t now = now_ns();
+			uint64_t now = cli_target_now_ns(&o->tgt);
 			/* rounded up: a wait of 0 ms would not advance the sim's
 			 * clock, and the interval would never come */
 			wait_ms = now >= tnext ? 0 : (int)((tnext - now + 999999ull) / 1000000ull);
@@ -457,23 +451,17 @@ static int count_loop(struct stat_opts *o, pid_t child, uint64_t t0, int *status
 			/* -p/-t/-a: until the duration ends, Ctrl-C, or targets vanish. */
 			if (got_signal)
 				return 0;
-			if (o->tgt.duration > 0 && (double)(now_ns() - t0) >= o->tgt.duration * 1e9)
+			if (o->tgt.duration > 0 && (double)(cli_target_now_ns(&o->tgt) - t0) >= o->tgt.duration * 1e9)
 				return 0;
 			wait_child(-1, status, wait_ms);
-			if (!o->tgt.system_wide) {
-				int alive = 0;
-				for (int t = 0; t < o->tgt.npids; t++)
-					alive |= pmc_target_exists(o->tgt.pids[t]);
-				if (!alive) {
-					cli_warn("the monitored %s exited", o->tgt.npids > 1 ?
-					    "processes" : "process");
-					return 0;
-				}
+			if (cli_target_gone(&o->tgt)) {
+				cli_target_say_gone(&o->tgt);
+				return 0;
 			}
 		}
-		if (o->interval_ms && now_ns() >= tnext) {
+		if (o->interval_ms && cli_target_now_ns(&o->tgt) >= tnext) {
 			read_all(o);
-			*printed = now_ns() - t0;
+			*printed = cli_target_now_ns(&o->tgt) - t0;
 			stat_print_interval(o, (double)*printed, (double)o->interval_ms * 1e6);
 			tnext += (uint64_t)o->interval_ms * 1000000ull;
 		}
@@ -515,7 +503,7 @@ static void run_once(struct stat_opts *o, int run, struct run_result *res)
 	free(tids);
 	start_all(o);
 
-	uint64_t t0 = now_ns();
+	uint64_t t0 = cli_target_now_ns(&o->tgt);
 	if (child > 0 && pmc_spawn_go(child) < 0)
 		cli_die(CLI_EXIT_FAIL, "cannot run '%s': %s", o->tgt.cmd[0], pmc_errmsg());
 	if (o->delay_ms) {
@@ -526,12 +514,12 @@ static void run_once(struct stat_opts *o, int run, struct run_result *res)
 		for (int i = 0; i < o->nev; i++)
 			for (int k = 0; k < o->ev[i].nids; k++)
 				o->ev[i].base_rk[k] = o->ev[i].prev_rk[k] = o->ev[i].rk[k];
-		t0 = now_ns();
+		t0 = cli_target_now_ns(&o->tgt);
 	}
 	uint64_t printed = 0;
 	if (!done)
 		count_loop(o, child, t0, &status, &printed);
-	res->elapsed_ns = (double)(now_ns() - t0);
+	res->elapsed_ns = (double)(cli_target_now_ns(&o->tgt) - t0);
 	for (int i = 0; i < o->nev; i++)
 		for (int k = 0; k < o->ev[i].nids; k++)
 			pmc_stop(o->ev[i].ids[k]);
@@ -549,12 +537,8 @@ static void run_once(struct stat_opts *o, int run, struct run_result *res)
 		stat_sum(e, -1, 0, &tot);
 		e->runs[e->nruns++] = stat_value(e, &tot);
 	}
-	if (child > 0) {
-		if (WIFEXITED(status))
-			res->exit_status = WEXITSTATUS(status);
-		else if (WIFSIGNALED(status))
-			res->exit_status = 128 + WTERMSIG(status);
-	}
+	if (child > 0)
+		res->exit_status = cli_target_exit_status(status);
 	if (o->per_process && pmc_close_logfile() < 0)
 		cli_warn("the per-process log: %s", pmc_errmsg());
 }

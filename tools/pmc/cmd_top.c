@@ -27,6 +27,7 @@
 #include "cli.h"
 #include "target.h"
 #include "live.h"
+#include "numfmt.h"
 
 #define MAX_EVENTS    16
 #define DEFAULT_HZ    4000
@@ -407,8 +408,8 @@ static void draw(struct top *t)
 
 	emit(&w, 0, "pmc top: %s%s%s%s, %s   samples %s (%.0f/s)   lost %s (%s this interval)",
 	    evname[0] ? evname : t->o->spec[0], rate[0] ? " (" : "", rate, rate[0] ? ")" : "",
-	    tgt, cli_group_digits(st.samples, a, sizeof(a)), t->rate,
-	    cli_group_digits(st.lost, b, sizeof(b)), cli_group_digits(st.lost_interval, c,
+	    tgt, numfmt__group_digits(st.samples, a, sizeof(a)), t->rate,
+	    numfmt__group_digits(st.lost, b, sizeof(b)), numfmt__group_digits(st.lost_interval, c,
 	    sizeof(c)));
 	if (t->note[0])
 		emit(&w, 0, "%s", t->note);
@@ -417,7 +418,7 @@ static void draw(struct top *t)
 	 * system. */
 	struct pmc_log_stats ls;
 	if (pmc_log_stats(&ls) == 0 && ls.pl_samples > st.samples + st.paused + 1000)
-		emit(&w, 0, "[reading behind: %s samples queued]", cli_group_digits(ls.pl_samples -
+		emit(&w, 0, "[reading behind: %s samples queued]", numfmt__group_digits(ls.pl_samples -
 		    st.samples - st.paused, a, sizeof(a)));
 	{
 		char line[1024];
@@ -425,7 +426,7 @@ static void draw(struct top *t)
 		/* first on its line, so a narrow terminal still shows it */
 		if (t->paused)
 			n += (size_t)snprintf(line + n, sizeof(line) - n, "[PAUSED: %s samples not "
-			    "counted]   ", cli_group_digits(st.paused, a, sizeof(a)));
+			    "counted]   ", numfmt__group_digits(st.paused, a, sizeof(a)));
 		n += (size_t)snprintf(line + n, sizeof(line) - n, "sort: ");
 		for (int k = 0; k < t->view.nsort && n < sizeof(line); k++)
 			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s", k ? "," : "",

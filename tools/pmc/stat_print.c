@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "numfmt.h"
 #include "json.h"
 #include "metrics.h"
 #include "pmclog.h"
@@ -108,7 +109,7 @@ static void human_row(struct stat_opts *o, const struct stat_ev *e, const struct
 		snprintf(num, sizeof(num), "%.2f", w->value);
 		fprintf(f, "%20s %-4s %-32s", num, e->unit, e->name);
 	} else {
-		cli_group_digits((uint64_t)(w->value + 0.5), num, sizeof(num));
+		numfmt__group_digits((uint64_t)(w->value + 0.5), num, sizeof(num));
 		fprintf(f, "%20s      %-32s", num, e->name);
 	}
 	if (w->has_metric)
@@ -449,7 +450,7 @@ static const char *proc_value(const struct stat_ev *e, uint64_t v, char *buf, si
 	if (is_clock(e))
 		snprintf(buf, len, "%.2f", (double)v / 1e6);
 	else
-		cli_group_digits(v, buf, len);
+		numfmt__group_digits(v, buf, len);
 	return buf;
 }
 
@@ -533,33 +534,12 @@ void stat_print_per_process(struct stat_opts *o, int logfd, pid_t root)
 	proc_get(&rows, &n, o->nev, root);
 	read_per_process(o, p, &rows, &n);
 	pmclog_close(p);
-	/*
-	 * Each task's counts arrive in its exit record (inherit_stat's
-	 * PERF_RECORD_READ) — except for one: the kernel swaps the contexts of
-	 * a parent and a child that are clones of each other, and the task that
-	 * holds the original context at its exit sends none.  Its counts are in
-	 * the totals, so one missing task is the total less all the others.
-	 * More than one missing (several original contexts) stays unknown.
-	 */
-	int missing = 0, hole = -1;
+	/* Each process's counts are in its PROCEXIT record; the library
+	 * writes the one the kernel does not send (lib/log's exit watch).
+	 * A row without one is unknown. */
+	int missing = 0;
 	for (int i = 0; i < n; i++)
-		if (!rows[i].seen_exit) {
-			missing++;
-			hole = i;
-		}
-	if (missing == 1) {
-		for (int k = 0; k < o->nev; k++) {
-			uint64_t others = 0;
-			struct pmc_reading tot;
-			for (int i = 0; i < n; i++)
-				if (i != hole)
-					others += rows[i].vals[k];
-			stat_sum(&o->ev[k], -1, 0, &tot);
-			rows[hole].vals[k] = tot.pm_raw > others ? tot.pm_raw - others : 0;
-		}
-		rows[hole].seen_exit = 1;
-		missing = 0;
-	}
+		missing += !rows[i].seen_exit;
 	rows[0].ppid = getpid();
 	if (!rows[0].comm[0] && o->tgt.cmd)
 		snprintf(rows[0].comm, sizeof(rows[0].comm), "%s", o->tgt.cmd[0]);

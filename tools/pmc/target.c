@@ -7,7 +7,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "pmc.h"
 
 #include "cli.h"
 #include "target.h"
@@ -77,4 +81,39 @@ void cli_target_free(struct cli_target *t)
 	free(t->pids);
 	t->pids = NULL;
 	t->npids = 0;
+}
+
+uint64_t cli_target_now_ns(const struct cli_target *t)
+{
+	struct timespec ts;
+
+	if (t->cmd)
+		return pmc_clock_ns();
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int cli_target_gone(const struct cli_target *t)
+{
+	if (t->cmd || t->system_wide)
+		return 0;
+	for (int i = 0; i < t->npids; i++)
+		if (pmc_target_exists(t->pids[i]))
+			return 0;
+	return 1;
+}
+
+void cli_target_say_gone(const struct cli_target *t)
+{
+	cli_warn("the monitored %s exited", t->npids > 1 ?
+	    (t->threads ? "threads" : "processes") : (t->threads ? "thread" : "process"));
+}
+
+int cli_target_exit_status(int ws)
+{
+	if (WIFEXITED(ws))
+		return WEXITSTATUS(ws);
+	if (WIFSIGNALED(ws))
+		return 128 + WTERMSIG(ws);
+	return 0;
 }

@@ -8,6 +8,7 @@
 #ifndef PMC_TARGET_H
 #define PMC_TARGET_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 #define CLI_MAX_CPUS 4096
@@ -46,6 +47,23 @@ int cli_target_option(struct cli_target *t, int c, const char *arg);
  */
 void cli_target_finish(struct cli_target *t, int argc, char **argv, int optind,
     const char *verb);
+
+/*
+ * The clock -l, -I and the status line run on, in ns: with a command the
+ * backend's (simulated time with the sim, which advances only while the
+ * command runs, so -l means the same on both backends); without one, real
+ * time (CLOCK_MONOTONIC), as nothing would advance the sim's.
+ */
+uint64_t cli_target_now_ns(const struct cli_target *t);
+
+/* Without a command or -a/-C: 1 once every -p process or -t thread has
+ * exited, else 0.  cli_target_say_gone says so on stderr. */
+int cli_target_gone(const struct cli_target *t);
+void cli_target_say_gone(const struct cli_target *t);
+
+/* The exit status pmc passes on for a command that ended with wait
+ * status ws: its own, or 128 + the signal that ended it (as a shell). */
+int cli_target_exit_status(int ws);
 
 /* 1 if the CPU is measured (always, without -C). */
 int cli_target_has_cpu(const struct cli_target *t, int cpu);

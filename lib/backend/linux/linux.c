@@ -237,6 +237,11 @@ static int linux_id(struct pmc_bctr *c, uint64_t *id)
 	return do_ioctl(c, PERF_EVENT_IOC_ID, (unsigned long)id);
 }
 
+static const struct perf_event_attr *linux_attr(const struct pmc_bctr *c)
+{
+	return &c->attr;
+}
+
 static int linux_ring_map(struct pmc_bctr *c, size_t data_pages,
     struct perf_event_mmap_page **page)
 {
@@ -579,6 +584,7 @@ const struct pmc_backend_ops pmc_backend_linux = {
 	.read = linux_read,
 	.set_period = linux_set_period,
 	.id = linux_id,
+	.attr = linux_attr,
 	.ring_map = linux_ring_map,
 	.ring_unmap = linux_ring_unmap,
 	.ring_redirect = linux_ring_redirect,

@@ -310,6 +310,11 @@ static int sim_id(struct pmc_bctr *c, uint64_t *id)
 	return 0;
 }
 
+static const struct perf_event_attr *sim_attr(const struct pmc_bctr *c)
+{
+	return &c->attr;
+}
+
 static int sim_ring_map(struct pmc_bctr *c, size_t data_pages,
 			struct perf_event_mmap_page **page)
 {
@@ -657,6 +662,7 @@ const struct pmc_backend_ops pmc_backend_sim = {
 	.read = sim_read,
 	.set_period = sim_set_period,
 	.id = sim_id,
+	.attr = sim_attr,
 	.ring_map = sim_ring_map,
 	.ring_unmap = sim_ring_unmap,
 	.ring_redirect = sim_ring_redirect,
