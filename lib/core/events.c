@@ -1,6 +1,6 @@
 /* events.c — the event-list splitter, public for tools and library users. */
 #include "pmc.h"
-#include "core/error.h"
+#include "common/error.h"
 #include "event/event.h"
 
 int pmc_event_split(const char *list, char ***specs, int *n)

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "core/internal.h"
-#include "core/error.h"
+#include "common/error.h"
 #include "core/settings.h"
 #include "core/procsnap.h"
 #include "core/sysinfo.h"

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/error.h"
+#include "common/error.h"
 #include "core/outfile.h"
 
 #ifndef RENAME_NOREPLACE

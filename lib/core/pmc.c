@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "core/internal.h"
-#include "core/error.h"
+#include "common/error.h"
 #include "core/settings.h"
 #include "core/sysinfo.h"
 #include "core/userpage.h"

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "core/internal.h"
-#include "core/error.h"
+#include "common/error.h"
 
 /*
  * PMCADMIN state is the machine's, as hwpmc's is the kernel's: a row that

@@ -7,7 +7,7 @@
 #include <strings.h>
 
 #include "pmc.h"
-#include "core/error.h"
+#include "common/error.h"
 #include "core/settings.h"
 
 /* One table, so names, defaults and the public lookup never disagree. */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "core/internal.h"
-#include "core/error.h"
+#include "common/error.h"
 
 #define MAX_PENDING 64
 static pid_t pending[MAX_PENDING];

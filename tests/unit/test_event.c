@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "pmc.h"
-#include "core/error.h"
+#include "common/error.h"
 #include "event/event.h"
 
 #define SOFT(i) ((enum pmc_event)(PMC_EV_SOFT_FIRST + (i)))

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/error.h"
+#include "common/error.h"
 #include "backend/sim/sim.h"
 
 static char *config_override;

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "common/error.h"
 #include "backend/sim/sim.h"
 
 #define SLOT_SW 100    /* att->slot of a running software counter */

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "common/error.h"
 #include "backend/sim/sim.h"
 
 struct sim sim = {
