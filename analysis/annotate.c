@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "annotate.h"
+#include "common/error.h"
 #include "report.h"
 
 struct acc {
@@ -80,16 +81,18 @@ static const char *hot(const struct annotate_opts *o, double pct)
 	return pct >= 5 ? "\033[31m" : "\033[32m";
 }
 
-int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o, char *err,
-    size_t errlen)
+int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o)
 {
 	struct acc a = { 0 };
 	uint64_t best = 0;
+	pmc__clear_reason();
 	profile__resolve(p);
 	a.p = p;
 	a.func = UINT32_MAX;
 	/* the matching function with the most samples (at its sampled pcs) */
 	uint64_t *per = calloc(p->nf + 1, 8);
+	if (!per)
+		return pmc__nomem();
 	for (size_t i = 0; i < p->ns; i++) {
 		const struct prof_frame *fr;
 		if (profile__frames(p, p->s[i].stack, 0, &fr) > 0)
@@ -107,11 +110,9 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o, c
 		}
 	}
 	free(per);
-	if (a.func == UINT32_MAX) {
-		snprintf(err, errlen, "no samples in a function named '%s'%s%s", o->symbol,
+	if (a.func == UINT32_MAX)
+		return pmc__err(-ENOENT, "no samples in a function named '%s'%s%s", o->symbol,
 		    o->dso ? " in " : "", o->dso ? o->dso : "");
-		return -1;
-	}
 	const struct prof_func *fn = &p->f[a.func];
 	a.dso = fn->dso;
 	profile__foreach(p, &o->flt, 0, count, &a);
@@ -141,10 +142,9 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o, c
 		cs_arch arch = machine == EM_AARCH64 ? CS_ARCH_ARM64 : CS_ARCH_X86;
 		cs_mode mode = machine == EM_AARCH64 ? CS_MODE_ARM :
 		    machine == EM_386 ? CS_MODE_32 : CS_MODE_64;
-		if (cs_open(arch, mode, &cs) != CS_ERR_OK) {
-			snprintf(err, errlen, "capstone cannot disassemble this architecture");
-			return -1;
-		}
+		if (cs_open(arch, mode, &cs) != CS_ERR_OK)
+			return pmc__err_cause(-EOPNOTSUPP, PMC_CAUSE_UNSUPPORTED,
+			    "capstone cannot disassemble this architecture");
 		size_t ni = cs_disasm(cs, code, size, start, 0, &insn);
 		if (o->asm_)
 			fprintf(f, "#\n#  Percent  Samples  Address           Instruction"

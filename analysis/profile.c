@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "profile.h"
+#include "common/error.h"
 #include "unwind.h"
 
 /* ---- a small open-addressing map: (u64, u64) -> u32 ------------------- */
@@ -686,8 +687,7 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 	}
 }
 
-int profile__load(struct profile **out, const char *path, const struct prof_load_opts *o,
-    char *err, size_t errlen)
+int profile__load(struct profile **out, const char *path, const struct prof_load_opts *o)
 {
 	struct profile *p = calloc(1, sizeof(*p));
 	struct pmclog_ev *ev = malloc(sizeof(*ev));
@@ -695,20 +695,21 @@ int profile__load(struct profile **out, const char *path, const struct prof_load
 	struct symtab_opts so = { .demangle = 1 };
 
 	*out = NULL;
+	pmc__clear_reason();
 	if (!p || !ev || !(p->priv = calloc(1, sizeof(*p->priv)))) {
-		snprintf(err, errlen, "out of memory");
 		free(ev);
 		if (p)
 			free(p);
-		return -1;
+		return pmc__nomem();
 	}
 	if (o)
 		so = o->sym;
 	p->st = symtab__new(&so);
-	if (!(in = input__open(path, o ? o->follow : 0, err, errlen))) {
+	if (!(in = input__open(path, o ? o->follow : 0))) {
+		int e = errno;
 		free(ev);
 		profile__free(p);
-		return -1;
+		return -e;
 	}
 	p->input_kind = input__kind(in);
 	while (input__read(in, ev) == 0) {
@@ -719,15 +720,15 @@ int profile__load(struct profile **out, const char *path, const struct prof_load
 	}
 	unwind_pending(p);
 	if (ev->pl_state == PMCLOG_ERROR) {
+		int e = errno ? errno : EILSEQ;
 		if (p->records == 0) {
-			snprintf(err, errlen, "%s", input__errmsg(in));
 			input__close(in);
 			free(ev);
 			profile__free(p);
-			return -1;
+			return -e;
 		}
 		snprintf(p->truncated, sizeof(p->truncated), "corrupt after record %" PRIu64 ": %s",
-		    p->records, input__errmsg(in));
+		    p->records, pmc_errmsg());
 	} else {
 		input__truncated(in, p->truncated, sizeof(p->truncated));
 	}

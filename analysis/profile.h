@@ -123,10 +123,9 @@ struct prof_load_opts {
 	struct symtab_opts sym;
 };
 
-/* Load everything: 0, or -1 with a message in err (a truncated input is not
- * an error: profile->truncated says so). */
-int profile__load(struct profile **out, const char *path, const struct prof_load_opts *o,
-    char *err, size_t errlen);
+/* Load everything: 0, or -errno with pmc_errmsg() saying why (a truncated
+ * input is not an error: profile->truncated says so). */
+int profile__load(struct profile **out, const char *path, const struct prof_load_opts *o);
 void profile__resolve(struct profile *p);
 void profile__free(struct profile *p);
 

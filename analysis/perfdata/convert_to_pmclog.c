@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "common/error.h"
 #include "perfdata/perfdata.h"
 #include "log/format.h"
 #include "log/records.h"
@@ -164,7 +165,7 @@ static int encode(const struct pmclog_ev *ev, struct pmc_logrec *r, int zstd)
 }
 
 int pmc__perfdata_to_pmclog(int in_fd, int out_fd, int zstd, uint64_t *nsamples,
-    int *truncated, char *msg, size_t msglen)
+    int *truncated)
 {
 	struct pmc_perfdata *p;
 	struct pmclog_ev *ev = NULL;
@@ -175,13 +176,9 @@ int pmc__perfdata_to_pmclog(int in_fd, int out_fd, int zstd, uint64_t *nsamples,
 
 	*nsamples = 0;
 	*truncated = 0;
-	msg[0] = '\0';
 	p = pmc__perfdata_open(in_fd);
-	if (!p) {
-		rc = -errno;
-		snprintf(msg, msglen, "%s", pmc__perfdata_open_errmsg());
-		return rc;
-	}
+	if (!p)
+		return -errno;
 	ev = malloc(sizeof(*ev));
 	r = malloc(sizeof(*r));
 	o.buf = malloc(OBUF_SIZE);
@@ -195,14 +192,13 @@ int pmc__perfdata_to_pmclog(int in_fd, int out_fd, int zstd, uint64_t *nsamples,
 		}
 	}
 	if (!ev || !r || !o.buf || (zstd && (!o.zc || !o.zbuf))) {
-		rc = -ENOMEM;
-		snprintf(msg, msglen, "out of memory");
+		rc = pmc__nomem();
 		goto out;
 	}
 	rc = write_all(out_fd, zstd ? PMCLOG_FILE_MAGIC_ZSTD : PMCLOG_FILE_MAGIC_RAW,
 	    PMCLOG_FILE_MAGIC_LEN);
 	if (rc < 0) {
-		snprintf(msg, msglen, "cannot write the log: %s", strerror(-rc));
+		pmc__err(rc, "cannot write the log: %s", strerror(-rc));
 		goto out;
 	}
 	while (pmc__perfdata_read(p, ev) == 0) {
@@ -223,20 +219,16 @@ int pmc__perfdata_to_pmclog(int in_fd, int out_fd, int zstd, uint64_t *nsamples,
 			ns++;
 	}
 	if (o.err) {
-		rc = o.err;
-		snprintf(msg, msglen, "cannot write the log: %s", strerror(-rc));
+		rc = pmc__err(o.err, "cannot write the log: %s", strerror(-o.err));
 		goto out;
 	}
-	if (ev->pl_state == PMCLOG_ERROR) {
-		rc = -(errno ? errno : EILSEQ);
-		snprintf(msg, msglen, "%s", pmc__perfdata_errmsg(p));
-	}
+	if (ev->pl_state == PMCLOG_ERROR)
+		rc = -(errno ? errno : EILSEQ);      /* the reader said why */
 	*truncated = pmc__perfdata_truncated(p);
 	if (pmc__logrec_closelog(r) == 0)
 		lout_rec(&o, r->type, last_ts, r->buf, r->len);
 	if (lout_flush(&o) < 0 && rc == 0) {
-		rc = o.err;
-		snprintf(msg, msglen, "cannot write the log: %s", strerror(-rc));
+		rc = pmc__err(o.err, "cannot write the log: %s", strerror(-o.err));
 	}
 	*nsamples = ns;
 out:

@@ -308,12 +308,20 @@ static int next_record(struct pmc_perfdata *p)
 	}
 }
 
+/* The sticky error, raised through the reason channel on every read after
+ * it (the damage was seen earlier, while records before it were queued). */
+static int fail_read(struct pmc_perfdata *p)
+{
+	pmc__clear_reason();
+	pmc__err(-p->err, "%s", p->errmsg);
+	return -1;
+}
+
 int pmc__perfdata_read(struct pmc_perfdata *p, struct pmclog_ev *ev)
 {
 	if (p->err) {
 		ev->pl_state = PMCLOG_ERROR;
-		errno = p->err;
-		return -1;
+		return fail_read(p);
 	}
 	if (!p->header_done) {
 		deliver_header(p, ev);
@@ -352,8 +360,7 @@ int pmc__perfdata_read(struct pmc_perfdata *p, struct pmclog_ev *ev)
 	if (p->pend_err) {
 		p->err = p->pend_err;
 		ev->pl_state = PMCLOG_ERROR;
-		errno = p->err;
-		return -1;
+		return fail_read(p);
 	}
 	ev->pl_state = PMCLOG_EOF;
 	return -1;
@@ -363,7 +370,3 @@ ok:
 	return 0;
 }
 
-const char *pmc__perfdata_errmsg(struct pmc_perfdata *p)
-{
-	return p && (p->err || p->pend_err) ? p->errmsg : "";
-}

@@ -69,6 +69,21 @@ int pmc__err_cause(int rc, enum pmc_errcause c, const char *fmt, ...)
 	return fail(rc);
 }
 
+int pmc__err_wrap(int rc, const char *fmt, ...)
+{
+	char ctx[256], inner[sizeof(reason)];
+	enum pmc_errcause c = reason_set ? cause : (rc == -ENOMEM ? PMC_CAUSE_NOMEM :
+						     PMC_CAUSE_OTHER);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ctx, sizeof(ctx), fmt, ap);
+	va_end(ap);
+	snprintf(inner, sizeof(inner), "%s", reason_set ? reason : strerror(-rc));
+	pmc__clear_reason();
+	return pmc__err_cause(rc, c, "%s: %s", ctx, inner);
+}
+
 int pmc__nomem(void)
 {
 	return pmc__err(-ENOMEM, "out of memory");

@@ -33,6 +33,10 @@ int pmc__err(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 /* The same with a typed cause. */
 int pmc__err_cause(int rc, enum pmc_errcause cause, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Fail with rc, putting what the caller was doing before the recorded
+ * reason ("cannot read perf.data: <reason>"); strerror(-rc) stands in for
+ * a reason none was recorded.  The cause stays the recorded one's. */
+int pmc__err_wrap(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Out of memory: pmc__err(-ENOMEM, "out of memory"); for an allocation that
  * failed where there is nothing better to say. */
 int pmc__nomem(void);

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pmc__perfdata_set_ordered(p, ordered);
 		for (int n = 0; n < 100000 && pmc__perfdata_read(p, &ev) == 0; n++)
 			;
-		(void)pmc__perfdata_errmsg(p);
+		(void)pmc_errmsg();
 		(void)pmc__perfdata_truncated(p);
 		for (int i = 0; i < pmc__perfdata_nattrs(p); i++)
 			(void)pmc__perfdata_attr(p, i);

@@ -23,12 +23,12 @@ static void drain(int fd)
 	struct pmc_perfdata *p = pmc__perfdata_open(fd);
 
 	if (!p) {
-		(void)pmc__perfdata_open_errmsg();
+		(void)pmc_errmsg();
 		return;
 	}
 	for (int n = 0; n < 100000 && pmc__perfdata_read(p, &ev) == 0; n++)
 		;
-	(void)pmc__perfdata_errmsg(p);
+	(void)pmc_errmsg();
 	(void)pmc__perfdata_truncated(p);
 	pmc__perfdata_close(p);
 }

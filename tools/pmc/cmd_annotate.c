@@ -109,13 +109,13 @@ int cmd_annotate(int argc, char **argv)
 	    (strcmp(color, "auto") == 0 && f == stdout && cli_use_color(stdout));
 	struct profile *p;
 	const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
-	if (profile__load(&p, path, &lo, err, sizeof(err)) != 0) {
-		cli_warn("%s: %s", shown, err);
+	if (profile__load(&p, path, &lo) != 0) {
+		cli_warn("%s: %s", shown, pmc_errmsg());
 		cli_discard_output(&of);
 		return CLI_EXIT_FAIL;
 	}
-	if (annotate__print(f, p, &o, err, sizeof(err)) != 0) {
-		cli_warn("%s", err);
+	if (annotate__print(f, p, &o) != 0) {
+		cli_warn("%s", pmc_errmsg());
 		rc = CLI_EXIT_FAIL;
 	}
 	if (cli_close_output(&of, f, rc != CLI_EXIT_OK) != 0)

@@ -120,13 +120,13 @@ int cmd_diff(int argc, char **argv)
 	o.color = strcmp(color, "always") == 0 ||
 	    (strcmp(color, "auto") == 0 && f == stdout && o.format == DIFF_TEXT && cli_use_color(stdout));
 	struct profile *a, *b;
-	if (profile__load(&a, o.name_a, &lo, err, sizeof(err)) != 0) {
-		cli_warn("%s: %s", o.name_a, err);
+	if (profile__load(&a, o.name_a, &lo) != 0) {
+		cli_warn("%s: %s", o.name_a, pmc_errmsg());
 		cli_discard_output(&of);
 		return CLI_EXIT_FAIL;
 	}
-	if (profile__load(&b, o.name_b, &lo, err, sizeof(err)) != 0) {
-		cli_warn("%s: %s", o.name_b, err);
+	if (profile__load(&b, o.name_b, &lo) != 0) {
+		cli_warn("%s: %s", o.name_b, pmc_errmsg());
 		cli_discard_output(&of);
 		profile__free(a);
 		return CLI_EXIT_FAIL;

@@ -321,7 +321,7 @@ static int dump_perfdata(int fd, const char *shown)
 	int rc = CLI_EXIT_OK;
 
 	if (!pd) {
-		cli_warn("%s: %s", shown, pmc__perfdata_open_errmsg());
+		cli_warn("%s: %s", shown, pmc_errmsg());
 		return CLI_EXIT_FAIL;
 	}
 	ev = malloc(sizeof(*ev));
@@ -334,7 +334,7 @@ static int dump_perfdata(int fd, const char *shown)
 		print_record(ev);
 	fflush(stdout);
 	if (ev->pl_state == PMCLOG_ERROR) {
-		cli_warn("%s: %s", shown, pmc__perfdata_errmsg(pd));
+		cli_warn("%s: %s", shown, pmc_errmsg());
 		rc = CLI_EXIT_FAIL;
 	} else if (pmc__perfdata_truncated(pd)) {
 		cli_warn("%s: perf.data truncated (the records before the cut were printed)", shown);

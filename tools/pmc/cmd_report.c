@@ -247,10 +247,10 @@ int cmd_report(int argc, char **argv)
 	if (tty)
 		lo.progress = progress;
 	struct profile *p;
-	if (profile__load(&p, path, &lo, err, sizeof(err)) != 0) {
+	if (profile__load(&p, path, &lo) != 0) {
 		if (tty)
 			fprintf(stderr, "\r\033[K");
-		cli_warn("%s: %s", o.input_name, err);
+		cli_warn("%s: %s", o.input_name, pmc_errmsg());
 		cli_discard_output(&of);
 		return CLI_EXIT_FAIL;
 	}
