@@ -913,7 +913,7 @@ struct pmc_perfdata *pmc__perfdata_open(int fd)
 	pmc__clear_reason();
 	p = alloc_reader();
 	if (!p) {
-		errno = ENOMEM;
+		pmc__nomem();
 		return NULL;
 	}
 	p->fd = fd;
@@ -938,13 +938,13 @@ struct pmc_perfdata *pmc__perfdata_open_mem(const void *buf, size_t len)
 	pmc__clear_reason();
 	p = alloc_reader();
 	if (!p) {
-		errno = ENOMEM;
+		pmc__nomem();
 		return NULL;
 	}
 	p->mem = malloc(len ? len : 1);
 	if (!p->mem) {
 		free(p);
-		errno = ENOMEM;
+		pmc__nomem();
 		return NULL;
 	}
 	if (len)
