@@ -1049,8 +1049,7 @@ int profile__parse_time(struct prof_filter *flt, const char *arg)
 }
 
 /* Each item of a numeric filter list is an integer. */
-static int check_numbers(const char *list, const char *opt, const char *what, char *bad,
-    size_t badlen)
+static int check_numbers(const char *list, const char *opt, const char *what)
 {
 	const char *s = list;
 
@@ -1066,8 +1065,8 @@ static int check_numbers(const char *list, const char *opt, const char *what, ch
 		errno = 0;
 		v = strtol(buf, &end, 10);
 		if (!n || n >= sizeof(buf) || *end || errno || v < -1 || v > INT32_MAX) {
-			snprintf(bad, badlen, "%s: '%.*s' is not %s", opt, (int)(n > 40 ? 40 : n), s, what);
-			return -1;
+			return pmc__err(-EINVAL, "%s: '%.*s' is not %s", opt, (int)(n > 40 ? 40 : n),
+			    s, what);
 		}
 		if (!e)
 			return 0;
@@ -1075,12 +1074,15 @@ static int check_numbers(const char *list, const char *opt, const char *what, ch
 	}
 }
 
-int profile__check_filter(const struct prof_filter *flt, char *bad, size_t badlen)
+int profile__check_filter(const struct prof_filter *flt)
 {
-	if (check_numbers(flt->pids, "--pid", "a process id", bad, badlen) < 0 ||
-	    check_numbers(flt->tids, "--tid", "a thread id", bad, badlen) < 0 ||
-	    check_numbers(flt->cpus, "--cpu", "a CPU number", bad, badlen) < 0)
-		return -1;
+	int rc;
+
+	pmc__clear_reason();
+	if ((rc = check_numbers(flt->pids, "--pid", "a process id")) < 0 ||
+	    (rc = check_numbers(flt->tids, "--tid", "a thread id")) < 0 ||
+	    (rc = check_numbers(flt->cpus, "--cpu", "a CPU number")) < 0)
+		return rc;
 	return 0;
 }
 

@@ -30,6 +30,7 @@
 #include "dbgcache.h"
 #include "kcache.h"
 #include "backend/sim/workload.h"
+#include "common/error.h"
 #include "core/sysinfo.h"
 
 #define UNKNOWN "[unknown]"
@@ -1271,7 +1272,8 @@ static int open_sim(struct sym_dso *d)
 	} while (n > 0);
 	close(fd);
 	text[len] = '\0';
-	if (simwl__parse(text, d->path, &w, NULL, 0) != 0) {
+	if (simwl__parse(text, d->path, &w) != 0) {
+		pmc__clear_reason();    /* not a failure of the caller's: the file is no symbol source */
 		free(text);
 		d->problem = "not an ELF file";
 		return -1;

@@ -63,7 +63,6 @@ int cmd_annotate(int argc, char **argv)
 	struct prof_load_opts lo;
 	const char *path = NULL, *out = NULL, *color = "auto";
 	int c, force = 0, rc = CLI_EXIT_OK;
-	char err[512];
 
 	memset(&o, 0, sizeof(o));
 	memset(&lo, 0, sizeof(lo));
@@ -94,8 +93,8 @@ int cmd_annotate(int argc, char **argv)
 		default:  cli_bad_option(c, argv);
 		}
 	}
-	if (profile__check_filter(&o.flt, err, sizeof(err)) != 0)
-		cli_usage_error("%s", err);
+	if (profile__check_filter(&o.flt) != 0)
+		cli_usage_error("%s", pmc_errmsg());
 	if (optind >= argc)
 		cli_usage_error("which function? (pmc annotate SYMBOL)");
 	o.symbol = argv[optind++];

@@ -62,7 +62,7 @@ int cmd_diff(int argc, char **argv)
 	struct prof_load_opts lo;
 	const char *out = NULL, *color = "auto";
 	int c, force = 0, rc = CLI_EXIT_OK;
-	char err[512], *end;
+	char *end;
 
 	memset(&o, 0, sizeof(o));
 	memset(&lo, 0, sizeof(lo));
@@ -109,8 +109,8 @@ int cmd_diff(int argc, char **argv)
 		default:  cli_bad_option(c, argv);
 		}
 	}
-	if (profile__check_filter(&o.flt, err, sizeof(err)) != 0)
-		cli_usage_error("%s", err);
+	if (profile__check_filter(&o.flt) != 0)
+		cli_usage_error("%s", pmc_errmsg());
 	if (argc - optind != 2)
 		cli_usage_error("give two logs: pmc diff BASELINE NEW");
 	o.name_a = argv[optind];

@@ -160,9 +160,8 @@ int cmd_report(int argc, char **argv)
 			 * has no operands, so a word after -g is its argument */
 			if (!optarg && optind < argc && argv[optind][0] != '-')
 				optarg = argv[optind++];
-			if (report__parse_callgraph(&o, optarg, note, sizeof(note), err,
-			    sizeof(err)) != 0)
-				cli_usage_error("-g/--call-graph: %s", err);
+			if (report__parse_callgraph(&o, optarg, note, sizeof(note)) != 0)
+				cli_usage_error("-g/--call-graph: %s", pmc_errmsg());
 			if (note[0])
 				cli_warn("%s", note);
 			break;
@@ -222,8 +221,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s' (the log is given with -i)", argv[optind]);
-	if (profile__check_filter(&o.flt, err, sizeof(err)) != 0)
-		cli_usage_error("%s", err);
+	if (profile__check_filter(&o.flt) != 0)
+		cli_usage_error("%s", pmc_errmsg());
 	if (!path)
 		path = cli_default_input();
 	if (report__parse_sort(&o, sort, err, sizeof(err)) != 0)

@@ -678,15 +678,12 @@ int sim__spawn(const char *path, pid_t *pid)
 {
 	struct simwl *w;
 	struct sim_task *t;
-	char err[512];
 	void *p;
 	int rc;
 
-	rc = simwl__load(path, &w, err, sizeof(err));
-	if (rc) {
-		pmc__set_reason("%s", err);
+	rc = simwl__load(path, &w);
+	if (rc)
 		return rc;
-	}
 	p = realloc(wls, (size_t)(nwls + 1) * sizeof(*wls));
 	if (!p) {
 		simwl__free(w);
