@@ -23,6 +23,7 @@ struct acc {
 	uint64_t *addr, *cnt;
 	size_t n, cap;
 	uint64_t total, self;
+	int nomem;                   /* an allocation failed: annotate__print says ENOMEM */
 };
 
 static void count(void *arg, const struct prof_sample *s, const struct prof_frame *fr, int n)
@@ -43,11 +44,16 @@ static void count(void *arg, const struct prof_sample *s, const struct prof_fram
 			return;
 		}
 	if (a->n == a->cap) {
-		a->cap = a->cap ? a->cap * 2 : 64;
-		a->addr = realloc(a->addr, a->cap * 8);
-		a->cnt = realloc(a->cnt, a->cap * 8);
-		if (!a->addr || !a->cnt)
-			abort();
+		size_t cap = a->cap ? a->cap * 2 : 64;
+		uint64_t *addr = realloc(a->addr, cap * 8), *cnt;
+		if (addr)
+			a->addr = addr;
+		if (!addr || !(cnt = realloc(a->cnt, cap * 8))) {
+			a->nomem = 1;
+			return;
+		}
+		a->cnt = cnt;
+		a->cap = cap;
 	}
 	a->addr[a->n] = l->addr;
 	a->cnt[a->n++] = 1;
@@ -116,6 +122,11 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o)
 	const struct prof_func *fn = &p->f[a.func];
 	a.dso = fn->dso;
 	profile__foreach(p, &o->flt, 0, count, &a);
+	if (a.nomem) {
+		free(a.addr);
+		free(a.cnt);
+		return pmc__nomem();
+	}
 
 	uint64_t start = fn->start, size = fn->size;
 	if (size <= 1 && sym_dso__find_func(fn->dso, fn->name, &start, &size) != 0)
@@ -163,10 +174,14 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o)
 						break;
 				if (k == nlines) {
 					if (nlines == caplines) {
-						caplines = caplines ? caplines * 2 : 64;
-						lines = realloc(lines, caplines * sizeof(*lines));
-						if (!lines)
-							abort();
+						size_t cap = caplines ? caplines * 2 : 64;
+						struct line *nl = realloc(lines, cap * sizeof(*lines));
+						if (!nl) {
+							a.nomem = 1;
+							break;
+						}
+						lines = nl;
+						caplines = cap;
 					}
 					lines[nlines++] = (struct line){ file, line, 0 };
 				}
@@ -188,6 +203,12 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o)
 		if (ni)
 			cs_free(insn, ni);
 		cs_close(&cs);
+	}
+	if (a.nomem) {
+		free(lines);
+		free(a.addr);
+		free(a.cnt);
+		return pmc__nomem();
 	}
 
 	/* per source line, with the source text of each file present */
@@ -251,5 +272,5 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o)
 	free(lines);
 	free(a.addr);
 	free(a.cnt);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? pmc__err(-EIO, "cannot write the annotation: %s", strerror(EIO)) : 0;
 }
