@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "annotate.h"
+#include "common/error.h"
 #include "report.h"
 
 struct acc {
@@ -22,6 +23,7 @@ struct acc {
 	uint64_t *addr, *cnt;
 	size_t n, cap;
 	uint64_t total, self;
+	int nomem;                   /* an allocation failed: annotate__print says ENOMEM */
 };
 
 static void count(void *arg, const struct prof_sample *s, const struct prof_frame *fr, int n)
@@ -42,11 +44,16 @@ static void count(void *arg, const struct prof_sample *s, const struct prof_fram
 			return;
 		}
 	if (a->n == a->cap) {
-		a->cap = a->cap ? a->cap * 2 : 64;
-		a->addr = realloc(a->addr, a->cap * 8);
-		a->cnt = realloc(a->cnt, a->cap * 8);
-		if (!a->addr || !a->cnt)
-			abort();
+		size_t cap = a->cap ? a->cap * 2 : 64;
+		uint64_t *addr = realloc(a->addr, cap * 8), *cnt;
+		if (addr)
+			a->addr = addr;
+		if (!addr || !(cnt = realloc(a->cnt, cap * 8))) {
+			a->nomem = 1;
+			return;
+		}
+		a->cnt = cnt;
+		a->cap = cap;
 	}
 	a->addr[a->n] = l->addr;
 	a->cnt[a->n++] = 1;
@@ -80,16 +87,18 @@ static const char *hot(const struct annotate_opts *o, double pct)
 	return pct >= 5 ? "\033[31m" : "\033[32m";
 }
 
-int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o, char *err,
-    size_t errlen)
+int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o)
 {
 	struct acc a = { 0 };
 	uint64_t best = 0;
+	pmc__clear_reason();
 	profile__resolve(p);
 	a.p = p;
 	a.func = UINT32_MAX;
 	/* the matching function with the most samples (at its sampled pcs) */
 	uint64_t *per = calloc(p->nf + 1, 8);
+	if (!per)
+		return pmc__nomem();
 	for (size_t i = 0; i < p->ns; i++) {
 		const struct prof_frame *fr;
 		if (profile__frames(p, p->s[i].stack, 0, &fr) > 0)
@@ -107,14 +116,17 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o, c
 		}
 	}
 	free(per);
-	if (a.func == UINT32_MAX) {
-		snprintf(err, errlen, "no samples in a function named '%s'%s%s", o->symbol,
+	if (a.func == UINT32_MAX)
+		return pmc__err(-ENOENT, "no samples in a function named '%s'%s%s", o->symbol,
 		    o->dso ? " in " : "", o->dso ? o->dso : "");
-		return -1;
-	}
 	const struct prof_func *fn = &p->f[a.func];
 	a.dso = fn->dso;
 	profile__foreach(p, &o->flt, 0, count, &a);
+	if (a.nomem) {
+		free(a.addr);
+		free(a.cnt);
+		return pmc__nomem();
+	}
 
 	uint64_t start = fn->start, size = fn->size;
 	if (size <= 1 && sym_dso__find_func(fn->dso, fn->name, &start, &size) != 0)
@@ -141,10 +153,9 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o, c
 		cs_arch arch = machine == EM_AARCH64 ? CS_ARCH_ARM64 : CS_ARCH_X86;
 		cs_mode mode = machine == EM_AARCH64 ? CS_MODE_ARM :
 		    machine == EM_386 ? CS_MODE_32 : CS_MODE_64;
-		if (cs_open(arch, mode, &cs) != CS_ERR_OK) {
-			snprintf(err, errlen, "capstone cannot disassemble this architecture");
-			return -1;
-		}
+		if (cs_open(arch, mode, &cs) != CS_ERR_OK)
+			return pmc__err_cause(-EOPNOTSUPP, PMC_CAUSE_UNSUPPORTED,
+			    "capstone cannot disassemble this architecture");
 		size_t ni = cs_disasm(cs, code, size, start, 0, &insn);
 		if (o->asm_)
 			fprintf(f, "#\n#  Percent  Samples  Address           Instruction"
@@ -163,10 +174,14 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o, c
 						break;
 				if (k == nlines) {
 					if (nlines == caplines) {
-						caplines = caplines ? caplines * 2 : 64;
-						lines = realloc(lines, caplines * sizeof(*lines));
-						if (!lines)
-							abort();
+						size_t cap = caplines ? caplines * 2 : 64;
+						struct line *nl = realloc(lines, cap * sizeof(*lines));
+						if (!nl) {
+							a.nomem = 1;
+							break;
+						}
+						lines = nl;
+						caplines = cap;
 					}
 					lines[nlines++] = (struct line){ file, line, 0 };
 				}
@@ -188,6 +203,12 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o, c
 		if (ni)
 			cs_free(insn, ni);
 		cs_close(&cs);
+	}
+	if (a.nomem) {
+		free(lines);
+		free(a.addr);
+		free(a.cnt);
+		return pmc__nomem();
 	}
 
 	/* per source line, with the source text of each file present */
@@ -251,5 +272,5 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o, c
 	free(lines);
 	free(a.addr);
 	free(a.cnt);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? pmc__err(-EIO, "cannot write the annotation: %s", strerror(EIO)) : 0;
 }

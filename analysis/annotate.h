@@ -19,9 +19,8 @@ struct annotate_opts {
 	int color;
 };
 
-/* 0; -1 and a message in err when the function has no samples or cannot
- * be read. */
-int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o, char *err,
-    size_t errlen);
+/* 0; -errno and pmc_errmsg() when the function has no samples or cannot
+ * be disassembled. */
+int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o);
 
 #endif

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "input.h"
+#include "common/error.h"
 
 #include "perfdata/perfdata.h"
 
@@ -28,7 +29,6 @@ struct pmcstat_input {
 	void *log;                 /* pmclog parser */
 	struct perfdata *pd;
 	int ks_state;              /* 0 before the header, 1 KSYMSRC due, 2 done */
-	char err[256];
 };
 
 static ssize_t read_full(int fd, void *buf, size_t n)
@@ -47,27 +47,28 @@ static ssize_t read_full(int fd, void *buf, size_t n)
 	return (ssize_t)got;
 }
 
-struct pmcstat_input *input__open(const char *path, int follow, char *err, size_t errlen)
+struct pmcstat_input *input__open(const char *path, int follow)
 {
 	struct pmcstat_input *in = calloc(1, sizeof(*in));
 	char magic[8];
 	struct stat sb;
 	ssize_t n;
-	int stdin_ = strcmp(path, "-") == 0;
+	int stdin_ = strcmp(path, "-") == 0, e;
 
+	pmc__clear_reason();
 	if (!in) {
-		snprintf(err, errlen, "out of memory");
+		pmc__nomem();
 		return NULL;
 	}
 	in->fd = stdin_ ? 0 : open(path, O_RDONLY | O_CLOEXEC);
 	in->own_fd = !stdin_;
 	if (in->fd < 0) {
-		snprintf(err, errlen, "cannot open: %s", strerror(errno));
+		pmc__err(-errno, "cannot open: %s", strerror(errno));
 		free(in);
 		return NULL;
 	}
 	if (fstat(in->fd, &sb) < 0) {
-		snprintf(err, errlen, "cannot open: %s", strerror(errno));
+		pmc__err(-errno, "cannot open: %s", strerror(errno));
 		goto fail;
 	}
 	int seekable = S_ISREG(sb.st_mode);
@@ -78,7 +79,7 @@ struct pmcstat_input *input__open(const char *path, int follow, char *err, size_
 	if (S_ISDIR(sb.st_mode) || S_ISFIFO(sb.st_mode))
 		perf = perfdata__sniff(in->fd) == 1;
 	if (S_ISDIR(sb.st_mode) && !perf) {
-		snprintf(err, errlen, "cannot read: %s (a pmc log is a file)", strerror(EISDIR));
+		pmc__err(-EISDIR, "cannot read: %s (a pmc log is a file)", strerror(EISDIR));
 		goto fail;
 	}
 	if (perf) {
@@ -95,13 +96,13 @@ struct pmcstat_input *input__open(const char *path, int follow, char *err, size_
 		if (!perf && !seekable) {
 			/* a terminal or socket: the magic is consumed and cannot be
 			 * put back (pipes and files are read in place) */
-			snprintf(err, errlen, "a perf.data on a terminal or socket: give a file "
+			pmc__err(-ESPIPE, "a perf.data on a terminal or socket: give a file "
 			    "or a pipe");
 			goto fail;
 		}
 		in->pd = perfdata__open(in->fd);
 		if (!in->pd) {
-			snprintf(err, errlen, "cannot read perf.data: %s", perfdata__open_errmsg());
+			pmc__err_wrap(-errno, "cannot read perf.data");
 			goto fail;
 		}
 		return in;
@@ -120,14 +121,16 @@ struct pmcstat_input *input__open(const char *path, int follow, char *err, size_
 	if (in->log)
 		pmclog_set_extensions(in->log, 1);   /* pmc's records too */
 	if (!in->log) {
-		snprintf(err, errlen, "cannot open: %s", strerror(errno));
+		pmc__err(-errno, "cannot open: %s", strerror(errno));
 		goto fail;
 	}
 	return in;
 fail:
+	e = errno;
 	if (in->own_fd)
 		close(in->fd);
 	free(in);
+	errno = e;
 	return NULL;
 }
 
@@ -171,7 +174,7 @@ int input__read(struct pmcstat_input *in, struct pmclog_ev *ev)
 		if (pmclog_read(in->log, ev) == 0)
 			return 0;
 		if (ev->pl_state != PMCLOG_REQUIRE_DATA)
-			return -1;
+			return -1;       /* an error says why itself (pmc_errmsg) */
 		if (in->fed) {
 			static char buf[1 << 16];
 			ssize_t r = read(in->fd, buf, sizeof(buf));
@@ -219,15 +222,6 @@ int input__truncated(struct pmcstat_input *in, char *msg, size_t len)
 	return 1;
 }
 
-const char *input__errmsg(struct pmcstat_input *in)
-{
-	if (in->kind == K_PMCLOG)
-		return pmclog_errmsg(in->log);
-	if (in->pd)
-		return perfdata__errmsg(in->pd);
-	snprintf(in->err, sizeof(in->err), "%s", strerror(errno));
-	return in->err;
-}
 
 void input__close(struct pmcstat_input *in)
 {

@@ -16,18 +16,17 @@
 struct pmcstat_input;
 
 /* Open path ("-" = standard input).  follow: the file is still being
- * written; reads wait for more until its CLOSELOG.  NULL on failure with a
- * message in err. */
-struct pmcstat_input *input__open(const char *path, int follow, char *err, size_t errlen);
+ * written; reads wait for more until its CLOSELOG.  NULL on failure with
+ * errno and pmc_errmsg(). */
+struct pmcstat_input *input__open(const char *path, int follow);
 /* pmclog_read's contract: 0 and PMCLOG_OK, or -1 with pl_state PMCLOG_EOF or
- * PMCLOG_ERROR (REQUIRE_DATA is handled here: more input is read, or waited
- * for in follow mode). */
+ * PMCLOG_ERROR (errno and pmc_errmsg() say why; REQUIRE_DATA is handled
+ * here: more input is read, or waited for in follow mode). */
 int input__read(struct pmcstat_input *in, struct pmclog_ev *ev);
 /* "pmc log" or "perf.data" */
 const char *input__kind(const struct pmcstat_input *in);
 /* After EOF: 1 if the input was cut short, with a message. */
 int input__truncated(struct pmcstat_input *in, char *msg, size_t len);
-const char *input__errmsg(struct pmcstat_input *in);
 void input__close(struct pmcstat_input *in);
 
 #endif

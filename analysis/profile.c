@@ -20,6 +20,7 @@
 
 #include "offcpu.h"
 #include "profile.h"
+#include "common/error.h"
 #include "unwind.h"
 
 /* ---- a small open-addressing map: (u64, u64) -> u32 ------------------- */
@@ -798,24 +799,24 @@ uint32_t profile__event(struct profile *p, uint32_t pmcid)
 	return event_ix(p, pmcid);
 }
 
-int profile__load(struct profile **out, const char *path, const struct prof_load_opts *o,
-    char *err, size_t errlen)
+int profile__load(struct profile **out, const char *path, const struct prof_load_opts *o)
 {
 	struct profile *p = profile__new(o ? &o->sym : NULL);
 	struct pmclog_ev *ev = malloc(sizeof(*ev));
 	struct pmcstat_input *in;
 
 	*out = NULL;
+	pmc__clear_reason();
 	if (!p || !ev) {
-		snprintf(err, errlen, "out of memory");
 		free(ev);
 		profile__free(p);
-		return -1;
+		return pmc__nomem();
 	}
-	if (!(in = input__open(path, o ? o->follow : 0, err, errlen))) {
+	if (!(in = input__open(path, o ? o->follow : 0))) {
+		int e = errno;
 		free(ev);
 		profile__free(p);
-		return -1;
+		return -e;
 	}
 	p->input_kind = input__kind(in);
 	p->priv->keep_sb = o && o->sideband;
@@ -829,15 +830,15 @@ int profile__load(struct profile **out, const char *path, const struct prof_load
 	}
 	unwind_pending(p);
 	if (ev->pl_state == PMCLOG_ERROR) {
+		int e = errno ? errno : EILSEQ;
 		if (p->records == 0) {
-			snprintf(err, errlen, "%s", input__errmsg(in));
 			input__close(in);
 			free(ev);
 			profile__free(p);
-			return -1;
+			return -e;
 		}
 		snprintf(p->truncated, sizeof(p->truncated), "corrupt after record %" PRIu64 ": %s",
-		    p->records, input__errmsg(in));
+		    p->records, pmc_errmsg());
 	} else {
 		input__truncated(in, p->truncated, sizeof(p->truncated));
 	}
@@ -1161,8 +1162,7 @@ int profile__parse_time(struct prof_filter *flt, const char *arg)
 }
 
 /* Each item of a numeric filter list is an integer. */
-static int check_numbers(const char *list, const char *opt, const char *what, char *bad,
-    size_t badlen)
+static int check_numbers(const char *list, const char *opt, const char *what)
 {
 	const char *s = list;
 
@@ -1178,8 +1178,8 @@ static int check_numbers(const char *list, const char *opt, const char *what, ch
 		errno = 0;
 		v = strtol(buf, &end, 10);
 		if (!n || n >= sizeof(buf) || *end || errno || v < -1 || v > INT32_MAX) {
-			snprintf(bad, badlen, "%s: '%.*s' is not %s", opt, (int)(n > 40 ? 40 : n), s, what);
-			return -1;
+			return pmc__err(-EINVAL, "%s: '%.*s' is not %s", opt, (int)(n > 40 ? 40 : n),
+			    s, what);
 		}
 		if (!e)
 			return 0;
@@ -1187,12 +1187,15 @@ static int check_numbers(const char *list, const char *opt, const char *what, ch
 	}
 }
 
-int profile__check_filter(const struct prof_filter *flt, char *bad, size_t badlen)
+int profile__check_filter(const struct prof_filter *flt)
 {
-	if (check_numbers(flt->pids, "--pid", "a process id", bad, badlen) < 0 ||
-	    check_numbers(flt->tids, "--tid", "a thread id", bad, badlen) < 0 ||
-	    check_numbers(flt->cpus, "--cpu", "a CPU number", bad, badlen) < 0)
-		return -1;
+	int rc;
+
+	pmc__clear_reason();
+	if ((rc = check_numbers(flt->pids, "--pid", "a process id")) < 0 ||
+	    (rc = check_numbers(flt->tids, "--tid", "a thread id")) < 0 ||
+	    (rc = check_numbers(flt->cpus, "--cpu", "a CPU number")) < 0)
+		return rc;
 	return 0;
 }
 

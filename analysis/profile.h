@@ -146,10 +146,9 @@ struct prof_load_opts {
 	struct symtab_opts sym;
 };
 
-/* Load everything: 0, or -1 with a message in err (a truncated input is not
- * an error: profile->truncated says so). */
-int profile__load(struct profile **out, const char *path, const struct prof_load_opts *o,
-    char *err, size_t errlen);
+/* Load everything: 0, or -errno with pmc_errmsg() saying why (a truncated
+ * input is not an error: profile->truncated says so). */
+int profile__load(struct profile **out, const char *path, const struct prof_load_opts *o);
 void profile__resolve(struct profile *p);
 void profile__free(struct profile *p);
 
@@ -226,9 +225,9 @@ void profile__foreach(struct profile *p, const struct prof_filter *flt, int flag
     void *arg);
 /* Parse "--time START,END" into the filter: 0 or -1. */
 int profile__parse_time(struct prof_filter *flt, const char *arg);
-/* The numeric lists (pids, tids, cpus) hold integers: 0, or -1 with
- * "--pid: 'abc' is not a process id" in bad. */
-int profile__check_filter(const struct prof_filter *flt, char *bad, size_t badlen);
+/* The numeric lists (pids, tids, cpus) hold integers: 0, or -EINVAL with
+ * pmc_errmsg() "--pid: 'abc' is not a process id". */
+int profile__check_filter(const struct prof_filter *flt);
 /* A sample's weight: its period, or 1. */
 static inline uint64_t prof_weight(const struct prof_sample *s) { return s->period ? s->period : 1; }
 /* The program of the process with the most samples (its lowest mapped

@@ -40,9 +40,8 @@ const char *report__sort_name(enum sort_key k);
 
 /* The argument of -g/--call-graph in perf report's grammar (report_cgopt.c):
  * sets callgraph, cg_threshold, cg_limit.  0 (note: "" or a remark for the
- * user), or -1 with the reason in err. */
-int report__parse_callgraph(struct report_opts *o, const char *arg, char *note, size_t notelen,
-    char *err, size_t errlen);
+ * user), or -EINVAL with pmc_errmsg() saying why. */
+int report__parse_callgraph(struct report_opts *o, const char *arg, char *note, size_t notelen);
 
 /* One flat-profile entry. */
 struct hist_entry {

@@ -7,11 +7,13 @@
  * do is refused with a message naming what it does instead.  The depth
  * limit is -z/--depth (pmcstat) or --max-stack (perf).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
+#include "common/error.h"
 
 /* tok is a non-empty prefix of word (perf's matching). */
 static int is(const char *tok, const char *word)
@@ -19,20 +21,18 @@ static int is(const char *tok, const char *word)
 	return *tok && strncmp(word, tok, strlen(tok)) == 0;
 }
 
-int report__parse_callgraph(struct report_opts *o, const char *arg, char *note, size_t notelen,
-    char *err, size_t errlen)
+int report__parse_callgraph(struct report_opts *o, const char *arg, char *note, size_t notelen)
 {
 	char buf[256], *save = NULL, *tok, *end;
 	int nnum = 0, dwarf = 0;
 
 	note[0] = '\0';
+	pmc__clear_reason();
 	o->callgraph = TREE_CALLER;
 	if (!arg)
 		return 0;
-	if (strlen(arg) >= sizeof(buf)) {
-		snprintf(err, errlen, "'%.40s...' is too long", arg);
-		return -1;
-	}
+	if (strlen(arg) >= sizeof(buf))
+		return pmc__err(-EINVAL, "'%.40s...' is too long", arg);
 	snprintf(buf, sizeof(buf), "%s", arg);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (is(tok, "none")) {
@@ -46,21 +46,17 @@ int report__parse_callgraph(struct report_opts *o, const char *arg, char *note, 
 		} else if (is(tok, "callee")) {
 			o->callgraph = TREE_CALLEE;
 		} else if (is(tok, "fractal")) {
-			snprintf(err, errlen, "'fractal' (percentages of the parent) is not supported: "
+			return pmc__err(-EINVAL, "'fractal' (percentages of the parent) is not supported: "
 			    "pmc prints percentages of the whole (perf's 'graph')");
-			return -1;
 		} else if (is(tok, "flat") || is(tok, "folded")) {
-			snprintf(err, errlen, "'%s' is not a call graph style of pmc report: use "
+			return pmc__err(-EINVAL, "'%s' is not a call graph style of pmc report: use "
 			    "-F folded for folded stacks", tok);
-			return -1;
 		} else if (is(tok, "address") || is(tok, "srcline") || is(tok, "branch")) {
-			snprintf(err, errlen, "'%s': call graphs are keyed by function only (source "
+			return pmc__err(-EINVAL, "'%s': call graphs are keyed by function only (source "
 			    "lines: -s sym,srcline or pmc annotate)", tok);
-			return -1;
 		} else if (is(tok, "period") || is(tok, "count")) {
-			snprintf(err, errlen, "'%s': call graphs show percentages only (counts: "
+			return pmc__err(-EINVAL, "'%s': call graphs show percentages only (counts: "
 			    "-F json)", tok);
-			return -1;
 		} else if (strcmp(tok, "fp") == 0 || strcmp(tok, "dwarf") == 0 ||
 		    strcmp(tok, "lbr") == 0) {
 			/* perf record's unwinding methods: the report shows
@@ -76,22 +72,19 @@ int report__parse_callgraph(struct report_opts *o, const char *arg, char *note, 
 			if (nnum == 0) {
 				o->cg_threshold = strtod(tok, &end);
 				if (end == tok || *end || !(o->cg_threshold >= 0 && o->cg_threshold <= 100)) {   /* NaN too */
-					snprintf(err, errlen, "'%s' is not a threshold (%%), an order (caller, "
+					return pmc__err(-EINVAL, "'%s' is not a threshold (%%), an order (caller, "
 					    "callee) or another word perf report takes", tok);
-					return -1;
 				}
 			} else if (nnum == 1) {
 				long v = strtol(tok, &end, 10);
 				if (end == tok || *end || v < 0 || v > 1000000) {
-					snprintf(err, errlen, "'%s' is not a print limit (entries per level)",
+					return pmc__err(-EINVAL, "'%s' is not a print limit (entries per level)",
 					    tok);
-					return -1;
 				}
 				o->cg_limit = (int)v;
 			} else {
-				snprintf(err, errlen, "'%s': only a threshold and a print limit are numbers",
+				return pmc__err(-EINVAL, "'%s': only a threshold and a print limit are numbers",
 				    tok);
-				return -1;
 			}
 			nnum++;
 		}

@@ -30,6 +30,7 @@
 #include "symbols.h"
 #include "dbgcache.h"
 #include "kcache.h"
+#include "common/error.h"
 #include "common/sysinfo.h"
 
 #define UNKNOWN "[unknown]"

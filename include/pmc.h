@@ -1862,6 +1862,23 @@ int pmc_pmu_idx_get_by_event(const char *_cpuid, const char *_event);
 const char *pmc_errmsg(void);
 
 /*
+ * pmc_errcause — what kind of failure pmc_errmsg() describes, for a program
+ * that reacts to a kind (falls back to a software event, reports a counter
+ * as "not supported") without matching the sentence's words, which may
+ * change.  Set where the failure is raised, alongside errno; PMC_CAUSE_NONE
+ * if nothing failed.
+ */
+enum pmc_errcause {
+	PMC_CAUSE_NONE = 0,     /* nothing failed */
+	PMC_CAUSE_OTHER,        /* no class below: errno and pmc_errmsg() say what */
+	PMC_CAUSE_NO_PMU,       /* the event needs a hardware PMU; this machine has none */
+	PMC_CAUSE_UNSUPPORTED,  /* the event exists, but the PMU, the kernel or this
+				   library cannot count it as asked */
+	PMC_CAUSE_NOMEM         /* out of memory */
+};
+enum pmc_errcause pmc_errcause(void);
+
+/*
  * pmc_backend_select — choose the backend ("linux", the default, or "sim",
  * the simulated ARMv8 PMU) before pmc_init().  The environment variable
  * PMC_BACKEND does the same.  EBUSY after pmc_init(); ENOENT for an

@@ -34,6 +34,7 @@
 #include <elfutils/libdwelf.h>
 #include <gelf.h>
 
+#include "common/error.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/format.h"
 #include "symbols.h"
@@ -224,8 +225,10 @@ static struct wattr *add_attr(struct pw *w, pmc_id_t pmcid, const char *name, ui
 		return NULL;
 	flags = PD_ATTR_DISABLED | PD_ATTR_INHERIT | PD_ATTR_MMAP | PD_ATTR_COMM | PD_ATTR_TASK |
 	    PD_ATTR_SAMPLE_ID_ALL | PD_ATTR_MMAP2 | PD_ATTR_COMM_EXEC | PD_ATTR_USE_CLOCKID;
-	if (name && *name && pmc_event_attr(name, &attr) == 0 &&
-	    attr.type <= 0xFFFF) {
+	int known = name && *name && pmc_event_attr(name, &attr) == 0;
+	if (!known)
+		pmc__clear_reason();     /* not a failure: the event is written as a name */
+	if (known && attr.type <= 0xFFFF) {
 		type = attr.type;
 		config = attr.config;
 		config1 = attr.config1;
@@ -857,8 +860,7 @@ static void on_header(struct pw *w, const struct pmclog_ev_header *h)
 	}
 }
 
-int perfdata__from_pmclog(int in_fd, int out_fd, uint64_t *nsamples, int *truncated,
-    char *msg, size_t msglen)
+int perfdata__from_pmclog(int in_fd, int out_fd, uint64_t *nsamples, int *truncated)
 {
 	struct pw *w = calloc(1, sizeof(*w));
 	struct pmclog_ev *ev = malloc(sizeof(*ev));
@@ -868,10 +870,9 @@ int perfdata__from_pmclog(int in_fd, int out_fd, uint64_t *nsamples, int *trunca
 
 	*nsamples = 0;
 	*truncated = 0;
-	msg[0] = '\0';
+	pmc__clear_reason();
 	if (!w || !ev || !(w->buf = malloc(WBUF_SIZE))) {
-		rc = -ENOMEM;
-		snprintf(msg, msglen, "out of memory");
+		rc = pmc__nomem();
 		goto out;
 	}
 	w->fd = out_fd;
@@ -881,8 +882,7 @@ int perfdata__from_pmclog(int in_fd, int out_fd, uint64_t *nsamples, int *trunca
 	if (lp)
 		pmclog_set_extensions(lp, 1);
 	if (!lp) {
-		rc = -errno;
-		snprintf(msg, msglen, "cannot read the log: %s", strerror(errno));
+		rc = pmc__err(-errno, "cannot read the log: %s", strerror(errno));
 		goto out;
 	}
 	if (w->pipe) {
@@ -928,8 +928,7 @@ int perfdata__from_pmclog(int in_fd, int out_fd, uint64_t *nsamples, int *trunca
 			break;
 	}
 	if (!w->err && ev->pl_state == PMCLOG_ERROR) {
-		rc = -(errno ? errno : EILSEQ);
-		snprintf(msg, msglen, "%s", pmclog_errmsg(lp));
+		rc = -(errno ? errno : EILSEQ);      /* the reader said why */
 		/* what was read is still written out */
 	}
 	if (!w->err && ev->pl_state == PMCLOG_EOF)
@@ -951,8 +950,8 @@ int perfdata__from_pmclog(int in_fd, int out_fd, uint64_t *nsamples, int *trunca
 		if (frc < 0 && !rc)
 			rc = frc;
 	}
-	if (rc && !msg[0])
-		snprintf(msg, msglen, "cannot write the perf.data: %s", strerror(-rc));
+	if (rc)          /* unless reading the log failed first */
+		pmc__err(rc, "cannot write the perf.data: %s", strerror(-rc));
 	*nsamples = w->nsamples;
 out:
 	if (lp)

@@ -13,10 +13,11 @@
 
 #include "pmc.h"
 #include "pmclog.h"
+#include "common/error.h"
 #include "perfdata/perfdata.h"
 
 int perfdata__to_pmclog(int in_fd, int out_fd, int zstd, uint64_t *nsamples,
-    int *truncated, char *msg, size_t msglen)
+    int *truncated)
 {
 	struct perfdata *p;
 	struct pmclog_ev *ev = NULL;
@@ -26,49 +27,48 @@ int perfdata__to_pmclog(int in_fd, int out_fd, int zstd, uint64_t *nsamples,
 
 	*nsamples = 0;
 	*truncated = 0;
-	msg[0] = '\0';
 	p = perfdata__open(in_fd);
-	if (!p) {
-		rc = -errno;
-		snprintf(msg, msglen, "%s", perfdata__open_errmsg());
-		return rc;
-	}
+	if (!p)
+		return -errno;
 	ev = malloc(sizeof(*ev));
 	if (!ev) {
-		rc = -ENOMEM;
-		snprintf(msg, msglen, "out of memory");
+		rc = pmc__nomem();
 		goto out;
 	}
 	w = pmclog_writer_open(out_fd, zstd ? PMC_LOGF_ZSTD : 0);
 	if (!w) {
-		rc = -errno;
-		snprintf(msg, msglen, "%s", pmc_errmsg());
+		rc = -errno;	/* the writer said why */
 		goto out;
 	}
 	while (perfdata__read(p, ev) == 0) {
 		if (pmclog_write(w, ev) < 0) {
 			if (errno == ENOENT)
 				continue;    /* a record a pmc log has no encoding for */
-			rc = -errno;
-			snprintf(msg, msglen, "%s", pmc_errmsg());
+			rc = -errno;	/* the writer said why */
 			goto out;
 		}
 		if (ev->pl_type == PMCLOG_TYPE_CALLCHAIN)
 			ns++;
 	}
-	if (ev->pl_state == PMCLOG_ERROR) {
-		rc = -(errno ? errno : EILSEQ);
-		snprintf(msg, msglen, "%s", perfdata__errmsg(p));
-	}
 	*truncated = perfdata__truncated(p);
-	if (pmclog_writer_close(w) < 0 && rc == 0) {
-		rc = -errno;
-		snprintf(msg, msglen, "%s", pmc_errmsg());
+	if (ev->pl_state == PMCLOG_ERROR) {
+		rc = -(errno ? errno : EILSEQ);      /* the reader said why */
+		goto out;
 	}
+	if (pmclog_writer_close(w) < 0)
+		rc = -errno;	/* the writer said why */
 	w = NULL;
 	*nsamples = ns;
 out:
-	pmclog_writer_close(w);
+	if (w) {
+		/* Closing is a public call that starts a new reason: keep this one. */
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", pmc_errmsg());
+		pmclog_writer_close(w);
+		pmc__clear_reason();
+		pmc__err(rc, "%s", why);
+	}
 	free(ev);
 	perfdata__close(p);
 	return rc;

@@ -35,20 +35,17 @@ struct perfdata;
 
 /* A reader of fd (a perf.data file, pipe, or the directory perf record
  * --threads writes, opened with open(2); the mode is detected).  NULL
- * with errno on failure: ENOEXEC not a perf.data, EILSEQ a damaged header,
- * ENOMEM, or read(2)'s errno.  Does not take ownership of fd. */
+ * with errno and pmc_errmsg() on failure: ENOEXEC not a perf.data, EILSEQ a
+ * damaged header, ENOMEM, or read(2)'s errno.  Does not take ownership of fd. */
 struct perfdata *perfdata__open(int fd);
 /* The same on a memory buffer (copied). */
 struct perfdata *perfdata__open_mem(const void *buf, size_t len);
-/* Why the last open failed ("" if it did not); per-thread. */
-const char *perfdata__open_errmsg(void);
 
 /* 0 and ev->pl_state = PMCLOG_OK with a record, or -1 with pl_state
  * PMCLOG_EOF (the end; see perfdata__truncated) or PMCLOG_ERROR
- * (sticky; errno EILSEQ corrupt, ENOMEM, EIO ...; errmsg says why). */
+ * (sticky; errno EILSEQ corrupt, ENOMEM, EIO ...; pmc_errmsg() says why). */
 int perfdata__read(struct perfdata *p, struct pmclog_ev *ev);
 void perfdata__close(struct perfdata *p);
-const char *perfdata__errmsg(struct perfdata *p);
 
 /* 1 if buf starts with perf.data's magic "PERFILE2" (either byte order). */
 int perfdata__is_perfdata(const void *buf, size_t len);
@@ -132,14 +129,13 @@ void perfdata__get_stats(struct perfdata *p, struct perfdata_stats *st);
 /* ---- conversions (convert_to_pmclog.c, convert_to_perf.c) ------------ */
 
 /* perf.data on in_fd -> pmc log on out_fd (raw, or zstd with zstd=1).
- * 0 or -errno; *msg (static or p's) says why on failure; *nsamples gets
- * the samples written; *truncated 1 if the input was cut. */
+ * 0 or -errno (pmc_errmsg() says why); *nsamples gets the samples
+ * written; *truncated 1 if the input was cut. */
 int perfdata__to_pmclog(int in_fd, int out_fd, int zstd, uint64_t *nsamples,
-    int *truncated, char *msg, size_t msglen);
+    int *truncated);
 
 /* pmc log on in_fd -> perf.data on out_fd: file mode if out_fd is
- * seekable, else pipe mode.  0 or -errno (msg says why). */
-int perfdata__from_pmclog(int in_fd, int out_fd, uint64_t *nsamples, int *truncated,
-    char *msg, size_t msglen);
+ * seekable, else pipe mode.  0 or -errno (pmc_errmsg() says why). */
+int perfdata__from_pmclog(int in_fd, int out_fd, uint64_t *nsamples, int *truncated);
 
 #endif

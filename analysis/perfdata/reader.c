@@ -306,12 +306,20 @@ static int next_record(struct perfdata *p)
 	}
 }
 
+/* The sticky error, raised through the reason channel on every read after
+ * it (the damage was seen earlier, while records before it were queued). */
+static int fail_read(struct perfdata *p)
+{
+	pmc__clear_reason();
+	pmc__err(-p->err, "%s", p->errmsg);
+	return -1;
+}
+
 int perfdata__read(struct perfdata *p, struct pmclog_ev *ev)
 {
 	if (p->err) {
 		ev->pl_state = PMCLOG_ERROR;
-		errno = p->err;
-		return -1;
+		return fail_read(p);
 	}
 	if (!p->header_done) {
 		deliver_header(p, ev);
@@ -350,8 +358,7 @@ int perfdata__read(struct perfdata *p, struct pmclog_ev *ev)
 	if (p->pend_err) {
 		p->err = p->pend_err;
 		ev->pl_state = PMCLOG_ERROR;
-		errno = p->err;
-		return -1;
+		return fail_read(p);
 	}
 	ev->pl_state = PMCLOG_EOF;
 	return -1;
@@ -361,7 +368,3 @@ ok:
 	return 0;
 }
 
-const char *perfdata__errmsg(struct perfdata *p)
-{
-	return p && (p->err || p->pend_err) ? p->errmsg : "";
-}

@@ -6,13 +6,6 @@
  * perfdata.h that answer from them.  perf's util/header.c.
  */
 #include "perfdata/reader_internal.h"
-
-static __thread char open_msg[512];
-
-const char *perfdata__open_errmsg(void)
-{
-	return open_msg;
-}
 /* ---- attrs and ids ------------------------------------------------------- */
 
 static size_t hash64(uint64_t v)
@@ -466,12 +459,13 @@ static int open_fail(struct perfdata *p, int e, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int open_fail(struct perfdata *p, int e, const char *fmt, ...)
 {
+	char why[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(open_msg, sizeof(open_msg), fmt, ap);
+	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
 	(void)p;
-	return -e;
+	return pmc__err(-e, "%s", why);
 }
 
 /* a + b, or UINT64_MAX if it wraps */
@@ -767,7 +761,6 @@ static struct perfdata *finish_open(struct perfdata *p)
 	uint64_t magic, hsize;
 	int rc;
 
-	open_msg[0] = '\0';
 	if (p->mem) {
 		got = pd_src_pread(p, h, sizeof(h), 0);
 	} else {
@@ -917,10 +910,10 @@ struct perfdata *perfdata__open(int fd)
 		errno = EBADF;
 		return NULL;
 	}
-	open_msg[0] = '\0';
+	pmc__clear_reason();
 	p = alloc_reader();
 	if (!p) {
-		errno = ENOMEM;
+		pmc__nomem();
 		return NULL;
 	}
 	p->fd = fd;
@@ -928,8 +921,9 @@ struct perfdata *perfdata__open(int fd)
 		p->flags |= PERFDATA_F_DIR;
 		int rc = open_dir(p, fd);
 		if (rc < 0) {
-			if (!open_msg[0] || rc != -ENOEXEC)
-				open_fail(p, -rc, "cannot read the directory: %s", strerror(-rc));
+			if (rc != -ENOEXEC)      /* this says more than a lower reason */
+				pmc__clear_reason();
+			open_fail(p, -rc, "cannot read the directory: %s", strerror(-rc));
 			perfdata__close(p);
 			errno = -rc;
 			return NULL;
@@ -940,15 +934,17 @@ struct perfdata *perfdata__open(int fd)
 
 struct perfdata *perfdata__open_mem(const void *buf, size_t len)
 {
-	struct perfdata *p = alloc_reader();
+	struct perfdata *p;
+	pmc__clear_reason();
+	p = alloc_reader();
 	if (!p) {
-		errno = ENOMEM;
+		pmc__nomem();
 		return NULL;
 	}
 	p->mem = malloc(len ? len : 1);
 	if (!p->mem) {
 		free(p);
-		errno = ENOMEM;
+		pmc__nomem();
 		return NULL;
 	}
 	if (len)

@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "common/error.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/format.h"
 #include "common/perf_sample.h"
@@ -164,7 +165,7 @@ struct perfdata {
 	int err;                      /* sticky errno once the queue is drained */
 	int pend_err;                 /* damage seen: deliver the queue, then fail */
 	int truncated;
-	char errmsg[512];
+	char errmsg[512];             /* why, kept until the error is delivered */
 	struct perfdata_stats st;
 };
 

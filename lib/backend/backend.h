@@ -17,7 +17,7 @@
  * interprets PERF_TYPE_HARDWARE/RAW configs as ARMv8 event numbers.
  *
  * Every function returns 0 or a negative errno, and on failure may set a
- * reason with pmc__set_reason() (lib/common/error.h) that pmc_errmsg() shows.
+ * reason with pmc__err() (lib/common/error.h) that pmc_errmsg() shows.
  */
 #ifndef PMC_BACKEND_H
 #define PMC_BACKEND_H

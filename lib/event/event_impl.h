@@ -1,21 +1,18 @@
 /*
  * event_impl.h — what the files of lib/event share with each other (and
- * nothing else): the static tables, the per-thread failure reason, sysfs,
- * tracefs and libpfm4 lookups, and the name registry behind event numbers.
+ * nothing else): the static tables, sysfs, tracefs and libpfm4 lookups, and
+ * the name registry behind event numbers.  Failures go through the common
+ * reason channel (common/error.h: pmc__err); a resolver that tries one kind
+ * of event after another clears it between attempts.
  */
 #ifndef PMC_EVENT_IMPL_H
 #define PMC_EVENT_IMPL_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "common/error.h"
 #include "common/sysinfo.h"
 #include "event/event.h"
-
-/* ---- failure reason (kept here until pmc__event_parse returns) -------- */
-/* Record reason (replacing any earlier one from a failed attempt); returns rc. */
-int ev__fail(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-const char *ev__reason(void);
-void ev__reason_reset(void);
 
 /* Lower-case, with ' ', '.', '_' and '-' all mapped to '-'. */
 void ev__norm(const char *in, char *out, size_t len);

@@ -20,29 +20,6 @@
 #include "event/event_impl.h"
 #include "event/event_pfm.h"
 
-/* ---- reason ----------------------------------------------------------- */
-static _Thread_local char reason[512];
-
-int ev__fail(int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(reason, sizeof(reason), fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-const char *ev__reason(void)
-{
-	return reason;
-}
-
-void ev__reason_reset(void)
-{
-	reason[0] = '\0';
-}
-
 /* ---- registry of dynamic event numbers ------------------------------- */
 #define EV_NDYN (PMC_EV_DYN_COUNT - EV_IDX_DYNAMIC)
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -234,7 +211,7 @@ static int soft_names(const char ***names, int *n)
 		if (ev__lookup_freebsd(ev__fbsd_soft[i].name, &ev) == 0)
 			v[cnt++] = ev__fbsd_soft[i].name;
 	}
-	ev__reason_reset();
+	pmc__clear_reason();
 	for (int i = 0; i < ev__nsoftware; i++)
 		v[cnt++] = ev__software[i].name;
 	*names = v;
@@ -283,18 +260,16 @@ int pmc__event_names_of_class(enum pmc_class c, const char ***names, int *n)
 int ev__pfm_resolve(const char *name, struct pmc_evspec *out)
 {
 	struct ev_pfm_enc enc;
-	char err[256] = "";
 	int rc;
 
 	if (!pmc__sys_has_hw_pmu() || !ev__pfm_core_present())
-		return ev__fail(-ENOENT, "this machine has no hardware PMU (software events only); "
-				"vendor event '%s' cannot be resolved", name);
+		return pmc__err_cause(-ENOENT, PMC_CAUSE_NO_PMU, "this machine has no hardware PMU "
+				      "(software events only); vendor event '%s' cannot be "
+				      "resolved", name);
 	memset(&enc, 0, sizeof(enc));
-	rc = ev__pfm_encode(name, &enc, err, sizeof(err));
-	if (rc == -ENOENT)
-		return -ENOENT;
+	rc = ev__pfm_encode(name, &enc);
 	if (rc < 0)
-		return ev__fail(rc, "vendor event '%s': %s", name, err);
+		return rc;
 	out->attr.type = enc.type;
 	out->attr.config = enc.config;
 	out->attr.config1 = enc.config1;
@@ -341,19 +316,20 @@ static int apply_mods(const char *mods, const char *base, struct pmc_evspec *out
 		case 'I': a->exclude_idle = 1; break;
 		case 'D': a->pinned = 1; break;
 		default:
-			return ev__fail(-EINVAL, "bad modifier '%c' in ':%s' of '%s' (modifiers: u k h "
+			return pmc__err(-EINVAL, "bad modifier '%c' in ':%s' of '%s' (modifiers: u k h "
 					"p G H I D)", *c, mods, base);
 		}
 	}
 	if (precise > 3)
-		return ev__fail(-EINVAL, "too many 'p' in ':%s' of '%s' (precise level is 0-3)",
+		return pmc__err(-EINVAL, "too many 'p' in ':%s' of '%s' (precise level is 0-3)",
 				mods, base);
 	if (precise && !(out->caps & PMC_CAP_PRECISE))
-		return ev__fail(-EINVAL, "'%s' does not support precise sampling (modifier 'p'): "
-				"only hardware events do", base);
+		return pmc__err_cause(-EINVAL, PMC_CAUSE_UNSUPPORTED, "'%s' does not support "
+				      "precise sampling (modifier 'p'): only hardware events do",
+				      base);
 	if (exclude && !(out->caps & (PMC_CAP_USER | PMC_CAP_SYSTEM)) &&
 	    (out->pclass == PMC_CLASS_PMU || out->pclass == PMC_CLASS_TSC))
-		return ev__fail(-EINVAL, "'%s' cannot count user and kernel mode separately "
+		return pmc__err(-EINVAL, "'%s' cannot count user and kernel mode separately "
 				"(modifier ':%s')", base, mods);
 	a->exclude_user = (unsigned)eu;
 	a->exclude_kernel = (unsigned)ek;
@@ -370,7 +346,7 @@ static int apply_qualifiers(const char *quals, const char *base, struct pmc_evsp
 
 	snprintf(buf, sizeof(buf), "%s", quals);
 	if (!*buf || buf[strlen(buf) - 1] == ',' || strstr(buf, ",,"))
-		return ev__fail(-EINVAL, "empty qualifier after '%s'", base);
+		return pmc__err(-EINVAL, "empty qualifier after '%s'", base);
 	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		while (isspace((unsigned char)*t))
 			t++;
@@ -382,12 +358,12 @@ static int apply_qualifiers(const char *quals, const char *base, struct pmc_evsp
 		else if (!strcasecmp(t, "os"))
 			os = 1;
 		else
-			return ev__fail(-EINVAL, "unknown qualifier '%s' after '%s' (hwpmc qualifiers: "
+			return pmc__err(-EINVAL, "unknown qualifier '%s' after '%s' (hwpmc qualifiers: "
 					"usr, os)", t, base);
 	}
 	if (!(out->caps & (PMC_CAP_USER | PMC_CAP_SYSTEM)) &&
 	    (out->pclass == PMC_CLASS_PMU || out->pclass == PMC_CLASS_TSC) && usr != os)
-		return ev__fail(-EINVAL, "'%s' cannot count user and kernel mode separately "
+		return pmc__err(-EINVAL, "'%s' cannot count user and kernel mode separately "
 				"(qualifier '%s')", base, usr ? "usr" : "os");
 	out->mode_given = usr || os;
 	if (usr && os) {
@@ -440,12 +416,12 @@ static int resolve_plain(const char *name, int use_pfm, struct pmc_evspec *out)
 	if (rc == 0)
 		return 0;
 	if (rc == -EINVAL) {
-		snprintf(cache_err, sizeof(cache_err), "%s", ev__reason());
-		ev__reason_reset();
+		snprintf(cache_err, sizeof(cache_err), "%s", pmc_errmsg());
+		pmc__clear_reason();
 	}
 	rc = resolve_other(name, use_pfm, out);
-	if (rc == -ENOENT && !ev__reason()[0] && cache_err[0])
-		return ev__fail(-EINVAL, "%s", cache_err);
+	if (rc == -ENOENT && !pmc__has_reason() && cache_err[0])
+		return pmc__err(-EINVAL, "%s", cache_err);   /* the cache lookup's, put back */
 	return rc;
 }
 
@@ -463,16 +439,16 @@ static int resolve_other(const char *name, int use_pfm, struct pmc_evspec *out)
 		return 0;
 	}
 	rc = ev__lookup_armv8(name, 1, out);
-	if (rc != -ENOENT || ev__reason()[0])
+	if (rc != -ENOENT || pmc__has_reason())
 		return rc;
 	ev__norm(name, n, sizeof(n));
 	/* FreeBSD's TSC, any case: "TSC", "tsc", "TSC-TSC" */
 	rc = ev__pmu_find_alias(!strcmp(n, "tsc-tsc") || !strcmp(n, "tsc") ? "tsc" : name, out);
-	if (rc != -ENOENT || ev__reason()[0])
+	if (rc != -ENOENT || pmc__has_reason())
 		return rc;
 	if (use_pfm && pmc__sys_has_hw_pmu()) {
 		rc = ev__pfm_resolve(name, out);
-		if (rc != -ENOENT || ev__reason()[0])
+		if (rc != -ENOENT || pmc__has_reason())
 			return rc;
 	}
 	if (ev__lookup_armv8(name, 0, out) == 0)
@@ -485,22 +461,23 @@ static int unknown(const char *name)
 	const char *s = ev__suggest(name);
 
 	if (s)
-		return ev__fail(-ENOENT, "unknown event '%s' (did you mean '%s'?)", name, s);
+		return pmc__err(-ENOENT, "unknown event '%s' (did you mean '%s'?)", name, s);
 	if (!strncasecmp(name, "SOFT-", 5))
-		return ev__fail(-ENOENT, "unknown software event '%s' (SOFT- takes a software "
+		return pmc__err(-ENOENT, "unknown software event '%s' (SOFT- takes a software "
 				"event name, e.g. SOFT-CLOCK.HARD, SOFT-PAGE_FAULT.ALL, "
 				"SOFT-context-switches)", name);
 	if (looks_vendor(name) && !pmc__sys_has_hw_pmu())
-		return ev__fail(-ENOENT, "this machine has no hardware PMU (software events only); "
-				"vendor event '%s' cannot be resolved", name);
-	return ev__fail(-ENOENT, "unknown event '%s' (see 'pmc list')", name);
+		return pmc__err_cause(-ENOENT, PMC_CAUSE_NO_PMU, "this machine has no hardware PMU "
+				      "(software events only); vendor event '%s' cannot be "
+				      "resolved", name);
+	return pmc__err(-ENOENT, "unknown event '%s' (see 'pmc list')", name);
 }
 
 static int resolve_name(const char *name, struct pmc_evspec *out)
 {
 	int rc = resolve_plain(name, 1, out);
 
-	if (rc == -ENOENT && !ev__reason()[0])
+	if (rc == -ENOENT && !pmc__has_reason())
 		return unknown(name);
 	return rc;
 }
@@ -513,7 +490,7 @@ static int resolve_tracepoint(const char *spec, struct pmc_evspec *out)
 	snprintf(buf, sizeof(buf), "%s", spec);
 	colon = strchr(buf, ':');
 	if (!colon)
-		return ev__fail(-EINVAL, "'%s' is not a tracepoint (want subsystem:name)", spec);
+		return pmc__err(-EINVAL, "'%s' is not a tracepoint (want subsystem:name)", spec);
 	*colon = '\0';
 	return ev__tracepoint_resolve(buf, colon + 1, out);
 }
@@ -525,7 +502,7 @@ static int subsystem_exists(const char *sys)
 
 	if (strchr(sys, '/') || sys[0] == '.' || ev__tracefs_dir(dir, sizeof(dir)) < 0)
 		return 0;
-	ev__reason_reset();
+	pmc__clear_reason();
 	snprintf(path, sizeof(path), "%s/events/%s", dir, sys);
 	return stat(path, &st) == 0;
 }
@@ -540,11 +517,11 @@ static int parse_base(char *base, struct pmc_evspec *out)
 	if (!last)
 		return resolve_name(base, out);
 	if (last == base || !last[1])
-		return ev__fail(-EINVAL, "bad event spec '%s' (nothing %s the ':')", base,
+		return pmc__err(-EINVAL, "bad event spec '%s' (nothing %s the ':')", base,
 				last == base ? "before" : "after");
 	if (strstr(base, "::")) {                       /* libpfm4's pmu::event[:attr] */
 		rc = resolve_plain(base, 1, out);
-		if (rc == -ENOENT && !ev__reason()[0])
+		if (rc == -ENOENT && !pmc__has_reason())
 			return unknown(base);
 		return rc;
 	}
@@ -553,7 +530,7 @@ static int parse_base(char *base, struct pmc_evspec *out)
 	if (strchr(base, ':')) {                        /* sys:name:mods */
 		if (!is_mod_string(mods)) {
 			*last = ':';
-			return ev__fail(-EINVAL, "bad modifier ':%s' in '%s' (modifiers: u k h p G H I D)",
+			return pmc__err(-EINVAL, "bad modifier ':%s' in '%s' (modifiers: u k h p G H I D)",
 					mods, base);
 		}
 		if ((rc = resolve_tracepoint(base, out)) < 0)
@@ -570,7 +547,7 @@ static int parse_base(char *base, struct pmc_evspec *out)
 			*last = ':';
 			return resolve_tracepoint(base, out);
 		}
-		if (rc == -ENOENT && !ev__reason()[0])
+		if (rc == -ENOENT && !pmc__has_reason())
 			return unknown(base);
 		return rc;
 	}
@@ -579,21 +556,22 @@ static int parse_base(char *base, struct pmc_evspec *out)
 	probe.attr.size = sizeof(probe.attr);
 	if (resolve_plain(base, 0, &probe) == 0) {
 		*last = ':';
-		return ev__fail(-EINVAL, "bad modifier ':%s' in '%s' (modifiers: u k h p G H I D)",
+		return pmc__err(-EINVAL, "bad modifier ':%s' in '%s' (modifiers: u k h p G H I D)",
 				mods, base);
 	}
-	ev__reason_reset();
+	pmc__clear_reason();
 	*last = ':';
 	rc = resolve_tracepoint(base, out);
 	if (rc == -ENOENT && pmc__sys_has_hw_pmu()) {     /* libpfm4's EVENT:UMASK */
 		char saved[512];
-		snprintf(saved, sizeof(saved), "%s", ev__reason());
-		ev__reason_reset();
+		snprintf(saved, sizeof(saved), "%s", pmc_errmsg());
+		pmc__clear_reason();
 		memset(&out->attr, 0, sizeof(out->attr));
 		out->attr.size = sizeof(out->attr);
 		if (ev__pfm_resolve(base, out) == 0)
 			return 0;
-		ev__fail(-ENOENT, "%s", saved);
+		pmc__clear_reason();                     /* the tracepoint's reason, not libpfm4's */
+		pmc__err(-ENOENT, "%s", saved);
 	}
 	return rc;
 }
@@ -604,13 +582,13 @@ static int parse_pmu(char *spec, char *slash, struct pmc_evspec *out, char **tai
 	char pmu[64];
 
 	if (slash == spec)
-		return ev__fail(-EINVAL, "no PMU name before '/' in '%s'", spec);
+		return pmc__err(-EINVAL, "no PMU name before '/' in '%s'", spec);
 	if (!close)
-		return ev__fail(-EINVAL, "missing closing '/' in '%s' (want pmu/event/)", spec);
+		return pmc__err(-EINVAL, "missing closing '/' in '%s' (want pmu/event/)", spec);
 	if (strchr(close + 1, '/'))
-		return ev__fail(-EINVAL, "too many '/' in '%s' (want pmu/event/)", spec);
+		return pmc__err(-EINVAL, "too many '/' in '%s' (want pmu/event/)", spec);
 	if ((size_t)(slash - spec) >= sizeof(pmu))
-		return ev__fail(-EINVAL, "PMU name too long in '%s'", spec);
+		return pmc__err(-EINVAL, "PMU name too long in '%s'", spec);
 	memcpy(pmu, spec, (size_t)(slash - spec));
 	pmu[slash - spec] = '\0';
 	*close = '\0';
@@ -628,11 +606,11 @@ static int parse(const char *spec, struct pmc_evspec *out)
 	out->attr.size = sizeof(out->attr);
 	out->scale = 1.0;
 	if (!spec)
-		return ev__fail(-EINVAL, "no event spec given");
+		return pmc__err(-EINVAL, "no event spec given");
 	while (isspace((unsigned char)*spec))
 		spec++;
 	if (strlen(spec) >= sizeof(buf))
-		return ev__fail(-EINVAL, "event spec '%.40s...' is too long (max %zu characters)",
+		return pmc__err(-EINVAL, "event spec '%.40s...' is too long (max %zu characters)",
 				spec, sizeof(buf) - 1);
 	snprintf(buf, sizeof(buf), "%s", spec);
 	e = buf + strlen(buf);
@@ -640,11 +618,11 @@ static int parse(const char *spec, struct pmc_evspec *out)
 		*--e = '\0';
 	snprintf(out->name, sizeof(out->name), "%s", buf);
 	if (!buf[0])
-		return ev__fail(-EINVAL, "empty event spec");
+		return pmc__err(-EINVAL, "empty event spec");
 	if (buf[0] == '{' || strchr(buf, '}'))
-		return ev__fail(-EINVAL, "'%s' is an event group; give its events one by one", buf);
+		return pmc__err(-EINVAL, "'%s' is an event group; give its events one by one", buf);
 	if (buf[0] == ',' )
-		return ev__fail(-EINVAL, "'%s' starts with a comma", buf);
+		return pmc__err(-EINVAL, "'%s' starts with a comma", buf);
 
 	slash = strchr(buf, '/');
 	if (slash) {
@@ -667,7 +645,7 @@ static int parse(const char *spec, struct pmc_evspec *out)
 			char evname[160];
 			snprintf(evname, sizeof(evname), "%.*s", (int)(tail - base), base);
 			if (!is_mod_string(mods))
-				return ev__fail(-EINVAL, "bad modifier '%s' after '%s' (modifiers: u k h p "
+				return pmc__err(-EINVAL, "bad modifier '%s' after '%s' (modifiers: u k h p "
 						"G H I D)", mods, evname);
 			if ((rc = apply_mods(mods, evname, out)) < 0)
 				return rc;
@@ -687,7 +665,7 @@ static int parse(const char *spec, struct pmc_evspec *out)
 	while (e > base && isspace((unsigned char)e[-1]))
 		*--e = '\0';
 	if (!base[0])
-		return ev__fail(-EINVAL, "empty event before ',%s'", quals ? quals : "");
+		return pmc__err(-EINVAL, "empty event before ',%s'", quals ? quals : "");
 	if ((rc = parse_base(base, out)) < 0)
 		return rc;
 	if (quals)
@@ -701,14 +679,14 @@ int pmc__event_parse(const char *spec, struct pmc_evspec *out)
 
 	if (!out)
 		return -EINVAL;
-	ev__reason_reset();
+	pmc__clear_reason();
 	rc = parse(spec, out);
 	if (rc < 0) {
 		char name[160];
 		snprintf(name, sizeof(name), "%s", out->name);
 		memset(out, 0, sizeof(*out));
 		snprintf(out->name, sizeof(out->name), "%s", name);
-		pmc__set_reason("%s", ev__reason()[0] ? ev__reason() : "invalid event spec");
+		pmc__set_reason("invalid event spec");     /* unless a resolver said why */
 	}
 	return rc;
 }
@@ -749,13 +727,13 @@ static int split(const char *list, char ***specs, int *n)
 	const char *start, *p;
 
 	if (!list)
-		return ev__fail(-EINVAL, "no event list given");
+		return pmc__err(-EINVAL, "no event list given");
 	for (start = p = list;; p++) {
 		if (*p == '{' && !in_pmu) {
 			depth++;
 		} else if (*p == '}' && !in_pmu) {
 			if (--depth < 0) {
-				rc = ev__fail(-EINVAL, "unbalanced '}' in event list '%s'", list);
+				rc = pmc__err(-EINVAL, "unbalanced '}' in event list '%s'", list);
 				goto fail;
 			}
 		} else if (*p == '/') {
@@ -767,7 +745,7 @@ static int split(const char *list, char ***specs, int *n)
 			while (b > a && isspace((unsigned char)b[-1]))
 				b--;
 			if (a == b) {
-				rc = ev__fail(-EINVAL, "empty event in list '%s'%s", list,
+				rc = pmc__err(-EINVAL, "empty event in list '%s'%s", list,
 					      *list == ',' ? " (leading comma)" :
 					      (!*p && p > list && p[-1] == ',') ? " (trailing comma)" : "");
 				goto fail;
@@ -779,7 +757,7 @@ static int split(const char *list, char ***specs, int *n)
 			}
 			if (is_qualifier(item)) {
 				if (!cnt) {
-					rc = ev__fail(-EINVAL, "qualifier '%s' with no event before it in '%s'",
+					rc = pmc__err(-EINVAL, "qualifier '%s' with no event before it in '%s'",
 						      item, list);
 					free(item);
 					goto fail;
@@ -807,7 +785,7 @@ static int split(const char *list, char ***specs, int *n)
 			break;
 	}
 	if (depth || in_pmu) {
-		rc = ev__fail(-EINVAL, "unbalanced %s in event list '%s'", depth ? "'{'" : "'/'", list);
+		rc = pmc__err(-EINVAL, "unbalanced %s in event list '%s'", depth ? "'{'" : "'/'", list);
 		goto fail;
 	}
 	*specs = v;
@@ -876,7 +854,8 @@ static int expand_globs(char ***specs, int *n)
 		if ((rc = g.rc) < 0)
 			break;
 		if (!g.matched) {
-			rc = ev__fail(-ENOENT, "no tracepoint matches '%s' (see 'pmc list --tracepoints')",
+			pmc__clear_reason();     /* this says more than tracefs's own */
+			rc = pmc__err(-ENOENT, "no tracepoint matches '%s' (see 'pmc list --tracepoints')",
 				      s);
 			break;
 		}
@@ -901,11 +880,11 @@ int pmc__event_split(const char *list, char ***specs, int *n)
 		return -EINVAL;
 	*specs = NULL;
 	*n = 0;
-	ev__reason_reset();
+	pmc__clear_reason();
 	rc = split(list, specs, n);
 	if (rc == 0)
 		rc = expand_globs(specs, n);
 	if (rc < 0)
-		pmc__set_reason("%s", ev__reason()[0] ? ev__reason() : "cannot split event list");
+		pmc__set_reason("cannot split event list");
 	return rc;
 }

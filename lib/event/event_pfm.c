@@ -13,6 +13,7 @@
 
 #include <perfmon/pfmlib_perf_event.h>
 
+#include "common/error.h"
 #include "event/event_pfm.h"
 
 static pthread_once_t pfm_once = PTHREAD_ONCE_INIT;
@@ -44,16 +45,14 @@ int ev__pfm_core_present(void)
 	return 0;
 }
 
-int ev__pfm_encode(const char *name, struct ev_pfm_enc *enc, char *err, size_t errlen)
+int ev__pfm_encode(const char *name, struct ev_pfm_enc *enc)
 {
 	struct perf_event_attr attr;
 	pfm_perf_encode_arg_t arg;
 	int ret;
 
-	if (!ev__pfm_core_present()) {
-		snprintf(err, errlen, "libpfm4 finds no core PMU on this machine");
-		return -ENOENT;
-	}
+	if (!ev__pfm_core_present())
+		return -ENOENT;      /* not a vendor event here: the caller tries other kinds */
 	memset(&attr, 0, sizeof(attr));
 	memset(&arg, 0, sizeof(arg));
 	arg.attr = &attr;
@@ -61,10 +60,8 @@ int ev__pfm_encode(const char *name, struct ev_pfm_enc *enc, char *err, size_t e
 	ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
 	if (ret == PFM_ERR_NOTFOUND)
 		return -ENOENT;
-	if (ret != PFM_SUCCESS) {
-		snprintf(err, errlen, "%s", pfm_strerror(ret));
-		return -EINVAL;
-	}
+	if (ret != PFM_SUCCESS)
+		return pmc__err(-EINVAL, "vendor event '%s': %s", name, pfm_strerror(ret));
 	enc->type = attr.type;
 	enc->config = attr.config;
 	enc->config1 = attr.config1;

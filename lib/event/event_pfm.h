@@ -17,8 +17,9 @@ struct ev_pfm_enc {
 
 /* 1 if libpfm4 reports a core PMU present on this host. */
 int ev__pfm_core_present(void);
-/* 0, -ENOENT (libpfm4 does not know the name) or -EINVAL (err says why). */
-int ev__pfm_encode(const char *name, struct ev_pfm_enc *enc, char *err, size_t errlen);
+/* 0, -ENOENT (libpfm4 does not know the name; no reason recorded) or
+ * -EINVAL (reason recorded). */
+int ev__pfm_encode(const char *name, struct ev_pfm_enc *enc);
 /* Every event of every present core PMU; a non-zero cb return stops the walk. */
 int ev__pfm_walk(int (*cb)(const char *pmu, const char *event, const char *desc, void *arg),
 		 void *arg);

@@ -67,8 +67,9 @@ static int parse_format(const char *fname, const char *text, struct fmt_field *f
 	else if (!strcmp(word, "config2"))
 		f->word = 2;
 	else
-		return ev__fail(-EINVAL, "format field '%s' of PMU '%s' uses '%s', which this "
-				"library does not support", fname, pmu, word);
+		return pmc__err_cause(-EINVAL, PMC_CAUSE_UNSUPPORTED, "format field '%s' of PMU "
+				      "'%s' uses '%s', which this library does not support", fname,
+				      pmu, word);
 	p = colon + 1;
 	while (*p) {
 		char *end;
@@ -99,7 +100,7 @@ static int parse_format(const char *fname, const char *text, struct fmt_field *f
 		goto bad;
 	return 0;
 bad:
-	return ev__fail(-EINVAL, "cannot parse format field '%s' of PMU '%s': '%s'", fname, pmu, text);
+	return pmc__err(-EINVAL, "cannot parse format field '%s' of PMU '%s': '%s'", fname, pmu, text);
 }
 
 static int load_pmu(const char *pmu, struct pmu_desc *d)
@@ -112,16 +113,19 @@ static int load_pmu(const char *pmu, struct pmu_desc *d)
 
 	memset(d, 0, sizeof(*d));
 	if (!*pmu || strchr(pmu, '.') == pmu || strstr(pmu, ".."))
-		return ev__fail(-EINVAL, "'%s' is not a PMU name", pmu);
+		return pmc__err(-EINVAL, "'%s' is not a PMU name", pmu);
 	snprintf(d->name, sizeof(d->name), "%s", pmu);
 	snprintf(d->dir, sizeof(d->dir), "%s/%s", pmc__sys_pmu_dir(), pmu);
-	if (stat(d->dir, &st) < 0)
-		return ev__fail(-ENOENT, "PMU '%s' not found under %s%s", pmu, pmc__sys_pmu_dir(),
-				pmc__sys_is_core_pmu_name(pmu) && !pmc__sys_core_pmu() ?
-				" (this machine has no hardware PMU; software events only)" : "");
+	if (stat(d->dir, &st) < 0) {
+		int no_pmu = pmc__sys_is_core_pmu_name(pmu) && !pmc__sys_core_pmu();
+		return pmc__err_cause(-ENOENT, no_pmu ? PMC_CAUSE_NO_PMU : PMC_CAUSE_OTHER,
+				      "PMU '%s' not found under %s%s", pmu, pmc__sys_pmu_dir(),
+				      no_pmu ? " (this machine has no hardware PMU; software "
+				      "events only)" : "");
+	}
 	snprintf(path, sizeof(path), "%s/type", d->dir);
 	if ((rc = read_small(path, buf, sizeof(buf))) < 0)
-		return ev__fail(rc, "cannot read %s: %s", path, strerror(-rc));
+		return pmc__err(rc, "cannot read %s: %s", path, strerror(-rc));
 	d->type = (uint32_t)strtoul(buf, NULL, 10);
 	snprintf(path, sizeof(path), "%s/format", d->dir);
 	dir = opendir(path);
@@ -181,7 +185,7 @@ static int apply_field(struct pmu_desc *d, struct fmt_field *f, uint64_t v, stru
 	int pos = 0;
 
 	if (f->bits < 64 && (v >> f->bits))
-		return ev__fail(-EINVAL, "value 0x%llx is too large for format field '%s' of PMU "
+		return pmc__err(-EINVAL, "value 0x%llx is too large for format field '%s' of PMU "
 				"'%s' (%d bits)", (unsigned long long)v, f->name, d->name, f->bits);
 	for (int r = 0; r < f->nr; r++)
 		for (int b = f->lo[r]; b <= f->hi[r]; b++, pos++) {
@@ -224,7 +228,7 @@ static int expand_alias(struct pmu_desc *d, const char *name, struct term_state 
 	if (read_small(path, buf, sizeof(buf)) < 0)
 		return -ENOENT;
 	if (st->alias[0])
-		return ev__fail(-EINVAL, "two events ('%s' and '%s') in one spec for PMU '%s'",
+		return pmc__err(-EINVAL, "two events ('%s' and '%s') in one spec for PMU '%s'",
 				st->alias, name, d->name);
 	snprintf(st->alias, sizeof(st->alias), "%s", name);
 	if ((rc = apply_terms(d, buf, 1, st, out)) < 0)
@@ -256,10 +260,10 @@ static int apply_term(struct pmu_desc *d, char *term, int from_alias, struct ter
 		val = eq + 1;
 	}
 	if (!*key)
-		return ev__fail(-EINVAL, "empty term in event spec for PMU '%s'", d->name);
+		return pmc__err(-EINVAL, "empty term in event spec for PMU '%s'", d->name);
 	if (val && !strcmp(val, "?")) {
 		if (!from_alias)
-			return ev__fail(-EINVAL, "'%s=?' needs a value", key);
+			return pmc__err(-EINVAL, "'%s=?' needs a value", key);
 		if (st->npending < 8)
 			snprintf(st->pending[st->npending++], sizeof(st->pending[0]), "%s", key);
 		return 0;
@@ -267,12 +271,12 @@ static int apply_term(struct pmu_desc *d, char *term, int from_alias, struct ter
 	if (val && parse_value(val, &v) < 0) {
 		if (!strcmp(key, "name"))
 			return 0;      /* perf's display name: not part of the encoding */
-		return ev__fail(-EINVAL, "bad value '%s' for '%s' in event spec for PMU '%s' "
+		return pmc__err(-EINVAL, "bad value '%s' for '%s' in event spec for PMU '%s' "
 				"(want a number)", val, key, d->name);
 	}
 	if (!strcmp(key, "period") || !strcmp(key, "freq") || !strcmp(key, "call-graph") ||
 	    !strcmp(key, "stack-size") || !strcmp(key, "max-stack"))
-		return ev__fail(-EINVAL, "'%s' is a sampling setting, not part of an event: set it "
+		return pmc__err(-EINVAL, "'%s' is a sampling setting, not part of an event: set it "
 				"with the tool's options (-c/-F/-g)", key);
 	if (!from_alias) {
 		for (int i = 0; i < st->npending; i++)
@@ -281,7 +285,7 @@ static int apply_term(struct pmu_desc *d, char *term, int from_alias, struct ter
 	}
 	if (!strcmp(key, "config") || !strcmp(key, "config1") || !strcmp(key, "config2")) {
 		if (!val)
-			return ev__fail(-EINVAL, "'%s' needs a value ('%s=0x...')", key, key);
+			return pmc__err(-EINVAL, "'%s' needs a value ('%s=0x...')", key, key);
 		*word_of(&out->attr, key[6] ? key[6] - '0' : 0) = v;
 		return 0;
 	}
@@ -292,11 +296,11 @@ static int apply_term(struct pmu_desc *d, char *term, int from_alias, struct ter
 		if (rc != -ENOENT)
 			return rc;
 		known_fields(d, known, sizeof(known));
-		return ev__fail(-ENOENT, "event '%s' not found in PMU '%s' (no %s/events/%s; "
+		return pmc__err(-ENOENT, "event '%s' not found in PMU '%s' (no %s/events/%s; "
 				"format fields: %s)", key, d->name, d->dir, key, known);
 	}
 	known_fields(d, known, sizeof(known));
-	return ev__fail(-EINVAL, "format field '%s' not known to PMU '%s' (known: %s)",
+	return pmc__err(-EINVAL, "format field '%s' not known to PMU '%s' (known: %s)",
 			key, d->name, known);
 }
 
@@ -307,10 +311,10 @@ static int apply_terms(struct pmu_desc *d, const char *terms, int from_alias,
 	int rc;
 
 	if (strlen(terms) >= sizeof(buf))
-		return ev__fail(-EINVAL, "event spec for PMU '%s' is too long", d->name);
+		return pmc__err(-EINVAL, "event spec for PMU '%s' is too long", d->name);
 	snprintf(buf, sizeof(buf), "%s", terms);
 	if (!from_alias && (buf[0] == ',' || (buf[0] && buf[strlen(buf) - 1] == ',') || strstr(buf, ",,")))
-		return ev__fail(-EINVAL, "empty term in '%s/%s/'", d->name, terms);
+		return pmc__err(-EINVAL, "empty term in '%s/%s/'", d->name, terms);
 	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		while (*t == ' ')
 			t++;
@@ -328,12 +332,12 @@ int ev__pmu_resolve(const char *pmu, const char *terms, struct pmc_evspec *out)
 	int rc;
 
 	if (!d)
-		return ev__fail(-ENOMEM, "out of memory");
+		return pmc__err(-ENOMEM, "out of memory");
 	memset(&st, 0, sizeof(st));
 	if ((rc = load_pmu(pmu, d)) < 0)
 		goto out;
 	if (!*terms) {
-		rc = ev__fail(-EINVAL, "no event between the slashes in '%s//'", pmu);
+		rc = pmc__err(-EINVAL, "no event between the slashes in '%s//'", pmu);
 		goto out;
 	}
 	out->attr.type = d->type;
@@ -341,7 +345,7 @@ int ev__pmu_resolve(const char *pmu, const char *terms, struct pmc_evspec *out)
 		goto out;
 	for (int i = 0; i < st.npending; i++)
 		if (st.pending[i][0]) {
-			rc = ev__fail(-EINVAL, "event '%s' of PMU '%s' needs a value for '%s' "
+			rc = pmc__err(-EINVAL, "event '%s' of PMU '%s' needs a value for '%s' "
 				      "(%s/%s,%s=N/)", st.alias, pmu, st.pending[i], pmu, st.alias,
 				      st.pending[i]);
 			goto out;

@@ -254,21 +254,21 @@ int ev__lookup_cache(const char *name, struct pmc_evspec *out)
 		} else if (res < 0 && match_part(p, cache_res, EV_CACHE_RES, &w, &n) == 0) {
 			res = w;
 		} else {
-			return ev__fail(-EINVAL, "'%s' is not a cache event: '%s' is not a cache "
+			return pmc__err(-EINVAL, "'%s' is not a cache event: '%s' is not a cache "
 					"operation (load, store, prefetch) or result (refs, misses)",
 					name, p);
 		}
 		p += n;
 	}
 	if (*p)
-		return ev__fail(-EINVAL, "'%s' is not a cache event: unexpected '%s' after "
+		return pmc__err(-EINVAL, "'%s' is not a cache event: unexpected '%s' after "
 				"cache-op-result", name, p);
 	if (op < 0)
 		op = PERF_COUNT_HW_CACHE_OP_READ;
 	if (res < 0)
 		res = PERF_COUNT_HW_CACHE_RESULT_ACCESS;
 	if (!ev__cache_valid(type, op, res))
-		return ev__fail(-EINVAL, "cache event '%s': %s has no '%s' operation",
+		return pmc__err(-EINVAL, "cache event '%s': %s has no '%s' operation",
 				name, cache_type[type][0], cache_op[op][0]);
 	out->attr.type = PERF_TYPE_HW_CACHE;
 	out->attr.config = (uint64_t)type | ((uint64_t)op << 8) | ((uint64_t)res << 16);
@@ -325,15 +325,16 @@ static int lookup_fbsd_soft(const char *n, struct pmc_evspec *out)
 		if (!norm_eq(n, f->name))
 			continue;
 		if (!f->target)
-			return ev__fail(-EOPNOTSUPP, "FreeBSD's SOFT-%s cannot be counted on Linux "
+			return pmc__err_cause(-EOPNOTSUPP, PMC_CAUSE_UNSUPPORTED, "FreeBSD's SOFT-%s cannot be counted on Linux "
 			    "(no read/write split of page faults); use SOFT-PAGE_FAULT.ALL", f->name);
 		if ((colon = strchr(f->target, ':')) != NULL) {
 			char sys[32];
 			snprintf(sys, sizeof(sys), "%.*s", (int)(colon - f->target), f->target);
 			if ((rc = ev__tracepoint_resolve(sys, colon + 1, out)) < 0) {
 				char why[256];
-				snprintf(why, sizeof(why), "%s", ev__reason());
-				return ev__fail(-EOPNOTSUPP, "FreeBSD's SOFT-%s needs the %s tracepoint, "
+				snprintf(why, sizeof(why), "%s", pmc_errmsg());
+				pmc__clear_reason();     /* replaced by one that names SOFT-x */
+				return pmc__err_cause(-EOPNOTSUPP, PMC_CAUSE_UNSUPPORTED, "FreeBSD's SOFT-%s needs the %s tracepoint, "
 				    "which is not available here (%s)", f->name, f->target, why);
 			}
 		} else if ((rc = ev__lookup_software(f->target, out)) < 0) {
@@ -529,7 +530,7 @@ int ev__lookup_armv8(const char *name, int explicit_only, struct pmc_evspec *out
 		}
 	}
 	if (explicit)
-		return ev__fail(-ENOENT, "'%s' is not an ARMv8 PMUv3 common event name "
+		return pmc__err(-ENOENT, "'%s' is not an ARMv8 PMUv3 common event name "
 				"(try EVENT_xxH with the event number)", name);
 	return -ENOENT;
 }

@@ -38,7 +38,7 @@ int ev__tracefs_dir(char *buf, size_t len)
 
 	if (o && *o) {
 		if (!has_events(o))
-			return ev__fail(-ENOENT, "tracefs directory %s has no events/", o);
+			return pmc__err(-ENOENT, "tracefs directory %s has no events/", o);
 		snprintf(buf, len, "%s", o);
 		return 0;
 	}
@@ -51,7 +51,7 @@ int ev__tracefs_dir(char *buf, size_t len)
 		snprintf(buf, len, "%s", std[0]);
 		return 0;
 	}
-	return ev__fail(-ENOENT, "tracefs is not mounted and could not be mounted at %s "
+	return pmc__err(-ENOENT, "tracefs is not mounted and could not be mounted at %s "
 			"(mount -t tracefs nodev %s as root)", std[0], std[0]);
 }
 
@@ -70,10 +70,10 @@ int ev__tracepoint_resolve(const char *sys, const char *name, struct pmc_evspec 
 	int rc;
 
 	if (bad_component(sys) || bad_component(name))
-		return ev__fail(-EINVAL, "'%s:%s' is not a tracepoint name (want subsystem:name)",
+		return pmc__err(-EINVAL, "'%s:%s' is not a tracepoint name (want subsystem:name)",
 				sys, name);
 	if (strpbrk(sys, "*?[") || strpbrk(name, "*?["))
-		return ev__fail(-EINVAL, "wildcards are not accepted in tracepoint '%s:%s'; "
+		return pmc__err(-EINVAL, "wildcards are not accepted in tracepoint '%s:%s'; "
 				"name one tracepoint (pmc list '%s:%s' shows the matches)",
 				sys, name, sys, name);
 	if ((rc = ev__tracefs_dir(dir, sizeof(dir))) < 0)
@@ -83,9 +83,9 @@ int ev__tracepoint_resolve(const char *sys, const char *name, struct pmc_evspec 
 	if (!f) {
 		snprintf(path, sizeof(path), "%s/events/%s", dir, sys);
 		if (stat(path, &st) < 0)
-			return ev__fail(-ENOENT, "tracepoint '%s:%s' not found (no subsystem '%s' "
+			return pmc__err(-ENOENT, "tracepoint '%s:%s' not found (no subsystem '%s' "
 					"in %s/events)", sys, name, sys, dir);
-		return ev__fail(-ENOENT, "tracepoint '%s:%s' not found (subsystem '%s' has no "
+		return pmc__err(-ENOENT, "tracepoint '%s:%s' not found (subsystem '%s' has no "
 				"'%s')", sys, name, sys, name);
 	}
 	buf[0] = '\0';
@@ -94,7 +94,7 @@ int ev__tracepoint_resolve(const char *sys, const char *name, struct pmc_evspec 
 	fclose(f);
 	id = strtoull(buf, &end, 10);
 	if (end == buf)
-		return ev__fail(-EINVAL, "cannot read the id of tracepoint '%s:%s'", sys, name);
+		return pmc__err(-EINVAL, "cannot read the id of tracepoint '%s:%s'", sys, name);
 	out->attr.type = PERF_TYPE_TRACEPOINT;
 	out->attr.config = id;
 	out->pclass = PMC_CLASS_TRACEPOINT;

@@ -21,6 +21,7 @@
 #include <zstd.h>
 
 #include "pmclog.h"
+#include "common/error.h"
 #include "log/format.h"
 
 #define IN_CHUNK   (64 * 1024)
@@ -960,7 +961,9 @@ int pmclog_read(void *cookie, struct pmclog_ev *ev)
 		if (consume_input(p) < 0)
 			break;
 	}
+	/* the parser keeps its error (pmclog_errmsg); the channel says it too */
 	ev->pl_state = PMCLOG_ERROR;
-	errno = p->error;
+	pmc__clear_reason();
+	pmc__err(-p->error, "%s", p->errmsg);
 	return -1;
 }

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		perfdata__set_ordered(p, ordered);
 		for (int n = 0; n < 100000 && perfdata__read(p, &ev) == 0; n++)
 			;
-		(void)perfdata__errmsg(p);
+		(void)pmc_errmsg();
 		(void)perfdata__truncated(p);
 		for (int i = 0; i < perfdata__nattrs(p); i++)
 			(void)perfdata__attr(p, i);

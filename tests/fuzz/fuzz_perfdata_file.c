@@ -23,12 +23,12 @@ static void drain(int fd)
 	struct perfdata *p = perfdata__open(fd);
 
 	if (!p) {
-		(void)perfdata__open_errmsg();
+		(void)pmc_errmsg();
 		return;
 	}
 	for (int n = 0; n < 100000 && perfdata__read(p, &ev) == 0; n++)
 		;
-	(void)perfdata__errmsg(p);
+	(void)pmc_errmsg();
 	(void)perfdata__truncated(p);
 	perfdata__close(p);
 }

@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lo.sideband = 1;
 	lo.sym.kallsyms = "/nonexistent/kallsyms";
 	lo.sym.perfmap_dir = "/nonexistent";
-	if (profile__load(&p, path, &lo, err, sizeof(err)) != 0) {
+	if (profile__load(&p, path, &lo) != 0) {
 		close(fd);
 		return 0;
 	}

@@ -10,20 +10,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pmc.h"
 #include "backend/sim/workload.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *text = malloc(size + 1), err[256];
+	char *text = malloc(size + 1);
 	struct simwl *w = NULL;
 
 	if (!text)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	if (simwl__parse(text, "fuzz.wl", &w, err, sizeof(err)) == 0) {
+	if (simwl__parse(text, "fuzz.wl", &w) == 0) {
 		(void)simwl__map_len(w);
 		for (int f = 0; f < 8; f++)
 			(void)simwl__func_at(w, simwl__op_addr(w, f, 0));
@@ -31,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		(void)simwl__find_proc(w, "main");
 		simwl__free(w);
 	} else {
-		(void)strlen(err);
+		(void)strlen(pmc_errmsg());
 	}
 	free(text);
 	return 0;

@@ -101,12 +101,11 @@ static const char *w_end(struct wlog *w, const char *name, int close)
 static struct profile *load(const char *path)
 {
 	struct profile *p;
-	char err[256];
 	struct prof_load_opts o = { 0 };
 	o.sym.demangle = 1;
 	o.sym.kallsyms = NULL;
-	if (profile__load(&p, path, &o, err, sizeof(err)) != 0)
-		fail_msg("load %s: %s", path, err);
+	if (profile__load(&p, path, &o) != 0)
+		fail_msg("load %s: %s", path, pmc_errmsg());
 	profile__resolve(p);
 	return p;
 }
@@ -228,13 +227,11 @@ static void t_perfmap_and_kernel(void **state)
 	uint64_t b[1] = { 0xffffffffa0000010ull };
 	w_sample(&w, pid, pid, 0, 1, b, 1);
 	const char *path = w_end(&w, "jit.log", 1);
-
 	struct profile *p;
-	char err[256];
 	struct prof_load_opts o = { 0 };
 	o.sym.demangle = 1;
 	o.sym.kallsyms = ks;
-	assert_int_equal(profile__load(&p, path, &o, err, sizeof(err)), 0);
+	assert_int_equal(profile__load(&p, path, &o), 0);
 	profile__resolve(p);
 	const struct prof_frame *fr;
 	int n = profile__frames(p, p->s[0].stack, 0, &fr);
@@ -405,7 +402,7 @@ static void t_aggregation(void **state)
 	char err[256];
 	struct prof_load_opts o = { 0 };
 	o.sym.kallsyms = ks;
-	assert_int_equal(profile__load(&p, path, &o, err, sizeof(err)), 0);
+	assert_int_equal(profile__load(&p, path, &o), 0);
 	assert_non_null(strstr(p->truncated, "CLOSELOG"));
 	profile__resolve(p);
 	assert_int_equal(p->nev, 1);
@@ -477,16 +474,17 @@ static void t_aggregation(void **state)
 
 static void t_not_a_log(void **state)
 {
-	char path[PATH_MAX], err[256];
+	char path[PATH_MAX];
 	struct profile *p;
 	(void)state;
 	snprintf(path, sizeof(path), "%s/junk", dir);
 	FILE *f = fopen(path, "w");
 	fprintf(f, "this is not a log at all\n");
 	fclose(f);
-	assert_int_equal(profile__load(&p, path, NULL, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "magic"));
-	assert_int_equal(profile__load(&p, "/nonexistent/x.log", NULL, err, sizeof(err)), -1);
+	assert_int_equal(profile__load(&p, path, NULL), -ENOEXEC);
+	assert_non_null(strstr(pmc_errmsg(), "magic"));
+	assert_int_equal(profile__load(&p, "/nonexistent/x.log", NULL), -ENOENT);
+	assert_string_equal(pmc_errmsg(), "cannot open: No such file or directory");
 }
 
 /* Known answer with libpmc's own sampling API and the 60/30/10 workload. */
@@ -676,8 +674,7 @@ static void t_kernel_modules(void **state)
 	int in = open(lp, O_RDONLY), out = open(pd, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	uint64_t ns = 0;
 	int trunc = 0;
-	char msg[256];
-	assert_int_equal(perfdata__from_pmclog(in, out, &ns, &trunc, msg, sizeof(msg)), 0);
+	assert_int_equal(perfdata__from_pmclog(in, out, &ns, &trunc), 0);
 	close(in);
 	close(out);
 	for (int k = 0; k < 2; k++) {
@@ -766,8 +763,7 @@ static void t_kernel_module_ko(void **state)
 		int in = open(lp, O_RDONLY), out = open(pd, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		uint64_t ns = 0;
 		int trunc = 0;
-		char msg[256];
-		assert_int_equal(perfdata__from_pmclog(in, out, &ns, &trunc, msg, sizeof(msg)), 0);
+		assert_int_equal(perfdata__from_pmclog(in, out, &ns, &trunc), 0);
 		close(in);
 		close(out);
 		for (int k = 0; k < 2; k++) {

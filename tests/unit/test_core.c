@@ -26,37 +26,7 @@
 #include "pmc.h"
 #include "pmclog.h"
 #include "core/settings.h"
-
-static int setup(void **state)
-{
-	(void)state;
-	return pmc_init();
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	pmc_fini();
-	return 0;
-}
-
-#define EXPECT_ERR(call, e) do { \
-	errno = 0; \
-	assert_int_equal((call), -1); \
-	assert_int_equal(errno, (e)); \
-	assert_true(pmc_errmsg()[0] != '\0'); \
-} while (0)
-
-static void spin_ms(int ms)
-{
-	struct timespec t0, t;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-	do {
-		for (volatile int i = 0; i < 10000; i++)
-			;
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
-}
+#include "helpers/pmc_test.h"
 
 static void test_invalid_handle(void **s)
 {
@@ -109,10 +79,10 @@ static void test_start_attaches_owner_and_counts(void **s)
 	assert_int_equal(PMC_ID_TO_MODE(id), PMC_MODE_TC);
 	assert_int_equal(PMC_ID_TO_CLASS(id), PMC_CLASS_SOFT);
 	assert_int_equal(pmc_start(id), 0);
-	spin_ms(30);
+	pmc_test_spin_ms(30);
 	assert_int_equal(pmc_read(id, &v1), 0);
 	assert_true(v1 >= 25 * 1000000ull);      /* task-clock counts ns */
-	spin_ms(10);
+	pmc_test_spin_ms(10);
 	assert_int_equal(pmc_read(id, &v2), 0);
 	assert_true(v2 > v1);
 	assert_int_equal(pmc_read_ext(id, &r), 0);
@@ -204,7 +174,7 @@ static void test_descendants(void **s)
 	assert_int_equal(pmc_start(id), 0);
 	pid_t p = fork();
 	if (p == 0) {
-		spin_ms(100);
+		pmc_test_spin_ms(100);
 		_exit(0);
 	}
 	waitpid(p, &st, 0);
@@ -218,7 +188,7 @@ static void test_descendants(void **s)
 	assert_int_equal(pmc_start(id), 0);
 	p = fork();
 	if (p == 0) {
-		spin_ms(100);
+		pmc_test_spin_ms(100);
 		_exit(0);
 	}
 	waitpid(p, &st, 0);
@@ -243,7 +213,7 @@ static void test_follows_threads_of_target(void **s)
 		close(go[1]);
 		if (read(go[0], &c, 1) != 1)
 			_exit(1);
-		spin_ms(80);
+		pmc_test_spin_ms(80);
 		_exit(0);
 	}
 	close(go[0]);
@@ -629,7 +599,7 @@ static void test_switch_log_and_cgroup(void **s)
 	sched_setaffinity(0, sizeof(set), &set);
 	assert_int_equal(pmc_start(sid), 0);
 	EXPECT_ERR(pmc_set_cgroup(sid, path), EBUSY);
-	spin_ms(30);
+	pmc_test_spin_ms(30);
 	assert_int_equal(pmc_stop(sid), 0);
 	sched_setaffinity(0, sizeof(old), &old);
 	assert_int_equal(pmc_read(sid, &v), 0);
@@ -649,14 +619,14 @@ static void test_detach_thread(void **s)
 	assert_int_equal(pmc_attach_thread(id, tid), 0);
 	EXPECT_ERR(pmc_detach(id, tid), EINVAL);        /* attached as a thread, not a process */
 	assert_int_equal(pmc_start(id), 0);
-	spin_ms(30);
+	pmc_test_spin_ms(30);
 	assert_int_equal(pmc_stop(id), 0);
 	assert_int_equal(pmc_detach_thread(id, tid), 0);
 	assert_int_equal(pmc_read(id, &v1), 0);
 	assert_true(v1 >= 25 * 1000000ull);              /* folded into the PMC */
 	EXPECT_ERR(pmc_detach_thread(id, tid), EINVAL);  /* no longer attached */
 	EXPECT_ERR(pmc_detach_thread(id, 999999), ESRCH);
-	spin_ms(10);
+	pmc_test_spin_ms(10);
 	assert_int_equal(pmc_read(id, &v2), 0);
 	assert_true(v2 == v1);                           /* nothing counts after the detach */
 	assert_int_equal(pmc_release(id), 0);
@@ -681,7 +651,7 @@ static void test_group(void **s)
 	assert_int_equal(pmc_start(l), 0);
 	assert_int_equal(pmc_start(m), 0);
 	EXPECT_ERR(pmc_group(l, x), EBUSY);              /* the leader runs */
-	spin_ms(30);
+	pmc_test_spin_ms(30);
 	assert_int_equal(pmc_stop(m), 0);
 	assert_int_equal(pmc_stop(l), 0);
 	assert_int_equal(pmc_read(l, &vl), 0);
@@ -712,7 +682,7 @@ static void test_allocate_attr(void **s)
 	assert_int_equal(PMC_ID_TO_CLASS(id), PMC_CLASS_SOFT);
 	assert_string_equal(pmc_event_name(id), "raw/type=1,config=0x1/");
 	assert_int_equal(pmc_start(id), 0);
-	spin_ms(30);
+	pmc_test_spin_ms(30);
 	assert_int_equal(pmc_stop(id), 0);
 	assert_int_equal(pmc_read(id, &v), 0);
 	assert_true(v >= 25 * 1000000ull);               /* task-clock counts ns */
@@ -771,5 +741,5 @@ int main(void)
 		cmocka_unit_test(test_event_name),
 		cmocka_unit_test(test_backend_select),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, pmc_test_setup, pmc_test_teardown);
 }

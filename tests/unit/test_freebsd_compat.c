@@ -29,39 +29,7 @@
 #include "core/settings.h"
 #include "common/sysinfo.h"
 #include "event/event.h"
-
-static int setup(void **state)
-{
-	(void)state;
-	return pmc_init();
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	pmc_fini();
-	return 0;
-}
-
-/* FreeBSD style: the call returns -1 and errno says why. */
-#define EXPECT_ERRNO(call, e) do { \
-	errno = 0; \
-	assert_int_equal((call), -1); \
-	assert_int_equal(errno, (e)); \
-} while (0)
-
-static void spin_ms(int ms)
-{
-	struct timespec t0, t;
-	volatile unsigned long x = 0;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-	do {
-		for (int i = 0; i < 10000; i++)
-			x += (unsigned long)i;
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
-}
+#include "helpers/pmc_test.h"
 
 /* Item 1: an event libpmc cannot name is EINVAL (libpmc.c's pmc_allocate). */
 static void test_unknown_event_einval(void **s)
@@ -110,7 +78,7 @@ static void test_initial_count_per_mode(void **s)
 	    (uint64_t)-1), 0);
 	assert_int_equal(pmc_attach(tc, 0), 0);
 	assert_int_equal(pmc_start(tc), 0);
-	spin_ms(20);
+	pmc_test_spin_ms(20);
 	assert_int_equal(pmc_stop(tc), 0);
 	assert_int_equal(pmc_read(tc, &v), 0);
 	/* task-clock ns of ~20 ms of CPU, not 2^64 - 1 + that */
@@ -158,7 +126,7 @@ static void test_driver_stats_after_close(void **s)
 	assert_int_equal(pmc_configure_logfile(fd), 0);
 	assert_int_equal(pmc_attach(id, 0), 0);
 	assert_int_equal(pmc_start(id), 0);
-	spin_ms(60);
+	pmc_test_spin_ms(60);
 	assert_int_equal(pmc_stop(id), 0);
 	assert_int_equal(pmc_close_logfile(), 0);
 	assert_int_equal(pmc_get_driver_stats(&after), 0);
@@ -211,7 +179,7 @@ static void test_soft_events(void **s)
 	assert_int_equal(pmc_allocate("CLOCK.HARD", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), 0);
 	assert_int_equal(pmc_attach(id, 0), 0);
 	assert_int_equal(pmc_start(id), 0);
-	spin_ms(50);
+	pmc_test_spin_ms(50);
 	assert_int_equal(pmc_stop(id), 0);
 	assert_int_equal(pmc_read(id, &v), 0);
 	assert_true(v >= 40 && v <= 80);
@@ -239,7 +207,7 @@ static void test_clock_sampling_in_ticks(void **s)
 	assert_int_equal(pmc_configure_logfile(fd), 0);
 	assert_int_equal(pmc_attach(id, 0), 0);
 	assert_int_equal(pmc_start(id), 0);
-	spin_ms(100);
+	pmc_test_spin_ms(100);
 	assert_int_equal(pmc_stop(id), 0);
 	assert_int_equal(pmc_close_logfile(), 0);
 	assert_int_equal(pmc_get_driver_stats(&after), 0);
@@ -697,5 +665,5 @@ int main(void)
 		cmocka_unit_test(test_ppc_and_uncore_event_blocks),
 		cmocka_unit_test(test_pmu_events),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, pmc_test_setup, pmc_test_teardown);
 }

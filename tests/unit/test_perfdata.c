@@ -454,7 +454,7 @@ static void test_compressed_garbage(void **state)
 	/* HEADER, 2 PMCALLOCATE, the sample before the damage, then the error */
 	assert_int_equal(t_read_all(pd, NULL, 0, &st, NULL), 4);
 	assert_int_equal(st, PMCLOG_ERROR);
-	assert_non_null(strstr(perfdata__errmsg(pd), "COMPRESSED"));
+	assert_non_null(strstr(pmc_errmsg(), "COMPRESSED"));
 	perfdata__close(pd);
 	free(b);
 	free(recs.b);
@@ -538,7 +538,7 @@ static void cut_everywhere(const unsigned char *b, size_t len, int full)
 		int tr, n;
 		if (!pd) {
 			assert_true(errno == ENOEXEC || errno == EILSEQ);
-			assert_true(perfdata__open_errmsg()[0] != '\0');
+			assert_true(pmc_errmsg()[0] != '\0');
 			continue;
 		}
 		opened++;
@@ -546,7 +546,7 @@ static void cut_everywhere(const unsigned char *b, size_t len, int full)
 		assert_true(n <= full);
 		assert_true(st == PMCLOG_EOF || st == PMCLOG_ERROR);
 		if (st == PMCLOG_ERROR)
-			assert_true(perfdata__errmsg(pd)[0] != '\0');
+			assert_true(pmc_errmsg()[0] != '\0');
 		perfdata__close(pd);
 	}
 	assert_true(opened > 0);
@@ -645,7 +645,7 @@ static void test_corrupt_record_size(void **state)
 		/* the sample before the damage, then a clear error */
 		assert_int_equal(t_read_all(pd, NULL, 0, &st, NULL), 3 + 1);
 		assert_int_equal(st, PMCLOG_ERROR);
-		assert_non_null(strstr(perfdata__errmsg(pd), "size"));
+		assert_non_null(strstr(pmc_errmsg(), "size"));
 		perfdata__close(pd);
 		free(b);
 	}
@@ -686,8 +686,8 @@ static void open_fails(unsigned char *b, size_t len, const char *what)
 	struct perfdata *pd = perfdata__open_mem(b, len);
 	assert_null(pd);
 	assert_int_equal(errno, EILSEQ);
-	if (!strstr(perfdata__open_errmsg(), what))
-		fail_msg("\"%s\" does not say \"%s\"", perfdata__open_errmsg(), what);
+	if (!strstr(pmc_errmsg(), what))
+		fail_msg("\"%s\" does not say \"%s\"", pmc_errmsg(), what);
 }
 
 static void test_bogus_header(void **state)
@@ -763,14 +763,13 @@ static void test_convert_roundtrip(void **state)
 	int in = memfd_with(b, len), log = memfd_create("log", 0), back = memfd_create("back", 0);
 	uint64_t ns = 0;
 	int tr = -1;
-	char msg[256];
 	void *lp;
 	struct pmclog_ev *ev = malloc(sizeof(*ev)), *ev2 = malloc(sizeof(*ev2));
 	struct perfdata *pd, *orig;
 	(void)state;
 
 	/* perf.data -> pmc log: the pmc log reader sees the same records */
-	assert_int_equal(perfdata__to_pmclog(in, log, 0, &ns, &tr, msg, sizeof(msg)), 0);
+	assert_int_equal(perfdata__to_pmclog(in, log, 0, &ns, &tr), 0);
 	assert_int_equal(ns, 3);
 	assert_int_equal(tr, 0);
 	lseek(log, 0, SEEK_SET);
@@ -816,7 +815,7 @@ static void test_convert_roundtrip(void **state)
 
 	/* pmc log -> perf.data (file mode): the samples come back */
 	lseek(log, 0, SEEK_SET);
-	assert_int_equal(perfdata__from_pmclog(log, back, &ns, &tr, msg, sizeof(msg)), 0);
+	assert_int_equal(perfdata__from_pmclog(log, back, &ns, &tr), 0);
 	assert_int_equal(ns, 3);
 	lseek(back, 0, SEEK_SET);
 	pd = perfdata__open(back);
@@ -860,7 +859,7 @@ static void test_convert_roundtrip(void **state)
 		pid = fork();
 		if (pid == 0) {
 			close(pp[0]);
-			_exit(perfdata__from_pmclog(log, pp[1], &ns, &tr, msg, sizeof(msg)) ? 1 : 0);
+			_exit(perfdata__from_pmclog(log, pp[1], &ns, &tr) ? 1 : 0);
 		}
 		close(pp[1]);
 		pd = perfdata__open(pp[0]);

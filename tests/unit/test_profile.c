@@ -85,7 +85,7 @@ static void fork_(pid_t parent, pid_t child, uint64_t ts)
 /* Close the log, write it out and load it. */
 static struct profile *load(void)
 {
-	char path[] = "/tmp/test_profile_XXXXXX", err[256];
+	char path[] = "/tmp/test_profile_XXXXXX";
 	struct profile *p;
 	int fd;
 	assert_int_equal(pmc__logrec_closelog(&rec), 0);
@@ -93,7 +93,7 @@ static struct profile *load(void)
 	assert_true((fd = mkstemp(path)) >= 0);
 	assert_int_equal(write(fd, buf, len), (ssize_t)len);
 	close(fd);
-	assert_int_equal(profile__load(&p, path, NULL, err, sizeof(err)), 0);
+	assert_int_equal(profile__load(&p, path, NULL), 0);
 	unlink(path);
 	assert_string_equal(p->truncated, "");
 	profile__resolve(p);

@@ -499,11 +499,10 @@ static void test_profile_70_20_10(void **s)
 	/* a prime period, and the round ones -F 1000/4000/10000 would give */
 	static const uint64_t periods[] = { 100003, 1000000, 250000, 100000 };
 	struct simwl *w;
-	char err[256];
 	int hot, warm, cold;
 
 	(void)s;
-	assert_int_equal(simwl__load("examples/sim/hot70.wl", &w, err, sizeof(err)), 0);
+	assert_int_equal(simwl__load("examples/sim/hot70.wl", &w), 0);
 	hot = simwl__find_func(w, "hot");
 	warm = simwl__find_func(w, "warm");
 	cold = simwl__find_func(w, "cold");

@@ -62,7 +62,6 @@ int cmd_annotate(int argc, char **argv)
 	struct prof_load_opts lo;
 	const char *path = NULL, *out = NULL, *color = "auto";
 	int c, force = 0, rc = CLI_EXIT_OK;
-	char err[512];
 
 	memset(&o, 0, sizeof(o));
 	memset(&lo, 0, sizeof(lo));
@@ -93,8 +92,8 @@ int cmd_annotate(int argc, char **argv)
 		default:  cli_bad_option(c, argv);
 		}
 	}
-	if (profile__check_filter(&o.flt, err, sizeof(err)) != 0)
-		cli_usage_error("%s", err);
+	if (profile__check_filter(&o.flt) != 0)
+		cli_usage_error("%s", pmc_errmsg());
 	if (optind >= argc)
 		cli_usage_error("which function? (pmc annotate SYMBOL)");
 	o.symbol = argv[optind++];
@@ -108,13 +107,13 @@ int cmd_annotate(int argc, char **argv)
 	    (strcmp(color, "auto") == 0 && f == stdout && cli_use_color(stdout));
 	struct profile *p;
 	const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
-	if (profile__load(&p, path, &lo, err, sizeof(err)) != 0) {
-		cli_warn("%s: %s", shown, err);
+	if (profile__load(&p, path, &lo) != 0) {
+		cli_warn("%s: %s", shown, pmc_errmsg());
 		cli_discard_output(&of);
 		return CLI_EXIT_FAIL;
 	}
-	if (annotate__print(f, p, &o, err, sizeof(err)) != 0) {
-		cli_warn("%s", err);
+	if (annotate__print(f, p, &o) != 0) {
+		cli_warn("%s", pmc_errmsg());
 		rc = CLI_EXIT_FAIL;
 	}
 	if (cli_close_output(&of, f, rc != CLI_EXIT_OK) != 0)

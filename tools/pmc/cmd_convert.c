@@ -118,9 +118,11 @@ int cmd_convert(int argc, char **argv)
 	}
 
 	if (!strcmp(to, "pmc"))
-		rc = perfdata__to_pmclog(in_fd, out_fd, zstd, &ns, &truncated, msg, sizeof(msg));
+		rc = perfdata__to_pmclog(in_fd, out_fd, zstd, &ns, &truncated);
 	else
-		rc = perfdata__from_pmclog(in_fd, out_fd, &ns, &truncated, msg, sizeof(msg));
+		rc = perfdata__from_pmclog(in_fd, out_fd, &ns, &truncated);
+	/* the reason first: removing the output starts a new call */
+	snprintf(msg, sizeof(msg), "%s", rc < 0 ? pmc_errmsg() : "");
 	if (out_fd != 1 && rc < 0) {
 		pmc_outfile_abort(&of);
 	} else if (out_fd != 1 && pmc_outfile_commit(&of) < 0) {

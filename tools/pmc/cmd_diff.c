@@ -61,7 +61,7 @@ int cmd_diff(int argc, char **argv)
 	struct prof_load_opts lo;
 	const char *out = NULL, *color = "auto";
 	int c, force = 0, rc = CLI_EXIT_OK;
-	char err[512], *end;
+	char *end;
 
 	memset(&o, 0, sizeof(o));
 	memset(&lo, 0, sizeof(lo));
@@ -108,8 +108,8 @@ int cmd_diff(int argc, char **argv)
 		default:  cli_bad_option(c, argv);
 		}
 	}
-	if (profile__check_filter(&o.flt, err, sizeof(err)) != 0)
-		cli_usage_error("%s", err);
+	if (profile__check_filter(&o.flt) != 0)
+		cli_usage_error("%s", pmc_errmsg());
 	if (argc - optind != 2)
 		cli_usage_error("give two logs: pmc diff BASELINE NEW");
 	o.name_a = argv[optind];
@@ -119,13 +119,13 @@ int cmd_diff(int argc, char **argv)
 	o.color = strcmp(color, "always") == 0 ||
 	    (strcmp(color, "auto") == 0 && f == stdout && o.format == DIFF_TEXT && cli_use_color(stdout));
 	struct profile *a, *b;
-	if (profile__load(&a, o.name_a, &lo, err, sizeof(err)) != 0) {
-		cli_warn("%s: %s", o.name_a, err);
+	if (profile__load(&a, o.name_a, &lo) != 0) {
+		cli_warn("%s: %s", o.name_a, pmc_errmsg());
 		cli_discard_output(&of);
 		return CLI_EXIT_FAIL;
 	}
-	if (profile__load(&b, o.name_b, &lo, err, sizeof(err)) != 0) {
-		cli_warn("%s: %s", o.name_b, err);
+	if (profile__load(&b, o.name_b, &lo) != 0) {
+		cli_warn("%s: %s", o.name_b, pmc_errmsg());
 		cli_discard_output(&of);
 		profile__free(a);
 		return CLI_EXIT_FAIL;

@@ -343,7 +343,7 @@ static int dump_perfdata(int fd, const char *shown)
 	int rc = CLI_EXIT_OK;
 
 	if (!pd) {
-		cli_warn("%s: %s", shown, perfdata__open_errmsg());
+		cli_warn("%s: %s", shown, pmc_errmsg());
 		return CLI_EXIT_FAIL;
 	}
 	ev = malloc(sizeof(*ev));
@@ -356,7 +356,7 @@ static int dump_perfdata(int fd, const char *shown)
 		print_record(ev);
 	fflush(stdout);
 	if (ev->pl_state == PMCLOG_ERROR) {
-		cli_warn("%s: %s", shown, perfdata__errmsg(pd));
+		cli_warn("%s: %s", shown, pmc_errmsg());
 		rc = CLI_EXIT_FAIL;
 	} else if (perfdata__truncated(pd)) {
 		cli_warn("%s: perf.data truncated (the records before the cut were printed)", shown);

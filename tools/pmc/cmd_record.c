@@ -367,7 +367,7 @@ static void alloc_all(struct rec *r)
 			continue;
 		}
 		int err = errno;
-		if (o->default_event && i == 0 && strstr(pmc_errmsg(), "no hardware PMU")) {
+		if (o->default_event && i == 0 && pmc_errcause() == PMC_CAUSE_NO_PMU) {
 			/* The default event on a machine without a PMU. */
 			if (!o->quiet)
 				cli_warn("no hardware PMU on this machine: sampling cpu-clock "

@@ -166,9 +166,8 @@ int cmd_report(int argc, char **argv)
 			 * has no operands, so a word after -g is its argument */
 			if (!optarg && optind < argc && argv[optind][0] != '-')
 				optarg = argv[optind++];
-			if (report__parse_callgraph(&o, optarg, note, sizeof(note), err,
-			    sizeof(err)) != 0)
-				cli_usage_error("-g/--call-graph: %s", err);
+			if (report__parse_callgraph(&o, optarg, note, sizeof(note)) != 0)
+				cli_usage_error("-g/--call-graph: %s", pmc_errmsg());
 			if (note[0])
 				cli_warn("%s", note);
 			break;
@@ -229,8 +228,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s' (the log is given with -i)", argv[optind]);
-	if (profile__check_filter(&o.flt, err, sizeof(err)) != 0)
-		cli_usage_error("%s", err);
+	if (profile__check_filter(&o.flt) != 0)
+		cli_usage_error("%s", pmc_errmsg());
 	if (!path)
 		path = cli_default_input();
 	if (report__parse_sort(&o, sort, err, sizeof(err)) != 0)
@@ -254,10 +253,10 @@ int cmd_report(int argc, char **argv)
 	if (tty)
 		lo.progress = progress;
 	struct profile *p;
-	if (profile__load(&p, path, &lo, err, sizeof(err)) != 0) {
+	if (profile__load(&p, path, &lo) != 0) {
 		if (tty)
 			fprintf(stderr, "\r\033[K");
-		cli_warn("%s: %s", o.input_name, err);
+		cli_warn("%s: %s", o.input_name, pmc_errmsg());
 		cli_discard_output(&of);
 		return CLI_EXIT_FAIL;
 	}

@@ -133,8 +133,8 @@ int cmd_script(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s' (the log is given with -i)", argv[optind]);
-	if (profile__check_filter(&o.flt, err, sizeof(err)) != 0)
-		cli_usage_error("%s", err);
+	if (profile__check_filter(&o.flt) != 0)
+		cli_usage_error("%s", pmc_errmsg());
 	if (!path)
 		path = cli_default_input();
 	name = strcmp(path, "-") == 0 ? "<stdin>" : path;
@@ -143,8 +143,8 @@ int cmd_script(int argc, char **argv)
 	struct pmc_outfile of;
 	FILE *f = cli_open_output(&of, out, force);
 	struct profile *p;
-	if (profile__load(&p, path, &lo, err, sizeof(err)) != 0) {
-		cli_warn("%s: %s", name, err);
+	if (profile__load(&p, path, &lo) != 0) {
+		cli_warn("%s: %s", name, pmc_errmsg());
 		cli_discard_output(&of);
 		return CLI_EXIT_FAIL;
 	}

@@ -283,14 +283,15 @@ static void setup_event(struct stat_opts *o, struct stat_ev *e, uint32_t flags,
 	e->supported = 1;
 	if (alloc_event(o, e, flags, tids, ntids) < 0) {
 		int err = errno;
+		enum pmc_errcause cause = pmc_errcause();
 		char why[512];
 		/* the reason first: ending the child starts a new one */
 		snprintf(why, sizeof(why), "%s", pmc_errmsg());
 		for (int k = 0; k < e->nids; k++)
 			pmc_release(e->ids[k]);
 		e->nids = 0;
-		if (err == EOPNOTSUPP || (err == EINVAL && (strstr(why, "no hardware PMU") ||
-		    strstr(why, "does not support")))) {
+		if (err == EOPNOTSUPP || (err == EINVAL && (cause == PMC_CAUSE_NO_PMU ||
+		    cause == PMC_CAUSE_UNSUPPORTED))) {
 			e->supported = 0;
 			snprintf(e->why, sizeof(e->why), "%s", why);
 			snprintf(e->name, sizeof(e->name), "%s", e->spec);

@@ -113,31 +113,29 @@ static int open_error(int err, const struct perf_event_attr *a, pid_t pid, int c
 		if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE ||
 		    a->type == PERF_TYPE_RAW) {
 			if (!pmc__sys_has_hw_pmu()) {
-				pmc__set_reason("this machine has no hardware PMU (software "
-				    "events only); try cpu-clock or task-clock");
-				return -EINVAL;
+				return pmc__err_cause(-EINVAL, PMC_CAUSE_NO_PMU, "this machine "
+				    "has no hardware PMU (software events only); try cpu-clock "
+				    "or task-clock");
 			}
-			if (err == EOPNOTSUPP && a->sample_period) {
-				pmc__set_reason("the PMU cannot sample this event (no overflow "
-				    "interrupt)");
-				return -EOPNOTSUPP;
-			}
-			pmc__set_reason("the hardware PMU does not support this event");
-			return -EINVAL;
+			if (err == EOPNOTSUPP && a->sample_period)
+				return pmc__err_cause(-EOPNOTSUPP, PMC_CAUSE_UNSUPPORTED,
+				    "the PMU cannot sample this event (no overflow interrupt)");
+			return pmc__err_cause(-EINVAL, PMC_CAUSE_UNSUPPORTED,
+			    "the hardware PMU does not support this event");
 		}
-		if (err == EOPNOTSUPP && a->sample_period) {
-			pmc__set_reason("this event cannot be sampled, only counted");
-			return -EOPNOTSUPP;
-		}
-		pmc__set_reason("the kernel does not support this event here");
-		return -EINVAL;
+		if (err == EOPNOTSUPP && a->sample_period)
+			return pmc__err_cause(-EOPNOTSUPP, PMC_CAUSE_UNSUPPORTED,
+			    "this event cannot be sampled, only counted");
+		return pmc__err_cause(-EINVAL, PMC_CAUSE_UNSUPPORTED,
+		    "the kernel does not support this event here");
 	case EMFILE:
 		pmc__set_reason("too many open files (raise 'ulimit -n')");
 		return -EMFILE;
 	case EINVAL:
 		if (a->precise_ip)
-			pmc__set_reason("the PMU does not support this precision (:p)");
-		else if (a->sample_period && a->freq)
+			return pmc__err_cause(-EINVAL, PMC_CAUSE_UNSUPPORTED,
+			    "the PMU does not support this precision (:p)");
+		if (a->sample_period && a->freq)
 			pmc__set_reason("sampling frequency above "
 			    "kernel.perf_event_max_sample_rate");
 		else

@@ -678,15 +678,12 @@ int sim__spawn(const char *path, pid_t *pid)
 {
 	struct simwl *w;
 	struct sim_task *t;
-	char err[512];
 	void *p;
 	int rc;
 
-	rc = simwl__load(path, &w, err, sizeof(err));
-	if (rc) {
-		pmc__set_reason("%s", err);
+	rc = simwl__load(path, &w);
+	if (rc)
 		return rc;
-	}
 	if ((rc = simwl__write_image(w)) != 0) {
 		simwl__free(w);
 		return rc;

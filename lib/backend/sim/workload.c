@@ -21,26 +21,20 @@
 
 struct pctx {
 	const char *path;
-	char *err;
-	size_t errlen;
 	int line;
 };
 
+/* -EINVAL, with "FILE:LINE: what" as the reason. */
 __attribute__((format(printf, 2, 3)))
 static int perr(struct pctx *c, const char *fmt, ...)
 {
+	char what[400];
 	va_list ap;
-	int n;
 
-	if (!c->err || !c->errlen)
-		return -EINVAL;
-	n = snprintf(c->err, c->errlen, "%s:%d: ", c->path, c->line);
-	if (n < 0 || (size_t)n >= c->errlen)
-		return -EINVAL;
 	va_start(ap, fmt);
-	vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	return -EINVAL;
+	return pmc__err(-EINVAL, "%s:%d: %s", c->path, c->line, what);
 }
 
 /* Split a line into whitespace-separated tokens (in place). */
@@ -410,17 +404,14 @@ static int totals(struct simwl *w, int fi, struct pctx *c, int depth)
 	return 0;
 }
 
-int simwl__parse(const char *text, const char *path, struct simwl **out,
-		 char *err, size_t errlen)
+int simwl__parse(const char *text, const char *path, struct simwl **out)
 {
-	struct pctx c = { path ? path : "<workload>", err, errlen, 0 };
+	struct pctx c = { path ? path : "<workload>", 0 };
 	struct simwl *w = calloc(1, sizeof(*w));
 	int rc;
 
-	if (err && errlen)
-		err[0] = '\0';
 	if (!w)
-		return -ENOMEM;
+		return pmc__nomem();
 	snprintf(w->path, sizeof(w->path), "%s", path ? path : "<workload>");
 	rc = parse_lines(w, text, &c, 0);
 	if (!rc) {
@@ -453,19 +444,15 @@ int simwl__parse(const char *text, const char *path, struct simwl **out,
 	return 0;
 }
 
-int simwl__load(const char *path, struct simwl **out, char *err, size_t errlen)
+int simwl__load(const char *path, struct simwl **out)
 {
 	FILE *f = fopen(path, "r");
 	char *text = NULL, rp[PATH_MAX];
 	size_t len = 0, cap = 0, n;
 	int rc;
 
-	if (!f) {
-		rc = -errno;
-		if (err && errlen)
-			snprintf(err, errlen, "%s: %s", path, strerror(-rc));
-		return rc;
-	}
+	if (!f)
+		return pmc__err(-errno, "%s: %s", path, strerror(errno));
 	do {
 		if (cap - len < 4096) {
 			char *t;
@@ -473,15 +460,13 @@ int simwl__load(const char *path, struct simwl **out, char *err, size_t errlen)
 			if (cap > (64u << 20)) {
 				free(text);
 				fclose(f);
-				if (err && errlen)
-					snprintf(err, errlen, "%s: file too large", path);
-				return -EFBIG;
+				return pmc__err(-EFBIG, "%s: file too large", path);
 			}
 			t = realloc(text, cap + 65536);
 			if (!t) {
 				free(text);
 				fclose(f);
-				return -ENOMEM;
+				return pmc__nomem();
 			}
 			text = t;
 			cap += 65536;
@@ -493,11 +478,9 @@ int simwl__load(const char *path, struct simwl **out, char *err, size_t errlen)
 	text[len] = '\0';
 	if (memchr(text, '\0', len)) {
 		free(text);
-		if (err && errlen)
-			snprintf(err, errlen, "%s: not a workload file (binary data)", path);
-		return -ENOEXEC;
+		return pmc__err(-ENOEXEC, "%s: not a workload file (binary data)", path);
 	}
-	rc = simwl__parse(text, realpath(path, rp) ? rp : path, out, err, errlen);
+	rc = simwl__parse(text, realpath(path, rp) ? rp : path, out);
 	free(text);
 	return rc;
 }
@@ -542,7 +525,7 @@ int simwl__file_symbols(const char *path,
 			void *arg)
 {
 	struct simwl *w;
-	int rc = simwl__load(path, &w, NULL, 0);
+	int rc = simwl__load(path, &w);
 
 	if (rc == -EINVAL)
 		return -ENOEXEC;

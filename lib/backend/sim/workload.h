@@ -80,11 +80,10 @@ struct simwl {
 	int nprocs;
 };
 
-/* Parse a workload file / text.  0 or -errno; on error err gets a message
+/* Parse a workload file / text.  0 or -errno; on error pmc_errmsg() says
  * "FILE:LINE: what is wrong". */
-int simwl__load(const char *path, struct simwl **out, char *err, size_t errlen);
-int simwl__parse(const char *text, const char *path, struct simwl **out,
-		 char *err, size_t errlen);
+int simwl__load(const char *path, struct simwl **out);
+int simwl__parse(const char *text, const char *path, struct simwl **out);
 void simwl__free(struct simwl *w);
 
 int simwl__find_func(const struct simwl *w, const char *name);
