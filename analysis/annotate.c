@@ -153,9 +153,12 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o)
 		cs_arch arch = machine == EM_AARCH64 ? CS_ARCH_ARM64 : CS_ARCH_X86;
 		cs_mode mode = machine == EM_AARCH64 ? CS_MODE_ARM :
 		    machine == EM_386 ? CS_MODE_32 : CS_MODE_64;
-		if (cs_open(arch, mode, &cs) != CS_ERR_OK)
+		if (cs_open(arch, mode, &cs) != CS_ERR_OK) {
+			free(a.addr);
+			free(a.cnt);
 			return pmc__err_cause(-EOPNOTSUPP, PMC_CAUSE_UNSUPPORTED,
 			    "capstone cannot disassemble this architecture");
+		}
 		size_t ni = cs_disasm(cs, code, size, start, 0, &insn);
 		if (o->asm_)
 			fprintf(f, "#\n#  Percent  Samples  Address           Instruction"

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "live.h"
+#include "common/error.h"
 
 #define NONE UINT32_MAX
 
@@ -40,7 +41,12 @@ struct live {
 	int have_thread;
 	int fd;
 	volatile int stop;            /* live__stop: drop the rest */
-	char err[256];
+	/* Why the reader stopped (it runs on its own thread, whose reason
+	 * channel the caller cannot read: live__wait raises it on the
+	 * caller's); err the errno, nomem sticky once a table could not grow. */
+	char why[256];
+	int err;
+	int nomem;
 };
 
 static uint64_t key_hash(const struct lent *k)
@@ -64,26 +70,33 @@ static int key_eq(const struct lent *a, const struct lent *b)
 	    a->he.dso == b->he.dso;
 }
 
-static void rehash(struct live *lv, size_t nslot)
+/* Rebuild the slot table at nslot entries (the same size reuses it, so
+ * live__age cannot fail): 0, or -1 out of memory with the table as it was. */
+static int rehash(struct live *lv, size_t nslot)
 {
-	uint32_t *s = calloc(nslot, sizeof(*s));
+	uint32_t *s = nslot == lv->nslot ? lv->slot : calloc(nslot, sizeof(*s));
 	if (!s)
-		abort();
+		return -1;
+	if (s == lv->slot)
+		memset(s, 0, nslot * sizeof(*s));
 	for (size_t i = 0; i < lv->n; i++) {
 		size_t j = key_hash(&lv->e[i]) & (nslot - 1);
 		while (s[j])
 			j = (j + 1) & (nslot - 1);
 		s[j] = (uint32_t)i + 1;
 	}
-	free(lv->slot);
+	if (s != lv->slot)
+		free(lv->slot);
 	lv->slot = s;
 	lv->nslot = nslot;
+	return 0;
 }
 
+/* k's entry, made if new; NULL out of memory. */
 static struct lent *entry(struct live *lv, const struct lent *k)
 {
-	if ((lv->n + 1) * 2 > lv->nslot)
-		rehash(lv, lv->nslot ? lv->nslot * 2 : 256);
+	if ((lv->n + 1) * 2 > lv->nslot && rehash(lv, lv->nslot ? lv->nslot * 2 : 256) < 0)
+		return NULL;
 	size_t j = key_hash(k) & (lv->nslot - 1);
 	while (lv->slot[j]) {
 		if (key_eq(&lv->e[lv->slot[j] - 1], k))
@@ -91,10 +104,12 @@ static struct lent *entry(struct live *lv, const struct lent *k)
 		j = (j + 1) & (lv->nslot - 1);
 	}
 	if (lv->n == lv->cap) {
-		lv->cap = lv->cap ? lv->cap * 2 : 256;
-		lv->e = realloc(lv->e, lv->cap * sizeof(*lv->e));
-		if (!lv->e)
-			abort();
+		size_t cap = lv->cap ? lv->cap * 2 : 256;
+		struct lent *e = realloc(lv->e, cap * sizeof(*lv->e));
+		if (!e)
+			return NULL;
+		lv->e = e;
+		lv->cap = cap;
 	}
 	lv->e[lv->n] = *k;
 	lv->slot[j] = (uint32_t)++lv->n;
@@ -158,6 +173,10 @@ static void add_sample(struct live *lv, const struct pmclog_ev_callchain *cc)
 		k.he.func = f;
 		k.he.dso = p->f[f].dso;
 		struct lent *e = entry(lv, &k);
+		if (!e) {
+			lv->nomem = 1;
+			return;
+		}
 		if (i == 0) {
 			e->he.self += w;
 			e->he.self_n++;
@@ -178,8 +197,11 @@ static uint64_t lost_total(const struct profile *p)
 void live__feed(struct live *lv, const struct pmclog_ev *ev)
 {
 	pthread_mutex_lock(&lv->mu);
-	if (profile__feed(lv->p, ev))
+	int r = profile__feed(lv->p, ev);
+	if (r == 1)
 		add_sample(lv, &ev->pl_u.pl_cc);
+	else if (r == -ENOMEM)
+		lv->nomem = 1;
 	lv->st.records++;
 	pthread_mutex_unlock(&lv->mu);
 }
@@ -294,6 +316,10 @@ int live__hist(struct live *lv, const struct live_view *v, struct hist *h)
 		struct lent k;
 		view_key(v, e, &k);
 		struct lent *r = entry(&g, &k);
+		if (!r) {
+			lv->nomem = 1;     /* live__wait says so; this view is partial */
+			break;
+		}
 		r->he.self += e->he.self;
 		r->he.self_n += e->he.self_n;
 		r->he.children += e->he.children;
@@ -355,15 +381,18 @@ static void *reader(void *arg)
 	void *log = ev ? pmclog_open(lv->fd) : NULL;
 
 	if (!log) {
-		snprintf(lv->err, sizeof(lv->err), "cannot read the log stream: %s",
-		    strerror(errno));
+		lv->err = ev ? errno : ENOMEM;
+		snprintf(lv->why, sizeof(lv->why), "cannot read the log stream: %s",
+		    strerror(lv->err));
 	} else {
 		pmclog_set_extensions(log, 1);
-		while (!lv->stop && pmclog_read(log, ev) == 0)
+		while (!lv->stop && !lv->nomem && pmclog_read(log, ev) == 0)
 			live__feed(lv, ev);
-		if (!lv->stop && ev->pl_state == PMCLOG_ERROR)
-			snprintf(lv->err, sizeof(lv->err), "the log stream is corrupt: %s",
+		if (!lv->stop && !lv->nomem && ev->pl_state == PMCLOG_ERROR) {
+			lv->err = errno ? errno : EILSEQ;
+			snprintf(lv->why, sizeof(lv->why), "the log stream is corrupt: %s",
 			    pmclog_errmsg(log));
+		}
 		pmclog_close(log);
 	}
 	free(ev);
@@ -412,12 +441,12 @@ int live__wait(struct live *lv)
 		pthread_join(lv->th, NULL);
 		lv->have_thread = 0;
 	}
-	return lv->err[0] ? -1 : 0;
-}
-
-const char *live__errmsg(struct live *lv)
-{
-	return lv->err;
+	pmc__clear_reason();
+	if (lv->nomem)
+		return pmc__nomem();
+	if (lv->err)
+		return pmc__err(-lv->err, "%s", lv->why);
+	return 0;
 }
 
 void live__free(struct live *lv)

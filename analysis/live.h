@@ -35,10 +35,10 @@ void live__free(struct live *lv);
 /* Read the log stream on fd in a thread of its own (all signals blocked
  * there) until its end or an error: 0, or -1 with errno.  fd stays open. */
 int live__follow(struct live *lv, int fd);
-/* Wait for the stream's end (the writer closed it): 0, or -1 with the
- * reason in live__errmsg (a corrupt stream). */
+/* Wait for the stream's end (the writer closed it): 0, or -errno with
+ * pmc_errmsg() saying why (-EILSEQ a corrupt stream, -ENOMEM out of memory:
+ * the aggregation stopped there). */
 int live__wait(struct live *lv);
-const char *live__errmsg(struct live *lv);
 /* Take no more records: the rest of the stream is read and dropped (a
  * quick exit that neither symbolizes a backlog nor blocks the writer). */
 void live__stop(struct live *lv);

@@ -45,13 +45,14 @@ static uint64_t mix(uint64_t a, uint64_t b)
 	return h;
 }
 
+/* The entry of (a, b), made if new (*found says which); NULL out of memory. */
 static struct hent *hmap_slot(struct hmap *m, uint64_t a, uint64_t b, int *found)
 {
 	if ((m->n + 1) * 2 > m->cap) {
 		size_t ncap = m->cap ? m->cap * 2 : 1024;
 		struct hent *nt = calloc(ncap, sizeof(*nt));
 		if (!nt)
-			abort();
+			return NULL;    /* the caller marks the profile out of memory */
 		for (size_t i = 0; i < m->cap; i++) {
 			if (!m->t[i].used)
 				continue;
@@ -82,12 +83,20 @@ static struct hent *hmap_slot(struct hmap *m, uint64_t a, uint64_t b, int *found
 
 /* ---- growable arrays ----------------------------------------------------- */
 
-#define GROW(ptr, n, cap) do { \
+/* Room for one more element: 0, or -1 out of memory (ptr and cap kept). */
+#define GROW(ptr, n, cap) ({ \
+	int grow_rc_ = 0; \
 	if ((n) == (cap)) { \
-		(cap) = (cap) ? (cap) * 2 : 64; \
-		(ptr) = realloc((ptr), (cap) * sizeof(*(ptr))); \
-		if (!(ptr)) abort(); \
-	} } while (0)
+		size_t grow_cap_ = (cap) ? (cap) * 2 : 64; \
+		void *grow_p_ = realloc((ptr), grow_cap_ * sizeof(*(ptr))); \
+		if (grow_p_) { \
+			(ptr) = grow_p_; \
+			(cap) = grow_cap_; \
+		} else { \
+			grow_rc_ = -1; \
+		} \
+	} \
+	grow_rc_; })
 
 struct rstack {
 	uint64_t off;             /* into pcs/flags */
@@ -171,22 +180,42 @@ struct prof_priv {
 	} *uwp;
 	size_t nuwp, capuwp;
 	int keep_sb;               /* prof_load_opts.sideband */
+	/* An allocation failed while loading: sticky, so the void handlers
+	 * need not return it; profile__load and profile__feed then fail with
+	 * -ENOMEM instead of delivering a profile with records missing. */
+	int nomem;
 	uint64_t uwpcs[PMC_CALLCHAIN_DEPTH_MAX];
 	uint8_t uwflags[PMC_CALLCHAIN_DEPTH_MAX];
 };
 
 /* ---- loading ------------------------------------------------------------- */
 
+/* Mark p out of memory; NULL, for the callers that return a pointer. */
+static void *nomem(struct profile *p)
+{
+	p->priv->nomem = 1;
+	return NULL;
+}
+
+#define NO_IX UINT32_MAX   /* an index that could not be made: out of memory */
+
 static uint32_t event_ix(struct profile *p, uint32_t pmcid)
 {
 	int found;
 	struct hent *e = hmap_slot(&p->priv->ev_ix, pmcid, 0, &found);
+	if (!e)
+		return nomem(p), NO_IX;
 	if (!found) {
 		char name[64];
+		struct prof_event *ev = realloc(p->ev, (p->nev + 1) * sizeof(*p->ev));
+		if (!ev) {
+			/* forget the entry made for it: it names no event */
+			e->used = 0;
+			p->priv->ev_ix.n--;
+			return nomem(p), NO_IX;
+		}
+		p->ev = ev;
 		e->v = (uint32_t)p->nev;
-		p->ev = realloc(p->ev, (p->nev + 1) * sizeof(*p->ev));
-		if (!p->ev)
-			abort();
 		memset(&p->ev[p->nev], 0, sizeof(p->ev[0]));
 		snprintf(name, sizeof(name), "pmc 0x%08x", pmcid);
 		p->ev[p->nev].name = symtab__intern(p->st, name);
@@ -216,6 +245,8 @@ static int same_event_other_cpu(struct profile *p, const struct pmclog_ev_pmcall
 		    e->flags != a->pl_flags)
 			continue;
 		struct hent *h = hmap_slot(&p->priv->ev_ix, a->pl_pmcid, 0, &found);
+		if (!h)
+			return nomem(p), 1;   /* nothing more to do for it */
 		if (found)
 			return 0;   /* samples came before the allocation: keep it apart */
 		h->v = (uint32_t)i;
@@ -241,8 +272,14 @@ static struct aspace *aspace(struct profile *p, int32_t pid, int create)
 		return NULL;
 	}
 	struct hent *e = hmap_slot(&v->as_ix, (uint64_t)(uint32_t)pid, 0, &found);
+	if (!e)
+		return nomem(p);
 	if (!found) {
-		GROW(v->as, v->nas, v->capas);
+		if (GROW(v->as, v->nas, v->capas)) {
+			e->used = 0;
+			v->as_ix.n--;
+			return nomem(p);
+		}
 		e->v = (uint32_t)v->nas;
 		memset(&v->as[v->nas], 0, sizeof(v->as[0]));
 		v->as[v->nas].pid = pid;
@@ -268,8 +305,14 @@ static struct thread *thread(struct profile *p, int32_t tid, int create)
 		return NULL;
 	}
 	struct hent *e = hmap_slot(&v->th_ix, (uint64_t)(uint32_t)tid, 0, &found);
+	if (!e)
+		return nomem(p);
 	if (!found) {
-		GROW(v->th, v->nth, v->capth);
+		if (GROW(v->th, v->nth, v->capth)) {
+			e->used = 0;
+			v->th_ix.n--;
+			return nomem(p);
+		}
 		e->v = (uint32_t)v->nth;
 		memset(&v->th[v->nth], 0, sizeof(v->th[0]));
 		v->th[v->nth].tid = tid;
@@ -284,7 +327,10 @@ static void set_comm(struct profile *p, int32_t tid, uint64_t time, const char *
 	if (!name || !*name || tid < 0)
 		return;
 	t = thread(p, tid, 1);
-	GROW(t->h, t->n, t->cap);
+	if (!t || GROW(t->h, t->n, t->cap)) {
+		nomem(p);
+		return;
+	}
 	t->h[t->n++] = (struct cname){ time, symtab__intern(p->st, name) };
 }
 
@@ -324,7 +370,10 @@ static void add_inherit(struct profile *p, uint64_t time, int32_t parent, int32_
 	struct prof_priv *v = p->priv;
 	if (parent < 0 || child <= 0 || parent == child)
 		return;
-	GROW(v->inh, v->ninh, v->capinh);
+	if (GROW(v->inh, v->ninh, v->capinh)) {
+		nomem(p);
+		return;
+	}
 	v->inh[v->ninh++] = (struct inherit){ time, parent, child };
 }
 
@@ -364,17 +413,34 @@ static uint32_t intern_stack(struct profile *p, int32_t pid, const uint64_t *pcs
 	/* open addressing on (hash, probe index): equal hashes are compared */
 	for (uint64_t k = 0;; k++) {
 		struct hent *e = hmap_slot(&v->stacks, h, k, &found);
+		if (!e)
+			return nomem(p), NO_IX;
 		if (!found) {
-			GROW(v->st, v->nst, v->capst);
+			size_t cap = v->cappc;
+			while (v->npc + n > cap)
+				cap = cap ? cap * 2 : 4096;
+			if (cap != v->cappc) {
+				uint64_t *pc2 = realloc(v->pcs, cap * sizeof(*v->pcs));
+				if (pc2)
+					v->pcs = pc2;
+				uint8_t *fl2 = pc2 ? realloc(v->flags, cap) : NULL;
+				if (fl2)
+					v->flags = fl2;
+				if (!fl2) {
+					/* v->pcs may have grown; v->cappc still fits both */
+					e->used = 0;
+					v->stacks.n--;
+					return nomem(p), NO_IX;
+				}
+				v->cappc = cap;
+			}
+			if (GROW(v->st, v->nst, v->capst)) {
+				e->used = 0;
+				v->stacks.n--;
+				return nomem(p), NO_IX;
+			}
 			struct rstack *s = &v->st[v->nst];
 			memset(s, 0, sizeof(*s));
-			while (v->npc + n > v->cappc) {
-				v->cappc = v->cappc ? v->cappc * 2 : 4096;
-				v->pcs = realloc(v->pcs, v->cappc * sizeof(*v->pcs));
-				v->flags = realloc(v->flags, v->cappc);
-				if (!v->pcs || !v->flags)
-					abort();
-			}
 			s->off = v->npc;
 			s->n = n;
 			s->pid = pid;
@@ -402,8 +468,14 @@ static struct prof_proc *proc(struct profile *p, int32_t pid, int32_t tid, uint3
 	int found;
 	struct hent *e = hmap_slot(&p->priv->pr_ix, ((uint64_t)(uint32_t)pid << 32) |
 	    (uint32_t)tid, pmcid, &found);
+	if (!e)
+		return nomem(p);
 	if (!found) {
-		GROW(p->pr, p->npr, p->cappr);
+		if (GROW(p->pr, p->npr, p->cappr)) {
+			e->used = 0;
+			p->priv->pr_ix.n--;
+			return nomem(p);
+		}
 		e->v = (uint32_t)p->npr;
 		memset(&p->pr[p->npr], 0, sizeof(p->pr[0]));
 		p->pr[p->npr].pid = pid;
@@ -447,8 +519,11 @@ static void add_map(struct profile *p, const struct pmclog_ev_map_in *mi, uint64
 		return;
 	}
 	a = aspace(p, mi->pl_pid, 1);
+	if (!a || GROW(a->m, a->n, a->cap)) {
+		nomem(p);
+		return;
+	}
 	d = symtab__dso(p->st, mi->pl_pathname, mi->pl_buildid, mi->pl_buildid_len);
-	GROW(a->m, a->n, a->cap);
 	a->m[a->n++] = (struct map){ .start = mi->pl_start, .end = mi->pl_start + mi->pl_len,
 	    .pgoff = mi->pl_pgoff, .seq = ++p->priv->mapseq, .dso = d, .time = time };
 }
@@ -503,13 +578,15 @@ static void unwind_later(struct profile *p, const struct pmclog_ev_callchain *cc
 {
 	struct prof_priv *v = p->priv;
 	struct pmclog_ev_callchain *c = malloc(sizeof(*c) + cc->pl_ustack_len);
-	if (!c)
-		abort();
+	if (!c || GROW(v->uwp, v->nuwp, v->capuwp)) {
+		free(c);
+		nomem(p);
+		return;
+	}
 	*c = *cc;
 	if (cc->pl_ustack_len)
 		memcpy(c + 1, cc->pl_ustack, cc->pl_ustack_len);
 	c->pl_ustack = (const unsigned char *)(c + 1);
-	GROW(v->uwp, v->nuwp, v->capuwp);
 	v->uwp[v->nuwp++] = (struct uw_pending){ p->ns, c };
 }
 
@@ -549,7 +626,8 @@ static void take_header(struct profile *p, const struct pmclog_ev_header *h)
 static struct prof_side *side(struct profile *p, enum prof_side_type type, uint64_t time,
     int32_t pid, int32_t tid)
 {
-	GROW(p->sb, p->nsb, p->capsb);
+	if (GROW(p->sb, p->nsb, p->capsb))
+		return nomem(p);
 	struct prof_side *b = &p->sb[p->nsb++];
 	memset(b, 0, sizeof(*b));
 	*b = (struct prof_side){ .time = time, .type = type, .pid = pid, .tid = tid, .ppid = -1,
@@ -566,23 +644,25 @@ static void keep_side(struct profile *p, const struct pmclog_ev *ev)
 	switch (ev->pl_type) {
 	case PMCLOG_TYPE_COMM: {
 		const struct pmclog_ev_comm *c = &ev->pl_u.pl_cm;
-		b = side(p, PROF_SB_COMM, t, c->pl_pid, c->pl_tid);
+		if (!(b = side(p, PROF_SB_COMM, t, c->pl_pid, c->pl_tid)))
+			break;
 		b->exec = !!(c->pl_flags & PMCLOG_COMM_F_EXEC);
 		b->name = symtab__intern(p->st, c->pl_comm);
 		break;
 	}
 	case PMCLOG_TYPE_PROCFORK: {
 		const struct pmclog_ev_procfork *f = &ev->pl_u.pl_f;
-		b = side(p, PROF_SB_FORK, t, f->pl_newpid, f->pl_newtid > 0 ? f->pl_newtid :
-		    f->pl_newpid);
+		if (!(b = side(p, PROF_SB_FORK, t, f->pl_newpid, f->pl_newtid > 0 ? f->pl_newtid :
+		    f->pl_newpid)))
+			break;
 		b->ppid = f->pl_oldpid;
 		b->ptid = f->pl_oldtid > 0 ? f->pl_oldtid : f->pl_oldpid;
 		break;
 	}
 	case PMCLOG_TYPE_THR_CREATE:
 		/* a named one is a thread that existed when recording began */
-		if (!ev->pl_u.pl_tc.pl_tdname[0]) {
-			b = side(p, PROF_SB_FORK, t, ev->pl_u.pl_tc.pl_pid, ev->pl_u.pl_tc.pl_tid);
+		if (!ev->pl_u.pl_tc.pl_tdname[0] &&
+		    (b = side(p, PROF_SB_FORK, t, ev->pl_u.pl_tc.pl_pid, ev->pl_u.pl_tc.pl_tid))) {
 			b->ppid = ev->pl_u.pl_tc.pl_pid;
 		}
 		break;
@@ -591,7 +671,8 @@ static void keep_side(struct profile *p, const struct pmclog_ev *ev)
 		break;
 	case PMCLOG_TYPE_MAP_IN: {
 		const struct pmclog_ev_map_in *mi = &ev->pl_u.pl_mi;
-		b = side(p, PROF_SB_MMAP, t, mi->pl_pid, mi->pl_pid);
+		if (!(b = side(p, PROF_SB_MMAP, t, mi->pl_pid, mi->pl_pid)))
+			break;
 		b->start = mi->pl_start;
 		b->len = mi->pl_len;
 		b->pgoff = mi->pl_pgoff;
@@ -619,6 +700,8 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		if (same_event_other_cpu(p, a, name))
 			break;
 		uint32_t ix = event_ix(p, a->pl_pmcid);   /* may move p->ev */
+		if (ix == NO_IX)
+			break;
 		struct prof_event *e = &p->ev[ix];
 		e->name = name;
 		e->rate = a->pl_rate;
@@ -630,6 +713,8 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 	}
 	case PMCLOG_TYPE_PMCALLOCATEDYN: {
 		uint32_t ix = event_ix(p, ev->pl_u.pl_ad.pl_pmcid);
+		if (ix == NO_IX)
+			break;
 		struct prof_event *e = &p->ev[ix];
 		e->name = symtab__intern(p->st, ev->pl_u.pl_ad.pl_evname);
 		break;
@@ -640,7 +725,8 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		uint32_t e;
 		if (cc->pl_npc == 0)
 			break;
-		e = event_ix(p, cc->pl_pmcid);
+		if ((e = event_ix(p, cc->pl_pmcid)) == NO_IX)
+			break;
 		/* a frame-pointer walk ends in a 0 return address: not a frame */
 		uint32_t npc = cc->pl_npc;
 		const uint64_t *pcs = cc->pl_pc;
@@ -651,7 +737,10 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 			unwind_later(p, cc);
 		else if (cc->pl_nuregs)
 			npc = unwind_sample(p, cc, &pcs, &fl, npc);
-		GROW(p->s, p->ns, p->caps);
+		if (GROW(p->s, p->ns, p->caps)) {
+			nomem(p);
+			break;
+		}
 		s = &p->s[p->ns++];
 		s->stack = intern_stack(p, (int32_t)cc->pl_pid, pcs, fl, npc);
 		s->ev = (uint16_t)e;
@@ -675,7 +764,8 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 			break;   /* bytes, not samples */
 		if (d->pl_pmcid != PMC_ID_INVALID) {
 			uint32_t ix = event_ix(p, d->pl_pmcid);
-			p->ev[ix].lost += d->pl_count;
+			if (ix != NO_IX)
+				p->ev[ix].lost += d->pl_count;
 		}
 		else
 			p->lost_unknown += d->pl_count;
@@ -686,13 +776,18 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		break;
 	case PMCLOG_TYPE_PROCFORK: {
 		const struct pmclog_ev_procfork *f = &ev->pl_u.pl_f;
-		aspace(p, f->pl_newpid, 1)->ppid = f->pl_oldpid;
+		struct aspace *a = aspace(p, f->pl_newpid, 1);
+		if (!a)
+			break;
+		a->ppid = f->pl_oldpid;
 		add_inherit(p, t, f->pl_oldtid > 0 ? f->pl_oldtid : f->pl_oldpid,
 		    f->pl_newtid > 0 ? f->pl_newtid : f->pl_newpid);
 		break;
 	}
 	case PMCLOG_TYPE_PROCEXEC: {
 		struct aspace *a = aspace(p, (int32_t)ev->pl_u.pl_x.pl_pid, 1);
+		if (!a)
+			break;
 		/* The exec's COMM (the kernel's name: "python3" for the
 		 * python3 -> python3.11 link, as perf shows) names it; the
 		 * executable's file name only where no COMM came (hwpmc logs). */
@@ -709,6 +804,8 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		set_comm(p, ev->pl_u.pl_cm.pl_tid, t, ev->pl_u.pl_cm.pl_comm);
 		if ((ev->pl_u.pl_cm.pl_flags & PMCLOG_COMM_F_EXEC) && ev->pl_u.pl_cm.pl_pid > 0) {
 			struct aspace *a = aspace(p, ev->pl_u.pl_cm.pl_pid, 1);
+			if (!a)
+				break;
 			a->exec_time = t;
 			a->exec_by_comm = 1;
 		}
@@ -723,23 +820,33 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		set_comm(p, ev->pl_u.pl_pc.pl_pid, t, ev->pl_u.pl_pc.pl_pcomm);
 		break;
 	case PMCLOG_TYPE_USERDATA:
-		GROW(p->mk, p->nmk, p->capmk);
+		if (GROW(p->mk, p->nmk, p->capmk)) {
+			nomem(p);
+			break;
+		}
 		p->mk[p->nmk++] = (struct prof_marker){ t, ev->pl_u.pl_u.pl_userdata };
 		break;
 	case PMCLOG_TYPE_PROCEXIT: {
 		const struct pmclog_ev_procexit *x = &ev->pl_u.pl_e;
-		proc(p, (int32_t)x->pl_pid, x->pl_tid, x->pl_pmcid)->exit_value += x->pl_value;
+		struct prof_proc *pr = proc(p, (int32_t)x->pl_pid, x->pl_tid, x->pl_pmcid);
+		if (pr)
+			pr->exit_value += x->pl_value;
 		break;
 	}
 	case PMCLOG_TYPE_PROCCSW: {
 		const struct pmclog_ev_proccsw *c = &ev->pl_u.pl_c;
-		proc(p, c->pl_pid, c->pl_tid, c->pl_pmcid)->csw_value += c->pl_value;
+		struct prof_proc *pr = proc(p, c->pl_pid, c->pl_tid, c->pl_pmcid);
+		if (pr)
+			pr->csw_value += c->pl_value;
 		break;
 	}
 	case PMCLOG_TYPE_SWITCH: {
 		const struct pmclog_ev_switch *w = &ev->pl_u.pl_sw;
 		if (!(w->pl_flags & PMCLOG_SWITCH_F_OUT)) {
-			GROW(p->priv->sw_in, p->priv->nswin, p->priv->capswin);
+			if (GROW(p->priv->sw_in, p->priv->nswin, p->priv->capswin)) {
+				nomem(p);
+				break;
+			}
 			p->priv->sw_in[p->priv->nswin++] = (struct offcpu_in){ w->pl_tid, t };
 		}
 		break;
@@ -780,6 +887,8 @@ int profile__feed(struct profile *p, const struct pmclog_ev *ev)
 	if (ev->pl_type == PMCLOG_TYPE_CALLCHAIN)
 		return 1;
 	handle(p, ev);
+	if (v->nomem)
+		return pmc__nomem();
 	/* Births are applied at once: a live reader cannot wait for the end
 	 * (records of one process mostly arrive in order). */
 	apply_inherits(p);
@@ -820,7 +929,7 @@ int profile__load(struct profile **out, const char *path, const struct prof_load
 	}
 	p->input_kind = input__kind(in);
 	p->priv->keep_sb = o && o->sideband;
-	while (input__read(in, ev) == 0) {
+	while (!p->priv->nomem && input__read(in, ev) == 0) {
 		handle(p, ev);
 		if (p->priv->keep_sb)
 			keep_side(p, ev);
@@ -845,6 +954,11 @@ int profile__load(struct profile **out, const char *path, const struct prof_load
 	input__close(in);
 	free(ev);
 	apply_inherits(p);
+	if (p->priv->nomem) {
+		profile__free(p);
+		pmc__clear_reason();    /* this is why, whatever the reader said */
+		return pmc__nomem();
+	}
 	offcpu__apply(p, p->priv->sw_in, p->priv->nswin);
 	*out = p;
 	return 0;
@@ -877,8 +991,11 @@ static uint32_t func_ix(struct profile *p, struct sym_dso *d, const char *name, 
 	int found;
 	struct hent *e = hmap_slot(&p->priv->fn_ix, sym_dso__id(d), (uint64_t)(uintptr_t)name,
 	    &found);
+	if (!e)
+		abort();
 	if (!found) {
-		GROW(p->f, p->nf, p->capf);
+		if (GROW(p->f, p->nf, p->capf))
+			abort();   /* resolving: out of memory not carried up yet */
 		e->v = (uint32_t)p->nf;
 		p->f[p->nf++] = (struct prof_func){ name, d, start, size,
 		    sym_dso__kind(d) == SYM_DSO_KERNEL };
@@ -906,6 +1023,8 @@ static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, in
 	int found;
 	struct hent *e = hmap_slot(&v->pcloc, user ? (uint64_t)(uint32_t)pid : UINT64_MAX,
 	    pc ^ (caller ? 1ull << 63 : 0), &found);
+	if (!e)
+		abort();
 	if (found)
 		return e->v;
 	struct sym_dso *d;
@@ -937,10 +1056,13 @@ static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, in
 	/* dedupe (binary, address) before the lookup */
 	int f2;
 	struct hent *e2 = hmap_slot(&v->addrloc, sym_dso__id(d), addr, &f2);
+	if (!e2)
+		abort();
 	if (!f2) {
 		const char *name;
 		uint64_t s, z;
-		GROW(p->l, p->nl, p->capl);
+		if (GROW(p->l, p->nl, p->capl))
+			abort();   /* resolving: out of memory not carried up yet */
 		e2->v = (uint32_t)p->nl;
 		sym_dso__func(d, addr, &name, &s, &z);
 		p->l[p->nl++] = (struct prof_loc){ d, addr, func_ix(p, d, name, s, z), -1, NULL };
@@ -1035,7 +1157,8 @@ static void loc_inline(struct profile *p, uint32_t loc, const struct prof_frame 
 		int k = sym_dso__frames(l->dso, l->addr, fr, 64);
 		x->off = v->nlxf;
 		for (int i = 0; i < k; i++) {
-			GROW(v->lxf, v->nlxf, v->caplxf);
+			if (GROW(v->lxf, v->nlxf, v->caplxf))
+			abort();   /* resolving: out of memory not carried up yet */
 			/* the outermost is the symbol table's function (with its size) */
 			uint32_t f = i == k - 1 ? l->func : func_ix(p, l->dso, fr[i].func, 0, 0);
 			v->lxf[v->nlxf++] = (struct prof_frame){ f, loc, fr[i].file, fr[i].line };
@@ -1066,7 +1189,8 @@ int profile__frames(struct profile *p, uint32_t stack, int flags, const struct p
 				uint32_t ln;
 				loc_inline(p, v->locs[s->off + k], &lf, &ln);
 				for (uint32_t j = 0; j < ln; j++) {
-					GROW(v->fb, v->nfb, v->capfb);
+					if (GROW(v->fb, v->nfb, v->capfb))
+			abort();   /* resolving: out of memory not carried up yet */
 					v->fb[v->nfb++] = lf[j];
 				}
 			}
@@ -1080,7 +1204,8 @@ int profile__frames(struct profile *p, uint32_t stack, int flags, const struct p
 		s->a_off = v->nfa;
 		for (uint32_t k = 0; k < s->n; k++) {
 			uint32_t l = v->locs[s->off + k];
-			GROW(v->fa, v->nfa, v->capfa);
+			if (GROW(v->fa, v->nfa, v->capfa))
+			abort();   /* resolving: out of memory not carried up yet */
 			v->fa[v->nfa++] = (struct prof_frame){ p->l[l].func, l, NULL, 0 };
 		}
 		s->a_n = s->n;
@@ -1108,6 +1233,8 @@ struct sym_dso *profile__main_dso(struct profile *p)
 	/* the process with the most samples */
 	for (size_t i = 0; i < p->ns; i++) {
 		struct hent *e = hmap_slot(&cnt, (uint64_t)(uint32_t)p->s[i].pid, 0, &found);
+		if (!e)
+			break;      /* a guess from the samples counted so far */
 		if (!found)
 			e->v = 0;
 		if (++e->v > best_n && p->s[i].pid > 0) {

@@ -158,7 +158,9 @@ void profile__free(struct profile *p);
  * profile__new: NULL when out of memory (so NULL: demangling on).
  * profile__feed takes every record but samples (events, lost counts,
  * mappings, names, kernel symbols) and returns 0, or 1 for a sample
- * (PMCLOG_TYPE_CALLCHAIN) that the caller places with profile__locate.
+ * (PMCLOG_TYPE_CALLCHAIN) that the caller places with profile__locate;
+ * -ENOMEM (pmc_errmsg() "out of memory") when a table could not grow: the
+ * profile lacks that record, and keeps failing so (sticky).
  */
 struct profile *profile__new(const struct symtab_opts *so);
 int profile__feed(struct profile *p, const struct pmclog_ev *ev);

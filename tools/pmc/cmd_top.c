@@ -766,7 +766,7 @@ int cmd_top(int argc, char **argv)
 
 	uint64_t t0 = now_ns(), interval = (uint64_t)(o.delay * 1e9), next = t0 + interval;
 	uint64_t last = t0;
-	int ended = 0, quit = 0, drawn_end = 0, werr = 0;
+	int ended = 0, quit = 0, drawn_end = 0, werr = 0, lerr = 0;
 	if (t.tty)
 		draw(&t);
 	while (!quit) {
@@ -781,8 +781,10 @@ int cmd_top(int argc, char **argv)
 			stop_sampling(&t);
 			werr = close_log(pipefd[1]);
 			if (!t.tty) {
-				if (live__wait(t.lv) < 0)
-					cli_warn("%s", live__errmsg(t.lv));
+				if (live__wait(t.lv) < 0) {
+					cli_warn("%s", pmc_errmsg());
+					lerr = 1;
+				}
 				t.rate = 0;
 				draw(&t);
 				break;
@@ -836,8 +838,10 @@ int cmd_top(int argc, char **argv)
 		werr = close_log(pipefd[1]);
 	}
 	end_child(&t, SIGTERM);
-	if (live__wait(t.lv) < 0)
-		cli_warn("%s", live__errmsg(t.lv));
+	if (!lerr && live__wait(t.lv) < 0) {     /* once: it may have said so above */
+		cli_warn("%s", pmc_errmsg());
+		lerr = 1;
+	}
 	close(pipefd[0]);
 	if (werr)
 		cli_warn("the log writer failed: %s", strerror(werr));
@@ -848,5 +852,5 @@ int cmd_top(int argc, char **argv)
 		free(o.spec[i]);
 	free(t.pmcs);
 	cli_target_free(&o.tgt);
-	return werr ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+	return werr || lerr ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }

@@ -1,0 +1,149 @@
+/*
+ * test_nomem.c — out of memory while aggregating is an answer (-ENOMEM,
+ * pmc_errmsg() "out of memory", PMC_CAUSE_NOMEM), not abort(): the profile
+ * (analysis/profile.c) and the live aggregator of `pmc top` (live.c) keep
+ * a sticky out-of-memory flag that their callers see.
+ *
+ * The allocation failures are real: this program replaces calloc, malloc
+ * and realloc (glibc lets a program do so) with ones that fail while a test
+ * says so, and otherwise call glibc's own.  A sanitizer's runtime owns the
+ * allocator, so under one the replacement is left out and the tests skip.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmc.h"
+#include "pmclog.h"
+#include "helpers/pmc_test.h"
+#include "live.h"
+#include "profile.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define HOOKED 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HOOKED 0
+#endif
+#endif
+#ifndef HOOKED
+#define HOOKED 1
+#endif
+
+static int failing;    /* allocations fail while set */
+
+#if HOOKED
+void *__libc_malloc(size_t n);
+void *__libc_calloc(size_t n, size_t s);
+void *__libc_realloc(void *p, size_t n);
+
+void *malloc(size_t n)
+{
+	if (failing) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __libc_malloc(n);
+}
+
+void *calloc(size_t n, size_t s)
+{
+	if (failing) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __libc_calloc(n, s);
+}
+
+void *realloc(void *p, size_t n)
+{
+	if (failing) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __libc_realloc(p, n);
+}
+#endif
+
+/* A PROCEXIT record: the profile files it in a table of its own (no
+ * symbol names interned on the way), so its first allocation is that
+ * table's. */
+static void procexit(struct pmclog_ev *ev, uint32_t pid)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->pl_state = PMCLOG_OK;
+	ev->pl_type = PMCLOG_TYPE_PROCEXIT;
+	ev->pl_u.pl_e.pl_pid = pid;
+	ev->pl_u.pl_e.pl_tid = (pid_t)pid;
+	ev->pl_u.pl_e.pl_pmcid = 0x100;
+	ev->pl_u.pl_e.pl_value = 42;
+}
+
+static void assert_nomem(int rc)
+{
+	assert_int_equal(rc, -ENOMEM);
+	assert_int_equal(errno, ENOMEM);
+	assert_int_equal(pmc_errcause(), PMC_CAUSE_NOMEM);
+	assert_string_equal(pmc_errmsg(), "out of memory");
+}
+
+/* profile__feed: -ENOMEM when a table cannot grow, and again after
+ * (the profile lacks a record: it stays failed). */
+static void test_profile_feed_nomem(void **s)
+{
+	struct pmclog_ev ev;
+	struct profile *p;
+	(void)s;
+	if (!HOOKED)
+		skip();
+	assert_non_null(p = profile__new(NULL));
+	procexit(&ev, 7);
+	failing = 1;
+	int rc = profile__feed(p, &ev);
+	failing = 0;
+	assert_nomem(rc);
+	procexit(&ev, 8);
+	assert_nomem(profile__feed(p, &ev));
+	profile__free(p);
+	/* with memory, the same record is taken */
+	assert_non_null(p = profile__new(NULL));
+	assert_int_equal(profile__feed(p, &ev), 0);
+	assert_int_equal(p->npr, 1);
+	profile__free(p);
+}
+
+/* pmc top's aggregator: live__wait says out of memory. */
+static void test_live_nomem(void **s)
+{
+	struct pmclog_ev ev;
+	struct live *lv;
+	(void)s;
+	if (!HOOKED)
+		skip();
+	assert_non_null(lv = live__new(NULL));
+	procexit(&ev, 7);
+	failing = 1;
+	live__feed(lv, &ev);
+	failing = 0;
+	assert_nomem(live__wait(lv));
+	live__free(lv);
+	assert_non_null(lv = live__new(NULL));
+	live__feed(lv, &ev);
+	assert_int_equal(live__wait(lv), 0);
+	live__free(lv);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_profile_feed_nomem),
+		cmocka_unit_test(test_live_nomem),
+	};
+	return cmocka_run_group_tests(tests, pmc_test_setup, pmc_test_teardown);
+}
