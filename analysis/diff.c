@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "diff.h"
+#include "common/error.h"
 #include "flamegraph.h"
 #include "report.h"
 
@@ -26,8 +27,10 @@ struct dtab {
 	size_t hcap;
 	int side;
 	uint64_t tot[2];
+	int nomem;                 /* a table could not grow: diff__print fails */
 };
 
+/* The row of (sym, dso), made if new; NULL out of memory (t->nomem set). */
 static struct drow *row(struct dtab *t, const char *sym, const char *dso)
 {
 	sym = symtab__intern(t->pool, sym);
@@ -35,8 +38,10 @@ static struct drow *row(struct dtab *t, const char *sym, const char *dso)
 	if ((t->n + 1) * 2 > t->hcap) {
 		size_t nc = t->hcap ? t->hcap * 2 : 1024;
 		uint32_t *ns = calloc(nc, sizeof(*ns));
-		if (!ns)
-			abort();
+		if (!ns) {
+			t->nomem = 1;
+			return NULL;
+		}
 		for (size_t i = 0; i < t->n; i++) {
 			size_t j = (((uintptr_t)t->r[i].sym ^ (uintptr_t)t->r[i].dso * 31) >> 3) *
 			    0x9E3779B97F4A7C15ull & (nc - 1);
@@ -57,10 +62,14 @@ static struct drow *row(struct dtab *t, const char *sym, const char *dso)
 		j = (j + 1) & (t->hcap - 1);
 	}
 	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 256;
-		t->r = realloc(t->r, t->cap * sizeof(*t->r));
-		if (!t->r)
-			abort();
+		size_t cap = t->cap ? t->cap * 2 : 256;
+		struct drow *r = realloc(t->r, cap * sizeof(*t->r));
+		if (!r) {
+			t->nomem = 1;
+			return NULL;
+		}
+		t->r = r;
+		t->cap = cap;
 	}
 	t->r[t->n] = (struct drow){ sym, dso, 0, 0 };
 	t->slot[j] = (uint32_t)++t->n;
@@ -76,10 +85,12 @@ static void add(void *arg, const struct prof_sample *s, const struct prof_frame 
 {
 	struct cbarg *c = arg;
 	(void)s;
-	if (n <= 0)
+	if (n <= 0 || c->t->nomem)
 		return;
 	const struct prof_func *f = &c->p->f[c->p->l[fr[0].loc].func];
 	struct drow *r = row(c->t, f->name, sym_dso__name(f->dso));
+	if (!r)
+		return;
 	if (c->t->side == 0)
 		r->na++;
 	else
@@ -187,16 +198,19 @@ static int diff_svg(FILE *f, struct profile *a, struct profile *b, const struct 
 	int rc;
 	fa.ev = first_event(a);
 	fb.ev = first_event(b);
-	if (tree__build(&ta, a, &fa, TREE_CALLER, o->inline_frames ? PROF_INLINE : 0, 0) != 0)
-		return -1;
-	if (tree__build(&tb, b, &fb, TREE_CALLER, o->inline_frames ? PROF_INLINE : 0, 0) != 0) {
+	if ((rc = tree__build(&ta, a, &fa, TREE_CALLER, o->inline_frames ? PROF_INLINE : 0, 0)))
+		return rc;
+	if ((rc = tree__build(&tb, b, &fb, TREE_CALLER, o->inline_frames ? PROF_INLINE : 0, 0))) {
 		tree__free(&ta);
-		return -1;
+		return rc;
 	}
 	tree__sort(&tb);
 	struct fgd d = { a, b, &ta, &tb, calloc(tb.nn + 1, sizeof(uint32_t)) };
-	if (!d.map)
-		return -1;
+	if (!d.map) {
+		tree__free(&ta);
+		tree__free(&tb);
+		return pmc__nomem();
+	}
 	match(&d, 0, 0);
 	char title[256], sub[1024];
 	snprintf(title, sizeof(title), "Differential flame graph");
@@ -230,6 +244,12 @@ int diff__print(FILE *f, struct profile *a, struct profile *b, const struct diff
 	c.p = b;
 	flt.ev = first_event(b);
 	profile__foreach(b, &flt, 0, add, &c);
+	if (t.nomem) {
+		free(t.r);
+		free(t.slot);
+		symtab__free(t.pool);
+		return pmc__nomem();
+	}
 	qsort_r(t.r, t.n, sizeof(*t.r), cmp_delta, &t);
 
 	if (o->format == DIFF_JSON) {

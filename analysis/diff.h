@@ -22,6 +22,8 @@ struct diff_opts {
 	int color;
 };
 
+/* 0, -1 when the output could not be written, or -ENOMEM with pmc_errmsg()
+ * "out of memory". */
 int diff__print(FILE *f, struct profile *a, struct profile *b, const struct diff_opts *o);
 
 #endif

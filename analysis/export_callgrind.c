@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/error.h"
 #include "report.h"
 
 struct cost {                 /* (func, line) self, or edge (caller, callee) inclusive */
@@ -26,15 +27,21 @@ struct cg {
 	size_t hcap;
 	uint64_t *tot;
 	int lines;
+	int nomem;                /* a table could not grow: the export fails */
 };
 
+/* The costs of (a, b, edge), made if new; NULL out of memory (g->nomem). */
 static uint64_t *get(struct cg *g, uint32_t a, uint32_t b, int edge)
 {
+	if (g->nomem)
+		return NULL;
 	if ((g->n + 1) * 2 > g->hcap) {
 		size_t nc = g->hcap ? g->hcap * 2 : 1024;
 		uint32_t *ns = calloc(nc, sizeof(*ns));
-		if (!ns)
-			abort();
+		if (!ns) {
+			g->nomem = 1;
+			return NULL;
+		}
 		for (size_t i = 0; i < g->n; i++) {
 			size_t j = ((uint64_t)g->c[i].a * 0x9E3779B1u ^ g->c[i].b * 0x85EBCA6Bu ^
 			    (uint64_t)g->c[i].edge) & (nc - 1);
@@ -54,12 +61,21 @@ static uint64_t *get(struct cg *g, uint32_t a, uint32_t b, int edge)
 		j = (j + 1) & (g->hcap - 1);
 	}
 	if (g->n == g->cap) {
-		g->cap = g->cap ? g->cap * 2 : 1024;
-		g->c = realloc(g->c, g->cap * sizeof(*g->c));
-		if (!g->c)
-			abort();
+		size_t cap = g->cap ? g->cap * 2 : 1024;
+		struct cost *c = realloc(g->c, cap * sizeof(*g->c));
+		if (!c) {
+			g->nomem = 1;
+			return NULL;
+		}
+		g->c = c;
+		g->cap = cap;
 	}
-	g->c[g->n] = (struct cost){ a, b, edge, calloc((size_t)g->nev, sizeof(uint64_t)) };
+	uint64_t *v = calloc((size_t)g->nev + 1, sizeof(uint64_t));
+	if (!v) {
+		g->nomem = 1;
+		return NULL;
+	}
+	g->c[g->n] = (struct cost){ a, b, edge, v };
 	g->slot[j] = (uint32_t)++g->n;
 	return g->c[g->n - 1].v;
 }
@@ -70,15 +86,18 @@ static void add(void *arg, const struct prof_sample *s, const struct prof_frame 
 	int c = g->col[s->ev];
 	if (c < 0 || n <= 0)
 		return;
-	get(g, fr[0].func, fr[0].line > 0 ? (uint32_t)fr[0].line : 0, 0)[c]++;
+	uint64_t *v = get(g, fr[0].func, fr[0].line > 0 ? (uint32_t)fr[0].line : 0, 0);
+	if (!v)
+		return;
+	v[c]++;
 	g->tot[c]++;
 	/* each edge once per sample (recursion would count it twice) */
 	for (int i = 1; i < n; i++) {
 		int dup = 0;
 		for (int k = 1; k < i && !dup; k++)
 			dup = fr[k].func == fr[i].func && fr[k - 1].func == fr[i - 1].func;
-		if (!dup)
-			get(g, fr[i].func, fr[i - 1].func, 1)[c]++;
+		if (!dup && (v = get(g, fr[i].func, fr[i - 1].func, 1)))
+			v[c]++;
 	}
 }
 
@@ -105,7 +124,7 @@ static const char *fname(struct profile *p, uint32_t f)
 
 int export__callgrind(FILE *f, struct profile *p, const struct report_opts *o)
 {
-	int evs[256];
+	int evs[256], nomem;
 	struct cg g = { 0 };
 	g.p = p;
 	g.nev = report__events(p, evs, 256);
@@ -113,12 +132,14 @@ int export__callgrind(FILE *f, struct profile *p, const struct report_opts *o)
 	g.col = malloc((p->nev ? p->nev : 1) * sizeof(int));
 	g.tot = calloc((size_t)g.nev + 1, sizeof(uint64_t));
 	if (!g.col || !g.tot)
-		return -1;
+		goto out;
 	for (size_t i = 0; i < p->nev; i++)
 		g.col[i] = -1;
 	for (int i = 0; i < g.nev; i++)
 		g.col[evs[i]] = i;
 	profile__foreach(p, &o->flt, PROF_LINES | (o->inline_frames ? PROF_INLINE : 0), add, &g);
+	if (g.nomem)
+		goto out;
 	if (g.n)
 		qsort(g.c, g.n, sizeof(*g.c), cmp_cost);
 	/* slots are stale after the sort; not needed any more */
@@ -163,11 +184,15 @@ int export__callgrind(FILE *f, struct profile *p, const struct report_opts *o)
 			fprintf(f, " %" PRIu64, c->v[k]);
 		fprintf(f, "\n");
 	}
+out:
+	nomem = !g.col || !g.tot || g.nomem;
 	for (size_t i = 0; i < g.n; i++)
 		free(g.c[i].v);
 	free(g.c);
 	free(g.slot);
 	free(g.col);
 	free(g.tot);
+	if (nomem)
+		return pmc__nomem();
 	return ferror(f) ? -1 : 0;
 }

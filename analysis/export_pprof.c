@@ -12,6 +12,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "common/error.h"
 #include "report.h"
 #include "pprof/profile.pb-c.h"
 
@@ -29,18 +30,26 @@ struct strtab {
 	const char **key;       /* interned pointers for dedupe (pointer compare) */
 	int64_t *ix;
 	size_t hcap;
+	int nomem;              /* a table could not grow: the export fails */
 };
 
+/* s's index in the string table; 0 ("") out of memory, with t->nomem set. */
 static int64_t str_ix(struct strtab *t, const char *s)
 {
 	if (!s)
 		s = "";
+	if (t->nomem)
+		return 0;
 	if ((t->n + 1) * 2 > t->hcap) {
 		size_t nc = t->hcap ? t->hcap * 2 : 1024;
 		const char **nk = calloc(nc, sizeof(*nk));
 		int64_t *ni = calloc(nc, sizeof(*ni));
-		if (!nk || !ni)
-			abort();
+		if (!nk || !ni) {
+			free(nk);
+			free(ni);
+			t->nomem = 1;
+			return 0;
+		}
 		for (size_t i = 0; i < t->hcap; i++) {
 			if (!t->key[i])
 				continue;
@@ -63,10 +72,14 @@ static int64_t str_ix(struct strtab *t, const char *s)
 		j = (j + 1) & (t->hcap - 1);
 	}
 	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 256;
-		t->s = realloc(t->s, t->cap * sizeof(*t->s));
-		if (!t->s)
-			abort();
+		size_t cap = t->cap ? t->cap * 2 : 256;
+		char **ns = realloc(t->s, cap * sizeof(*t->s));
+		if (!ns) {
+			t->nomem = 1;
+			return 0;
+		}
+		t->s = ns;
+		t->cap = cap;
 	}
 	t->s[t->n] = (char *)s;
 	t->key[j] = s;
@@ -124,6 +137,16 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 	struct strtab st = { 0 };
 	struct agg a = { 0 };
 	PProfile prof = PERFTOOLS__PROFILES__PROFILE__INIT;
+	/* every allocation, so that one exit frees them whichever failed */
+	PValueType *vt = NULL, **vtp = NULL;
+	PMapping *mp = NULL, **mpp = NULL;
+	uint64_t *lo = NULL, *hi = NULL, *mapid = NULL, **locbufs = NULL;
+	uint8_t *seen = NULL, *packed = NULL;
+	PLocation *lc = NULL, **lcp = NULL;
+	PFunction *fn = NULL, **fnp = NULL;
+	PLine *ln = NULL, **lnp = NULL;
+	PSample *sm = NULL, **smp = NULL;
+	size_t nsm = 0;
 
 	profile__resolve(p);
 	size_t nstack = 0;
@@ -137,7 +160,7 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 	a.val = calloc(nstack ? nstack * (size_t)a.nval : 1, sizeof(int64_t));
 	a.used = calloc(nstack ? nstack : 1, 1);
 	if (!a.evpos || !a.val || !a.used)
-		goto out;
+		goto nomem;
 	for (size_t i = 0; i < p->nev; i++)
 		a.evpos[i] = -1;
 	for (int i = 0; i < nev; i++)
@@ -146,8 +169,10 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 
 	str_ix(&st, "");
 	/* sample types: per event, samples/count and NAME/events (cpu-clock: ns) */
-	PValueType *vt = calloc((size_t)a.nval + 1, sizeof(*vt));
-	PValueType **vtp = calloc((size_t)a.nval + 1, sizeof(*vtp));
+	vt = calloc((size_t)a.nval + 1, sizeof(*vt));
+	vtp = calloc((size_t)a.nval + 1, sizeof(*vtp));
+	if (!vt || !vtp)
+		goto nomem;
 	for (int i = 0; i < nev; i++) {
 		const char *en = p->ev[evs[i]].name;
 		char buf[512];
@@ -179,10 +204,14 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 	for (size_t i = 0; i < p->nl; i++)
 		if (sym_dso__id(p->l[i].dso) + 1 > nd)
 			nd = sym_dso__id(p->l[i].dso) + 1;
-	PMapping *mp = calloc(nd + 1, sizeof(*mp));
-	PMapping **mpp = calloc(nd + 1, sizeof(*mpp));
-	uint64_t *lo = calloc(nd + 1, 8), *hi = calloc(nd + 1, 8);
-	uint8_t *seen = calloc(nd + 1, 1);
+	mp = calloc(nd + 1, sizeof(*mp));
+	mpp = calloc(nd + 1, sizeof(*mpp));
+	lo = calloc(nd + 1, 8);
+	hi = calloc(nd + 1, 8);
+	seen = calloc(nd + 1, 1);
+	mapid = calloc(nd + 1, 8);
+	if (!mp || !mpp || !lo || !hi || !seen || !mapid)
+		goto nomem;
 	for (size_t i = 0; i < p->nl; i++) {
 		unsigned d = sym_dso__id(p->l[i].dso);
 		if (!seen[d] || p->l[i].addr < lo[d])
@@ -192,7 +221,6 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 		seen[d] = 1;
 	}
 	size_t nm = 0;
-	uint64_t *mapid = calloc(nd + 1, 8);
 	/* the first mapping is the program (pprof's "File:") */
 	struct sym_dso *main_dso = profile__main_dso(p);
 	if (main_dso && (sym_dso__id(main_dso) >= nd || !seen[sym_dso__id(main_dso)]))
@@ -227,8 +255,10 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 	prof.mapping = mpp;
 
 	/* locations: one per loc, lines from its (inline) frames */
-	PLocation *lc = calloc(p->nl + 1, sizeof(*lc));
-	PLocation **lcp = calloc(p->nl + 1, sizeof(*lcp));
+	lc = calloc(p->nl + 1, sizeof(*lc));
+	lcp = calloc(p->nl + 1, sizeof(*lcp));
+	if (!lc || !lcp)
+		goto nomem;
 	size_t nlines = 0;
 	for (size_t i = 0; i < p->nl; i++) {
 		const struct prof_frame *fr;
@@ -236,10 +266,12 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 	}
 	/* functions: one per prof_func (after the inline expansion above, which
 	 * adds the inlined ones) */
-	PFunction *fn = calloc(p->nf + 1, sizeof(*fn));
-	PFunction **fnp = calloc(p->nf + 1, sizeof(*fnp));
-	PLine *ln = calloc(nlines + 1, sizeof(*ln));
-	PLine **lnp = calloc(nlines + 1, sizeof(*lnp));
+	fn = calloc(p->nf + 1, sizeof(*fn));
+	fnp = calloc(p->nf + 1, sizeof(*fnp));
+	ln = calloc(nlines + 1, sizeof(*ln));
+	lnp = calloc(nlines + 1, sizeof(*lnp));
+	if (!fn || !fnp || !ln || !lnp)
+		goto nomem;
 	size_t li = 0;
 	for (size_t i = 0; i < p->nl; i++) {
 		PLocation *l = &lc[i];
@@ -283,12 +315,13 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 	prof.function = fnp;
 
 	/* samples: one per distinct stack */
-	size_t nsm = 0;
 	for (size_t i = 0; i < nstack; i++)
 		nsm += a.used[i];
-	PSample *sm = calloc(nsm + 1, sizeof(*sm));
-	PSample **smp = calloc(nsm + 1, sizeof(*smp));
-	uint64_t **locbufs = calloc(nsm + 1, sizeof(*locbufs));
+	sm = calloc(nsm + 1, sizeof(*sm));
+	smp = calloc(nsm + 1, sizeof(*smp));
+	locbufs = calloc(nsm + 1, sizeof(*locbufs));
+	if (!sm || !smp || !locbufs)
+		goto nomem;
 	size_t si = 0;
 	for (size_t i = 0; i < nstack; i++) {
 		if (!a.used[i])
@@ -297,7 +330,8 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 		int k = profile__frames(p, (uint32_t)i, 0, &fr);
 		PSample *S = &sm[si];
 		perftools__profiles__sample__init(S);
-		locbufs[si] = malloc(((size_t)k + 1) * 8);
+		if (!(locbufs[si] = malloc(((size_t)k + 1) * 8)))
+			goto nomem;
 		for (int j = 0; j < k; j++)
 			locbufs[si][j] = fr[j].loc + 1;
 		S->n_location_id = (size_t)k;
@@ -308,17 +342,22 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 	}
 	prof.n_sample = nsm;
 	prof.sample = smp;
+	if (st.nomem)
+		goto nomem;
 	prof.n_string_table = st.n;
 	prof.string_table = st.s;
 
 	size_t len = perftools__profiles__profile__get_packed_size(&prof);
-	uint8_t *buf = malloc(len ? len : 1);
-	if (buf) {
-		perftools__profiles__profile__pack(&prof, buf);
-		rc = gzwrite_all(f, buf, len);
-	}
-	free(buf);
-	for (size_t i = 0; i < nsm; i++)
+	if (!(packed = malloc(len ? len : 1)))
+		goto nomem;
+	perftools__profiles__profile__pack(&prof, packed);
+	rc = gzwrite_all(f, packed, len);
+	goto out;
+nomem:
+	rc = pmc__nomem();
+out:
+	free(packed);
+	for (size_t i = 0; locbufs && i < nsm; i++)
 		free(locbufs[i]);
 	free(locbufs);
 	free(sm);
@@ -337,7 +376,6 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 	free(mapid);
 	free(vt);
 	free(vtp);
-out:
 	free(a.evpos);
 	free(a.val);
 	free(a.used);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/error.h"
 #include "kcache.h"
 #include "numfmt.h"
 #include "report.h"
@@ -63,6 +64,7 @@ struct hist_priv {
 	const struct report_opts *o;
 	struct profile *p;
 	int need_lines;
+	int nomem;                    /* a table could not grow (sticky) */
 };
 
 static int has_key(const struct report_opts *o, enum sort_key k)
@@ -89,14 +91,17 @@ static int eeq(const struct hist_entry *a, const struct hist_entry *b)
 	    a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu && a->line == b->line;
 }
 
+/* k's entry, made if new; NULL out of memory (v->nomem set). */
 static struct hist_entry *hfind(struct hist *h, const struct hist_entry *k)
 {
 	struct hist_priv *v = h->priv;
 	if ((h->n + 1) * 2 > v->cap) {
 		size_t ncap = v->cap ? v->cap * 2 : 1024;
 		uint32_t *ns = calloc(ncap, sizeof(*ns));
-		if (!ns)
-			abort();
+		if (!ns) {
+			v->nomem = 1;
+			return NULL;
+		}
 		for (size_t i = 0; i < h->n; i++) {
 			size_t j = ehash(&h->e[i]) & (ncap - 1);
 			while (ns[j])
@@ -114,10 +119,14 @@ static struct hist_entry *hfind(struct hist *h, const struct hist_entry *k)
 		j = (j + 1) & (v->cap - 1);
 	}
 	if (h->n == h->cap) {
-		h->cap = h->cap ? h->cap * 2 : 256;
-		h->e = realloc(h->e, h->cap * sizeof(*h->e));
-		if (!h->e)
-			abort();
+		size_t cap = h->cap ? h->cap * 2 : 256;
+		struct hist_entry *e = realloc(h->e, cap * sizeof(*h->e));
+		if (!e) {
+			v->nomem = 1;
+			return NULL;
+		}
+		h->e = e;
+		h->cap = cap;
 	}
 	h->e[h->n] = *k;
 	v->slot[j] = (uint32_t)++h->n;
@@ -163,10 +172,11 @@ static void hist_add(void *arg, const struct prof_sample *s, const struct prof_f
 	uint64_t w = prof_weight(s);
 	h->total += w;
 	h->total_n++;
-	if (n <= 0)
+	if (n <= 0 || v->nomem)
 		return;
 	make_key(v, &k, s, &fr[0]);
-	e = hfind(h, &k);
+	if (!(e = hfind(h, &k)))
+		return;
 	e->self += w;
 	e->self_n++;
 	if (!v->o->children) {
@@ -179,7 +189,9 @@ static void hist_add(void *arg, const struct prof_sample *s, const struct prof_f
 	int ns = 0;
 	for (int i = 0; i < n && i < 512; i++) {
 		make_key(v, &k, s, &fr[i]);
-		size_t ix = (size_t)(hfind(h, &k) - h->e);
+		if (!(e = hfind(h, &k)))
+			return;
+		size_t ix = (size_t)(e - h->e);
 		int dup = 0;
 		for (int j = 0; j < ns && !dup; j++)
 			dup = seen[j] == ix;
@@ -238,13 +250,17 @@ int report__hist(struct hist *h, struct profile *p, const struct report_opts *o,
 	memset(h, 0, sizeof(*h));
 	h->priv = calloc(1, sizeof(*h->priv));
 	if (!h->priv)
-		return -1;
+		return pmc__nomem();
 	h->priv->o = &oo;
 	h->priv->p = p;
 	oo.flt.ev = ev;
 	/* children need the whole chain; the flat self profile needs only the leaf,
 	 * but frames are cached per stack, so one walk serves both */
 	profile__foreach(p, &oo.flt, 0, hist_add, h);
+	if (h->priv->nomem) {
+		report__hist_free(h);
+		return pmc__nomem();
+	}
 	h->base = whole(p, o, ev, h->total);
 	if (h->n)       /* qsort(NULL, 0) is undefined behaviour */
 		qsort(h->e, h->n, sizeof(*h->e), o->children ? cmp_children : cmp_self);
@@ -339,13 +355,16 @@ const char *report__col_title(enum sort_key k)
 	return t[k];
 }
 
-static void print_callgraph(FILE *f, struct profile *p, const struct report_opts *o, int ev)
+/* 0, or -ENOMEM (pmc_errmsg() says so). */
+static int print_callgraph(FILE *f, struct profile *p, const struct report_opts *o, int ev)
 {
 	struct ctree t;
 	struct prof_filter flt = o->flt;
+	int rc;
 	flt.ev = ev;
-	if (tree__build(&t, p, &flt, o->callgraph, o->inline_frames ? PROF_INLINE : 0, 0) != 0)
-		return;
+	rc = tree__build(&t, p, &flt, o->callgraph, o->inline_frames ? PROF_INLINE : 0, 0);
+	if (rc < 0)
+		return rc;
 	tree__sort(&t);
 	uint64_t base = whole(p, o, ev, t.total);
 	fprintf(f, "\n# Call graph (%s), %s:%s%s\n#\n",
@@ -389,16 +408,19 @@ static void print_callgraph(FILE *f, struct profile *p, const struct report_opts
 	}
 #undef PUSH_KIDS
 	tree__free(&t);
+	return 0;
 }
 
-static void print_section(FILE *f, struct profile *p, const struct report_opts *o, int ev)
+/* 0, or -ENOMEM (pmc_errmsg() says so). */
+static int print_section(FILE *f, struct profile *p, const struct report_opts *o, int ev)
 {
 	const struct prof_event *e = &p->ev[ev];
 	struct hist h;
 	char a[32], b[32], c[32];
+	int rc = report__hist(&h, p, o, ev);
 
-	if (report__hist(&h, p, o, ev) != 0)
-		return;
+	if (rc < 0)
+		return rc;
 	numfmt__group_digits(e->samples, a, sizeof(a));
 	numfmt__group_digits(e->lost, b, sizeof(b));
 	numfmt__group_digits(e->period, c, sizeof(c));
@@ -461,8 +483,7 @@ static void print_section(FILE *f, struct profile *p, const struct report_opts *
 			fprintf(f, "# ... %zu more entries past the first %zu (-n)\n", h.n - shown, shown);
 	}
 	report__hist_free(&h);
-	if (o->callgraph >= 0)
-		print_callgraph(f, p, o, ev);
+	return o->callgraph >= 0 ? print_callgraph(f, p, o, ev) : 0;
 }
 
 static void print_problems(FILE *f, struct profile *p)
@@ -571,8 +592,11 @@ int report__text(FILE *f, struct profile *p, const struct report_opts *o)
 	n = report__events(p, evs, 256);
 	if (n == 0)
 		fprintf(f, "#\n# No samples.\n");
-	for (int i = 0; i < n; i++)
-		print_section(f, p, o, evs[i]);
+	for (int i = 0; i < n; i++) {
+		int rc = print_section(f, p, o, evs[i]);
+		if (rc < 0)
+			return rc;
+	}
 	print_problems(f, p);
 	print_procs(f, p);
 	print_markers(f, p, o);

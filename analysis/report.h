@@ -68,7 +68,8 @@ void report__hist_free(struct hist *h);
 /* Events that have samples (indices), in order; returns how many. */
 int report__events(const struct profile *p, int *out, int max);
 
-/* Formats. */
+/* Formats: 0, -1 when the output could not be written, or -ENOMEM with
+ * pmc_errmsg() "out of memory". */
 int report__text(FILE *f, struct profile *p, const struct report_opts *o);
 int report__json(FILE *f, struct profile *p, const struct report_opts *o);
 int export__folded(FILE *f, struct profile *p, const struct report_opts *o);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tree.h"
+#include "common/error.h"
 
 #define NONE UINT32_MAX
 
@@ -21,6 +22,7 @@ struct tslot {
 struct tree_priv {
 	struct tslot *t;
 	size_t cap, n;
+	int nomem;                 /* a table could not grow: tree__build fails */
 };
 
 static uint64_t hkey(uint32_t parent, uint32_t func, const char *comm)
@@ -32,13 +34,18 @@ static uint64_t hkey(uint32_t parent, uint32_t func, const char *comm)
 	return h;
 }
 
+/* A new node; NONE out of memory. */
 static uint32_t new_node(struct ctree *t, uint32_t parent, uint32_t func, const char *comm)
 {
 	if (t->nn == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 1024;
-		t->n = realloc(t->n, t->cap * sizeof(*t->n));
-		if (!t->n)
-			abort();
+		size_t cap = t->cap ? t->cap * 2 : 1024;
+		struct tnode *n = realloc(t->n, cap * sizeof(*t->n));
+		if (!n) {
+			t->priv->nomem = 1;
+			return NONE;
+		}
+		t->n = n;
+		t->cap = cap;
 	}
 	uint32_t i = (uint32_t)t->nn++;
 	t->n[i] = (struct tnode){ func, parent, NONE, NONE, 0, 0, 0, comm };
@@ -55,8 +62,10 @@ static uint32_t child(struct ctree *t, uint32_t parent, uint32_t func, const cha
 	if ((v->n + 1) * 2 > v->cap) {
 		size_t ncap = v->cap ? v->cap * 2 : 4096;
 		struct tslot *nt = calloc(ncap, sizeof(*nt));
-		if (!nt)
-			abort();
+		if (!nt) {
+			v->nomem = 1;
+			return NONE;
+		}
 		for (size_t i = 0; i < v->cap; i++) {
 			if (!v->t[i].used)
 				continue;
@@ -78,6 +87,8 @@ static uint32_t child(struct ctree *t, uint32_t parent, uint32_t func, const cha
 		j = (j + 1) & (v->cap - 1);
 	}
 	uint32_t i = new_node(t, parent, func, comm);
+	if (i == NONE)
+		return NONE;
 	v->t[j] = (struct tslot){ k, i, 1 };
 	v->n++;
 	return i;
@@ -95,12 +106,15 @@ static void add(void *arg, const struct prof_sample *s, const struct prof_frame 
 	struct ctree *t = b->t;
 	uint64_t w = prof_weight(s);
 	uint32_t cur = 0;
+	if (t->priv->nomem)
+		return;
 	t->n[0].total += w;
 	t->n[0].nsamples++;
 	t->total += w;
 	t->nsamples++;
 	if (b->comm_root) {
-		cur = child(t, cur, NONE, s->comm);
+		if ((cur = child(t, cur, NONE, s->comm)) == NONE)
+			return;
 		t->n[cur].total += w;
 		t->n[cur].nsamples++;
 	}
@@ -113,7 +127,8 @@ static void add(void *arg, const struct prof_sample *s, const struct prof_frame 
 			while (i + 1 < n && profile__func_unresolved(b->p, FR(i + 1)->func))
 				i++;
 		}
-		cur = child(t, cur, func, NULL);
+		if ((cur = child(t, cur, func, NULL)) == NONE)
+			return;
 		t->n[cur].total += w;
 		t->n[cur].nsamples++;
 	}
@@ -132,10 +147,17 @@ int tree__build(struct ctree *t, struct profile *p, const struct prof_filter *fl
 	memset(t, 0, sizeof(*t));
 	t->priv = calloc(1, sizeof(*t->priv));
 	if (!t->priv)
-		return -1;
-	new_node(t, NONE, NONE, NULL);
+		return pmc__nomem();
+	if (new_node(t, NONE, NONE, NULL) == NONE) {
+		tree__free(t);
+		return pmc__nomem();
+	}
 	t->by_weight = flt->ev >= 0 && (size_t)flt->ev < p->nev && p->ev[flt->ev].what;
 	profile__foreach(p, flt, flags, add, &b);
+	if (t->priv->nomem) {
+		tree__free(t);
+		return pmc__nomem();
+	}
 	if (dir == TREE_CALLEE)
 		for (uint32_t c = t->n[0].child; c != NONE; c = t->n[c].next)
 			if (!comm_root)

@@ -44,7 +44,8 @@ static inline uint64_t tree__width(const struct ctree *t, uint32_t i)
 #define TREE_CALLEE  1   /* bottom-up */
 
 /* Build over the samples passing flt.  flags: PROF_INLINE.  comm_root: a
- * first level per command (folded-stack style).  0 or -1 (no memory). */
+ * first level per command (folded-stack style).  0, or -ENOMEM with
+ * pmc_errmsg() "out of memory". */
 int tree__build(struct ctree *t, struct profile *p, const struct prof_filter *flt, int dir,
     int flags, int comm_root);
 /* Children of node i sorted by total, heaviest first (in place). */

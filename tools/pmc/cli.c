@@ -150,6 +150,14 @@ int cli_close_output(struct pmc_outfile *of, FILE *f, int failed)
 	int e = errno;
 
 	pending = NULL;
+	if (failed && pmc_errcause() == PMC_CAUSE_NOMEM) {
+		/* the output is incomplete because the analysis ran out of
+		 * memory, not because writing failed: say that */
+		cli_warn("%s", pmc_errmsg());
+		if (of->fp)
+			pmc_outfile_abort(of);
+		return -1;
+	}
 	if (!of->fp) {        /* standard output */
 		if (!failed && fflush(f) == 0 && !ferror(f))
 			return 0;

@@ -40,7 +40,8 @@ struct pmc_outfile;
  * with the opener's message on failure. */
 FILE *cli_open_output(struct pmc_outfile *of, const char *path, int force);
 /* Flush and finish the output (rename into place): 0, or -1 after saying
- * why ("cannot write 'FILE': why"); nothing partial is left behind.  failed:
+ * why ("cannot write 'FILE': why", or "out of memory" when the analysis ran
+ * out); nothing partial is left behind.  failed:
  * the writer already saw an error (ferror): give up on the file. */
 int cli_close_output(struct pmc_outfile *of, FILE *f, int failed);
 /* Nothing was written (the input could not be read): remove the file. */
