@@ -24,6 +24,8 @@
 #include "helpers/pmc_test.h"
 #include "live.h"
 #include "profile.h"
+#include "report.h"
+#include "tree.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define HOOKED 0
@@ -139,11 +141,44 @@ static void test_live_nomem(void **s)
 	live__free(lv);
 }
 
+/* The printers' tables (a call tree, the callgrind costs): -ENOMEM, and
+ * the output is not written. */
+static void test_printers_nomem(void **s)
+{
+	struct prof_filter flt = { .ev = -1, .t1 = -1 };
+	struct report_opts o;
+	struct profile *p;
+	struct ctree t;
+	char *out = NULL;
+	size_t outlen = 0;
+	FILE *f;
+	(void)s;
+	if (!HOOKED)
+		skip();
+	assert_non_null(p = profile__new(NULL));
+	profile__resolve(p);
+	failing = 1;
+	int rc = tree__build(&t, p, &flt, TREE_CALLER, 0, 0);
+	failing = 0;
+	assert_nomem(rc);
+	memset(&o, 0, sizeof(o));
+	o.flt = flt;
+	assert_non_null(f = open_memstream(&out, &outlen));
+	failing = 1;
+	rc = export__callgrind(f, p, &o);
+	failing = 0;
+	assert_nomem(rc);
+	fclose(f);
+	free(out);
+	profile__free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_profile_feed_nomem),
 		cmocka_unit_test(test_live_nomem),
+		cmocka_unit_test(test_printers_nomem),
 	};
 	return cmocka_run_group_tests(tests, pmc_test_setup, pmc_test_teardown);
 }
