@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "pmc.h"
+#include "common/error.h"
 #include "exporter.h"
 
 struct series {
@@ -180,28 +181,28 @@ static void release_event(struct exporter *e, int ev)
 }
 
 int exporter__open(struct exporter **out, const struct exporter_opts *o, int *usage,
-    char *err, size_t errlen, char *skipped, size_t skippedlen)
+    char *skipped, size_t skippedlen)
 {
 	struct exporter *e = calloc(1, sizeof(*e));
 
+	pmc__clear_reason();
 	*out = NULL;
 	*usage = 0;
 	if (skippedlen)
 		skipped[0] = '\0';
 	if (!e || !(e->events = calloc((size_t)o->nevents + 1, sizeof(char *)))) {
 		free(e);
-		snprintf(err, errlen, "out of memory");
-		return -1;
+		return pmc__nomem();
 	}
 	e->by_pid = !o->system_wide && !o->ncgroups;
 	for (int g = 0; g < o->ncgroups; g++) {
 		/* said once, before any event could be taken for unsupported */
 		int fd = open(o->cgroups[g], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (fd < 0) {
-			snprintf(err, errlen, "cannot count cgroup '%s': %s", o->cgroups[g],
-			    strerror(errno));
+			int er = errno;
 			exporter__close(e);
-			return -1;
+			return pmc__err(-er, "cannot count cgroup '%s': %s", o->cgroups[g],
+			    strerror(er));
 		}
 		close(fd);
 	}
@@ -225,14 +226,16 @@ int exporter__open(struct exporter **out, const struct exporter_opts *o, int *us
 			continue;
 		}
 		*usage = er == ENOENT || er == EINVAL;
-		snprintf(err, errlen, "cannot count '%s': %s", o->events[i], e->why);
-		exporter__close(e);
-		return -1;
+		char why[sizeof(e->why)];
+		snprintf(why, sizeof(why), "%s", e->why);
+		exporter__close(e);     /* public calls: they start a new reason */
+		pmc__clear_reason();
+		return pmc__err(-er, "cannot count '%s': %s", o->events[i], why);
 	}
 	if (e->ns == 0) {
-		snprintf(err, errlen, "none of the events can be counted here");
 		exporter__close(e);
-		return -1;
+		pmc__clear_reason();
+		return pmc__err(-ENOENT, "none of the events can be counted here");
 	}
 	*out = e;
 	return 0;

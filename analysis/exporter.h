@@ -40,13 +40,14 @@ struct exporter_opts {
 };
 
 /*
- * Open and start the counters.  0, or -1 with the reason in err (an event
- * that cannot be counted, a process that does not exist, no permission);
+ * Open and start the counters.  0, or -errno with pmc_errmsg() saying why
+ * (an event that cannot be counted, a process that does not exist, no
+ * permission, a cgroup that cannot be opened);
  * *usage is 1 when the reason is the user's input (an unknown event).
  * Unsupported default events are named in skipped (comma list, may be "").
  */
 int exporter__open(struct exporter **out, const struct exporter_opts *o, int *usage,
-    char *err, size_t errlen, char *skipped, size_t skippedlen);
+    char *skipped, size_t skippedlen);
 
 /* Formats of exporter__render. */
 #define EXPORTER_OPENMETRICS 1

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
+#include "common/error.h"
 #include "httpd.h"
 
 struct client {
@@ -68,7 +69,7 @@ static int split_addr(const char *addr, char *host, size_t hl, char *port, size_
 	return 0;
 }
 
-struct httpd *httpd__listen(const char *addr, int *usage, char *err, size_t errlen)
+struct httpd *httpd__listen(const char *addr, int *usage)
 {
 	char host[256], port[8];
 	struct addrinfo hints, *res = NULL, *ai;
@@ -78,8 +79,9 @@ struct httpd *httpd__listen(const char *addr, int *usage, char *err, size_t errl
 	struct httpd *h;
 
 	*usage = 1;
+	pmc__clear_reason();
 	if (split_addr(addr, host, sizeof(host), port, sizeof(port)) < 0) {
-		snprintf(err, errlen, "'%s' is not an address to listen on (HOST:PORT, "
+		pmc__err(-EINVAL, "'%s' is not an address to listen on (HOST:PORT, "
 		    "[IPV6]:PORT or :PORT)", addr);
 		return NULL;
 	}
@@ -88,7 +90,7 @@ struct httpd *httpd__listen(const char *addr, int *usage, char *err, size_t errl
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
 	if ((rc = getaddrinfo(host[0] ? host : NULL, port, &hints, &res)) != 0) {
-		snprintf(err, errlen, "cannot listen on '%s': %s", addr, gai_strerror(rc));
+		pmc__err(-EINVAL, "cannot listen on '%s': %s", addr, gai_strerror(rc));
 		return NULL;
 	}
 	*usage = 0;
@@ -110,13 +112,13 @@ struct httpd *httpd__listen(const char *addr, int *usage, char *err, size_t errl
 	}
 	freeaddrinfo(res);
 	if (fd < 0) {
-		snprintf(err, errlen, "cannot listen on '%s': %s%s", addr, strerror(e),
+		pmc__err(-e, "cannot listen on '%s': %s%s", addr, strerror(e),
 		    e == EADDRINUSE ? " (another program has that port; choose another)" : "");
 		return NULL;
 	}
 	if (!(h = calloc(1, sizeof(*h)))) {
 		close(fd);
-		snprintf(err, errlen, "out of memory");
+		pmc__nomem();
 		return NULL;
 	}
 	h->fd = fd;

@@ -56,11 +56,11 @@ int httpd__parse_head(char *text, struct httpd_head *h);
 
 /*
  * Listen on addr: "HOST:PORT", "[IPV6]:PORT" or ":PORT" (every interface);
- * port 0 picks a free one (httpd__address says which).  NULL with the
- * reason in err: a bad address (*usage set to 1: the user's mistake), or
- * the port in use, no permission ... (*usage 0).
+ * port 0 picks a free one (httpd__address says which).  NULL with errno
+ * and pmc_errmsg() saying why: a bad address (*usage set to 1: the user's
+ * mistake), or the port in use, no permission ... (*usage 0).
  */
-struct httpd *httpd__listen(const char *addr, int *usage, char *err, size_t errlen);
+struct httpd *httpd__listen(const char *addr, int *usage);
 
 /* The address listened on, e.g. "127.0.0.1:9464" or "[::]:9464". */
 const char *httpd__address(const struct httpd *h);

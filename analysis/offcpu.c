@@ -4,11 +4,13 @@
  * finished sample array, since the writer drains per-CPU rings in turn and
  * a switch-in may be read before the switch-out sample it ends.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pmc.h"
+#include "common/error.h"
 #include "offcpu.h"
 #include "profile.h"
 
@@ -99,21 +101,21 @@ static int is_time_event(const struct prof_event *e)
 	return named(e->name, "cpu-clock") || named(e->name, "task-clock");
 }
 
-int offcpu__wall(struct profile *p, char *err, size_t errlen)
+int offcpu__wall(struct profile *p)
 {
 	size_t wall = p->nev;
 	int have_off = 0;
+	struct prof_event *ev;
 
+	pmc__clear_reason();
 	for (size_t e = 0; e < p->nev; e++)
 		have_off |= p->ev[e].offcpu && p->ev[e].samples;
-	if (!have_off) {
-		snprintf(err, errlen, "the recording has no off-CPU samples (record with "
+	if (!have_off)
+		return pmc__err(-ENOENT, "the recording has no off-CPU samples (record with "
 		    "'pmc record --off-cpu')");
-		return -1;
-	}
-	p->ev = realloc(p->ev, (p->nev + 1) * sizeof(*p->ev));
-	if (!p->ev)
-		abort();
+	if (!(ev = realloc(p->ev, (p->nev + 1) * sizeof(*p->ev))))
+		return pmc__nomem();
+	p->ev = ev;
 	memset(&p->ev[wall], 0, sizeof(p->ev[wall]));
 	p->ev[wall].name = symtab__intern(p->st, "wall-time");
 	p->ev[wall].pmcid = PMC_ID_INVALID;

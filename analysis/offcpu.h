@@ -40,9 +40,10 @@ void offcpu__apply(struct profile *p, struct offcpu_in *in, size_t n);
 
 /*
  * Merge the off-CPU event and the on-CPU time events (cpu-clock,
- * task-clock: nanosecond periods) into one event "wall-time".  0, or -1
- * with the reason in err (no off-CPU samples in the recording).
+ * task-clock: nanosecond periods) into one event "wall-time".  0, or
+ * -errno with pmc_errmsg() saying why (-ENOENT: no off-CPU samples in the
+ * recording; -ENOMEM).
  */
-int offcpu__wall(struct profile *p, char *err, size_t errlen);
+int offcpu__wall(struct profile *p);
 
 #endif

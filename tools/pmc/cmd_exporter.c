@@ -102,7 +102,7 @@ int cmd_exporter(int argc, char **argv)
 	char *events[MAX_EVENTS], *cgroups[MAX_CGROUPS];
 	int nev = 0, ncg = 0, c, usage_err = 0;
 	const char *listen_addr = DEFAULT_LISTEN;
-	char err[1024], skipped[512];
+	char skipped[512];
 
 	memset(&tgt, 0, sizeof(tgt));
 	optind = 1;
@@ -172,11 +172,11 @@ int cmd_exporter(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	struct httpd *h = httpd__listen(listen_addr, &usage_err, err, sizeof(err));
+	struct httpd *h = httpd__listen(listen_addr, &usage_err);
 	if (!h) {
 		if (usage_err)
-			cli_usage_error("-L: %s", err);
-		cli_die(CLI_EXIT_FAIL, "%s", err);
+			cli_usage_error("-L: %s", pmc_errmsg());
+		cli_die(CLI_EXIT_FAIL, "%s", pmc_errmsg());
 	}
 	if (pmc_init() < 0) {
 		httpd__close(h);
@@ -189,11 +189,11 @@ int cmd_exporter(int argc, char **argv)
 		.cgroups = cgroups, .ncgroups = ncg,
 	};
 	struct exporter *ex;
-	if (exporter__open(&ex, &eo, &usage_err, err, sizeof(err), skipped, sizeof(skipped)) < 0) {
-		httpd__close(h);
+	if (exporter__open(&ex, &eo, &usage_err, skipped, sizeof(skipped)) < 0) {
+		httpd__close(h);     /* no public call: the reason stays */
 		if (usage_err)
-			cli_usage_error("%s", err);
-		cli_die(CLI_EXIT_FAIL, "%s", err);
+			cli_usage_error("%s", pmc_errmsg());
+		cli_die(CLI_EXIT_FAIL, "%s", pmc_errmsg());
 	}
 	if (skipped[0])
 		cli_warn("not counted here: %s (%s)", skipped, "this machine cannot count them");

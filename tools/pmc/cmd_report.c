@@ -260,8 +260,8 @@ int cmd_report(int argc, char **argv)
 		cli_discard_output(&of);
 		return CLI_EXIT_FAIL;
 	}
-	if (wall && offcpu__wall(p, err, sizeof(err)) != 0) {
-		cli_warn("%s: %s", o.input_name, err);
+	if (wall && offcpu__wall(p) != 0) {
+		cli_warn("%s: %s", o.input_name, pmc_errmsg());
 		cli_discard_output(&of);
 		profile__free(p);
 		return CLI_EXIT_FAIL;
