@@ -190,6 +190,11 @@ struct prof_priv {
 
 /* ---- loading ------------------------------------------------------------- */
 
+int profile__nomem(const struct profile *p)
+{
+	return p->priv->nomem || symtab__nomem(p->st) ? pmc__nomem() : 0;
+}
+
 /* Mark p out of memory; NULL, for the callers that return a pointer. */
 static void *nomem(struct profile *p)
 {
@@ -887,8 +892,8 @@ int profile__feed(struct profile *p, const struct pmclog_ev *ev)
 	if (ev->pl_type == PMCLOG_TYPE_CALLCHAIN)
 		return 1;
 	handle(p, ev);
-	if (v->nomem)
-		return pmc__nomem();
+	if (profile__nomem(p))
+		return -ENOMEM;
 	/* Births are applied at once: a live reader cannot wait for the end
 	 * (records of one process mostly arrive in order). */
 	apply_inherits(p);
@@ -954,7 +959,7 @@ int profile__load(struct profile **out, const char *path, const struct prof_load
 	input__close(in);
 	free(ev);
 	apply_inherits(p);
-	if (p->priv->nomem) {
+	if (profile__nomem(p)) {
 		profile__free(p);
 		pmc__clear_reason();    /* this is why, whatever the reader said */
 		return pmc__nomem();

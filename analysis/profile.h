@@ -151,6 +151,10 @@ struct prof_load_opts {
 int profile__load(struct profile **out, const char *path, const struct prof_load_opts *o);
 void profile__resolve(struct profile *p);
 void profile__free(struct profile *p);
+/* -ENOMEM (pmc_errmsg() "out of memory") if an allocation failed since the
+ * profile was made (loading, resolving symbols): what was printed from it
+ * is incomplete, and its user fails; else 0. */
+int profile__nomem(const struct profile *p);
 
 /*
  * Live use (analysis/live.h: `pmc top`): an empty profile fed one record at

@@ -40,6 +40,7 @@
 struct strpool {
 	char **slot;
 	size_t cap, n;
+	int nomem;                /* a string could not be kept (symtab__nomem) */
 };
 
 static uint64_t hash_str(const char *s)
@@ -50,13 +51,16 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
+/* s, interned; out of memory "?" (not interned), with p->nomem set. */
 static const char *pool_intern(struct strpool *p, const char *s)
 {
 	if (p->n * 2 >= p->cap) {
 		size_t ncap = p->cap ? p->cap * 2 : 1024;
 		char **ns = calloc(ncap, sizeof(*ns));
-		if (!ns)
-			abort();
+		if (!ns) {
+			p->nomem = 1;
+			return "?";
+		}
 		for (size_t i = 0; i < p->cap; i++) {
 			if (!p->slot[i])
 				continue;
@@ -76,8 +80,10 @@ static const char *pool_intern(struct strpool *p, const char *s)
 		j = (j + 1) & (p->cap - 1);
 	}
 	p->slot[j] = strdup(s);
-	if (!p->slot[j])
-		abort();
+	if (!p->slot[j]) {
+		p->nomem = 1;
+		return "?";
+	}
 	p->n++;
 	return p->slot[j];
 }
@@ -101,16 +107,21 @@ struct table {
 	struct tsym *v;
 	size_t n, cap;
 	int sorted;
+	int nomem;                /* a symbol could not be added (symtab__nomem) */
 };
 
 static void table_add_mod(struct table *t, uint64_t start, uint64_t size, const char *name,
     const char *mod)
 {
 	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 256;
-		t->v = realloc(t->v, t->cap * sizeof(*t->v));
-		if (!t->v)
-			abort();
+		size_t cap = t->cap ? t->cap * 2 : 256;
+		struct tsym *v = realloc(t->v, cap * sizeof(*t->v));
+		if (!v) {
+			t->nomem = 1;
+			return;
+		}
+		t->v = v;
+		t->cap = cap;
 	}
 	t->v[t->n++] = (struct tsym){ start, size, name, mod };
 	t->sorted = 0;
@@ -219,14 +230,19 @@ struct kmodmap {                  /* a module's range from the recording (MAP_IN
 	struct sym_dso *dso;
 };
 
+static void mark_nomem(struct symtab *st);
+
 static const char *arena_add(struct sym_dso *d, const char *s, size_t n)
 {
 	struct arena *a = d->names;
 	if (!a || a->len + n + 1 > a->cap) {
 		size_t cap = n + 1 > 1 << 20 ? n + 1 : 1 << 20;
 		a = malloc(sizeof(*a));
-		if (!a || !(a->buf = malloc(cap)))
-			abort();
+		if (!a || !(a->buf = malloc(cap))) {
+			free(a);
+			mark_nomem(d->st);
+			return "?";
+		}
 		a->len = 0;
 		a->cap = cap;
 		a->next = d->names;
@@ -257,11 +273,27 @@ struct symtab {
 	struct kmodmap *kmods;
 	size_t nkmods, capkmods;
 	char *dbgpath;
+	int nomem;                    /* see symtab__nomem */
 };
 
 const char *symtab__intern(struct symtab *st, const char *s)
 {
 	return pool_intern(&st->pool, s ? s : "");
+}
+
+static void mark_nomem(struct symtab *st)
+{
+	st->nomem = 1;
+}
+
+int symtab__nomem(const struct symtab *st)
+{
+	if (st->nomem || st->pool.nomem || st->ksyms_extra.nomem)
+		return 1;
+	for (size_t i = 0; i < st->ndso; i++)
+		if (st->dsos[i]->tab.nomem || st->dsos[i]->plt.nomem || st->dsos[i]->alias.nomem)
+			return 1;
+	return 0;
 }
 
 struct symtab *symtab__new(const struct symtab_opts *opts)
@@ -456,8 +488,10 @@ void symtab__set_jitdump(struct symtab *st, pid_t pid, const char *path)
 		return;
 	free(d->jitdump);
 	d->jitdump = strdup(path);
-	if (!d->jitdump)
-		abort();
+	if (!d->jitdump) {
+		st->nomem = 1;
+		return;
+	}
 	d->jit_state = 1;
 	d->name = symtab__intern(st, base_name(path));
 }
@@ -599,10 +633,14 @@ void symtab__add_kmodule(struct symtab *st, uint64_t start, uint64_t len, const 
 	if (!name[0])
 		return;
 	if (st->nkmods == st->capkmods) {
-		st->capkmods = st->capkmods ? st->capkmods * 2 : 16;
-		st->kmods = realloc(st->kmods, st->capkmods * sizeof(*st->kmods));
-		if (!st->kmods)
-			abort();
+		size_t cap = st->capkmods ? st->capkmods * 2 : 16;
+		struct kmodmap *k = realloc(st->kmods, cap * sizeof(*st->kmods));
+		if (!k) {
+			st->nomem = 1;
+			return;
+		}
+		st->kmods = k;
+		st->capkmods = cap;
 	}
 	struct sym_dso *d = kmod_dso(st, name, path);
 	if (!d->kbase)
@@ -1251,10 +1289,14 @@ static void jit_debug(struct sym_dso *d, const unsigned char *r, size_t len)
 		    symtab__intern(d->st, name);
 		prev = file;
 		if (d->njl == d->capjl) {
-			d->capjl = d->capjl ? d->capjl * 2 : 256;
-			d->jl = realloc(d->jl, d->capjl * sizeof(*d->jl));
-			if (!d->jl)
-				abort();
+			size_t cap = d->capjl ? d->capjl * 2 : 256;
+			struct jline *jl = realloc(d->jl, cap * sizeof(*d->jl));
+			if (!jl) {
+				d->st->nomem = 1;
+				break;
+			}
+			d->jl = jl;
+			d->capjl = cap;
 		}
 		if (file && ln > 0)
 			d->jl[d->njl++] = (struct jline){ addr, file, ln };
@@ -1572,9 +1614,14 @@ static void alias_build(struct sym_dso *d)
 		    sym.st_shndx == SHN_UNDEF)
 			continue;
 		if (n == cap) {
-			cap = cap ? cap * 2 : 1024;
-			if (!(c = realloc(c, cap * sizeof(*c))))
-				abort();
+			size_t ncap = cap ? cap * 2 : 1024;
+			struct alias_cand *nc = realloc(c, ncap * sizeof(*c));
+			if (!nc) {
+				d->st->nomem = 1;
+				break;      /* the aliases of the symbols read so far */
+			}
+			c = nc;
+			cap = ncap;
 		}
 		c[n++] = (struct alias_cand){ addr, sym.st_size, GELF_ST_BIND(sym.st_info), name };
 	}

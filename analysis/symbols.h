@@ -51,8 +51,12 @@ struct symtab_opts {
 struct symtab *symtab__new(const struct symtab_opts *opts);
 void symtab__free(struct symtab *st);
 
-/* Interned string (pointer-comparable). */
+/* Interned string (pointer-comparable); "?" when out of memory (then
+ * symtab__nomem says so). */
 const char *symtab__intern(struct symtab *st, const char *s);
+/* 1 if an allocation failed (a name, a symbol, a mapping was dropped):
+ * sticky, for the owner of the table to fail with -ENOMEM. */
+int symtab__nomem(const struct symtab *st);
 
 /* The dso for a mapping of path (build id optional, bidlen 0), interned by
  * (path, build id).  Never NULL (out of memory aborts). */

@@ -25,6 +25,7 @@
 #include "live.h"
 #include "profile.h"
 #include "report.h"
+#include "symbols.h"
 #include "tree.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -173,12 +174,32 @@ static void test_printers_nomem(void **s)
 	profile__free(p);
 }
 
+/* The symbol tables: a name that cannot be kept is "?", and the profile
+ * that owns them says out of memory from then on. */
+static void test_symbols_nomem(void **s)
+{
+	struct profile *p;
+	(void)s;
+	if (!HOOKED)
+		skip();
+	assert_non_null(p = profile__new(NULL));
+	assert_int_equal(profile__nomem(p), 0);
+	failing = 1;
+	const char *name = symtab__intern(p->st, "a name never seen before");
+	failing = 0;
+	assert_string_equal(name, "?");
+	assert_int_equal(symtab__nomem(p->st), 1);
+	assert_nomem(profile__nomem(p));
+	profile__free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_profile_feed_nomem),
 		cmocka_unit_test(test_live_nomem),
 		cmocka_unit_test(test_printers_nomem),
+		cmocka_unit_test(test_symbols_nomem),
 	};
 	return cmocka_run_group_tests(tests, pmc_test_setup, pmc_test_teardown);
 }

@@ -112,8 +112,9 @@ int cmd_annotate(int argc, char **argv)
 		cli_discard_output(&of);
 		return CLI_EXIT_FAIL;
 	}
-	if (annotate__print(f, p, &o) != 0) {
-		cli_warn("%s", pmc_errmsg());
+	if (annotate__print(f, p, &o) != 0 || profile__nomem(p) != 0) {
+		if (pmc_errcause() != PMC_CAUSE_NOMEM)   /* cli_close_output says that one */
+			cli_warn("%s", pmc_errmsg());
 		rc = CLI_EXIT_FAIL;
 	}
 	if (cli_close_output(&of, f, rc != CLI_EXIT_OK) != 0)

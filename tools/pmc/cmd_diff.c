@@ -130,7 +130,10 @@ int cmd_diff(int argc, char **argv)
 		profile__free(a);
 		return CLI_EXIT_FAIL;
 	}
-	if (cli_close_output(&of, f, diff__print(f, a, b, &o) != 0) != 0)
+	int r = diff__print(f, a, b, &o);
+	if (r == 0 && (r = profile__nomem(a)) == 0)
+		r = profile__nomem(b);
+	if (cli_close_output(&of, f, r != 0) != 0)
 		rc = CLI_EXIT_FAIL;
 	if (a->truncated[0] || b->truncated[0]) {
 		cli_warn("%s: %s", a->truncated[0] ? o.name_a : o.name_b,

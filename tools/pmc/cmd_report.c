@@ -282,6 +282,8 @@ int cmd_report(int argc, char **argv)
 	case F_SVG: r = export__svg(f, p, &o); break;
 	case F_HTML: r = export__html(f, p, &o); break;
 	}
+	if (r == 0)
+		r = profile__nomem(p);
 	if (cli_close_output(&of, f, r != 0) != 0)
 		rc = CLI_EXIT_FAIL;
 	if (p->truncated[0]) {

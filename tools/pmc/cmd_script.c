@@ -149,6 +149,8 @@ int cmd_script(int argc, char **argv)
 		return CLI_EXIT_FAIL;
 	}
 	int r = script__print(f, p, &o);
+	if (r == 0)
+		r = profile__nomem(p);
 	if (cli_close_output(&of, f, r != 0) != 0)
 		rc = CLI_EXIT_FAIL;
 	if (p->truncated[0]) {
