@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kcache.h"
 #include "numfmt.h"
 #include "report.h"
 
