@@ -161,6 +161,135 @@ static const struct tsym *table_find(struct table *t, uint64_t addr)
 	return NULL;
 }
 
+/* ---- an ELF binary's functions by address -------------------------------
+ *
+ * dwfl_module_addrinfo scans the binary's whole symbol table for every
+ * address (tens of thousands of symbols: cc1's 29 k dynamic symbols made a
+ * report of a gcc recording take minutes).  Its answer — which symbol, from
+ * the globals first, by closeness, binding and size, sizeless labels only in
+ * the address's section — depends on the address only through comparisons
+ * with the symbols' start and end addresses and with the section bounds, and
+ * through whether the address equals one of them.  So between two
+ * consecutive such boundaries (and at each boundary) the answer (name,
+ * start, st_size) is the same: each of those pieces is resolved once, by
+ * libdwfl itself, and found again by binary search — exactly libdwfl's
+ * (and perf's) choice between aliases and overlapping symbols, at one scan
+ * per function reached instead of one per address. */
+
+struct fpiece {
+	const char *name;         /* NULL: no symbol */
+	uint64_t start, size;     /* size: the symbol's st_size (0: a label) */
+};
+
+struct ftab {
+	uint64_t *b;              /* boundaries, sorted, distinct */
+	size_t nb;
+	uint32_t *slot;           /* per piece (2 nb + 1): 0 not resolved, else res index + 1 */
+	struct fpiece *res;
+	size_t nres, capres;
+};
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void ftab_free(struct ftab *f)
+{
+	free(f->b);
+	free(f->slot);
+	free(f->res);
+	memset(f, 0, sizeof(*f));
+}
+
+static void ftab_push(uint64_t **v, size_t *n, size_t *cap, uint64_t x)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 1024;
+		if (!(*v = realloc(*v, *cap * sizeof(**v))))
+			abort();
+	}
+	(*v)[(*n)++] = x;
+}
+
+/* Every value a lookup compares the address with: each symbol's value
+ * (resolved and as adjusted st_value) and end, each section's bounds in each
+ * ELF the symbols come from (the main file, the debug file).  A superset is
+ * harmless: it only makes the pieces finer. */
+static void ftab_build(struct ftab *f, Dwfl_Module *mod)
+{
+	uint64_t *b = NULL;
+	size_t n = 0, cap = 0;
+	Elf *elfs[4];
+	GElf_Addr biases[4];
+	int nelf = 0;
+	int nsym = dwfl_module_getsymtab(mod);
+	for (int i = 1; i < nsym; i++) {
+		GElf_Sym sym;
+		GElf_Addr a;
+		GElf_Word shndx;
+		Elf *elf = NULL;
+		Dwarf_Addr bias = 0;
+		if (!dwfl_module_getsym_info(mod, i, &sym, &a, &shndx, &elf, &bias))
+			continue;
+		ftab_push(&b, &n, &cap, a);
+		ftab_push(&b, &n, &cap, a + sym.st_size);
+		ftab_push(&b, &n, &cap, sym.st_value + bias);
+		ftab_push(&b, &n, &cap, sym.st_value + bias + sym.st_size);
+		int k = 0;
+		while (k < nelf && (elfs[k] != elf || biases[k] != bias))
+			k++;
+		if (k == nelf && nelf < 4 && elf) {
+			elfs[nelf] = elf;
+			biases[nelf++] = bias;
+		}
+	}
+	GElf_Addr mbias;
+	Elf *main = dwfl_module_getelf(mod, &mbias);
+	if (main && nelf < 4) {
+		elfs[nelf] = main;
+		biases[nelf++] = mbias;
+	}
+	for (int k = 0; k < nelf; k++) {
+		Elf_Scn *scn = NULL;
+		while ((scn = elf_nextscn(elfs[k], scn)) != NULL) {
+			GElf_Shdr sh;
+			if (!gelf_getshdr(scn, &sh))
+				continue;
+			ftab_push(&b, &n, &cap, sh.sh_addr + biases[k]);
+			ftab_push(&b, &n, &cap, sh.sh_addr + biases[k] + sh.sh_size);
+		}
+	}
+	if (n)
+		qsort(b, n, sizeof(*b), u64_cmp);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (m == 0 || b[m - 1] != b[i])
+			b[m++] = b[i];
+	f->b = b;
+	f->nb = m;
+	if (!(f->slot = calloc(2 * m + 1, sizeof(*f->slot))))
+		abort();
+}
+
+/* The piece holding addr: 0 below every boundary, 2i - 1 at boundary
+ * i - 1, 2i between boundaries i - 1 and i (or above the last). */
+static size_t ftab_piece(const struct ftab *f, uint64_t addr)
+{
+	size_t lo = 0, hi = f->nb;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->b[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return 0;
+	return f->b[lo - 1] == addr ? 2 * lo - 1 : 2 * lo;
+}
+
 /* ---- the symtab and its binaries -------------------------------------- */
 
 struct arena {            /* names of big tables (kallsyms), interned only when found */
@@ -197,6 +326,7 @@ struct sym_dso {
 	struct seg *segs;
 	int nseg;
 	struct table plt;
+	struct ftab funcs;            /* functions by address (elf_func) */
 	int machine;
 	int has_dwarf;                /* -1 not tried */
 	/* tables */
@@ -300,6 +430,7 @@ static void dso_free(struct sym_dso *d)
 	if (d->dwfl)
 		dwfl_end(d->dwfl);
 	free(d->segs);
+	ftab_free(&d->funcs);
 	free(d->plt.v);
 	free(d->tab.v);
 	free(d->path);
@@ -1454,6 +1585,30 @@ uint64_t sym_dso__addr(struct sym_dso *d, uint64_t map_start, uint64_t pgoff, ui
 	return off;
 }
 
+/* libdwfl's symbol for addr (dwfl_module_addrinfo), once per piece. */
+static const struct fpiece *elf_func(struct sym_dso *d, uint64_t addr)
+{
+	struct ftab *f = &d->funcs;
+	size_t p;
+	if (!f->slot)
+		ftab_build(f, d->mod);
+	p = ftab_piece(f, addr);
+	if (!f->slot[p]) {
+		GElf_Off off = 0;
+		GElf_Sym sym = { 0 };
+		const char *n = dwfl_module_addrinfo(d->mod, addr, &off, &sym, NULL, NULL, NULL);
+		if (f->nres == f->capres) {
+			f->capres = f->capres ? f->capres * 2 : 256;
+			if (!(f->res = realloc(f->res, f->capres * sizeof(*f->res))))
+				abort();
+		}
+		f->res[f->nres++] = (struct fpiece){ n ? intern_sym(d->st, n) : NULL, addr - off,
+		    sym.st_size };
+		f->slot[p] = (uint32_t)f->nres;
+	}
+	return &f->res[f->slot[p] - 1];
+}
+
 int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t *start,
     uint64_t *size)
 {
@@ -1480,14 +1635,12 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 			*size = t->size;
 			return 0;
 		}
-		GElf_Off off;
-		GElf_Sym sym;
-		const char *n = dwfl_module_addrinfo(d->mod, addr, &off, &sym, NULL, NULL, NULL);
-		if (!n)
+		const struct fpiece *f = elf_func(d, addr);
+		if (!f->name)
 			return -1;
-		*name = intern_sym(d->st, n);
-		*start = addr - off;
-		*size = sym.st_size ? sym.st_size : off + 1;
+		*name = f->name;
+		*start = f->start;
+		*size = f->size ? f->size : addr - f->start + 1;
 		return 0;
 	}
 	case SYM_DSO_KERNEL: {
