@@ -97,6 +97,16 @@ static const char *w_end(struct wlog *w, const char *name, int close)
 	return path;
 }
 
+/* path = dir/name, holding text */
+static void put_file(char *path, size_t len, const char *name, const char *text)
+{
+	snprintf(path, len, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
 static struct profile *load(const char *path)
 {
 	struct profile *p;
@@ -257,12 +267,9 @@ static void t_func_lookup_as_libdwfl(void **state)
 {
 	char src[PATH_MAX], so[PATH_MAX], cmd[PATH_MAX * 3];
 	(void)state;
-	snprintf(src, sizeof(src), "%s/syms.s", dir);
 	snprintf(so, sizeof(so), "%s/libsyms.so", dir);
-	FILE *f = fopen(src, "w");
-	assert_non_null(f);
 	/* no instructions, only bytes: the same on every architecture */
-	fputs(".text\n"
+	put_file(src, sizeof(src), "syms.s", ".text\n"
 	    ".globl g1\n.type g1,%function\ng1: .skip 64\n.size g1, 64\n"
 	    ".weak w1\n.type w1,%function\n.set w1, g1\n.size w1, 32\n"
 	    ".globl w2\n.type w2,%function\n.set w2, g1+8\n.size w2, 8\n"
@@ -275,8 +282,7 @@ static void t_func_lookup_as_libdwfl(void **state)
 	    "tail: .skip 16\n"
 	    ".globl s3\n.type s3,%function\ns3: .skip 16\n"
 	    ".globl lab3\nlab3: .skip 48\n.size s3, 40\n"
-	    ".data\n.globl dvar\n.type dvar,%object\ndvar: .skip 8\n.size dvar, 8\n", f);
-	fclose(f);
+	    ".data\n.globl dvar\n.type dvar,%object\ndvar: .skip 8\n.size dvar, 8\n");
 	snprintf(cmd, sizeof(cmd), "cc -shared -nostdlib -o %s %s 2>/dev/null", so, src);
 	if (system(cmd) != 0)
 		skip();   /* no compiler */
@@ -689,14 +695,10 @@ static void t_kernel_module_ko(void **state)
 	char src[PATH_MAX], ko[PATH_MAX], cmd[6 * PATH_MAX], hex[64], val[64];
 	uint8_t bid[20];
 	(void)state;
-	snprintf(src, sizeof(src), "%s/mymod.c", dir);
 	snprintf(ko, sizeof(ko), "%s/my-mod.ko", dir);
-	FILE *f = fopen(src, "w");
-	assert_non_null(f);
-	fputs("int mod_alpha(int x) { return x * 3; }\n"
+	put_file(src, sizeof(src), "mymod.c", "int mod_alpha(int x) { return x * 3; }\n"
 	    "int mod_beta(int x) { int s = 0; for (int i = 0; i < x; i++) s += i * x; return s; }\n"
-	    "int mod_gamma(int x) { return mod_beta(x) + mod_alpha(x); }\n", f);
-	fclose(f);
+	    "int mod_gamma(int x) { return mod_beta(x) + mod_alpha(x); }\n");
 	snprintf(cmd, sizeof(cmd), "cc -O1 -c -o %s.o %s 2>/dev/null && ld -r --build-id -o %s %s.o"
 	    " 2>/dev/null && readelf -n %s | awk '/Build ID/ { print $3 }'", ko, src, ko, ko, ko);
 	cmd_line(cmd, hex, sizeof(hex));
