@@ -5,7 +5,7 @@
 # bytes a sample (format 1: 96); -z is smaller still; pmc dump shows the
 # CHAIN records and the samples whole; pmc convert (log -> perf.data) hands
 # on the same chains; a format-1 log (tests/data/log-v1.log, written by the
-# format-1 writer) still reads.
+# format-1 writer) and a format-2 log (tests/data/log-v2.log) still read.
 . "$(dirname "$0")/lib.sh"
 
 W=$TMP/deep.wl
@@ -54,4 +54,16 @@ check "format 1 log: header says 1.0" grep -q ' HEADER format="1.0"' "$TMP/v1.tx
 check "format 1 log: its 75 samples" test "$(grep -c ' CALLCHAIN ' "$TMP/v1.txt")" = 75
 "$PMC" report -i "$V1" >"$TMP/v1r.txt" 2>&1; rc=$?
 check "format 1 log: report" test "$rc" = 0 -a -n "$(grep '^# Samples: 75 ' "$TMP/v1r.txt")"
+
+# A format-2 log (tests/data/log-v2.log, from the format-2 writer: every new
+# chain a CHAIN record before a CHAINSAMPLE) reads as before.
+V2=$PMC_ROOT/tests/data/log-v2.log
+"$PMC" dump -i "$V2" >"$TMP/v2.txt" 2>&1; rc=$?
+check "format 2 log: dump exit 0" test "$rc" = 0
+check "format 2 log: header says 2.0" grep -q ' HEADER format="2.0"' "$TMP/v2.txt"
+check "format 2 log: its 32 CHAIN records" test "$(grep -c ' CHAIN chainid=' "$TMP/v2.txt")" = 32
+check "format 2 log: its 100 samples, each with its chain id" \
+  test "$(grep ' CALLCHAIN ' "$TMP/v2.txt" | grep -c ' npc=[23] chainid=[1-9]')" = 100
+"$PMC" report -i "$V2" >"$TMP/v2r.txt" 2>&1; rc=$?
+check "format 2 log: report" test "$rc" = 0 -a -n "$(grep '^# Samples: 100 ' "$TMP/v2r.txt")"
 done_testing
