@@ -314,6 +314,93 @@ static void test_undefined_chain(void **state)
 	free(b);
 }
 
+/* The offset of the n-th record of type (0: the first) in a raw log. */
+static size_t find_rec(const unsigned char *b, size_t len, int type, int n)
+{
+	for (size_t off = 8; off + 16 <= len; off += PMCLOG_HDR_LEN(pmclog__ld32(b + off)))
+		if ((int)PMCLOG_HDR_TYPE(pmclog__ld32(b + off)) == type && n-- == 0)
+			return off;
+	fail();
+	return 0;
+}
+
+/* Read a log to its end; the error message, or NULL if it read cleanly.
+ * ids[i]: pl_chain of the i-th sample. */
+static const char *read_ids(const unsigned char *b, size_t len, uint32_t *ids, int max)
+{
+	static struct pmclog_ev ev;
+	static char msg[256];
+	void *p = pmclog_open(PMCLOG_FD_NONE);
+	int n = 0;
+
+	assert_int_equal(pmclog_feed(p, (char *)b, (int)len), 0);
+	assert_int_equal(pmclog_feed(p, NULL, 0), 0);
+	while (pmclog_read(p, &ev) == 0)
+		if (ev.pl_type == PMCLOG_TYPE_CALLCHAIN && n < max)
+			ids[n++] = ev.pl_u.pl_cc.pl_chain;
+	snprintf(msg, sizeof(msg), "%s", ev.pl_state == PMCLOG_EOF ? "" : pmclog_errmsg(p));
+	pmclog_close(p);
+	return ev.pl_state == PMCLOG_EOF ? NULL : msg;
+}
+
+/* The header's spare word defines a chain only in a format-3 log (formats 1
+ * and 2 wrote 0 there, and readers ignored it); a user-stack sample never
+ * defines one. */
+static void test_chaindef_rules(void **state)
+{
+	static const uint64_t pcs[2] = { 0x401000, 0x402000 };
+	static const uint8_t user[2] = { PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE };
+	static const uint64_t regs[1] = { 0x7ff0 };
+	static const unsigned char stack[16];
+	static struct pmc_logrec r;
+	struct pmc_logrec_sample x = { .pmc = 1, .pid = 10, .tid = 10, .period = 100,
+		.npc = 2, .pcs = pcs, .pcflags = user };
+	struct pmc_logrec_ustack u = { .abi = 2, .nregs = 1, .mask = 1, .regs = regs,
+		.len = sizeof(stack), .stack = stack };
+	FILE *f = tmpfile();
+	struct pmc_logw *lw;
+	uint32_t ids[3] = { 0 };
+	unsigned char *b;
+	size_t len, def, us;
+	const char *err;
+
+	assert_int_equal(pmc__logw_open(fileno(f), 0, "test", &lw), 0);
+	for (int i = 0; i < 2; i++) {            /* defines the chain, then refers to it */
+		assert_int_equal(pmc__logrec_callchain(&r, &x), 0);
+		assert_int_equal(pmc__logw_put(lw, &r), 0);
+	}
+	assert_int_equal(pmc__logrec_callchain_ustack(&r, &x, &u), 0);
+	assert_int_equal(pmc__logw_put(lw, &r), 0);
+	assert_int_equal(pmc__logw_close(lw), 0);
+	b = tl_slurp(fileno(f), &len);
+	fclose(f);
+
+	def = find_rec(b, len, PMCLOG_TYPE_CALLCHAIN, 0);
+	us = find_rec(b, len, PMCLOG_TYPE_CALLCHAIN, 1);
+	assert_int_equal(find_rec(b, len, PMCLOG_TYPE_CHAINSAMPLE, 0), def + 16 + 48);
+	assert_true(pmclog__ld32(b + def + 4) != 0);
+	assert_int_equal(pmclog__ld32(b + us + 4), 0);  /* the user-stack sample: whole */
+	assert_null(read_ids(b, len, ids, 3));
+	assert_int_equal(ids[0], pmclog__ld32(b + def + 4));
+	assert_int_equal(ids[1], ids[0]);
+	assert_int_equal(ids[2], 0);
+
+	/* the same bytes as a format-2 log: the spare word means nothing */
+	pmclog__st32(b + 8 + 16, 2);
+	err = read_ids(b, len, ids, 3);
+	assert_non_null(err);
+	assert_non_null(strstr(err, "is not defined"));
+	assert_int_equal(ids[0], 0);
+	pmclog__st32(b + 8 + 16, PMCLOG_FORMAT_MAJOR);
+
+	/* a user-stack sample that claims to define a chain: corruption */
+	pmclog__st32(b + us + 4, 9);
+	err = read_ids(b, len, ids, 3);
+	assert_non_null(err);
+	assert_non_null(strstr(err, "a user stack"));
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_cut_everywhere),
 		cmocka_unit_test(test_random_cuts),
 		cmocka_unit_test(test_undefined_chain),
+		cmocka_unit_test(test_chaindef_rules),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
