@@ -90,7 +90,7 @@ enum pmclog_type {
 	PMCLOG_TYPE_KSYMSRC = 67,         /* where kernel symbols come from */
 	PMCLOG_TYPE_KSYMBOL = 68,         /* a kernel symbol (BPF, trampolines) appeared/went */
 	PMCLOG_TYPE_CHAIN = 69,           /* a call chain that samples refer to (format 2 only) */
-	PMCLOG_TYPE_CHAINSAMPLE = 70,     /* a sample of a CHAIN: read as a CALLCHAIN */
+	PMCLOG_TYPE_CHAINSAMPLE = 70,     /* a sample of an interned chain: read as a CALLCHAIN */
 	PMCLOG_TYPE_SWITCH = 71           /* a thread left or got a CPU (pmc_set_switch_log) */
 };
 #define PMCLOG_TYPE_SAMPLE PMCLOG_TYPE_CALLCHAIN /* ext: our name for it */
@@ -122,8 +122,9 @@ struct pmclog_ev_callchain {          /* PMCLOG_TYPE_CALLCHAIN: one sample */
 	const unsigned char *pl_ustack; /* points into the reader: valid until the next read */
 	/* ext: the id of the interned call chain of the sample: set for a
 	 * CHAINSAMPLE and, since format 3, for the whole CALLCHAIN that defines
-	 * the chain (its first sample); 0 for a sample that is not interned.  A CHAIN record
-	 * (delivered with pmclog_set_extensions) is decoded into pl_cc too:
+	 * the chain (its first sample); 0 for a sample that is not interned.
+	 * A format-2 CHAIN record (delivered with pmclog_set_extensions) is
+	 * decoded into pl_cc too:
 	 * pl_chain, pl_pmcid, pl_pid, pl_cpuflags2, pl_npc, pl_pc, pl_pcflags;
 	 * its per-sample fields are 0. */
 	uint32_t pl_chain;

@@ -38,8 +38,7 @@ void pmc__logchains_free(struct pmc_logchains *t);
  * *ref to the CHAINSAMPLE to write instead (it points into t, valid until
  * the next call) when the chain was written before; returns 0 with *ref
  * NULL and *id set when the chain is new: write the CALLCHAIN whole with
- * *id in its record header's spare word (PMCLOG_HDR_CHAINDEF), which
- * defines the chain.  Returns 1 when the sample is to be written whole and
+ * *id in its record header's spare word, which defines the chain.  Returns 1 when the sample is to be written whole and
  * not interned (it carries a user stack or a period above 32 bits),
  * -ENOMEM when out of memory (write it whole too).
  */
