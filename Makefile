@@ -33,7 +33,8 @@ B        := build
 SANFLAGS :=
 endif
 
-WARN     := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wstrict-prototypes -Wmissing-prototypes
+WARN     := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wstrict-prototypes -Wmissing-prototypes \
+            -Werror=implicit-function-declaration -Werror=int-conversion
 CFLAGS   ?= -O2 -g
 # Include paths come per layer (LAYER_INC below), never for the whole tree.
 ALLCFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -fno-omit-frame-pointer -D_GNU_SOURCE \

@@ -2132,6 +2132,15 @@ struct pmc_log_stats {
 	int pl_error;
 };
 int pmc_log_stats(struct pmc_log_stats *_st);
+/*
+ * pmc_log_finish ends a recording: every ring drained and written
+ * (pmc_flush_logfile), the final counts into *_st (NULL: not wanted; pl_bytes
+ * does not include the CLOSELOG record written at close), then the log
+ * closed (pmc_close_logfile).  The log is closed even when writing failed;
+ * 0, or -1 with errno the first failure (a flush error, the writer's first
+ * write error, a close error).  The PMCs should be stopped first.
+ */
+int pmc_log_finish(struct pmc_log_stats *_st);
 
 /*
  * pmc_setting_get — hwpmc's tunables as libpmc uses them (callchaindepth,

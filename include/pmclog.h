@@ -89,8 +89,8 @@ enum pmclog_type {
 	PMCLOG_TYPE_THROTTLE = 66,        /* the kernel throttled / unthrottled a PMC */
 	PMCLOG_TYPE_KSYMSRC = 67,         /* where kernel symbols come from */
 	PMCLOG_TYPE_KSYMBOL = 68,         /* a kernel symbol (BPF, trampolines) appeared/went */
-	PMCLOG_TYPE_CHAIN = 69,           /* a call chain that samples refer to (format 2) */
-	PMCLOG_TYPE_CHAINSAMPLE = 70,     /* a sample of a CHAIN: read as a CALLCHAIN */
+	PMCLOG_TYPE_CHAIN = 69,           /* a call chain that samples refer to (format 2 only) */
+	PMCLOG_TYPE_CHAINSAMPLE = 70,     /* a sample of an interned chain: read as a CALLCHAIN */
 	PMCLOG_TYPE_SWITCH = 71           /* a thread left or got a CPU (pmc_set_switch_log) */
 };
 #define PMCLOG_TYPE_SAMPLE PMCLOG_TYPE_CALLCHAIN /* ext: our name for it */
@@ -120,9 +120,11 @@ struct pmclog_ev_callchain {          /* PMCLOG_TYPE_CALLCHAIN: one sample */
 	uint64_t pl_uregs[64];        /* in mask bit order */
 	uint32_t pl_ustack_len;       /* bytes at pl_ustack, from the sampled sp up */
 	const unsigned char *pl_ustack; /* points into the reader: valid until the next read */
-	/* ext: the id of the interned call chain (PMCLOG_TYPE_CHAIN) the
-	 * sample was written as, 0 for a sample stored whole.  A CHAIN record
-	 * (delivered with pmclog_set_extensions) is decoded into pl_cc too:
+	/* ext: the id of the interned call chain of the sample: set for a
+	 * CHAINSAMPLE and, since format 3, for the whole CALLCHAIN that defines
+	 * the chain (its first sample); 0 for a sample that is not interned.
+	 * A format-2 CHAIN record (delivered with pmclog_set_extensions) is
+	 * decoded into pl_cc too:
 	 * pl_chain, pl_pmcid, pl_pid, pl_cpuflags2, pl_npc, pl_pc, pl_pcflags;
 	 * its per-sample fields are 0. */
 	uint32_t pl_chain;
@@ -448,7 +450,8 @@ void pmclog_close(void *_cookie);
  *                         LINUX EXTENSIONS                               *
  * ====================================================================== */
 
-#define PMCLOG_FORMAT_MAJOR 2       /* 2: interned call chains (CHAIN, CHAINSAMPLE) */
+#define PMCLOG_FORMAT_MAJOR 3       /* 2: interned call chains (CHAIN, CHAINSAMPLE);
+                                       3: a chain's first sample defines it */
 #define PMCLOG_FORMAT_MAJOR_MIN 1   /* the oldest major this reader reads */
 #define PMCLOG_FORMAT_MINOR 0
 

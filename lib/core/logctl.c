@@ -475,24 +475,53 @@ int pmc_log_set_cmdline(const char *cmdline)
 	return 0;
 }
 
-int pmc_log_stats(struct pmc_log_stats *st)
+/* The writer's progress as pmc_log_stats reports it; the log is open. */
+static void log_stats(struct pmc_log_stats *st)
 {
 	struct pmc_logw_stats ls;
+
+	pmc__logw_get_stats(L.lw, &ls);
+	st->pl_samples = ls.samples;
+	st->pl_lost = ls.lost;
+	st->pl_records = ls.records;
+	st->pl_bytes = ls.bytes;
+	st->pl_error = ls.error;
+}
+
+int pmc_log_stats(struct pmc_log_stats *st)
+{
 	int rc = 0;
 	pthread_mutex_lock(&pmc__g.lock);
 	memset(st, 0, sizeof(*st));
-	if (L.lw) {
-		pmc__logw_get_stats(L.lw, &ls);
-		st->pl_samples = ls.samples;
-		st->pl_lost = ls.lost;
-		st->pl_records = ls.records;
-		st->pl_bytes = ls.bytes;
-		st->pl_error = ls.error;
-	} else {
+	if (L.lw)
+		log_stats(st);
+	else
 		rc = -EINVAL;
-	}
 	pthread_mutex_unlock(&pmc__g.lock);
 	return pmc__ret(rc);
+}
+
+/* Flush, take the final counts, close: the log is complete even when a
+ * step fails, and the first failure is the one reported. */
+static int do_finish(void *arg)
+{
+	struct pmc_log_stats *st = arg;
+	int rc = pmc__logw_flush(L.lw);
+
+	log_stats(st);
+	if (rc == 0 && st->pl_error)
+		rc = -st->pl_error;
+	int crc = close_log();
+	return rc < 0 ? rc : crc;
+}
+
+int pmc_log_finish(struct pmc_log_stats *st)
+{
+	struct pmc_log_stats ignored;
+	if (!st)
+		st = &ignored;
+	memset(st, 0, sizeof(*st));
+	return with_log(do_finish, st);
 }
 
 void pmc__log_fini(void)

@@ -21,7 +21,8 @@ struct slot {
 struct pmc_logchains {
 	struct slot slot[PMC_LOGCHAINS_SLOTS];
 	uint64_t clock;
-	struct pmc_logrec def, ref;
+	struct pmc_logrec key;        /* the chain's CHAIN encoding: its key */
+	struct pmc_logrec ref;
 };
 
 struct pmc_logchains *pmc__logchains_new(void)
@@ -60,19 +61,22 @@ static uint64_t hash(const unsigned char *p, size_t n)
 }
 
 int pmc__logchains_intern(struct pmc_logchains *t, const unsigned char *cc, size_t cclen,
-    const struct pmc_logrec **def, const struct pmc_logrec **ref)
+    uint32_t *id, const struct pmc_logrec **ref)
 {
 	struct slot *set, *victim;
 	const unsigned char *key;
 	size_t klen;
 	uint64_t h;
 
-	*def = *ref = NULL;
-	/* encode with a placeholder id: the key is what follows the id */
-	if (pmc__logrec_chain(&t->def, 1, cc, cclen) < 0)
+	*id = 0;
+	*ref = NULL;
+	/* the CHAIN encoding with a placeholder id holds what makes the chain
+	 * (pmcid, pid, split, pcs), and refuses what a CHAINSAMPLE cannot
+	 * stand for: the key is what follows the id */
+	if (pmc__logrec_chain(&t->key, 1, cc, cclen) < 0)
 		return 1;
-	key = t->def.buf + 4;
-	klen = t->def.len - 4;
+	key = t->key.buf + 4;
+	klen = t->key.len - 4;
 	h = hash(key, klen);
 	set = &t->slot[(h & (SETS - 1)) * WAYS];
 	victim = &set[0];
@@ -99,9 +103,6 @@ int pmc__logchains_intern(struct pmc_logchains *t, const unsigned char *cc, size
 	victim->len = klen;
 	victim->hash = h;
 	victim->used = t->clock;
-	pmclog__st32(t->def.buf, (uint32_t)(victim - t->slot) + 1);
-	pmc__logrec_chainsample(&t->ref, (uint32_t)(victim - t->slot) + 1, cc, cclen);
-	*def = &t->def;
-	*ref = &t->ref;
+	*id = (uint32_t)(victim - t->slot) + 1;
 	return 0;
 }

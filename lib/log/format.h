@@ -9,7 +9,8 @@
  *
  *   u32 hdr    = 0xEE << 24 | type << 16 | length  (length in bytes, header
  *                included, a multiple of 8, 16..65528)
- *   u32 spare  = 0
+ *   u32 spare  = 0; in a CALLCHAIN since format 3, the id of the chain
+ *                that this sample defines (0: none; see "Format 2" below)
  *   u64 time   ns on the header's clock (CLOCK_MONOTONIC)
  *
  * The payload offsets below are relative to the end of that header.
@@ -74,7 +75,10 @@
  * the user mask when cpuflags2 says so.  CHAINSAMPLE: u32 id, i32 tid,
  * u32 cpuflags, u32 period (a period above 32 bits is written as a whole
  * CALLCHAIN).  Ids are 1..PMCLOG_CHAIN_ID_MAX; a CHAIN with an id already
- * defined replaces it (the writer's table evicted the old chain). */
+ * defined replaces it (the writer's table evicted the old chain).
+ * Format 3 writes no CHAIN: a chain's first sample is its whole CALLCHAIN
+ * with the id in the record header's spare word, which defines the id the
+ * same way (CHAIN is still read in format-2 logs). */
 #define PMCLOG_MIN_CHAIN          24
 #define PMCLOG_MIN_CHAINSAMPLE    16
 #define PMCLOG_CHAIN_ID_MAX       65535u

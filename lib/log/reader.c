@@ -519,30 +519,27 @@ static size_t decode_pcs(const unsigned char *pl, size_t plen, uint32_t n, uint3
 	return need;
 }
 
-/* A CHAIN record: keep it under its id (replacing what the id meant). */
-static int decode_chain(struct pmclog_parser *p, const unsigned char *pl, size_t plen,
-    struct pmclog_ev *ev)
+/* Keep the chain of cc (its pmcid, pid, split and pcs) under id, replacing
+ * what the id meant: a CHAIN record (format 2) or a CALLCHAIN that defines
+ * its chain (format 3). */
+static int chain_keep(struct pmclog_parser *p, uint32_t id, const struct pmclog_ev_callchain *cc,
+    off_t off)
 {
-	struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
-	uint32_t id = L32(0), n = L32(16);
+	uint32_t n = cc->pl_npc;
 	struct rchain *c;
 
-	if (id == 0 || id > PMCLOG_CHAIN_ID_MAX || n == 0 || n > PMC_CALLCHAIN_DEPTH_MAX)
-		return fail(p, EILSEQ, "CHAIN record at offset %lld: bad id %u or %u pcs",
-		    (long long)ev->pl_offset, id, n);
+	if (id == 0 || id > PMCLOG_CHAIN_ID_MAX || (cc->pl_cpuflags2 & PMCLOG_CC2_USTACK))
+		return fail(p, EILSEQ, "record at offset %lld: bad chain id %u or a user stack",
+		    (long long)off, id);
 	c = malloc(sizeof(*c) + (sizeof(uintfptr_t) + 1) * (size_t)n);
 	if (!c)
 		return fail(p, ENOMEM, "out of memory");
-	c->pmcid = L32(4);
-	c->pid = (int32_t)L32(8);
-	c->cf2 = L32(12);
+	c->pmcid = cc->pl_pmcid;
+	c->pid = (int32_t)cc->pl_pid;
+	c->cf2 = cc->pl_cpuflags2;
 	c->npc = n;
-	if (decode_pcs(pl + PMCLOG_MIN_CHAIN, plen - PMCLOG_MIN_CHAIN, n, c->cf2, c->pc,
-	    (uint8_t *)(c->pc + n)) == 0) {
-		free(c);
-		return fail(p, EILSEQ, "CHAIN record at offset %lld: bad length for %u pcs",
-		    (long long)ev->pl_offset, n);
-	}
+	memcpy(c->pc, cc->pl_pc, n * sizeof(uintfptr_t));
+	memcpy(c->pc + n, cc->pl_pcflags, n);
 	if (id > p->nchains) {
 		size_t nn = p->nchains ? p->nchains : 256;
 		struct rchain **t;
@@ -561,14 +558,26 @@ static int decode_chain(struct pmclog_parser *p, const unsigned char *pl, size_t
 	}
 	free(p->chains[id - 1]);
 	p->chains[id - 1] = c;
-	cc->pl_chain = id;
-	cc->pl_pmcid = c->pmcid;
-	cc->pl_pid = (uint32_t)c->pid;
-	cc->pl_cpuflags2 = c->cf2;
-	cc->pl_npc = n;
-	memcpy(cc->pl_pc, c->pc, n * sizeof(uintfptr_t));
-	memcpy(cc->pl_pcflags, c->pc + n, n);
 	return 0;
+}
+
+/* A CHAIN record (format 2): decoded into pl_cc and kept under its id. */
+static int decode_chain(struct pmclog_parser *p, const unsigned char *pl, size_t plen,
+    struct pmclog_ev *ev)
+{
+	struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
+	uint32_t n = L32(16);
+
+	cc->pl_chain = L32(0);
+	cc->pl_pmcid = L32(4);
+	cc->pl_pid = L32(8);
+	cc->pl_cpuflags2 = L32(12);
+	cc->pl_npc = n;
+	if (decode_pcs(pl + PMCLOG_MIN_CHAIN, plen - PMCLOG_MIN_CHAIN, n, cc->pl_cpuflags2,
+	    cc->pl_pc, cc->pl_pcflags) == 0)
+		return fail(p, EILSEQ, "CHAIN record at offset %lld: bad length for %u pcs",
+		    (long long)ev->pl_offset, n);
+	return chain_keep(p, cc->pl_chain, cc, ev->pl_offset);
 }
 
 /* A CHAINSAMPLE: the CALLCHAIN it stands for. */
@@ -628,9 +637,10 @@ static int decode_ustack(struct pmclog_ev_callchain *cc, const unsigned char *pl
 	return 0;
 }
 
-/* 0 decoded, 1 unknown type (skip), -1 error. */
-static int decode(struct pmclog_parser *p, int type, const unsigned char *pl, size_t plen,
-    struct pmclog_ev *ev)
+/* 0 decoded, 1 unknown type (skip), -1 error.  aux: the record header's
+ * spare word. */
+static int decode(struct pmclog_parser *p, int type, uint32_t aux, const unsigned char *pl,
+    size_t plen, struct pmclog_ev *ev)
 {
 	static const uint16_t minlen[] = {
 		[PMCLOG_TYPE_CLOSELOG] = PMCLOG_MIN_CLOSELOG,
@@ -793,6 +803,14 @@ static int decode(struct pmclog_parser *p, int type, const unsigned char *pl, si
 		    decode_ustack(cc, pl, plen, PMCLOG_MIN_CALLCHAIN + used) < 0)
 			return fail(p, EILSEQ, "CALLCHAIN record at offset %lld: bad user stack",
 			    (long long)ev->pl_offset);
+		/* format 3: the first sample of a chain defines its id (the
+		 * header's spare word, 0 before format 3 and for a chain that
+		 * is not interned) */
+		if (aux && p->hdr.pl_format_major >= 3) {
+			if (chain_keep(p, aux, cc, ev->pl_offset) < 0)
+				return -1;
+			cc->pl_chain = aux;
+		}
 		break;
 	}
 	case PMCLOG_TYPE_CHAIN:
@@ -900,7 +918,8 @@ static int next_record(struct pmclog_parser *p, struct pmclog_ev *ev)
 
 		if (!p->header_seen && type != PMCLOG_TYPE_HEADER)
 			return fail(p, EILSEQ, "corrupt log: the first record is not a HEADER");
-		rc = decode(p, type, r + PMCLOG_REC_HDR_LEN, len - PMCLOG_REC_HDR_LEN, ev);
+		rc = decode(p, type, pmclog__ld32(r + 4), r + PMCLOG_REC_HDR_LEN,
+		    len - PMCLOG_REC_HDR_LEN, ev);
 		if (rc < 0)
 			return -1;
 		p->rb_start += len;

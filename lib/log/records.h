@@ -104,8 +104,9 @@ int pmc__logrec_callchain_ustack(struct pmc_logrec *r, const struct pmc_logrec_s
     const struct pmc_logrec_ustack *u);
 
 /*
- * Format 2's interned call chains (docs/log-format.md): the CHAIN record
- * that defines chain id from a CALLCHAIN payload (its pmcid, pid, pcs and
+ * Interned call chains (docs/log-format.md): the CHAIN record (format 2;
+ * format 3 writes none, its encoding is the writer table's key) that
+ * defines chain id from a CALLCHAIN payload (its pmcid, pid, pcs and
  * user/kernel split), and the CHAINSAMPLE that stands for that CALLCHAIN
  * (its tid, cpuflags, period).  -EINVAL for a CALLCHAIN that has no such
  * form: a user stack, a period above 32 bits, a bad length.

@@ -75,7 +75,9 @@ static int lout_flush(struct pmclog_writer *o)
 	return rc;
 }
 
-static int lout_put(struct pmclog_writer *o, int type, uint64_t ts, const void *payload, size_t plen)
+/* aux: the record header's spare word (the chain a CALLCHAIN defines) */
+static int lout_put(struct pmclog_writer *o, int type, uint32_t aux, uint64_t ts,
+    const void *payload, size_t plen)
 {
 	size_t padded = (plen + 7) & ~(size_t)7, total = PMCLOG_REC_HDR_LEN + padded;
 	unsigned char *d;
@@ -85,7 +87,7 @@ static int lout_put(struct pmclog_writer *o, int type, uint64_t ts, const void *
 		return o->err;
 	d = o->buf + o->len;
 	pmclog__st32(d, PMCLOG_HDR_MAKE(type, total));
-	pmclog__st32(d + 4, 0);
+	pmclog__st32(d + 4, aux);
 	pmclog__st64(d + 8, ts);
 	memcpy(d + PMCLOG_REC_HDR_LEN, payload, plen);
 	memset(d + PMCLOG_REC_HDR_LEN + plen, 0, padded - plen);
@@ -94,18 +96,18 @@ static int lout_put(struct pmclog_writer *o, int type, uint64_t ts, const void *
 }
 
 /* As the writer thread does (writer.c): a sample whose chain was written
- * is a CHAINSAMPLE, a new chain is defined right before it. */
+ * is a CHAINSAMPLE, the first sample of a chain is whole and defines it. */
 static int lout_rec(struct pmclog_writer *o, int type, uint64_t ts, const void *payload, size_t plen)
 {
-	const struct pmc_logrec *def, *ref;
-	int rc;
+	const struct pmc_logrec *ref;
+	uint32_t id;
 
 	if (type != PMCLOG_TYPE_CALLCHAIN ||
-	    pmc__logchains_intern(o->chains, payload, plen, &def, &ref) != 0)
-		return lout_put(o, type, ts, payload, plen);
-	if (def && (rc = lout_put(o, def->type, ts, def->buf, def->len)) < 0)
-		return rc;
-	return lout_put(o, ref->type, ts, ref->buf, ref->len);
+	    pmc__logchains_intern(o->chains, payload, plen, &id, &ref) != 0)
+		return lout_put(o, type, 0, ts, payload, plen);
+	if (ref)
+		return lout_put(o, ref->type, 0, ts, ref->buf, ref->len);
+	return lout_put(o, type, id, ts, payload, plen);
 }
 
 static void writer_free(struct pmclog_writer *o)

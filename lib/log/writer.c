@@ -154,8 +154,9 @@ static int write_out(struct pmc_logw *lw)
 	return rc;
 }
 
-static int append_rec(struct pmc_logw *lw, int type, uint64_t ts, const void *payload,
-    size_t len, int sample)
+/* aux: the record header's spare word (the chain a CALLCHAIN defines) */
+static int append_rec(struct pmc_logw *lw, int type, uint32_t aux, uint64_t ts,
+    const void *payload, size_t len, int sample)
 {
 	size_t plen = (len + 7) & ~(size_t)7;
 	size_t total = PMCLOG_REC_HDR_LEN + plen;
@@ -176,7 +177,7 @@ static int append_rec(struct pmc_logw *lw, int type, uint64_t ts, const void *pa
 	}
 	d = lw->buf + lw->len;
 	pmclog__st32(d, PMCLOG_HDR_MAKE(type, total));
-	pmclog__st32(d + 4, 0);
+	pmclog__st32(d + 4, aux);
 	pmclog__st64(d + 8, ts);
 	if (len)
 		memcpy(d + PMCLOG_REC_HDR_LEN, payload, len);
@@ -190,27 +191,26 @@ static int append_rec(struct pmc_logw *lw, int type, uint64_t ts, const void *pa
 	return 0;
 }
 
-/* A sample whose chain is in the table is written as a CHAINSAMPLE; a new
- * chain is defined (CHAIN) right before it, in the same buffer order, so
- * every cut of the log has the definition before the sample. */
+/* A sample whose chain is in the table is written as a CHAINSAMPLE; the
+ * first sample of a chain is written whole and defines the chain's id (in
+ * its header's spare word), so every cut of the log has the definition
+ * before any sample that refers to it. */
 int pmc__logw_append(struct pmc_logw *lw, int type, uint64_t ts, const void *payload,
     size_t len)
 {
-	const struct pmc_logrec *def, *ref;
-	int rc;
+	const struct pmc_logrec *ref;
+	uint32_t id;
 
 	if (type != PMCLOG_TYPE_CALLCHAIN)
-		return append_rec(lw, type, ts, payload, len, 0);
+		return append_rec(lw, type, 0, ts, payload, len, 0);
 	if (!lw->chains && !lw->st.error)
 		lw->chains = pmc__logchains_new();
 	if (!lw->chains || lw->st.error ||
-	    pmc__logchains_intern(lw->chains, payload, len, &def, &ref) != 0)
-		return append_rec(lw, type, ts, payload, len, 1);
-	if (def && (rc = append_rec(lw, def->type, ts, def->buf, def->len, 0)) < 0) {
-		lw->st.lost++;
-		return rc;
-	}
-	return append_rec(lw, ref->type, ts, ref->buf, ref->len, 1);
+	    pmc__logchains_intern(lw->chains, payload, len, &id, &ref) != 0)
+		return append_rec(lw, type, 0, ts, payload, len, 1);
+	if (ref)
+		return append_rec(lw, ref->type, 0, ts, ref->buf, ref->len, 1);
+	return append_rec(lw, type, id, ts, payload, len, 1);
 }
 
 /* ---- rings ------------------------------------------------------------- */

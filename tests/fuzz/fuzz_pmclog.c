@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				(void)strlen(ev.pl_u.pl_a.pl_evname);
 			if (ev.pl_type == PMCLOG_TYPE_HEADER)
 				(void)strlen(ev.pl_u.pl_h.pl_cmdline);
-			/* a sample (whole or an interned chain's) or a CHAIN */
+			/* a sample (whole, defining its chain, or an interned chain's) or a CHAIN */
 			if ((ev.pl_type == PMCLOG_TYPE_CALLCHAIN || ev.pl_type == PMCLOG_TYPE_CHAIN) &&
 			    (ev.pl_u.pl_cc.pl_npc == 0 || ev.pl_u.pl_cc.pl_npc > PMC_CALLCHAIN_DEPTH_MAX))
 				abort();

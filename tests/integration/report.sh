@@ -27,6 +27,14 @@ share() { awk -v s="$2" '$NF == s && $1 ~ /%$/ { sub("%", "", $1); print $1; exi
 "$PMC" report -i "$TMP/a.log" --color never >"$TMP/a.txt"
 check "report exits 0" test $? -eq 0
 h=$(share "$TMP/a.txt" hot60); w=$(share "$TMP/a.txt" warm30); c=$(share "$TMP/a.txt" cold10)
+# cpu-clock samples CPU time, which a busy 2-vCPU machine skews now and then
+# (CI once saw warm30 at 26.3 %): shares off their known answer get one more
+# recording; a wrong report would be wrong twice.
+if ! approx "${h:-0}" 60 8 || ! approx "${w:-0}" 30 12 || ! approx "${c:-0}" 10 30; then
+  echo "# shares $h/$w/$c off 60/30/10: recording once more" >&2
+  rec "$TMP/a.log" "$W/work603010" 40 && "$PMC" report -i "$TMP/a.log" --color never >"$TMP/a.txt"
+  h=$(share "$TMP/a.txt" hot60); w=$(share "$TMP/a.txt" warm30); c=$(share "$TMP/a.txt" cold10)
+fi
 check "hot60 ~ 60% (${h:-none})" approx "${h:-0}" 60 8
 check "warm30 ~ 30% (${w:-none})" approx "${w:-0}" 30 12
 check "cold10 ~ 10% (${c:-none})" approx "${c:-0}" 10 30

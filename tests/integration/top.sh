@@ -40,7 +40,7 @@ cp "$W/work603010" "$TMP/topwork"
 share() { awk -v s="$1" '$NF == s && $1 ~ /%$/ { sub("%", "", $1); v=$1 } END { print v }' "$2"; }
 
 # ---- not a terminal: plain blocks -----------------------------------------
-"$PMC" top -e cpu-clock -d 0.5 -s sym -- "$TMP/topwork" 30 >"$TMP/plain" 2>"$TMP/plain.err" </dev/null
+"$PMC" top -e cpu-clock -d 0.2 -s sym -- "$TMP/topwork" 60 >"$TMP/plain" 2>"$TMP/plain.err" </dev/null
 rc=$?
 check "plain: exit 0 when the command ends ($rc)" test "$rc" -eq 0
 nb=$(grep -c '^pmc top: ' "$TMP/plain")

@@ -98,6 +98,16 @@ static const char *w_end(struct wlog *w, const char *name, int close)
 	return path;
 }
 
+/* path = dir/name, holding text */
+static void put_file(char *path, size_t len, const char *name, const char *text)
+{
+	snprintf(path, len, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
 static struct profile *load(const char *path)
 {
 	struct profile *p;
@@ -352,6 +362,78 @@ static void t_offcpu(void **state)
 	assert_int_equal(offcpu__wall(p), -ENOENT);
 	assert_non_null(strstr(pmc_errmsg(), "no off-CPU samples"));
 	profile__free(p);
+}
+
+/* analysis/symbols.c finds an ELF binary's functions by binary search
+ * (issue 16): its choice between aliases, nested and overlapping symbols,
+ * sizeless labels, locals and globals is libdwfl's, at every address. */
+static void t_func_lookup_as_libdwfl(void **state)
+{
+	char src[PATH_MAX], so[PATH_MAX], cmd[PATH_MAX * 3];
+	(void)state;
+	snprintf(so, sizeof(so), "%s/libsyms.so", dir);
+	/* no instructions, only bytes: the same on every architecture */
+	put_file(src, sizeof(src), "syms.s", ".text\n"
+	    ".globl g1\n.type g1,%function\ng1: .skip 64\n.size g1, 64\n"
+	    ".weak w1\n.type w1,%function\n.set w1, g1\n.size w1, 32\n"
+	    ".globl w2\n.type w2,%function\n.set w2, g1+8\n.size w2, 8\n"
+	    ".globl g2\n.type g2,%function\ng2: .skip 16\n"
+	    "lab: .skip 16\n"
+	    ".type l1,%function\nl1: .skip 32\n.size l1, 32\n"
+	    ".globl outer\n.type outer,%function\nouter: .skip 64\n.size outer, 64\n"
+	    ".type inner,%function\n.set inner, outer+16\n.size inner, 16\n"
+	    ".weak wk\n.type wk,%function\nwk: .skip 24\n.size wk, 48\n"
+	    "tail: .skip 16\n"
+	    ".globl s3\n.type s3,%function\ns3: .skip 16\n"
+	    ".globl lab3\nlab3: .skip 48\n.size s3, 40\n"
+	    ".data\n.globl dvar\n.type dvar,%object\ndvar: .skip 8\n.size dvar, 8\n");
+	snprintf(cmd, sizeof(cmd), "cc -shared -nostdlib -o %s %s 2>/dev/null", so, src);
+	if (system(cmd) != 0)
+		skip();   /* no compiler */
+	static char *debuginfo_path;
+	Dwfl_Callbacks cb = { .find_elf = dwfl_build_id_find_elf,
+		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.section_address = dwfl_offline_section_address, .debuginfo_path = &debuginfo_path };
+	Dwfl *dw = dwfl_begin(&cb);
+	assert_non_null(dw);
+	dwfl_report_begin(dw);
+	Dwfl_Module *m = dwfl_report_elf(dw, "libsyms.so", so, -1, 0, true);
+	dwfl_report_end(dw, NULL, NULL);
+	assert_non_null(m);
+	uint64_t lo = UINT64_MAX, hi = 0;
+	int ns = dwfl_module_getsymtab(m);
+	for (int i = 1; i < ns; i++) {
+		GElf_Sym sym;
+		GElf_Addr a;
+		if (dwfl_module_getsym_info(m, i, &sym, &a, NULL, NULL, NULL) && a) {
+			lo = a < lo ? a : lo;
+			hi = a + sym.st_size > hi ? a + sym.st_size : hi;
+		}
+	}
+	assert_true(lo < hi);
+	struct symtab *st = symtab__new(NULL);
+	struct sym_dso *d = symtab__dso(st, so, NULL, 0);
+	int named = 0;
+	for (uint64_t a = lo - 16; a < hi + 64; a++) {
+		GElf_Off off;
+		GElf_Sym sym;
+		const char *want = dwfl_module_addrinfo(m, a, &off, &sym, NULL, NULL, NULL);
+		const char *name;
+		uint64_t start, size;
+		int r = sym_dso__func(d, a, &name, &start, &size);
+		if (!want) {
+			assert_int_equal(r, -1);
+			continue;
+		}
+		assert_int_equal(r, 0);
+		assert_string_equal(name, want);
+		assert_int_equal(start, a - off);
+		assert_int_equal(size, sym.st_size ? sym.st_size : off + 1);
+		named++;
+	}
+	assert_true(named > 200);
+	symtab__free(st);
+	dwfl_end(dw);
 }
 
 static void t_demangle(void **state)
@@ -717,14 +799,10 @@ static void t_kernel_module_ko(void **state)
 	char src[PATH_MAX], ko[PATH_MAX], cmd[6 * PATH_MAX], hex[64], val[64];
 	uint8_t bid[20];
 	(void)state;
-	snprintf(src, sizeof(src), "%s/mymod.c", dir);
 	snprintf(ko, sizeof(ko), "%s/my-mod.ko", dir);
-	FILE *f = fopen(src, "w");
-	assert_non_null(f);
-	fputs("int mod_alpha(int x) { return x * 3; }\n"
+	put_file(src, sizeof(src), "mymod.c", "int mod_alpha(int x) { return x * 3; }\n"
 	    "int mod_beta(int x) { int s = 0; for (int i = 0; i < x; i++) s += i * x; return s; }\n"
-	    "int mod_gamma(int x) { return mod_beta(x) + mod_alpha(x); }\n", f);
-	fclose(f);
+	    "int mod_gamma(int x) { return mod_beta(x) + mod_alpha(x); }\n");
 	snprintf(cmd, sizeof(cmd), "cc -O1 -c -o %s.o %s 2>/dev/null && ld -r --build-id -o %s %s.o"
 	    " 2>/dev/null && readelf -n %s | awk '/Build ID/ { print $3 }'", ko, src, ko, ko, ko);
 	cmd_line(cmd, hex, sizeof(hex));
@@ -1046,6 +1124,7 @@ int main(void)
 		cmocka_unit_test(t_elf_symbols),
 		cmocka_unit_test(t_buildid_mismatch),
 		cmocka_unit_test(t_perfmap_and_kernel),
+		cmocka_unit_test(t_func_lookup_as_libdwfl),
 		cmocka_unit_test(t_demangle),
 		cmocka_unit_test(t_aggregation),
 		cmocka_unit_test(t_not_a_log),

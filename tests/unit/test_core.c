@@ -455,6 +455,62 @@ static void test_spawn(void **s)
 
 /* PMC_F_LOG_PROCCSW: a PROCCSW record per context switch of the target,
  * carrying the count accrued while it was on a CPU. */
+/* pmc_log_finish: the final counts are what the file holds, the log is
+ * closed after it (CLOSELOG last), and a write error is reported and still
+ * closes the log. */
+static void test_log_finish(void **s)
+{
+	char path[] = "/tmp/pmc-test-fin-XXXXXX";
+	int fd = mkstemp(path), pfd[2], closelog = 0;
+	struct pmc_log_stats st;
+	struct pmclog_ev ev;
+	uint64_t samples = 0;
+	pmc_id_t id;
+	(void)s;
+	assert_true(fd >= 0);
+	unlink(path);
+	EXPECT_ERR(pmc_log_finish(&st), EINVAL);
+	assert_int_equal(pmc_allocate("cpu-clock", PMC_MODE_TS, PMC_F_CALLCHAIN, PMC_CPU_ANY,
+	    &id, 100000), 0);
+	assert_int_equal(pmc_configure_logfile(fd), 0);
+	assert_int_equal(pmc_attach(id, 0), 0);
+	assert_int_equal(pmc_start(id), 0);
+	pmc_test_spin_ms(30);
+	assert_int_equal(pmc_stop(id), 0);
+	assert_int_equal(pmc_log_finish(&st), 0);
+	assert_int_equal(st.pl_error, 0);
+	assert_true(st.pl_samples > 0);
+	uint64_t st_samples = st.pl_samples;
+	EXPECT_ERR(pmc_log_stats(&st), EINVAL);          /* closed */
+	assert_int_equal(pmc_release(id), 0);
+	lseek(fd, 0, SEEK_SET);
+	void *p = pmclog_open(fd);
+	assert_non_null(p);
+	while (pmclog_read(p, &ev) == 0) {
+		samples += ev.pl_type == PMCLOG_TYPE_CALLCHAIN;
+		closelog = ev.pl_type == PMCLOG_TYPE_CLOSELOG;
+	}
+	pmclog_close(p);
+	close(fd);
+	assert_true(closelog);
+	assert_int_equal(samples, st_samples);
+	EXPECT_ERR(pmc_configure_logfile(-1), EINVAL);   /* nothing left open */
+
+	/* the reader went away: the error is the writer's, the log is closed */
+	struct pmc_log_stats again;
+	assert_int_equal(pipe(pfd), 0);
+	signal(SIGPIPE, SIG_IGN);
+	assert_int_equal(pmc_configure_logfile(pfd[1]), 0);
+	close(pfd[0]);
+	assert_int_equal(pmc_writelog(42), 0);
+	errno = 0;
+	assert_int_equal(pmc_log_finish(NULL), -1);
+	assert_int_equal(errno, EPIPE);
+	EXPECT_ERR(pmc_log_stats(&again), EINVAL);
+	close(pfd[1]);
+	signal(SIGPIPE, SIG_DFL);
+}
+
 static void test_log_proccsw(void **s)
 {
 	char path[] = "/tmp/pmc-test-csw-XXXXXX";
@@ -733,6 +789,7 @@ int main(void)
 		cmocka_unit_test(test_settings),
 		cmocka_unit_test(test_mincount),
 		cmocka_unit_test(test_spawn),
+		cmocka_unit_test(test_log_finish),
 		cmocka_unit_test(test_log_proccsw),
 		cmocka_unit_test(test_user_stack),
 		cmocka_unit_test(test_detach_thread),

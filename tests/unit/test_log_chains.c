@@ -1,10 +1,12 @@
 /*
- * test_log_chains.c — interned call chains (log format 2) through the real
+ * test_log_chains.c — interned call chains (log format 3) through the real
  * writer and reader: every sample reads back whole and in order, whatever
  * the writer's table evicted; a repeated 6-frame chain costs at most 40
- * bytes a sample; a log cut at every record boundary, and at random bytes
- * (raw and zstd), reads without error as a prefix of the samples; a
- * CHAINSAMPLE naming a chain that was never defined is corruption.
+ * bytes a sample; chains that rarely repeat (a compiler's profile) cost no
+ * more than format 1's whole CALLCHAINs; a log cut at every record
+ * boundary, and at random bytes (raw and zstd), reads without error as a
+ * prefix of the samples; a CHAINSAMPLE naming a chain that was never
+ * defined is corruption.
  */
 #include "test_log_util.h"
 #include "log/chains.h"
@@ -93,7 +95,7 @@ static unsigned char *make_log(struct smp *smp, int n, unsigned nchains, unsigne
 
 /* Read len bytes of a log: the samples must be smp[0..], in order, and the
  * read must end without error.  Returns how many samples it read; *chains
- * counts the CHAIN records seen (extensions on). */
+ * counts the chain definitions seen (extensions on). */
 static int read_back(const unsigned char *b, size_t len, const struct smp *smp, int n,
     int *chains, int *interned)
 {
@@ -108,8 +110,7 @@ static int read_back(const unsigned char *b, size_t len, const struct smp *smp, 
 	assert_int_equal(pmclog_feed(p, NULL, 0), 0);
 	*chains = *interned = 0;
 	while (pmclog_read(p, &ev) == 0) {
-		if (ev.pl_type == PMCLOG_TYPE_CHAIN)
-			++*chains;
+		*chains += tl_chaindef(&ev) != 0;
 		if (ev.pl_type != PMCLOG_TYPE_CALLCHAIN)
 			continue;
 		assert_true(got < n);
@@ -173,6 +174,72 @@ static void test_bytes_per_sample(void **state)
 	assert_true(len - base <= 40 * (size_t)N);
 }
 
+/* Chains that rarely repeat (a compiler: 62k distinct chains in 78k
+ * samples): the log is no bigger than format 1's, where every sample is a
+ * whole CALLCHAIN (format 2 added a 40-byte CHAIN per new chain, 24 bytes
+ * over, which its shortened repeats did not make up for).  Depths 1..16, a
+ * sample in 20 repeating an earlier chain. */
+static void test_distinct_chains_cost(void **state)
+{
+	enum { N = 20000, DEPTH = 16 };
+	static struct pmc_logrec r;
+	static uint64_t pcs[N][DEPTH];
+	static uint32_t npc[N];
+	static uint8_t user[DEPTH];
+	size_t base = 0, len, format1 = 0;
+	unsigned char *b;
+	int defs = 0, got = 0;
+
+	memset(user, PMC_CC_F_USERSPACE, sizeof(user));
+	for (int i = 0; i < N; i++) {
+		int from = i > 0 && next_rand() % 20 == 0 ? (int)(next_rand() % (uint64_t)i) : -1;
+		npc[i] = from >= 0 ? npc[from] : 1 + (uint32_t)(next_rand() % DEPTH);
+		for (uint32_t k = 0; k < npc[i]; k++)
+			pcs[i][k] = from >= 0 ? pcs[from][k] : 0x400000 + (next_rand() & 0xfffff);
+	}
+	for (int with = 0; with < 2; with++) {
+		FILE *f = tmpfile();
+		struct pmc_logw *lw;
+		assert_int_equal(pmc__logw_open(fileno(f), 0, "test", &lw), 0);
+		for (int i = 0; with && i < N; i++) {
+			struct pmc_logrec_sample x = { .pmc = 1, .pid = 10, .tid = 10,
+				.cpu = 0, .period = 1000, .npc = npc[i], .pcs = pcs[i], .pcflags = user };
+			assert_int_equal(pmc__logrec_callchain(&r, &x), 0);
+			format1 += PMCLOG_REC_HDR_LEN + ((r.len + 7) & ~(size_t)7);
+			assert_int_equal(pmc__logw_put(lw, &r), 0);
+		}
+		assert_int_equal(pmc__logw_close(lw), 0);
+		b = tl_slurp(fileno(f), &len);
+		fclose(f);
+		if (!with) {
+			base = len;
+			free(b);
+		}
+	}
+	{
+		static struct pmclog_ev ev;
+		void *p = pmclog_open(PMCLOG_FD_NONE);
+		pmclog_set_extensions(p, 1);
+		assert_int_equal(pmclog_feed(p, (char *)b, (int)len), 0);
+		assert_int_equal(pmclog_feed(p, NULL, 0), 0);
+		while (pmclog_read(p, &ev) == 0) {
+			defs += tl_chaindef(&ev) != 0;
+			if (ev.pl_type != PMCLOG_TYPE_CALLCHAIN)
+				continue;
+			assert_int_equal(ev.pl_u.pl_cc.pl_npc, npc[got]);
+			for (uint32_t k = 0; k < npc[got]; k++)
+				assert_int_equal(ev.pl_u.pl_cc.pl_pc[k], pcs[got][k]);
+			got++;
+		}
+		assert_int_equal(ev.pl_state, PMCLOG_EOF);
+		pmclog_close(p);
+	}
+	assert_true(len - base <= format1);
+	assert_int_equal(got, N);
+	assert_true(defs > N / 2 && defs < N);        /* mostly new chains */
+	free(b);
+}
+
 /* Cut at every record boundary and a byte either side of it: every cut
  * reads as a prefix of the samples, never an error (a chain is defined
  * before the samples that use it). */
@@ -194,7 +261,7 @@ static void test_cut_everywhere(void **state)
 		nb++;
 	}
 	assert_int_equal(off, len);
-	assert_true(nb > N);                          /* CHAINs and samples */
+	assert_true(nb > N);                          /* the samples and the rest */
 	assert_int_equal(read_back(b, len, smp, N, &chains, &interned), N);
 	free(b);
 	free(smp);
@@ -247,14 +314,103 @@ static void test_undefined_chain(void **state)
 	free(b);
 }
 
+/* The offset of the n-th record of type (0: the first) in a raw log. */
+static size_t find_rec(const unsigned char *b, size_t len, int type, int n)
+{
+	for (size_t off = 8; off + 16 <= len; off += PMCLOG_HDR_LEN(pmclog__ld32(b + off)))
+		if ((int)PMCLOG_HDR_TYPE(pmclog__ld32(b + off)) == type && n-- == 0)
+			return off;
+	fail();
+	return 0;
+}
+
+/* Read a log to its end; the error message, or NULL if it read cleanly.
+ * ids[i]: pl_chain of the i-th sample. */
+static const char *read_ids(const unsigned char *b, size_t len, uint32_t *ids, int max)
+{
+	static struct pmclog_ev ev;
+	static char msg[256];
+	void *p = pmclog_open(PMCLOG_FD_NONE);
+	int n = 0;
+
+	assert_int_equal(pmclog_feed(p, (char *)b, (int)len), 0);
+	assert_int_equal(pmclog_feed(p, NULL, 0), 0);
+	while (pmclog_read(p, &ev) == 0)
+		if (ev.pl_type == PMCLOG_TYPE_CALLCHAIN && n < max)
+			ids[n++] = ev.pl_u.pl_cc.pl_chain;
+	snprintf(msg, sizeof(msg), "%s", ev.pl_state == PMCLOG_EOF ? "" : pmclog_errmsg(p));
+	pmclog_close(p);
+	return ev.pl_state == PMCLOG_EOF ? NULL : msg;
+}
+
+/* The header's spare word defines a chain only in a format-3 log (formats 1
+ * and 2 wrote 0 there, and readers ignored it); a user-stack sample never
+ * defines one. */
+static void test_chaindef_rules(void **state)
+{
+	static const uint64_t pcs[2] = { 0x401000, 0x402000 };
+	static const uint8_t user[2] = { PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE };
+	static const uint64_t regs[1] = { 0x7ff0 };
+	static const unsigned char stack[16];
+	static struct pmc_logrec r;
+	struct pmc_logrec_sample x = { .pmc = 1, .pid = 10, .tid = 10, .period = 100,
+		.npc = 2, .pcs = pcs, .pcflags = user };
+	struct pmc_logrec_ustack u = { .abi = 2, .nregs = 1, .mask = 1, .regs = regs,
+		.len = sizeof(stack), .stack = stack };
+	FILE *f = tmpfile();
+	struct pmc_logw *lw;
+	uint32_t ids[3] = { 0 };
+	unsigned char *b;
+	size_t len, def, us;
+	const char *err;
+
+	assert_int_equal(pmc__logw_open(fileno(f), 0, "test", &lw), 0);
+	for (int i = 0; i < 2; i++) {            /* defines the chain, then refers to it */
+		assert_int_equal(pmc__logrec_callchain(&r, &x), 0);
+		assert_int_equal(pmc__logw_put(lw, &r), 0);
+	}
+	assert_int_equal(pmc__logrec_callchain_ustack(&r, &x, &u), 0);
+	assert_int_equal(pmc__logw_put(lw, &r), 0);
+	assert_int_equal(pmc__logw_close(lw), 0);
+	b = tl_slurp(fileno(f), &len);
+	fclose(f);
+
+	def = find_rec(b, len, PMCLOG_TYPE_CALLCHAIN, 0);
+	us = find_rec(b, len, PMCLOG_TYPE_CALLCHAIN, 1);
+	assert_int_equal(find_rec(b, len, PMCLOG_TYPE_CHAINSAMPLE, 0), def + 16 + 48);
+	assert_true(pmclog__ld32(b + def + 4) != 0);
+	assert_int_equal(pmclog__ld32(b + us + 4), 0);  /* the user-stack sample: whole */
+	assert_null(read_ids(b, len, ids, 3));
+	assert_int_equal(ids[0], pmclog__ld32(b + def + 4));
+	assert_int_equal(ids[1], ids[0]);
+	assert_int_equal(ids[2], 0);
+
+	/* the same bytes as a format-2 log: the spare word means nothing */
+	pmclog__st32(b + 8 + 16, 2);
+	err = read_ids(b, len, ids, 3);
+	assert_non_null(err);
+	assert_non_null(strstr(err, "is not defined"));
+	assert_int_equal(ids[0], 0);
+	pmclog__st32(b + 8 + 16, PMCLOG_FORMAT_MAJOR);
+
+	/* a user-stack sample that claims to define a chain: corruption */
+	pmclog__st32(b + us + 4, 9);
+	err = read_ids(b, len, ids, 3);
+	assert_non_null(err);
+	assert_non_null(strstr(err, "a user stack"));
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_eviction_roundtrip),
 		cmocka_unit_test(test_bytes_per_sample),
+		cmocka_unit_test(test_distinct_chains_cost),
 		cmocka_unit_test(test_cut_everywhere),
 		cmocka_unit_test(test_random_cuts),
 		cmocka_unit_test(test_undefined_chain),
+		cmocka_unit_test(test_chaindef_rules),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

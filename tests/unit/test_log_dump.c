@@ -116,13 +116,12 @@ static void test_text(void **state)
 	assert_string_equal(r.err, "");
 	assert_int_equal(count_lines(r.out), TL_NTYPES);
 	assert_non_null(strstr(r.out, "         8 "));
-	assert_non_null(strstr(r.out, " HEADER format=\"2.0\""));
+	assert_non_null(strstr(r.out, " HEADER format=\"3.0\""));
 	assert_non_null(strstr(r.out, "cmdline=\"pmc record -o x -- prog\""));
 	assert_non_null(strstr(r.out, " PMCALLOCATE pmcid=0x11 event=\"cpu-clock:u\""));
 	assert_non_null(strstr(r.out, " CALLCHAIN pmcid=0x11 pid=1234 tid=1235 cpu=3 mode=\"kernel\" "
-	    "period=100000 npc=4 chainid="));
+	    "period=100000 npc=4 chaindef="));
 	assert_non_null(strstr(r.out, " chain=[k:0xffffffff81000010 k:0xffffffff81000020 u:0x401000 u:0x402000]\n"));
-	assert_non_null(strstr(r.out, " CHAIN chainid="));
 	assert_non_null(strstr(r.out, " MAP_IN pid=1234 start=0x400000 len=0x2000 pgoff=0x1000 prot=0x5 "
 	    "mflags=0x2 buildid=\"0102030405060708090a0b0c0d0e0f1011121314\" path=\"/usr/bin/prog\""));
 	assert_non_null(strstr(r.out, " USERDATA userdata=0xdeadbeef"));

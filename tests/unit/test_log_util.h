@@ -36,7 +36,7 @@ static const int tl_types[] = {
 	PMCLOG_TYPE_PROCCSW, PMCLOG_TYPE_PROCEXEC, PMCLOG_TYPE_PROCEXIT,
 	PMCLOG_TYPE_PROCFORK, PMCLOG_TYPE_SYSEXIT, PMCLOG_TYPE_USERDATA,
 	PMCLOG_TYPE_MAP_IN, PMCLOG_TYPE_MAP_OUT,
-	PMCLOG_TYPE_CHAIN, PMCLOG_TYPE_CALLCHAIN,  /* the writer interns the chain */
+	PMCLOG_TYPE_CALLCHAIN,  /* the writer interns the chain: this sample defines it */
 	PMCLOG_TYPE_PMCALLOCATEDYN, PMCLOG_TYPE_THR_CREATE, PMCLOG_TYPE_THR_EXIT,
 	PMCLOG_TYPE_PROC_CREATE, PMCLOG_TYPE_COMM, PMCLOG_TYPE_THROTTLE,
 	PMCLOG_TYPE_KSYMSRC, PMCLOG_TYPE_KSYMBOL, PMCLOG_TYPE_DROPNOTIFY,
@@ -118,6 +118,18 @@ static inline unsigned char *tl_make_log(unsigned flags, size_t *len, int flush_
 	b = tl_slurp(fileno(f), len);
 	fclose(f);
 	return b;
+}
+
+/* The chain id a record defines: a CHAIN's (format 2), or the one in a
+ * CALLCHAIN's header spare word (format 3: a chain's first sample); 0 if
+ * it defines none. */
+static inline uint32_t tl_chaindef(const struct pmclog_ev *ev)
+{
+	if (ev->pl_type == PMCLOG_TYPE_CHAIN)
+		return ev->pl_u.pl_cc.pl_chain;
+	if (ev->pl_type == PMCLOG_TYPE_CALLCHAIN)
+		return pmclog__ld32((const unsigned char *)ev->pl_data + 4);
+	return 0;
 }
 
 /* Check the i-th record of the every-type log. */
@@ -210,8 +222,8 @@ static inline void tl_check(int i, const struct pmclog_ev *ev)
 		assert_int_equal(ev->pl_u.pl_mo.pl_end, 0x402000);
 		break;
 	case PMCLOG_TYPE_CALLCHAIN:
-	case PMCLOG_TYPE_CHAIN:          /* the chain part: the same in both */
 		assert_true(ev->pl_u.pl_cc.pl_chain >= 1);   /* interned */
+		assert_int_equal(tl_chaindef(ev), ev->pl_u.pl_cc.pl_chain);
 		assert_int_equal(ev->pl_u.pl_cc.pl_pmcid, 0x11);
 		assert_int_equal(ev->pl_u.pl_cc.pl_pid, 1234);
 		assert_int_equal(ev->pl_u.pl_cc.pl_npc, 4);
@@ -219,8 +231,6 @@ static inline void tl_check(int i, const struct pmclog_ev *ev)
 			assert_int_equal(ev->pl_u.pl_cc.pl_pc[k], tl_pcs[k]);
 			assert_int_equal(ev->pl_u.pl_cc.pl_pcflags[k], tl_pcf[k]);
 		}
-		if (ev->pl_type == PMCLOG_TYPE_CHAIN)
-			break;
 		assert_int_equal(ev->pl_u.pl_cc.pl_tid, 1235);
 		assert_int_equal(ev->pl_u.pl_cc.pl_cpu, 3);
 		assert_int_equal(PMC_CALLCHAIN_CPUFLAGS_TO_CPU(ev->pl_u.pl_cc.pl_cpuflags), 3);

@@ -264,8 +264,8 @@ static void produce_all(struct fring *f)
 
 static const int expect_types[] = {
 	PMCLOG_TYPE_HEADER, PMCLOG_TYPE_INITIALIZE,
-	/* each sample's chain is new: defined (CHAIN) right before it */
-	PMCLOG_TYPE_CHAIN, PMCLOG_TYPE_CALLCHAIN, PMCLOG_TYPE_CHAIN, PMCLOG_TYPE_CALLCHAIN,
+	/* each sample's chain is new: the sample is whole and defines it */
+	PMCLOG_TYPE_CALLCHAIN, PMCLOG_TYPE_CALLCHAIN,
 	PMCLOG_TYPE_COMM, PMCLOG_TYPE_MAP_IN, PMCLOG_TYPE_MAP_IN, PMCLOG_TYPE_PROCEXEC, PMCLOG_TYPE_PROCFORK, PMCLOG_TYPE_THR_CREATE,
 	PMCLOG_TYPE_THR_EXIT, PMCLOG_TYPE_SYSEXIT, PMCLOG_TYPE_DROPNOTIFY, PMCLOG_TYPE_DROPNOTIFY,
 	PMCLOG_TYPE_THROTTLE, PMCLOG_TYPE_PROCEXIT, PMCLOG_TYPE_PROCCSW, PMCLOG_TYPE_PROCCSW,
@@ -276,7 +276,7 @@ static void check_translated(int i, const struct pmclog_ev *ev)
 {
 	assert_int_equal(ev->pl_type, expect_types[i]);
 	switch (i) {
-	case 3: {
+	case 2: {
 		const struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
 		assert_int_equal(ev->pl_time, 5000);
 		assert_int_equal(cc->pl_pmcid, 0x11);
@@ -296,7 +296,7 @@ static void check_translated(int i, const struct pmclog_ev *ev)
 		assert_int_equal(cc->pl_pcflags[3], PMC_CC_F_USERSPACE);
 		break;
 	}
-	case 5: {
+	case 3: {
 		const struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
 		assert_int_equal(ev->pl_time, 6000);
 		assert_int_equal(cc->pl_pmcid, 0x12);
@@ -309,12 +309,12 @@ static void check_translated(int i, const struct pmclog_ev *ev)
 		assert_int_equal(cc->pl_pcflags[0], PMC_CC_F_USERSPACE);
 		break;
 	}
-	case 6:
+	case 4:
 		assert_int_equal(ev->pl_u.pl_cm.pl_pid, 100);
 		assert_int_equal(ev->pl_u.pl_cm.pl_flags, PMCLOG_COMM_F_EXEC);
 		assert_string_equal(ev->pl_u.pl_cm.pl_comm, "true");
 		break;
-	case 7: {
+	case 5: {
 		const struct pmclog_ev_map_in *m = &ev->pl_u.pl_mi;
 		assert_int_equal(ev->pl_time, 8000);
 		assert_int_equal(m->pl_pid, 100);
@@ -329,10 +329,10 @@ static void check_translated(int i, const struct pmclog_ev *ev)
 		assert_string_equal(m->pl_pathname, "/bin/true");
 		break;
 	}
-	case 8:
+	case 6:
 		assert_string_equal(ev->pl_u.pl_mi.pl_pathname, "/lib/ld.so");
 		break;
-	case 9:
+	case 7:
 		/* hwpmc's PROCEXEC: the image's full path, its load base and the
 		 * dynamic linker's */
 		assert_int_equal(ev->pl_u.pl_x.pl_pid, 100);
@@ -341,54 +341,54 @@ static void check_translated(int i, const struct pmclog_ev *ev)
 		assert_int_equal(ev->pl_u.pl_x.pl_baseaddr, 0x400000 - 0x1000);
 		assert_int_equal(ev->pl_u.pl_x.pl_dynaddr, 0x7f0000000000ull);
 		break;
-	case 10:
+	case 8:
 		assert_int_equal(ev->pl_u.pl_f.pl_oldpid, 100);
 		assert_int_equal(ev->pl_u.pl_f.pl_newpid, 200);
 		assert_int_equal(ev->pl_u.pl_f.pl_oldtid, 101);
 		assert_int_equal(ev->pl_u.pl_f.pl_newtid, 200);
 		assert_int_equal(ev->pl_time, 9000);
 		break;
-	case 11:
+	case 9:
 		assert_int_equal(ev->pl_u.pl_tc.pl_tid, 102);
 		assert_int_equal(ev->pl_u.pl_tc.pl_pid, 100);
 		break;
-	case 12:
+	case 10:
 		assert_int_equal(ev->pl_u.pl_te.pl_tid, 200);
 		assert_int_equal(ev->pl_u.pl_te.pl_pid, 200);
 		break;
-	case 13:
+	case 11:
 		assert_int_equal(ev->pl_u.pl_se.pl_pid, 200);
 		break;
-	case 14:
+	case 12:
 		assert_int_equal(ev->pl_u.pl_dn.pl_count, 7);
 		assert_int_equal(ev->pl_u.pl_dn.pl_pmcid, 0x11);
 		assert_int_equal(ev->pl_u.pl_dn.pl_cpu, 2);
 		assert_int_equal(ev->pl_u.pl_dn.pl_reason, PMCLOG_DROP_RING);
 		break;
-	case 15:
+	case 13:
 		assert_int_equal(ev->pl_u.pl_dn.pl_count, 3);
 		assert_int_equal(ev->pl_u.pl_dn.pl_cpu, 3);
 		assert_int_equal(ev->pl_u.pl_dn.pl_reason, PMCLOG_DROP_SAMPLES);
 		break;
-	case 16:
+	case 14:
 		assert_int_equal(ev->pl_u.pl_th.pl_pmcid, 0x11);
 		assert_int_equal(ev->pl_u.pl_th.pl_throttled, 1);
 		assert_int_equal(ev->pl_u.pl_th.pl_cpu, 2);
 		break;
-	case 17:
+	case 15:
 		assert_int_equal(ev->pl_u.pl_e.pl_pmcid, 0x30);
 		assert_int_equal(ev->pl_u.pl_e.pl_pid, 100);
 		assert_int_equal(ev->pl_u.pl_e.pl_tid, 102);
 		assert_int_equal(ev->pl_u.pl_e.pl_value, 5555);
 		assert_int_equal(ev->pl_time, 11000);
 		break;
-	case 18:
-	case 19:
+	case 16:
+	case 17:
 		assert_int_equal(ev->pl_u.pl_c.pl_pmcid, 0x21);
 		assert_int_equal(ev->pl_u.pl_c.pl_pid, 100);
 		assert_int_equal(ev->pl_u.pl_c.pl_tid, 101);
 		assert_int_equal(ev->pl_u.pl_c.pl_cpu, 1);
-		assert_int_equal(ev->pl_u.pl_c.pl_value, i == 18 ? 1000 : 600);
+		assert_int_equal(ev->pl_u.pl_c.pl_value, i == 16 ? 1000 : 600);
 		break;
 	}
 }

@@ -783,9 +783,10 @@ static void test_convert_roundtrip(void **state)
 		while (pmclog_read(lp, ev) == 0) {
 			if (ev->pl_type == PMCLOG_TYPE_INITIALIZE)
 				continue;
-			if (ev->pl_type == PMCLOG_TYPE_CHAIN) {   /* interned: a sample follows */
-				chains++;
-				continue;
+			if (ev->pl_type == PMCLOG_TYPE_CALLCHAIN) {
+				uint32_t def;             /* interned: this sample defines it */
+				memcpy(&def, (const char *)ev->pl_data + 4, 4);
+				chains += def != 0;
 			}
 			if (ev->pl_type == PMCLOG_TYPE_CLOSELOG)
 				break;

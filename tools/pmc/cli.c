@@ -188,3 +188,15 @@ const char *cli_default_input(void)
 	struct stat sb;
 	return fstat(STDIN_FILENO, &sb) == 0 && S_ISFIFO(sb.st_mode) ? "-" : "pmc.log";
 }
+
+long cli_read_proc_long(const char *path, long dflt)
+{
+	FILE *f = fopen(path, "r");
+	long v = dflt;
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = dflt;
+		fclose(f);
+	}
+	return v;
+}

@@ -56,6 +56,10 @@ int cli_parse_cpu_list(const char *s, unsigned char *set, int max);
  * bad list.  -p and -t of stat and record. */
 int cli_parse_pid_list(const char *s, pid_t **pids, int *n);
 
+/* The number a /proc/sys file holds (a kernel tunable), dflt if it cannot
+ * be read. */
+long cli_read_proc_long(const char *path, long dflt);
+
 /* The input of report and annotate when -i is not given: standard input
  * ("-") when it is a pipe, as perf report reads it, else "pmc.log". */
 const char *cli_default_input(void);

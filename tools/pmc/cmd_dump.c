@@ -243,8 +243,12 @@ static void print_record(const struct pmclog_ev *ev)
 		f_s("mode", ev->pl_u.pl_cc.pl_usermode ? "user" : "kernel");
 		f_u("period", ev->pl_u.pl_cc.pl_period);
 		f_u("npc", ev->pl_u.pl_cc.pl_npc);
-		if (ev->pl_u.pl_cc.pl_chain)         /* written as a CHAINSAMPLE */
-			f_u("chainid", ev->pl_u.pl_cc.pl_chain);
+		/* interned: the record that defines the chain (format 3: a
+		 * whole CALLCHAIN, type byte 2 of the raw header) or a
+		 * CHAINSAMPLE that refers to it */
+		if (ev->pl_u.pl_cc.pl_chain)
+			f_u(((const unsigned char *)ev->pl_data)[2] == PMCLOG_TYPE_CALLCHAIN ?
+			    "chaindef" : "chainid", ev->pl_u.pl_cc.pl_chain);
 		f_chain(&ev->pl_u.pl_cc);
 		if (ev->pl_u.pl_cc.pl_nuregs) {      /* --call-graph dwarf */
 			f_u("uregs", ev->pl_u.pl_cc.pl_nuregs);

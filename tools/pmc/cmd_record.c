@@ -9,11 +9,9 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -24,6 +22,7 @@
 #include "pmclog.h"
 #include "cli.h"
 #include "numfmt.h"
+#include "sampling.h"
 #include "target.h"
 
 #define MAX_EVENTS   64
@@ -33,27 +32,12 @@
 #define STATUS_MS    250          /* live status line refresh */
 
 struct opts {
-	char *spec[MAX_EVENTS];
-	int nev;
-	int default_event;            /* no -e: cycles, else cpu-clock */
-	uint64_t hz;                  /* -F */
-	uint64_t period;              /* -c */
-	int callchain;                /* -g, --call-graph */
-	int offcpu;                   /* --off-cpu */
-	uint32_t ustack;              /* --call-graph dwarf[,SIZE]: stack bytes per sample */
+	struct cli_sampling smp;      /* -e -F -c -g --call-graph --off-cpu, the target */
 	const char *out;              /* -o */
 	int force;                    /* -f */
 	int zstd;                     /* -z */
-	struct cli_target tgt;        /* command, -p -t -a -C -l */
 	const char *backend;
 	int verbose, quiet, show_settings;
-};
-
-/* The PMCs: one per event (process mode) or per event per CPU (-a). */
-struct rec_pmc {
-	pmc_id_t id;
-	const char *spec;
-	int cpu;
 };
 
 static volatile sig_atomic_t got_signal;
@@ -130,8 +114,8 @@ static void usage(FILE *f)
 static void parse_call_graph(struct opts *o, const char *arg)
 {
 	if (strcmp(arg, "fp") == 0) {
-		o->callchain = 1;
-		o->ustack = 0;
+		o->smp.callchain = 1;
+		o->smp.ustack = 0;
 		return;
 	}
 	if (strncmp(arg, "dwarf", 5) == 0 && (arg[5] == '\0' || arg[5] == ',')) {
@@ -148,8 +132,8 @@ static void parse_call_graph(struct opts *o, const char *arg)
 				cli_usage_error("--call-graph dwarf,SIZE: the stack dump size must be "
 				    "1-%d bytes, not '%s'", PMC_USER_STACK_MAX, arg + 6);
 		}
-		o->callchain = 1;
-		o->ustack = (uint32_t)size;
+		o->smp.callchain = 1;
+		o->smp.ustack = (uint32_t)size;
 		return;
 	}
 	if (strcmp(arg, "lbr") == 0) {
@@ -158,43 +142,6 @@ static void parse_call_graph(struct opts *o, const char *arg)
 		    "--call-graph dwarf or fp");
 	}
 	cli_usage_error("--call-graph: unknown mode '%s' (fp, dwarf[,SIZE] or lbr)", arg);
-}
-
-static void add_events(struct opts *o, const char *list)
-{
-	char **specs;
-	int n;
-
-	if (pmc_event_split(list, &specs, &n) < 0)
-		cli_usage_error("bad event list '%s': %s", list, pmc_errmsg());
-	for (int i = 0; i < n; i++) {
-		if (o->nev >= MAX_EVENTS)
-			cli_usage_error("too many events (at most %d)", MAX_EVENTS);
-		o->spec[o->nev++] = strdup(specs[i]);
-	}
-	pmc_event_split_free(specs, n);
-}
-
-static uint64_t parse_u64(const char *s, const char *what)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end || end == s || v == 0 || s[0] == '-')
-		cli_usage_error("'%s' is not a valid %s (a positive integer)", s, what);
-	return (uint64_t)v;
-}
-
-static long read_proc_long(const char *path, long dflt)
-{
-	FILE *f = fopen(path, "r");
-	long v = dflt;
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = dflt;
-		fclose(f);
-	}
-	return v;
 }
 
 static long setting(const char *name)
@@ -207,7 +154,7 @@ static long setting(const char *name)
 /* --show-settings: the tunables and what they mean to record. */
 static void show_settings(FILE *f)
 {
-	long maxstack = read_proc_long("/proc/sys/kernel/perf_event_max_stack", -1);
+	long maxstack = cli_read_proc_long("/proc/sys/kernel/perf_event_max_stack", -1);
 	long depth = setting("callchaindepth");
 
 	fprintf(f, "callchaindepth %6ld  frames per call chain with -g", depth);
@@ -238,159 +185,29 @@ static void join_cmdline(int argc, char **argv, char *buf, size_t len)
 
 struct rec {
 	struct opts *o;
-	struct rec_pmc *pmcs;
-	int npmcs;
 	int logfd;
 	struct pmc_outfile of;        /* the log file (pmc_outfile_open in pmc.h), fd -1 for stdout */
 	const char *shown;            /* the log's name in messages */
-	pid_t child;
-	int child_done;
-	int status;
-	int is_linux;                 /* the Linux backend (not the sim) */
 	int status_line;              /* stderr is a terminal */
 	int line_shown;
 };
 
-/* A setup error: the log we created goes, an old one renamed to .old
- * comes back. */
-static void remove_output(struct rec *r)
+/* A setup error (cli_sampling_fail): the log we created goes, an old one
+ * renamed to .old comes back. */
+static void remove_output(void *arg)
 {
+	struct rec *r = arg;
+
 	if (r->of.fd >= 0) {
 		pmc_outfile_abort(&r->of);
 		r->logfd = -1;
 	}
 }
 
-/* End the command if it is still running (an error path, or -l). */
-static void end_child(struct rec *r, int sig)
-{
-	if (r->child <= 0 || r->child_done)
-		return;
-	pmc_spawn_kill(r->child, sig);
-	if (pmc_spawn_wait(r->child, &r->status) == 0)
-		r->child_done = 1;
-}
-
-static void __attribute__((noreturn)) setup_fail(struct rec *r, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void setup_fail(struct rec *r, int code, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	end_child(r, SIGKILL);
-	remove_output(r);
-	cli_die(code, "%s", msg);
-}
-
-static int add_pmc(struct rec *r, pmc_id_t id, const char *spec, int cpu)
-{
-	struct rec_pmc *n = realloc(r->pmcs, (size_t)(r->npmcs + 1) * sizeof(*n));
-	if (!n)
-		return -1;
-	r->pmcs = n;
-	n[r->npmcs].id = id;
-	n[r->npmcs].spec = spec;
-	n[r->npmcs].cpu = cpu;
-	r->npmcs++;
-	return 0;
-}
-
-/* The PMC's sampling settings: -F, the user stack copy, and for the
- * off-CPU event the switch records (which also make it sample every
- * switch-out). */
-static int configure(const struct opts *o, pmc_id_t id, int offcpu)
-{
-	if (offcpu)
-		return pmc_set_switch_log(id, 1);
-	return (o->hz && pmc_set_frequency(id, o->hz) < 0) ? -1 : 0;
-}
-
-/* Allocate one event's PMCs; -1 with errno and pmc_errmsg() on failure.
- * offcpu: the context-switches event of --off-cpu, always with call chains. */
-static int alloc_event(struct rec *r, const char *spec, int offcpu)
-{
-	struct opts *o = r->o;
-	uint32_t flags = o->callchain || offcpu ? PMC_F_CALLCHAIN : 0;
-	uint64_t count = o->period ? o->period : 0;
-	pmc_id_t id;
-
-	if (o->tgt.system_wide) {
-		int ncpu = pmc_ncpu(), any = 0;
-		for (int c = 0; c < ncpu && c < CLI_MAX_CPUS; c++) {
-			if (o->tgt.cpu_list && !o->tgt.cpus[c])
-				continue;
-			if (pmc_allocate(spec, PMC_MODE_SS, flags, c, &id, count) < 0) {
-				if (errno == ENXIO && !o->tgt.cpu_list)
-					continue;         /* an offline CPU */
-				return -1;
-			}
-			if (configure(o, id, offcpu) < 0 ||
-			    (o->ustack && pmc_set_user_stack(id, o->ustack) < 0) ||
-			    add_pmc(r, id, spec, c) < 0)
-				return -1;
-			any = 1;
-		}
-		if (!any) {
-			errno = ENXIO;
-			return -1;
-		}
-		return 0;
-	}
-	if (!o->tgt.threads)
-		flags |= PMC_F_DESCENDANTS;
-	if (pmc_allocate(spec, PMC_MODE_TS, flags, PMC_CPU_ANY, &id, count) < 0)
-		return -1;
-	if (configure(o, id, offcpu) < 0 ||
-	    (o->ustack && pmc_set_user_stack(id, o->ustack) < 0) ||
-	    add_pmc(r, id, spec, -1) < 0)
-		return -1;
-	return 0;
-}
-
-static void alloc_all(struct rec *r)
-{
-	struct opts *o = r->o;
-
-	for (int i = 0; i < o->nev; i++) {
-		if (alloc_event(r, o->spec[i], 0) == 0) {
-			/* the library narrowed an unmodified event to user space
-			 * (perf_event_paranoid): say so, as the log's name does */
-			const char *got = pmc_event_name(r->pmcs[r->npmcs - 1].id);
-			size_t sl = strlen(o->spec[i]);
-			if (!o->quiet && got && strncmp(got, o->spec[i], sl) == 0 &&
-			    (!strcmp(got + sl, ":u") || !strcmp(got + sl, "u")))
-				cli_warn("sampling '%s' as '%s': kernel.perf_event_paranoid allows "
-				    "only user space without root or CAP_PERFMON", o->spec[i], got);
-			continue;
-		}
-		int err = errno;
-		if (o->default_event && i == 0 && pmc_errcause() == PMC_CAUSE_NO_PMU) {
-			/* The default event on a machine without a PMU. */
-			if (!o->quiet)
-				cli_warn("no hardware PMU on this machine: sampling cpu-clock "
-				    "instead of cycles");
-			free(o->spec[0]);
-			o->spec[0] = strdup("cpu-clock");
-			if (alloc_event(r, o->spec[0], 0) == 0)
-				continue;
-			err = errno;
-		}
-		int code = (err == ENOENT || err == EINVAL || err == EOPNOTSUPP) ?
-		    CLI_EXIT_USAGE : CLI_EXIT_FAIL;
-		setup_fail(r, code, "cannot sample '%s': %s", o->spec[i], pmc_errmsg());
-	}
-	if (o->offcpu && alloc_event(r, "context-switches", 1) < 0)
-		setup_fail(r, errno == EINVAL || errno == EOPNOTSUPP ? CLI_EXIT_USAGE :
-		    CLI_EXIT_FAIL, "cannot record off-CPU time (context-switches with switch "
-		    "records): %s", pmc_errmsg());
-}
-
 static void open_output(struct rec *r)
 {
 	struct opts *o = r->o;
+	struct cli_sampling *s = &o->smp;
 
 	if (!strcmp(o->out, "-")) {
 		r->shown = "<stdout>";
@@ -401,7 +218,7 @@ static void open_output(struct rec *r)
 		 * becomes standard error, so nothing else can write into the log. */
 		r->logfd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
 		if (r->logfd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
-			setup_fail(r, CLI_EXIT_FAIL, "cannot use standard output: %s",
+			cli_sampling_fail(s, CLI_EXIT_FAIL, "cannot use standard output: %s",
 			    strerror(errno));
 		return;
 	}
@@ -411,7 +228,7 @@ static void open_output(struct rec *r)
 	 * removed; a symlink planted there is never followed. */
 	if (pmc_outfile_open(&r->of, o->out, PMC_OUT_INPLACE |
 	    (o->force ? PMC_OUT_FORCE : PMC_OUT_BACKUP), 0644) < 0)
-		setup_fail(r, CLI_EXIT_FAIL, "%s", pmc_errmsg());
+		cli_sampling_fail(s, CLI_EXIT_FAIL, "%s", pmc_errmsg());
 	r->logfd = r->of.fd;
 }
 
@@ -470,24 +287,24 @@ static void clear_status(struct rec *r)
 
 static void print_verbose(struct rec *r)
 {
-	struct opts *o = r->o;
+	const struct cli_sampling *s = &r->o->smp;
 
 	cli_warn("settings: callchaindepth=%ld logbuffersize=%ld nbuffers_pcpu=%ld "
 	    "nsamples=%ld mincount=%ld", setting("callchaindepth"), setting("logbuffersize"),
 	    setting("nbuffers_pcpu"), setting("nsamples"), setting("mincount"));
-	for (int i = 0; i < r->npmcs; i++) {
+	for (int i = 0; i < s->npmcs; i++) {
 		char where[32] = "";
-		if (r->pmcs[i].cpu >= 0)
-			snprintf(where, sizeof(where), " on CPU %d", r->pmcs[i].cpu);
-		if (o->hz)
-			cli_warn("PMC 0x%08x: %s at %llu samples/s%s%s", r->pmcs[i].id,
-			    r->pmcs[i].spec, (unsigned long long)o->hz, where,
-			    o->callchain ? ", call chains" : "");
+		if (s->pmcs[i].cpu >= 0)
+			snprintf(where, sizeof(where), " on CPU %d", s->pmcs[i].cpu);
+		if (s->hz)
+			cli_warn("PMC 0x%08x: %s at %llu samples/s%s%s", s->pmcs[i].id,
+			    s->pmcs[i].spec, (unsigned long long)s->hz, where,
+			    s->callchain ? ", call chains" : "");
 		else
-			cli_warn("PMC 0x%08x: %s every %llu events%s%s", r->pmcs[i].id,
-			    r->pmcs[i].spec, (unsigned long long)(o->period < (uint64_t)setting(
-			    "mincount") ? (uint64_t)setting("mincount") : o->period), where,
-			    o->callchain ? ", call chains" : "");
+			cli_warn("PMC 0x%08x: %s every %llu events%s%s", s->pmcs[i].id,
+			    s->pmcs[i].spec, (unsigned long long)(s->period < (uint64_t)setting(
+			    "mincount") ? (uint64_t)setting("mincount") : s->period), where,
+			    s->callchain ? ", call chains" : "");
 	}
 }
 
@@ -514,6 +331,7 @@ int cmd_record(int argc, char **argv)
 	static struct opts o;
 	static struct rec r;
 	static char cmdline[1024];
+	struct cli_sampling *s = &o.smp;
 	int c, write_failed = 0;
 
 	memset(&o, 0, sizeof(o));
@@ -522,20 +340,24 @@ int cmd_record(int argc, char **argv)
 	r.logfd = -1;
 	r.of.fd = -1;
 	o.out = DEFAULT_FILE;
+	s->max_events = MAX_EVENTS;
+	s->end_grace_ms = -1;
+	s->cleanup = remove_output;
+	s->cleanup_arg = &r;
 	optind = 1;
 	opterr = 0;
 	join_cmdline(argc, argv, cmdline, sizeof(cmdline));
 	while ((c = getopt_long(argc, argv, "+:e:F:c:go:fz" CLI_TARGET_OPTSTRING "b:vqhn", lopts, NULL)) != -1) {
 		switch (c) {
-		case 'e': add_events(&o, optarg); break;
+		case 'e': cli_sampling_add_events(s, optarg); break;
 		case 'F':
 			/* perf's -F max: the kernel's highest sampling rate */
-			o.hz = strcmp(optarg, "max") == 0 ? (uint64_t)read_proc_long(
+			s->hz = strcmp(optarg, "max") == 0 ? (uint64_t)cli_read_proc_long(
 			    "/proc/sys/kernel/perf_event_max_sample_rate", DEFAULT_HZ) :
-			    parse_u64(optarg, "frequency");
+			    cli_parse_u64(optarg, "frequency");
 			break;
-		case 'c': o.period = parse_u64(optarg, "period"); break;
-		case 'g': o.callchain = 1; break;
+		case 'c': s->period = cli_parse_u64(optarg, "period"); break;
+		case 'g': s->callchain = 1; break;
 		case OPT_CALL_GRAPH: parse_call_graph(&o, optarg); break;
 		case 'o':
 			if (!*optarg)
@@ -554,61 +376,36 @@ int cmd_record(int argc, char **argv)
 			cli_usage_error("-n: pmc record has no -n; perf's -n (--no-samples) only "
 			    "counts: use 'pmc stat'");
 		case 'v': o.verbose = 1; break;
-		case 'q': o.quiet = 1; break;
+		case 'q': o.quiet = s->quiet = 1; break;
 		case OPT_SHOW_SETTINGS: o.show_settings = 1; break;
-		case OPT_OFF_CPU: o.offcpu = 1; break;
+		case OPT_OFF_CPU: s->offcpu = 1; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
 		default:
-			if (!cli_target_option(&o.tgt, c, optarg))
+			if (!cli_target_option(&s->tgt, c, optarg))
 				cli_bad_option(c, argv);
 		}
 	}
-	if (o.callchain && optind < argc && optind > 1 && strcmp(argv[optind - 1], "-g") == 0 &&
+	if (s->callchain && optind < argc && optind > 1 && strcmp(argv[optind - 1], "-g") == 0 &&
 	    (!strcmp(argv[optind], "fp") || !strcmp(argv[optind], "dwarf") ||
 	    !strcmp(argv[optind], "lbr")))
 		cli_usage_error("-g takes no argument (as perf's): '%s' would be run as the "
 		    "command; the unwinding method is chosen with --call-graph %s", argv[optind],
 		    argv[optind]);
-	if (o.ustack)
+	if (s->ustack)
 		o.zstd = 1;   /* stack copies are large and alike: compressed ~100x */
 	if (o.show_settings) {
-		if (optind < argc || o.tgt.npids || o.tgt.system_wide)
+		if (optind < argc || s->tgt.npids || s->tgt.system_wide)
 			cli_usage_error("--show-settings takes no target");
 		show_settings(stdout);
 		return CLI_EXIT_OK;
 	}
-	cli_target_finish(&o.tgt, argc, argv, optind, "record");
-	if (o.hz && o.period)
-		cli_usage_error("give -F (samples per second) or -c (a period), not both");
-	if (o.nev == 0 && o.offcpu) {
-		/* on-CPU time in the unit of off-CPU time, so that the two add
-		 * up to wall-clock time (pmc report --wall) */
-		add_events(&o, "cpu-clock");
-	} else if (o.nev == 0) {
-		add_events(&o, "cycles");
-		o.default_event = 1;
-	}
-	if (!o.hz && !o.period)
-		o.hz = DEFAULT_HZ;
-	if (o.backend && pmc_backend_select(o.backend) < 0)
-		cli_usage_error("%s", pmc_errmsg());
-	if (pmc_init() < 0)
-		cli_die(CLI_EXIT_FAIL, "cannot initialise libpmc: %s", pmc_errmsg());
-	r.is_linux = !strcmp(pmc_backend_name(), "linux");
+	cli_target_finish(&s->tgt, argc, argv, optind, "record");
+	cli_sampling_finish(s, DEFAULT_HZ);
+	cli_sampling_init(s, o.backend, !o.quiet);
 	r.status_line = !o.quiet && isatty(STDERR_FILENO);
-
-	if (r.is_linux && o.hz) {
-		long max = read_proc_long("/proc/sys/kernel/perf_event_max_sample_rate", 0);
-		if (max > 0 && o.hz > (uint64_t)max) {
-			if (!o.quiet)
-				cli_warn("-F %llu is above kernel.perf_event_max_sample_rate; "
-				    "sampling at %ld Hz", (unsigned long long)o.hz, max);
-			o.hz = (uint64_t)max;
-		}
-	}
-	if (o.period && o.period < (uint64_t)setting("mincount") && !o.quiet)
+	if (s->period && s->period < (uint64_t)setting("mincount") && !o.quiet)
 		cli_warn("period %llu is below mincount (%ld); sampling every %ld events",
-		    (unsigned long long)o.period, setting("mincount"), setting("mincount"));
+		    (unsigned long long)s->period, setting("mincount"), setting("mincount"));
 
 	/* Signals: recorded, then handled in the loop (never SA_RESTART, so a
 	 * wait returns).  The command resets them at its exec. */
@@ -619,56 +416,29 @@ int cmd_record(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 
-	alloc_all(&r);
+	cli_sampling_alloc(s);
 	open_output(&r);
 	pmc_log_set_cmdline(cmdline);
-	/* The writer thread starts here and inherits this mask: with our
-	 * signals blocked there, they always reach this thread (and interrupt
-	 * its wait for the command).  Unblocked again before the command is
-	 * forked, which would inherit the mask through its exec. */
-	sigset_t blk, old_mask;
-	sigemptyset(&blk);
-	sigaddset(&blk, SIGINT);
-	sigaddset(&blk, SIGTERM);
-	sigaddset(&blk, SIGHUP);
-	sigaddset(&blk, SIGALRM);
-	pthread_sigmask(SIG_BLOCK, &blk, &old_mask);
-	int crc = pmc_configure_logfile_flags(r.logfd, o.zstd ? PMC_LOGF_ZSTD : 0);
-	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
-	if (crc < 0)
-		setup_fail(&r, CLI_EXIT_FAIL, "cannot write the log '%s': %s", r.shown,
+	/* The writer thread starts here with every signal blocked: ours always
+	 * reach this thread (and interrupt its wait for the command). */
+	if (cli_sampling_log_to(r.logfd, o.zstd ? PMC_LOGF_ZSTD : 0) < 0)
+		cli_sampling_fail(s, CLI_EXIT_FAIL, "cannot write the log '%s': %s", r.shown,
 		    pmc_errmsg());
 
-	if (o.tgt.cmd && pmc_spawn(o.tgt.cmd, &r.child) < 0)
-		setup_fail(&r, CLI_EXIT_FAIL, "cannot start '%s': %s", o.tgt.cmd[0], pmc_errmsg());
+	if (s->tgt.cmd && pmc_spawn(s->tgt.cmd, &s->child) < 0)
+		cli_sampling_fail(s, CLI_EXIT_FAIL, "cannot start '%s': %s", s->tgt.cmd[0],
+		    pmc_errmsg());
 	/* Only now (the command has been forked with default dispositions): a
 	 * full disk or a closed pipe must be errors, not signals. */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
 
-	if (!o.tgt.system_wide) {
-		pid_t *targets = o.tgt.cmd ? &r.child : o.tgt.pids;
-		int nt = o.tgt.cmd ? 1 : o.tgt.npids;
-		for (int i = 0; i < r.npmcs; i++)
-			for (int t = 0; t < nt; t++) {
-				int rc = o.tgt.threads ? pmc_attach_thread(r.pmcs[i].id, targets[t]) :
-				    pmc_attach(r.pmcs[i].id, targets[t]);
-				if (rc < 0)
-					setup_fail(&r, CLI_EXIT_FAIL, "cannot attach to %s %d: %s",
-					    o.tgt.threads ? "thread" : "process", (int)targets[t],
-					    pmc_errmsg());
-			}
-	}
-	for (int i = 0; i < r.npmcs; i++)
-		if (pmc_start(r.pmcs[i].id) < 0)
-			setup_fail(&r, CLI_EXIT_FAIL, "cannot start sampling '%s': %s",
-			    r.pmcs[i].spec, pmc_errmsg());
+	cli_sampling_start(s);
 	if (o.verbose && !o.quiet)
 		print_verbose(&r);
 
-	uint64_t t0 = cli_target_now_ns(&o.tgt), next_status = t0;
-	if (r.child > 0 && pmc_spawn_go(r.child) < 0)
-		setup_fail(&r, CLI_EXIT_FAIL, "cannot run '%s': %s", o.tgt.cmd[0], pmc_errmsg());
+	uint64_t t0 = cli_target_now_ns(&s->tgt), next_status = t0;
+	cli_sampling_go(s);
 
 	/*
 	 * Waiting for a command on Linux: a blocking wait, interrupted by our
@@ -677,7 +447,7 @@ int cmd_record(int argc, char **argv)
 	 * CPUs it measures.  The sim's time advances only inside the wait, in
 	 * slices of TICK_MS simulated milliseconds.
 	 */
-	int blocking_wait = r.child > 0 && r.is_linux;
+	int blocking_wait = s->child > 0 && s->is_linux;
 	if (blocking_wait) {
 		struct sigaction al;
 		memset(&al, 0, sizeof(al));
@@ -689,7 +459,7 @@ int cmd_record(int argc, char **argv)
 	int forwarded = 0;
 	for (;;) {
 		struct pmc_log_stats st;
-		uint64_t now = cli_target_now_ns(&o.tgt);
+		uint64_t now = cli_target_now_ns(&s->tgt);
 
 		if (r.status_line && now >= next_status) {
 			status_line(&r, now - t0);
@@ -699,23 +469,23 @@ int cmd_record(int argc, char **argv)
 			write_failed = st.pl_error;
 			break;
 		}
-		if (o.tgt.duration > 0 && (double)(now - t0) >= o.tgt.duration * 1e9)
+		if (s->tgt.duration > 0 && (double)(now - t0) >= s->tgt.duration * 1e9)
 			break;
 		if (got_signal) {
-			if (r.child <= 0)
+			if (s->child <= 0)
 				break;
 			/* Pass it on, once per signal received; the command's end
 			 * ends the recording.  A third signal kills it. */
 			if (forwarded < nsignals) {
-				pmc_spawn_kill(r.child, nsignals >= 3 ? SIGKILL : got_signal);
+				pmc_spawn_kill(s->child, nsignals >= 3 ? SIGKILL : got_signal);
 				forwarded = nsignals;
 			}
 		}
-		if (r.child > 0) {
-			int rc = pmc_spawn_wait_timeout(r.child, &r.status,
+		if (s->child > 0) {
+			int rc = pmc_spawn_wait_timeout(s->child, &s->status,
 			    blocking_wait ? -1 : TICK_MS);
 			if (rc == 0) {
-				r.child_done = 1;
+				s->child_done = 1;
 				break;
 			}
 			if (errno != EAGAIN && errno != EINTR) {
@@ -726,10 +496,10 @@ int cmd_record(int argc, char **argv)
 		} else {
 			struct timespec ts = { 0, TICK_MS * 1000000L };
 			nanosleep(&ts, NULL);
-			if (cli_target_gone(&o.tgt)) {
+			if (cli_target_gone(&s->tgt)) {
 				clear_status(&r);
 				if (!o.quiet)
-					cli_target_say_gone(&o.tgt);
+					cli_target_say_gone(&s->tgt);
 				break;
 			}
 		}
@@ -742,16 +512,9 @@ int cmd_record(int argc, char **argv)
 	}
 
 	/* Stop, drain everything, then CLOSELOG. */
-	for (int i = 0; i < r.npmcs; i++)
-		pmc_stop(r.pmcs[i].id);
+	cli_sampling_stop(s);
 	struct pmc_log_stats st;
-	memset(&st, 0, sizeof(st));
-	if (pmc_flush_logfile() < 0 && !write_failed)
-		write_failed = errno;
-	pmc_log_stats(&st);
-	if (st.pl_error && !write_failed)
-		write_failed = st.pl_error;
-	if (pmc_close_logfile() < 0 && !write_failed)
+	if (pmc_log_finish(&st) < 0 && !write_failed)
 		write_failed = errno;
 	clear_status(&r);
 
@@ -774,10 +537,10 @@ int cmd_record(int argc, char **argv)
 		    "written are a readable log)", r.shown, strerror(write_failed),
 		    (unsigned long long)bytes);
 		/* As perf record: a recording that cannot be written ends the command. */
-		end_child(&r, SIGTERM);
-	} else if (!r.child_done && r.child > 0) {
+		cli_sampling_end_child(s, SIGTERM);
+	} else if (!s->child_done && s->child > 0) {
 		/* -l elapsed, or a signal we could not pass on: end the command. */
-		end_child(&r, SIGTERM);
+		cli_sampling_end_child(s, SIGTERM);
 	}
 	/* After a failed write the writer's count includes samples that never
 	 * reached the file: say what the file holds. */
@@ -791,14 +554,11 @@ int cmd_record(int argc, char **argv)
 		    " (samples were lost: raise nsamples or lower -F/-c)" : "");
 	}
 
-	int exit_status = r.child > 0 && r.child_done ?
-	    cli_target_exit_status(r.status) : CLI_EXIT_OK;
+	int exit_status = s->child > 0 && s->child_done ?
+	    cli_target_exit_status(s->status) : CLI_EXIT_OK;
 	if (write_failed)
 		exit_status = CLI_EXIT_FAIL;
 	pmc_fini();
-	for (int i = 0; i < o.nev; i++)
-		free(o.spec[i]);
-	cli_target_free(&o.tgt);
-	free(r.pmcs);
+	cli_sampling_free(s);
 	return exit_status;
 }

@@ -1,10 +1,10 @@
 /*
  * cmd_top.c — `pmc top` (perf top; pmcstat -T): the hottest functions of the
  * whole system, processes, threads or a command, shown live.  The sampling
- * PMCs are record's (the public libpmc API); their log goes into a pipe whose
- * other end analysis/live.c reads and symbolizes as it arrives.  This file
- * only parses options, owns the terminal (ANSI sequences, raw keys, SIGWINCH)
- * and draws the live aggregator's views.
+ * session is record's (sampling.c, on the public libpmc API); its log goes
+ * into a pipe whose other end analysis/live.c reads and symbolizes as it
+ * arrives.  This file only parses options, owns the terminal (ANSI
+ * sequences, raw keys, SIGWINCH) and draws the live aggregator's views.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +25,7 @@
 
 #include "pmc.h"
 #include "cli.h"
+#include "sampling.h"
 #include "target.h"
 #include "live.h"
 #include "numfmt.h"
@@ -37,21 +38,11 @@
 #define MAX_ZOOM      8
 
 struct opts {
-	char *spec[MAX_EVENTS];
-	int nev;
-	int default_event;
-	uint64_t hz, period;
-	int callchain;
+	struct cli_sampling smp;      /* -e -F -c -g, the target */
 	double delay;                 /* -d seconds */
 	int zero;                     /* -z: per-interval counts */
 	int rows;                     /* --rows: plain blocks */
 	const char *sort;
-	struct cli_target tgt;
-};
-
-struct top_pmc {
-	pmc_id_t id;
-	const char *spec;
 };
 
 static volatile sig_atomic_t got_signal, got_winch;
@@ -104,31 +95,6 @@ static void usage(FILE *f)
 	    DEFAULT_HZ, DEFAULT_SORT, PLAIN_ROWS);
 }
 
-static uint64_t parse_u64(const char *s, const char *what)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end || end == s || v == 0 || s[0] == '-')
-		cli_usage_error("'%s' is not a valid %s (a positive integer)", s, what);
-	return (uint64_t)v;
-}
-
-static void add_events(struct opts *o, const char *list)
-{
-	char **specs;
-	int n;
-
-	if (pmc_event_split(list, &specs, &n) < 0)
-		cli_usage_error("bad event list '%s': %s", list, pmc_errmsg());
-	for (int i = 0; i < n; i++) {
-		if (o->nev >= MAX_EVENTS)
-			cli_usage_error("too many events (at most %d)", MAX_EVENTS);
-		o->spec[o->nev++] = strdup(specs[i]);
-	}
-	pmc_event_split_free(specs, n);
-}
-
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -150,6 +116,13 @@ static void tty_restore(void)
 	fputs("\033[?25h\033[?1049l", stdout);
 	fflush(stdout);
 	tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_tio);
+}
+
+/* A setup failure must not leave the terminal raw (cli_sampling_fail). */
+static void tty_cleanup(void *arg)
+{
+	(void)arg;
+	tty_restore();
 }
 
 static void tty_setup(void)
@@ -188,12 +161,9 @@ static const char *const sort_presets[] = { "dso,sym", "sym", "comm,dso,sym", "c
 
 struct top {
 	struct opts *o;
+	struct cli_sampling *s;       /* &o->smp */
 	struct live *lv;
-	struct top_pmc *pmcs;
-	int npmcs;
 	int tty;
-	pid_t child;
-	int child_done, status;
 	int targets_gone;
 	int paused;
 	int preset;                   /* -1: the -s order */
@@ -221,102 +191,6 @@ static void set_sort(struct top *t, const char *list)
 	t->view.nsort = ro.nsort;
 }
 
-/* End the command if it still runs: sig, then (a command that ignores it
- * must not keep top from exiting) SIGKILL after a second. */
-static void end_child(struct top *t, int sig)
-{
-	if (t->child <= 0 || t->child_done)
-		return;
-	pmc_spawn_kill(t->child, sig);
-	if (pmc_spawn_wait_timeout(t->child, &t->status, 1000) < 0)
-		pmc_spawn_kill(t->child, SIGKILL);
-	else
-		t->child_done = 1;
-	if (!t->child_done && pmc_spawn_wait(t->child, &t->status) == 0)
-		t->child_done = 1;
-}
-
-static struct top *the_top;        /* for setup_fail */
-
-static void __attribute__((noreturn, format(printf, 2, 3))) setup_fail(int code,
-    const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	tty_restore();
-	if (the_top)
-		end_child(the_top, SIGKILL);
-	cli_die(code, "%s", msg);
-}
-
-static void add_pmc(struct top *t, pmc_id_t id, const char *spec)
-{
-	struct top_pmc *n = realloc(t->pmcs, (size_t)(t->npmcs + 1) * sizeof(*n));
-	if (!n)
-		setup_fail(CLI_EXIT_FAIL, "out of memory");
-	t->pmcs = n;
-	n[t->npmcs++] = (struct top_pmc){ id, spec };
-}
-
-/* One event's PMCs (one per CPU system-wide): -1 with errno and pmc_errmsg. */
-static int alloc_event(struct top *t, const char *spec)
-{
-	struct opts *o = t->o;
-	uint32_t flags = o->callchain ? PMC_F_CALLCHAIN : 0;
-	pmc_id_t id;
-	int any = 0;
-
-	if (!o->tgt.system_wide) {
-		if (!o->tgt.threads)
-			flags |= PMC_F_DESCENDANTS;
-		if (pmc_allocate(spec, PMC_MODE_TS, flags, PMC_CPU_ANY, &id, o->period) < 0 ||
-		    (o->hz && pmc_set_frequency(id, o->hz) < 0))
-			return -1;
-		add_pmc(t, id, spec);
-		return 0;
-	}
-	for (int c = 0; c < pmc_ncpu() && c < CLI_MAX_CPUS; c++) {
-		if (!cli_target_has_cpu(&o->tgt, c))
-			continue;
-		if (pmc_allocate(spec, PMC_MODE_SS, flags, c, &id, o->period) < 0) {
-			if (errno == ENXIO && !o->tgt.cpu_list)
-				continue;         /* an offline CPU */
-			return -1;
-		}
-		if (o->hz && pmc_set_frequency(id, o->hz) < 0)
-			return -1;
-		add_pmc(t, id, spec);
-		any = 1;
-	}
-	if (!any)
-		errno = ENXIO;
-	return any ? 0 : -1;
-}
-
-static void alloc_all(struct top *t)
-{
-	struct opts *o = t->o;
-	for (int i = 0; i < o->nev; i++) {
-		if (alloc_event(t, o->spec[i]) == 0)
-			continue;
-		int err = errno;
-		if (o->default_event && i == 0 && strstr(pmc_errmsg(), "no hardware PMU")) {
-			free(o->spec[0]);
-			o->spec[0] = strdup("cpu-clock");
-			if (alloc_event(t, o->spec[0]) == 0)
-				continue;
-			err = errno;
-		}
-		setup_fail(err == ENOENT || err == EINVAL || err == EOPNOTSUPP ? CLI_EXIT_USAGE :
-		    CLI_EXIT_FAIL, "cannot sample '%s': %s%s", o->spec[i], pmc_errmsg(),
-		    o->tgt.system_wide && (err == EACCES || err == EPERM) ?
-		    " (give -p PID, -t TID or a command to watch your own processes)" : "");
-	}
-}
-
 /* Run the command with its standard streams where they do not disturb the
  * display: /dev/null under a terminal UI, else output on standard error. */
 static void spawn_command(struct top *t)
@@ -331,7 +205,7 @@ static void spawn_command(struct top *t)
 	} else {
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 	}
-	int rc = pmc_spawn(t->o->tgt.cmd, &t->child);
+	int rc = pmc_spawn(t->s->tgt.cmd, &t->s->child);
 	int err = errno;
 	for (int i = 0; i < 3; i++)
 		if (saved[i] >= 0) {
@@ -342,7 +216,8 @@ static void spawn_command(struct top *t)
 		close(null);
 	if (rc < 0) {
 		errno = err;
-		setup_fail(CLI_EXIT_FAIL, "cannot start '%s': %s", t->o->tgt.cmd[0], pmc_errmsg());
+		cli_sampling_fail(t->s, CLI_EXIT_FAIL, "cannot start '%s': %s", t->s->tgt.cmd[0],
+		    pmc_errmsg());
 	}
 }
 
@@ -350,7 +225,7 @@ static void spawn_command(struct top *t)
 
 static void target_str(const struct top *t, char *buf, size_t len)
 {
-	const struct cli_target *g = &t->o->tgt;
+	const struct cli_target *g = &t->s->tgt;
 	if (g->cmd)
 		snprintf(buf, len, "command '%s'", strrchr(g->cmd[0], '/') ?
 		    strrchr(g->cmd[0], '/') + 1 : g->cmd[0]);
@@ -407,7 +282,7 @@ static void draw(struct top *t)
 	target_str(t, tgt, sizeof(tgt));
 
 	emit(&w, 0, "pmc top: %s%s%s%s, %s   samples %s (%.0f/s)   lost %s (%s this interval)",
-	    evname[0] ? evname : t->o->spec[0], rate[0] ? " (" : "", rate, rate[0] ? ")" : "",
+	    evname[0] ? evname : t->s->spec[0], rate[0] ? " (" : "", rate, rate[0] ? ")" : "",
 	    tgt, numfmt__group_digits(st.samples, a, sizeof(a)), t->rate,
 	    numfmt__group_digits(st.lost, b, sizeof(b)), numfmt__group_digits(st.lost_interval, c,
 	    sizeof(c)));
@@ -593,42 +468,36 @@ static int keys(struct top *t, const char *buf, ssize_t n)
 /* Has sampling ended on its own (the command, or every -p/-t target)? */
 static int targets_ended(struct top *t)
 {
-	struct opts *o = t->o;
-	if (t->child > 0) {
-		if (!t->child_done && pmc_spawn_wait_timeout(t->child, &t->status, 0) == 0)
-			t->child_done = 1;
-		if (t->child_done) {
-			if (WIFSIGNALED(t->status))
+	struct cli_sampling *s = t->s;
+	if (s->child > 0) {
+		if (!s->child_done && pmc_spawn_wait_timeout(s->child, &s->status, 0) == 0)
+			s->child_done = 1;
+		if (s->child_done) {
+			if (WIFSIGNALED(s->status))
 				snprintf(t->note, sizeof(t->note), "[the command was ended by signal "
-				    "%d]", WTERMSIG(t->status));
+				    "%d]", WTERMSIG(s->status));
 			else
 				snprintf(t->note, sizeof(t->note), "[the command exited with status "
-				    "%d]", WEXITSTATUS(t->status));
+				    "%d]", WEXITSTATUS(s->status));
 		}
-		return t->child_done;
+		return s->child_done;
 	}
-	if (o->tgt.npids) {
-		for (int i = 0; i < o->tgt.npids; i++)
-			if (pmc_target_exists(o->tgt.pids[i]))
+	if (s->tgt.npids) {
+		for (int i = 0; i < s->tgt.npids; i++)
+			if (pmc_target_exists(s->tgt.pids[i]))
 				return 0;
-		snprintf(t->note, sizeof(t->note), "[the monitored %s exited]", o->tgt.threads ?
+		snprintf(t->note, sizeof(t->note), "[the monitored %s exited]", s->tgt.threads ?
 		    "threads" : "processes");
 		return 1;
 	}
 	return 0;
 }
 
-static void stop_sampling(struct top *t)
-{
-	for (int i = 0; i < t->npmcs; i++)
-		pmc_stop(t->pmcs[i].id);
-}
-
 /* The log's last records (lost counts, CLOSELOG), then the pipe's end:
  * 0, or the writer's errno. */
 static int close_log(int wfd)
 {
-	int err = pmc_close_logfile() < 0 ? errno : 0;
+	int err = pmc_log_finish(NULL) < 0 ? errno : 0;
 	close(wfd);
 	return err;
 }
@@ -650,13 +519,20 @@ int cmd_top(int argc, char **argv)
 	};
 	static struct opts o;
 	static struct top t;
+	struct cli_sampling *s = &o.smp;
 	int c, pipefd[2];
 	char *end;
 
 	memset(&o, 0, sizeof(o));
 	memset(&t, 0, sizeof(t));
 	t.o = &o;
+	t.s = s;
 	t.preset = -1;
+	s->max_events = MAX_EVENTS;
+	s->quiet = 1;
+	s->eacces_hint = " (give -p PID, -t TID or a command to watch your own processes)";
+	s->end_grace_ms = 1000;
+	s->cleanup = tty_cleanup;
 	o.delay = 1.0;
 	o.sort = DEFAULT_SORT;
 	optind = 1;
@@ -664,10 +540,10 @@ int cmd_top(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:e:F:c:gs:d:z" CLI_TARGET_OPTSTRING "h", lopts,
 	    NULL)) != -1) {
 		switch (c) {
-		case 'e': add_events(&o, optarg); break;
-		case 'F': o.hz = parse_u64(optarg, "frequency"); break;
-		case 'c': o.period = parse_u64(optarg, "period"); break;
-		case 'g': o.callchain = 1; break;
+		case 'e': cli_sampling_add_events(s, optarg); break;
+		case 'F': s->hz = cli_parse_u64(optarg, "frequency"); break;
+		case 'c': s->period = cli_parse_u64(optarg, "period"); break;
+		case 'g': s->callchain = 1; break;
 		case 's': o.sort = optarg; break;
 		case 'd':
 			o.delay = strtod(optarg, &end);
@@ -677,43 +553,24 @@ int cmd_top(int argc, char **argv)
 				    "seconds)", optarg);
 			break;
 		case 'z': o.zero = 1; break;
-		case OPT_ROWS: o.rows = (int)parse_u64(optarg, "number of rows"); break;
+		case OPT_ROWS: o.rows = (int)cli_parse_u64(optarg, "number of rows"); break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
 		default:
-			if (!cli_target_option(&o.tgt, c, optarg))
+			if (!cli_target_option(&s->tgt, c, optarg))
 				cli_bad_option(c, argv);
 		}
 	}
-	if (optind >= argc && !o.tgt.npids)
-		o.tgt.system_wide = 1;    /* perf top's default */
-	cli_target_finish(&o.tgt, argc, argv, optind, "watch");
-	if (o.hz && o.period)
-		cli_usage_error("give -F (samples per second) or -c (a period), not both");
+	if (optind >= argc && !s->tgt.npids)
+		s->tgt.system_wide = 1;    /* perf top's default */
+	cli_target_finish(&s->tgt, argc, argv, optind, "watch");
+	cli_sampling_finish(s, DEFAULT_HZ);
 	set_sort(&t, o.sort);
-	t.view.children = o.callchain;
-	if (o.nev == 0) {
-		add_events(&o, "cycles");
-		o.default_event = 1;
-	}
-	if (!o.hz && !o.period)
-		o.hz = DEFAULT_HZ;
-	/* as record: a rate above the kernel's highest is lowered to it */
-	FILE *mf = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
-	unsigned long long maxhz = 0;
-	if (mf) {
-		if (fscanf(mf, "%llu", &maxhz) == 1 && maxhz && o.hz > maxhz) {
-			cli_warn("-F %llu is above kernel.perf_event_max_sample_rate; sampling at "
-			    "%llu Hz", (unsigned long long)o.hz, maxhz);
-			o.hz = maxhz;
-		}
-		fclose(mf);
-	}
+	t.view.children = s->callchain;
 	t.tty = isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
 
-	if (pmc_init() < 0)
-		cli_die(CLI_EXIT_FAIL, "cannot initialise libpmc: %s", pmc_errmsg());
-	the_top = &t;
-	alloc_all(&t);
+	/* as record: a rate above the kernel's highest is lowered to it */
+	cli_sampling_init(s, NULL, 1);
+	cli_sampling_alloc(s);
 
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
@@ -726,40 +583,20 @@ int cmd_top(int argc, char **argv)
 
 	/* The log goes through a pipe to the live aggregator's reader. */
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		setup_fail(CLI_EXIT_FAIL, "cannot make a pipe: %s", strerror(errno));
+		cli_sampling_fail(s, CLI_EXIT_FAIL, "cannot make a pipe: %s", strerror(errno));
 	/* room for bursts while the reader symbolizes (best effort) */
 	fcntl(pipefd[1], F_SETPIPE_SZ, 1 << 20);
 	if (!(t.lv = live__new(NULL)) || live__follow(t.lv, pipefd[0]) < 0)
-		setup_fail(CLI_EXIT_FAIL, "cannot start the reader: %s", strerror(errno));
+		cli_sampling_fail(s, CLI_EXIT_FAIL, "cannot start the reader: %s", strerror(errno));
 	/* the writer thread starts here: with our signals blocked it leaves
 	 * them to this thread */
-	sigset_t blk, old;
-	sigfillset(&blk);
-	pthread_sigmask(SIG_BLOCK, &blk, &old);
-	int crc = pmc_configure_logfile(pipefd[1]);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (crc < 0)
-		setup_fail(CLI_EXIT_FAIL, "cannot start the log: %s", pmc_errmsg());
-	if (o.tgt.cmd)
+	if (cli_sampling_log_to(pipefd[1], 0) < 0)
+		cli_sampling_fail(s, CLI_EXIT_FAIL, "cannot start the log: %s", pmc_errmsg());
+	if (s->tgt.cmd)
 		spawn_command(&t);
 	signal(SIGPIPE, SIG_IGN);
-	if (!o.tgt.system_wide) {
-		pid_t *targets = o.tgt.cmd ? &t.child : o.tgt.pids;
-		int nt = o.tgt.cmd ? 1 : o.tgt.npids;
-		for (int i = 0; i < t.npmcs; i++)
-			for (int k = 0; k < nt; k++)
-				if ((o.tgt.threads ? pmc_attach_thread(t.pmcs[i].id, targets[k]) :
-				    pmc_attach(t.pmcs[i].id, targets[k])) < 0)
-					setup_fail(CLI_EXIT_FAIL, "cannot attach to %s %d: %s",
-					    o.tgt.threads ? "thread" : "process", (int)targets[k],
-					    pmc_errmsg());
-	}
-	for (int i = 0; i < t.npmcs; i++)
-		if (pmc_start(t.pmcs[i].id) < 0)
-			setup_fail(CLI_EXIT_FAIL, "cannot start sampling '%s': %s", t.pmcs[i].spec,
-			    pmc_errmsg());
-	if (t.child > 0 && pmc_spawn_go(t.child) < 0)
-		setup_fail(CLI_EXIT_FAIL, "cannot run '%s': %s", o.tgt.cmd[0], pmc_errmsg());
+	cli_sampling_start(s);
+	cli_sampling_go(s);
 	signal(SIGTSTP, SIG_IGN);     /* a stopped top would leave the terminal raw */
 	if (t.tty)
 		tty_setup();
@@ -774,11 +611,11 @@ int cmd_top(int argc, char **argv)
 		if (got_signal)
 			break;
 		if (!ended && (targets_ended(&t) ||
-		    (o.tgt.duration > 0 && (double)(now - t0) >= o.tgt.duration * 1e9))) {
+		    (s->tgt.duration > 0 && (double)(now - t0) >= s->tgt.duration * 1e9))) {
 			/* Sampling is over: end the log, so the reader takes what
 			 * is still queued and reaches the stream's end. */
 			ended = 1;
-			stop_sampling(&t);
+			cli_sampling_stop(s);
 			werr = close_log(pipefd[1]);
 			if (!t.tty) {
 				if (live__wait(t.lv) < 0) {
@@ -834,10 +671,10 @@ int cmd_top(int argc, char **argv)
 	tty_restore();
 	live__stop(t.lv);
 	if (!ended) {
-		stop_sampling(&t);
+		cli_sampling_stop(s);
 		werr = close_log(pipefd[1]);
 	}
-	end_child(&t, SIGTERM);
+	cli_sampling_end_child(s, SIGTERM);
 	if (!lerr && live__wait(t.lv) < 0) {     /* once: it may have said so above */
 		cli_warn("%s", pmc_errmsg());
 		lerr = 1;
@@ -848,9 +685,6 @@ int cmd_top(int argc, char **argv)
 	report__hist_free(&t.h);
 	live__free(t.lv);
 	pmc_fini();
-	for (int i = 0; i < o.nev; i++)
-		free(o.spec[i]);
-	free(t.pmcs);
-	cli_target_free(&o.tgt);
+	cli_sampling_free(s);
 	return werr || lerr ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }

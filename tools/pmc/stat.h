@@ -1,6 +1,6 @@
 /*
- * stat.h — what `pmc stat`'s two halves share: cmd_stat.c decides what to
- * count and runs it, stat_print.c prints the counts (human, -x CSV, --json;
+ * stat.h — what `pmc stat`'s three parts share: cmd_stat.c decides what to
+ * count, stat_count.c counts it, stat_print.c prints the counts (human, -x CSV, --json;
  * totals, intervals, per-CPU/core/socket/thread rows, per process).
  */
 #ifndef PMC_STAT_H
@@ -65,6 +65,25 @@ struct stat_opts {
 	pid_t child;                    /* the command's pid (last run) */
 	FILE *out;
 };
+
+/* One run's outcome (stat_run_once). */
+struct stat_run_result {
+	int exit_status;
+	double elapsed_ns;
+	int logfd;                      /* --per-process: the log to read back */
+};
+
+/* Ctrl-C and SIGTERM end the counting (the command gets them too) and are
+ * remembered: stat_interrupted; SIGPIPE is ignored. */
+void stat_catch_signals(void);
+int stat_interrupted(void);
+/* -a: each CPU's aggregation unit (-A, --per-core, --per-socket). */
+void stat_cpu_units(struct stat_opts *o);
+/* One run: the command (or -p/-t/-a for the duration) counted from zero by
+ * each event's own PMCs, -I's intervals printed; a setup failure exits. */
+void stat_run_once(struct stat_opts *o, int run, struct stat_run_result *res);
+/* Release e's PMCs and readings (before the next run, and at the end). */
+void stat_release_event(struct stat_ev *e);
 
 /* The value of a reading in the event's unit (sysfs scale applied). */
 double stat_value(const struct stat_ev *e, const struct pmc_reading *r);

@@ -1,0 +1,258 @@
+/*
+ * sampling.c — the sampling session of `pmc record` and `pmc top` (see
+ * sampling.h): described, allocated, attached and started once, so that the
+ * two commands sample the same events the same way.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+
+#include "cli.h"
+#include "sampling.h"
+
+void cli_sampling_fail(struct cli_sampling *s, int code, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (s->cleanup)
+		s->cleanup(s->cleanup_arg);
+	cli_sampling_end_child(s, SIGKILL);
+	cli_die(code, "%s", msg);
+}
+
+uint64_t cli_parse_u64(const char *s, const char *what)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end || end == s || v == 0 || s[0] == '-')
+		cli_usage_error("'%s' is not a valid %s (a positive integer)", s, what);
+	return (uint64_t)v;
+}
+
+void cli_sampling_add_events(struct cli_sampling *s, const char *list)
+{
+	int max = s->max_events > 0 && s->max_events < CLI_SAMPLING_MAX_EVENTS ?
+	    s->max_events : CLI_SAMPLING_MAX_EVENTS;
+	char **specs;
+	int n;
+
+	if (pmc_event_split(list, &specs, &n) < 0)
+		cli_usage_error("bad event list '%s': %s", list, pmc_errmsg());
+	for (int i = 0; i < n; i++) {
+		if (s->nev >= max)
+			cli_usage_error("too many events (at most %d)", max);
+		s->spec[s->nev++] = strdup(specs[i]);
+	}
+	pmc_event_split_free(specs, n);
+}
+
+void cli_sampling_finish(struct cli_sampling *s, uint64_t default_hz)
+{
+	if (s->hz && s->period)
+		cli_usage_error("give -F (samples per second) or -c (a period), not both");
+	if (s->nev == 0 && s->offcpu) {
+		/* on-CPU time in the unit of off-CPU time, so that the two add
+		 * up to wall-clock time (pmc report --wall) */
+		cli_sampling_add_events(s, "cpu-clock");
+	} else if (s->nev == 0) {
+		cli_sampling_add_events(s, "cycles");
+		s->default_event = 1;
+	}
+	if (!s->hz && !s->period)
+		s->hz = default_hz;
+}
+
+void cli_sampling_init(struct cli_sampling *s, const char *backend, int warn)
+{
+	if (backend && pmc_backend_select(backend) < 0)
+		cli_usage_error("%s", pmc_errmsg());
+	if (pmc_init() < 0)
+		cli_die(CLI_EXIT_FAIL, "cannot initialise libpmc: %s", pmc_errmsg());
+	s->is_linux = !strcmp(pmc_backend_name(), "linux");
+	if (!s->is_linux || !s->hz)
+		return;
+	long max = cli_read_proc_long("/proc/sys/kernel/perf_event_max_sample_rate", 0);
+
+	if (max > 0 && s->hz > (uint64_t)max) {
+		if (warn)
+			cli_warn("-F %llu is above kernel.perf_event_max_sample_rate; "
+			    "sampling at %ld Hz", (unsigned long long)s->hz, max);
+		s->hz = (uint64_t)max;
+	}
+}
+
+static void add_pmc(struct cli_sampling *s, pmc_id_t id, const char *spec, int cpu)
+{
+	struct cli_sampling_pmc *n = realloc(s->pmcs, (size_t)(s->npmcs + 1) * sizeof(*n));
+	if (!n)
+		cli_sampling_fail(s, CLI_EXIT_FAIL, "out of memory");
+	s->pmcs = n;
+	n[s->npmcs++] = (struct cli_sampling_pmc){ id, spec, cpu };
+}
+
+/* The PMC's sampling settings: -F, the user stack copy, and for the
+ * off-CPU event the switch records (which also make it sample every
+ * switch-out). */
+static int configure(const struct cli_sampling *s, pmc_id_t id, int offcpu)
+{
+	if (offcpu ? pmc_set_switch_log(id, 1) < 0 :
+	    (s->hz && pmc_set_frequency(id, s->hz) < 0))
+		return -1;
+	return s->ustack && pmc_set_user_stack(id, s->ustack) < 0 ? -1 : 0;
+}
+
+/* One event's PMCs; -1 with errno and pmc_errmsg() on failure.  offcpu:
+ * the context-switches event of --off-cpu, always with call chains. */
+static int alloc_event(struct cli_sampling *s, const char *spec, int offcpu)
+{
+	uint32_t flags = s->callchain || offcpu ? PMC_F_CALLCHAIN : 0;
+	pmc_id_t id;
+	int any = 0;
+
+	if (!s->tgt.system_wide) {
+		if (!s->tgt.threads)
+			flags |= PMC_F_DESCENDANTS;
+		if (pmc_allocate(spec, PMC_MODE_TS, flags, PMC_CPU_ANY, &id, s->period) < 0 ||
+		    configure(s, id, offcpu) < 0)
+			return -1;
+		add_pmc(s, id, spec, -1);
+		return 0;
+	}
+	for (int c = 0; c < pmc_ncpu() && c < CLI_MAX_CPUS; c++) {
+		if (!cli_target_has_cpu(&s->tgt, c))
+			continue;
+		if (pmc_allocate(spec, PMC_MODE_SS, flags, c, &id, s->period) < 0) {
+			if (errno == ENXIO && !s->tgt.cpu_list)
+				continue;         /* an offline CPU */
+			return -1;
+		}
+		if (configure(s, id, offcpu) < 0)
+			return -1;
+		add_pmc(s, id, spec, c);
+		any = 1;
+	}
+	if (!any)
+		errno = ENXIO;
+	return any ? 0 : -1;
+}
+
+/* The library narrowed an unmodified event to user space
+ * (perf_event_paranoid): say so, as the log's name does. */
+static void say_narrowed(const struct cli_sampling *s, const char *spec)
+{
+	const char *got = pmc_event_name(s->pmcs[s->npmcs - 1].id);
+	size_t sl = strlen(spec);
+	if (!s->quiet && got && strncmp(got, spec, sl) == 0 &&
+	    (!strcmp(got + sl, ":u") || !strcmp(got + sl, "u")))
+		cli_warn("sampling '%s' as '%s': kernel.perf_event_paranoid allows "
+		    "only user space without root or CAP_PERFMON", spec, got);
+}
+
+void cli_sampling_alloc(struct cli_sampling *s)
+{
+	for (int i = 0; i < s->nev; i++) {
+		if (alloc_event(s, s->spec[i], 0) == 0) {
+			say_narrowed(s, s->spec[i]);
+			continue;
+		}
+		int err = errno;
+		if (s->default_event && i == 0 && pmc_errcause() == PMC_CAUSE_NO_PMU) {
+			/* The default event on a machine without a PMU. */
+			if (!s->quiet)
+				cli_warn("no hardware PMU on this machine: sampling cpu-clock "
+				    "instead of cycles");
+			free(s->spec[0]);
+			s->spec[0] = strdup("cpu-clock");
+			if (alloc_event(s, s->spec[0], 0) == 0)
+				continue;
+			err = errno;
+		}
+		cli_sampling_fail(s, err == ENOENT || err == EINVAL || err == EOPNOTSUPP ?
+		    CLI_EXIT_USAGE : CLI_EXIT_FAIL, "cannot sample '%s': %s%s", s->spec[i], pmc_errmsg(),
+		    s->eacces_hint && s->tgt.system_wide && (err == EACCES || err == EPERM) ?
+		    s->eacces_hint : "");
+	}
+	if (s->offcpu && alloc_event(s, "context-switches", 1) < 0)
+		cli_sampling_fail(s, errno == EINVAL || errno == EOPNOTSUPP ? CLI_EXIT_USAGE :
+		    CLI_EXIT_FAIL, "cannot record off-CPU time (context-switches with switch "
+		    "records): %s", pmc_errmsg());
+}
+
+int cli_sampling_log_to(int fd, unsigned flags)
+{
+	sigset_t blk, old;
+	sigfillset(&blk);
+	pthread_sigmask(SIG_BLOCK, &blk, &old);
+	int rc = pmc_configure_logfile_flags(fd, flags);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+void cli_sampling_start(struct cli_sampling *s)
+{
+	const struct cli_target *g = &s->tgt;
+
+	if (!g->system_wide) {
+		pid_t *targets = g->cmd ? &s->child : g->pids;
+		int nt = g->cmd ? 1 : g->npids;
+		for (int i = 0; i < s->npmcs; i++)
+			for (int k = 0; k < nt; k++)
+				if ((g->threads ? pmc_attach_thread(s->pmcs[i].id, targets[k]) :
+				    pmc_attach(s->pmcs[i].id, targets[k])) < 0)
+					cli_sampling_fail(s, CLI_EXIT_FAIL,
+					    "cannot attach to %s %d: %s", g->threads ? "thread" : "process", (int)targets[k],
+					    pmc_errmsg());
+	}
+	for (int i = 0; i < s->npmcs; i++)
+		if (pmc_start(s->pmcs[i].id) < 0)
+			cli_sampling_fail(s, CLI_EXIT_FAIL, "cannot start sampling '%s': %s",
+			    s->pmcs[i].spec, pmc_errmsg());
+}
+
+void cli_sampling_go(struct cli_sampling *s)
+{
+	if (s->child > 0 && pmc_spawn_go(s->child) < 0)
+		cli_sampling_fail(s, CLI_EXIT_FAIL, "cannot run '%s': %s", s->tgt.cmd[0],
+		    pmc_errmsg());
+}
+
+void cli_sampling_stop(struct cli_sampling *s)
+{
+	for (int i = 0; i < s->npmcs; i++)
+		pmc_stop(s->pmcs[i].id);
+}
+
+void cli_sampling_end_child(struct cli_sampling *s, int sig)
+{
+	if (s->child <= 0 || s->child_done)
+		return;
+	pmc_spawn_kill(s->child, sig);
+	if (s->end_grace_ms >= 0) {
+		if (pmc_spawn_wait_timeout(s->child, &s->status, s->end_grace_ms) == 0) {
+			s->child_done = 1;
+			return;
+		}
+		pmc_spawn_kill(s->child, SIGKILL);
+	}
+	if (pmc_spawn_wait(s->child, &s->status) == 0)
+		s->child_done = 1;
+}
+
+void cli_sampling_free(struct cli_sampling *s)
+{
+	for (int i = 0; i < s->nev; i++)
+		free(s->spec[i]);
+	s->nev = 0;
+	free(s->pmcs);
+	s->pmcs = NULL;
+	s->npmcs = 0;
+	cli_target_free(&s->tgt);
+}

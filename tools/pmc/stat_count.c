@@ -1,0 +1,444 @@
+/*
+ * stat_count.c — `pmc stat`'s counting: the aggregation units (per CPU,
+ * core, socket, thread), the PMCs of each event allocated, grouped, attached
+ * and started, and one run of the command or the duration with -I's
+ * intervals (see stat.h).  cmd_stat.c parses the options, stat_print.c
+ * prints.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pmc.h"
+#include "cli.h"
+#include "stat.h"
+
+static volatile sig_atomic_t got_signal;
+static void on_signal(int sig) { got_signal = sig; }
+
+void stat_catch_signals(void)
+{
+	/* The command gets Ctrl-C; we print what was counted when it ends. */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+int stat_interrupted(void)
+{
+	return got_signal != 0;
+}
+
+/* ---- aggregation units ------------------------------------------------------- */
+
+static int add_unit(struct stat_opts *o, const char *label, int cpu)
+{
+	for (int u = 0; u < o->nunits; u++)
+		if (!strcmp(o->units[u].label, label)) {
+			o->units[u].ncpus++;
+			return u;
+		}
+	struct stat_unit *n = realloc(o->units, (size_t)(o->nunits + 1) * sizeof(*n));
+	if (!n)
+		cli_die(CLI_EXIT_FAIL, "out of memory");
+	o->units = n;
+	memset(&n[o->nunits], 0, sizeof(n[0]));
+	snprintf(n[o->nunits].label, sizeof(n[0].label), "%s", label);
+	n[o->nunits].ncpus = 1;
+	n[o->nunits].cpu = o->aggr == AGGR_CPU ? cpu : -1;
+	return o->nunits++;
+}
+
+/* The unit each CPU's counts go to (-A, --per-core, --per-socket). */
+void stat_cpu_units(struct stat_opts *o)
+{
+	int ncpu = pmc_ncpu();
+
+	o->cpu_unit = calloc((size_t)(ncpu > 0 ? ncpu : 1), sizeof(int));
+	if (!o->cpu_unit)
+		cli_die(CLI_EXIT_FAIL, "out of memory");
+	for (int cpu = 0; cpu < ncpu && o->aggr != AGGR_GLOBAL; cpu++) {
+		char label[64];
+		int s = 0, d = 0, c = 0;
+		if (!cli_target_has_cpu(&o->tgt, cpu))
+			continue;
+		pmc_cpu_topology(cpu, &s, &d, &c);
+		if (o->aggr == AGGR_CPU)
+			snprintf(label, sizeof(label), "CPU%d", cpu);
+		else if (o->aggr == AGGR_CORE)
+			snprintf(label, sizeof(label), "S%d-D%d-C%d", s, d, c);
+		else
+			snprintf(label, sizeof(label), "S%d", s);
+		o->cpu_unit[cpu] = add_unit(o, label, cpu);
+	}
+}
+
+/* --per-thread: the threads of -p PIDs (as they are now) or the -t TIDs. */
+static void thread_units(struct stat_opts *o, pid_t **tids, int *ntids)
+{
+	*tids = NULL;
+	*ntids = 0;
+	for (int i = 0; i < o->tgt.npids; i++) {
+		char path[64];
+		struct dirent *d;
+		DIR *dir = NULL;
+
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)o->tgt.pids[i]);
+		if (!o->tgt.threads)
+			dir = opendir(path);
+		if (!dir && !o->tgt.threads)
+			cli_die(CLI_EXIT_FAIL, "cannot list the threads of process %d: %s",
+			    (int)o->tgt.pids[i], strerror(errno));
+		for (;;) {
+			pid_t tid = o->tgt.pids[i];
+			if (dir) {
+				if (!(d = readdir(dir)))
+					break;
+				if (d->d_name[0] == '.')
+					continue;
+				tid = (pid_t)atoi(d->d_name);
+			}
+			pid_t *n = realloc(*tids, (size_t)(*ntids + 1) * sizeof(pid_t));
+			if (!n)
+				cli_die(CLI_EXIT_FAIL, "out of memory");
+			*tids = n;
+			n[(*ntids)++] = tid;
+			char comm[32] = "?", label[64];
+			snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
+			FILE *f = fopen(path, "r");
+			if (f) {
+				if (fgets(comm, sizeof(comm), f))
+					comm[strcspn(comm, "\n")] = '\0';
+				fclose(f);
+			}
+			snprintf(label, sizeof(label), "%s-%d", comm, (int)tid);
+			add_unit(o, label, -1);
+			if (!dir)
+				break;
+		}
+		if (dir)
+			closedir(dir);
+	}
+}
+
+/* ---- PMCs ----------------------------------------------------------------------- */
+
+static void push_id(struct stat_ev *e, pmc_id_t id, int unit)
+{
+	pmc_id_t *ni = realloc(e->ids, (size_t)(e->nids + 1) * sizeof(*ni));
+	int *nu = ni ? realloc(e->id_unit, (size_t)(e->nids + 1) * sizeof(*nu)) : NULL;
+	if (!ni || !nu)
+		cli_die(CLI_EXIT_FAIL, "out of memory");
+	e->ids = ni;
+	e->id_unit = nu;
+	e->ids[e->nids] = id;
+	e->id_unit[e->nids++] = unit;
+}
+
+/* Allocate the PMCs of one event: per CPU (-a), per thread, or one. */
+static int alloc_event(struct stat_opts *o, struct stat_ev *e, uint32_t flags,
+    const pid_t *tids, int ntids)
+{
+	pmc_id_t id;
+
+	if (o->tgt.system_wide) {
+		int ncpu = pmc_ncpu();
+		for (int c = 0; c < ncpu; c++) {
+			if (!cli_target_has_cpu(&o->tgt, c))
+				continue;
+			if (pmc_allocate(e->spec, PMC_MODE_SC, 0, c, &id, 0) < 0) {
+				if (errno == ENXIO && !o->tgt.cpu_list)
+					continue;        /* an offline CPU */
+				return -1;
+			}
+			push_id(e, id, o->cpu_unit[c]);
+		}
+		return 0;
+	}
+	if (o->aggr == AGGR_THREAD) {
+		for (int t = 0; t < ntids; t++) {
+			if (pmc_allocate(e->spec, PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0) < 0)
+				return -1;
+			push_id(e, id, t);
+		}
+		return 0;
+	}
+	if (pmc_allocate(e->spec, PMC_MODE_TC, flags, PMC_CPU_ANY, &id, 0) < 0)
+		return -1;
+	push_id(e, id, 0);
+	return 0;
+}
+
+/* Allocate one event; a machine that cannot count it gives "<not supported>",
+ * anything else (bad name, no permission) is fatal. */
+static void setup_event(struct stat_opts *o, struct stat_ev *e, uint32_t flags,
+    const pid_t *tids, int ntids, pid_t child)
+{
+	const char *u;
+
+	e->supported = 1;
+	if (alloc_event(o, e, flags, tids, ntids) < 0) {
+		int err = errno;
+		enum pmc_errcause cause = pmc_errcause();
+		char why[512];
+		/* the reason first: ending the child starts a new one */
+		snprintf(why, sizeof(why), "%s", pmc_errmsg());
+		for (int k = 0; k < e->nids; k++)
+			pmc_release(e->ids[k]);
+		e->nids = 0;
+		if (err == EOPNOTSUPP || (err == EINVAL && (cause == PMC_CAUSE_NO_PMU ||
+		    cause == PMC_CAUSE_UNSUPPORTED))) {
+			e->supported = 0;
+			snprintf(e->why, sizeof(e->why), "%s", why);
+			snprintf(e->name, sizeof(e->name), "%s", e->spec);
+			return;
+		}
+		if (child > 0) {
+			int status;
+			pmc_spawn_kill(child, SIGKILL);
+			pmc_spawn_wait(child, &status);
+		}
+		cli_die(err == ENOENT || err == EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAIL,
+		    "cannot count '%s': %s", e->spec, why);
+	}
+	if (e->nids == 0) {
+		e->supported = 0;
+		snprintf(e->why, sizeof(e->why), "no CPU of the list is online");
+	}
+	const char *name = e->nids ? pmc_event_name(e->ids[0]) : NULL;
+	snprintf(e->name, sizeof(e->name), "%s", name ? name : e->spec);
+	if (e->nids && pmc_event_unit(e->ids[0], &e->scale, &u) == 0)
+		snprintf(e->unit, sizeof(e->unit), "%s", u);
+	if (e->nids)
+		pmc_event_kind(e->ids[0], &e->kind);
+	e->rk = calloc((size_t)e->nids + 1, sizeof(*e->rk));
+	e->prev_rk = calloc((size_t)e->nids + 1, sizeof(*e->prev_rk));
+	e->base_rk = calloc((size_t)e->nids + 1, sizeof(*e->base_rk));
+	if (!e->rk || !e->prev_rk || !e->base_rk)
+		cli_die(CLI_EXIT_FAIL, "out of memory");
+}
+
+void stat_release_event(struct stat_ev *e)
+{
+	for (int k = 0; k < e->nids; k++)
+		pmc_release(e->ids[k]);
+	free(e->ids);
+	free(e->id_unit);
+	free(e->rk);
+	free(e->prev_rk);
+	free(e->base_rk);
+	e->ids = NULL;
+	e->id_unit = NULL;
+	e->rk = e->prev_rk = e->base_rk = NULL;
+	e->nids = 0;
+}
+
+static void fail_with_child(pid_t child, const char *fmt, const char *a, int b)
+{
+	char why[512];
+	snprintf(why, sizeof(why), "%s", pmc_errmsg());
+	if (child > 0) {
+		int status;
+		pmc_spawn_kill(child, SIGKILL);
+		pmc_spawn_wait(child, &status);
+	}
+	cli_die(CLI_EXIT_FAIL, fmt, a, b, why);
+}
+
+/* Groups, then attach (process mode): members join before the first attach. */
+static void group_and_attach(struct stat_opts *o, pid_t child, const pid_t *tids)
+{
+	for (int i = 0; i < o->nev; i++) {
+		struct stat_ev *e = &o->ev[i], *l;
+		if (e->leader < 0 || !e->supported)
+			continue;
+		l = &o->ev[e->leader];
+		for (int k = 0; k < e->nids && l->supported && k < l->nids; k++)
+			if (pmc_group(l->ids[k], e->ids[k]) < 0)
+				fail_with_child(child, "cannot group '%s' (event %d): %s", e->spec, i + 1);
+	}
+	if (o->tgt.system_wide)
+		return;
+	for (int i = 0; i < o->nev; i++) {
+		struct stat_ev *e = &o->ev[i];
+		for (int k = 0; k < e->nids; k++) {
+			const pid_t *targets = o->aggr == AGGR_THREAD ? &tids[k] :
+			    o->tgt.cmd ? &child : o->tgt.pids;
+			int nt = o->aggr == AGGR_THREAD || o->tgt.cmd ? 1 : o->tgt.npids;
+			int thread = o->tgt.threads || o->aggr == AGGR_THREAD;
+			for (int t = 0; t < nt; t++) {
+				int r = thread ? pmc_attach_thread(e->ids[k], targets[t]) :
+				    pmc_attach(e->ids[k], targets[t]);
+				if (r < 0)
+					fail_with_child(child, "cannot attach to %s %d: %s",
+					    thread ? "thread" : "process", (int)targets[t]);
+			}
+		}
+	}
+}
+
+static void start_all(struct stat_opts *o)
+{
+	for (int i = 0; i < o->nev; i++)
+		for (int k = 0; k < o->ev[i].nids; k++)
+			if (pmc_start(o->ev[i].ids[k]) < 0)
+				cli_die(CLI_EXIT_FAIL, "cannot start counting '%s': %s",
+				    o->ev[i].spec, pmc_errmsg());
+}
+
+static void read_all(struct stat_opts *o)
+{
+	for (int i = 0; i < o->nev; i++) {
+		struct stat_ev *e = &o->ev[i];
+		for (int k = 0; k < e->nids; k++)
+			if (pmc_read_ext(e->ids[k], &e->rk[k]) < 0)
+				memset(&e->rk[k], 0, sizeof(e->rk[k]));
+	}
+}
+
+/* ---- running --------------------------------------------------------------- */
+
+/* Wait up to ms for the command (or just sleep without one): 1 if it ended. */
+static int wait_child(pid_t child, int *status, int ms)
+{
+	if (child <= 0) {
+		struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+		nanosleep(&ts, NULL);
+		return 0;
+	}
+	if (pmc_spawn_wait_timeout(child, status, ms) == 0)
+		return 1;
+	if (errno != EAGAIN && errno != EINTR)
+		cli_die(CLI_EXIT_FAIL, "waiting for the command: %s", pmc_errmsg());
+	return 0;
+}
+
+/* Until the command ends (or -l, Ctrl-C, the targets vanish); -I prints,
+ * and *printed is when the last interval it printed ended. */
+static int count_loop(struct stat_opts *o, pid_t child, uint64_t t0, int *status,
+    uint64_t *printed)
+{
+	uint64_t tnext = t0 + (uint64_t)o->interval_ms * 1000000ull;
+
+	for (;;) {
+		int wait_ms = child > 0 ? 100 : 10;
+		if (o->interval_ms) {
+			uint64_t now = cli_target_now_ns(&o->tgt);
+			/* rounded up: a wait of 0 ms would not advance the sim's
+			 * clock, and the interval would never come */
+			wait_ms = now >= tnext ? 0 : (int)((tnext - now + 999999ull) / 1000000ull);
+			if (child <= 0 && wait_ms > 10)
+				wait_ms = 10;
+		}
+		if (child > 0) {
+			if (wait_child(child, status, wait_ms))
+				return 1;
+			if (got_signal && strcmp(pmc_backend_name(), "linux")) {
+				/* A simulated command gets no signal: stop counting it. */
+				*status = (128 + got_signal) << 8;
+				return 1;
+			}
+		} else {
+			/* -p/-t/-a: until the duration ends, Ctrl-C, or targets vanish. */
+			if (got_signal)
+				return 0;
+			if (o->tgt.duration > 0 && (double)(cli_target_now_ns(&o->tgt) - t0) >= o->tgt.duration * 1e9)
+				return 0;
+			wait_child(-1, status, wait_ms);
+			if (cli_target_gone(&o->tgt)) {
+				cli_target_say_gone(&o->tgt);
+				return 0;
+			}
+		}
+		if (o->interval_ms && cli_target_now_ns(&o->tgt) >= tnext) {
+			read_all(o);
+			*printed = cli_target_now_ns(&o->tgt) - t0;
+			stat_print_interval(o, (double)*printed, (double)o->interval_ms * 1e6);
+			tnext += (uint64_t)o->interval_ms * 1000000ull;
+		}
+	}
+}
+
+void stat_run_once(struct stat_opts *o, int run, struct stat_run_result *res)
+{
+	uint32_t flags = PMC_F_DESCENDANTS;
+	pid_t child = -1, *tids = NULL;
+	int status = 0, ntids = 0, done = 0;
+
+	if (o->per_process)
+		flags |= PMC_F_LOG_PROCEXIT;
+	if (o->no_inherit)
+		flags &= ~(uint32_t)PMC_F_DESCENDANTS;
+	if (o->aggr == AGGR_THREAD)
+		thread_units(o, &tids, &ntids);
+
+	if (o->tgt.cmd && pmc_spawn(o->tgt.cmd, &child) < 0)
+		cli_die(CLI_EXIT_FAIL, "cannot start '%s': %s", o->tgt.cmd[0], pmc_errmsg());
+	o->child = child;
+	res->logfd = -1;
+	if (o->per_process) {
+		char tmpl[] = "/tmp/pmc-stat-XXXXXX";
+		res->logfd = mkstemp(tmpl);
+		if (res->logfd < 0)
+			cli_die(CLI_EXIT_FAIL, "cannot create a temporary log: %s", strerror(errno));
+		unlink(tmpl);
+		if (pmc_configure_logfile(res->logfd) < 0)
+			cli_die(CLI_EXIT_FAIL, "cannot configure the log: %s", pmc_errmsg());
+	}
+	/* Each run counts from zero: its own PMCs (an event the machine
+	 * cannot count is not tried again). */
+	for (int i = 0; i < o->nev; i++)
+		if (run == 0 || o->ev[i].supported)
+			setup_event(o, &o->ev[i], flags, tids, ntids, child);
+	group_and_attach(o, child, tids);
+	free(tids);
+	start_all(o);
+
+	uint64_t t0 = cli_target_now_ns(&o->tgt);
+	if (child > 0 && pmc_spawn_go(child) < 0)
+		cli_die(CLI_EXIT_FAIL, "cannot run '%s': %s", o->tgt.cmd[0], pmc_errmsg());
+	if (o->delay_ms) {
+		/* --delay: what is counted before the delay ends is not shown (a
+		 * command's counters start at its exec and cannot wait longer) */
+		done = wait_child(child, &status, o->delay_ms);
+		read_all(o);
+		for (int i = 0; i < o->nev; i++)
+			for (int k = 0; k < o->ev[i].nids; k++)
+				o->ev[i].base_rk[k] = o->ev[i].prev_rk[k] = o->ev[i].rk[k];
+		t0 = cli_target_now_ns(&o->tgt);
+	}
+	uint64_t printed = 0;
+	if (!done)
+		count_loop(o, child, t0, &status, &printed);
+	res->elapsed_ns = (double)(cli_target_now_ns(&o->tgt) - t0);
+	for (int i = 0; i < o->nev; i++)
+		for (int k = 0; k < o->ev[i].nids; k++)
+			pmc_stop(o->ev[i].ids[k]);
+	read_all(o);
+	/* The last, partial interval (perf prints it too), stamped with its end. */
+	if (o->interval_ms && res->elapsed_ns > (double)printed)
+		stat_print_interval(o, res->elapsed_ns, res->elapsed_ns - (double)printed);
+	for (int i = 0; i < o->nev; i++) {
+		struct stat_ev *e = &o->ev[i];
+		double *n = realloc(e->runs, (size_t)(e->nruns + 1) * sizeof(double));
+		struct pmc_reading tot;
+		if (!n)
+			cli_die(CLI_EXIT_FAIL, "out of memory");
+		e->runs = n;
+		stat_sum(e, -1, 0, &tot);
+		e->runs[e->nruns++] = stat_value(e, &tot);
+	}
+	if (child > 0)
+		res->exit_status = cli_target_exit_status(status);
+	if (o->per_process && pmc_close_logfile() < 0)
+		cli_warn("the per-process log: %s", pmc_errmsg());
+}
