@@ -1879,6 +1879,32 @@ enum pmc_errcause {
 enum pmc_errcause pmc_errcause(void);
 
 /*
+ * pmc_seterror - record why something failed, in the channel that
+ * pmc_errmsg() and pmc_errcause() read
+ * @err: a negative errno value (-EINVAL), or 0 to clear the channel
+ * @cause: the kind of failure; PMC_CAUSE_NONE lets @err decide
+ *         (PMC_CAUSE_NOMEM for -ENOMEM, PMC_CAUSE_OTHER otherwise)
+ * @fmt: printf-style format of the reason, one sentence without a trailing
+ *       newline; NULL says strerror(-@err)
+ * Return: @err, with errno set to -@err when @err is negative.
+ *
+ * For code layered on libpmc (the analysis library, a program's own
+ * helpers) that wants its failures read the way libpmc's are.  The channel
+ * is per thread and keeps the first reason recorded since it was last
+ * cleared, because the deepest layer knows best: a caller that has nothing
+ * to add returns @err upwards, and one that has context reads
+ * pmc_errmsg(), clears, and records "context: reason".  Every libpmc call
+ * clears the channel on entry; a layer above clears it (@err 0) where an
+ * operation of its own starts, so an older reason is not mistaken for the
+ * new one.  A positive @err is taken as its negative.
+ */
+int pmc_seterror(int err, enum pmc_errcause cause, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
+/*
  * pmc_backend_select — choose the backend ("linux", the default, or "sim",
  * the simulated ARMv8 PMU) before pmc_init().  The environment variable
  * PMC_BACKEND does the same.  EBUSY after pmc_init(); ENOENT for an

@@ -1,5 +1,6 @@
 /* error.c — the per-thread reason channel behind pmc_errmsg() and
- * pmc_errcause() (common/error.h says how every layer uses it). */
+ * pmc_errcause(), written through pmc_seterror() (common/error.h says how
+ * every layer uses it). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,18 +12,6 @@ static _Thread_local char reason[512];
 static _Thread_local int reason_set;
 static _Thread_local enum pmc_errcause cause;
 
-void pmc__clear_reason(void)
-{
-	reason[0] = '\0';
-	reason_set = 0;
-	cause = PMC_CAUSE_NONE;
-}
-
-int pmc__has_reason(void)
-{
-	return reason_set;
-}
-
 /* First reason wins (the deepest layer knows best). */
 static void vset(enum pmc_errcause c, const char *fmt, va_list ap)
 {
@@ -33,6 +22,40 @@ static void vset(enum pmc_errcause c, const char *fmt, va_list ap)
 	cause = c;
 }
 
+static void set(enum pmc_errcause c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vset(c, fmt, ap);
+	va_end(ap);
+}
+
+int pmc_seterror(int err, enum pmc_errcause c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == 0) {
+		reason[0] = '\0';
+		reason_set = 0;
+		cause = PMC_CAUSE_NONE;
+		return 0;
+	}
+	if (err > 0)
+		err = -err;
+	if (c == PMC_CAUSE_NONE)
+		c = err == -ENOMEM ? PMC_CAUSE_NOMEM : PMC_CAUSE_OTHER;
+	if (fmt) {
+		va_start(ap, fmt);
+		vset(c, fmt, ap);
+		va_end(ap);
+	} else {
+		set(c, "%s", strerror(-err));
+	}
+	errno = -err;
+	return err;
+}
+
 void pmc__set_reason(const char *fmt, ...)
 {
 	va_list ap;
@@ -40,53 +63,6 @@ void pmc__set_reason(const char *fmt, ...)
 	va_start(ap, fmt);
 	vset(PMC_CAUSE_OTHER, fmt, ap);
 	va_end(ap);
-}
-
-static int fail(int rc)
-{
-	if (rc < 0)
-		errno = -rc;
-	return rc;
-}
-
-int pmc__err(int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vset(rc == -ENOMEM ? PMC_CAUSE_NOMEM : PMC_CAUSE_OTHER, fmt, ap);
-	va_end(ap);
-	return fail(rc);
-}
-
-int pmc__err_cause(int rc, enum pmc_errcause c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vset(c, fmt, ap);
-	va_end(ap);
-	return fail(rc);
-}
-
-int pmc__err_wrap(int rc, const char *fmt, ...)
-{
-	char ctx[256], inner[sizeof(reason)];
-	enum pmc_errcause c = reason_set ? cause : (rc == -ENOMEM ? PMC_CAUSE_NOMEM :
-						     PMC_CAUSE_OTHER);
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(ctx, sizeof(ctx), fmt, ap);
-	va_end(ap);
-	snprintf(inner, sizeof(inner), "%s", reason_set ? reason : strerror(-rc));
-	pmc__clear_reason();
-	return pmc__err_cause(rc, c, "%s: %s", ctx, inner);
-}
-
-int pmc__nomem(void)
-{
-	return pmc__err(-ENOMEM, "out of memory");
 }
 
 static const char *errname(int e)
@@ -103,7 +79,7 @@ int pmc__ret(int rc)
 	if (rc >= 0)
 		return rc;
 	if (!reason_set)
-		pmc__err(rc, "%s", errname(-rc));
+		set(rc == -ENOMEM ? PMC_CAUSE_NOMEM : PMC_CAUSE_OTHER, "%s", errname(-rc));
 	errno = -rc;
 	return -1;
 }

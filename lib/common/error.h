@@ -18,35 +18,64 @@
  * and pmc_errcause() read the channel; the analysis library and the CLI read
  * it through them too.  Nothing else keeps a reason: no second store, no
  * `char *err, size_t errlen` out-parameter, no abort() on out of memory.
+ *
+ * The channel is state, so it exists once, in libpmc (error.c); its one
+ * writer outside libpmc is the public pmc_seterror() (pmc.h).  The helpers
+ * in the first part below are thin wrappers over it, so that every layer,
+ * the analysis library included (which links libpmc.so and has no copy of
+ * error.c), writes reasons the same way and libpmc exports no internal
+ * name.  The second part is libpmc's own.
  */
 #ifndef PMC_COMMON_ERROR_H
 #define PMC_COMMON_ERROR_H
 
+#include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "pmc.h"
+
+/* ---- every layer (wrappers over pmc_seterror) ---------------------------- */
 
 /* Fail with rc (a negative errno): record the reason (printf format) unless
  * one is already recorded, set errno = -rc, return rc.  The cause is
  * PMC_CAUSE_NOMEM for -ENOMEM, else PMC_CAUSE_OTHER. */
-int pmc__err(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define pmc__err(rc, ...) pmc_seterror((rc), PMC_CAUSE_NONE, __VA_ARGS__)
 /* The same with a typed cause. */
-int pmc__err_cause(int rc, enum pmc_errcause cause, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+#define pmc__err_cause(rc, cause, ...) pmc_seterror((rc), (cause), __VA_ARGS__)
+/* Out of memory: pmc__err(-ENOMEM, "out of memory"); for an allocation that
+ * failed where there is nothing better to say. */
+#define pmc__nomem() pmc_seterror(-ENOMEM, PMC_CAUSE_NOMEM, "out of memory")
+/* Forget the recorded reason and cause: a new attempt starts. */
+#define pmc__clear_reason() ((void)pmc_seterror(0, PMC_CAUSE_NONE, NULL))
+/* Whether a reason is recorded since the last pmc__clear_reason(). */
+#define pmc__has_reason() (pmc_errcause() != PMC_CAUSE_NONE)
+
 /* Fail with rc, putting what the caller was doing before the recorded
  * reason ("cannot read perf.data: <reason>"); strerror(-rc) stands in for
  * a reason none was recorded.  The cause stays the recorded one's. */
-int pmc__err_wrap(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Out of memory: pmc__err(-ENOMEM, "out of memory"); for an allocation that
- * failed where there is nothing better to say. */
-int pmc__nomem(void);
+static inline int pmc__err_wrap(int rc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static inline int pmc__err_wrap(int rc, const char *fmt, ...)
+{
+	char ctx[256], inner[512];
+	enum pmc_errcause c = pmc_errcause();
+	va_list ap;
 
-/* Record a reason without failing yet (the return value comes later). */
+	va_start(ap, fmt);
+	vsnprintf(ctx, sizeof(ctx), fmt, ap);
+	va_end(ap);
+	snprintf(inner, sizeof(inner), "%s", c != PMC_CAUSE_NONE ? pmc_errmsg() : strerror(-rc));
+	pmc__clear_reason();
+	return pmc_seterror(rc, c, "%s: %s", ctx, inner);
+}
+
+/* ---- libpmc only (lib/common/error.c) ------------------------------------ */
+
+/* Record a reason without failing yet (the return value comes later); errno
+ * is left alone. */
 void pmc__set_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Forget the recorded reason and cause: a new attempt starts. */
-void pmc__clear_reason(void);
-/* Whether a reason is recorded since the last pmc__clear_reason(). */
-int pmc__has_reason(void);
 
 /* Public-call epilogue: rc >= 0 passes through; rc < 0 sets errno = -rc,
  * supplies a default reason (strerror) if none was set, and returns -1. */

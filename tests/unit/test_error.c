@@ -78,6 +78,37 @@ static void test_wrap(void **s)
 	assert_int_equal(pmc_errcause(), PMC_CAUSE_OTHER);
 }
 
+/* pmc_seterror, the one public writer (what analysis and programs use):
+ * 0 clears, the cause defaults from err, NULL says strerror, a positive err
+ * is its negative, and a libpmc call's entry clears an older reason. */
+static void test_public_setter(void **s)
+{
+	pmc_id_t id;
+	(void)s;
+	pmc__err(-EACCES, "older");
+	assert_int_equal(pmc_seterror(0, PMC_CAUSE_NONE, NULL), 0);   /* a new operation */
+	errno = 0;
+	assert_int_equal(pmc_seterror(-EINVAL, PMC_CAUSE_NONE, "app: %s", "bad"), -EINVAL);
+	assert_int_equal(errno, EINVAL);
+	assert_string_equal(pmc_errmsg(), "app: bad");
+	pmc_seterror(-EPERM, PMC_CAUSE_NO_PMU, "later");               /* first one wins */
+	assert_int_equal(errno, EPERM);
+	assert_int_equal(pmc_errcause(), PMC_CAUSE_OTHER);
+	assert_int_equal(pmc_seterror(0, PMC_CAUSE_NONE, NULL), 0);
+	assert_string_equal(pmc_errmsg(), "");
+	assert_int_equal(pmc_errcause(), PMC_CAUSE_NONE);
+	assert_int_equal(pmc_seterror(-ENOMEM, PMC_CAUSE_NONE, NULL), -ENOMEM);
+	assert_int_equal(pmc_errcause(), PMC_CAUSE_NOMEM);
+	assert_string_equal(pmc_errmsg(), strerror(ENOMEM));
+	pmc_seterror(0, PMC_CAUSE_NONE, NULL);
+	assert_int_equal(pmc_seterror(EIO, PMC_CAUSE_UNSUPPORTED, "positive"), -EIO);
+	assert_int_equal(errno, EIO);
+	assert_int_equal(pmc_errcause(), PMC_CAUSE_UNSUPPORTED);
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), 0);
+	assert_int_equal(pmc_errcause(), PMC_CAUSE_NONE);
+	assert_int_equal(pmc_release(id), 0);
+}
+
 /* Public epilogue: -1 and errno; a default reason when none was recorded. */
 static void test_public_epilogue(void **s)
 {
@@ -209,6 +240,7 @@ int main(void)
 		cmocka_unit_test(test_first_reason_wins),
 		cmocka_unit_test(test_causes),
 		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_public_setter),
 		cmocka_unit_test(test_public_epilogue),
 		cmocka_unit_test(test_per_thread),
 		cmocka_unit_test(test_event_reason_through_core),
