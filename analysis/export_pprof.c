@@ -262,7 +262,10 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 	size_t nlines = 0;
 	for (size_t i = 0; i < p->nl; i++) {
 		const struct prof_frame *fr;
-		nlines += o->inline_frames ? (size_t)profile__loc_frames(p, (uint32_t)i, &fr) : 1;
+		int k = o->inline_frames ? profile__loc_frames(p, (uint32_t)i, &fr) : 1;
+		if (k < 0)
+			goto nomem;
+		nlines += (size_t)k;
 	}
 	/* functions: one per prof_func (after the inline expansion above, which
 	 * adds the inlined ones) */
@@ -282,7 +285,8 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 		l->mapping_id = mapid[sym_dso__id(p->l[i].dso)];
 		l->address = p->l[i].addr;
 		if (o->inline_frames) {
-			k = profile__loc_frames(p, (uint32_t)i, &fr);
+			if ((k = profile__loc_frames(p, (uint32_t)i, &fr)) < 0)
+				goto nomem;
 		} else {
 			fr = &one;
 			k = 1;
@@ -328,6 +332,8 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 			continue;
 		const struct prof_frame *fr;
 		int k = profile__frames(p, (uint32_t)i, 0, &fr);
+		if (k < 0)
+			goto nomem;
 		PSample *S = &sm[si];
 		perftools__profiles__sample__init(S);
 		if (!(locbufs[si] = malloc(((size_t)k + 1) * 8)))

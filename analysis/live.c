@@ -151,7 +151,10 @@ static void add_sample(struct live *lv, const struct pmclog_ev_callchain *cc)
 	}
 	lv->st.samples++;
 	lv->st.interval++;
-	profile__locate(p, (int32_t)cc->pl_pid, cc->pl_pc, cc->pl_pcflags, npc, lv->locs);
+	if (profile__locate(p, (int32_t)cc->pl_pid, cc->pl_pc, cc->pl_pcflags, npc, lv->locs) < 0) {
+		lv->nomem = 1;
+		return;
+	}
 	uint64_t w = cc->pl_period ? cc->pl_period : 1;
 	struct lent k;
 	memset(&k, 0, sizeof(k));

@@ -21,6 +21,7 @@
 #include "offcpu.h"
 #include "profile.h"
 #include "common/error.h"
+#include "common/grow.h"
 #include "unwind.h"
 
 /* ---- a small open-addressing map: (u64, u64) -> u32 ------------------- */
@@ -81,22 +82,13 @@ static struct hent *hmap_slot(struct hmap *m, uint64_t a, uint64_t b, int *found
 	return &m->t[j];
 }
 
-/* ---- growable arrays ----------------------------------------------------- */
-
-/* Room for one more element: 0, or -1 out of memory (ptr and cap kept). */
-#define GROW(ptr, n, cap) ({ \
-	int grow_rc_ = 0; \
-	if ((n) == (cap)) { \
-		size_t grow_cap_ = (cap) ? (cap) * 2 : 64; \
-		void *grow_p_ = realloc((ptr), grow_cap_ * sizeof(*(ptr))); \
-		if (grow_p_) { \
-			(ptr) = grow_p_; \
-			(cap) = grow_cap_; \
-		} else { \
-			grow_rc_ = -1; \
-		} \
-	} \
-	grow_rc_; })
+/* Undo the entry hmap_slot just made (nothing was added after it, so no
+ * probe sequence passes through its slot): its value could not be made. */
+static void forget(struct hmap *m, struct hent *e)
+{
+	e->used = 0;
+	m->n--;
+}
 
 struct rstack {
 	uint64_t off;             /* into pcs/flags */
@@ -202,7 +194,7 @@ static void *nomem(struct profile *p)
 	return NULL;
 }
 
-#define NO_IX UINT32_MAX   /* an index that could not be made: out of memory */
+#define NO_IX PROF_NO_IX   /* an index that could not be made: out of memory */
 
 static uint32_t event_ix(struct profile *p, uint32_t pmcid)
 {
@@ -214,9 +206,7 @@ static uint32_t event_ix(struct profile *p, uint32_t pmcid)
 		char name[64];
 		struct prof_event *ev = realloc(p->ev, (p->nev + 1) * sizeof(*p->ev));
 		if (!ev) {
-			/* forget the entry made for it: it names no event */
-			e->used = 0;
-			p->priv->ev_ix.n--;
+			forget(&p->priv->ev_ix, e);   /* it names no event */
 			return nomem(p), NO_IX;
 		}
 		p->ev = ev;
@@ -528,7 +518,10 @@ static void add_map(struct profile *p, const struct pmclog_ev_map_in *mi, uint64
 		nomem(p);
 		return;
 	}
-	d = symtab__dso(p->st, mi->pl_pathname, mi->pl_buildid, mi->pl_buildid_len);
+	if (!(d = symtab__dso(p->st, mi->pl_pathname, mi->pl_buildid, mi->pl_buildid_len))) {
+		nomem(p);
+		return;
+	}
 	a->m[a->n++] = (struct map){ .start = mi->pl_start, .end = mi->pl_start + mi->pl_len,
 	    .pgoff = mi->pl_pgoff, .seq = ++p->priv->mapseq, .dso = d, .time = time };
 }
@@ -997,10 +990,12 @@ static uint32_t func_ix(struct profile *p, struct sym_dso *d, const char *name, 
 	struct hent *e = hmap_slot(&p->priv->fn_ix, sym_dso__id(d), (uint64_t)(uintptr_t)name,
 	    &found);
 	if (!e)
-		abort();
+		return nomem(p), NO_IX;
 	if (!found) {
-		if (GROW(p->f, p->nf, p->capf))
-			abort();   /* resolving: out of memory not carried up yet */
+		if (GROW(p->f, p->nf, p->capf)) {
+			forget(&p->priv->fn_ix, e);
+			return nomem(p), NO_IX;
+		}
 		e->v = (uint32_t)p->nf;
 		p->f[p->nf++] = (struct prof_func){ name, d, start, size,
 		    sym_dso__kind(d) == SYM_DSO_KERNEL };
@@ -1022,6 +1017,7 @@ uint32_t profile__func_unknown(struct profile *p, struct sym_dso *d)
 	return func_ix(p, d, symtab__intern(p->st, "[unknown]"), 0, 0);
 }
 
+/* pc's location (NO_IX out of memory, sticky). */
 static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, int caller)
 {
 	struct prof_priv *v = p->priv;
@@ -1029,7 +1025,7 @@ static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, in
 	struct hent *e = hmap_slot(&v->pcloc, user ? (uint64_t)(uint32_t)pid : UINT64_MAX,
 	    pc ^ (caller ? 1ull << 63 : 0), &found);
 	if (!e)
-		abort();
+		return nomem(p), NO_IX;
 	if (found)
 		return e->v;
 	struct sym_dso *d;
@@ -1060,17 +1056,23 @@ static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, in
 	}
 	/* dedupe (binary, address) before the lookup */
 	int f2;
-	struct hent *e2 = hmap_slot(&v->addrloc, sym_dso__id(d), addr, &f2);
-	if (!e2)
-		abort();
+	struct hent *e2 = d ? hmap_slot(&v->addrloc, sym_dso__id(d), addr, &f2) : NULL;
+	if (!e2) {              /* no binary (symtab__nomem) or no room */
+		forget(&v->pcloc, e);
+		return nomem(p), NO_IX;
+	}
 	if (!f2) {
 		const char *name;
 		uint64_t s, z;
-		if (GROW(p->l, p->nl, p->capl))
-			abort();   /* resolving: out of memory not carried up yet */
-		e2->v = (uint32_t)p->nl;
+		uint32_t f;
 		sym_dso__func(d, addr, &name, &s, &z);
-		p->l[p->nl++] = (struct prof_loc){ d, addr, func_ix(p, d, name, s, z), -1, NULL };
+		if (GROW(p->l, p->nl, p->capl) || (f = func_ix(p, d, name, s, z)) == NO_IX) {
+			forget(&v->addrloc, e2);
+			forget(&v->pcloc, e);   /* different maps: e is still valid */
+			return nomem(p), NO_IX;
+		}
+		e2->v = (uint32_t)p->nl;
+		p->l[p->nl++] = (struct prof_loc){ d, addr, f, -1, NULL };
 	}
 	e->v = e2->v;   /* different maps: e is still valid */
 	return e2->v;
@@ -1094,27 +1096,34 @@ const char *profile__comm(struct profile *p, int32_t pid, int32_t tid, uint64_t 
 	return c;
 }
 
-void profile__locate(struct profile *p, int32_t pid, const uint64_t *pcs, const uint8_t *flags,
+int profile__locate(struct profile *p, int32_t pid, const uint64_t *pcs, const uint8_t *flags,
     uint32_t n, uint32_t *locs)
 {
+	int rc = 0;
 	for (uint32_t k = 0; k < n; k++)
-		locs[k] = loc_of(p, pid, pcs[k], flags[k] & 1, prof_pc_is_caller(flags, k));
+		if ((locs[k] = loc_of(p, pid, pcs[k], flags[k] & 1, prof_pc_is_caller(flags, k))) ==
+		    NO_IX)
+			rc = pmc__nomem();
+	return rc;
 }
 
-void profile__resolve(struct profile *p)
+int profile__resolve(struct profile *p)
 {
 	struct prof_priv *v = p->priv;
+	int rc = 0;
 	if (p->resolved)
-		return;
-	p->resolved = 1;
+		return v->nomem ? -ENOMEM : 0;
 	/* loc ids for every pc of every distinct stack (the pcs stay: pmc
 	 * script prints them as recorded) */
 	uint32_t *locs = malloc((v->npc ? v->npc : 1) * sizeof(*locs));
-	if (!locs)
-		abort();
+	p->resolved = 1;
+	if (!locs)              /* no stack has frames (profile__frames: -ENOMEM) */
+		return nomem(p), pmc__nomem();
 	for (size_t i = 0; i < v->nst; i++) {
 		struct rstack *s = &v->st[i];
-		profile__locate(p, s->pid, v->pcs + s->off, v->flags + s->off, s->n, locs + s->off);
+		if (profile__locate(p, s->pid, v->pcs + s->off, v->flags + s->off, s->n,
+		    locs + s->off) < 0)
+			rc = pmc__nomem();
 	}
 	v->locs = locs;
 	for (size_t i = 0; i < p->ns; i++)
@@ -1127,6 +1136,7 @@ void profile__resolve(struct profile *p)
 	}
 	const char *kw = symtab__kernel_warning(p->st);
 	(void)kw;
+	return rc;
 }
 
 int profile__srcline(struct profile *p, uint32_t loc, const char **file, int *line)
@@ -1147,14 +1157,16 @@ int profile__srcline(struct profile *p, uint32_t loc, const char **file, int *li
 	return l->line > 0 ? 0 : -1;
 }
 
-static void loc_inline(struct profile *p, uint32_t loc, const struct prof_frame **out, uint32_t *n)
+/* The frames of location loc, innermost inlined first: how many (cached),
+ * or -ENOMEM (sticky) with nothing kept. */
+static int loc_inline(struct profile *p, uint32_t loc, const struct prof_frame **out)
 {
 	struct prof_priv *v = p->priv;
-	if (!v->lx) {
-		v->lx = calloc(p->nl ? p->nl : 1, sizeof(*v->lx));
-		if (!v->lx)
-			abort();
-	}
+	*out = NULL;
+	if (loc == NO_IX)
+		return pmc__nomem();    /* already marked by loc_of */
+	if (!v->lx && !(v->lx = calloc(p->nl ? p->nl : 1, sizeof(*v->lx))))
+		return nomem(p), pmc__nomem();
 	struct locx *x = &v->lx[loc];
 	if (!x->done) {
 		struct sym_frame fr[64];
@@ -1162,41 +1174,50 @@ static void loc_inline(struct profile *p, uint32_t loc, const struct prof_frame 
 		int k = sym_dso__frames(l->dso, l->addr, fr, 64);
 		x->off = v->nlxf;
 		for (int i = 0; i < k; i++) {
-			if (GROW(v->lxf, v->nlxf, v->caplxf))
-			abort();   /* resolving: out of memory not carried up yet */
 			/* the outermost is the symbol table's function (with its size) */
 			uint32_t f = i == k - 1 ? l->func : func_ix(p, l->dso, fr[i].func, 0, 0);
+			if (f == NO_IX || GROW(v->lxf, v->nlxf, v->caplxf)) {
+				v->nlxf = x->off;
+				return nomem(p), pmc__nomem();
+			}
 			v->lxf[v->nlxf++] = (struct prof_frame){ f, loc, fr[i].file, fr[i].line };
 		}
 		x->n = (uint32_t)k;
 		x->done = 1;
 	}
 	*out = v->lxf + x->off;
-	*n = x->n;
+	return (int)x->n;
 }
 
 int profile__loc_frames(struct profile *p, uint32_t loc, const struct prof_frame **out)
 {
-	uint32_t n;
-	loc_inline(p, loc, out, &n);
-	return (int)n;
+	return loc_inline(p, loc, out);
 }
 
 int profile__frames(struct profile *p, uint32_t stack, int flags, const struct prof_frame **out)
 {
 	struct prof_priv *v = p->priv;
 	struct rstack *s = &v->st[stack];
+	*out = NULL;
+	if (!v->locs)           /* profile__resolve ran out of memory */
+		return pmc__nomem();
 	if (flags & PROF_INLINE) {
 		if (!s->b_done) {
 			s->b_off = v->nfb;
 			for (uint32_t k = 0; k < s->n; k++) {
 				const struct prof_frame *lf;
-				uint32_t ln;
-				loc_inline(p, v->locs[s->off + k], &lf, &ln);
-				for (uint32_t j = 0; j < ln; j++) {
-					if (GROW(v->fb, v->nfb, v->capfb))
-			abort();   /* resolving: out of memory not carried up yet */
+				int ln = loc_inline(p, v->locs[s->off + k], &lf);
+				for (int j = 0; j < ln; j++) {
+					if (GROW(v->fb, v->nfb, v->capfb)) {
+						nomem(p);
+						ln = -ENOMEM;
+						break;
+					}
 					v->fb[v->nfb++] = lf[j];
+				}
+				if (ln < 0) {
+					v->nfb = s->b_off;
+					return pmc__nomem();
 				}
 			}
 			s->b_n = (uint32_t)(v->nfb - s->b_off);
@@ -1209,8 +1230,10 @@ int profile__frames(struct profile *p, uint32_t stack, int flags, const struct p
 		s->a_off = v->nfa;
 		for (uint32_t k = 0; k < s->n; k++) {
 			uint32_t l = v->locs[s->off + k];
-			if (GROW(v->fa, v->nfa, v->capfa))
-			abort();   /* resolving: out of memory not carried up yet */
+			if (l == NO_IX || GROW(v->fa, v->nfa, v->capfa)) {
+				v->nfa = s->a_off;
+				return nomem(p), pmc__nomem();
+			}
 			v->fa[v->nfa++] = (struct prof_frame){ p->l[l].func, l, NULL, 0 };
 		}
 		s->a_n = s->n;
@@ -1403,7 +1426,8 @@ int profile__match(struct profile *p, const struct prof_filter *flt, const struc
 		return 0;
 	if (!flt->dsos && !flt->syms)
 		return 1;
-	profile__frames(p, s->stack, 0, &fr);
+	if (profile__frames(p, s->stack, 0, &fr) < 0)
+		return 0;               /* out of memory: profile__nomem says so */
 	return match_frames(p, flt, fr);
 }
 
@@ -1418,6 +1442,8 @@ void profile__foreach(struct profile *p, const struct prof_filter *flt, int flag
 		if (flt && !match_sample(p, flt, s))
 			continue;
 		n = profile__frames(p, s->stack, flags, &fr);
+		if (n < 0)
+			continue;       /* out of memory: profile__nomem says so */
 		if (flt && !match_frames(p, flt, fr))
 			continue;
 		cb(arg, s, fr, n);

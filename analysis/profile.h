@@ -149,7 +149,10 @@ struct prof_load_opts {
 /* Load everything: 0, or -errno with pmc_errmsg() saying why (a truncated
  * input is not an error: profile->truncated says so). */
 int profile__load(struct profile **out, const char *path, const struct prof_load_opts *o);
-void profile__resolve(struct profile *p);
+/* Locate every recorded stack's pcs (once): 0, or -ENOMEM when a location
+ * could not be made; then profile__nomem() says so too (sticky), and the
+ * stacks it touches answer profile__frames with -ENOMEM. */
+int profile__resolve(struct profile *p);
 void profile__free(struct profile *p);
 /* -ENOMEM (pmc_errmsg() "out of memory") if an allocation failed since the
  * profile was made (loading, resolving symbols): what was printed from it
@@ -171,16 +174,21 @@ int profile__feed(struct profile *p, const struct pmclog_ev *ev);
 /* The event index (into p->ev) of a PMC id; a system-mode PMC of another
  * CPU is the event of its first CPU. */
 uint32_t profile__event(struct profile *p, uint32_t pmcid);
+/* An index (location, function) that could not be made: out of memory. */
+#define PROF_NO_IX UINT32_MAX
 /* The locations (indices into p->l) of a call chain's n program counters,
  * leaf first, in process pid: flags are the chain's PMC_CC_F_* (user space
- * or kernel).  What profile__resolve does for each recorded stack. */
-void profile__locate(struct profile *p, int32_t pid, const uint64_t *pcs, const uint8_t *flags,
+ * or kernel).  What profile__resolve does for each recorded stack.  0, or
+ * -ENOMEM (sticky, as profile__nomem) with the locations not made
+ * PROF_NO_IX. */
+int profile__locate(struct profile *p, int32_t pid, const uint64_t *pcs, const uint8_t *flags,
     uint32_t n, uint32_t *locs);
 /* A thread's name at time (its process's if it has none; "swapper" for
  * pid 0, ":PID" if nothing named it), interned. */
 const char *profile__comm(struct profile *p, int32_t pid, int32_t tid, uint64_t time);
 
-/* The frames of a stack, leaf first (cached).  flags: PROF_INLINE expands
+/* The frames of a stack, leaf first (cached): how many, or -ENOMEM (with
+ * *out NULL; sticky, as profile__nomem).  flags: PROF_INLINE expands
  * inlined functions (needs DWARF), PROF_LINES fills file/line. */
 #define PROF_INLINE 0x1
 #define PROF_LINES  0x2
@@ -206,9 +214,11 @@ static inline int prof_pc_is_caller(const uint8_t *user, uint32_t k)
 int profile__map_offset(struct profile *p, int32_t pid, uint64_t pc, uint64_t *off);
 /* Is func unresolved ("[unknown]", or an address named "0x...")? */
 int profile__func_unresolved(const struct profile *p, uint32_t func);
-/* The "[unknown]" function of binary d (for collapsed runs of frames). */
+/* The "[unknown]" function of binary d (for collapsed runs of frames);
+ * PROF_NO_IX out of memory (sticky, as profile__nomem). */
 uint32_t profile__func_unknown(struct profile *p, struct sym_dso *d);
-/* The frames of one location, innermost inlined first (cached). */
+/* The frames of one location, innermost inlined first (cached): how many,
+ * or -ENOMEM with *out NULL (sticky). */
 int profile__loc_frames(struct profile *p, uint32_t loc, const struct prof_frame **out);
 /* Source line of a location (looked up once). */
 int profile__srcline(struct profile *p, uint32_t loc, const char **file, int *line);

@@ -245,6 +245,8 @@ static void text_sample(const struct ctx *c, const struct prof_sample *s)
 	const uint64_t *pcs;
 	const uint8_t *user;
 	int n = profile__frames(p, s->stack, 0, &fr);
+	if (n < 0)
+		return;                 /* out of memory: profile__nomem fails the run */
 	profile__stack_pcs(p, s->stack, &pcs, &user);
 	start(c, f, chain, s->comm, s->pid, s->tid, s->cpu, s->time);
 	if (f & SCRIPT_F_PERIOD)
@@ -346,6 +348,8 @@ static void json_sample(const struct ctx *c, const struct prof_sample *s)
 	const uint8_t *user;
 	struct where w;
 	int n = profile__frames(p, s->stack, 0, &fr);
+	if (n < 0)
+		return;                 /* out of memory: profile__nomem fails the run */
 	profile__stack_pcs(p, s->stack, &pcs, &user);
 	json_start(c, f, "sample", s->comm, s->pid, s->tid, s->cpu, s->time);
 	if (f & SCRIPT_F_EVENT) {

@@ -31,6 +31,7 @@
 #include "dbgcache.h"
 #include "kcache.h"
 #include "common/error.h"
+#include "common/grow.h"
 #include "common/sysinfo.h"
 
 #define UNKNOWN "[unknown]"
@@ -248,14 +249,12 @@ static void ftab_free(struct ftab *f)
 	memset(f, 0, sizeof(*f));
 }
 
-static void ftab_push(uint64_t **v, size_t *n, size_t *cap, uint64_t x)
+static int ftab_push(uint64_t **v, size_t *n, size_t *cap, uint64_t x)
 {
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 1024;
-		if (!(*v = realloc(*v, *cap * sizeof(**v))))
-			abort();
-	}
+	if (GROW(*v, *n, *cap) < 0)
+		return -ENOMEM;
 	(*v)[(*n)++] = x;
+	return 0;
 }
 
 static int binding_value(unsigned char info)
@@ -268,6 +267,8 @@ static int binding_value(unsigned char info)
 	}
 }
 
+/* The index of (e, bias) in f->elf, added with its sections if new; -1
+ * when the table is full, -ENOMEM out of memory. */
 static int ftab_elf(struct ftab *f, Elf *e, uint64_t bias)
 {
 	int k = 0;
@@ -285,10 +286,10 @@ static int ftab_elf(struct ftab *f, Elf *e, uint64_t bias)
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh))
 			continue;
-		if (x->nsec == cap) {
-			cap = cap ? cap * 2 : 64;
-			if (!(x->sec = realloc(x->sec, cap * sizeof(*x->sec))))
-				abort();
+		if (GROW(x->sec, x->nsec, cap) < 0) {
+			free(x->sec);
+			x->sec = NULL;
+			return -ENOMEM;
 		}
 		x->sec[x->nsec++] = (struct fsec){ sh.sh_addr, sh.sh_size, (uint32_t)elf_ndxscn(scn) };
 	}
@@ -298,8 +299,9 @@ static int ftab_elf(struct ftab *f, Elf *e, uint64_t bias)
 /* The symbols libdwfl's search reads, and every value it compares an
  * address with: each symbol's value and end, each section's bounds in each
  * ELF the symbols come from (the main file, the debug file).  A superset of
- * boundaries is harmless: it only makes the pieces finer. */
-static void ftab_build(struct ftab *f, Dwfl_Module *mod)
+ * boundaries is harmless: it only makes the pieces finer.  0, or -ENOMEM
+ * with the table empty again. */
+static int ftab_build(struct ftab *f, Dwfl_Module *mod)
 {
 	uint64_t *b = NULL;
 	size_t n = 0, cap = 0, capsym = 0;
@@ -317,28 +319,26 @@ static void ftab_build(struct ftab *f, Dwfl_Module *mod)
 		    GELF_ST_TYPE(sym.st_info) == STT_SECTION ||
 		    GELF_ST_TYPE(sym.st_info) == STT_FILE || GELF_ST_TYPE(sym.st_info) == STT_TLS)
 			continue;
-		if ((k = ftab_elf(f, elf, bias)) < 0) {
+		if ((k = ftab_elf(f, elf, bias)) == -ENOMEM)
+			goto nomem;
+		if (k < 0) {
 			f->first_global = -1;   /* not seen in practice: libdwfl answers */
 			continue;
 		}
-		ftab_push(&b, &n, &cap, a);
-		ftab_push(&b, &n, &cap, a + sym.st_size);
-		if (f->nsym == capsym) {
-			capsym = capsym ? capsym * 2 : 1024;
-			if (!(f->sym = realloc(f->sym, capsym * sizeof(*f->sym))))
-				abort();
-		}
+		if (ftab_push(&b, &n, &cap, a) < 0 || ftab_push(&b, &n, &cap, a + sym.st_size) < 0 ||
+		    GROW(f->sym, f->nsym, capsym) < 0)
+			goto nomem;
 		f->sym[f->nsym++] = (struct fsym){ a, sym.st_size, name, shndx,
 		    (uint8_t)binding_value(sym.st_info), (uint8_t)k };
 		if (i < f->first_global)
 			f->nlocal = f->nsym;
 	}
 	for (int k = 0; k < f->nelf; k++)
-		for (size_t j = 0; j < f->elf[k].nsec; j++) {
-			ftab_push(&b, &n, &cap, f->elf[k].sec[j].addr + f->elf[k].bias);
-			ftab_push(&b, &n, &cap, f->elf[k].sec[j].addr + f->elf[k].bias +
-			    f->elf[k].sec[j].size);
-		}
+		for (size_t j = 0; j < f->elf[k].nsec; j++)
+			if (ftab_push(&b, &n, &cap, f->elf[k].sec[j].addr + f->elf[k].bias) < 0 ||
+			    ftab_push(&b, &n, &cap, f->elf[k].sec[j].addr + f->elf[k].bias +
+			    f->elf[k].sec[j].size) < 0)
+				goto nomem;
 	if (n)
 		qsort(b, n, sizeof(*b), u64_cmp);
 	size_t m = 0;
@@ -348,7 +348,13 @@ static void ftab_build(struct ftab *f, Dwfl_Module *mod)
 	f->b = b;
 	f->nb = m;
 	if (!(f->slot = calloc(2 * m + 1, sizeof(*f->slot))))
-		abort();
+		goto nomem_b;
+	return 0;
+nomem:
+	free(b);
+nomem_b:
+	ftab_free(f);           /* frees f->b too once it holds b */
+	return -ENOMEM;
 }
 
 /* ---- libdwfl's choice (__libdwfl_addrsym with adjust_st_value), on the
@@ -616,23 +622,22 @@ void symtab__free(struct symtab *st)
 	free(st);
 }
 
+/* A new binary of st; NULL out of memory (sticky: symtab__nomem). */
 static struct sym_dso *new_dso(struct symtab *st, enum sym_dso_kind kind, const char *path,
     const char *name)
 {
 	struct sym_dso *d = calloc(1, sizeof(*d));
-	if (!d)
-		abort();
+	if (!d || !(d->path = strdup(path)) || GROW(st->dsos, st->ndso, st->capdso) < 0) {
+		if (d)
+			free(d->path);
+		free(d);
+		mark_nomem(st);
+		return NULL;
+	}
 	d->st = st;
 	d->kind = kind;
-	d->path = strdup(path);
 	d->name = symtab__intern(st, name);
 	d->has_dwarf = -1;
-	if (st->ndso == st->capdso) {
-		st->capdso = st->capdso ? st->capdso * 2 : 64;
-		st->dsos = realloc(st->dsos, st->capdso * sizeof(*st->dsos));
-		if (!st->dsos)
-			abort();
-	}
 	d->id = (unsigned)st->ndso;
 	st->dsos[st->ndso++] = d;
 	return d;
@@ -715,7 +720,7 @@ struct sym_dso *symtab__dso(struct symtab *st, const char *path, const uint8_t *
 			return d;
 	}
 	struct sym_dso *d = new_dso(st, classify(path), path, base_name(path));
-	if (bidlen && bid) {
+	if (d && bidlen && bid) {
 		memcpy(d->bid, bid, bidlen);
 		d->bidlen = bidlen;
 	}
@@ -738,14 +743,15 @@ struct sym_dso *symtab__perfmap(struct symtab *st, pid_t pid)
 	snprintf(path, sizeof(path), "%s/perf-%d.map", st->o.perfmap_dir, (int)pid);
 	snprintf(name, sizeof(name), "perf-%d.map", (int)pid);
 	struct sym_dso *d = new_dso(st, SYM_DSO_PERFMAP, path, name);
-	d->pid = pid;
+	if (d)
+		d->pid = pid;
 	return d;
 }
 
 void symtab__set_jitdump(struct symtab *st, pid_t pid, const char *path)
 {
 	struct sym_dso *d = symtab__perfmap(st, pid);
-	if (d->opened || (d->jitdump && strcmp(d->jitdump, path) == 0))
+	if (!d || d->opened || (d->jitdump && strcmp(d->jitdump, path) == 0))
 		return;
 	free(d->jitdump);
 	d->jitdump = strdup(path);
@@ -761,6 +767,8 @@ struct sym_dso *symtab__jit(struct symtab *st, pid_t pid)
 {
 	struct stat sb;
 	struct sym_dso *d = symtab__perfmap(st, pid);
+	if (!d)
+		return NULL;
 	/* looked for once per process */
 	if (!d->jit_state)
 		d->jit_state = d->jitdump || stat(d->path, &sb) == 0 ? 1 : 2;
@@ -880,7 +888,8 @@ static struct sym_dso *kmod_dso(struct symtab *st, const char *name, const char 
 		if (st->dsos[i]->kmod && strcmp(st->dsos[i]->name, nm) == 0)
 			return st->dsos[i];
 	struct sym_dso *d = new_dso(st, SYM_DSO_KERNEL, path ? path : nm, nm);
-	d->kmod = 1;
+	if (d)
+		d->kmod = 1;
 	return d;
 }
 
@@ -904,6 +913,8 @@ void symtab__add_kmodule(struct symtab *st, uint64_t start, uint64_t len, const 
 		st->capkmods = cap;
 	}
 	struct sym_dso *d = kmod_dso(st, name, path);
+	if (!d)
+		return;
 	if (!d->kbase)
 		d->kbase = start;
 	if (bid && bidlen && !d->bidlen) {
@@ -917,17 +928,20 @@ static void dso_open(struct sym_dso *d);
 
 struct sym_dso *symtab__kernel_at(struct symtab *st, uint64_t addr)
 {
-	struct sym_dso *k = symtab__kernel(st);
+	struct sym_dso *k = symtab__kernel(st), *m;
 	const struct tsym *t;
+	if (!k)
+		return NULL;
 	/* the recording's module maps first (the latest covering addr) */
 	for (size_t i = st->nkmods; i > 0; i--)
 		if (addr >= st->kmods[i - 1].start && addr < st->kmods[i - 1].end)
 			return st->kmods[i - 1].dso;
 	/* else the module kallsyms names for this address */
 	dso_open(k);
-	if (k->tab.n && (t = table_find(&k->tab, addr + st->kdelta)) != NULL && t->mod)
-		return kmod_dso(st, t->mod, NULL);
-	return k;
+	if (k->tab.n && (t = table_find(&k->tab, addr + st->kdelta)) != NULL && t->mod &&
+	    (m = kmod_dso(st, t->mod, NULL)) != NULL)
+		return m;
+	return k;               /* or out of memory for the module: symtab__nomem */
 }
 
 enum sym_dso_kind sym_dso__kind(const struct sym_dso *d) { return d->kind; }
@@ -1733,8 +1747,10 @@ static const struct fpiece *elf_func(struct sym_dso *d, uint64_t addr)
 {
 	struct ftab *f = &d->funcs;
 	size_t p;
-	if (!f->slot)
-		ftab_build(f, d->mod);
+	if (!f->slot && ftab_build(f, d->mod) < 0) {
+		mark_nomem(d->st);      /* no function, and symtab__nomem says why */
+		return NULL;
+	}
 	p = ftab_piece(f, addr);
 	if (!f->slot[p]) {
 		struct fpiece r = { NULL, 0, 0 };
@@ -1749,10 +1765,9 @@ static const struct fpiece *elf_func(struct sym_dso *d, uint64_t addr)
 			if (n)
 				r = (struct fpiece){ intern_sym(d->st, n), addr - off, sym.st_size };
 		}
-		if (f->nres == f->capres) {
-			f->capres = f->capres ? f->capres * 2 : 256;
-			if (!(f->res = realloc(f->res, f->capres * sizeof(*f->res))))
-				abort();
+		if (GROW(f->res, f->nres, f->capres) < 0) {
+			mark_nomem(d->st);
+			return NULL;
 		}
 		f->res[f->nres++] = r;
 		f->slot[p] = (uint32_t)f->nres;
@@ -1787,7 +1802,7 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 			return 0;
 		}
 		const struct fpiece *f = elf_func(d, addr);
-		if (!f->name)
+		if (!f || !f->name)
 			return -1;
 		*name = f->name;
 		*start = f->start;
@@ -1816,6 +1831,8 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 		}
 		/* modules look up in the kernel's table */
 		struct sym_dso *k = d->kmod ? symtab__kernel(d->st) : d;
+		if (!k)
+			return -1;      /* out of memory: symtab__nomem */
 		dso_open(k);
 		if (kernel_foreign(d->st) && !(t = table_find(&k->tab, addr))) {
 			/* another kernel's address: shown as it is, as perf does */

@@ -59,15 +59,16 @@ const char *symtab__intern(struct symtab *st, const char *s);
 int symtab__nomem(const struct symtab *st);
 
 /* The dso for a mapping of path (build id optional, bidlen 0), interned by
- * (path, build id).  Never NULL (out of memory aborts). */
+ * (path, build id).  NULL out of memory (sticky: symtab__nomem). */
 struct sym_dso *symtab__dso(struct symtab *st, const char *path, const uint8_t *bid,
     unsigned bidlen);
-/* The kernel, and a pid's perf map (JIT) pseudo-binaries. */
+/* The kernel, and a pid's perf map (JIT) pseudo-binaries; NULL out of
+ * memory, as below. */
 struct sym_dso *symtab__kernel(struct symtab *st);
 struct sym_dso *symtab__perfmap(struct symtab *st, pid_t pid);
 /* The binary of a kernel address: a module ([name]) when a recorded module
  * mapping (symtab__add_kmodule) or the kallsyms module tag covers it, else
- * the kernel. */
+ * the kernel; NULL out of memory. */
 struct sym_dso *symtab__kernel_at(struct symtab *st, uint64_t addr);
 /* A module mapping from the recording (MAP_IN with pid -1: "[ath9k]" or the
  * .ko's path) and the module's build id (bidlen 0: none).  With a build id
@@ -77,7 +78,8 @@ void symtab__add_kmodule(struct symtab *st, uint64_t start, uint64_t len, const 
     const uint8_t *bid, unsigned bidlen);
 /* pid mapped its jitdump file (jit-PID.dump: how perf's JIT agents mark it). */
 void symtab__set_jitdump(struct symtab *st, pid_t pid, const char *path);
-/* pid's JIT symbols (its perf map or jitdump), NULL if it has neither. */
+/* pid's JIT symbols (its perf map or jitdump), NULL if it has neither (or
+ * out of memory). */
 struct sym_dso *symtab__jit(struct symtab *st, pid_t pid);
 /* A kernel symbol from a KSYMBOL record (BPF programs, trampolines). */
 void symtab__add_ksym(struct symtab *st, uint64_t addr, uint64_t len, const char *name);

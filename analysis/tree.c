@@ -123,7 +123,10 @@ static void add(void *arg, const struct prof_sample *s, const struct prof_frame 
 		uint32_t func = FR(i)->func;
 		if (i + 1 < n && profile__func_unresolved(b->p, func) &&
 		    profile__func_unresolved(b->p, FR(i + 1)->func)) {
-			func = profile__func_unknown(b->p, b->p->f[func].dso);
+			if ((func = profile__func_unknown(b->p, b->p->f[func].dso)) == PROF_NO_IX) {
+				t->priv->nomem = 1;
+				return;
+			}
 			while (i + 1 < n && profile__func_unresolved(b->p, FR(i + 1)->func))
 				i++;
 		}

@@ -2,7 +2,8 @@
  * test_nomem.c — out of memory while aggregating is an answer (-ENOMEM,
  * pmc_errmsg() "out of memory", PMC_CAUSE_NOMEM), not abort(): the profile
  * (analysis/profile.c) and the live aggregator of `pmc top` (live.c) keep
- * a sticky out-of-memory flag that their callers see.
+ * a sticky out-of-memory flag that their callers see; resolving pcs to
+ * locations, functions and binaries answers the same way.
  *
  * The allocation failures are real: this program replaces calloc, malloc
  * and realloc (glibc lets a program do so) with ones that fail while a test
@@ -193,6 +194,44 @@ static void test_symbols_nomem(void **s)
 	profile__free(p);
 }
 
+/* Resolving (locations, functions, binaries: profile__resolve,
+ * profile__locate, symtab__dso): -ENOMEM, sticky on the profile, and the
+ * location not made is PROF_NO_IX; with memory the same pc is located. */
+static void test_resolving_nomem(void **s)
+{
+	uint64_t pcs[1] = { 0x1000 };
+	uint8_t flags[1] = { PMC_CC_F_USERSPACE };
+	uint32_t locs[1];
+	struct profile *p;
+	(void)s;
+	if (!HOOKED)
+		skip();
+	assert_non_null(p = profile__new(NULL));
+	failing = 1;
+	int rc = profile__resolve(p);
+	failing = 0;
+	assert_nomem(rc);
+	assert_nomem(profile__nomem(p));
+	profile__free(p);
+
+	assert_non_null(p = profile__new(NULL));
+	failing = 1;
+	rc = profile__locate(p, 5, pcs, flags, 1, locs);
+	failing = 0;
+	assert_nomem(rc);
+	assert_int_equal(locs[0], PROF_NO_IX);
+	assert_nomem(profile__nomem(p));
+	assert_int_equal(profile__locate(p, 5, pcs, flags, 1, locs), 0);
+	assert_true(locs[0] < p->nl);
+	assert_true(profile__func_unresolved(p, p->l[locs[0]].func));
+	failing = 1;
+	struct sym_dso *d = symtab__dso(p->st, "/no/such/binary", NULL, 0);
+	failing = 0;
+	assert_null(d);
+	assert_int_equal(symtab__nomem(p->st), 1);
+	profile__free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -200,6 +239,7 @@ int main(void)
 		cmocka_unit_test(test_live_nomem),
 		cmocka_unit_test(test_printers_nomem),
 		cmocka_unit_test(test_symbols_nomem),
+		cmocka_unit_test(test_resolving_nomem),
 	};
 	return cmocka_run_group_tests(tests, pmc_test_setup, pmc_test_teardown);
 }
