@@ -1104,12 +1104,75 @@ static int report_file(struct sym_dso *d, const char *path, int fd)
 	return 0;
 }
 
+/* ---- aliases: one address, several function names ---------------------- */
+
+struct alias_cand {
+	uint64_t addr, size;
+	int bind;
+	const char *name;
+};
+
+static size_t underscores(const char *s)
+{
+	size_t n = 0;
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* Is a a better name than b for their address?  perf's choose_best_symbol
+ * (util/symbol.c), so that pmc names a function as perf does (glibc's
+ * malloc / __libc_malloc, memmove / memcpy variants): a sized symbol, a
+ * non-weak one, a global one, fewer leading underscores, the longer name;
+ * else the first. */
+static int alias_better(const struct alias_cand *a, const struct alias_cand *b)
+{
+	if (!!a->size != !!b->size)
+		return a->size != 0;
+	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
+		return b->bind == STB_WEAK;
+	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
+		return a->bind == STB_GLOBAL;
+	if (underscores(a->name) != underscores(b->name))
+		return underscores(a->name) < underscores(b->name);
+	return strlen(a->name) > strlen(b->name);
+}
+
+/* The name of the PLT entry of an IRELATIVE relocation (no symbol: glibc's
+ * calls to its own ifuncs, strlen or memcpy from inside libc): the ifunc
+ * symbol at the relocation's addend (its resolver's symbol only if none),
+ * chosen among its aliases as above, so
+ * the stub reads "strnlen@plt" rather than [unknown]. */
+static const char *irelative_name(Elf *e, Elf_Data *sd, size_t strndx, GElf_Addr addend)
+{
+	struct alias_cand best = { 0 };
+	int best_ifunc = 0;
+	GElf_Sym s;
+	for (int i = 1; gelf_getsym(sd, i, &s); i++) {
+		int type = GELF_ST_TYPE(s.st_info);
+		const char *n;
+		if (s.st_value != addend || s.st_shndx == SHN_UNDEF ||
+		    (type != STT_FUNC && type != STT_GNU_IFUNC) ||
+		    !(n = elf_strptr(e, strndx, s.st_name)) || !*n)
+			continue;
+		/* the ifunc, not its resolver, which often has the same address */
+		struct alias_cand c = { s.st_value, s.st_size, GELF_ST_BIND(s.st_info), n };
+		int ifunc = type == STT_GNU_IFUNC;
+		if (!best.name || ifunc > best_ifunc ||
+		    (ifunc == best_ifunc && alias_better(&c, &best))) {
+			best = c;
+			best_ifunc = ifunc;
+		}
+	}
+	return best.name;
+}
+
 /* PLT stubs: name@plt for each .rela.plt entry (x86-64 and aarch64 layouts). */
 static void load_plt(struct sym_dso *d, Elf *e, GElf_Addr bias)
 {
 	size_t shstrndx;
-	Elf_Scn *scn = NULL, *rela = NULL;
-	GElf_Shdr plt = { 0 }, pltsec = { 0 }, rsh;
+	Elf_Scn *scn = NULL, *rela = NULL, *symtab = NULL;
+	GElf_Shdr plt = { 0 }, pltsec = { 0 }, rsh, tsh = { 0 };
 	int have_plt = 0, have_sec = 0;
 
 	if (elf_getshdrstrndx(e, &shstrndx) != 0)
@@ -1127,6 +1190,9 @@ static void load_plt(struct sym_dso *d, Elf *e, GElf_Addr bias)
 			have_sec = 1;
 		} else if (strcmp(n, ".rela.plt") == 0) {
 			rela = scn;
+		} else if (sh.sh_type == SHT_SYMTAB) {
+			symtab = scn;
+			tsh = sh;
 		}
 	}
 	if (!rela || !have_plt || !gelf_getshdr(rela, &rsh))
@@ -1136,6 +1202,8 @@ static void load_plt(struct sym_dso *d, Elf *e, GElf_Addr bias)
 	Elf_Data *rd = elf_getdata(rela, NULL), *sd;
 	if (!dynsym || !gelf_getshdr(dynsym, &dsh) || !rd || !(sd = elf_getdata(dynsym, NULL)))
 		return;
+	/* an ifunc private to the binary is named only in .symtab */
+	Elf_Data *td = symtab ? elf_getdata(symtab, NULL) : NULL;
 	size_t n = rsh.sh_entsize ? rsh.sh_size / rsh.sh_entsize : 0;
 	uint64_t base = have_sec ? pltsec.sh_addr : plt.sh_addr + (d->machine == EM_AARCH64 ? 32 : 16);
 	for (size_t i = 0; i < n; i++) {
@@ -1143,9 +1211,17 @@ static void load_plt(struct sym_dso *d, Elf *e, GElf_Addr bias)
 		GElf_Sym s;
 		const char *sn;
 		char buf[1024];
-		if (!gelf_getrela(rd, (int)i, &r) || !gelf_getsym(sd, (int)GELF_R_SYM(r.r_info), &s))
+		if (!gelf_getrela(rd, (int)i, &r))
 			continue;
-		sn = elf_strptr(e, dsh.sh_link, s.st_name);
+		if (GELF_R_SYM(r.r_info) == 0) {
+			sn = td ? irelative_name(e, td, tsh.sh_link, (GElf_Addr)r.r_addend) : NULL;
+			if (!sn)
+				sn = irelative_name(e, sd, dsh.sh_link, (GElf_Addr)r.r_addend);
+		}
+		else if (gelf_getsym(sd, (int)GELF_R_SYM(r.r_info), &s))
+			sn = elf_strptr(e, dsh.sh_link, s.st_name);
+		else
+			continue;
 		if (!sn || !*sn)
 			continue;
 		char dm[1024];
@@ -1863,44 +1939,12 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 	return -1;
 }
 
-/* ---- aliases: one address, several function names ---------------------- */
-
-struct alias_cand {
-	uint64_t addr, size;
-	int bind;
-	const char *name;
-};
+/* ---- the alias table: addresses with several names ---------------------- */
 
 static int alias_cmp(const void *a, const void *b)
 {
 	const struct alias_cand *x = a, *y = b;
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-static size_t underscores(const char *s)
-{
-	size_t n = 0;
-	while (s[n] == '_')
-		n++;
-	return n;
-}
-
-/* Is a a better name than b for their address?  perf's choose_best_symbol
- * (util/symbol.c), so that pmc names a function as perf does (glibc's
- * malloc / __libc_malloc, memmove / memcpy variants): a sized symbol, a
- * non-weak one, a global one, fewer leading underscores, the longer name;
- * else the first. */
-static int alias_better(const struct alias_cand *a, const struct alias_cand *b)
-{
-	if (!!a->size != !!b->size)
-		return a->size != 0;
-	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
-		return b->bind == STB_WEAK;
-	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
-		return a->bind == STB_GLOBAL;
-	if (underscores(a->name) != underscores(b->name))
-		return underscores(a->name) < underscores(b->name);
-	return strlen(a->name) > strlen(b->name);
 }
 
 /* The addresses of d that several function symbols name, each with perf's

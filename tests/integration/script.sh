@@ -87,14 +87,15 @@ fi
 
 # same_lines NAME PERF-OUT PMC-OUT: line for line.  A pc in a PLT stub is
 # the one difference allowed: perf 6.1 names it after the symbol before it
-# (`_init+0x30`), pmc after the stub (`clock_gettime@plt`, synthesized from
-# .rela.plt; pmc-script(1) DIFFERENCES): both sides' names are replaced by
-# PLT before comparing such a line.
+# (`_init+0x30`), or `@plt` when the stub's relocation has no symbol (libc's
+# calls to its own ifuncs); pmc after the stub (`clock_gettime@plt`,
+# `strnlen@plt`, synthesized from .rela.plt; pmc-script(1) DIFFERENCES):
+# both sides' names are replaced by PLT before comparing such a line.
 same_lines() {
   local total same
   total=$(wc -l <"$2")
   same=$(paste -d '\n' "$2" "$3" | awk 'NR % 2 { a = $0; next }
-    $0 != a { gsub(/[^ ]+@plt(\+0x[0-9a-f]+)?/, "PLT"); gsub(/_init(\+0x[0-9a-f]+)?/, "PLT", a) }
+    $0 != a { gsub(/[^ ]+@plt(\+0x[0-9a-f]+)?/, "PLT"); gsub(/_init(\+0x[0-9a-f]+)?/, "PLT", a); gsub(/ @plt(\+0x[0-9a-f]+)?/, " PLT", a) }
     $0 == a { s++ } END { print s + 0 }')
   if [ "$total" -gt 0 ] && [ "$total" -eq "$(wc -l <"$3")" ] && [ "$same" -eq "$total" ]; then
     ok "$1: $total lines, all equal"

@@ -436,6 +436,35 @@ static void t_func_lookup_as_libdwfl(void **state)
 	dwfl_end(dw);
 }
 
+/* A PLT entry of an IRELATIVE relocation has no symbol (glibc's calls to
+ * its own strlen, memcpy...): it is named after the ifunc at the
+ * relocation's addend, not left [unknown] (perf 6.1 prints "@plt"). */
+static void t_plt_irelative(void **state)
+{
+	char src[PATH_MAX], so[PATH_MAX], cmd[PATH_MAX * 3];
+	(void)state;
+	snprintf(so, sizeof(so), "%s/libifunc.so", dir);
+	put_file(src, sizeof(src), "ifunc.c",
+	    "static int impl(void) { return 1; }\n"
+	    "static void *resolve(void) { return (void *)impl; }\n"
+	    "__attribute__((visibility(\"hidden\"))) int myfn(void) __attribute__((ifunc(\"resolve\")));\n"
+	    "int call(void) { return myfn() + 1; }\n");
+	snprintf(cmd, sizeof(cmd), "cc -O1 -shared -fPIC -o %s %s 2>/dev/null", so, src);
+	if (system(cmd) != 0)
+		skip();   /* no compiler, or no ifunc on this target */
+	struct symtab *st = symtab__new(NULL);
+	struct sym_dso *d = symtab__dso(st, so, NULL, 0);
+	int found = 0;
+	for (uint64_t a = 0; a < 0x10000 && !found; a++) {
+		const char *name;
+		uint64_t start, size;
+		found = sym_dso__func(d, a, &name, &start, &size) == 0 &&
+		    strcmp(name, "myfn@plt") == 0;
+	}
+	assert_true(found);
+	symtab__free(st);
+}
+
 static void t_demangle(void **state)
 {
 	char buf[256];
@@ -1125,6 +1154,7 @@ int main(void)
 		cmocka_unit_test(t_buildid_mismatch),
 		cmocka_unit_test(t_perfmap_and_kernel),
 		cmocka_unit_test(t_func_lookup_as_libdwfl),
+		cmocka_unit_test(t_plt_irelative),
 		cmocka_unit_test(t_demangle),
 		cmocka_unit_test(t_aggregation),
 		cmocka_unit_test(t_not_a_log),
