@@ -39,15 +39,19 @@ CFLAGS   ?= -O2 -g
 # Include paths come per layer (LAYER_INC below), never for the whole tree.
 ALLCFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -fno-omit-frame-pointer -D_GNU_SOURCE \
             -DPMC_VERSION_STRING=\"$(VERSION)\" -Iinclude $(LAYER_INC) -I/usr/include/capstone
-LDLIBS_LIB := -lpfm -lzstd -lpthread -lm
-LDLIBS_ANA := -ldw -lelf -lcapstone -lprotobuf-c -lz
+# libpfm4 and capstone are not linked: lib/event/event_pfm.c and
+# analysis/annotate.c open them on first use (lib/common/dynlib.h), because
+# the loader's relocation of their tables (41 000 and 75 000 entries) was
+# most of every pmc command's start-up; their -dev packages give the headers.
+LDLIBS_LIB := -lzstd -lpthread -lm
+LDLIBS_ANA := -ldw -lelf -lprotobuf-c -lz
 LDLIBS_TEST:= -lcmocka
-# The pmc command links the analysis layer's libraries (elfutils, capstone,
+# The pmc command links the analysis layer's libraries (elfutils,
 # protobuf-c and what they pull in) statically (their Debian -dev packages
 # ship the .a): the dynamic loader took 2-4 ms mapping and relocating ten
 # shared libraries at every start, the bulk of `pmc stat -- /bin/true`'s
 # overhead (docs/BENCHMARKS.md, "Start-up").  libpmc itself stays shared
-# (pmc links it through its public API), with its own libpfm4 and zstd.
+# (pmc links it through its public API), with its own zstd.
 # PMC_STATIC_DEPS=0 links everything dynamically.
 PMC_STATIC_DEPS ?= 1
 ifeq ($(PMC_STATIC_DEPS),1)
@@ -121,7 +125,8 @@ $(B)/obj/%.o: %.c | $(VIEWS)
 
 $(B)/libpmc.a: $(LIB_SOBJ)
 	@rm -f $@; ar rcs $@ $^
-$(B)/libpmc.so.$(VERSION): $(LIB_OBJ) lib/libpmc.map
+# Makefile: a link-line change (LDLIBS_*) relinks.
+$(B)/libpmc.so.$(VERSION): $(LIB_OBJ) lib/libpmc.map Makefile
 	$(CC) $(SANFLAGS) -shared -Wl,-soname,libpmc.so.$(SOVERSION) -Wl,--version-script=lib/libpmc.map \
 	    -o $@ $(LIB_OBJ) $(LDLIBS_LIB)
 $(B)/libpmc.so: $(B)/libpmc.so.$(VERSION)
@@ -136,7 +141,7 @@ $(B)/libpmcstat.a: $(ANA_OBJ) $(COMMON_ANA_OBJ)
 
 # pmc links the shared library, through its public API only (lib/libpmc.map).
 # RUNPATH: next to it in the build tree, ../lib once installed.
-$(B)/pmc: $(TOOL_OBJ) $(B)/libpmcstat.a $(B)/libpmc.so
+$(B)/pmc: $(TOOL_OBJ) $(B)/libpmcstat.a $(B)/libpmc.so Makefile
 	$(CC) $(SANFLAGS) -o $@ $(TOOL_OBJ) $(B)/libpmcstat.a -L$(B) -lpmc \
 	    -Wl,-rpath,'$$ORIGIN:$$ORIGIN/../lib' -Wl,--as-needed $(LDLIBS_TOOL)
 

@@ -3,17 +3,54 @@
  * function (annotate.h).  Samples are counted at their sampled pc (the leaf
  * location), so the instruction shown is the one the PMU interrupted at —
  * on real hardware often the one after the expensive one (skid).
+ *
+ * capstone is opened when an annotation first disassembles (common/dynlib.h),
+ * not linked: its instruction tables carry 75 000 relocations, which the
+ * dynamic loader applied at every start of every pmc command.
  */
 #include <capstone/capstone.h>
 #include <elf.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "annotate.h"
+#include "common/dynlib.h"
 #include "common/error.h"
 #include "report.h"
+
+/* The soname of the API capstone's headers describe. */
+#define CS_STR_(x) #x
+#define CS_STR(x) CS_STR_(x)
+#define CS_SONAME "libcapstone.so." CS_STR(CS_API_MAJOR)
+
+/* The functions used, typed by capstone's own declarations. */
+static struct {
+	__typeof__(cs_open) *open;
+	__typeof__(cs_disasm) *disasm;
+	__typeof__(cs_free) *free;
+	__typeof__(cs_close) *close;
+} cs_api;
+static pthread_once_t cs_once = PTHREAD_ONCE_INIT;
+static int cs_ok;
+static char cs_why[192];
+
+static void cs_load(void)
+{
+	static const char *const names[] = { "cs_open", "cs_disasm", "cs_free", "cs_close" };
+	void *f[sizeof(names) / sizeof(names[0])];
+
+	if (pmc__dl_load(CS_SONAME, names, f, sizeof(names) / sizeof(names[0]), cs_why,
+			 sizeof(cs_why)) != 0)
+		return;
+	PMC_DL_SET(cs_api.open, f[0]);
+	PMC_DL_SET(cs_api.disasm, f[1]);
+	PMC_DL_SET(cs_api.free, f[2]);
+	PMC_DL_SET(cs_api.close, f[3]);
+	cs_ok = 1;
+}
 
 struct acc {
 	struct profile *p;
@@ -153,13 +190,16 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o)
 		cs_arch arch = machine == EM_AARCH64 ? CS_ARCH_ARM64 : CS_ARCH_X86;
 		cs_mode mode = machine == EM_AARCH64 ? CS_MODE_ARM :
 		    machine == EM_386 ? CS_MODE_32 : CS_MODE_64;
-		if (cs_open(arch, mode, &cs) != CS_ERR_OK) {
+		pthread_once(&cs_once, cs_load);
+		if (!cs_ok || cs_api.open(arch, mode, &cs) != CS_ERR_OK) {
 			free(a.addr);
 			free(a.cnt);
+			if (!cs_ok)
+				return pmc__err_cause(-EOPNOTSUPP, PMC_CAUSE_UNSUPPORTED, "%s", cs_why);
 			return pmc__err_cause(-EOPNOTSUPP, PMC_CAUSE_UNSUPPORTED,
 			    "capstone cannot disassemble this architecture");
 		}
-		size_t ni = cs_disasm(cs, code, size, start, 0, &insn);
+		size_t ni = cs_api.disasm(cs, code, size, start, 0, &insn);
 		if (o->asm_)
 			fprintf(f, "#\n#  Percent  Samples  Address           Instruction"
 			    "                                Source\n");
@@ -204,8 +244,8 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o)
 			fputc('\n', f);
 		}
 		if (ni)
-			cs_free(insn, ni);
-		cs_close(&cs);
+			cs_api.free(insn, ni);
+		cs_api.close(&cs);
 	}
 	if (a.nomem) {
 		free(lines);

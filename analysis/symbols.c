@@ -5,7 +5,6 @@
  * lookup; nothing here parses ELF or DWARF by hand.
  */
 #include <ctype.h>
-#include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +29,7 @@
 #include "symbols.h"
 #include "dbgcache.h"
 #include "kcache.h"
+#include "common/dynlib.h"
 #include "common/error.h"
 #include "common/grow.h"
 #include "common/sysinfo.h"
@@ -964,11 +964,12 @@ static cxa_demangle_fn demangler(void)
 	static int tried;
 	static cxa_demangle_fn fn;
 	if (!tried) {
-		void *h;
+		static const char *const names[] = { "__cxa_demangle" };
+		void *f[1];
 		tried = 1;
 		/* libstdc++'s demangler, if the machine has it: not a link dependency */
-		if ((h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL)) != NULL)
-			fn = (cxa_demangle_fn)(uintptr_t)dlsym(h, "__cxa_demangle");
+		if (pmc__dl_load("libstdc++.so.6", names, f, 1, NULL, 0) == 0)
+			PMC_DL_SET(fn, f[0]);
 	}
 	return fn;
 }

@@ -1,7 +1,8 @@
 /*
  * test_common.c — lib/common's small shared pieces: the one ELF note walker
  * (build ids of the kernel and of mapped files) and the one ARMv8-to-generic
- * event map (the event layer and the simulated PMU).
+ * event map (the event layer and the simulated PMU), and the one way to open a
+ * library on first use.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -9,10 +10,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include <linux/perf_event.h>
 
 #include "common/armv8.h"
+#include "common/dynlib.h"
 #include "common/elfnote.h"
 
 /* Append one note (namesz, descsz, type, name, desc, each 4-aligned). */
@@ -110,6 +113,35 @@ static void test_armv8_generic_map(void **state)
 	assert_int_equal(pmc__armv8_to_generic(0x1b /* INST_SPEC */, &g), -ENOENT);
 }
 
+/* A library opened by name hands back the very functions the program
+ * calls (libc's, already loaded); a missing library or symbol is one
+ * message naming it. */
+static void test_dl_load(void **state)
+{
+	static const char *const names[] = { "getpid", "getppid" };
+	static const char *const bad[] = { "getpid", "pmc_no_such_function" };
+	static const char *const one[] = { "getpid" };
+	void *f[2] = { NULL, NULL };
+	pid_t (*gp)(void) = NULL;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(pmc__dl_load("libc.so.6", names, f, 2, err, sizeof(err)), 0);
+	PMC_DL_SET(gp, f[0]);
+	assert_int_equal(gp(), getpid());
+	assert_ptr_not_equal(f[1], NULL);
+
+	err[0] = '\0';
+	assert_int_equal(pmc__dl_load("libpmc-no-such-library.so.9", one, f, 1, err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "cannot load libpmc-no-such-library.so.9"));
+	err[0] = '\0';
+	assert_int_equal(pmc__dl_load("libc.so.6", bad, f, 2, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "libc.so.6 has no pmc_no_such_function"));
+	/* no message wanted: still a clean failure */
+	assert_int_equal(pmc__dl_load("libpmc-no-such-library.so.9", one, f, 1, NULL, 0), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -117,6 +149,7 @@ int main(void)
 		cmocka_unit_test(test_build_id_short_and_long),
 		cmocka_unit_test(test_build_id_never_reads_past_the_end),
 		cmocka_unit_test(test_armv8_generic_map),
+		cmocka_unit_test(test_dl_load),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

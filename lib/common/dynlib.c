@@ -1,0 +1,37 @@
+/*
+ * dynlib.c — libraries opened on first use (see dynlib.h for why).
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+
+#include "common/dynlib.h"
+
+int pmc__dl_load(const char *soname, const char *const names[], void *syms[], size_t n,
+		 char *err, size_t errlen)
+{
+	/* RTLD_LOCAL: the library's symbols serve only this caller and never
+	 * interpose on the program's; RTLD_LAZY: its own calls are bound as
+	 * they are made, not all at load. */
+	void *h = dlopen(soname, RTLD_LAZY | RTLD_LOCAL);
+	const char *why;
+
+	if (!h) {
+		why = dlerror();
+		snprintf(err, errlen, "cannot load %s: %s", soname, why ? why : "unknown error");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		void *p;
+		dlerror();
+		p = dlsym(h, names[i]);
+		if (!p) {
+			/* dlclose is safe here: nothing resolved from h escaped. */
+			snprintf(err, errlen, "%s has no %s (a version this pmc was not built for?)",
+				 soname, names[i]);
+			dlclose(h);
+			return -1;
+		}
+		syms[i] = p;
+	}
+	return 0;
+}
