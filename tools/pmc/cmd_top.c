@@ -95,13 +95,6 @@ static void usage(FILE *f)
 	    DEFAULT_HZ, DEFAULT_SORT, PLAIN_ROWS);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* ---- the terminal ----------------------------------------------------- */
 
 static struct termios saved_tio;
@@ -601,13 +594,17 @@ int cmd_top(int argc, char **argv)
 	if (t.tty)
 		tty_setup();
 
-	uint64_t t0 = now_ns(), interval = (uint64_t)(o.delay * 1e9), next = t0 + interval;
+	/* The session's clock, as record's -l and status line: simulated
+	 * time for a command under the sim, which stops when the command
+	 * ends (the end is then drawn at each tick until the reader has
+	 * caught up). */
+	uint64_t t0 = cli_target_now_ns(&s->tgt), interval = (uint64_t)(o.delay * 1e9), next = t0 + interval;
 	uint64_t last = t0;
 	int ended = 0, quit = 0, drawn_end = 0, werr = 0;
 	if (t.tty)
 		draw(&t);
 	while (!quit) {
-		uint64_t now = now_ns();
+		uint64_t now = cli_target_now_ns(&s->tgt);
 		if (got_signal)
 			break;
 		if (!ended && (targets_ended(&t) ||
@@ -626,10 +623,11 @@ int cmd_top(int argc, char **argv)
 			}
 			draw(&t);
 		}
-		if (now >= next) {
+		if (now >= next || (ended && !drawn_end)) {
 			struct live_stats st;
 			live__stats(t.lv, &st);
-			t.rate = (double)st.interval * 1e9 / (double)(now - last);
+			if (now > last)
+				t.rate = (double)st.interval * 1e9 / (double)(now - last);
 			/* ended: drawn until the reader has caught up */
 			if (!ended || !drawn_end) {
 				drawn_end = ended && st.ended;
