@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "pmc.h"
+#include "profile.h"
 
 const char *cli_prog = "pmc";
 
@@ -64,6 +65,29 @@ int cli_use_color(FILE *f)
 	if (nc && *nc)
 		return 0;
 	return isatty(fileno(f));
+}
+
+int cli_parse_color(const char *when, int automatic)
+{
+	if (strcmp(when, "always") == 0)
+		return 1;
+	if (strcmp(when, "never") == 0)
+		return 0;
+	if (strcmp(when, "auto") == 0)
+		return automatic;
+	cli_usage_error("--color: '%s' is not always, never or auto", when);
+}
+
+double cli_parse_percent(const char *arg, const char *opt)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end != arg && *end == '%')
+		end++;
+	if (end == arg || *end || !(v >= 0))
+		cli_usage_error("%s: '%s' is not a percentage", opt, arg);
+	return v;
 }
 
 int cli_parse_cpu_list(const char *s, unsigned char *set, int max)
@@ -191,4 +215,31 @@ long cli_read_proc_long(const char *path, long dflt)
 		fclose(f);
 	}
 	return v;
+}
+
+int cli_filter_option(struct prof_filter *flt, int c, const char *arg)
+{
+	switch (c) {
+	case CLI_O_PID: flt->pids = arg; break;
+	case CLI_O_TID: flt->tids = arg; break;
+	case CLI_O_COMM: flt->comms = arg; break;
+	case CLI_O_CPU: flt->cpus = arg; break;
+	case CLI_O_DSO: flt->dsos = arg; break;
+	case CLI_O_SYM: flt->syms = arg; break;
+	case CLI_O_TIME:
+		if (profile__parse_time(flt, arg) != 0)
+			cli_usage_error("--time: '%s' is not START,END in seconds", arg);
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+void cli_filter_check(const struct prof_filter *flt)
+{
+	char err[256];
+
+	if (profile__check_filter(flt, err, sizeof(err)) != 0)
+		cli_usage_error("%s", err);
 }
