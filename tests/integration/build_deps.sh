@@ -9,6 +9,8 @@ B=$PMC_BUILD
 T=test_log_dump          # includes tests/unit/test_log_util.h
 if ! command -v make >/dev/null || [ ! -x "$PMC_ROOT/$B/tests/$T" ]; then
   skip "a unit test depends on its headers" "no make or no $B/tests/$T (build first)"
+elif ! make -C "$PMC_ROOT" -q B="$B" "$B/tests/$T" >/dev/null 2>&1; then
+  skip "a unit test depends on its headers" "$B/tests/$T is not up to date (run make first)"
 else
   make -C "$PMC_ROOT" -n B="$B" -W tests/unit/test_log_util.h "$B/tests/$T" >"$TMP/make.out" 2>&1
   check "a unit test is rebuilt when a header it includes changes" \
