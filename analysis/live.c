@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "live.h"
+#include "common/thread.h"
 
 #define NONE UINT32_MAX
 
@@ -380,7 +381,6 @@ static void *reader(void *arg)
 
 int live__follow(struct live *lv, int fd)
 {
-	sigset_t all, old;
 	int rc;
 
 	if (lv->have_thread) {
@@ -388,11 +388,8 @@ int live__follow(struct live *lv, int fd)
 		return -1;
 	}
 	lv->fd = fd;
-	/* the thread inherits the mask: signals stay with the caller's threads */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	rc = pthread_create(&lv->th, NULL, reader, lv);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	/* signals stay with the caller's threads */
+	rc = pmc__thread_start(&lv->th, reader, lv);
 	if (rc) {
 		errno = rc;
 		return -1;

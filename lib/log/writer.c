@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/thread.h"
 #include "common/error.h"
 #include "log/writer_impl.h"
 
@@ -335,7 +336,8 @@ int pmc__logw_open(int fd, unsigned flags, const char *cmdline, struct pmc_logw 
 		lw_free(lw);
 		return rc;
 	}
-	if (pthread_create(&lw->thr, NULL, thread_main, lw) != 0) {
+	/* signals stay with the program's threads (pmc record's SIGINT) */
+	if (pmc__thread_start(&lw->thr, thread_main, lw) != 0) {
 		pmc__set_reason("cannot start the log writer thread");
 		lw_free(lw);
 		return -EAGAIN;
