@@ -583,7 +583,7 @@ int cmd_top(int argc, char **argv)
 		cli_sampling_fail(s, CLI_EXIT_FAIL, "cannot start the reader: %s", strerror(errno));
 	/* the writer thread starts here: with our signals blocked it leaves
 	 * them to this thread */
-	if (cli_sampling_log_to(pipefd[1], 0) < 0)
+	if (pmc_configure_logfile_flags(pipefd[1], 0) < 0)
 		cli_sampling_fail(s, CLI_EXIT_FAIL, "cannot start the log: %s", pmc_errmsg());
 	if (s->tgt.cmd)
 		spawn_command(&t);
@@ -678,7 +678,7 @@ int cmd_top(int argc, char **argv)
 		cli_warn("the log writer failed: %s", strerror(werr));
 	report__hist_free(&t.h);
 	live__free(t.lv);
-	pmc_fini();
 	cli_sampling_free(s);
+	pmc_fini();
 	return werr ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
