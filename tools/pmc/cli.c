@@ -1,6 +1,7 @@
 /* cli.c — shared helpers for the pmc subcommands (see cli.h). */
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,17 @@ void cli_bad_option(int c, char **argv)
 	if (optopt && optopt < 256)
 		cli_usage_error("unknown option '-%c'", optopt);
 	cli_usage_error("unknown option '%s'", argv[optind - 1]);
+}
+
+void cli_catch_stop_signals(void (*handler)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 int cli_use_color(FILE *f)

@@ -30,6 +30,12 @@ void cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), 
  * say which, as a usage error.  Subcommands use opterr = 0 and ":..." optstrings. */
 void cli_bad_option(int c, char **argv) __attribute__((noreturn));
 
+/* SIGINT, SIGTERM and SIGHUP call handler (which records them for the
+ * command's loop), without SA_RESTART, so that a blocking wait or poll
+ * returns.  (Caught, not ignored: a command started later gets them back
+ * at its exec.)  record, top and exporter. */
+void cli_catch_stop_signals(void (*handler)(int));
+
 /* Colour only on a terminal and never with NO_COLOR set. */
 int cli_use_color(FILE *f);
 /* --color WHEN: always 1, never 0, auto what automatic says (e.g. text on

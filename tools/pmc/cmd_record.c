@@ -411,12 +411,7 @@ int cmd_record(int argc, char **argv)
 
 	/* Signals: recorded, then handled in the loop (never SA_RESTART, so a
 	 * wait returns).  The command resets them at its exec. */
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	cli_catch_stop_signals(on_signal);
 
 	cli_sampling_alloc(s);
 	open_output(&r);

@@ -565,12 +565,9 @@ int cmd_top(int argc, char **argv)
 	cli_sampling_init(s, NULL, 1);
 	cli_sampling_alloc(s);
 
+	cli_catch_stop_signals(on_signal);
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = on_winch;
 	sigaction(SIGWINCH, &sa, NULL);
 
@@ -581,8 +578,8 @@ int cmd_top(int argc, char **argv)
 	fcntl(pipefd[1], F_SETPIPE_SZ, 1 << 20);
 	if (!(t.lv = live__new(NULL)) || live__follow(t.lv, pipefd[0]) < 0)
 		cli_sampling_fail(s, CLI_EXIT_FAIL, "cannot start the reader: %s", strerror(errno));
-	/* the writer thread starts here: with our signals blocked it leaves
-	 * them to this thread */
+	/* the writer thread starts here, taking no signals: they come to
+	 * this thread */
 	if (pmc_configure_logfile_flags(pipefd[1], 0) < 0)
 		cli_sampling_fail(s, CLI_EXIT_FAIL, "cannot start the log: %s", pmc_errmsg());
 	if (s->tgt.cmd)
