@@ -146,9 +146,11 @@ $(B)/pmc: $(TOOL_OBJ) $(B)/libpmcstat.a $(B)/libpmc.so Makefile
 	    -Wl,-rpath,'$$ORIGIN:$$ORIGIN/../lib' -Wl,--as-needed $(LDLIBS_TOOL)
 
 # Unit tests link the static libraries so they can reach internal symbols.
+# -MMD -MP as for the library objects: compiled and linked in one step, the
+# dependency file is $@.d, so editing a header a test includes rebuilds it.
 $(B)/tests/%: tests/unit/%.c $(B)/libpmcstat.a $(B)/libpmc.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLCFLAGS) -o $@ $< $(B)/libpmcstat.a $(B)/libpmc.a $(LDLIBS_TEST) $(LDLIBS_ANA) $(LDLIBS_LIB)
+	$(CC) $(ALLCFLAGS) -MMD -MP -o $@ $< $(B)/libpmcstat.a $(B)/libpmc.a $(LDLIBS_TEST) $(LDLIBS_ANA) $(LDLIBS_LIB)
 # Helpers are workloads with known answers (pages touched, CPU time):
 # never instrumented, or ASan's shadow memory would change their answers.
 $(B)/helpers/%: tests/helpers/%.c
@@ -159,7 +161,7 @@ $(B)/helpers/%: tests/helpers/%.c
 # the suite replays the committed corpora and regression inputs through them.
 $(B)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c $(B)/libpmcstat.a $(B)/libpmc.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLCFLAGS) -o $@ $< tests/fuzz/replay.c $(B)/libpmcstat.a $(B)/libpmc.a \
+	$(CC) $(ALLCFLAGS) -MMD -MP -o $@ $< tests/fuzz/replay.c $(B)/libpmcstat.a $(B)/libpmc.a \
 	    $(LDLIBS_ANA) $(LDLIBS_LIB)
 
 # libFuzzer harnesses (only with FUZZ=1: `make fuzz`).

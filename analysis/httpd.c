@@ -21,6 +21,7 @@
 
 #include "common/error.h"
 #include "httpd.h"
+#include "common/clock.h"
 
 struct client {
 	int fd;                        /* -1: free slot */
@@ -40,9 +41,7 @@ struct httpd {
 
 static uint64_t now_ms(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	return pmc__mono_ns() / 1000000u;
 }
 
 /* "HOST:PORT", "[V6]:PORT", ":PORT" -> host (NULL: any) and port. */

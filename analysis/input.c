@@ -15,6 +15,7 @@
 
 #include "input.h"
 #include "common/error.h"
+#include "common/fdio.h"
 
 #include "perfdata/perfdata.h"
 
@@ -30,22 +31,6 @@ struct pmcstat_input {
 	struct perfdata *pd;
 	int ks_state;              /* 0 before the header, 1 KSYMSRC due, 2 done */
 };
-
-static ssize_t read_full(int fd, void *buf, size_t n)
-{
-	size_t got = 0;
-	while (got < n) {
-		ssize_t r = read(fd, (char *)buf + got, n - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			break;
-		got += (size_t)r;
-	}
-	return (ssize_t)got;
-}
 
 struct pmcstat_input *input__open(const char *path, int follow)
 {
@@ -88,7 +73,7 @@ struct pmcstat_input *input__open(const char *path, int follow)
 	} else if (seekable) {
 		n = pread(in->fd, magic, sizeof(magic), 0);
 	} else {
-		n = read_full(in->fd, magic, sizeof(magic));
+		n = pmc__read_full(in->fd, magic, sizeof(magic));
 	}
 	if (n == (ssize_t)sizeof(magic) && (memcmp(magic, "PERFILE2", 8) == 0 ||
 	    memcmp(magic, "2ELIFREP", 8) == 0)) {

@@ -14,6 +14,7 @@
 
 #include "live.h"
 #include "common/error.h"
+#include "common/thread.h"
 
 #define NONE UINT32_MAX
 
@@ -412,7 +413,6 @@ static void *reader(void *arg)
 
 int live__follow(struct live *lv, int fd)
 {
-	sigset_t all, old;
 	int rc;
 
 	if (lv->have_thread) {
@@ -420,11 +420,8 @@ int live__follow(struct live *lv, int fd)
 		return -1;
 	}
 	lv->fd = fd;
-	/* the thread inherits the mask: signals stay with the caller's threads */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	rc = pthread_create(&lv->th, NULL, reader, lv);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	/* signals stay with the caller's threads */
+	rc = pmc__thread_start(&lv->th, reader, lv);
 	if (rc) {
 		errno = rc;
 		return -1;

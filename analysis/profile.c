@@ -1294,6 +1294,13 @@ double profile__reltime(const struct profile *p, uint64_t t)
 	return t >= base ? (double)(t - base) / 1e9 : -(double)(base - t) / 1e9;
 }
 
+void profile__filter_init(struct prof_filter *flt)
+{
+	memset(flt, 0, sizeof(*flt));
+	flt->ev = -1;
+	flt->t1 = -1;
+}
+
 int profile__parse_time(struct prof_filter *flt, const char *arg)
 {
 	const char *comma = strchr(arg, ',');

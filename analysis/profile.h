@@ -231,6 +231,8 @@ struct prof_filter {
 	int have_time;
 	int ev;                  /* event index, -1 all */
 };
+/* A filter that passes everything (all events, no time window). */
+void profile__filter_init(struct prof_filter *flt);
 /* Does sample s pass the filter (NULL passes everything)?  After
  * profile__resolve.  profile__foreach applies the same test. */
 int profile__match(struct profile *p, const struct prof_filter *flt, const struct prof_sample *s);

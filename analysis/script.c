@@ -28,8 +28,7 @@ void script__init(struct script_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->fields = SCRIPT_F_DEFAULT;
-	o->flt.ev = -1;
-	o->flt.t1 = -1;
+	profile__filter_init(&o->flt);
 }
 
 const char *script__field_names(void)

@@ -2141,6 +2141,57 @@ int pmc_target_exists(pid_t _pid);
 uint64_t pmc_clock_ns(void);
 
 /*
+ * pmc_session — a sampling session (Linux extension; libperf's evlist over
+ * perf's util/target.c): events sampled the same way on one target, their
+ * PMCs allocated, configured, attached, started and stopped together.
+ * What `pmc record` and `pmc top` sample; the log they go to is the
+ * process's (pmc_configure_logfile).
+ *
+ * System-wide (ps_system_wide): each event gets one system-mode PMC per
+ * CPU, every online CPU or those ps_cpus marks (an offline CPU is skipped
+ * unless ps_cpus names it).  Otherwise each event gets one process-mode PMC
+ * that follows the targets pmc_session_attach names: processes and the
+ * children they start (PMC_F_DESCENDANTS), or with ps_threads only those
+ * threads.  Failures: -1 (NULL) with errno and pmc_errmsg().
+ */
+struct pmc_session_opts {
+	uint64_t ps_hz;                /* samples per second (pmc_set_frequency); 0: by period */
+	uint64_t ps_period;            /* one sample every ps_period events (0: the default) */
+	int ps_callchain;              /* PMC_F_CALLCHAIN */
+	uint32_t ps_ustack;            /* user stack bytes per sample (pmc_set_user_stack), 0: none */
+	int ps_system_wide;            /* per-CPU PMCs */
+	const unsigned char *ps_cpus;  /* system-wide: ps_cpus[c] != 0 samples CPU c; NULL: all */
+	int ps_ncpus;                  /* the entries of ps_cpus */
+	int ps_threads;                /* the targets are threads (not system-wide) */
+};
+struct pmc_session;
+/* A session without events (the options are copied).  EINVAL: ps_cpus
+ * without ps_system_wide, or ps_threads with it. */
+struct pmc_session *pmc_session_new(const struct pmc_session_opts *_o);
+/*
+ * Allocate and configure _spec's PMCs (all of them or, on failure, none).
+ * _offcpu: the event is context-switches sampled at every switch-out with
+ * switch records and call chains (pmc_set_switch_log): off-CPU time.
+ * ENXIO: no CPU to sample on.
+ */
+int pmc_session_add(struct pmc_session *_s, const char *_spec, int _offcpu);
+/* The PMCs in allocation order: how many, then the i-th one's id, its event
+ * as given to pmc_session_add (valid while the session lives) and its CPU
+ * (-1: it follows its targets); _spec and _cpu may be NULL. */
+int pmc_session_npmcs(const struct pmc_session *_s);
+pmc_id_t pmc_session_pmc(const struct pmc_session *_s, int _i, const char **_spec, int *_cpu);
+/* Attach every PMC to each of the _n targets (nothing to do system-wide);
+ * on failure *_failed (if not NULL) is the target refused. */
+int pmc_session_attach(struct pmc_session *_s, const pid_t *_targets, int _n, pid_t *_failed);
+/* Start every PMC; on failure *_failed (if not NULL) is the event of the
+ * PMC that did not start. */
+int pmc_session_start(struct pmc_session *_s, const char **_failed);
+/* Stop every PMC (one that cannot be stopped is left as it is). */
+void pmc_session_stop(struct pmc_session *_s);
+/* Release the PMCs and free the session; NULL is nothing to do. */
+void pmc_session_free(struct pmc_session *_s);
+
+/*
  * Log extensions.  pmc_configure_logfile_flags is pmc_configure_logfile with
  * options (PMC_LOGF_ZSTD: zstd-compressed, still streamable).
  * pmc_log_set_cmdline records the command line in the log header (call it

@@ -35,6 +35,7 @@
 #include <gelf.h>
 
 #include "common/error.h"
+#include "common/fdio.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/format.h"
 #include "symbols.h"
@@ -105,17 +106,10 @@ static void st64(unsigned char *b, uint64_t v) { memcpy(b, &v, 8); }
 
 static int wflush(struct pw *w)
 {
-	size_t off = 0;
-	while (off < w->len && !w->err) {
-		ssize_t n = write(w->fd, w->buf + off, w->len - off);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			w->err = -errno;
-			break;
-		}
-		off += (size_t)n;
-	}
+	size_t done;
+
+	if (!w->err && w->len)
+		w->err = pmc__write_full(w->fd, w->buf, w->len, &done);
 	w->len = 0;
 	return w->err;
 }

@@ -8,6 +8,7 @@
  * clear error or the records before the damage, never a crash.
  */
 #include "perfdata/reader_internal.h"
+#include "common/fdio.h"
 
 int pd_set_err(struct perfdata *p, int e, const char *fmt, ...)
 {
@@ -63,19 +64,7 @@ ssize_t pd_src_pread(struct perfdata *p, void *buf, size_t n, uint64_t off)
 		memcpy(buf, p->mem + off, n);
 		return (ssize_t)n;
 	}
-	size_t got = 0;
-	while (got < n) {
-		ssize_t r = pread(p->fd, (char *)buf + got, n - got, (off_t)(off + got));
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (r == 0)
-			break;
-		got += (size_t)r;
-	}
-	return (ssize_t)got;
+	return pmc__pread_full(p->fd, buf, n, off);
 }
 
 /* Fetch more stream bytes into buf (at most n).  0 at the end. */

@@ -19,6 +19,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "common/thread.h"
 #include "core/internal.h"
 
 #define WATCH_MAX 64
@@ -206,7 +207,7 @@ static void atfork_register(void) { pthread_atfork(NULL, NULL, atfork_child); }
 /* Under the core lock, after an attach to another process. */
 void pmc__targetwatch_start(void)
 {
-	sigset_t all, old;
+	sigset_t old;
 
 	if (W.running) {
 		wake_thread();            /* watch the new target now */
@@ -218,13 +219,11 @@ void pmc__targetwatch_start(void)
 	if (W.wake < 0)
 		W.wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	/* The thread takes no signals: they stay the owner's threads'. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_sigmask(SIG_BLOCK, NULL, &old);
 	W.owner_blocks = sigismember(&old, SIGIO) == 1;
 	W.stop = 0;
-	if (pthread_create(&W.thr, NULL, watch_loop, NULL) == 0)
+	if (pmc__thread_start(&W.thr, watch_loop, NULL) == 0)
 		W.running = 1;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /* The watch thread's id (0: none), which counting the owner leaves out. */

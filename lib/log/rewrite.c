@@ -2,18 +2,17 @@
  * rewrite.c — pmclog_writer (pmclog.h): a pmc log written from decoded
  * records, the inverse of pmclog_read.  `pmc convert` turns perf.data into a
  * log with it.  Each record is encoded with the log's own encoders
- * (records.h).  The framing (file magic, 16-byte record headers, optional
- * zstd frames) is written here rather than by the writer thread
- * (writer.c), because that one stamps its HEADER with *this* host's name
- * and clock while a rewritten log must say where it was recorded: the
- * HEADER comes from the caller.
+ * (records.h) and framed into the file by the log's one stream
+ * (stream.h: file magic, record headers, zstd frames, interned chains), as
+ * the writer thread's (writer.c) are; only the HEADER differs: that one
+ * stamps *this* host's name and clock while a rewritten log must say where
+ * it was recorded, so the HEADER comes from the caller.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zstd.h>
 
 #include "pmc.h"
 #include "pmclog.h"
@@ -21,102 +20,51 @@
 #include "log/chains.h"
 #include "log/format.h"
 #include "log/records.h"
+#include "log/stream.h"
 
 #define OBUF_SIZE (256u * 1024u)
 
 struct pmclog_writer {
-	int fd;
+	struct pmc_logstream out;
 	int zstd;
-	unsigned char *buf;
-	size_t len;
-	ZSTD_CCtx *zc;
-	unsigned char *zbuf;
-	size_t zcap;
 	int err;                      /* the first write error (sticky) */
 	uint64_t last_ts;             /* for records without a time of their own */
 	struct pmc_logrec *rec;       /* 64 KB: on the heap */
 	struct pmc_logchains *chains; /* samples are written with interned chains */
 };
 
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-	while (n) {
-		ssize_t w = write(fd, c, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static int lout_flush(struct pmclog_writer *o)
 {
+	size_t done;
 	int rc;
+
 	if (o->err)
 		return o->err;
-	if (!o->len)
-		return 0;
-	if (o->zstd) {
-		size_t z = ZSTD_compress2(o->zc, o->zbuf, o->zcap, o->buf, o->len);
-		if (ZSTD_isError(z))
-			return o->err = -EIO;
-		rc = write_all(o->fd, o->zbuf, z);
-	} else {
-		rc = write_all(o->fd, o->buf, o->len);
-	}
-	o->len = 0;
-	if (rc < 0)
+	if ((rc = pmc__logstream_write_out(&o->out, &done)) < 0)
 		o->err = rc;
 	return rc;
 }
 
-/* aux: the record header's spare word (the chain a CALLCHAIN defines) */
-static int lout_put(struct pmclog_writer *o, int type, uint32_t aux, uint64_t ts,
-    const void *payload, size_t plen)
-{
-	size_t padded = (plen + 7) & ~(size_t)7, total = PMCLOG_REC_HDR_LEN + padded;
-	unsigned char *d;
-	if (total > PMCLOG_REC_MAX)
-		return -EMSGSIZE;
-	if (o->len + total > OBUF_SIZE && lout_flush(o) < 0)
-		return o->err;
-	d = o->buf + o->len;
-	pmclog__st32(d, PMCLOG_HDR_MAKE(type, total));
-	pmclog__st32(d + 4, aux);
-	pmclog__st64(d + 8, ts);
-	memcpy(d + PMCLOG_REC_HDR_LEN, payload, plen);
-	memset(d + PMCLOG_REC_HDR_LEN + plen, 0, padded - plen);
-	o->len += total;
-	return 0;
-}
-
-/* As the writer thread does (writer.c): a sample whose chain was written
- * is a CHAINSAMPLE, the first sample of a chain is whole and defines it. */
+/* One record, its chain interned as the writer thread's are. */
 static int lout_rec(struct pmclog_writer *o, int type, uint64_t ts, const void *payload, size_t plen)
 {
-	const struct pmc_logrec *ref;
-	uint32_t id;
+	uint32_t aux;
+	int rc;
 
-	if (type != PMCLOG_TYPE_CALLCHAIN ||
-	    pmc__logchains_intern(o->chains, payload, plen, &id, &ref) != 0)
-		return lout_put(o, type, 0, ts, payload, plen);
-	if (ref)
-		return lout_put(o, ref->type, 0, ts, ref->buf, ref->len);
-	return lout_put(o, type, id, ts, payload, plen);
+	pmc__logstream_choose(o->chains, &type, &aux, &payload, &plen);
+	rc = pmc__logstream_frame(&o->out, type, aux, ts, payload, plen);
+	if (rc == -ENOBUFS) {
+		if (lout_flush(o) < 0)
+			return o->err;
+		rc = pmc__logstream_frame(&o->out, type, aux, ts, payload, plen);
+	}
+	return rc;
 }
 
 static void writer_free(struct pmclog_writer *o)
 {
 	pmc__logchains_free(o->chains);
-	if (o->zc)
-		ZSTD_freeCCtx(o->zc);
-	free(o->zbuf);
-	free(o->buf);
+	pmc__logstream_free(&o->out);
 	free(o->rec);
 	free(o);
 }
@@ -210,29 +158,19 @@ struct pmclog_writer *pmclog_writer_open(int fd, int flags)
 {
 	struct pmclog_writer *o = calloc(1, sizeof(*o));
 	int zstd = !!(flags & PMC_LOGF_ZSTD), rc;
+	size_t done;
 
 	if (!o)
 		return pmc__ret(-ENOMEM), NULL;
-	o->fd = fd;
 	o->zstd = zstd;
-	o->buf = malloc(OBUF_SIZE);
+	o->out.fd = -1;
 	o->rec = malloc(sizeof(*o->rec));
 	o->chains = pmc__logchains_new();
-	if (zstd) {
-		o->zc = ZSTD_createCCtx();
-		o->zcap = ZSTD_compressBound(OBUF_SIZE);
-		o->zbuf = malloc(o->zcap);
-		if (o->zc) {
-			ZSTD_CCtx_setParameter(o->zc, ZSTD_c_checksumFlag, 1);
-			ZSTD_CCtx_setParameter(o->zc, ZSTD_c_compressionLevel, 3);
-		}
-	}
-	if (!o->buf || !o->rec || !o->chains || (zstd && (!o->zc || !o->zbuf))) {
+	if (!o->rec || !o->chains) {
 		pmc__set_reason("out of memory");
 		rc = -ENOMEM;
-	} else if ((rc = write_all(fd, zstd ? PMCLOG_FILE_MAGIC_ZSTD : PMCLOG_FILE_MAGIC_RAW,
-	    PMCLOG_FILE_MAGIC_LEN)) < 0) {
-		pmc__set_reason("cannot write the log: %s", strerror(-rc));
+	} else {
+		rc = pmc__logstream_open(&o->out, fd, OBUF_SIZE, zstd, &done);
 	}
 	if (rc < 0) {
 		writer_free(o);

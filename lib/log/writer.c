@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
+#include "common/thread.h"
 #include "common/error.h"
 #include "log/writer_impl.h"
 
@@ -40,23 +42,9 @@ void pmc__logw_set_cpu(enum pmc_cputype type, const char *desc)
 	snprintf(g_cpudesc, sizeof(g_cpudesc), "%s", desc ? desc : "");
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t real_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 uint64_t pmc__logw_clock(struct pmc_logw *lw)
 {
-	return lw->now ? lw->now() : mono_ns();
+	return lw->now ? lw->now() : pmc__mono_ns();
 }
 
 static void cpu_desc(char *buf, size_t len)
@@ -88,25 +76,6 @@ static void cpu_desc(char *buf, size_t len)
 
 /* ---- I/O --------------------------------------------------------------- */
 
-static int write_full(int fd, const void *p, size_t n, size_t *done)
-{
-	const unsigned char *b = p;
-
-	*done = 0;
-	while (*done < n) {
-		ssize_t w = write(fd, b + *done, n - *done);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (w == 0)
-			return -EIO;
-		*done += (size_t)w;
-	}
-	return 0;
-}
-
 static void set_error(struct pmc_logw *lw, int err)
 {
 	lw->st.errors++;
@@ -114,103 +83,68 @@ static void set_error(struct pmc_logw *lw, int err)
 		lw->st.error = err;
 }
 
-/* Write the buffer out (one zstd frame when compressing).  Under mu. */
+/* Write the buffer out (stream.h), counting what it cost and, on an
+ * error, the samples it held as lost.  Under mu. */
 static int write_out(struct pmc_logw *lw)
 {
-	const void *p = lw->buf;
-	size_t n = lw->len, done = 0;
+	size_t done = 0;
 	int rc;
 
-	if (lw->len == 0)
+	if (lw->out.len == 0)
 		return lw->st.error ? -lw->st.error : 0;
 	if (lw->st.error) {
 		lw->st.lost += lw->buf_samples;
-		lw->len = 0;
+		lw->out.len = 0;
 		lw->buf_samples = 0;
 		return -lw->st.error;
 	}
-	if (lw->zc) {
-		size_t z = ZSTD_compress2(lw->zc, lw->zbuf, lw->zcap, lw->buf, lw->len);
-		if (ZSTD_isError(z)) {
-			set_error(lw, EIO);
-			lw->st.lost += lw->buf_samples;
-			lw->len = 0;
-			lw->buf_samples = 0;
-			return -EIO;
-		}
-		p = lw->zbuf;
-		n = z;
+	rc = pmc__logstream_write_out(&lw->out, &done);
+	if (rc != -EIO || done) {      /* -EIO with nothing written: zstd failed */
+		lw->st.writes++;
+		lw->st.bytes += done;
+		lw->last_write_ns = pmc__mono_ns();
 	}
-	rc = write_full(lw->fd, p, n, &done);
-	lw->st.writes++;
-	lw->st.bytes += done;
-	lw->last_write_ns = mono_ns();
 	if (rc < 0) {
 		set_error(lw, -rc);
 		lw->st.lost += lw->buf_samples;
 	}
-	lw->len = 0;
 	lw->buf_samples = 0;
 	return rc;
 }
 
-/* aux: the record header's spare word (the chain a CALLCHAIN defines) */
-static int append_rec(struct pmc_logw *lw, int type, uint32_t aux, uint64_t ts,
-    const void *payload, size_t len, int sample)
+/* A sample whose chain is in the table is written as a CHAINSAMPLE; the
+ * first sample of a chain is written whole and defines the chain's id (in
+ * its header's spare word), so every cut of the log has the definition
+ * before any sample that refers to it (pmc__logstream_choose). */
+int pmc__logw_append(struct pmc_logw *lw, int type, uint64_t ts, const void *payload,
+    size_t len)
 {
-	size_t plen = (len + 7) & ~(size_t)7;
-	size_t total = PMCLOG_REC_HDR_LEN + plen;
-	unsigned char *d;
+	int sample = type == PMCLOG_TYPE_CALLCHAIN, rc;
+	uint32_t aux;
 
-	if (total > PMCLOG_REC_MAX || type <= 0 || type > 255)
-		return -EMSGSIZE;
 	if (lw->st.error) {
 		lw->st.lost += sample;
 		return -lw->st.error;
 	}
-	if (lw->len + total > lw->cap) {
-		int rc = write_out(lw);
-		if (rc < 0) {
+	if (sample && !lw->chains)
+		lw->chains = pmc__logchains_new();
+	pmc__logstream_choose(lw->chains, &type, &aux, &payload, &len);
+	rc = pmc__logstream_frame(&lw->out, type, aux, ts, payload, len);
+	if (rc == -ENOBUFS) {
+		if ((rc = write_out(lw)) < 0) {
 			lw->st.lost += sample;
 			return rc;
 		}
+		rc = pmc__logstream_frame(&lw->out, type, aux, ts, payload, len);
 	}
-	d = lw->buf + lw->len;
-	pmclog__st32(d, PMCLOG_HDR_MAKE(type, total));
-	pmclog__st32(d + 4, aux);
-	pmclog__st64(d + 8, ts);
-	if (len)
-		memcpy(d + PMCLOG_REC_HDR_LEN, payload, len);
-	memset(d + PMCLOG_REC_HDR_LEN + len, 0, plen - len);
-	lw->len += total;
+	if (rc < 0)
+		return rc;
 	lw->st.records++;
 	if (sample) {
 		lw->st.samples++;
 		lw->buf_samples++;
 	}
 	return 0;
-}
-
-/* A sample whose chain is in the table is written as a CHAINSAMPLE; the
- * first sample of a chain is written whole and defines the chain's id (in
- * its header's spare word), so every cut of the log has the definition
- * before any sample that refers to it. */
-int pmc__logw_append(struct pmc_logw *lw, int type, uint64_t ts, const void *payload,
-    size_t len)
-{
-	const struct pmc_logrec *ref;
-	uint32_t id;
-
-	if (type != PMCLOG_TYPE_CALLCHAIN)
-		return append_rec(lw, type, 0, ts, payload, len, 0);
-	if (!lw->chains && !lw->st.error)
-		lw->chains = pmc__logchains_new();
-	if (!lw->chains || lw->st.error ||
-	    pmc__logchains_intern(lw->chains, payload, len, &id, &ref) != 0)
-		return append_rec(lw, type, 0, ts, payload, len, 1);
-	if (ref)
-		return append_rec(lw, ref->type, 0, ts, ref->buf, ref->len, 1);
-	return append_rec(lw, type, id, ts, payload, len, 1);
 }
 
 /* ---- rings ------------------------------------------------------------- */
@@ -288,19 +222,14 @@ static void *thread_main(void *arg)
 			pthread_cond_broadcast(&lw->cv);
 		} else {
 			struct timespec ts;
-			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_nsec += WAIT_MS * 1000000L;
-			if (ts.tv_nsec >= 1000000000L) {
-				ts.tv_sec++;
-				ts.tv_nsec -= 1000000000L;
-			}
+			pmc__deadline_in(&ts, WAIT_MS);
 			pthread_cond_timedwait(&lw->cv, &lw->mu, &ts);
 		}
 		if (lw->stop)
 			break;
 		drain_all(lw);
-		if (lw->len >= lw->cap / 2 ||
-		    (lw->len > 0 && mono_ns() - lw->last_write_ns >= WRITE_INTERVAL_NS))
+		if (lw->out.len >= lw->out.cap / 2 ||
+		    (lw->out.len > 0 && pmc__mono_ns() - lw->last_write_ns >= WRITE_INTERVAL_NS))
 			write_out(lw);
 	}
 	pthread_mutex_unlock(&lw->mu);
@@ -317,10 +246,7 @@ static void exitwatch_free(struct logw_exitwatch *w)
 
 static void lw_free(struct pmc_logw *lw)
 {
-	if (lw->zc)
-		ZSTD_freeCCtx(lw->zc);
-	free(lw->zbuf);
-	free(lw->buf);
+	pmc__logstream_free(&lw->out);
 	free(lw->ev);
 	free(lw->rings);
 	free(lw->wait_cs);
@@ -355,29 +281,16 @@ int pmc__logw_open(int fd, unsigned flags, const char *cmdline, struct pmc_logw 
 	lw = calloc(1, sizeof(*lw));
 	if (!lw)
 		return -ENOMEM;
-	lw->fd = fd;
+	lw->out.fd = -1;
 	lw->flags = flags;
 	pthread_mutex_init(&lw->mu, NULL);
 	pthread_cond_init(&lw->cv, NULL);
-	lw->cap = g_bufsize < PMCLOG_REC_MAX ? PMCLOG_REC_MAX : g_bufsize;
-	lw->buf = malloc(lw->cap);
 	lw->scratch = malloc(PMC_RING_SCRATCH_SIZE);
 	lw->evcap = 64;
 	lw->ev = calloc(lw->evcap, sizeof(*lw->ev));
-	if (!lw->buf || !lw->scratch || !lw->ev) {
+	if (!lw->scratch || !lw->ev) {
 		lw_free(lw);
 		return -ENOMEM;
-	}
-	if (flags & PMC_LOGW_ZSTD) {
-		lw->zc = ZSTD_createCCtx();
-		lw->zcap = ZSTD_compressBound(lw->cap);
-		lw->zbuf = malloc(lw->zcap);
-		if (!lw->zc || !lw->zbuf) {
-			lw_free(lw);
-			return -ENOMEM;
-		}
-		ZSTD_CCtx_setParameter(lw->zc, ZSTD_c_checksumFlag, 1);
-		ZSTD_CCtx_setParameter(lw->zc, ZSTD_c_compressionLevel, 3);
 	}
 
 	/* A follower (pmclog_set_follow) must learn when we are gone, even
@@ -386,10 +299,8 @@ int pmc__logw_open(int fd, unsigned flags, const char *cmdline, struct pmc_logw 
 	struct stat sb;
 	int locked = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
 	    flock(fd, LOCK_EX | LOCK_NB) == 0;
-	rc = write_full(fd, (flags & PMC_LOGW_ZSTD) ? PMCLOG_FILE_MAGIC_ZSTD : PMCLOG_FILE_MAGIC_RAW,
-	    PMCLOG_FILE_MAGIC_LEN, &done);
+	rc = pmc__logstream_open(&lw->out, fd, g_bufsize, !!(flags & PMC_LOGW_ZSTD), &done);
 	if (rc < 0) {
-		pmc__set_reason("cannot write the log: %s", strerror(-rc));
 		lw_free(lw);
 		return rc;
 	}
@@ -405,7 +316,7 @@ int pmc__logw_open(int fd, unsigned flags, const char *cmdline, struct pmc_logw 
 	memset(&h, 0, sizeof(h));
 	h.version = PMC_VERSION;
 	h.clockid = CLOCK_MONOTONIC;
-	h.start_realtime = real_ns();
+	h.start_realtime = pmc__real_ns();
 	h.start_clock = pmc__logw_clock(lw);
 	h.flags = ((flags & PMC_LOGW_ZSTD) ? PMCLOG_HDR_F_ZSTD : 0) |
 	    (locked ? PMCLOG_HDR_F_WRITER_LOCK : 0);
@@ -425,7 +336,8 @@ int pmc__logw_open(int fd, unsigned flags, const char *cmdline, struct pmc_logw 
 		lw_free(lw);
 		return rc;
 	}
-	if (pthread_create(&lw->thr, NULL, thread_main, lw) != 0) {
+	/* signals stay with the program's threads (pmc record's SIGINT) */
+	if (pmc__thread_start(&lw->thr, thread_main, lw) != 0) {
 		pmc__set_reason("cannot start the log writer thread");
 		lw_free(lw);
 		return -EAGAIN;

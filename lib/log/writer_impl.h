@@ -6,9 +6,9 @@
 #define PMC_LOG_WRITER_IMPL_H
 
 #include <pthread.h>
-#include <zstd.h>
 
 #include "log/chains.h"
+#include "log/stream.h"
 #include "log/writer.h"
 #include "ring/ring.h"
 
@@ -85,7 +85,6 @@ struct logw_exitwatch {
 };
 
 struct pmc_logw {
-	int fd;
 	unsigned flags;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;            /* wakes the thread; signals in_wait changes */
@@ -95,13 +94,9 @@ struct pmc_logw {
 	int in_wait;                  /* the thread is inside ring_wait */
 	int removing;                 /* pmc__logw_remove_ring calls waiting */
 
-	unsigned char *buf;
-	size_t len, cap;
-	uint64_t buf_samples;         /* CALLCHAIN records in buf */
+	struct pmc_logstream out;     /* the file: magic, framing, zstd */
+	uint64_t buf_samples;         /* CALLCHAIN records in out's buffer */
 	uint64_t last_write_ns;       /* CLOCK_MONOTONIC of the last write-out */
-	ZSTD_CCtx *zc;
-	unsigned char *zbuf;
-	size_t zcap;
 
 	struct logw_event *ev;        /* open addressing on kid, evcap a power of 2 */
 	size_t nev, evcap;

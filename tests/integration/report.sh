@@ -202,6 +202,34 @@ check "diff flame graph: well-formed, widths add up" python3 "$CHK" svg "$TMP/d.
 "$PMC" diff "$TMP/a.log" 2>/dev/null
 check "diff needs two logs" test $? -eq 2
 
+# ---- the filters: one option table for report, script, diff and annotate -------------
+# (tools/pmc/cli.h): the same spellings, perf's --comms/--dsos/--symbols too,
+# and the same checks of a bad value.
+for c in report script diff annotate; do
+  case $c in
+    diff) args=("$TMP/a.log" "$TMP/a.log") ;;
+    annotate) args=(-i "$TMP/a.log" hot60) ;;
+    *) args=(-i "$TMP/a.log") ;;
+  esac
+  func=(--dsos work603010 --symbols hot60)
+  [ $c = annotate ] && func=()      # annotate's function is its operand
+  "$PMC" $c "${args[@]}" --comms work603010 "${func[@]}" --cpu 0,1 --time 0, \
+      >"$TMP/f.out" 2>"$TMP/f.err"
+  check "$c: every filter option, perf's spellings too" test $? -eq 0 -a -s "$TMP/f.out" -a ! -s "$TMP/f.err"
+  "$PMC" $c "${args[@]}" --cpu one >/dev/null 2>"$TMP/f.err"
+  check "$c --cpu one: a usage error" test $? -eq 2 -a "$(grep -c "'one' is not a CPU number" "$TMP/f.err")" = 1
+  "$PMC" $c "${args[@]}" --time 2,1 >/dev/null 2>"$TMP/f.err"
+  check "$c --time 2,1: a usage error" test $? -eq 2 -a "$(grep -c "'2,1' is not START,END" "$TMP/f.err")" = 1
+  [ $c = script ] && continue       # no colour, no --percent-limit
+  "$PMC" $c "${args[@]}" --color sometimes >/dev/null 2>"$TMP/f.err"
+  check "$c --color sometimes: a usage error" \
+      test $? -eq 2 -a "$(grep -c "'sometimes' is not always, never or auto" "$TMP/f.err")" = 1
+  [ $c = annotate ] && continue
+  "$PMC" $c "${args[@]}" --percent-limit nan >/dev/null 2>"$TMP/f.err"
+  check "$c --percent-limit nan: a usage error" \
+      test $? -eq 2 -a "$(grep -c "'nan' is not a percentage" "$TMP/f.err")" = 1
+done
+
 # ---- perf.data input (through analysis/perfdata) ------------------------------------
 if command -v perf >/dev/null && perf record -q -g -F 4000 -o "$TMP/p.data" -- "$W/work603010" 40 >/dev/null 2>&1; then
   "$PMC" report -i "$TMP/p.data" --color never >"$TMP/p.txt"

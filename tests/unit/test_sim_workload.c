@@ -16,6 +16,7 @@
 #include "pmc.h"
 #include "common/error.h"
 #include "backend/sim/workload.h"
+#include "symbols.h"
 
 static struct simwl *load(const char *path)
 {
@@ -146,12 +147,42 @@ static void test_symbols(void **s)
 	assert_string_equal(buf, "401000 1000 main\n402000 1000 leaf\n");
 	free(buf);
 	simwl__free(w);
-	out[0] = '\0';
-	assert_int_equal(simwl__file_symbols("examples/sim/hot70.wl", sym_cb, out), 0);
-	assert_string_equal(out, "main@401000+1000;loop@402000+1000;hot@403000+1000;"
-			    "warm@404000+1000;cold@405000+1000;");
-	assert_int_equal(simwl__file_symbols("Makefile", sym_cb, out), -ENOEXEC);
-	assert_int_equal(simwl__file_symbols("/nonexistent.wl", sym_cb, out), -ENOENT);
+	assert_int_equal(simwl__load("Makefile", &w), -EINVAL);
+	assert_int_equal(simwl__load("/nonexistent.wl", &w), -ENOENT);
+}
+
+/* The path a report takes: a workload file, the perf map its executable
+ * mapping names (simwl__write_image), and analysis reading that map as a
+ * mapped non-ELF file. */
+static void test_symbols_through_map(void **s)
+{
+	static const struct { uint64_t pc; const char *name; } want[] = {
+		{ 0x401000, "main" }, { 0x402abc, "loop" }, { 0x403010, "hot" },
+		{ 0x404fff, "warm" }, { 0x405000, "cold" },
+	};
+	struct simwl *w = NULL;
+
+	(void)s;
+	assert_int_equal(simwl__load("examples/sim/hot70.wl", &w), 0);
+	assert_int_equal(simwl__write_image(w), 0);
+	assert_non_null(strstr(w->image, "/hot70.wl"));
+
+	struct symtab *st = symtab__new(NULL);
+	struct sym_dso *d = symtab__dso(st, w->image, NULL, 0);
+	assert_int_equal(sym_dso__kind(d), SYM_DSO_MAPFILE);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const char *name;
+		uint64_t start, size;
+		assert_int_equal(sym_dso__func(d, sym_dso__addr(d, SIMWL_MAP_START, 0, want[i].pc),
+		    &name, &start, &size), 0);
+		assert_string_equal(name, want[i].name);
+		assert_int_equal(size, 0x1000);
+	}
+	const char *name;
+	uint64_t start, size;
+	assert_int_equal(sym_dso__func(d, 0x406000, &name, &start, &size), -1);
+	symtab__free(st);
+	simwl__free(w);
 }
 
 int main(void)
@@ -160,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_examples_totals),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_symbols),
+		cmocka_unit_test(test_symbols_through_map),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

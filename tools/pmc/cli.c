@@ -1,6 +1,7 @@
 /* cli.c — shared helpers for the pmc subcommands (see cli.h). */
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include "cli.h"
 #include "pmc.h"
+#include "profile.h"
 
 const char *cli_prog = "pmc";
 
@@ -58,12 +60,46 @@ void cli_bad_option(int c, char **argv)
 	cli_usage_error("unknown option '%s'", argv[optind - 1]);
 }
 
+void cli_catch_stop_signals(void (*handler)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 int cli_use_color(FILE *f)
 {
 	const char *nc = getenv("NO_COLOR");
 	if (nc && *nc)
 		return 0;
 	return isatty(fileno(f));
+}
+
+int cli_parse_color(const char *when, int automatic)
+{
+	if (strcmp(when, "always") == 0)
+		return 1;
+	if (strcmp(when, "never") == 0)
+		return 0;
+	if (strcmp(when, "auto") == 0)
+		return automatic;
+	cli_usage_error("--color: '%s' is not always, never or auto", when);
+}
+
+double cli_parse_percent(const char *arg, const char *opt)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end != arg && *end == '%')
+		end++;
+	if (end == arg || *end || !(v >= 0))
+		cli_usage_error("%s: '%s' is not a percentage", opt, arg);
+	return v;
 }
 
 int cli_parse_cpu_list(const char *s, unsigned char *set, int max)
@@ -199,4 +235,29 @@ long cli_read_proc_long(const char *path, long dflt)
 		fclose(f);
 	}
 	return v;
+}
+
+int cli_filter_option(struct prof_filter *flt, int c, const char *arg)
+{
+	switch (c) {
+	case CLI_O_PID: flt->pids = arg; break;
+	case CLI_O_TID: flt->tids = arg; break;
+	case CLI_O_COMM: flt->comms = arg; break;
+	case CLI_O_CPU: flt->cpus = arg; break;
+	case CLI_O_DSO: flt->dsos = arg; break;
+	case CLI_O_SYM: flt->syms = arg; break;
+	case CLI_O_TIME:
+		if (profile__parse_time(flt, arg) != 0)
+			cli_usage_error("--time: '%s' is not START,END in seconds", arg);
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+void cli_filter_check(const struct prof_filter *flt)
+{
+	if (profile__check_filter(flt) != 0)
+		cli_usage_error("%s", pmc_errmsg());
 }

@@ -30,8 +30,19 @@ void cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), 
  * say which, as a usage error.  Subcommands use opterr = 0 and ":..." optstrings. */
 void cli_bad_option(int c, char **argv) __attribute__((noreturn));
 
+/* SIGINT, SIGTERM and SIGHUP call handler (which records them for the
+ * command's loop), without SA_RESTART, so that a blocking wait or poll
+ * returns.  (Caught, not ignored: a command started later gets them back
+ * at its exec.)  record, top and exporter. */
+void cli_catch_stop_signals(void (*handler)(int));
+
 /* Colour only on a terminal and never with NO_COLOR set. */
 int cli_use_color(FILE *f);
+/* --color WHEN: always 1, never 0, auto what automatic says (e.g. text on
+ * a terminal: cli_use_color); anything else is a usage error. */
+int cli_parse_color(const char *when, int automatic);
+/* --percent-limit P (a "%" may follow): P >= 0, else a usage error. */
+double cli_parse_percent(const char *arg, const char *opt);
 
 struct pmc_outfile;
 /* -o FILE of a command: stdout for NULL or "-", else a file created by the
@@ -63,6 +74,39 @@ long cli_read_proc_long(const char *path, long dflt);
 /* The input of report and annotate when -i is not given: standard input
  * ("-") when it is a pipe, as perf report reads it, else "pmc.log". */
 const char *cli_default_input(void);
+
+/*
+ * The sample filters of report, script, diff and annotate: one option
+ * table, one parser; the lists are checked by analysis (profile.h).  Each
+ * command puts the entries in its getopt_long table, hands every option to
+ * cli_filter_option, and calls cli_filter_check after the options.
+ */
+struct prof_filter;
+enum {
+	CLI_O_PID = 0x1000, CLI_O_TID, CLI_O_COMM, CLI_O_CPU, CLI_O_TIME, CLI_O_DSO, CLI_O_SYM
+};
+/* Who ran, where and when: --pid, --tid, --comm (perf's --comms), --cpu,
+ * --time START,END. */
+#define CLI_FILTER_TASK_OPTIONS \
+	{ "pid", required_argument, NULL, CLI_O_PID }, \
+	{ "tid", required_argument, NULL, CLI_O_TID }, \
+	{ "comm", required_argument, NULL, CLI_O_COMM }, \
+	{ "comms", required_argument, NULL, CLI_O_COMM }, \
+	{ "cpu", required_argument, NULL, CLI_O_CPU }, \
+	{ "time", required_argument, NULL, CLI_O_TIME }
+/* The sampled function: --dso, --sym (perf's --dsos, --symbols).  Not
+ * annotate's, whose function is its operand and -d/--dso its binary. */
+#define CLI_FILTER_FUNC_OPTIONS \
+	{ "dso", required_argument, NULL, CLI_O_DSO }, \
+	{ "dsos", required_argument, NULL, CLI_O_DSO }, \
+	{ "sym", required_argument, NULL, CLI_O_SYM }, \
+	{ "symbols", required_argument, NULL, CLI_O_SYM }
+/* 1 if c (from getopt_long) is a filter option, now stored in flt (which
+ * keeps pointing at arg); 0 if it is not one.  A bad --time is a usage
+ * error. */
+int cli_filter_option(struct prof_filter *flt, int c, const char *arg);
+/* After the options: the numeric lists hold numbers, else a usage error. */
+void cli_filter_check(const struct prof_filter *flt);
 
 /* The subcommands. */
 int cmd_stat(int argc, char **argv);

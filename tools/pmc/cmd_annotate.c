@@ -41,15 +41,11 @@ static void usage(FILE *f)
 
 int cmd_annotate(int argc, char **argv)
 {
-	enum { O_PID = 256, O_TID, O_CPU, O_COMM, O_TIME, O_NOSRC, O_SRCONLY, O_COLOR };
+	enum { O_NOSRC = 256, O_SRCONLY, O_COLOR };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "dso", required_argument, NULL, 'd' },
-		{ "pid", required_argument, NULL, O_PID },
-		{ "tid", required_argument, NULL, O_TID },
-		{ "cpu", required_argument, NULL, O_CPU },
-		{ "comm", required_argument, NULL, O_COMM },
-		{ "time", required_argument, NULL, O_TIME },
+		CLI_FILTER_TASK_OPTIONS,
 		{ "no-source", no_argument, NULL, O_NOSRC },
 		{ "source-only", no_argument, NULL, O_SRCONLY },
 		{ "output", required_argument, NULL, 'o' },
@@ -66,8 +62,7 @@ int cmd_annotate(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	memset(&lo, 0, sizeof(lo));
 	o.source = o.asm_ = 1;
-	o.flt.ev = -1;
-	o.flt.t1 = -1;
+	profile__filter_init(&o.flt);
 	lo.sym.demangle = 1;
 	optind = 1;
 	opterr = 0;
@@ -75,25 +70,18 @@ int cmd_annotate(int argc, char **argv)
 		switch (c) {
 		case 'i': path = optarg; break;
 		case 'd': o.dso = optarg; break;
-		case O_PID: o.flt.pids = optarg; break;
-		case O_TID: o.flt.tids = optarg; break;
-		case O_CPU: o.flt.cpus = optarg; break;
-		case O_COMM: o.flt.comms = optarg; break;
-		case O_TIME:
-			if (profile__parse_time(&o.flt, optarg) != 0)
-				cli_usage_error("--time: '%s' is not START,END in seconds", optarg);
-			break;
 		case O_NOSRC: o.source = 0; break;
 		case O_SRCONLY: o.asm_ = 0; break;
 		case 'o': out = optarg; break;
 		case 'f': force = 1; break;
 		case O_COLOR: color = optarg; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
-		default:  cli_bad_option(c, argv);
+		default:
+			if (!cli_filter_option(&o.flt, c, optarg))
+				cli_bad_option(c, argv);
 		}
 	}
-	if (profile__check_filter(&o.flt) != 0)
-		cli_usage_error("%s", pmc_errmsg());
+	cli_filter_check(&o.flt);
 	if (optind >= argc)
 		cli_usage_error("which function? (pmc annotate SYMBOL)");
 	o.symbol = argv[optind++];
@@ -103,8 +91,7 @@ int cmd_annotate(int argc, char **argv)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
 	struct pmc_outfile of;
 	FILE *f = cli_open_output(&of, out, force);
-	o.color = strcmp(color, "always") == 0 ||
-	    (strcmp(color, "auto") == 0 && f == stdout && cli_use_color(stdout));
+	o.color = cli_parse_color(color, f == stdout && cli_use_color(stdout));
 	struct profile *p;
 	const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	if (profile__load(&p, path, &lo) != 0) {

@@ -27,7 +27,8 @@ static void usage(FILE *f)
 	    "      --percent-limit P  hide functions under P %% in both whose change is\n"
 	    "                         under P points too\n"
 	    "      --pid LIST, --tid LIST, --comm LIST, --dso LIST, --sym LIST, --cpu LIST,\n"
-	    "      --time START,END   keep only these samples (in both logs)\n"
+	    "      --time START,END   keep only these samples (in both logs; perf's\n"
+	    "                         --comms, --dsos, --symbols too)\n"
 	    "      --no-inline        no inlined frames in the flame graph\n"
 	    "  -o, --output FILE      write there (-f to overwrite)\n"
 	    "      --color WHEN       always, never, auto\n"
@@ -38,18 +39,12 @@ static void usage(FILE *f)
 
 int cmd_diff(int argc, char **argv)
 {
-	enum { O_PLIMIT = 256, O_PID, O_TID, O_COMM, O_DSO, O_SYM, O_CPU, O_TIME, O_NOINLINE,
-	    O_COLOR };
+	enum { O_PLIMIT = 256, O_NOINLINE, O_COLOR };
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'F' },
 		{ "percent-limit", required_argument, NULL, O_PLIMIT },
-		{ "pid", required_argument, NULL, O_PID },
-		{ "tid", required_argument, NULL, O_TID },
-		{ "comm", required_argument, NULL, O_COMM },
-		{ "dso", required_argument, NULL, O_DSO },
-		{ "sym", required_argument, NULL, O_SYM },
-		{ "cpu", required_argument, NULL, O_CPU },
-		{ "time", required_argument, NULL, O_TIME },
+		CLI_FILTER_TASK_OPTIONS,
+		CLI_FILTER_FUNC_OPTIONS,
 		{ "no-inline", no_argument, NULL, O_NOINLINE },
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
@@ -61,12 +56,10 @@ int cmd_diff(int argc, char **argv)
 	struct prof_load_opts lo;
 	const char *out = NULL, *color = "auto";
 	int c, force = 0, rc = CLI_EXIT_OK;
-	char *end;
 
 	memset(&o, 0, sizeof(o));
 	memset(&lo, 0, sizeof(lo));
-	o.flt.ev = -1;
-	o.flt.t1 = -1;
+	profile__filter_init(&o.flt);
 	o.inline_frames = 1;
 	lo.sym.demangle = 1;
 	optind = 1;
@@ -83,41 +76,25 @@ int cmd_diff(int argc, char **argv)
 			else
 				cli_usage_error("--format: '%s' is not text, json or svg", optarg);
 			break;
-		case O_PLIMIT:
-			o.percent_limit = strtod(optarg, &end);
-			if (*end == '%')
-				end++;
-			if (*end || o.percent_limit < 0)
-				cli_usage_error("--percent-limit: '%s' is not a percentage", optarg);
-			break;
-		case O_PID: o.flt.pids = optarg; break;
-		case O_TID: o.flt.tids = optarg; break;
-		case O_COMM: o.flt.comms = optarg; break;
-		case O_DSO: o.flt.dsos = optarg; break;
-		case O_SYM: o.flt.syms = optarg; break;
-		case O_CPU: o.flt.cpus = optarg; break;
-		case O_TIME:
-			if (profile__parse_time(&o.flt, optarg) != 0)
-				cli_usage_error("--time: '%s' is not START,END in seconds", optarg);
-			break;
+		case O_PLIMIT: o.percent_limit = cli_parse_percent(optarg, "--percent-limit"); break;
 		case O_NOINLINE: o.inline_frames = 0; break;
 		case 'o': out = optarg; break;
 		case 'f': force = 1; break;
 		case O_COLOR: color = optarg; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
-		default:  cli_bad_option(c, argv);
+		default:
+			if (!cli_filter_option(&o.flt, c, optarg))
+				cli_bad_option(c, argv);
 		}
 	}
-	if (profile__check_filter(&o.flt) != 0)
-		cli_usage_error("%s", pmc_errmsg());
+	cli_filter_check(&o.flt);
 	if (argc - optind != 2)
 		cli_usage_error("give two logs: pmc diff BASELINE NEW");
 	o.name_a = argv[optind];
 	o.name_b = argv[optind + 1];
 	struct pmc_outfile of;
 	FILE *f = cli_open_output(&of, out, force);
-	o.color = strcmp(color, "always") == 0 ||
-	    (strcmp(color, "auto") == 0 && f == stdout && o.format == DIFF_TEXT && cli_use_color(stdout));
+	o.color = cli_parse_color(color, f == stdout && o.format == DIFF_TEXT && cli_use_color(stdout));
 	struct profile *a, *b;
 	if (profile__load(&a, o.name_a, &lo) != 0) {
 		cli_warn("%s: %s", o.name_a, pmc_errmsg());

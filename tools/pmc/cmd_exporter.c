@@ -164,12 +164,7 @@ int cmd_exporter(int argc, char **argv)
 		pmc_event_split_free(specs, n);
 	}
 
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;    /* no SA_RESTART: poll returns */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	cli_catch_stop_signals(on_signal);   /* poll returns */
 	signal(SIGPIPE, SIG_IGN);
 
 	struct httpd *h = httpd__listen(listen_addr, &usage_err);

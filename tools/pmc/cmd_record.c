@@ -292,17 +292,19 @@ static void print_verbose(struct rec *r)
 	cli_warn("settings: callchaindepth=%ld logbuffersize=%ld nbuffers_pcpu=%ld "
 	    "nsamples=%ld mincount=%ld", setting("callchaindepth"), setting("logbuffersize"),
 	    setting("nbuffers_pcpu"), setting("nsamples"), setting("mincount"));
-	for (int i = 0; i < s->npmcs; i++) {
+	for (int i = 0; i < pmc_session_npmcs(s->sess); i++) {
 		char where[32] = "";
-		if (s->pmcs[i].cpu >= 0)
-			snprintf(where, sizeof(where), " on CPU %d", s->pmcs[i].cpu);
+		const char *spec;
+		int cpu;
+		pmc_id_t id = pmc_session_pmc(s->sess, i, &spec, &cpu);
+		if (cpu >= 0)
+			snprintf(where, sizeof(where), " on CPU %d", cpu);
 		if (s->hz)
-			cli_warn("PMC 0x%08x: %s at %llu samples/s%s%s", s->pmcs[i].id,
-			    s->pmcs[i].spec, (unsigned long long)s->hz, where,
-			    s->callchain ? ", call chains" : "");
+			cli_warn("PMC 0x%08x: %s at %llu samples/s%s%s", id, spec,
+			    (unsigned long long)s->hz, where, s->callchain ? ", call chains" : "");
 		else
-			cli_warn("PMC 0x%08x: %s every %llu events%s%s", s->pmcs[i].id,
-			    s->pmcs[i].spec, (unsigned long long)(s->period < (uint64_t)setting(
+			cli_warn("PMC 0x%08x: %s every %llu events%s%s", id,
+			    spec, (unsigned long long)(s->period < (uint64_t)setting(
 			    "mincount") ? (uint64_t)setting("mincount") : s->period), where,
 			    s->callchain ? ", call chains" : "");
 	}
@@ -409,19 +411,14 @@ int cmd_record(int argc, char **argv)
 
 	/* Signals: recorded, then handled in the loop (never SA_RESTART, so a
 	 * wait returns).  The command resets them at its exec. */
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	cli_catch_stop_signals(on_signal);
 
 	cli_sampling_alloc(s);
 	open_output(&r);
 	pmc_log_set_cmdline(cmdline);
-	/* The writer thread starts here with every signal blocked: ours always
-	 * reach this thread (and interrupt its wait for the command). */
-	if (cli_sampling_log_to(r.logfd, o.zstd ? PMC_LOGF_ZSTD : 0) < 0)
+	/* The writer thread starts here, taking no signals: ours always reach
+	 * this thread (and interrupt its wait for the command). */
+	if (pmc_configure_logfile_flags(r.logfd, o.zstd ? PMC_LOGF_ZSTD : 0) < 0)
 		cli_sampling_fail(s, CLI_EXIT_FAIL, "cannot write the log '%s': %s", r.shown,
 		    pmc_errmsg());
 
@@ -558,7 +555,7 @@ int cmd_record(int argc, char **argv)
 	    cli_target_exit_status(s->status) : CLI_EXIT_OK;
 	if (write_failed)
 		exit_status = CLI_EXIT_FAIL;
-	pmc_fini();
 	cli_sampling_free(s);
+	pmc_fini();
 	return exit_status;
 }

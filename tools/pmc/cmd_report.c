@@ -86,9 +86,8 @@ static void progress(void *arg, uint64_t records)
 int cmd_report(int argc, char **argv)
 {
 	enum {
-		O_CHILDREN = 256, O_NOCHILDREN, O_PLIMIT, O_PID, O_TID, O_COMM, O_DSO, O_SYM, O_CPU,
-		O_TIME, O_FOLLOW, O_NOINLINE, O_NODEMANGLE, O_COLOR, O_STDIO, O_MAXSTACK, O_PERCENTAGE,
-		O_WALL
+		O_CHILDREN = 256, O_NOCHILDREN, O_PLIMIT, O_FOLLOW, O_NOINLINE, O_NODEMANGLE, O_COLOR,
+		O_STDIO, O_MAXSTACK, O_PERCENTAGE, O_WALL
 	};
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
@@ -101,19 +100,11 @@ int cmd_report(int argc, char **argv)
 		{ "call-graph", optional_argument, NULL, 'g' },
 		{ "depth", required_argument, NULL, 'z' },
 		{ "no-inline", no_argument, NULL, O_NOINLINE },
-		{ "pid", required_argument, NULL, O_PID },
-		{ "tid", required_argument, NULL, O_TID },
-		{ "comm", required_argument, NULL, O_COMM },
-		{ "dso", required_argument, NULL, O_DSO },
-		{ "sym", required_argument, NULL, O_SYM },
-		{ "comms", required_argument, NULL, O_COMM },      /* perf's spellings */
-		{ "dsos", required_argument, NULL, O_DSO },
-		{ "symbols", required_argument, NULL, O_SYM },
+		CLI_FILTER_TASK_OPTIONS,
+		CLI_FILTER_FUNC_OPTIONS,
 		{ "max-stack", required_argument, NULL, O_MAXSTACK },
 		{ "percentage", required_argument, NULL, O_PERCENTAGE },
 		{ "stdio", no_argument, NULL, O_STDIO },
-		{ "cpu", required_argument, NULL, O_CPU },
-		{ "time", required_argument, NULL, O_TIME },
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
@@ -135,8 +126,7 @@ int cmd_report(int argc, char **argv)
 	o.callgraph = -1;
 	o.cg_threshold = 0.5;
 	o.inline_frames = 1;
-	o.flt.ev = -1;
-	o.flt.t1 = -1;
+	profile__filter_init(&o.flt);
 	lo.sym.demangle = 1;
 	optind = 1;
 	opterr = 0;
@@ -147,13 +137,7 @@ int cmd_report(int argc, char **argv)
 		case 's': sort = optarg; break;
 		case O_CHILDREN: o.children = 1; break;
 		case O_NOCHILDREN: o.children = 0; break;
-		case O_PLIMIT:
-			o.percent_limit = strtod(optarg, &end);
-			if (*end == '%')
-				end++;
-			if (*end || o.percent_limit < 0)
-				cli_usage_error("--percent-limit: '%s' is not a percentage", optarg);
-			break;
+		case O_PLIMIT: o.percent_limit = cli_parse_percent(optarg, "--percent-limit"); break;
 		case 'n':
 			o.max_entries = (int)strtol(optarg, &end, 10);
 			if (end == optarg || *end || o.max_entries < 0)
@@ -194,16 +178,6 @@ int cmd_report(int argc, char **argv)
 			cli_usage_error("-b: pmc report has no -b; perf's -b (--branch-stack) needs "
 			    "branch stacks, which pmc does not record");
 		case O_NOINLINE: o.inline_frames = 0; break;
-		case O_PID: o.flt.pids = optarg; break;
-		case O_TID: o.flt.tids = optarg; break;
-		case O_COMM: o.flt.comms = optarg; break;
-		case O_DSO: o.flt.dsos = optarg; break;
-		case O_SYM: o.flt.syms = optarg; break;
-		case O_CPU: o.flt.cpus = optarg; break;
-		case O_TIME:
-			if (profile__parse_time(&o.flt, optarg) != 0)
-				cli_usage_error("--time: '%s' is not START,END in seconds", optarg);
-			break;
 		case 'F': {
 			size_t k;
 			for (k = 0; k < sizeof(fmt_names) / sizeof(fmt_names[0]); k++)
@@ -223,13 +197,14 @@ int cmd_report(int argc, char **argv)
 		case O_COLOR: color = optarg; break;
 		case O_WALL: wall = 1; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
-		default:  cli_bad_option(c, argv);
+		default:
+			if (!cli_filter_option(&o.flt, c, optarg))
+				cli_bad_option(c, argv);
 		}
 	}
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s' (the log is given with -i)", argv[optind]);
-	if (profile__check_filter(&o.flt) != 0)
-		cli_usage_error("%s", pmc_errmsg());
+	cli_filter_check(&o.flt);
 	if (!path)
 		path = cli_default_input();
 	if (report__parse_sort(&o, sort, err, sizeof(err)) != 0)
@@ -239,14 +214,7 @@ int cmd_report(int argc, char **argv)
 
 	struct pmc_outfile of;
 	FILE *f = cli_open_output(&of, out, force);
-	if (strcmp(color, "always") == 0)
-		o.color = 1;
-	else if (strcmp(color, "never") == 0)
-		o.color = 0;
-	else if (strcmp(color, "auto") == 0)
-		o.color = fmt == F_TEXT && f == stdout && cli_use_color(stdout);
-	else
-		cli_usage_error("--color: '%s' is not always, never or auto", color);
+	o.color = cli_parse_color(color, fmt == F_TEXT && f == stdout && cli_use_color(stdout));
 	o.input_name = strcmp(path, "-") == 0 ? "<stdin>" : path;
 
 	int tty = isatty(2);

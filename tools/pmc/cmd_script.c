@@ -56,8 +56,7 @@ static void usage(FILE *f)
 int cmd_script(int argc, char **argv)
 {
 	enum {
-		O_PID = 256, O_TID, O_COMM, O_DSO, O_SYM, O_TIME, O_TASK, O_MMAP, O_NS, O_FORMAT,
-		O_NODEMANGLE, O_NOINLINE
+		O_TASK = 256, O_MMAP, O_NS, O_FORMAT, O_NODEMANGLE, O_NOINLINE
 	};
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
@@ -67,16 +66,8 @@ int cmd_script(int argc, char **argv)
 		{ "show-mmap-events", no_argument, NULL, O_MMAP },
 		{ "ns", no_argument, NULL, O_NS },
 		{ "format", required_argument, NULL, O_FORMAT },
-		{ "pid", required_argument, NULL, O_PID },
-		{ "tid", required_argument, NULL, O_TID },
-		{ "comm", required_argument, NULL, O_COMM },
-		{ "comms", required_argument, NULL, O_COMM },      /* perf's spellings */
-		{ "dso", required_argument, NULL, O_DSO },
-		{ "dsos", required_argument, NULL, O_DSO },
-		{ "sym", required_argument, NULL, O_SYM },
-		{ "symbols", required_argument, NULL, O_SYM },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "time", required_argument, NULL, O_TIME },
+		CLI_FILTER_TASK_OPTIONS,
+		CLI_FILTER_FUNC_OPTIONS,
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "no-demangle", no_argument, NULL, O_NODEMANGLE },
@@ -113,28 +104,20 @@ int cmd_script(int argc, char **argv)
 			else if (strcmp(optarg, "text") != 0)
 				cli_usage_error("--format: '%s' is not text or json", optarg);
 			break;
-		case O_PID: o.flt.pids = optarg; break;
-		case O_TID: o.flt.tids = optarg; break;
-		case O_COMM: o.flt.comms = optarg; break;
-		case O_DSO: o.flt.dsos = optarg; break;
-		case O_SYM: o.flt.syms = optarg; break;
-		case 'C': o.flt.cpus = optarg; break;
-		case O_TIME:
-			if (profile__parse_time(&o.flt, optarg) != 0)
-				cli_usage_error("--time: '%s' is not START,END in seconds", optarg);
-			break;
+		case 'C': cli_filter_option(&o.flt, CLI_O_CPU, optarg); break;
 		case 'o': out = optarg; break;
 		case 'f': force = 1; break;
 		case O_NODEMANGLE: lo.sym.demangle = 0; break;
 		case O_NOINLINE: o.no_inline = 1; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
-		default:  cli_bad_option(c, argv);
+		default:
+			if (!cli_filter_option(&o.flt, c, optarg))
+				cli_bad_option(c, argv);
 		}
 	}
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s' (the log is given with -i)", argv[optind]);
-	if (profile__check_filter(&o.flt) != 0)
-		cli_usage_error("%s", pmc_errmsg());
+	cli_filter_check(&o.flt);
 	if (!path)
 		path = cli_default_input();
 	name = strcmp(path, "-") == 0 ? "<stdin>" : path;

@@ -95,13 +95,6 @@ static void usage(FILE *f)
 	    DEFAULT_HZ, DEFAULT_SORT, PLAIN_ROWS);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* ---- the terminal ----------------------------------------------------- */
 
 static struct termios saved_tio;
@@ -572,12 +565,9 @@ int cmd_top(int argc, char **argv)
 	cli_sampling_init(s, NULL, 1);
 	cli_sampling_alloc(s);
 
+	cli_catch_stop_signals(on_signal);
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = on_winch;
 	sigaction(SIGWINCH, &sa, NULL);
 
@@ -588,9 +578,9 @@ int cmd_top(int argc, char **argv)
 	fcntl(pipefd[1], F_SETPIPE_SZ, 1 << 20);
 	if (!(t.lv = live__new(NULL)) || live__follow(t.lv, pipefd[0]) < 0)
 		cli_sampling_fail(s, CLI_EXIT_FAIL, "cannot start the reader: %s", strerror(errno));
-	/* the writer thread starts here: with our signals blocked it leaves
-	 * them to this thread */
-	if (cli_sampling_log_to(pipefd[1], 0) < 0)
+	/* the writer thread starts here, taking no signals: they come to
+	 * this thread */
+	if (pmc_configure_logfile_flags(pipefd[1], 0) < 0)
 		cli_sampling_fail(s, CLI_EXIT_FAIL, "cannot start the log: %s", pmc_errmsg());
 	if (s->tgt.cmd)
 		spawn_command(&t);
@@ -601,13 +591,17 @@ int cmd_top(int argc, char **argv)
 	if (t.tty)
 		tty_setup();
 
-	uint64_t t0 = now_ns(), interval = (uint64_t)(o.delay * 1e9), next = t0 + interval;
+	/* The session's clock, as record's -l and status line: simulated
+	 * time for a command under the sim, which stops when the command
+	 * ends (the end is then drawn at each tick until the reader has
+	 * caught up). */
+	uint64_t t0 = cli_target_now_ns(&s->tgt), interval = (uint64_t)(o.delay * 1e9), next = t0 + interval;
 	uint64_t last = t0;
 	int ended = 0, quit = 0, drawn_end = 0, werr = 0, lerr = 0;
 	if (t.tty)
 		draw(&t);
 	while (!quit) {
-		uint64_t now = now_ns();
+		uint64_t now = cli_target_now_ns(&s->tgt);
 		if (got_signal)
 			break;
 		if (!ended && (targets_ended(&t) ||
@@ -628,10 +622,11 @@ int cmd_top(int argc, char **argv)
 			}
 			draw(&t);
 		}
-		if (now >= next) {
+		if (now >= next || (ended && !drawn_end)) {
 			struct live_stats st;
 			live__stats(t.lv, &st);
-			t.rate = (double)st.interval * 1e9 / (double)(now - last);
+			if (now > last)
+				t.rate = (double)st.interval * 1e9 / (double)(now - last);
 			/* ended: drawn until the reader has caught up */
 			if (!ended || !drawn_end) {
 				drawn_end = ended && st.ended;
@@ -684,7 +679,7 @@ int cmd_top(int argc, char **argv)
 		cli_warn("the log writer failed: %s", strerror(werr));
 	report__hist_free(&t.h);
 	live__free(t.lv);
-	pmc_fini();
 	cli_sampling_free(s);
+	pmc_fini();
 	return werr || lerr ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }

@@ -1,7 +1,8 @@
 /*
  * sampling.c — the sampling session of `pmc record` and `pmc top` (see
- * sampling.h): described, allocated, attached and started once, so that the
- * two commands sample the same events the same way.
+ * sampling.h): described once from their options and set up through the
+ * library's pmc_session, so that the two commands sample the same events
+ * the same way and say the same when it fails.
  */
 #include <errno.h>
 #include <signal.h>
@@ -9,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
 
 #include "cli.h"
 #include "sampling.h"
@@ -89,66 +89,12 @@ void cli_sampling_init(struct cli_sampling *s, const char *backend, int warn)
 	}
 }
 
-static void add_pmc(struct cli_sampling *s, pmc_id_t id, const char *spec, int cpu)
-{
-	struct cli_sampling_pmc *n = realloc(s->pmcs, (size_t)(s->npmcs + 1) * sizeof(*n));
-	if (!n)
-		cli_sampling_fail(s, CLI_EXIT_FAIL, "out of memory");
-	s->pmcs = n;
-	n[s->npmcs++] = (struct cli_sampling_pmc){ id, spec, cpu };
-}
-
-/* The PMC's sampling settings: -F, the user stack copy, and for the
- * off-CPU event the switch records (which also make it sample every
- * switch-out). */
-static int configure(const struct cli_sampling *s, pmc_id_t id, int offcpu)
-{
-	if (offcpu ? pmc_set_switch_log(id, 1) < 0 :
-	    (s->hz && pmc_set_frequency(id, s->hz) < 0))
-		return -1;
-	return s->ustack && pmc_set_user_stack(id, s->ustack) < 0 ? -1 : 0;
-}
-
-/* One event's PMCs; -1 with errno and pmc_errmsg() on failure.  offcpu:
- * the context-switches event of --off-cpu, always with call chains. */
-static int alloc_event(struct cli_sampling *s, const char *spec, int offcpu)
-{
-	uint32_t flags = s->callchain || offcpu ? PMC_F_CALLCHAIN : 0;
-	pmc_id_t id;
-	int any = 0;
-
-	if (!s->tgt.system_wide) {
-		if (!s->tgt.threads)
-			flags |= PMC_F_DESCENDANTS;
-		if (pmc_allocate(spec, PMC_MODE_TS, flags, PMC_CPU_ANY, &id, s->period) < 0 ||
-		    configure(s, id, offcpu) < 0)
-			return -1;
-		add_pmc(s, id, spec, -1);
-		return 0;
-	}
-	for (int c = 0; c < pmc_ncpu() && c < CLI_MAX_CPUS; c++) {
-		if (!cli_target_has_cpu(&s->tgt, c))
-			continue;
-		if (pmc_allocate(spec, PMC_MODE_SS, flags, c, &id, s->period) < 0) {
-			if (errno == ENXIO && !s->tgt.cpu_list)
-				continue;         /* an offline CPU */
-			return -1;
-		}
-		if (configure(s, id, offcpu) < 0)
-			return -1;
-		add_pmc(s, id, spec, c);
-		any = 1;
-	}
-	if (!any)
-		errno = ENXIO;
-	return any ? 0 : -1;
-}
-
 /* The library narrowed an unmodified event to user space
  * (perf_event_paranoid): say so, as the log's name does. */
 static void say_narrowed(const struct cli_sampling *s, const char *spec)
 {
-	const char *got = pmc_event_name(s->pmcs[s->npmcs - 1].id);
+	const char *got = pmc_event_name(pmc_session_pmc(s->sess,
+	    pmc_session_npmcs(s->sess) - 1, NULL, NULL));
 	size_t sl = strlen(spec);
 	if (!s->quiet && got && strncmp(got, spec, sl) == 0 &&
 	    (!strcmp(got + sl, ":u") || !strcmp(got + sl, "u")))
@@ -158,8 +104,18 @@ static void say_narrowed(const struct cli_sampling *s, const char *spec)
 
 void cli_sampling_alloc(struct cli_sampling *s)
 {
+	const struct pmc_session_opts so = {
+		.ps_hz = s->hz, .ps_period = s->period, .ps_callchain = s->callchain,
+		.ps_ustack = s->ustack, .ps_system_wide = s->tgt.system_wide,
+		.ps_cpus = s->tgt.cpu_list ? s->tgt.cpus : NULL, .ps_ncpus = CLI_MAX_CPUS,
+		.ps_threads = s->tgt.threads,
+	};
+
+	if (!(s->sess = pmc_session_new(&so)))
+		cli_sampling_fail(s, CLI_EXIT_FAIL, "cannot start a sampling session: %s",
+		    strerror(errno));
 	for (int i = 0; i < s->nev; i++) {
-		if (alloc_event(s, s->spec[i], 0) == 0) {
+		if (pmc_session_add(s->sess, s->spec[i], 0) == 0) {
 			say_narrowed(s, s->spec[i]);
 			continue;
 		}
@@ -171,7 +127,7 @@ void cli_sampling_alloc(struct cli_sampling *s)
 				    "instead of cycles");
 			free(s->spec[0]);
 			s->spec[0] = strdup("cpu-clock");
-			if (alloc_event(s, s->spec[0], 0) == 0)
+			if (pmc_session_add(s->sess, s->spec[0], 0) == 0)
 				continue;
 			err = errno;
 		}
@@ -180,41 +136,26 @@ void cli_sampling_alloc(struct cli_sampling *s)
 		    s->eacces_hint && s->tgt.system_wide && (err == EACCES || err == EPERM) ?
 		    s->eacces_hint : "");
 	}
-	if (s->offcpu && alloc_event(s, "context-switches", 1) < 0)
+	if (s->offcpu && pmc_session_add(s->sess, "context-switches", 1) < 0)
 		cli_sampling_fail(s, errno == EINVAL || errno == EOPNOTSUPP ? CLI_EXIT_USAGE :
 		    CLI_EXIT_FAIL, "cannot record off-CPU time (context-switches with switch "
 		    "records): %s", pmc_errmsg());
 }
 
-int cli_sampling_log_to(int fd, unsigned flags)
-{
-	sigset_t blk, old;
-	sigfillset(&blk);
-	pthread_sigmask(SIG_BLOCK, &blk, &old);
-	int rc = pmc_configure_logfile_flags(fd, flags);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return rc;
-}
-
 void cli_sampling_start(struct cli_sampling *s)
 {
 	const struct cli_target *g = &s->tgt;
+	const char *spec;
+	pid_t failed;
 
-	if (!g->system_wide) {
-		pid_t *targets = g->cmd ? &s->child : g->pids;
-		int nt = g->cmd ? 1 : g->npids;
-		for (int i = 0; i < s->npmcs; i++)
-			for (int k = 0; k < nt; k++)
-				if ((g->threads ? pmc_attach_thread(s->pmcs[i].id, targets[k]) :
-				    pmc_attach(s->pmcs[i].id, targets[k])) < 0)
-					cli_sampling_fail(s, CLI_EXIT_FAIL,
-					    "cannot attach to %s %d: %s", g->threads ? "thread" : "process", (int)targets[k],
-					    pmc_errmsg());
-	}
-	for (int i = 0; i < s->npmcs; i++)
-		if (pmc_start(s->pmcs[i].id) < 0)
-			cli_sampling_fail(s, CLI_EXIT_FAIL, "cannot start sampling '%s': %s",
-			    s->pmcs[i].spec, pmc_errmsg());
+	if (!g->system_wide &&
+	    pmc_session_attach(s->sess, g->cmd ? &s->child : g->pids, g->cmd ? 1 : g->npids,
+	    &failed) < 0)
+		cli_sampling_fail(s, CLI_EXIT_FAIL, "cannot attach to %s %d: %s",
+		    g->threads ? "thread" : "process", (int)failed, pmc_errmsg());
+	if (pmc_session_start(s->sess, &spec) < 0)
+		cli_sampling_fail(s, CLI_EXIT_FAIL, "cannot start sampling '%s': %s", spec,
+		    pmc_errmsg());
 }
 
 void cli_sampling_go(struct cli_sampling *s)
@@ -226,8 +167,7 @@ void cli_sampling_go(struct cli_sampling *s)
 
 void cli_sampling_stop(struct cli_sampling *s)
 {
-	for (int i = 0; i < s->npmcs; i++)
-		pmc_stop(s->pmcs[i].id);
+	pmc_session_stop(s->sess);
 }
 
 void cli_sampling_end_child(struct cli_sampling *s, int sig)
@@ -251,8 +191,7 @@ void cli_sampling_free(struct cli_sampling *s)
 	for (int i = 0; i < s->nev; i++)
 		free(s->spec[i]);
 	s->nev = 0;
-	free(s->pmcs);
-	s->pmcs = NULL;
-	s->npmcs = 0;
+	pmc_session_free(s->sess);
+	s->sess = NULL;
 	cli_target_free(&s->tgt);
 }

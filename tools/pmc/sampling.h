@@ -1,10 +1,11 @@
 /*
- * sampling.h — the sampling session `pmc record` and `pmc top` share:
- * which events, how often (-F/-c), call chains (-g, --call-graph dwarf),
- * off-CPU switch records, the target (target.h), and the PMCs allocated,
- * attached and started for it.  Where the log goes (a file for record, a
- * pipe to the live reader for top) and how the session ends are the
- * commands' own; this file only describes and sets up what they both sample.
+ * sampling.h — the options of the sampling session `pmc record` and `pmc
+ * top` share: which events, how often (-F/-c), call chains (-g,
+ * --call-graph dwarf), off-CPU switch records, the target (target.h); the
+ * session itself (the PMCs allocated, attached and started) is the
+ * library's pmc_session (pmc.h), and this file says what fails.  Where the
+ * log goes (a file for record, a pipe to the live reader for top) and how
+ * the session ends are the commands' own.
  */
 #ifndef PMC_SAMPLING_H
 #define PMC_SAMPLING_H
@@ -16,12 +17,6 @@
 #include "target.h"
 
 #define CLI_SAMPLING_MAX_EVENTS 64
-
-struct cli_sampling_pmc {
-	pmc_id_t id;
-	const char *spec;
-	int cpu;                          /* -1: follows its target */
-};
 
 struct cli_sampling {
 	/* the description, from the options */
@@ -45,8 +40,7 @@ struct cli_sampling {
 
 	/* the session */
 	int is_linux;                     /* the Linux backend, not the sim */
-	struct cli_sampling_pmc *pmcs;
-	int npmcs;
+	struct pmc_session *sess;         /* its PMCs (pmc_session_pmc) */
 	pid_t child;                      /* the command, once spawned */
 	int child_done;
 	int status;                       /* its wait status once child_done */
@@ -73,19 +67,13 @@ void cli_sampling_finish(struct cli_sampling *s, uint64_t default_hz);
 void cli_sampling_init(struct cli_sampling *s, const char *backend, int warn);
 
 /*
- * Allocate every event's PMCs (one per CPU system-wide, else one following
- * the target and, for processes, their children) and the off-CPU event.
- * The default event falls back to cpu-clock on a machine without a hardware
- * PMU.  Failures go to cli_sampling_fail.
+ * The session (pmc_session_new) and every event's PMCs (pmc_session_add:
+ * one per CPU system-wide, else one following the target and, for
+ * processes, their children) and the off-CPU event.  The default event
+ * falls back to cpu-clock on a machine without a hardware PMU.  Failures go
+ * to cli_sampling_fail.
  */
 void cli_sampling_alloc(struct cli_sampling *s);
-
-/*
- * Configure the log on fd (pmc_configure_logfile_flags) with every signal
- * blocked, so that the writer thread the library starts leaves them to the
- * caller's thread; -1 with pmc_errmsg() on failure.
- */
-int cli_sampling_log_to(int fd, unsigned flags);
 
 /*
  * Attach the PMCs to the target (the command in s->child, or -p/-t) and
@@ -109,7 +97,7 @@ void cli_sampling_end_child(struct cli_sampling *s, int sig);
 void cli_sampling_fail(struct cli_sampling *s, int code, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 3, 4)));
 
-/* Release the events, the PMC table and the target. */
+/* Release the events, the session (its PMCs) and the target. */
 void cli_sampling_free(struct cli_sampling *s);
 
 #endif

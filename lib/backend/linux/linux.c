@@ -21,6 +21,7 @@
 
 #include "backend/backend.h"
 #include "backend/linux/machine.h"
+#include "common/clock.h"
 #include "common/error.h"
 #include "common/sysinfo.h"
 #include "common/userpage.h"
@@ -364,16 +365,9 @@ static int linux_spawn_kill(pid_t pid, int sig)
 	return kill(pid, sig) < 0 ? -errno : 0;
 }
 
-static uint64_t linux_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static uint64_t linux_now_ms(void)
 {
-	return linux_now() / 1000000u;
+	return pmc__mono_ns() / 1000000u;
 }
 
 struct spawned {
@@ -593,5 +587,5 @@ const struct pmc_backend_ops pmc_backend_linux = {
 	.spawn_go = linux_spawn_go,
 	.spawn_wait = linux_spawn_wait,
 	.spawn_kill = linux_spawn_kill,
-	.now = linux_now,
+	.now = pmc__mono_ns,
 };

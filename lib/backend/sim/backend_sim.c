@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/clock.h"
 #include "common/error.h"
 #include "backend/sim/sim.h"
 
@@ -414,17 +415,6 @@ static int rings_scan(struct pmc_bctr **cs, int n, int op)
 	return r;
 }
 
-static void deadline_in(struct timespec *ts, long ms)
-{
-	clock_gettime(CLOCK_REALTIME, ts);
-	ts->tv_sec += ms / 1000;
-	ts->tv_nsec += (ms % 1000) * 1000000L;
-	if (ts->tv_nsec >= 1000000000L) {
-		ts->tv_sec++;
-		ts->tv_nsec -= 1000000000L;
-	}
-}
-
 /*
  * Before the simulation advances, a ring whose reader is another thread
  * must have room: while more than max(watermark, half the ring) is unread
@@ -451,14 +441,14 @@ static int backpressure(void)
 		if (rb->head - __atomic_load_n(&rb->page->data_tail, __ATOMIC_ACQUIRE) <= thresh)
 			continue;
 		grace_ms = rb->consumer == 2 ? 2000 : 100;
-		deadline_in(&until, (long)grace_ms);
+		pmc__deadline_in(&until, (long)grace_ms);
 		rb->refs++;            /* the counter may be closed while we sleep */
 		while (rb->consumer && rb->owner &&
 		       rb->head - __atomic_load_n(&rb->page->data_tail, __ATOMIC_ACQUIRE) > thresh) {
 			struct timespec now;
 
 			/* the reader moves data_tail without telling us: look every ms */
-			deadline_in(&tick, 1);
+			pmc__deadline_in(&tick, 1);
 			pthread_cond_timedwait(&sim.cond, &sim.lock, &tick);
 			clock_gettime(CLOCK_REALTIME, &now);
 			if (now.tv_sec > until.tv_sec ||
@@ -500,7 +490,7 @@ static int sim_ring_wait(struct pmc_bctr **cs, int n, int timeout_ms)
 				break;
 			/* nothing can happen until someone spawns or closes: block
 			 * (in real time, briefly) instead of spinning */
-			deadline_in(&ts, timeout_ms < 0 || timeout_ms > 50 ? 50 : timeout_ms);
+			pmc__deadline_in(&ts, timeout_ms < 0 || timeout_ms > 50 ? 50 : timeout_ms);
 			pthread_cond_timedwait(&sim.cond, &sim.lock, &ts);
 			/* cs may have been closed meanwhile: report on the next call */
 			r = 0;

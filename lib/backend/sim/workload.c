@@ -520,22 +520,6 @@ int simwl__write_perfmap(const struct simwl *w, FILE *f)
 	return 0;
 }
 
-int simwl__file_symbols(const char *path,
-			void (*cb)(void *arg, const char *name, uint64_t start, uint64_t size),
-			void *arg)
-{
-	struct simwl *w;
-	int rc = simwl__load(path, &w);
-
-	if (rc == -EINVAL)
-		return -ENOEXEC;
-	if (rc)
-		return rc;
-	simwl__symbols(w, cb, arg);
-	simwl__free(w);
-	return 0;
-}
-
 static int own_dir(const char *dir)
 {
 	struct stat st;

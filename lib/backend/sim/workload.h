@@ -101,18 +101,6 @@ void simwl__symbols(const struct simwl *w,
 		    void (*cb)(void *arg, const char *name, uint64_t start, uint64_t size),
 		    void *arg);
 /*
- * The function symbols of the workload file at path.
- * -ENOEXEC if it is not a workload file.
- */
-/*
- * The function symbols of the workload file at path.
- * -ENOEXEC if it is not a workload file.
- */
-int simwl__file_symbols(const char *path,
-			void (*cb)(void *arg, const char *name, uint64_t start, uint64_t size),
-			void *arg);
-
-/*
  * Write the workload's symbol table as a perf-map file ("START SIZE NAME"
  * lines, what analysis reads for /tmp/perf-PID.map) and set w->image to
  * its path: the file the workload's executable mapping (MMAP2) names, so a

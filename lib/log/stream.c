@@ -1,0 +1,110 @@
+/* stream.c — the bytes of a log file (see stream.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/fdio.h"
+#include "log/format.h"
+#include "log/stream.h"
+
+void pmc__logstream_free(struct pmc_logstream *s)
+{
+	if (s->zc)
+		ZSTD_freeCCtx(s->zc);
+	free(s->zbuf);
+	free(s->buf);
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+}
+
+int pmc__logstream_open(struct pmc_logstream *s, int fd, size_t cap, int zstd, size_t *written)
+{
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	*written = 0;
+	s->fd = fd;
+	s->cap = cap < PMCLOG_REC_MAX ? PMCLOG_REC_MAX : cap;
+	s->buf = malloc(s->cap);
+	if (zstd) {
+		s->zc = ZSTD_createCCtx();
+		s->zcap = ZSTD_compressBound(s->cap);
+		s->zbuf = malloc(s->zcap);
+		if (s->zc) {
+			ZSTD_CCtx_setParameter(s->zc, ZSTD_c_checksumFlag, 1);
+			ZSTD_CCtx_setParameter(s->zc, ZSTD_c_compressionLevel, 3);
+		}
+	}
+	if (!s->buf || (zstd && (!s->zc || !s->zbuf))) {
+		pmc__set_reason("out of memory");
+		pmc__logstream_free(s);
+		return -ENOMEM;
+	}
+	rc = pmc__write_full(fd, zstd ? PMCLOG_FILE_MAGIC_ZSTD : PMCLOG_FILE_MAGIC_RAW,
+	    PMCLOG_FILE_MAGIC_LEN, written);
+	if (rc < 0) {
+		pmc__set_reason("cannot write the log: %s", strerror(-rc));
+		pmc__logstream_free(s);
+	}
+	return rc;
+}
+
+int pmc__logstream_frame(struct pmc_logstream *s, int type, uint32_t aux, uint64_t ts,
+    const void *payload, size_t len)
+{
+	size_t padded = (len + 7) & ~(size_t)7, total = PMCLOG_REC_HDR_LEN + padded;
+	unsigned char *d;
+
+	if (total > PMCLOG_REC_MAX || type <= 0 || type > 255)
+		return -EMSGSIZE;
+	if (s->len + total > s->cap)
+		return -ENOBUFS;
+	d = s->buf + s->len;
+	pmclog__st32(d, PMCLOG_HDR_MAKE(type, total));
+	pmclog__st32(d + 4, aux);
+	pmclog__st64(d + 8, ts);
+	if (len)
+		memcpy(d + PMCLOG_REC_HDR_LEN, payload, len);
+	memset(d + PMCLOG_REC_HDR_LEN + len, 0, padded - len);
+	s->len += total;
+	return 0;
+}
+
+int pmc__logstream_write_out(struct pmc_logstream *s, size_t *written)
+{
+	const void *p = s->buf;
+	size_t n = s->len;
+
+	*written = 0;
+	if (!n)
+		return 0;
+	s->len = 0;
+	if (s->zc) {
+		size_t z = ZSTD_compress2(s->zc, s->zbuf, s->zcap, s->buf, n);
+		if (ZSTD_isError(z))
+			return -EIO;
+		p = s->zbuf;
+		n = z;
+	}
+	return pmc__write_full(s->fd, p, n, written);
+}
+
+void pmc__logstream_choose(struct pmc_logchains *chains, int *type, uint32_t *aux,
+    const void **payload, size_t *len)
+{
+	const struct pmc_logrec *ref;
+	uint32_t id;
+
+	*aux = 0;
+	if (*type != PMCLOG_TYPE_CALLCHAIN || !chains ||
+	    pmc__logchains_intern(chains, *payload, *len, &id, &ref) != 0)
+		return;
+	if (ref) {
+		*type = ref->type;
+		*payload = ref->buf;
+		*len = ref->len;
+	} else {
+		*aux = id;
+	}
+}
