@@ -18,7 +18,7 @@
 
 static const char *const sk_names[SK_N] = { "comm", "pid", "tid", "dso", "sym", "srcline", "cpu" };
 
-int report__parse_sort(struct report_opts *o, const char *list, char *bad, size_t badlen)
+int report__parse_sort(struct report_opts *o, const char *list)
 {
 	char buf[256], *save = NULL, *tok;
 	snprintf(buf, sizeof(buf), "%s", list);
@@ -28,16 +28,14 @@ int report__parse_sort(struct report_opts *o, const char *list, char *bad, size_
 		for (k = 0; k < SK_N; k++)
 			if (strcmp(tok, sk_names[k]) == 0 || (k == SK_SYM && strcmp(tok, "symbol") == 0))
 				break;
-		if (k == SK_N || o->nsort == SK_N) {
-			snprintf(bad, badlen, "%s", tok);
-			return -1;
-		}
+		if (k == SK_N || o->nsort == SK_N)
+			return pmc__err(-EINVAL, "unknown sort key '%s' (comm, pid, tid, dso, sym, "
+			    "srcline, cpu)", tok);
 		o->sort[o->nsort++] = (enum sort_key)k;
 	}
-	if (o->nsort == 0) {
-		snprintf(bad, badlen, "%s", list);
-		return -1;
-	}
+	if (o->nsort == 0)
+		return pmc__err(-EINVAL, "no sort key in '%s' (comm, pid, tid, dso, sym, srcline, "
+		    "cpu)", list);
 	return 0;
 }
 

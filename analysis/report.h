@@ -33,8 +33,8 @@ struct report_opts {
 	const char *input_name;
 };
 
-/* Parse "comm,dso,sym": 0 or -1 (unknown key named in bad). */
-int report__parse_sort(struct report_opts *o, const char *list, char *bad, size_t badlen);
+/* Parse "comm,dso,sym": 0, or -EINVAL with the unknown key in the reason. */
+int report__parse_sort(struct report_opts *o, const char *list);
 /* A sort key's name as -s spells it ("dso"). */
 const char *report__sort_name(enum sort_key k);
 

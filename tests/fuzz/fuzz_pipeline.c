@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct prof_load_opts lo = { 0 };
 	struct report_opts o;
 	struct profile *p = NULL;
-	char path[64], err[256];
+	char path[64];
 	uint8_t sel;
 	int fd;
 
@@ -69,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.children = (sel >> 5) & 1;
 	o.inline_frames = (sel >> 6) & 1;
 	o.input_name = "fuzz";
-	if (report__parse_sort(&o, sorts[(sel >> 3) & 3], err, sizeof(err)) != 0)
+	if (report__parse_sort(&o, sorts[(sel >> 3) & 3]) != 0)
 		abort();
 	if (sel & 0x80) {
 		o.flt.pids = "1,2";

@@ -16,6 +16,7 @@
 #include <elfutils/libdwfl.h>
 
 #include "test_analysis_util.h"
+#include "common/error.h"
 #include "offcpu.h"
 #include "profile.h"
 #include "report.h"
@@ -201,7 +202,7 @@ static void t_buildid_mismatch(void **state)
 	o.flt.ev = -1;
 	o.flt.t1 = -1;
 	o.callgraph = -1;
-	report__parse_sort(&o, "comm,dso,sym", NULL, 0);
+	report__parse_sort(&o, "comm,dso,sym");
 	report__text(f, p, &o);
 	fclose(f);
 	assert_non_null(strstr(txt, "build id differs"));
@@ -509,7 +510,6 @@ static void t_aggregation(void **state)
 	const char *path = w_end(&w, "agg.log", 0);   /* no CLOSELOG: truncated */
 
 	struct profile *p;
-	char err[256];
 	struct prof_load_opts o = { 0 };
 	o.sym.kallsyms = ks;
 	assert_int_equal(profile__load(&p, path, &o), 0);
@@ -530,7 +530,7 @@ static void t_aggregation(void **state)
 	ro.flt.ev = -1;
 	ro.flt.t1 = -1;
 	ro.callgraph = -1;
-	assert_int_equal(report__parse_sort(&ro, "sym", err, sizeof(err)), 0);
+	assert_int_equal(report__parse_sort(&ro, "sym"), 0);
 	assert_int_equal(report__hist(&h, p, &ro, 0), 0);
 	/* self: kfunc_a 6 (pid 10), kfunc_b 6 (pid 11) */
 	assert_int_equal(h.n, 2);
@@ -547,15 +547,16 @@ static void t_aggregation(void **state)
 	report__hist_free(&h);
 	ro.children = 0;
 	ro.flt.comms = "two";
-	assert_int_equal(report__parse_sort(&ro, "comm,pid,cpu", err, sizeof(err)), 0);
+	assert_int_equal(report__parse_sort(&ro, "comm,pid,cpu"), 0);
 	assert_int_equal(report__hist(&h, p, &ro, 0), 0);
 	assert_int_equal(h.n, 1);
 	assert_int_equal(h.total_n, 2);
 	assert_int_equal(h.e[0].pid, 11);
 	assert_int_equal(h.e[0].cpu, 1);
 	report__hist_free(&h);
-	assert_int_equal(report__parse_sort(&ro, "sym,nosuch", err, sizeof(err)), -1);
-	assert_string_equal(err, "nosuch");
+	pmc__clear_reason();
+	assert_int_equal(report__parse_sort(&ro, "sym,nosuch"), -EINVAL);
+	assert_non_null(strstr(pmc_errmsg(), "'nosuch'"));
 
 	/* call tree, caller → callee: kfunc_b → kfunc_b → kfunc_a (6), kfunc_a → kfunc_b (6) */
 	struct ctree t;
@@ -615,10 +616,9 @@ static void t_603010_libpmc(void **state)
 	struct profile *p = load(log);
 	struct report_opts ro = { 0 };
 	struct hist h;
-	char err[64];
 	ro.flt.ev = -1;
 	ro.flt.t1 = -1;
-	report__parse_sort(&ro, "sym", err, sizeof(err));
+	report__parse_sort(&ro, "sym");
 	assert_int_equal(report__hist(&h, p, &ro, 0), 0);
 	double got[3] = { 0 };
 	const char *names[3] = { "hot60", "warm30", "cold10" };

@@ -207,8 +207,8 @@ int cmd_report(int argc, char **argv)
 	cli_filter_check(&o.flt);
 	if (!path)
 		path = cli_default_input();
-	if (report__parse_sort(&o, sort, err, sizeof(err)) != 0)
-		cli_usage_error("--sort: '%s' is not one of comm, pid, tid, dso, sym, srcline, cpu", err);
+	if (report__parse_sort(&o, sort) != 0)
+		cli_usage_error("--sort: %s", pmc_errmsg());
 	if (fmt == F_PPROF && !out && isatty(1))
 		cli_usage_error("pprof output is binary: give -o FILE (or redirect)");
 

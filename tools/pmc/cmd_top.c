@@ -172,10 +172,9 @@ struct top {
 static void set_sort(struct top *t, const char *list)
 {
 	struct report_opts ro;
-	char bad[64];
 	memset(&ro, 0, sizeof(ro));
-	if (report__parse_sort(&ro, list, bad, sizeof(bad)) < 0)
-		cli_usage_error("-s: unknown sort key '%s' (comm, pid, tid, dso, sym, cpu)", bad);
+	if (report__parse_sort(&ro, list) < 0)
+		cli_usage_error("-s: %s", pmc_errmsg());
 	for (int i = 0; i < ro.nsort; i++)
 		if (ro.sort[i] == SK_SRCLINE)
 			cli_usage_error("-s srcline: not kept live by top; record and use "
