@@ -18,66 +18,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hmap.h"
 #include "offcpu.h"
 #include "profile.h"
+#include "samples.h"
 #include "unwind.h"
-
-/* ---- a small open-addressing map: (u64, u64) -> u32 ------------------- */
-
-struct hent {
-	uint64_t a, b;
-	uint32_t v;
-	uint32_t used;
-};
-
-struct hmap {
-	struct hent *t;
-	size_t cap, n;
-};
-
-static uint64_t mix(uint64_t a, uint64_t b)
-{
-	uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull + (a << 6) + (a >> 2));
-	h ^= h >> 31;
-	h *= 0xBF58476D1CE4E5B9ull;
-	h ^= h >> 29;
-	return h;
-}
-
-static struct hent *hmap_slot(struct hmap *m, uint64_t a, uint64_t b, int *found)
-{
-	if ((m->n + 1) * 2 > m->cap) {
-		size_t ncap = m->cap ? m->cap * 2 : 1024;
-		struct hent *nt = calloc(ncap, sizeof(*nt));
-		if (!nt)
-			abort();
-		for (size_t i = 0; i < m->cap; i++) {
-			if (!m->t[i].used)
-				continue;
-			size_t j = mix(m->t[i].a, m->t[i].b) & (ncap - 1);
-			while (nt[j].used)
-				j = (j + 1) & (ncap - 1);
-			nt[j] = m->t[i];
-		}
-		free(m->t);
-		m->t = nt;
-		m->cap = ncap;
-	}
-	size_t j = mix(a, b) & (m->cap - 1);
-	while (m->t[j].used) {
-		if (m->t[j].a == a && m->t[j].b == b) {
-			*found = 1;
-			return &m->t[j];
-		}
-		j = (j + 1) & (m->cap - 1);
-	}
-	*found = 0;
-	m->t[j].used = 1;
-	m->t[j].a = a;
-	m->t[j].b = b;
-	m->n++;
-	return &m->t[j];
-}
 
 /* ---- growable arrays ----------------------------------------------------- */
 
@@ -231,7 +176,7 @@ static struct aspace *aspace(struct profile *p, int32_t pid, int create)
 		/* lookup without inserting */
 		if (!v->as_ix.cap)
 			return NULL;
-		size_t j = mix((uint64_t)(uint32_t)pid, 0) & (v->as_ix.cap - 1);
+		size_t j = hmap_mix((uint64_t)(uint32_t)pid, 0) & (v->as_ix.cap - 1);
 		while (v->as_ix.t[j].used) {
 			if (v->as_ix.t[j].a == (uint64_t)(uint32_t)pid && v->as_ix.t[j].b == 0)
 				return &v->as[v->as_ix.t[j].v];
@@ -258,7 +203,7 @@ static struct thread *thread(struct profile *p, int32_t tid, int create)
 	if (!create) {
 		if (!v->th_ix.cap)
 			return NULL;
-		size_t j = mix((uint64_t)(uint32_t)tid, 0) & (v->th_ix.cap - 1);
+		size_t j = hmap_mix((uint64_t)(uint32_t)tid, 0) & (v->th_ix.cap - 1);
 		while (v->th_ix.t[j].used) {
 			if (v->th_ix.t[j].a == (uint64_t)(uint32_t)tid)
 				return &v->th[v->th_ix.t[j].v];
@@ -356,10 +301,10 @@ static uint32_t intern_stack(struct profile *p, int32_t pid, const uint64_t *pcs
     const uint8_t *flags, uint32_t n)
 {
 	struct prof_priv *v = p->priv;
-	uint64_t h = mix((uint64_t)(uint32_t)pid, n);
+	uint64_t h = hmap_mix((uint64_t)(uint32_t)pid, n);
 	int found;
 	for (uint32_t i = 0; i < n; i++)
-		h = mix(h, pcs[i] ^ ((uint64_t)(flags[i] & PROF_PC_FLAGS) << 62));
+		h = hmap_mix(h, pcs[i] ^ ((uint64_t)(flags[i] & PROF_PC_FLAGS) << 62));
 	/* open addressing on (hash, probe index): equal hashes are compared */
 	for (uint64_t k = 0;; k++) {
 		struct hent *e = hmap_slot(&v->stacks, h, k, &found);
@@ -520,7 +465,10 @@ static void unwind_pending(struct profile *p)
 		const uint64_t *pcs = cc->pl_pc;
 		const uint8_t *fl = cc->pl_pcflags;
 		uint32_t npc = unwind_sample(p, cc, &pcs, &fl, cc->pl_npc);
-		p->s[v->uwp[i].sample].stack = intern_stack(p, (int32_t)cc->pl_pid, pcs, fl, npc);
+		struct prof_sample s;
+		samples__get(p->smp, v->uwp[i].sample, &s);
+		s.stack = intern_stack(p, (int32_t)cc->pl_pid, pcs, fl, npc);
+		samples__set(p->smp, v->uwp[i].sample, &s);
 		free(v->uwp[i].cc);
 	}
 	free(v->uwp);
@@ -635,7 +583,6 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 	}
 	case PMCLOG_TYPE_CALLCHAIN: {
 		const struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
-		struct prof_sample *s;
 		uint32_t e;
 		if (cc->pl_npc == 0)
 			break;
@@ -650,18 +597,13 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 			unwind_later(p, cc);
 		else if (cc->pl_nuregs)
 			npc = unwind_sample(p, cc, &pcs, &fl, npc);
-		GROW(p->s, p->ns, p->caps);
-		s = &p->s[p->ns++];
-		s->stack = intern_stack(p, (int32_t)cc->pl_pid, pcs, fl, npc);
-		s->ev = (uint16_t)e;
-		s->cpu = (uint16_t)cc->pl_cpu;
-		s->pid = (int32_t)cc->pl_pid;
-		s->tid = (int32_t)cc->pl_tid;
-		s->time = t;
-		s->period = cc->pl_period;
-		s->comm = NULL;
+		struct prof_sample s = { .stack = intern_stack(p, (int32_t)cc->pl_pid, pcs, fl, npc),
+		    .ev = (uint16_t)e, .cpu = (uint16_t)cc->pl_cpu, .pid = (int32_t)cc->pl_pid,
+		    .tid = (int32_t)cc->pl_tid, .time = t, .period = cc->pl_period };
+		samples__append(p->smp, &s);
+		p->ns++;
 		p->ev[e].samples++;
-		p->ev[e].period += prof_weight(s);
+		p->ev[e].period += prof_weight(&s);
 		if (!p->first_time || t < p->first_time)
 			p->first_time = t;
 		if (t > p->last_time)
@@ -763,7 +705,9 @@ struct profile *profile__new(const struct symtab_opts *so)
 	static const struct symtab_opts dflt = { .demangle = 1 };
 	struct profile *p = calloc(1, sizeof(*p));
 
-	if (!p || !(p->priv = calloc(1, sizeof(*p->priv)))) {
+	if (!p || !(p->priv = calloc(1, sizeof(*p->priv))) || !(p->smp = samples__new())) {
+		if (p)
+			free(p->priv);
 		free(p);
 		return NULL;
 	}
@@ -948,6 +892,30 @@ static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, in
 	return e2->v;
 }
 
+/* The name a task has at every time (profile__comm's), or NULL if it
+ * changes (an exec): then each sample's is looked up by its time. */
+static const char *comm_always(struct profile *p, int32_t pid, int32_t tid)
+{
+	if (tid != -1) {
+		const struct thread *t = thread(p, tid, 0);
+		if (!t || !t->n)
+			t = thread(p, pid, 0);
+		for (size_t i = 1; t && i < t->n; i++)
+			if (t->h[i].comm != t->h[0].comm)
+				return NULL;
+		if (t && t->n)
+			return t->h[0].comm;
+	}
+	return profile__comm(p, pid, tid, 0);   /* ":-1", "swapper", ":PID" */
+}
+
+void profile__sample(struct profile *p, size_t i, struct prof_sample *out)
+{
+	samples__get(p->smp, i, out);
+	if (!out->comm && p->resolved)
+		out->comm = profile__comm(p, out->pid, out->tid, out->time);
+}
+
 /* What a task was called at time (as perf names it). */
 const char *profile__comm(struct profile *p, int32_t pid, int32_t tid, uint64_t time)
 {
@@ -989,8 +957,11 @@ void profile__resolve(struct profile *p)
 		profile__locate(p, s->pid, v->pcs + s->off, v->flags + s->off, s->n, locs + s->off);
 	}
 	v->locs = locs;
-	for (size_t i = 0; i < p->ns; i++)
-		p->s[i].comm = profile__comm(p, p->s[i].pid, p->s[i].tid, p->s[i].time);
+	for (size_t i = 0; i < samples__nctx(p->smp); i++) {
+		int32_t pid, tid;
+		samples__ctx(p->smp, i, &pid, &tid);
+		samples__set_comm(p->smp, i, comm_always(p, pid, tid));
+	}
 	for (size_t i = 0; i < p->nsb; i++)
 		p->sb[i].comm = profile__comm(p, p->sb[i].pid, p->sb[i].tid, p->sb[i].time);
 	for (size_t i = 0; i < p->npr; i++) {
@@ -1106,12 +1077,14 @@ struct sym_dso *profile__main_dso(struct profile *p)
 	int found;
 	/* the process with the most samples */
 	for (size_t i = 0; i < p->ns; i++) {
-		struct hent *e = hmap_slot(&cnt, (uint64_t)(uint32_t)p->s[i].pid, 0, &found);
+		struct prof_sample s;
+		samples__get(p->smp, i, &s);
+		struct hent *e = hmap_slot(&cnt, (uint64_t)(uint32_t)s.pid, 0, &found);
 		if (!found)
 			e->v = 0;
-		if (++e->v > best_n && p->s[i].pid > 0) {
+		if (++e->v > best_n && s.pid > 0) {
 			best_n = e->v;
-			best_pid = p->s[i].pid;
+			best_pid = s.pid;
 		}
 	}
 	free(cnt.t);
@@ -1277,15 +1250,16 @@ void profile__foreach(struct profile *p, const struct prof_filter *flt, int flag
 {
 	profile__resolve(p);
 	for (size_t i = 0; i < p->ns; i++) {
-		const struct prof_sample *s = &p->s[i];
+		struct prof_sample s;
 		const struct prof_frame *fr;
 		int n;
-		if (flt && !match_sample(p, flt, s))
+		profile__sample(p, i, &s);
+		if (flt && !match_sample(p, flt, &s))
 			continue;
-		n = profile__frames(p, s->stack, flags, &fr);
+		n = profile__frames(p, s.stack, flags, &fr);
 		if (flt && !match_frames(p, flt, fr))
 			continue;
-		cb(arg, s, fr, n);
+		cb(arg, &s, fr, n);
 	}
 }
 
@@ -1341,7 +1315,7 @@ void profile__free(struct profile *p)
 		free(v);
 	}
 	free(p->ev);
-	free(p->s);
+	samples__free(p->smp);
 	free(p->f);
 	free(p->l);
 	free(p->mk);

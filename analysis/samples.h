@@ -1,0 +1,44 @@
+/*
+ * samples.h — the samples of a profile, packed: 16 bytes a sample however
+ * many there are, so that `pmc report` of millions of samples needs less
+ * memory than the file it reads (issue 16).  Reports see each sample as a
+ * struct prof_sample (profile.h) decoded on the way out.
+ *
+ * A sample keeps its stack id, the id of its context (process, thread,
+ * event, CPU: interned once, with the context's name once resolved), its
+ * time as a 32-bit offset from the first sample of its block of 4096 and
+ * its period in 32 bits.  An offset beyond ±2.1 s or a period of 2^32 - 1
+ * or more is kept aside by sample index (rare: records of different CPUs
+ * interleave within a flush interval, and periods are counts per sample).
+ */
+#ifndef PMCSTAT_SAMPLES_H
+#define PMCSTAT_SAMPLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+/* NULL when out of memory. */
+struct prof_samples *samples__new(void);
+void samples__free(struct prof_samples *s);
+size_t samples__count(const struct prof_samples *s);
+/* Add x at the end (its comm is the context's: not stored per sample).
+ * Aborts when out of memory, as the profile's other tables do. */
+void samples__append(struct prof_samples *s, const struct prof_sample *x);
+/* Sample i (< count) as it was appended, comm the context's (NULL until
+ * samples__set_comm named it). */
+void samples__get(const struct prof_samples *s, size_t i, struct prof_sample *out);
+/* Replace sample i (< count) by x. */
+void samples__set(struct prof_samples *s, size_t i, const struct prof_sample *x);
+/* Keep the first n samples. */
+void samples__truncate(struct prof_samples *s, size_t n);
+
+/* Contexts: ids 0 .. samples__nctx() - 1, each a (pid, tid) and a name
+ * that every sample of the context shows (NULL: none, or one that changes
+ * with time, which the profile looks up per sample). */
+size_t samples__nctx(const struct prof_samples *s);
+void samples__ctx(const struct prof_samples *s, size_t ctx, int32_t *pid, int32_t *tid);
+void samples__set_comm(struct prof_samples *s, size_t ctx, const char *comm);
+
+#endif
