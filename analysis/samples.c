@@ -1,12 +1,15 @@
 /*
  * samples.c — packed sample storage (samples.h).
  *
- * A report walks millions of samples once or twice, so the layout is a
- * flat array of fixed 16-byte records (random access stays O(1): pmc
- * script sorts them by time, the unwinder patches stacks after the fact)
- * rather than a variable-length stream.  What repeats across samples — the
- * process, thread, event and CPU — is one context id; what does not fit
- * the 32-bit fields goes to a side map keyed by sample index.
+ * A report walks millions of samples once or twice, so the samples are
+ * fixed-width columns (random access stays O(1): pmc script sorts them by
+ * time, the unwinder patches stacks after the fact) rather than a
+ * variable-length stream.  What repeats across samples — the process,
+ * thread, event and CPU — is one context id; what does not fit the 32-bit
+ * fields goes to a side map keyed by sample index.  A column whose value
+ * has been the same in every sample so far (the context of a one-thread
+ * recording, the period of `-c N`) holds that value once, and becomes an
+ * array only when a sample differs: 8 to 16 bytes a sample.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +21,13 @@
 #define ESC UINT32_MAX            /* the value is in the side map */
 #define DT_BIAS 0x80000000ull     /* offsets are stored biased: -2^31 .. 2^31 - 2 */
 
-struct rec {
-	uint32_t stack, ctx, dt, period;
+/* A column of 32-bit values: one value while all are equal (v NULL). */
+struct col {
+	uint32_t *v;
+	uint32_t k;
 };
+
+enum { C_STACK, C_CTX, C_DT, C_PERIOD, NCOL };
 
 struct ctx {
 	int32_t pid, tid;
@@ -29,8 +36,8 @@ struct ctx {
 };
 
 struct prof_samples {
-	struct rec *r;
-	size_t n, cap;
+	struct col col[NCOL];
+	size_t n, cap;                /* cap: of the arrays that exist */
 	uint64_t *base;               /* per block: the time of its first sample */
 	size_t nbase, capbase;
 	struct ctx *c;
@@ -55,6 +62,29 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
 	return p;
 }
 
+/* Sample i's value of column c is x (i < s->n, s->cap slots per array). */
+static void col_put(struct prof_samples *s, int c, size_t i, uint32_t x)
+{
+	struct col *k = &s->col[c];
+	if (!k->v) {
+		if (x == k->k || s->n == 1) {
+			k->k = x;             /* the first sample sets the value */
+			return;
+		}
+		k->v = malloc(s->cap * sizeof(*k->v));
+		if (!k->v)
+			abort();
+		for (size_t j = 0; j < s->n; j++)
+			k->v[j] = k->k;
+	}
+	k->v[i] = x;
+}
+
+static uint32_t col_get(const struct prof_samples *s, int c, size_t i)
+{
+	return s->col[c].v ? s->col[c].v[i] : s->col[c].k;
+}
+
 struct prof_samples *samples__new(void)
 {
 	return calloc(1, sizeof(struct prof_samples));
@@ -64,7 +94,8 @@ void samples__free(struct prof_samples *s)
 {
 	if (!s)
 		return;
-	free(s->r);
+	for (int c = 0; c < NCOL; c++)
+		free(s->col[c].v);
 	free(s->base);
 	free(s->c);
 	free(s->c_ix.t);
@@ -117,18 +148,22 @@ static uint64_t wide(const struct prof_samples *s, size_t i, int kind)
 
 static void encode(struct prof_samples *s, size_t i, const struct prof_sample *x)
 {
-	struct rec *r = &s->r[i];
 	uint64_t d = x->time - s->base[i >> BLOCK_SHIFT] + DT_BIAS;   /* mod 2^64 */
-	r->stack = x->stack;
-	r->ctx = ctx_of(s, x);
-	r->dt = narrow(s, i, 0, d < ESC ? d : x->time, d < ESC);
-	r->period = narrow(s, i, 1, x->period, x->period < ESC);
+	col_put(s, C_STACK, i, x->stack);
+	col_put(s, C_CTX, i, ctx_of(s, x));
+	col_put(s, C_DT, i, narrow(s, i, 0, d < ESC ? d : x->time, d < ESC));
+	col_put(s, C_PERIOD, i, narrow(s, i, 1, x->period, x->period < ESC));
 }
 
 void samples__append(struct prof_samples *s, const struct prof_sample *x)
 {
 	size_t i = s->n;
-	s->r = grow(s->r, &s->cap, i + 1, sizeof(*s->r));
+	if (i == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 64;
+		for (int c = 0; c < NCOL; c++)
+			if (s->col[c].v && !(s->col[c].v = realloc(s->col[c].v, s->cap * sizeof(uint32_t))))
+				abort();
+	}
 	if ((i >> BLOCK_SHIFT) == s->nbase) {
 		s->base = grow(s->base, &s->capbase, s->nbase + 1, sizeof(*s->base));
 		s->base[s->nbase++] = x->time;
@@ -152,15 +187,15 @@ void samples__truncate(struct prof_samples *s, size_t n)
 
 void samples__get(const struct prof_samples *s, size_t i, struct prof_sample *out)
 {
-	const struct rec *r = &s->r[i];
-	const struct ctx *c = &s->c[r->ctx];
-	out->stack = r->stack;
+	const struct ctx *c = &s->c[col_get(s, C_CTX, i)];
+	uint32_t dt = col_get(s, C_DT, i), period = col_get(s, C_PERIOD, i);
+	out->stack = col_get(s, C_STACK, i);
 	out->ev = c->ev;
 	out->cpu = c->cpu;
 	out->pid = c->pid;
 	out->tid = c->tid;
-	out->time = r->dt == ESC ? wide(s, i, 0) : s->base[i >> BLOCK_SHIFT] + r->dt - DT_BIAS;
-	out->period = r->period == ESC ? wide(s, i, 1) : r->period;
+	out->time = dt == ESC ? wide(s, i, 0) : s->base[i >> BLOCK_SHIFT] + dt - DT_BIAS;
+	out->period = period == ESC ? wide(s, i, 1) : period;
 	out->comm = c->comm;
 }
 

@@ -1,15 +1,17 @@
 /*
- * samples.h — the samples of a profile, packed: 16 bytes a sample however
- * many there are, so that `pmc report` of millions of samples needs less
- * memory than the file it reads (issue 16).  Reports see each sample as a
- * struct prof_sample (profile.h) decoded on the way out.
+ * samples.h — the samples of a profile, packed: at most 16 bytes a sample
+ * however many there are, so that `pmc report` of millions of samples
+ * needs less memory than the file it reads (issue 16).  Reports see each
+ * sample as a struct prof_sample (profile.h) decoded on the way out.
  *
  * A sample keeps its stack id, the id of its context (process, thread,
  * event, CPU: interned once, with the context's name once resolved), its
  * time as a 32-bit offset from the first sample of its block of 4096 and
- * its period in 32 bits.  An offset beyond ±2.1 s or a period of 2^32 - 1
- * or more is kept aside by sample index (rare: records of different CPUs
- * interleave within a flush interval, and periods are counts per sample).
+ * its period in 32 bits; each of the four is stored once while it is the
+ * same in every sample (one thread: one context; `-c N`: one period).  An
+ * offset beyond ±2.1 s or a period of 2^32 - 1 or more is kept aside by
+ * sample index (rare: records of different CPUs interleave within a flush
+ * interval, and periods are counts per sample).
  */
 #ifndef PMCSTAT_SAMPLES_H
 #define PMCSTAT_SAMPLES_H

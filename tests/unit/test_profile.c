@@ -199,7 +199,8 @@ static long report_peak_kb(const char *path)
 }
 
 /* A log of n samples of two threads on two CPUs, in 16 distinct 6-frame
- * call chains, written to path. */
+ * call chains, periods varying as with -F (no field the same in every
+ * sample), written to path. */
 static void write_samples(const char *path, size_t n)
 {
 	uint64_t pc[6] = { 0x401000, 0x402000, 0x403000, 0x404000, 0x405000, 0x406000 };
@@ -212,7 +213,7 @@ static void write_samples(const char *path, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		pc[0] = 0x401000 + 16 * (i % 16);
 		struct pmc_logrec_sample s = { 0x100, 100, 100 + (pid_t)(i % 2), (uint32_t)(i % 2),
-			10000, 6, pc, fl };
+			10000 + i % 7, 6, pc, fl };
 		assert_int_equal(pmc__logrec_callchain(&rec, &s), 0);
 		put(1000000 + 10000 * i);
 	}
