@@ -892,27 +892,51 @@ static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, in
 	return e2->v;
 }
 
-/* The name a task has at every time (profile__comm's), or NULL if it
- * changes (an exec): then each sample's is looked up by its time. */
-static const char *comm_always(struct profile *p, int32_t pid, int32_t tid)
+static int u64_cmp(const void *a, const void *b)
 {
-	if (tid != -1) {
-		const struct thread *t = thread(p, tid, 0);
-		if (!t || !t->n)
-			t = thread(p, pid, 0);
-		for (size_t i = 1; t && i < t->n; i++)
-			if (t->h[i].comm != t->h[0].comm)
-				return NULL;
-		if (t && t->n)
-			return t->h[0].comm;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* A context's names over time: profile__comm's, which changes only at the
+ * times its thread (or its process, if the thread has none) was named.
+ * Given to the context once, so that no sample needs a lookup. */
+static void name_context(struct profile *p, size_t ctx)
+{
+	int32_t pid, tid;
+	samples__ctx(p->smp, ctx, &pid, &tid);
+	const struct thread *t = tid == -1 ? NULL : thread(p, tid, 0);
+	if (tid != -1 && (!t || !t->n))
+		t = thread(p, pid, 0);
+	size_t n = t ? t->n : 0;
+	uint64_t *from = malloc((n + 1) * sizeof(*from));
+	const char **name = malloc((n + 1) * sizeof(*name));
+	uint32_t k = 0;
+	if (!from || !name)
+		abort();
+	from[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		from[i + 1] = t->h[i].time;
+	qsort(from, n + 1, sizeof(*from), u64_cmp);
+	for (size_t i = 0; i <= n; i++) {
+		const char *c;
+		if (i && from[i] == from[i - 1])
+			continue;
+		c = profile__comm(p, pid, tid, from[i]);
+		if (k && name[k - 1] == c)
+			continue;             /* the same name goes on */
+		name[k] = c;
+		from[k++] = from[i];      /* k <= i: from[i - 1] is still as sorted */
 	}
-	return profile__comm(p, pid, tid, 0);   /* ":-1", "swapper", ":PID" */
+	samples__set_comm(p->smp, ctx, k, from, name);
+	free(from);
+	free(name);
 }
 
 void profile__sample(struct profile *p, size_t i, struct prof_sample *out)
 {
 	samples__get(p->smp, i, out);
-	if (!out->comm && p->resolved)
+	if (!out->comm && p->resolved)   /* a context made after (offcpu__wall) */
 		out->comm = profile__comm(p, out->pid, out->tid, out->time);
 }
 
@@ -957,11 +981,8 @@ void profile__resolve(struct profile *p)
 		profile__locate(p, s->pid, v->pcs + s->off, v->flags + s->off, s->n, locs + s->off);
 	}
 	v->locs = locs;
-	for (size_t i = 0; i < samples__nctx(p->smp); i++) {
-		int32_t pid, tid;
-		samples__ctx(p->smp, i, &pid, &tid);
-		samples__set_comm(p->smp, i, comm_always(p, pid, tid));
-	}
+	for (size_t i = 0; i < samples__nctx(p->smp); i++)
+		name_context(p, i);
 	for (size_t i = 0; i < p->nsb; i++)
 		p->sb[i].comm = profile__comm(p, p->sb[i].pid, p->sb[i].tid, p->sb[i].time);
 	for (size_t i = 0; i < p->npr; i++) {

@@ -32,7 +32,9 @@ enum { C_STACK, C_CTX, C_DT, C_PERIOD, NCOL };
 struct ctx {
 	int32_t pid, tid;
 	uint16_t ev, cpu;
-	const char *comm;
+	uint32_t nnames;              /* 0: not named */
+	const uint64_t *from;         /* the names over time (samples__set_comm) */
+	const char *const *name;
 };
 
 struct prof_samples {
@@ -43,6 +45,7 @@ struct prof_samples {
 	struct ctx *c;
 	size_t nc, capc;
 	struct hmap c_ix;             /* (pid, tid), (ev, cpu) -> context */
+	uint32_t last_ctx;            /* the latest one interned */
 	struct hmap big;              /* (sample index, 0 time | 1 period) -> bigv */
 	uint64_t *bigv;
 	size_t nbigv, capbigv;
@@ -63,21 +66,26 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
 }
 
 /* Sample i's value of column c is x (i < s->n, s->cap slots per array). */
-static void col_put(struct prof_samples *s, int c, size_t i, uint32_t x)
+static void col_split(struct prof_samples *s, struct col *k)
+{
+	k->v = malloc(s->cap * sizeof(*k->v));
+	if (!k->v)
+		abort();
+	for (size_t j = 0; j < s->n; j++)
+		k->v[j] = k->k;
+}
+
+static inline void col_put(struct prof_samples *s, int c, size_t i, uint32_t x)
 {
 	struct col *k = &s->col[c];
-	if (!k->v) {
-		if (x == k->k || s->n == 1) {
-			k->k = x;             /* the first sample sets the value */
-			return;
-		}
-		k->v = malloc(s->cap * sizeof(*k->v));
-		if (!k->v)
-			abort();
-		for (size_t j = 0; j < s->n; j++)
-			k->v[j] = k->k;
+	if (k->v)
+		k->v[i] = x;
+	else if (s->n == 1)
+		k->k = x;                 /* the first sample sets the value */
+	else if (x != k->k) {
+		col_split(s, k);
+		k->v[i] = x;
 	}
-	k->v[i] = x;
 }
 
 static uint32_t col_get(const struct prof_samples *s, int c, size_t i)
@@ -97,6 +105,10 @@ void samples__free(struct prof_samples *s)
 	for (int c = 0; c < NCOL; c++)
 		free(s->col[c].v);
 	free(s->base);
+	for (size_t i = 0; i < s->nc; i++) {
+		free((void *)s->c[i].from);
+		free((void *)s->c[i].name);
+	}
 	free(s->c);
 	free(s->c_ix.t);
 	free(s->big.t);
@@ -111,22 +123,23 @@ size_t samples__count(const struct prof_samples *s)
 
 static uint32_t ctx_of(struct prof_samples *s, const struct prof_sample *x)
 {
+	const struct ctx *l = s->nc ? &s->c[s->last_ctx] : NULL;
+	if (l && l->pid == x->pid && l->tid == x->tid && l->ev == x->ev && l->cpu == x->cpu)
+		return s->last_ctx;       /* runs of one thread's samples */
 	int found;
 	struct hent *e = hmap_slot(&s->c_ix, (uint64_t)(uint32_t)x->pid << 32 | (uint32_t)x->tid,
 	    (uint64_t)x->ev << 16 | x->cpu, &found);
 	if (!found) {
 		s->c = grow(s->c, &s->capc, s->nc + 1, sizeof(*s->c));
-		s->c[s->nc] = (struct ctx){ x->pid, x->tid, x->ev, x->cpu, NULL };
+		s->c[s->nc] = (struct ctx){ x->pid, x->tid, x->ev, x->cpu, 0, NULL, NULL };
 		e->v = (uint32_t)s->nc++;
 	}
-	return e->v;
+	return s->last_ctx = e->v;
 }
 
-/* v, or ESC with v kept aside for sample i */
-static uint32_t narrow(struct prof_samples *s, size_t i, int kind, uint64_t v, int fits)
+/* ESC, with v kept aside for sample i */
+static uint32_t aside(struct prof_samples *s, size_t i, int kind, uint64_t v)
 {
-	if (fits)
-		return (uint32_t)v;
 	int found;
 	struct hent *e = hmap_slot(&s->big, i, (uint64_t)kind, &found);
 	if (!found) {
@@ -151,8 +164,8 @@ static void encode(struct prof_samples *s, size_t i, const struct prof_sample *x
 	uint64_t d = x->time - s->base[i >> BLOCK_SHIFT] + DT_BIAS;   /* mod 2^64 */
 	col_put(s, C_STACK, i, x->stack);
 	col_put(s, C_CTX, i, ctx_of(s, x));
-	col_put(s, C_DT, i, narrow(s, i, 0, d < ESC ? d : x->time, d < ESC));
-	col_put(s, C_PERIOD, i, narrow(s, i, 1, x->period, x->period < ESC));
+	col_put(s, C_DT, i, d < ESC ? (uint32_t)d : aside(s, i, 0, x->time));
+	col_put(s, C_PERIOD, i, x->period < ESC ? (uint32_t)x->period : aside(s, i, 1, x->period));
 }
 
 void samples__append(struct prof_samples *s, const struct prof_sample *x)
@@ -196,7 +209,19 @@ void samples__get(const struct prof_samples *s, size_t i, struct prof_sample *ou
 	out->tid = c->tid;
 	out->time = dt == ESC ? wide(s, i, 0) : s->base[i >> BLOCK_SHIFT] + dt - DT_BIAS;
 	out->period = period == ESC ? wide(s, i, 1) : period;
-	out->comm = c->comm;
+	out->comm = NULL;
+	if (c->nnames) {
+		/* the last name from at or before the sample's time (from[0] is 0) */
+		uint32_t lo = 0, hi = c->nnames;
+		while (hi - lo > 1) {
+			uint32_t mid = (lo + hi) / 2;
+			if (c->from[mid] <= out->time)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		out->comm = c->name[lo];
+	}
 }
 
 size_t samples__nctx(const struct prof_samples *s)
@@ -210,7 +235,19 @@ void samples__ctx(const struct prof_samples *s, size_t ctx, int32_t *pid, int32_
 	*tid = s->c[ctx].tid;
 }
 
-void samples__set_comm(struct prof_samples *s, size_t ctx, const char *comm)
+void samples__set_comm(struct prof_samples *s, size_t ctx, uint32_t n, const uint64_t *from,
+    const char *const *name)
 {
-	s->c[ctx].comm = comm;
+	struct ctx *c = &s->c[ctx];
+	uint64_t *f = malloc(n * sizeof(*f));
+	const char **m = malloc(n * sizeof(*m));
+	if (!f || !m)
+		abort();
+	memcpy(f, from, n * sizeof(*f));
+	memcpy(m, name, n * sizeof(*m));
+	free((void *)c->from);
+	free((void *)c->name);
+	c->from = f;
+	c->name = m;
+	c->nnames = n;
 }

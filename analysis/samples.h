@@ -36,11 +36,15 @@ void samples__set(struct prof_samples *s, size_t i, const struct prof_sample *x)
 /* Keep the first n samples. */
 void samples__truncate(struct prof_samples *s, size_t n);
 
-/* Contexts: ids 0 .. samples__nctx() - 1, each a (pid, tid) and a name
- * that every sample of the context shows (NULL: none, or one that changes
- * with time, which the profile looks up per sample). */
+/* Contexts: ids 0 .. samples__nctx() - 1, each a (pid, tid) whose samples
+ * show the names samples__set_comm gave it (NULL until then). */
 size_t samples__nctx(const struct prof_samples *s);
 void samples__ctx(const struct prof_samples *s, size_t ctx, int32_t *pid, int32_t *tid);
-void samples__set_comm(struct prof_samples *s, size_t ctx, const char *comm);
+/* Name a context's samples: name[k] from time from[k] on, for n >= 1 names
+ * in time order, from[0] = 0 (copied).  A thread renamed by an exec has two:
+ * its samples are named by a search among its context's few, not per
+ * sample. */
+void samples__set_comm(struct prof_samples *s, size_t ctx, uint32_t n, const uint64_t *from,
+    const char *const *name);
 
 #endif

@@ -160,14 +160,22 @@ static void t_samples_round_trip(void **state)
 	assert_int_equal(y.ev, 9);
 	assert_int_equal(y.pid, 100 + (N - 2) % 5);
 	/* a context's name shows in each of its samples */
+	static const uint64_t from[2] = { 0, 1000000000 + 500 * 1000 };
+	static const char *const names[2] = { "sh", "one" };
 	for (size_t c = 0; c < samples__nctx(s); c++) {
 		int32_t pid, tid;
 		samples__ctx(s, c, &pid, &tid);
-		samples__set_comm(s, c, pid == 101 ? "one" : NULL);
+		if (pid == 101)
+			samples__set_comm(s, c, 2, from, names);
 	}
 	samples__get(s, 3, &y);
 	assert_int_equal(y.pid, 101);   /* sample 6 before the cut */
+	assert_string_equal(y.comm, "sh");
+	samples__get(s, 253, &y);
+	assert_int_equal(y.pid, 101);   /* sample 506 */
 	assert_string_equal(y.comm, "one");
+	samples__get(s, 1, &y);
+	assert_null(y.comm);            /* not named */
 	samples__free(s);
 }
 
