@@ -65,7 +65,8 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
 	return p;
 }
 
-/* Sample i's value of column c is x (i < s->n, s->cap slots per array). */
+/* A one-value column becomes an array (s->cap slots) holding its value for
+ * the samples so far. */
 static void col_split(struct prof_samples *s, struct col *k)
 {
 	k->v = malloc(s->cap * sizeof(*k->v));
@@ -75,6 +76,7 @@ static void col_split(struct prof_samples *s, struct col *k)
 		k->v[j] = k->k;
 }
 
+/* Sample i's value of column c is x (i < s->n). */
 static inline void col_put(struct prof_samples *s, int c, size_t i, uint32_t x)
 {
 	struct col *k = &s->col[c];
