@@ -138,7 +138,9 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o)
 		return pmc__nomem();
 	for (size_t i = 0; i < p->ns; i++) {
 		const struct prof_frame *fr;
-		if (profile__frames(p, p->s[i].stack, 0, &fr) > 0)
+		struct prof_sample s;
+		profile__sample(p, i, &s);
+		if (profile__frames(p, s.stack, 0, &fr) > 0)
 			per[fr[0].func]++;
 	}
 	for (size_t i = 0; i < p->nf; i++) {

@@ -151,9 +151,12 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 	profile__resolve(p);
 	size_t nstack = 0;
 	/* stacks are numbered densely: the largest id + 1 */
-	for (size_t i = 0; i < p->ns; i++)
-		if (p->s[i].stack + 1 > nstack)
-			nstack = p->s[i].stack + 1;
+	for (size_t i = 0; i < p->ns; i++) {
+		struct prof_sample s;
+		profile__sample(p, i, &s);
+		if (s.stack + 1 > nstack)
+			nstack = s.stack + 1;
+	}
 	a.p = p;
 	a.nval = 2 * nev;
 	a.evpos = malloc((p->nev ? p->nev : 1) * sizeof(int));

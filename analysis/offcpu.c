@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "offcpu.h"
 #include "profile.h"
+#include "samples.h"
 
 static int in_cmp(const void *a, const void *b)
 {
@@ -50,8 +51,10 @@ static void recount(struct profile *p)
 	for (size_t e = 0; e < p->nev; e++)
 		p->ev[e].samples = p->ev[e].period = 0;
 	for (size_t i = 0; i < p->ns; i++) {
-		p->ev[p->s[i].ev].samples++;
-		p->ev[p->s[i].ev].period += prof_weight(&p->s[i]);
+		struct prof_sample s;
+		samples__get(p->smp, i, &s);
+		p->ev[s.ev].samples++;
+		p->ev[s.ev].period += prof_weight(&s);
 	}
 }
 
@@ -76,16 +79,18 @@ void offcpu__apply(struct profile *p, struct offcpu_in *in, size_t n)
 		return;
 	qsort(in, n, sizeof(*in), in_cmp);
 	for (size_t i = 0; i < p->ns; i++) {
-		struct prof_sample *s = &p->s[i];
-		if (p->ev[s->ev].offcpu) {
-			const struct offcpu_in *w = s->tid > 0 ? next_in(in, n, s->tid, s->time) : NULL;
+		struct prof_sample s;
+		samples__get(p->smp, i, &s);
+		if (p->ev[s.ev].offcpu) {
+			const struct offcpu_in *w = s.tid > 0 ? next_in(in, n, s.tid, s.time) : NULL;
 			if (!w)
 				continue;        /* never back on a CPU: no duration */
 			/* at least 1 ns: a period of 0 would weigh as one event */
-			s->period = w->time > s->time ? w->time - s->time : 1;
+			s.period = w->time > s.time ? w->time - s.time : 1;
 		}
-		p->s[keep++] = *s;
+		(void)samples__set(p->smp, keep++, &s);   /* sticky: profile__nomem */
 	}
+	samples__truncate(p->smp, keep);
 	p->ns = keep;
 	for (size_t e = 0; e < p->nev; e++)
 		if (p->ev[e].offcpu) {
@@ -122,9 +127,13 @@ int offcpu__wall(struct profile *p)
 	p->ev[wall].what = "ns on CPU (cpu-clock, task-clock) and off CPU";
 	p->nev++;
 	for (size_t i = 0; i < p->ns; i++) {
-		const struct prof_event *e = &p->ev[p->s[i].ev];
-		if (e->offcpu || is_time_event(e))
-			p->s[i].ev = (uint16_t)wall;
+		struct prof_sample s;
+		samples__get(p->smp, i, &s);
+		const struct prof_event *e = &p->ev[s.ev];
+		if (e->offcpu || is_time_event(e)) {
+			s.ev = (uint16_t)wall;
+			(void)samples__set(p->smp, i, &s);   /* sticky: profile__nomem */
+		}
 	}
 	for (size_t e = 0; e < wall; e++)
 		if (p->ev[e].offcpu || is_time_event(&p->ev[e]))

@@ -18,77 +18,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hmap.h"
 #include "offcpu.h"
 #include "profile.h"
+#include "samples.h"
 #include "common/error.h"
 #include "common/grow.h"
 #include "unwind.h"
-
-/* ---- a small open-addressing map: (u64, u64) -> u32 ------------------- */
-
-struct hent {
-	uint64_t a, b;
-	uint32_t v;
-	uint32_t used;
-};
-
-struct hmap {
-	struct hent *t;
-	size_t cap, n;
-};
-
-static uint64_t mix(uint64_t a, uint64_t b)
-{
-	uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull + (a << 6) + (a >> 2));
-	h ^= h >> 31;
-	h *= 0xBF58476D1CE4E5B9ull;
-	h ^= h >> 29;
-	return h;
-}
-
-/* The entry of (a, b), made if new (*found says which); NULL out of memory. */
-static struct hent *hmap_slot(struct hmap *m, uint64_t a, uint64_t b, int *found)
-{
-	if ((m->n + 1) * 2 > m->cap) {
-		size_t ncap = m->cap ? m->cap * 2 : 1024;
-		struct hent *nt = calloc(ncap, sizeof(*nt));
-		if (!nt)
-			return NULL;    /* the caller marks the profile out of memory */
-		for (size_t i = 0; i < m->cap; i++) {
-			if (!m->t[i].used)
-				continue;
-			size_t j = mix(m->t[i].a, m->t[i].b) & (ncap - 1);
-			while (nt[j].used)
-				j = (j + 1) & (ncap - 1);
-			nt[j] = m->t[i];
-		}
-		free(m->t);
-		m->t = nt;
-		m->cap = ncap;
-	}
-	size_t j = mix(a, b) & (m->cap - 1);
-	while (m->t[j].used) {
-		if (m->t[j].a == a && m->t[j].b == b) {
-			*found = 1;
-			return &m->t[j];
-		}
-		j = (j + 1) & (m->cap - 1);
-	}
-	*found = 0;
-	m->t[j].used = 1;
-	m->t[j].a = a;
-	m->t[j].b = b;
-	m->n++;
-	return &m->t[j];
-}
-
-/* Undo the entry hmap_slot just made (nothing was added after it, so no
- * probe sequence passes through its slot): its value could not be made. */
-static void forget(struct hmap *m, struct hent *e)
-{
-	e->used = 0;
-	m->n--;
-}
 
 struct rstack {
 	uint64_t off;             /* into pcs/flags */
@@ -184,7 +120,8 @@ struct prof_priv {
 
 int profile__nomem(const struct profile *p)
 {
-	return p->priv->nomem || symtab__nomem(p->st) ? pmc__nomem() : 0;
+	return p->priv->nomem || samples__nomem(p->smp) || symtab__nomem(p->st) ?
+	    pmc__nomem() : 0;
 }
 
 /* Mark p out of memory; NULL, for the callers that return a pointer. */
@@ -206,7 +143,7 @@ static uint32_t event_ix(struct profile *p, uint32_t pmcid)
 		char name[64];
 		struct prof_event *ev = realloc(p->ev, (p->nev + 1) * sizeof(*p->ev));
 		if (!ev) {
-			forget(&p->priv->ev_ix, e);   /* it names no event */
+			hmap_forget(&p->priv->ev_ix, e);   /* it names no event */
 			return nomem(p), NO_IX;
 		}
 		p->ev = ev;
@@ -258,7 +195,7 @@ static struct aspace *aspace(struct profile *p, int32_t pid, int create)
 		/* lookup without inserting */
 		if (!v->as_ix.cap)
 			return NULL;
-		size_t j = mix((uint64_t)(uint32_t)pid, 0) & (v->as_ix.cap - 1);
+		size_t j = hmap_mix((uint64_t)(uint32_t)pid, 0) & (v->as_ix.cap - 1);
 		while (v->as_ix.t[j].used) {
 			if (v->as_ix.t[j].a == (uint64_t)(uint32_t)pid && v->as_ix.t[j].b == 0)
 				return &v->as[v->as_ix.t[j].v];
@@ -291,7 +228,7 @@ static struct thread *thread(struct profile *p, int32_t tid, int create)
 	if (!create) {
 		if (!v->th_ix.cap)
 			return NULL;
-		size_t j = mix((uint64_t)(uint32_t)tid, 0) & (v->th_ix.cap - 1);
+		size_t j = hmap_mix((uint64_t)(uint32_t)tid, 0) & (v->th_ix.cap - 1);
 		while (v->th_ix.t[j].used) {
 			if (v->th_ix.t[j].a == (uint64_t)(uint32_t)tid)
 				return &v->th[v->th_ix.t[j].v];
@@ -401,10 +338,10 @@ static uint32_t intern_stack(struct profile *p, int32_t pid, const uint64_t *pcs
     const uint8_t *flags, uint32_t n)
 {
 	struct prof_priv *v = p->priv;
-	uint64_t h = mix((uint64_t)(uint32_t)pid, n);
+	uint64_t h = hmap_mix((uint64_t)(uint32_t)pid, n);
 	int found;
 	for (uint32_t i = 0; i < n; i++)
-		h = mix(h, pcs[i] ^ ((uint64_t)(flags[i] & PROF_PC_FLAGS) << 62));
+		h = hmap_mix(h, pcs[i] ^ ((uint64_t)(flags[i] & PROF_PC_FLAGS) << 62));
 	/* open addressing on (hash, probe index): equal hashes are compared */
 	for (uint64_t k = 0;; k++) {
 		struct hent *e = hmap_slot(&v->stacks, h, k, &found);
@@ -596,7 +533,10 @@ static void unwind_pending(struct profile *p)
 		const uint64_t *pcs = cc->pl_pc;
 		const uint8_t *fl = cc->pl_pcflags;
 		uint32_t npc = unwind_sample(p, cc, &pcs, &fl, cc->pl_npc);
-		p->s[v->uwp[i].sample].stack = intern_stack(p, (int32_t)cc->pl_pid, pcs, fl, npc);
+		struct prof_sample s;
+		samples__get(p->smp, v->uwp[i].sample, &s);
+		s.stack = intern_stack(p, (int32_t)cc->pl_pid, pcs, fl, npc);
+		(void)samples__set(p->smp, v->uwp[i].sample, &s);   /* sticky: profile__nomem */
 		free(v->uwp[i].cc);
 	}
 	free(v->uwp);
@@ -719,7 +659,6 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 	}
 	case PMCLOG_TYPE_CALLCHAIN: {
 		const struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
-		struct prof_sample *s;
 		uint32_t e;
 		if (cc->pl_npc == 0)
 			break;
@@ -735,21 +674,16 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 			unwind_later(p, cc);
 		else if (cc->pl_nuregs)
 			npc = unwind_sample(p, cc, &pcs, &fl, npc);
-		if (GROW(p->s, p->ns, p->caps)) {
+		struct prof_sample s = { .stack = intern_stack(p, (int32_t)cc->pl_pid, pcs, fl, npc),
+		    .ev = (uint16_t)e, .cpu = (uint16_t)cc->pl_cpu, .pid = (int32_t)cc->pl_pid,
+		    .tid = (int32_t)cc->pl_tid, .time = t, .period = cc->pl_period };
+		if (samples__append(p->smp, &s) < 0) {
 			nomem(p);
 			break;
 		}
-		s = &p->s[p->ns++];
-		s->stack = intern_stack(p, (int32_t)cc->pl_pid, pcs, fl, npc);
-		s->ev = (uint16_t)e;
-		s->cpu = (uint16_t)cc->pl_cpu;
-		s->pid = (int32_t)cc->pl_pid;
-		s->tid = (int32_t)cc->pl_tid;
-		s->time = t;
-		s->period = cc->pl_period;
-		s->comm = NULL;
+		p->ns++;
 		p->ev[e].samples++;
-		p->ev[e].period += prof_weight(s);
+		p->ev[e].period += prof_weight(&s);
 		if (!p->first_time || t < p->first_time)
 			p->first_time = t;
 		if (t > p->last_time)
@@ -869,7 +803,9 @@ struct profile *profile__new(const struct symtab_opts *so)
 	static const struct symtab_opts dflt = { .demangle = 1 };
 	struct profile *p = calloc(1, sizeof(*p));
 
-	if (!p || !(p->priv = calloc(1, sizeof(*p->priv)))) {
+	if (!p || !(p->priv = calloc(1, sizeof(*p->priv))) || !(p->smp = samples__new())) {
+		if (p)
+			free(p->priv);
 		free(p);
 		return NULL;
 	}
@@ -993,7 +929,7 @@ static uint32_t func_ix(struct profile *p, struct sym_dso *d, const char *name, 
 		return nomem(p), NO_IX;
 	if (!found) {
 		if (GROW(p->f, p->nf, p->capf)) {
-			forget(&p->priv->fn_ix, e);
+			hmap_forget(&p->priv->fn_ix, e);
 			return nomem(p), NO_IX;
 		}
 		e->v = (uint32_t)p->nf;
@@ -1058,7 +994,7 @@ static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, in
 	int f2;
 	struct hent *e2 = d ? hmap_slot(&v->addrloc, sym_dso__id(d), addr, &f2) : NULL;
 	if (!e2) {              /* no binary (symtab__nomem) or no room */
-		forget(&v->pcloc, e);
+		hmap_forget(&v->pcloc, e);
 		return nomem(p), NO_IX;
 	}
 	if (!f2) {
@@ -1067,8 +1003,8 @@ static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, in
 		uint32_t f;
 		sym_dso__func(d, addr, &name, &s, &z);
 		if (GROW(p->l, p->nl, p->capl) || (f = func_ix(p, d, name, s, z)) == NO_IX) {
-			forget(&v->addrloc, e2);
-			forget(&v->pcloc, e);   /* different maps: e is still valid */
+			hmap_forget(&v->addrloc, e2);
+			hmap_forget(&v->pcloc, e);   /* different maps: e is still valid */
 			return nomem(p), NO_IX;
 		}
 		e2->v = (uint32_t)p->nl;
@@ -1076,6 +1012,59 @@ static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, in
 	}
 	e->v = e2->v;   /* different maps: e is still valid */
 	return e2->v;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* A context's names over time: profile__comm's, which changes only at the
+ * times its thread (or its process, if the thread has none) was named.
+ * Given to the context once, so that no sample needs a lookup. */
+static void name_context(struct profile *p, size_t ctx)
+{
+	int32_t pid, tid;
+	samples__ctx(p->smp, ctx, &pid, &tid);
+	const struct thread *t = tid == -1 ? NULL : thread(p, tid, 0);
+	if (tid != -1 && (!t || !t->n))
+		t = thread(p, pid, 0);
+	size_t n = t ? t->n : 0;
+	uint64_t *from = malloc((n + 1) * sizeof(*from));
+	const char **name = malloc((n + 1) * sizeof(*name));
+	uint32_t k = 0;
+	if (!from || !name) {
+		/* out of memory: the samples stay unnamed, and profile__sample
+		 * then looks each one's name up (slower, the same names) */
+		free(from);
+		free(name);
+		return;
+	}
+	from[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		from[i + 1] = t->h[i].time;
+	qsort(from, n + 1, sizeof(*from), u64_cmp);
+	for (size_t i = 0; i <= n; i++) {
+		const char *c;
+		if (i && from[i] == from[i - 1])
+			continue;
+		c = profile__comm(p, pid, tid, from[i]);
+		if (k && name[k - 1] == c)
+			continue;             /* the same name goes on */
+		name[k] = c;
+		from[k++] = from[i];      /* k <= i: from[i - 1] is still as sorted */
+	}
+	(void)samples__set_comm(p->smp, ctx, k, from, name);   /* else as above */
+	free(from);
+	free(name);
+}
+
+void profile__sample(struct profile *p, size_t i, struct prof_sample *out)
+{
+	samples__get(p->smp, i, out);
+	if (!out->comm && p->resolved)   /* a context made after (offcpu__wall) */
+		out->comm = profile__comm(p, out->pid, out->tid, out->time);
 }
 
 /* What a task was called at time (as perf names it). */
@@ -1126,8 +1115,8 @@ int profile__resolve(struct profile *p)
 			rc = pmc__nomem();
 	}
 	v->locs = locs;
-	for (size_t i = 0; i < p->ns; i++)
-		p->s[i].comm = profile__comm(p, p->s[i].pid, p->s[i].tid, p->s[i].time);
+	for (size_t i = 0; i < samples__nctx(p->smp); i++)
+		name_context(p, i);
 	for (size_t i = 0; i < p->nsb; i++)
 		p->sb[i].comm = profile__comm(p, p->sb[i].pid, p->sb[i].tid, p->sb[i].time);
 	for (size_t i = 0; i < p->npr; i++) {
@@ -1260,14 +1249,16 @@ struct sym_dso *profile__main_dso(struct profile *p)
 	int found;
 	/* the process with the most samples */
 	for (size_t i = 0; i < p->ns; i++) {
-		struct hent *e = hmap_slot(&cnt, (uint64_t)(uint32_t)p->s[i].pid, 0, &found);
+		struct prof_sample s;
+		samples__get(p->smp, i, &s);
+		struct hent *e = hmap_slot(&cnt, (uint64_t)(uint32_t)s.pid, 0, &found);
 		if (!e)
 			break;      /* a guess from the samples counted so far */
 		if (!found)
 			e->v = 0;
-		if (++e->v > best_n && p->s[i].pid > 0) {
+		if (++e->v > best_n && s.pid > 0) {
 			best_n = e->v;
-			best_pid = p->s[i].pid;
+			best_pid = s.pid;
 		}
 	}
 	free(cnt.t);
@@ -1443,17 +1434,18 @@ void profile__foreach(struct profile *p, const struct prof_filter *flt, int flag
 {
 	profile__resolve(p);
 	for (size_t i = 0; i < p->ns; i++) {
-		const struct prof_sample *s = &p->s[i];
+		struct prof_sample s;
 		const struct prof_frame *fr;
 		int n;
-		if (flt && !match_sample(p, flt, s))
+		profile__sample(p, i, &s);
+		if (flt && !match_sample(p, flt, &s))
 			continue;
-		n = profile__frames(p, s->stack, flags, &fr);
+		n = profile__frames(p, s.stack, flags, &fr);
 		if (n < 0)
 			continue;       /* out of memory: profile__nomem says so */
 		if (flt && !match_frames(p, flt, fr))
 			continue;
-		cb(arg, s, fr, n);
+		cb(arg, &s, fr, n);
 	}
 }
 
@@ -1509,7 +1501,7 @@ void profile__free(struct profile *p)
 		free(v);
 	}
 	free(p->ev);
-	free(p->s);
+	samples__free(p->smp);
 	free(p->f);
 	free(p->l);
 	free(p->mk);

@@ -56,6 +56,7 @@ struct prof_loc {
 	const char *file;
 };
 
+/* A sample as reports see it (stored packed: samples.h). */
 struct prof_sample {
 	uint32_t stack;
 	uint16_t ev;
@@ -115,8 +116,8 @@ struct profile {
 	const char *input_kind;
 	struct prof_event *ev;
 	size_t nev;
-	struct prof_sample *s;
-	size_t ns, caps;
+	struct prof_samples *smp; /* the samples, packed (samples.h): profile__sample */
+	size_t ns;                /* how many */
 	struct prof_func *f;
 	size_t nf, capf;
 	struct prof_loc *l;
@@ -158,6 +159,9 @@ void profile__free(struct profile *p);
  * profile was made (loading, resolving symbols): what was printed from it
  * is incomplete, and its user fails; else 0. */
 int profile__nomem(const struct profile *p);
+/* Sample i (< p->ns), decoded from the packed store; its comm is set once
+ * profile__resolve ran (NULL before). */
+void profile__sample(struct profile *p, size_t i, struct prof_sample *out);
 
 /*
  * Live use (analysis/live.h: `pmc top`): an empty profile fed one record at

@@ -558,9 +558,12 @@ static void print_markers(FILE *f, struct profile *p, const struct report_opts *
 	uint64_t prev = 0;
 	for (size_t m = 0; m <= p->nmk; m++) {
 		uint64_t end = m < p->nmk ? p->mk[m].time : UINT64_MAX, n = 0;
-		for (size_t i = 0; i < p->ns; i++)
-			if (p->s[i].time >= prev && p->s[i].time < end)
+		for (size_t i = 0; i < p->ns; i++) {
+			struct prof_sample s;
+			profile__sample(p, i, &s);
+			if (s.time >= prev && s.time < end)
 				n++;
+		}
 		if (m < p->nmk)
 			fprintf(f, "  %+10.6f s  marker 0x%08x   %8" PRIu64 " samples before it\n",
 			    profile__reltime(p, end), p->mk[m].value, n);

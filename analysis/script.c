@@ -453,20 +453,27 @@ int script__print(FILE *f, struct profile *p, const struct script_opts *o)
 		if (w > c.name_width)
 			c.name_width = w;
 	}
-	for (size_t i = 0; i < p->ns; i++)
-		if (profile__match(p, &o->flt, &p->s[i]))
-			it[n++] = (struct item){ p->s[i].time, (uint32_t)i, 0 };
+	for (size_t i = 0; i < p->ns; i++) {
+		struct prof_sample s;
+		profile__sample(p, i, &s);
+		if (profile__match(p, &o->flt, &s))
+			it[n++] = (struct item){ s.time, (uint32_t)i, 0 };
+	}
 	for (size_t i = 0; cap > p->ns && i < p->nsb; i++)
 		if (side_passes(p, o, &p->sb[i]))
 			it[n++] = (struct item){ p->sb[i].time, (uint32_t)i, 1 };
 	qsort(it, n, sizeof(*it), item_cmp);
 	for (size_t i = 0; i < n && !ferror(f); i++) {
-		if (it[i].side)
+		struct prof_sample s;
+		if (it[i].side) {
 			print_side(&c, &p->sb[it[i].ix]);
-		else if (o->json)
-			json_sample(&c, &p->s[it[i].ix]);
+			continue;
+		}
+		profile__sample(p, it[i].ix, &s);
+		if (o->json)
+			json_sample(&c, &s);
 		else
-			text_sample(&c, &p->s[it[i].ix]);
+			text_sample(&c, &s);
 	}
 	free(it);
 	free(c.dn);

@@ -23,6 +23,14 @@
 #include "tree.h"
 #include "perfdata/perfdata.h"
 
+/* Sample i of a loaded profile, decoded. */
+static struct prof_sample smp(struct profile *p, size_t i)
+{
+	struct prof_sample s;
+	profile__sample(p, i, &s);
+	return s;
+}
+
 #include <sys/wait.h>
 
 static char dir[] = "/tmp/test_analysis_XXXXXX";
@@ -165,9 +173,9 @@ static void t_elf_symbols(void **state)
 	const char *path = w_end(&w, "elf.log", 1);
 	struct profile *p = load(path);
 	assert_int_equal(p->ns, 3);
-	assert_string_equal(p->s[0].comm, "selftest");
+	assert_string_equal(smp(p, 0).comm, "selftest");
 	const struct prof_frame *fr;
-	int n = profile__frames(p, p->s[0].stack, 0, &fr);
+	int n = profile__frames(p, smp(p, 0).stack, 0, &fr);
 	assert_int_equal(n, 2);
 	assert_string_equal(p->f[fr[0].func].name, "t_elf_symbols");
 	assert_string_equal(sym_dso__name(p->f[fr[0].func].dso), "test_analysis");
@@ -191,7 +199,7 @@ static void t_buildid_mismatch(void **state)
 	const char *path = w_end(&w, "bid.log", 1);
 	struct profile *p = load(path);
 	const struct prof_frame *fr;
-	profile__frames(p, p->s[0].stack, 0, &fr);
+	profile__frames(p, smp(p, 0).stack, 0, &fr);
 	/* not symbolized with the wrong binary, and said why */
 	assert_string_equal(p->f[fr[0].func].name, "[unknown]");
 	assert_non_null(strstr(sym_dso__problem(p->f[fr[0].func].dso), "build id differs"));
@@ -245,15 +253,15 @@ static void t_perfmap_and_kernel(void **state)
 	assert_int_equal(profile__load(&p, path, &o), 0);
 	profile__resolve(p);
 	const struct prof_frame *fr;
-	int n = profile__frames(p, p->s[0].stack, 0, &fr);
+	int n = profile__frames(p, smp(p, 0).stack, 0, &fr);
 	assert_int_equal(n, 2);
 	assert_string_equal(p->f[fr[0].func].name, "jitted_hot");
 	assert_string_equal(p->f[fr[1].func].name, "ns::foo()");   /* demangled */
-	n = profile__frames(p, p->s[1].stack, 0, &fr);
+	n = profile__frames(p, smp(p, 1).stack, 0, &fr);
 	assert_int_equal(n, 3);
 	assert_string_equal(p->f[fr[0].func].name, "do_syscall_64");
 	assert_true(p->f[fr[0].func].kernel);
-	n = profile__frames(p, p->s[2].stack, 0, &fr);
+	n = profile__frames(p, smp(p, 2).stack, 0, &fr);
 	assert_string_equal(p->f[fr[0].func].name, "bpf_prog_test");
 	profile__free(p);
 	unlink(mp);
@@ -331,8 +339,8 @@ static void t_offcpu(void **state)
 	assert_int_equal(p->ev[cs].period, 500 + 700);
 	uint64_t got[2] = { 0, 0 };
 	for (size_t i = 0, k = 0; i < p->ns; i++)
-		if (p->s[i].ev == cs && k < 2)
-			got[k++] = p->s[i].period;
+		if (smp(p, i).ev == cs && k < 2)
+			got[k++] = smp(p, i).period;
 	assert_int_equal(got[0], 500);
 	assert_int_equal(got[1], 700);
 	/* --wall: the on-CPU nanoseconds and the off-CPU ones, one event */
@@ -522,8 +530,8 @@ static void t_aggregation(void **state)
 	assert_int_equal(p->npr, 1);
 	assert_int_equal(p->pr[0].exit_value, 123456);
 	/* comm by time: the fork inherited "one"; renamed "two" later */
-	assert_string_equal(p->s[6].comm, "one");
-	assert_string_equal(p->s[11].comm, "two");
+	assert_string_equal(smp(p, 6).comm, "one");
+	assert_string_equal(smp(p, 11).comm, "two");
 
 	struct report_opts ro = { 0 };
 	struct hist h;
@@ -727,7 +735,7 @@ static void t_kernel_identity(void **state)
 		w_sample(&w, 5, 5, 0, 1, pcs, 2);
 		struct profile *p = load(w_end(&w, other ? "kother.log" : "khere.log", 1));
 		const struct prof_frame *fr;
-		profile__frames(p, p->s[0].stack, 0, &fr);
+		profile__frames(p, smp(p, 0).stack, 0, &fr);
 		const char *fn = p->f[fr[0].func].name;
 		const char *kw = symtab__kernel_warning(p->st);
 		if (!other) {
@@ -748,7 +756,7 @@ static void t_kernel_identity(void **state)
 	w_sample(&w, 5, 5, 0, 1, pcs, 2);
 	struct profile *p = load(w_end(&w, "krel.log", 1));
 	const struct prof_frame *fr;
-	profile__frames(p, p->s[0].stack, 0, &fr);
+	profile__frames(p, smp(p, 0).stack, 0, &fr);
 	assert_string_not_equal(p->f[fr[0].func].name, name);
 	assert_non_null(strstr(symtab__kernel_warning(p->st), "2.6.32-old"));
 	profile__free(p);
@@ -791,15 +799,15 @@ static void t_kernel_modules(void **state)
 		struct profile *p = load(k ? pd : lp);
 		const struct prof_frame *fr;
 		assert_int_equal(p->ns, 3);
-		profile__frames(p, p->s[0].stack, 0, &fr);
+		profile__frames(p, smp(p, 0).stack, 0, &fr);
 		assert_string_equal(sym_dso__name(p->f[fr[0].func].dso), "[ath9k_x]");
 		assert_true(p->f[fr[0].func].kernel);
-		profile__frames(p, p->s[1].stack, 0, &fr);
+		profile__frames(p, smp(p, 1).stack, 0, &fr);
 		if (ma) {
 			assert_string_equal(sym_dso__name(p->f[fr[0].func].dso), "[__builtin__ftrace]");
 			assert_string_equal(p->f[fr[0].func].name, name);
 		}
-		profile__frames(p, p->s[2].stack, 0, &fr);
+		profile__frames(p, smp(p, 2).stack, 0, &fr);
 		assert_string_equal(sym_dso__name(p->f[fr[0].func].dso), "[kernel.kallsyms]");
 		assert_string_equal(p->f[fr[0].func].name, kname);
 		profile__free(p);
@@ -876,7 +884,7 @@ static void t_kernel_module_ko(void **state)
 			struct profile *p = load(k ? pd : lp);
 			const struct prof_frame *fr;
 			assert_int_equal(p->ns, 1);
-			profile__frames(p, p->s[0].stack, 0, &fr);
+			profile__frames(p, smp(p, 0).stack, 0, &fr);
 			struct sym_dso *d = p->f[fr[0].func].dso;
 			assert_string_equal(sym_dso__name(d), "[my_mod]");
 			if (!other) {
@@ -914,7 +922,7 @@ static void t_user_frame_under_kernel(void **state)
 	w_sample(&w, 8, 8, 0, 3, pcs, 1);
 	struct profile *p = load(w_end(&w, "kuser.log", 1));
 	const struct prof_frame *fr;
-	assert_int_equal(profile__frames(p, p->s[0].stack, 0, &fr), 3);
+	assert_int_equal(profile__frames(p, smp(p, 0).stack, 0, &fr), 3);
 	assert_string_equal(p->f[fr[1].func].name, "first_byte_target");
 	assert_string_equal(p->f[fr[2].func].name, "t_elf_symbols");
 	profile__free(p);
@@ -940,10 +948,10 @@ static void t_perfmap_anon(void **state)
 	w_sample(&w, pid, pid, 0, 1, b, 0);
 	struct profile *p = load(w_end(&w, "anon.log", 1));
 	const struct prof_frame *fr;
-	profile__frames(p, p->s[0].stack, 0, &fr);
+	profile__frames(p, smp(p, 0).stack, 0, &fr);
 	assert_string_equal(p->f[fr[0].func].name, "JS:*hotLoop jit.js:1:17");
 	assert_string_equal(sym_dso__name(p->f[fr[0].func].dso), "perf-999998.map");
-	profile__frames(p, p->s[1].stack, 0, &fr);
+	profile__frames(p, smp(p, 1).stack, 0, &fr);
 	assert_string_equal(p->f[fr[0].func].name, "[unknown]");
 	profile__free(p);
 	unlink(mp);
@@ -1008,13 +1016,13 @@ static void t_jitdump(void **state)
 	const struct prof_frame *fr;
 	const char *file;
 	int line;
-	profile__frames(p, p->s[0].stack, PROF_LINES, &fr);
+	profile__frames(p, smp(p, 0).stack, PROF_LINES, &fr);
 	assert_string_equal(p->f[fr[0].func].name, "jit_alpha");
 	assert_string_equal(sym_dso__name(p->f[fr[0].func].dso), "jit-999997.dump");
 	assert_int_equal(profile__srcline(p, fr[0].loc, &file, &line), 0);
 	assert_string_equal(file, "jit.c");
 	assert_int_equal(line, 11);
-	profile__frames(p, p->s[1].stack, 0, &fr);
+	profile__frames(p, smp(p, 1).stack, 0, &fr);
 	assert_string_equal(p->f[fr[0].func].name, "jit_beta");
 	profile__free(p);
 }
@@ -1044,9 +1052,9 @@ static void t_fifo_and_device(void **state)
 		alarm(120);
 		struct profile *p = load(path);
 		const struct prof_frame *fr;
-		profile__frames(p, p->s[0].stack, 0, &fr);
+		profile__frames(p, smp(p, 0).stack, 0, &fr);
 		int ok = strstr(sym_dso__problem(p->f[fr[0].func].dso), "not a regular file") != NULL;
-		profile__frames(p, p->s[1].stack, 0, &fr);
+		profile__frames(p, smp(p, 1).stack, 0, &fr);
 		ok &= strstr(sym_dso__problem(p->f[fr[0].func].dso), "not a regular file") != NULL;
 		profile__free(p);
 		_exit(ok ? 0 : 3);
@@ -1125,7 +1133,7 @@ static void t_kernel_kaslr(void **state)
 	w_sample(&w, 5, 5, 0, 1, pcs, 2);
 	struct profile *p = load(w_end(&w, "kaslr.log", 1));
 	const struct prof_frame *fr;
-	profile__frames(p, p->s[0].stack, 0, &fr);
+	profile__frames(p, smp(p, 0).stack, 0, &fr);
 	assert_string_equal(p->f[fr[0].func].name, name);
 	assert_true(p->f[fr[0].func].start == ka + shift);
 	profile__free(p);

@@ -26,6 +26,7 @@
 #include "live.h"
 #include "profile.h"
 #include "report.h"
+#include "samples.h"
 #include "symbols.h"
 #include "tree.h"
 
@@ -232,6 +233,34 @@ static void test_resolving_nomem(void **s)
 	profile__free(p);
 }
 
+/* The packed sample store (samples.c): an append that cannot grow a column
+ * answers -ENOMEM, leaves the store as it was and says so (sticky). */
+static void test_samples_nomem(void **s)
+{
+	struct prof_samples *sm;
+	struct prof_sample x = { .stack = 1, .pid = 10, .tid = 10, .time = 1000, .period = 1 }, y;
+	(void)s;
+	if (!HOOKED)
+		skip();
+	assert_non_null(sm = samples__new());
+	assert_int_equal(samples__append(sm, &x), 0);
+	x.tid = 11;                   /* a new context, and the context column splits */
+	x.stack = 2;
+	failing = 1;
+	int rc = samples__append(sm, &x);
+	failing = 0;
+	assert_nomem(rc);
+	assert_int_equal(samples__count(sm), 1);
+	assert_int_equal(samples__nomem(sm), 1);
+	samples__get(sm, 0, &y);
+	assert_int_equal(y.tid, 10);
+	assert_int_equal(y.stack, 1);
+	assert_int_equal(samples__append(sm, &x), 0);   /* memory again: it goes on */
+	samples__get(sm, 1, &y);
+	assert_int_equal(y.tid, 11);
+	samples__free(sm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_printers_nomem),
 		cmocka_unit_test(test_symbols_nomem),
 		cmocka_unit_test(test_resolving_nomem),
+		cmocka_unit_test(test_samples_nomem),
 	};
 	return cmocka_run_group_tests(tests, pmc_test_setup, pmc_test_teardown);
 }

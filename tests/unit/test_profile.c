@@ -24,6 +24,19 @@
 #include "log/records.h"
 #include "profile.h"
 #include "live.h"
+#include "samples.h"
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+/* Sample i of a loaded profile, decoded. */
+static struct prof_sample smp(struct profile *p, size_t i)
+{
+	struct prof_sample s;
+	profile__sample(p, i, &s);
+	return s;
+}
 
 static struct pmc_logrec rec;
 static char *buf;
@@ -100,11 +113,163 @@ static struct profile *load(void)
 	return p;
 }
 
+/* Samples come back as they went in, whatever their time or period: times
+ * out of order and far from their block's first (an idle CPU's ring read
+ * late), periods of 2^32 and more (off-CPU nanoseconds), then replaced
+ * and cut as offcpu.c does. */
+static void t_samples_round_trip(void **state)
+{
+	(void)state;
+	enum { N = 10000 };
+	struct prof_samples *s = samples__new();
+	struct prof_sample x, y;
+	assert_non_null(s);
+	for (size_t i = 0; i < N; i++) {
+		x = (struct prof_sample){ .stack = (uint32_t)(i % 7), .ev = (uint16_t)(i % 3),
+		    .cpu = (uint16_t)(i % 2), .pid = (int32_t)(100 + i % 5), .tid = -1 + (int32_t)(i % 4),
+		    .time = i % 1000 == 999 ? UINT64_C(1) << 40 : i % 100 == 5 ? 3 : 1000000000 + i * 1000,
+		    .period = i % 10 == 3 ? (UINT64_C(1) << 32) + i : i % 10 == 4 ? UINT32_MAX : i };
+		samples__append(s, &x);
+	}
+	assert_int_equal(samples__count(s), N);
+	for (size_t i = 0; i < N; i++) {
+		samples__get(s, i, &y);
+		assert_int_equal(y.stack, i % 7);
+		assert_int_equal(y.ev, i % 3);
+		assert_int_equal(y.cpu, i % 2);
+		assert_int_equal(y.pid, 100 + i % 5);
+		assert_int_equal(y.tid, -1 + (int32_t)(i % 4));
+		assert_int_equal(y.time, i % 1000 == 999 ? UINT64_C(1) << 40 : i % 100 == 5 ? 3 :
+		    1000000000 + i * 1000);
+		assert_int_equal(y.period, i % 10 == 3 ? (UINT64_C(1) << 32) + i : i % 10 == 4 ?
+		    UINT32_MAX : i);
+		assert_null(y.comm);
+	}
+	/* keep every other sample, with new periods and events */
+	for (size_t i = 0; i < N; i += 2) {
+		samples__get(s, i, &y);
+		y.period = UINT64_MAX - i;
+		y.ev = 9;
+		samples__set(s, i / 2, &y);
+	}
+	samples__truncate(s, N / 2);
+	assert_int_equal(samples__count(s), N / 2);
+	samples__get(s, N / 2 - 1, &y);
+	assert_int_equal(y.period, UINT64_MAX - (N - 2));
+	assert_int_equal(y.time, 1000000000 + (uint64_t)(N - 2) * 1000);
+	assert_int_equal(y.ev, 9);
+	assert_int_equal(y.pid, 100 + (N - 2) % 5);
+	/* a context's name shows in each of its samples */
+	static const uint64_t from[2] = { 0, 1000000000 + 500 * 1000 };
+	static const char *const names[2] = { "sh", "one" };
+	for (size_t c = 0; c < samples__nctx(s); c++) {
+		int32_t pid, tid;
+		samples__ctx(s, c, &pid, &tid);
+		if (pid == 101)
+			samples__set_comm(s, c, 2, from, names);
+	}
+	samples__get(s, 3, &y);
+	assert_int_equal(y.pid, 101);   /* sample 6 before the cut */
+	assert_string_equal(y.comm, "sh");
+	samples__get(s, 253, &y);
+	assert_int_equal(y.pid, 101);   /* sample 506 */
+	assert_string_equal(y.comm, "one");
+	samples__get(s, 1, &y);
+	assert_null(y.comm);            /* not named */
+	samples__free(s);
+}
+
+/* The peak resident memory (KB) of a child that loads the log at path and
+ * walks every sample, as a report does. */
+static long report_peak_kb(const char *path)
+{
+	struct rusage ru;
+	int st;
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct profile *p;
+		uint64_t w = 0;
+		if (profile__load(&p, path, NULL) < 0)
+			_exit(1);
+		profile__resolve(p);
+		for (size_t i = 0; i < p->ns; i++) {
+			struct prof_sample x;
+			profile__sample(p, i, &x);
+			w += prof_weight(&x);
+		}
+		_exit(w == p->ev[0].period ? 0 : 2);
+	}
+	assert_int_equal(wait4(pid, &st, 0, &ru), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	return ru.ru_maxrss;
+}
+
+/* A log of n samples of two threads on two CPUs, in 16 distinct 6-frame
+ * call chains, periods varying as with -F (no field the same in every
+ * sample), written to path. */
+static void write_samples(const char *path, size_t n)
+{
+	uint64_t pc[6] = { 0x401000, 0x402000, 0x403000, 0x404000, 0x405000, 0x406000 };
+	const uint8_t fl[6] = { PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE,
+		PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE };
+	int fd;
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	comm(100, 100, "work", 3);
+	for (size_t i = 0; i < n; i++) {
+		pc[0] = 0x401000 + 16 * (i % 16);
+		struct pmc_logrec_sample s = { 0x100, 100, 100 + (pid_t)(i % 2), (uint32_t)(i % 2),
+			10000 + i % 7, 6, pc, fl };
+		assert_int_equal(pmc__logrec_callchain(&rec, &s), 0);
+		put(1000000 + 10000 * i);
+	}
+	assert_int_equal(pmc__logrec_closelog(&rec), 0);
+	put(UINT64_C(1) << 40);
+	assert_true((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) >= 0);
+	assert_int_equal(write(fd, buf, len), (ssize_t)len);
+	close(fd);
+}
+
+/* Issue 16: a report holds at most 24 bytes per sample (it was 40 and
+ * more: every sample kept its pid, tid, time, period and name in full).
+ * Measured as perf's and pmc's benchmark do: peak RSS at two sizes. */
+static void t_report_memory_per_sample(void **state)
+{
+	(void)state;
+	enum { N1 = 200000, N2 = 800000 };
+	char dir[] = "/tmp/test_profile_mem_XXXXXX", p1[64], p2[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(p1, sizeof(p1), "%s/1", dir);
+	snprintf(p2, sizeof(p2), "%s/2", dir);
+	/* written by children: the log buffer must not stay in this
+	 * process's heap, whose pages the measuring children inherit */
+	for (int k = 0; k < 2; k++) {
+		int st;
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			write_samples(k ? p2 : p1, k ? N2 : N1);
+			_exit(0);
+		}
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	long k1 = report_peak_kb(p1), k2 = report_peak_kb(p2);
+	double per = (double)(k2 - k1) * 1024 / (N2 - N1);
+	unlink(p1);
+	unlink(p2);
+	rmdir(dir);
+	print_message("# %.1f bytes per sample (peak %ld KB at %d samples, %ld KB at %d)\n", per,
+	    k1, N1, k2, N2);
+	assert_true(per <= 24);
+}
+
 static const char *comm_of(struct profile *p, pid_t tid)
 {
 	for (size_t i = 0; i < p->ns; i++)
-		if (p->s[i].tid == tid)
-			return p->s[i].comm;
+		if (smp(p, i).tid == tid)
+			return smp(p, i).comm;
 	return NULL;
 }
 
@@ -142,8 +307,8 @@ static void t_fork_then_exec(void **state)
 	comm(100, 100, "sh", 100);
 	struct profile *p = load();
 	assert_int_equal(p->ns, 2);
-	assert_string_equal(p->s[0].time == 250 ? p->s[0].comm : p->s[1].comm, "sh");
-	assert_string_equal(p->s[0].time == 270 ? p->s[0].comm : p->s[1].comm, "ls");
+	assert_string_equal(smp(p, 0).time == 250 ? smp(p, 0).comm : smp(p, 1).comm, "sh");
+	assert_string_equal(smp(p, 0).time == 270 ? smp(p, 0).comm : smp(p, 1).comm, "ls");
 	profile__free(p);
 }
 
@@ -177,7 +342,7 @@ static void t_system_mode_one_event(void **state)
 	assert_int_equal(p->nev, 1);
 	assert_string_equal(p->ev[0].name, "cpu-clock");
 	assert_int_equal(p->ev[0].samples, 3);
-	assert_int_equal(p->s[0].ev, p->s[2].ev);
+	assert_int_equal(smp(p, 0).ev, smp(p, 2).ev);
 	profile__free(p);
 	/* two different events stay two */
 	begin();
@@ -234,7 +399,7 @@ static void t_mapping_by_time(void **state)
 	struct profile *p = load();
 	assert_int_equal(p->ns, 1);
 	const struct prof_frame *fr;
-	assert_true(profile__frames(p, p->s[0].stack, 0, &fr) >= 1);
+	assert_true(profile__frames(p, smp(p, 0).stack, 0, &fr) >= 1);
 	assert_string_equal(sym_dso__path(p->l[fr[0].loc].dso), "/nonexistent/new.so");
 	profile__free(p);
 }
@@ -404,6 +569,8 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_samples_round_trip),
+		cmocka_unit_test(t_report_memory_per_sample),
 		cmocka_unit_test(t_fork_inherits_name_out_of_order),
 		cmocka_unit_test(t_fork_then_exec),
 		cmocka_unit_test(t_no_thread),

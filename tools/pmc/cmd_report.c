@@ -119,7 +119,7 @@ int cmd_report(int argc, char **argv)
 	const char *path = NULL, *out = NULL, *sort = "comm,dso,sym", *color = "auto";
 	enum fmt fmt = F_TEXT;
 	int force = 0, c, rc = CLI_EXIT_OK, wall = 0;
-	char err[512], *end;
+	char *end;
 
 	memset(&o, 0, sizeof(o));
 	memset(&lo, 0, sizeof(lo));

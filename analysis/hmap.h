@@ -1,0 +1,79 @@
+/*
+ * hmap.h — the small open-addressing map analysis keeps its interning
+ * tables in: (u64, u64) -> u32, grown at half full, never shrunk.  Used by
+ * profile.c (stacks, processes, threads, locations, functions) and
+ * samples.c (sample contexts).
+ */
+#ifndef PMCSTAT_HMAP_H
+#define PMCSTAT_HMAP_H
+
+#include <stdint.h>
+#include <stdlib.h>
+
+struct hent {
+	uint64_t a, b;
+	uint32_t v;
+	uint32_t used;
+};
+
+struct hmap {
+	struct hent *t;
+	size_t cap, n;
+};
+
+static inline uint64_t hmap_mix(uint64_t a, uint64_t b)
+{
+	uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull + (a << 6) + (a >> 2));
+	h ^= h >> 31;
+	h *= 0xBF58476D1CE4E5B9ull;
+	h ^= h >> 29;
+	return h;
+}
+
+/* The entry of (a, b): *found says whether it was there; a new one is
+ * marked used with v to be set by the caller.  NULL out of memory (the
+ * caller records it: profile.c's nomem, samples.c's -ENOMEM). */
+static inline struct hent *hmap_slot(struct hmap *m, uint64_t a, uint64_t b, int *found)
+{
+	if ((m->n + 1) * 2 > m->cap) {
+		size_t ncap = m->cap ? m->cap * 2 : 1024;
+		struct hent *nt = calloc(ncap, sizeof(*nt));
+		if (!nt)
+			return NULL;
+		for (size_t i = 0; i < m->cap; i++) {
+			if (!m->t[i].used)
+				continue;
+			size_t j = hmap_mix(m->t[i].a, m->t[i].b) & (ncap - 1);
+			while (nt[j].used)
+				j = (j + 1) & (ncap - 1);
+			nt[j] = m->t[i];
+		}
+		free(m->t);
+		m->t = nt;
+		m->cap = ncap;
+	}
+	size_t j = hmap_mix(a, b) & (m->cap - 1);
+	while (m->t[j].used) {
+		if (m->t[j].a == a && m->t[j].b == b) {
+			*found = 1;
+			return &m->t[j];
+		}
+		j = (j + 1) & (m->cap - 1);
+	}
+	*found = 0;
+	m->t[j].used = 1;
+	m->t[j].a = a;
+	m->t[j].b = b;
+	m->n++;
+	return &m->t[j];
+}
+
+/* Undo the entry hmap_slot just made (nothing was added after it, so no
+ * probe sequence passes through its slot): its value could not be made. */
+static inline void hmap_forget(struct hmap *m, struct hent *e)
+{
+	e->used = 0;
+	m->n--;
+}
+
+#endif
