@@ -43,7 +43,13 @@ if [ $rc -eq 0 ] && [ "$n" -gt 10 ] && [ "$nd" -gt "$n" ]; then
   ok "pmc log with call chains: $n samples, perf's multi-line frames ($nd descend frames)"
 else fail "pmc log with call chains" "exit $rc, $n samples, $nd descend frames"; fi
 # folding pmc script's output as stackcollapse-perf.pl does = pmc report's folded export
-"$PMC" script -i "$TMP/g.log" --no-inline | awk -f "$FOLD" | sort >"$TMP/f1"
+# (which makes a run of unresolved frames one [unknown], issue 9 item 5: a
+# sample in ld.so, which has no frame pointers, has such runs; pmc script
+# prints every frame, as perf script does)
+"$PMC" script -i "$TMP/g.log" --no-inline | awk -f "$FOLD" |
+  sed -E 's/\[unknown\](;\[unknown\])+/[unknown]/g' |
+  awk '{ n = $NF; sub(/ [0-9]+$/, ""); s[$0] += n } END { for (k in s) print k " " s[k] }' |
+  sort >"$TMP/f1"
 "$PMC" report -i "$TMP/g.log" --no-inline -F folded | sort >"$TMP/f2"
 if [ -s "$TMP/f1" ] && cmp -s "$TMP/f1" "$TMP/f2"; then
   ok "stackcollapse of pmc script = pmc report -F folded ($(wc -l <"$TMP/f1") stacks)"
