@@ -8,20 +8,6 @@
 
 #include "common/perf_sample.h"
 
-uint32_t psample__ld32(const unsigned char *p, int be)
-{
-	if (be)
-		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
-}
-
-uint64_t psample__ld64(const unsigned char *p, int be)
-{
-	if (be)
-		return (uint64_t)psample__ld32(p, 1) << 32 | psample__ld32(p + 4, 1);
-	return (uint64_t)psample__ld32(p + 4, 0) << 32 | psample__ld32(p, 0);
-}
-
 int psample__host_big_endian(void)
 {
 	const uint16_t one = 1;
