@@ -33,6 +33,13 @@ static uint64_t u64(struct cur *c)
 	return psample__ld64(c->b + c->off - 8, c->be);
 }
 
+/* pid and tid, cpu and res: two u32 in a u64 slot */
+static void ld_two32(const unsigned char *q, int be, uint32_t *a, uint32_t *b)
+{
+	*a = psample__ld32(q, be);
+	*b = psample__ld32(q + 4, be);
+}
+
 static void two32(struct cur *c, uint32_t *a, uint32_t *b)
 {
 	if (c->n - c->off < 8) {
@@ -41,8 +48,7 @@ static void two32(struct cur *c, uint32_t *a, uint32_t *b)
 		*a = *b = 0;
 		return;
 	}
-	*a = psample__ld32(c->b + c->off, c->be);
-	*b = psample__ld32(c->b + c->off + 4, c->be);
+	ld_two32(c->b + c->off, c->be, a, b);
 	c->off += 8;
 }
 
@@ -151,11 +157,8 @@ static int parse_fast(struct psample *s, uint64_t st, const unsigned char *b, si
 		s->id = psample__ld64(q, be), q += 8;
 	if (st & PSAMPLE_IP)
 		s->ip = psample__ld64(q, be), q += 8;
-	if (st & PSAMPLE_TID) {
-		s->pid = psample__ld32(q, be);
-		s->tid = psample__ld32(q + 4, be);
-		q += 8;
-	}
+	if (st & PSAMPLE_TID)
+		ld_two32(q, be, &s->pid, &s->tid), q += 8;
 	if (st & PSAMPLE_TIME)
 		s->time = psample__ld64(q, be), q += 8;
 	if (st & PSAMPLE_ADDR)
@@ -164,11 +167,8 @@ static int parse_fast(struct psample *s, uint64_t st, const unsigned char *b, si
 		s->id = psample__ld64(q, be), q += 8;
 	if (st & PSAMPLE_STREAM_ID)
 		s->stream_id = psample__ld64(q, be), q += 8;
-	if (st & PSAMPLE_CPU) {
-		s->cpu = psample__ld32(q, be);
-		s->cpu_res = psample__ld32(q + 4, be);
-		q += 8;
-	}
+	if (st & PSAMPLE_CPU)
+		ld_two32(q, be, &s->cpu, &s->cpu_res), q += 8;
 	if (st & PSAMPLE_PERIOD)
 		s->period = psample__ld64(q, be);
 	s->used = used;

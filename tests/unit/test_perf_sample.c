@@ -196,17 +196,11 @@ static void test_record_g_layout(void **state)
 		size_t full = b.n;
 		w64(&b, 0xdead);                     /* not the sample's */
 		assert_int_equal(psample__parse(&s, &l, b.b, b.n, be), 0);
-		assert_int_equal(s.id, 0x1d);
-		assert_int_equal(s.ip, 0xffffffff81000010ull);
-		assert_int_equal(s.pid, 42);
-		assert_int_equal(s.tid, 43);
-		assert_int_equal(s.time, 123456789);
-		assert_int_equal(s.cpu, 3);
-		assert_int_equal(s.period, 10000);
-		assert_int_equal(s.callchain_nr, 3);
-		assert_int_equal(psample__u64(&s, s.callchain, 2), 0x401000);
-		assert_int_equal(s.used, full);
-		assert_int_equal(s.addr, 0);
+		const uint64_t got[] = { s.id, s.ip, s.pid, s.tid, s.time, s.cpu, s.period,
+		    s.callchain_nr, psample__u64(&s, s.callchain, 2), s.used, s.addr };
+		const uint64_t want[] = { 0x1d, 0xffffffff81000010ull, 42, 43, 123456789, 3, 10000,
+		    3, 0x401000, full, 0 };
+		assert_memory_equal(got, want, sizeof(want));
 		assert_null(s.raw);
 		for (size_t n = 0; n < full; n++)
 			assert_int_equal(psample__parse(&s, &l, b.b, n, be), -EINVAL);
