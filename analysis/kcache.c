@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -227,7 +226,8 @@ int kcache__load(const struct kcache_key *key, void **bufp, size_t *lenp, kcache
 	const char *why;
 	struct stat sb;
 	int dfd, fd;
-	void *buf;
+	char *buf;
+	size_t got = 0;
 
 	*bufp = NULL;
 	*lenp = 0;
@@ -240,31 +240,25 @@ int kcache__load(const struct kcache_key *key, void **bufp, size_t *lenp, kcache
 		return -1;
 	/* a regular file of ours that nobody else can have written */
 	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_uid != geteuid() ||
-	    (sb.st_mode & 077) || sb.st_size < (off_t)KC_HDR || sb.st_size > (off_t)KC_MAX) {
+	    (sb.st_mode & 077) || sb.st_size < (off_t)KC_HDR || sb.st_size > (off_t)KC_MAX ||
+	    !(buf = malloc((size_t)sb.st_size))) {
 		close(fd);
 		return -1;
 	}
-	/* mapped, not read: the page cache's pages themselves, no copy of
-	 * the ~7 MB and no fresh pages to clear (half of a small report's
-	 * time went there).  Safe to map: the store renames a new file into
-	 * place, so this inode's bytes never change under us. */
-	buf = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	while (got < (size_t)sb.st_size) {
+		ssize_t r = read(fd, buf + got, (size_t)sb.st_size - got);
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
 	close(fd);
-	if (buf == MAP_FAILED)
-		return -1;
-	if (kcache__parse(buf, (size_t)sb.st_size, key, cb, arg) != 0) {
-		munmap(buf, (size_t)sb.st_size);
+	if (got != (size_t)sb.st_size || kcache__parse(buf, got, key, cb, arg) != 0) {
+		free(buf);
 		return -1;
 	}
 	*bufp = buf;
-	*lenp = (size_t)sb.st_size;
+	*lenp = got;
 	return 0;
-}
-
-void kcache__unload(void *buf, size_t len)
-{
-	if (buf)
-		munmap(buf, len);
 }
 
 struct wbuf {

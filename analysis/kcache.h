@@ -40,11 +40,10 @@ int kcache__key(struct kcache_key *k, const uint8_t *bid, uint32_t bidlen);
 int kcache__parse(const void *buf, size_t len, const struct kcache_key *key, kcache_cb cb,
     void *arg);
 
-/* Map the cache file for key (*buf, *len: the caller unmaps it with
- * kcache__unload after it has used the names) and parse it: 0, or -1. */
+/* Read the cache file for key into a malloc'd buffer (*buf, *len: the
+ * caller frees it after it has used the names) and parse it: 0, or -1. */
 int kcache__load(const struct kcache_key *key, void **buf, size_t *len, kcache_cb cb,
     void *arg);
-void kcache__unload(void *buf, size_t len);
 
 /* Write the cache for key: n entries from get(arg, i, ...), in address
  * order.  Best effort: 0, or -1 (nothing written or left behind). */

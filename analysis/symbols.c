@@ -549,7 +549,7 @@ struct symtab *symtab__new(const struct symtab_opts *opts)
 
 static void dso_free(struct sym_dso *d)
 {
-	kcache__unload(d->kmap, d->kmap_len);
+	free(d->kmap);
 	free(d->jitdump);
 	free(d->jl);
 	while (d->names) {
