@@ -8,12 +8,15 @@
 #   pmc report -i LOG                       vs  perf report --stdio --no-children -i DATA
 #   pmc report -i LOG -s sym,srcline        vs  perf report --stdio --no-children -s sym,srcline -i DATA
 #   pmc report -i DATA (perf.data directly) for the reader's cost
-# and prints a Markdown table (the one in docs/BENCHMARKS.md).
+# and prints a Markdown table (the one in docs/BENCHMARKS.md).  ROWS
+# "perfdata" times only the perf.data row (for millions of samples, where
+# perf's source-line and call-graph reports take minutes).
 #
-#   bench/report/run.sh [SAMPLES] [RUNS]       (defaults 200000, 3)
+#   bench/report/run.sh [SAMPLES] [RUNS] [all|perfdata]   (defaults 200000, 3, all)
 set -eu
 N=${1:-200000}
 RUNS=${2:-3}
+ROWS=${3:-all}
 source "$(dirname "$0")/../lib.sh"
 perf record -q -g -e cpu-clock -c 10000 -o "$T/perf.data" -- "$T/w/work603010" "$scale" >/dev/null 2>&1
 "$PMC" convert -i "$T/perf.data" -o "$T/pmc.log" -f >/dev/null 2>&1
@@ -25,6 +28,11 @@ echo "$(nproc) CPUs, $(uname -r), $(perf --version)"
 echo
 echo "| report | pmc | pmc peak RSS | perf | perf peak RSS | pmc faster by |"
 echo "|---|---|---|---|---|---|"
+if [ "$ROWS" = perfdata ]; then
+  row "flat, symbols (perf.data input)" "$PMC" report -i "$T/perf.data" --color never -- \
+      perf report --stdio --no-children -i "$T/perf.data"
+  exit 0
+fi
 row "flat, symbols (pmc log)" "$PMC" report -i "$T/pmc.log" --color never -- \
     perf report --stdio --no-children -i "$T/perf.data"
 row "flat, sym + srcline" "$PMC" report -i "$T/pmc.log" -s sym,srcline --color never -- \
