@@ -9,35 +9,43 @@ sh "$ROOT/tests/helpers/analysis/build.sh" "$T/w" >/dev/null
 # one sample per 10 us of cpu-clock; one unit of scale gives ~25k samples here
 scale=$(( N / 25000 > 0 ? N / 25000 : 1 ))
 
-# measure CMD...: the best wall time (s) of RUNS runs, the peak RSS (MB), and
-# how many lines the command printed
+# measure CMD...: the best wall time (s) of RUNS runs, the peak RSS (MB), how
+# many lines the command printed, and the best CPU time (user + system, s)
 measure() {
-  local best= mem= i
+  local best= mem= cpu= i
   for i in $(seq "$RUNS"); do
-    /usr/bin/time -f '%e %M' -o "$T/time" "$@" >"$T/out" 2>/dev/null || true
-    read -r s k <"$T/time"
+    /usr/bin/time -f '%e %M %U %S' -o "$T/time" "$@" >"$T/out" 2>/dev/null || true
+    read -r s k u y <"$T/time"
+    c=$(awk -v a="$u" -v b="$y" 'BEGIN{ printf "%.2f", a + b }')
     if [ -z "$best" ] || awk -v a="$s" -v b="$best" 'BEGIN{exit !(a<b)}'; then best=$s; fi
+    if [ -z "$cpu" ] || awk -v a="$c" -v b="$cpu" 'BEGIN{exit !(a<b)}'; then cpu=$c; fi
     if [ -z "$mem" ] || [ "$k" -gt "$mem" ]; then mem=$k; fi
   done
-  echo "$best $((mem / 1024)) $(wc -l <"$T/out")"
+  echo "$best $((mem / 1024)) $(wc -l <"$T/out") $cpu"
 }
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ printf "%.1f", (b > 0 ? a / b : 0) }'; }
 
 # row NAME PMC-CMD... -- [PERF-CMD...]: one Markdown table row (pmc's time
 # and memory, perf's, the ratio); with BENCH_LINES=1 a "lines pmc / perf"
-# column after the name, to show both printed the same amount
+# column after the name, to show both printed the same amount; with
+# BENCH_CPU=1 three more: pmc's and perf's CPU time and their ratio (wall
+# time on a shared machine waits for the CPU; CPU time does not)
 row() {
-  local name=$1 lines= pt pm pl ft fm fl; shift
+  local name=$1 lines= cpu= pt pm pl pc ft fm fl fc; shift
   local pcmd=() fcmd=()
   while [ "$1" != "--" ]; do pcmd+=("$1"); shift; done; shift
   fcmd=("$@")
-  read -r pt pm pl < <(measure "${pcmd[@]}")
+  read -r pt pm pl pc < <(measure "${pcmd[@]}")
   if [ ${#fcmd[@]} -gt 0 ]; then
-    read -r ft fm fl < <(measure "${fcmd[@]}")
+    read -r ft fm fl fc < <(measure "${fcmd[@]}")
     [ -z "${BENCH_LINES:-}" ] || lines=" $pl / $fl |"
-    printf '| %s |%s %s s | %s MB | %s s | %s MB | %sx |\n' "$name" "$lines" "$pt" "$pm" "$ft" \
-      "$fm" "$(awk -v a="$ft" -v b="$pt" 'BEGIN{ printf "%.1f", (b > 0 ? a / b : 0) }')"
+    [ -z "${BENCH_CPU:-}" ] || cpu=" $pc s | $fc s | $(ratio "$fc" "$pc")x |"
+    printf '| %s |%s %s s | %s MB | %s s | %s MB | %sx |%s\n' "$name" "$lines" "$pt" "$pm" "$ft" \
+      "$fm" "$(ratio "$ft" "$pt")" "$cpu"
   else
     [ -z "${BENCH_LINES:-}" ] || lines=" $pl |"
-    printf '| %s |%s %s s | %s MB | — | — | — |\n' "$name" "$lines" "$pt" "$pm"
+    [ -z "${BENCH_CPU:-}" ] || cpu=" $pc s | — | — |"
+    printf '| %s |%s %s s | %s MB | — | — | — |%s\n' "$name" "$lines" "$pt" "$pm" "$cpu"
   fi
 }

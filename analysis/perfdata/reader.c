@@ -232,17 +232,15 @@ static int next_record(struct perfdata *p)
 {
 	for (;;) {
 		/* a round being released, or the end: pop the queue */
-		if (p->nheap && (p->input_done || p->forcing ||
-		    (p->flushing && p->heap[0]->ts <= p->flush_limit))) {
-			struct qent *e = pd_q_pop(p);
+		if (p->qn > p->qh && (p->input_done || p->forcing ||
+		    (p->flushing && pd_q_peek(p)->ts <= p->flush_limit))) {
+			pd_q_pop(p);
 			if (p->forcing && p->qbytes < QUEUE_MAX / 2)
 				p->forcing = 0;
-			pd_q_free(p->curq);
-			p->curq = e;
-			p->cur = e->data;
-			p->curlen = e->len;
-			p->curoff = e->off;
-			p->curattr = e->attr;
+			p->cur = p->curq.data;
+			p->curlen = p->curq.len;
+			p->curoff = p->curq.off;
+			p->curattr = p->curq.attr;
 			p->cursub = 0;
 			p->curactive = 1;
 			return 0;
@@ -278,24 +276,14 @@ static int next_record(struct perfdata *p)
 		const struct pd_attr *a = pd_rec_attr(p, r, len, type);
 		uint64_t ts = pd_rec_time(p, a, r, len, type);
 		if (p->ordered && ts != 0 && ts != UINT64_MAX && a) {
-			struct qent *e = pd_q_entry(p, r, len);
-			if (!e) {
+			if (pd_q_add(p, r, len, ts, off, a) < 0) {
 				pd_set_err(p, ENOMEM, "out of memory");
 				continue;
 			}
-			e->ts = ts;
-			e->seq = p->seq++;
-			e->off = off;
-			e->attr = a;
 			if (ts < p->last_flush)
 				p->st.unordered++;
 			if (ts > p->max_ts)
 				p->max_ts = ts;
-			if (pd_q_push(p, e) < 0) {
-				pd_q_free(e);
-				pd_set_err(p, ENOMEM, "out of memory");
-				continue;
-			}
 			if (p->qbytes > QUEUE_MAX)
 				p->forcing = 1;
 			continue;

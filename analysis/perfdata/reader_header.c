@@ -975,11 +975,8 @@ void perfdata__close(struct perfdata *p)
 		free(p->bids[i].path);
 	free(p->bids);
 	free(p->bhash);
-	for (size_t i = 0; i < p->nheap; i++)
-		pd_q_free(p->heap[i]);
-	free(p->heap);
+	pd_q_release(p);
 	free(p->ustack);
-	pd_q_free(p->curq);
 	free(p->rec);
 	pd_chunk_put(p->ichunk);
 	free(p->dbuf);

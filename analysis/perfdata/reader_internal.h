@@ -72,9 +72,8 @@ struct qent {                         /* a queued kernel record */
 	uint64_t ts, seq, off;
 	size_t len;
 	const struct pd_attr *attr;
-	const unsigned char *data;    /* in chunk, or in copy[] when chunk is NULL */
-	struct pd_chunk *chunk;
-	unsigned char copy[];
+	const unsigned char *data;    /* in chunk (the source's, or the copy arena) */
+	struct pd_chunk *chunk;       /* holds one reference */
 };
 
 struct perfdata {
@@ -137,10 +136,13 @@ struct perfdata {
 	uint64_t clk_tod, clk_ns;
 	int have_clock;
 
-	/* ordering */
+	/* ordering: q[qh..qn) are the queued records, q[qh..qs) of them in
+	 * time order, q[qs..qn) as they arrived since (reader_queue.c) */
 	int ordered;
-	struct qent **heap;
-	size_t nheap, hcap;
+	struct qent *q, *qtmp;        /* qtmp: the merge's other half, same size */
+	size_t qh, qs, qn, qcap;
+	struct pd_chunk *cchunk;      /* the copy arena (records out of dbuf) */
+	size_t cpos, ccap;
 	uint64_t qbytes, seq;
 	uint64_t max_ts, next_flush, flush_limit, last_flush;
 	int flushing, forcing;
@@ -150,7 +152,7 @@ struct perfdata {
 	int input_done;               /* no more raw records (EOF or damage) */
 	unsigned char *rec;           /* the record being translated (copy) */
 	size_t reccap;
-	struct qent *curq;            /* or this queued one (freed at the next read) */
+	struct qent curq;             /* or this queued one (released at the next pop) */
 	const unsigned char *cur;
 	size_t curlen;
 	uint64_t curoff;
@@ -233,13 +235,18 @@ int pd_parse_trailer(const struct perfdata *p, const struct pd_attr *a,
     const unsigned char *r, size_t len, struct trailer *t);
 uint64_t pd_rec_time(const struct perfdata *p, const struct pd_attr *a,
     const unsigned char *r, size_t len, uint32_t type);
-int pd_q_push(struct perfdata *p, struct qent *e);
-struct qent *pd_q_pop(struct perfdata *p);
-/* A queue entry for record r (len bytes, just read): a reference into the
- * source's chunk, or a copy when r is elsewhere (decompressed data).  NULL
- * when out of memory.  pd_q_free releases one. */
-struct qent *pd_q_entry(struct perfdata *p, const unsigned char *r, size_t len);
-void pd_q_free(struct qent *e);
+/* Queue record r (len bytes, just read, stream offset off, time ts): a
+ * reference into the source's chunk, or a copy in the copy arena when r is
+ * elsewhere (decompressed data).  0, or -ENOMEM. */
+int pd_q_add(struct perfdata *p, const unsigned char *r, size_t len, uint64_t ts,
+    uint64_t off, const struct pd_attr *a);
+/* The oldest queued record (time, then arrival), or NULL when none. */
+const struct qent *pd_q_peek(struct perfdata *p);
+/* Take the oldest queued record into p->curq (the queue must not be empty);
+ * the record curq held before is released. */
+void pd_q_pop(struct perfdata *p);
+/* Release everything queued, curq and the copy arena (closing). */
+void pd_q_release(struct perfdata *p);
 void pd_chunk_put(struct pd_chunk *c);
 
 /* reader_translate.c: one kernel record -> struct pmclog_ev */

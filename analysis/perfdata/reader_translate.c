@@ -103,21 +103,23 @@ static int tr_sample(struct perfdata *p, const struct pd_attr *a, const unsigned
 		cc->pl_npc = 1;
 	}
 	if (ps.callchain_nr) {
-		/* one more than fits: the chain starts with the sampled pc
-		 * itself, which is pc[0] already (its context counts) */
-		uint64_t pcs[PMC_CALLCHAIN_DEPTH_MAX + 1];
-		uint8_t fl[PMC_CALLCHAIN_DEPTH_MAX + 1];
-		uint32_t n = psample__chain(&ps, user, PMC_CC_F_USERSPACE, pcs, fl,
-		    PMC_CALLCHAIN_DEPTH_MAX + 1), i = 0;
-		if (n > 0 && has_ip && pcs[0] == ps.ip) {
-			cc->pl_pcflags[0] = fl[0];
-			i = 1;
+		/* the chain starts with the sampled pc itself, which is pc[0]
+		 * already (its context counts): decode it over pc[0] then, else
+		 * after it; straight into the event, no copy in between */
+		uint32_t at = 0;
+		if (has_ip) {
+			uint64_t i = 0, first = 0;
+			for (; i < ps.callchain_nr; i++) {
+				first = psample__u64(&ps, ps.callchain, i);
+				if (first < PSAMPLE_CONTEXT_MAX)
+					break;
+			}
+			at = i < ps.callchain_nr && first == ps.ip ? 0 : 1;
 		}
-		for (; i < n && cc->pl_npc < PMC_CALLCHAIN_DEPTH_MAX; i++) {
-			cc->pl_pc[cc->pl_npc] = pcs[i];
-			cc->pl_pcflags[cc->pl_npc] = fl[i];
-			cc->pl_npc++;
-		}
+		uint32_t n = psample__chain(&ps, user, PMC_CC_F_USERSPACE, cc->pl_pc + at,
+		    cc->pl_pcflags + at, PMC_CALLCHAIN_DEPTH_MAX - at);
+		if (at + n > cc->pl_npc)
+			cc->pl_npc = at + n;
 	}
 	if (cc->pl_npc == 0) {
 		cc->pl_pc[0] = 0;

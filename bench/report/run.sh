@@ -8,12 +8,16 @@
 #   pmc report -i LOG                       vs  perf report --stdio --no-children -i DATA
 #   pmc report -i LOG -s sym,srcline        vs  perf report --stdio --no-children -s sym,srcline -i DATA
 #   pmc report -i DATA (perf.data directly) for the reader's cost
-# and prints a Markdown table (the one in docs/BENCHMARKS.md).
+# and prints a Markdown table (the one in docs/BENCHMARKS.md).  ROWS
+# "perfdata" times only the perf.data row, with CPU time too (for millions
+# of samples, where perf's source-line and call-graph reports take minutes).
 #
-#   bench/report/run.sh [SAMPLES] [RUNS]       (defaults 200000, 3)
+#   bench/report/run.sh [SAMPLES] [RUNS] [all|perfdata]   (defaults 200000, 3, all)
+#   PMC_OLD=/path/to/pmc: with perfdata, that pmc on the same file too
 set -eu
 N=${1:-200000}
 RUNS=${2:-3}
+ROWS=${3:-all}
 source "$(dirname "$0")/../lib.sh"
 perf record -q -g -e cpu-clock -c 10000 -o "$T/perf.data" -- "$T/w/work603010" "$scale" >/dev/null 2>&1
 "$PMC" convert -i "$T/perf.data" -o "$T/pmc.log" -f >/dev/null 2>&1
@@ -23,6 +27,16 @@ echo "Workload: work603010 (tests/helpers/analysis), $samples samples with call 
 echo "(perf record -g -e cpu-clock -c 10000; pmc log from pmc convert), best of $RUNS runs;"
 echo "$(nproc) CPUs, $(uname -r), $(perf --version)"
 echo
+if [ "$ROWS" = perfdata ]; then
+  echo "| report | pmc | pmc peak RSS | perf | perf peak RSS | pmc faster by | pmc CPU | perf CPU | pmc faster by (CPU) |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+  BENCH_CPU=1 row "flat, symbols (perf.data input)" "$PMC" report -i "$T/perf.data" --color never -- \
+      perf report --stdio --no-children -i "$T/perf.data"
+  # PMC_OLD: another pmc (say main's build) on the same file, for old -> new
+  [ -z "${PMC_OLD:-}" ] || BENCH_CPU=1 row "the same, PMC_OLD" "$PMC_OLD" report -i "$T/perf.data" \
+      --color never --
+  exit 0
+fi
 echo "| report | pmc | pmc peak RSS | perf | perf peak RSS | pmc faster by |"
 echo "|---|---|---|---|---|---|"
 row "flat, symbols (pmc log)" "$PMC" report -i "$T/pmc.log" --color never -- \

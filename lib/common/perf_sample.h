@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* sample_type bits (the kernel's PERF_SAMPLE_*, ABI values) */
 #define PSAMPLE_IP              (1ULL << 0)
@@ -142,9 +143,20 @@ int psample__parse(struct psample *s, const struct psample_layout *l, const void
 int psample__parse_read(struct psample *s, uint64_t read_format, const void *body, size_t n,
     int big_endian);
 
-/* Load a u64 / u32 in the given byte order. */
-uint64_t psample__ld64(const unsigned char *p, int big_endian);
-uint32_t psample__ld32(const unsigned char *p, int big_endian);
+/* Load a u64 / u32 in the given byte order.  Inline: a report calls them
+ * for every pc of every sample, and in the host's order each is one load. */
+static inline uint32_t psample__ld32(const unsigned char *p, int big_endian)
+{
+	uint32_t v;
+	memcpy(&v, p, sizeof(v));
+	return !!big_endian == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ? v : __builtin_bswap32(v);
+}
+static inline uint64_t psample__ld64(const unsigned char *p, int big_endian)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof(v));
+	return !!big_endian == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ? v : __builtin_bswap64(v);
+}
 /* The i-th u64 of an array inside the decoded record. */
 static inline uint64_t psample__u64(const struct psample *s, const unsigned char *arr, size_t i)
 {

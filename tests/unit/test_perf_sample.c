@@ -176,6 +176,37 @@ static void test_truncated(void **state)
 	}
 }
 
+/* perf record -g's layout (fixed fields, the chain last) in either byte
+ * order: every field where it belongs, every cut refused, trailing bytes
+ * not decoded. */
+static void test_record_g_layout(void **state)
+{
+	const struct psample_layout l = { .sample_type = PSAMPLE_IDENTIFIER | PSAMPLE_IP |
+	    PSAMPLE_TID | PSAMPLE_TIME | PSAMPLE_ID | PSAMPLE_CPU | PSAMPLE_PERIOD |
+	    PSAMPLE_CALLCHAIN };
+	(void)state;
+	for (int be = 0; be <= 1; be++) {
+		struct buf b = { .be = be };
+		struct psample s;
+		w64(&b, 0x1d); w64(&b, 0xffffffff81000010ull);
+		w32(&b, 42); w32(&b, 43); w64(&b, 123456789); w64(&b, 0x1d);
+		w32(&b, 3); w32(&b, 0); w64(&b, 10000);
+		w64(&b, 3); w64(&b, PSAMPLE_CONTEXT_KERNEL); w64(&b, 0xffffffff81000010ull);
+		w64(&b, 0x401000);
+		size_t full = b.n;
+		w64(&b, 0xdead);                     /* not the sample's */
+		assert_int_equal(psample__parse(&s, &l, b.b, b.n, be), 0);
+		const uint64_t got[] = { s.id, s.ip, s.pid, s.tid, s.time, s.cpu, s.period,
+		    s.callchain_nr, psample__u64(&s, s.callchain, 2), s.used, s.addr };
+		const uint64_t want[] = { 0x1d, 0xffffffff81000010ull, 42, 43, 123456789, 3, 10000,
+		    3, 0x401000, full, 0 };
+		assert_memory_equal(got, want, sizeof(want));
+		assert_null(s.raw);
+		for (size_t n = 0; n < full; n++)
+			assert_int_equal(psample__parse(&s, &l, b.b, n, be), -EINVAL);
+	}
+}
+
 /* Counts that claim more than the record holds; dyn_size above size. */
 static void test_inconsistent(void **state)
 {
@@ -293,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_every_field_le),
 		cmocka_unit_test(test_every_field_be),
 		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_record_g_layout),
 		cmocka_unit_test(test_inconsistent),
 		cmocka_unit_test(test_read_formats),
 		cmocka_unit_test(test_chain_context),

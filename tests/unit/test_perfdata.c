@@ -525,6 +525,93 @@ static void test_rounds(void **state)
 	free(ev);
 }
 
+/* Many rounds as perf writes them on several CPUs: each round is a few
+ * runs in time order (one per CPU's buffer), with equal times across runs
+ * and now and then a record older than what was released already.  The
+ * reader must give perf's order: at each round what is not newer than the
+ * newest record of the round before, by time then arrival (the tid here
+ * numbers the arrivals); the model below is that rule, written plainly. */
+struct t_qrec {
+	uint64_t ts;
+	uint32_t seq;
+};
+
+static int t_qcmp(const void *a, const void *b)
+{
+	const struct t_qrec *x = a, *y = b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void test_rounds_many_runs(void **state)
+{
+	enum { ROUNDS = 60, MAXREC = ROUNDS * 4 * 40 };
+	struct t_qrec *pend = malloc(MAXREC * sizeof(*pend)), *want = malloc(MAXREC * sizeof(*want));
+	struct pb recs = { .be = 0 };
+	struct pmclog_ev *ev = malloc(sizeof(*ev));
+	uint64_t max_ts = 0, next_flush = 0, base = 1000;
+	size_t npend = 0, nwant = 0, len, k = 0;
+	uint32_t seq = 0, rnd = 12345;
+	unsigned char *b;
+	(void)state;
+
+	for (int r = 0; r < ROUNDS; r++) {
+		int runs = 1 + r % 4;             /* 1 to 4 CPUs' buffers */
+		for (int c = 0; c < runs; c++) {
+			uint64_t t = base + (uint64_t)c;
+			int n = 1 + (r * 7 + c * 3) % 40;
+			for (int i = 0; i < n; i++) {
+				rnd = rnd * 1103515245u + 12345u;
+				t += (rnd >> 16) % 4;     /* steps of 0: equal times */
+				uint64_t ts = t;
+				if ((rnd >> 8) % 97 == 0 && base > 600)
+					ts = base - 500;  /* late: older than released */
+				t_sample_tid(&recs, ts, T_ID1, seq);
+				pend[npend++] = (struct t_qrec){ ts, seq++ };
+				if (ts > max_ts)
+					max_ts = ts;
+			}
+		}
+		base += 60;
+		round_rec(&recs);
+		/* the model: release what is not newer than the limit */
+		qsort(pend, npend, sizeof(*pend), t_qcmp);
+		size_t j = 0, keep = 0;
+		for (; j < npend; j++) {
+			if (pend[j].ts <= next_flush)
+				want[nwant++] = pend[j];
+			else
+				pend[keep++] = pend[j];
+		}
+		npend = keep;
+		next_flush = max_ts;
+	}
+	qsort(pend, npend, sizeof(*pend), t_qcmp);
+	for (size_t j = 0; j < npend; j++)
+		want[nwant++] = pend[j];
+
+	b = t_make_file(0, &recs, &len);
+	struct perfdata *pd = perfdata__open_mem(b, len);
+	assert_non_null(pd);
+	while (perfdata__read(pd, ev) == 0) {
+		if (ev->pl_type != PMCLOG_TYPE_CALLCHAIN)
+			continue;
+		assert_true(k < nwant);
+		assert_int_equal(ev->pl_time, want[k].ts);
+		assert_int_equal(ev->pl_u.pl_cc.pl_tid, want[k].seq);
+		k++;
+	}
+	assert_int_equal(k, nwant);
+	assert_int_equal(nwant, seq);
+	perfdata__close(pd);
+	free(b);
+	free(recs.b);
+	free(ev);
+	free(pend);
+	free(want);
+}
+
 /* ---- damage ---------------------------------------------------------------- */
 
 /* Every prefix of the file: a clean error at open, or records up to the cut
@@ -896,6 +983,7 @@ int main(void)
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_compressed_garbage),
 		cmocka_unit_test(test_rounds),
+		cmocka_unit_test(test_rounds_many_runs),
 		cmocka_unit_test(test_cut_every_byte),
 		cmocka_unit_test(test_cut_data_says_truncated),
 		cmocka_unit_test(test_flip_every_byte),

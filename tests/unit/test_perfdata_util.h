@@ -255,18 +255,24 @@ static void t_sample0(struct pb *p, uint64_t t, int full)
 	pb_rec_end(p, at);
 }
 
-static void t_sample1(struct pb *p, uint64_t t, uint64_t id)
+/* A sample of attr id at time t by thread tid of process 200. */
+static void t_sample_tid(struct pb *p, uint64_t t, uint64_t id, uint32_t tid)
 {
 	size_t at = pb_rec_begin(p, PD_REC_SAMPLE, PD_MISC_USER);
 	pb64(p, id);
 	pb64(p, T_UIP1);
-	pb32(p, 200); pb32(p, 201);
+	pb32(p, 200); pb32(p, tid);
 	pb64(p, t);
 	pb32(p, 1); pb32(p, 0);
 	pb64(p, 100003);
 	pb64(p, 5); pb64(p, 10); pb64(p, 9); pb64(p, id); pb64(p, 0);   /* READ, not a group */
 	pb64(p, 77);                 /* WEIGHT_STRUCT */
 	pb_rec_end(p, at);
+}
+
+static void t_sample1(struct pb *p, uint64_t t, uint64_t id)
+{
+	t_sample_tid(p, t, id, 201);
 }
 
 /* The data records of the every-type file; returns how many SAMPLEs. */
