@@ -86,6 +86,9 @@ struct prof_priv {
 	size_t nth, capth;
 	struct hmap th_ix;         /* tid -> thread */
 	struct hmap ev_ix;         /* pmcid -> event */
+	uint32_t ev_last_id, ev_last;   /* the last event_ix answer: every sample asks it,
+	                                 * and a pmcid's event never changes once made */
+	int ev_last_ok;
 	struct hmap pr_ix;         /* (pid<<32|tid, pmcid) -> proc */
 	struct hmap pcloc;         /* (pid or -1, pc | caller bit) -> loc */
 	struct hmap addrloc;       /* (dso id, addr) -> loc */
@@ -135,15 +138,18 @@ static void *nomem(struct profile *p)
 
 static uint32_t event_ix(struct profile *p, uint32_t pmcid)
 {
+	struct prof_priv *v = p->priv;
 	int found;
-	struct hent *e = hmap_slot(&p->priv->ev_ix, pmcid, 0, &found);
+	if (v->ev_last_ok && v->ev_last_id == pmcid)
+		return v->ev_last;
+	struct hent *e = hmap_slot(&v->ev_ix, pmcid, 0, &found);
 	if (!e)
 		return nomem(p), NO_IX;
 	if (!found) {
 		char name[64];
 		struct prof_event *ev = realloc(p->ev, (p->nev + 1) * sizeof(*p->ev));
 		if (!ev) {
-			hmap_forget(&p->priv->ev_ix, e);   /* it names no event */
+			hmap_forget(&v->ev_ix, e);   /* it names no event */
 			return nomem(p), NO_IX;
 		}
 		p->ev = ev;
@@ -154,6 +160,9 @@ static uint32_t event_ix(struct profile *p, uint32_t pmcid)
 		p->ev[p->nev].pmcid = pmcid;
 		p->nev++;
 	}
+	v->ev_last_id = pmcid;
+	v->ev_last = e->v;
+	v->ev_last_ok = 1;
 	return e->v;
 }
 
@@ -340,8 +349,13 @@ static uint32_t intern_stack(struct profile *p, int32_t pid, const uint64_t *pcs
 	struct prof_priv *v = p->priv;
 	uint64_t h = hmap_mix((uint64_t)(uint32_t)pid, n);
 	int found;
-	for (uint32_t i = 0; i < n; i++)
-		h = hmap_mix(h, pcs[i] ^ ((uint64_t)(flags[i] & PROF_PC_FLAGS) << 62));
+	/* one multiply a frame (hmap_slot mixes the result again); the shift
+	 * brings each frame's high bits (kernel addresses differ there) down
+	 * into the bits the table index takes */
+	for (uint32_t i = 0; i < n; i++) {
+		h = (h ^ pcs[i] ^ ((uint64_t)(flags[i] & PROF_PC_FLAGS) << 62)) * 0x9E3779B97F4A7C15ull;
+		h ^= h >> 32;
+	}
 	/* open addressing on (hash, probe index): equal hashes are compared */
 	for (uint64_t k = 0;; k++) {
 		struct hent *e = hmap_slot(&v->stacks, h, k, &found);

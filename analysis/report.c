@@ -56,6 +56,26 @@ const char *report__dso_name(const struct profile *p, uint32_t func)
 
 /* ---- the histogram ---------------------------------------------------- */
 
+/*
+ * What a sample's keys take from the sample itself rather than from its
+ * stack: with the same stack and these the same, a sample goes to the same
+ * entries as the last one did (the fields the sort keys do not use are 0).
+ */
+struct hist_ctx {
+	const char *comm;
+	int32_t pid, tid, cpu;
+};
+
+/* Per stack id: the entries its last sample went to, so that the next
+ * sample of that stack and context adds its weight without making keys or
+ * hashing them (most samples repeat a stack seen before). */
+struct hist_memo {
+	struct hist_ctx c;
+	uint32_t off, n;              /* into hist_priv.mix (self's entry first,
+	                               * then with children the chain's other
+	                               * distinct ones); n 0: none yet */
+};
+
 struct hist_priv {
 	uint32_t *slot;               /* entry index + 1; 0 empty */
 	size_t cap;
@@ -63,6 +83,11 @@ struct hist_priv {
 	struct profile *p;
 	int need_lines;
 	int nomem;                    /* a table could not grow (sticky) */
+	struct hist_ctx use;          /* which hist_ctx fields the keys use: non-0 */
+	struct hist_memo *memo;       /* by stack id */
+	size_t nmemo;
+	uint32_t *mix;                /* the memos' entry lists */
+	size_t nmix, capmix;
 };
 
 static int has_key(const struct report_opts *o, enum sort_key k)
@@ -162,6 +187,52 @@ static void make_key(struct hist_priv *v, struct hist_entry *k, const struct pro
 		k->func = NONE;
 }
 
+/* The memo of stack (made, empty, if new); NULL out of memory. */
+static struct hist_memo *memo_of(struct hist_priv *v, uint32_t stack)
+{
+	if (stack >= v->nmemo) {
+		size_t n = v->nmemo ? v->nmemo : 1024;
+		while (n <= stack)
+			n *= 2;
+		struct hist_memo *m = realloc(v->memo, n * sizeof(*m));
+		if (!m)
+			return NULL;
+		memset(m + v->nmemo, 0, (n - v->nmemo) * sizeof(*m));
+		v->memo = m;
+		v->nmemo = n;
+	}
+	return &v->memo[stack];
+}
+
+/* Remember that stack in context c went to entries ix[0..n) (self's first);
+ * out of memory it is simply not remembered. */
+static void memo_set(struct hist_priv *v, uint32_t stack, const struct hist_ctx *c,
+    const uint32_t *ix, uint32_t n)
+{
+	struct hist_memo *m = stack == PROF_NO_IX ? NULL : memo_of(v, stack);
+	if (!m)
+		return;
+	if (m->n < n) {               /* a new list; else the old place is reused */
+		size_t cap = v->capmix;
+		while (v->nmix + n > cap)
+			cap = cap ? cap * 2 : 4096;
+		if (cap != v->capmix) {
+			uint32_t *x = realloc(v->mix, cap * sizeof(*x));
+			if (!x) {
+				m->n = 0;
+				return;
+			}
+			v->mix = x;
+			v->capmix = cap;
+		}
+		m->off = (uint32_t)v->nmix;
+		v->nmix += n;
+	}
+	memcpy(v->mix + m->off, ix, n * sizeof(*ix));
+	m->n = n;
+	m->c = *c;
+}
+
 static void hist_add(void *arg, const struct prof_sample *s, const struct prof_frame *fr, int n)
 {
 	struct hist *h = arg;
@@ -172,26 +243,43 @@ static void hist_add(void *arg, const struct prof_sample *s, const struct prof_f
 	h->total_n++;
 	if (n <= 0 || v->nomem)
 		return;
+	struct hist_ctx c = { v->use.comm ? s->comm : NULL, v->use.pid ? s->pid : 0,
+	    v->use.tid ? s->tid : 0, v->use.cpu ? s->cpu : 0 };
+	const struct hist_memo *m = s->stack < v->nmemo ? &v->memo[s->stack] : NULL;
+	if (m && m->n && m->c.comm == c.comm && m->c.pid == c.pid && m->c.tid == c.tid &&
+	    m->c.cpu == c.cpu) {
+		const uint32_t *ix = v->mix + m->off;
+		h->e[ix[0]].self += w;
+		h->e[ix[0]].self_n++;
+		for (uint32_t i = 0; i < m->n; i++) {
+			h->e[ix[i]].children += w;
+			h->e[ix[i]].children_n++;
+		}
+		return;
+	}
 	make_key(v, &k, s, &fr[0]);
 	if (!(e = hfind(h, &k)))
 		return;
 	e->self += w;
 	e->self_n++;
+	uint32_t seen[512];
+	seen[0] = (uint32_t)(e - h->e);
 	if (!v->o->children) {
 		e->children += w;
 		e->children_n++;
+		memo_set(v, s->stack, &c, seen, 1);
 		return;
 	}
-	/* children: every distinct key along the chain, once per sample */
-	size_t seen[512];
-	int ns = 0;
+	/* children: every distinct key along the chain, once per sample (the
+	 * leaf's key is self's: seen[0] again) */
+	uint32_t ns = 0;
 	for (int i = 0; i < n && i < 512; i++) {
 		make_key(v, &k, s, &fr[i]);
 		if (!(e = hfind(h, &k)))
 			return;
-		size_t ix = (size_t)(e - h->e);
+		uint32_t ix = (uint32_t)(e - h->e);
 		int dup = 0;
-		for (int j = 0; j < ns && !dup; j++)
+		for (uint32_t j = 0; j < ns && !dup; j++)
 			dup = seen[j] == ix;
 		if (dup)
 			continue;
@@ -199,6 +287,7 @@ static void hist_add(void *arg, const struct prof_sample *s, const struct prof_f
 		h->e[ix].children += w;
 		h->e[ix].children_n++;
 	}
+	memo_set(v, s->stack, &c, seen, ns);
 }
 
 static void add_weight(void *arg, const struct prof_sample *s, const struct prof_frame *fr,
@@ -251,6 +340,8 @@ int report__hist(struct hist *h, struct profile *p, const struct report_opts *o,
 		return pmc__nomem();
 	h->priv->o = &oo;
 	h->priv->p = p;
+	h->priv->use = (struct hist_ctx){ has_key(o, SK_COMM) ? "" : NULL, has_key(o, SK_PID),
+	    has_key(o, SK_TID), has_key(o, SK_CPU) };
 	oo.flt.ev = ev;
 	/* children need the whole chain; the flat self profile needs only the leaf,
 	 * but frames are cached per stack, so one walk serves both */
@@ -259,6 +350,12 @@ int report__hist(struct hist *h, struct profile *p, const struct report_opts *o,
 		report__hist_free(h);
 		return pmc__nomem();
 	}
+	/* the memos serve one walk: free them before the next one */
+	free(h->priv->memo);
+	free(h->priv->mix);
+	h->priv->memo = NULL;
+	h->priv->mix = NULL;
+	h->priv->nmemo = h->priv->nmix = h->priv->capmix = 0;
 	h->base = whole(p, o, ev, h->total);
 	if (h->n)       /* qsort(NULL, 0) is undefined behaviour */
 		qsort(h->e, h->n, sizeof(*h->e), o->children ? cmp_children : cmp_self);
@@ -268,8 +365,11 @@ int report__hist(struct hist *h, struct profile *p, const struct report_opts *o,
 
 void report__hist_free(struct hist *h)
 {
-	if (h->priv)
+	if (h->priv) {
 		free(h->priv->slot);
+		free(h->priv->memo);
+		free(h->priv->mix);
+	}
 	free(h->priv);
 	free(h->e);
 	memset(h, 0, sizeof(*h));
