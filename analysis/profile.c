@@ -343,6 +343,25 @@ static void apply_inherits(struct profile *p)
 	v->ninh = 0;
 }
 
+/* Are a stack's stored flags (masked) those of flags[0..n) masked?  Eight
+ * at a time: every sample of a repeated stack compares them. */
+static int flags_equal(const uint8_t *stored, const uint8_t *flags, uint32_t n)
+{
+	const uint64_t m = 0x0101010101010101ull * PROF_PC_FLAGS;
+	uint32_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t a, b;
+		memcpy(&a, stored + i, 8);
+		memcpy(&b, flags + i, 8);
+		if (a != (b & m))
+			return 0;
+	}
+	for (; i < n; i++)
+		if (stored[i] != (flags[i] & PROF_PC_FLAGS))
+			return 0;
+	return 1;
+}
+
 static uint32_t intern_stack(struct profile *p, int32_t pid, const uint64_t *pcs,
     const uint8_t *flags, uint32_t n)
 {
@@ -399,13 +418,9 @@ static uint32_t intern_stack(struct profile *p, int32_t pid, const uint64_t *pcs
 			return e->v;
 		}
 		struct rstack *s = &v->st[e->v];
-		if (s->n == n && s->pid == pid && memcmp(v->pcs + s->off, pcs, n * 8) == 0) {
-			int same = 1;
-			for (uint32_t i = 0; i < n && same; i++)
-				same = v->flags[s->off + i] == (flags[i] & PROF_PC_FLAGS);
-			if (same)
-				return e->v;
-		}
+		if (s->n == n && s->pid == pid && memcmp(v->pcs + s->off, pcs, n * 8) == 0 &&
+		    flags_equal(v->flags + s->off, flags, n))
+			return e->v;
 	}
 }
 

@@ -24,6 +24,7 @@
 #include "log/records.h"
 #include "profile.h"
 #include "live.h"
+#include "report.h"
 #include "samples.h"
 
 #include <fcntl.h>
@@ -404,6 +405,92 @@ static void t_mapping_by_time(void **state)
 	profile__free(p);
 }
 
+/* ---- the histogram (analysis/report.h) --------------------------------- */
+
+/* The histogram of p sorted by keys (children with ch): entries' samples
+ * summed into by[] at index key(entry); returns how many entries. */
+static size_t hist_by(struct profile *p, const char *keys, int ch, int64_t (*key)(
+    const struct hist_entry *), uint64_t *self, uint64_t *children, size_t nby)
+{
+	struct report_opts ro = { 0 };
+	struct hist h;
+	ro.flt.ev = -1;
+	ro.flt.t1 = -1;
+	ro.callgraph = -1;
+	ro.children = ch;
+	assert_int_equal(report__parse_sort(&ro, keys), 0);
+	assert_int_equal(report__hist(&h, p, &ro, 0), 0);
+	memset(self, 0, nby * sizeof(*self));
+	memset(children, 0, nby * sizeof(*children));
+	for (size_t i = 0; i < h.n; i++) {
+		int64_t k = key(&h.e[i]);
+		assert_true(k >= 0 && (size_t)k < nby);
+		assert_int_equal(self[k], 0);          /* one entry a key */
+		self[k] = h.e[i].self_n;
+		children[k] = h.e[i].children_n;
+	}
+	size_t n = h.n;
+	report__hist_free(&h);
+	return n;
+}
+
+static const char *const hist_names[] = { "main", "worker", "renamed" };
+static int64_t key_comm(const struct hist_entry *e)
+{
+	for (int64_t i = 0; i < 3; i++)
+		if (e->comm && strcmp(e->comm, hist_names[i]) == 0)
+			return i;
+	return -1;
+}
+static int64_t key_tid(const struct hist_entry *e) { return e->tid - 10; }
+static int64_t key_cpu(const struct hist_entry *e) { return e->cpu; }
+static int64_t key_one(const struct hist_entry *e) { (void)e; return 0; }
+
+/* One stack (one pc of one process) sampled in two threads of different
+ * names on two CPUs, then in the first thread renamed: each key takes its
+ * own samples (report.c remembers per stack where the last sample went;
+ * a sample of the same stack in another context must not follow it). */
+static void t_hist_one_stack_contexts(void **state)
+{
+	(void)state;
+	uint64_t self[3], ch[3];
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	comm(10, 10, "main", 1);
+	comm(10, 11, "worker", 2);
+	sample(0x100, 10, 10, 0, 10);
+	sample(0x100, 10, 11, 1, 11);
+	sample(0x100, 10, 10, 1, 12);
+	sample(0x100, 10, 11, 0, 13);
+	sample(0x100, 10, 11, 0, 14);
+	comm(10, 10, "renamed", 100);
+	sample(0x100, 10, 10, 2, 101);
+	sample(0x100, 10, 10, 2, 102);
+	sample(0x100, 10, 10, 0, 103);
+	struct profile *p = load();
+	assert_int_equal(p->ns, 8);
+
+	for (int c = 0; c < 2; c++) {
+		assert_int_equal(hist_by(p, "comm", c, key_comm, self, ch, 3), 3);
+		assert_int_equal(self[0], 2);    /* main */
+		assert_int_equal(self[1], 3);    /* worker */
+		assert_int_equal(self[2], 3);    /* renamed */
+		assert_memory_equal(self, ch, sizeof(self));
+		assert_int_equal(hist_by(p, "tid", c, key_tid, self, ch, 3), 2);
+		assert_int_equal(self[0], 5);
+		assert_int_equal(self[1], 3);
+		assert_int_equal(hist_by(p, "cpu", c, key_cpu, self, ch, 3), 3);
+		assert_int_equal(self[0], 4);
+		assert_int_equal(self[1], 2);
+		assert_int_equal(self[2], 2);
+		assert_memory_equal(self, ch, sizeof(self));
+		assert_int_equal(hist_by(p, "sym", c, key_one, self, ch, 1), 1);
+		assert_int_equal(self[0], 8);
+		assert_int_equal(ch[0], 8);
+	}
+	profile__free(p);
+}
+
 /* ---- the live aggregator (analysis/live.h) ------------------------------ */
 
 /* The crafted log as a stream: live__follow on a file, read to its end. */
@@ -570,6 +657,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_samples_round_trip),
+		cmocka_unit_test(t_hist_one_stack_contexts),
 		cmocka_unit_test(t_report_memory_per_sample),
 		cmocka_unit_test(t_fork_inherits_name_out_of_order),
 		cmocka_unit_test(t_fork_then_exec),
