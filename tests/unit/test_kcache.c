@@ -60,7 +60,7 @@ static const struct kcache_key key = { { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 
 static unsigned char *read_cache(size_t *len)
 {
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/pmc/ksyms-0102030405060708090a0b0c0d0e0f1011121314-"
+	snprintf(path, sizeof(path), "%s/pmc/ksyms4-0102030405060708090a0b0c0d0e0f1011121314-"
 	    "0000000000001234", dir);
 	FILE *f = fopen(path, "rb");
 	assert_non_null(f);
@@ -100,7 +100,7 @@ static void t_roundtrip(void **state)
 	assert_int_equal(sb.st_mode & 0777, 0700);
 	size_t fl;
 	free(read_cache(&fl));
-	snprintf(p, sizeof(p), "%s/pmc/ksyms-0102030405060708090a0b0c0d0e0f1011121314-"
+	snprintf(p, sizeof(p), "%s/pmc/ksyms4-0102030405060708090a0b0c0d0e0f1011121314-"
 	    "0000000000001234", dir);
 	assert_int_equal(stat(p, &sb), 0);
 	assert_int_equal(sb.st_mode & 0777, 0600);
