@@ -706,8 +706,14 @@ static int open_file_mode(struct perfdata *p, const unsigned char *h, size_t hsi
 /* Peek the next raw record in ibuf: its length, or 0 at the end / damage. */
 size_t pd_peek_raw(struct perfdata *p)
 {
-	size_t have = pd_ensure(p, 8);
 	uint32_t sz;
+	/* most records are whole in the buffer already: no pd_ensure calls */
+	if (p->ilen - p->ipos >= 8) {
+		sz = ld16(p, p->ibuf + p->ipos + 6);
+		if (sz >= 8 && sz <= p->ilen - p->ipos)
+			return sz;
+	}
+	size_t have = pd_ensure(p, 8);
 	if (have == 0)
 		return 0;
 	if (have < 8) {
