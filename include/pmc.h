@@ -2234,9 +2234,9 @@ struct pmc_log_stats {
 int pmc_log_stats(struct pmc_log_stats *_st);
 /*
  * pmc_log_finish ends a recording: every ring drained and written
- * (pmc_flush_logfile), the final counts into *_st (NULL: not wanted; pl_bytes
- * does not include the CLOSELOG record written at close), then the log
- * closed (pmc_close_logfile).  The log is closed even when writing failed;
+ * (pmc_flush_logfile), the log closed (pmc_close_logfile), and the final
+ * counts into *_st (NULL: not wanted): what the log holds, the CLOSELOG
+ * record included, so pl_bytes is the size of the log (a pipe's too).  The log is closed even when writing failed;
  * 0, or -1 with errno the first failure (a flush error, the writer's first
  * write error, a close error).  The PMCs should be stopped first.
  */
