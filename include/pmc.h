@@ -2141,18 +2141,23 @@ int pmc_target_exists(pid_t _pid);
 uint64_t pmc_clock_ns(void);
 
 /*
- * pmc_session — a sampling session (Linux extension; libperf's evlist over
- * perf's util/target.c): events sampled the same way on one target, their
- * PMCs allocated, configured, attached, started and stopped together.
- * What `pmc record` and `pmc top` sample; the log they go to is the
- * process's (pmc_configure_logfile).
+ * pmc_session — a session of events (Linux extension; libperf's evlist
+ * over perf's util/target.c): events sampled, or with ps_count counted,
+ * the same way on one target, their PMCs allocated, configured, grouped,
+ * attached, started, read and stopped together.  What `pmc record` and
+ * `pmc top` sample and `pmc stat` counts; the log sampling PMCs (and
+ * PMC_F_LOG_PROCEXIT) write to is the process's (pmc_configure_logfile).
  *
  * System-wide (ps_system_wide): each event gets one system-mode PMC per
  * CPU, every online CPU or those ps_cpus marks (an offline CPU is skipped
  * unless ps_cpus names it).  Otherwise each event gets one process-mode PMC
  * that follows the targets pmc_session_attach names: processes and the
- * children they start (PMC_F_DESCENDANTS), or with ps_threads only those
- * threads.  Failures: -1 (NULL) with errno and pmc_errmsg().
+ * children they start (PMC_F_DESCENDANTS, unless ps_no_inherit), or with
+ * ps_threads those threads (a sampling session does not follow their
+ * children, as perf record -t; a counting one does, as perf stat -t).
+ * With ps_per_target (threads only), each event gets one PMC per target
+ * instead, the k-th following the k-th target alone: per-thread counts.
+ * Failures: -1 (NULL) with errno and pmc_errmsg().
  */
 struct pmc_session_opts {
 	uint64_t ps_hz;                /* samples per second (pmc_set_frequency); 0: by period */
@@ -2163,16 +2168,22 @@ struct pmc_session_opts {
 	const unsigned char *ps_cpus;  /* system-wide: ps_cpus[c] != 0 samples CPU c; NULL: all */
 	int ps_ncpus;                  /* the entries of ps_cpus */
 	int ps_threads;                /* the targets are threads (not system-wide) */
+	int ps_count;                  /* counting PMCs (PMC_MODE_SC/TC): no sampling settings */
+	int ps_no_inherit;             /* not the children of the targets (no PMC_F_DESCENDANTS) */
+	uint32_t ps_flags;             /* more flags of process-mode PMCs: PMC_F_LOG_PROCEXIT */
+	int ps_per_target;             /* > 0: that many threads, one PMC each per event */
 };
 struct pmc_session;
 /* A session without events (the options are copied).  EINVAL: ps_cpus
- * without ps_system_wide, or ps_threads with it. */
+ * without ps_system_wide; ps_threads, ps_per_target or ps_flags with it;
+ * sampling settings with ps_count; ps_per_target without ps_threads. */
 struct pmc_session *pmc_session_new(const struct pmc_session_opts *_o);
 /*
- * Allocate and configure _spec's PMCs (all of them or, on failure, none).
- * _offcpu: the event is context-switches sampled at every switch-out with
- * switch records and call chains (pmc_set_switch_log): off-CPU time.
- * ENXIO: no CPU to sample on.
+ * Allocate and configure _spec's PMCs (all of them or, on failure, none):
+ * the session's next event, numbered from 0 in the order of the calls that
+ * succeeded.  _offcpu: the event is context-switches sampled at every
+ * switch-out with switch records (off-CPU time; EINVAL counting).  ENXIO:
+ * no CPU to count on.
  */
 int pmc_session_add(struct pmc_session *_s, const char *_spec, int _offcpu);
 /* The PMCs in allocation order: how many, then the i-th one's id, its event
@@ -2180,12 +2191,24 @@ int pmc_session_add(struct pmc_session *_s, const char *_spec, int _offcpu);
  * (-1: it follows its targets); _spec and _cpu may be NULL. */
 int pmc_session_npmcs(const struct pmc_session *_s);
 pmc_id_t pmc_session_pmc(const struct pmc_session *_s, int _i, const char **_spec, int *_cpu);
-/* Attach every PMC to each of the _n targets (nothing to do system-wide);
+/* The events added, then event _ev's PMCs: how many, *_first (if not NULL)
+ * the index of the first (they follow each other, in the order of the CPUs
+ * or the targets); EINVAL: no such event. */
+int pmc_session_nevents(const struct pmc_session *_s);
+int pmc_session_event(const struct pmc_session *_s, int _ev, int *_first);
+/* Make event _member count in event _leader's group ({a,b}): each PMC of
+ * _member joins the PMC of _leader on the same CPU or target.  Before
+ * pmc_session_attach.  EINVAL: no such events, or the same one. */
+int pmc_session_group(struct pmc_session *_s, int _leader, int _member);
+/* Attach every PMC to each of the _n targets (nothing to do system-wide;
+ * with ps_per_target, _n must be it and each PMC gets its own target);
  * on failure *_failed (if not NULL) is the target refused. */
 int pmc_session_attach(struct pmc_session *_s, const pid_t *_targets, int _n, pid_t *_failed);
 /* Start every PMC; on failure *_failed (if not NULL) is the event of the
  * PMC that did not start. */
 int pmc_session_start(struct pmc_session *_s, const char **_failed);
+/* The i-th PMC's reading (pmc_read_ext). */
+int pmc_session_read(const struct pmc_session *_s, int _i, struct pmc_reading *_r);
 /* Stop every PMC (one that cannot be stopped is left as it is). */
 void pmc_session_stop(struct pmc_session *_s);
 /* Release the PMCs and free the session; NULL is nothing to do. */
@@ -2211,9 +2234,9 @@ struct pmc_log_stats {
 int pmc_log_stats(struct pmc_log_stats *_st);
 /*
  * pmc_log_finish ends a recording: every ring drained and written
- * (pmc_flush_logfile), the final counts into *_st (NULL: not wanted; pl_bytes
- * does not include the CLOSELOG record written at close), then the log
- * closed (pmc_close_logfile).  The log is closed even when writing failed;
+ * (pmc_flush_logfile), the log closed (pmc_close_logfile), and the final
+ * counts into *_st (NULL: not wanted): what the log holds, the CLOSELOG
+ * record included, so pl_bytes is the size of the log (a pipe's too).  The log is closed even when writing failed;
  * 0, or -1 with errno the first failure (a flush error, the writer's first
  * write error, a close error).  The PMCs should be stopped first.
  */

@@ -362,7 +362,9 @@ void pmc__log_fill_stats(struct pmc_driverstats *st)
 	st->pm_buffer_requests_failed = (unsigned)ls.errors;
 }
 
-static int close_log(void)
+/* Close the log; *fin (if not NULL) gets the writer's final counts: every
+ * record and byte it wrote, CLOSELOG included. */
+static int close_log(struct pmc_logw_stats *fin_out)
 {
 	int rc;
 	/* Rings belong to counters that outlive the log: stop draining them. */
@@ -383,6 +385,8 @@ static int close_log(void)
 	L.done.writes += fin.writes;
 	L.done.sweeps += fin.sweeps;
 	L.done.errors += fin.errors;
+	if (fin_out)
+		*fin_out = fin;
 	L.lw = NULL;
 	L.logged_all = L.logged_ksyms = 0;
 	return rc;
@@ -403,7 +407,7 @@ int pmc_configure_logfile_flags(int fd, unsigned flags)
 			pmc__set_reason("no log file is configured");
 			rc = -EINVAL;
 		} else {
-			rc = close_log();
+			rc = close_log(NULL);
 		}
 	} else if (L.lw) {
 		pmc__set_reason("a log file is already configured");
@@ -457,7 +461,7 @@ static int with_log(int (*fn)(void *), void *arg)
 }
 
 static int do_flush(void *arg)  { (void)arg; return pmc__logw_flush(L.lw); }
-static int do_close(void *arg)  { (void)arg; return close_log(); }
+static int do_close(void *arg)  { (void)arg; return close_log(NULL); }
 static int do_writelog(void *arg)
 {
 	struct pmc_logrec *r = rec_buf();
@@ -475,17 +479,14 @@ int pmc_log_set_cmdline(const char *cmdline)
 	return 0;
 }
 
-/* The writer's progress as pmc_log_stats reports it; the log is open. */
-static void log_stats(struct pmc_log_stats *st)
+/* The writer's counts as pmc_log_stats reports them. */
+static void log_stats(const struct pmc_logw_stats *ls, struct pmc_log_stats *st)
 {
-	struct pmc_logw_stats ls;
-
-	pmc__logw_get_stats(L.lw, &ls);
-	st->pl_samples = ls.samples;
-	st->pl_lost = ls.lost;
-	st->pl_records = ls.records;
-	st->pl_bytes = ls.bytes;
-	st->pl_error = ls.error;
+	st->pl_samples = ls->samples;
+	st->pl_lost = ls->lost;
+	st->pl_records = ls->records;
+	st->pl_bytes = ls->bytes;
+	st->pl_error = ls->error;
 }
 
 int pmc_log_stats(struct pmc_log_stats *st)
@@ -493,25 +494,30 @@ int pmc_log_stats(struct pmc_log_stats *st)
 	int rc = 0;
 	pthread_mutex_lock(&pmc__g.lock);
 	memset(st, 0, sizeof(*st));
-	if (L.lw)
-		log_stats(st);
-	else
+	if (L.lw) {
+		struct pmc_logw_stats ls;
+		pmc__logw_get_stats(L.lw, &ls);
+		log_stats(&ls, st);
+	} else
 		rc = -EINVAL;
 	pthread_mutex_unlock(&pmc__g.lock);
 	return pmc__ret(rc);
 }
 
-/* Flush, take the final counts, close: the log is complete even when a
- * step fails, and the first failure is the one reported. */
+/* Flush, close, and the final counts: what the log holds, to its last
+ * byte (a program writing to a pipe cannot ask the file); the log is
+ * complete even when a step fails, and the first failure is the one
+ * reported. */
 static int do_finish(void *arg)
 {
 	struct pmc_log_stats *st = arg;
+	struct pmc_logw_stats fin;
 	int rc = pmc__logw_flush(L.lw);
+	int crc = close_log(&fin);
 
-	log_stats(st);
+	log_stats(&fin, st);
 	if (rc == 0 && st->pl_error)
 		rc = -st->pl_error;
-	int crc = close_log();
 	return rc < 0 ? rc : crc;
 }
 
@@ -527,6 +533,6 @@ int pmc_log_finish(struct pmc_log_stats *st)
 void pmc__log_fini(void)
 {
 	if (L.lw)
-		close_log();
+		close_log(NULL);
 	memset(&L.done, 0, sizeof(L.done));
 }

@@ -127,6 +127,13 @@ else fail "-o - pipeline" "rcs=$rcs $(cat "$TMP/p.err" "$TMP/p.derr")"; fi
 if grep -q "written to '<stdout>'" "$TMP/p.err" && grep -qE '^[0-9]+$' "$TMP/p.err"; then
   ok "-o -: the summary on stderr, the command's stdout moved to stderr"
 else fail "-o - stdout/stderr" "$(cat "$TMP/p.err")"; fi
+# a pipe has no size to ask: the summary counts what went through it, the
+# compressed log's last frame (CLOSELOG) too
+for z in "" -z; do
+  "$PMC" record $z -e cpu-clock -o - -- "$HELPERS/busy" 50 2>"$TMP/pz.err" | cat >"$TMP/pz.log"
+  b=$(summary_field "$TMP/pz.err" bytes); sz=$(stat -c %s "$TMP/pz.log")
+  check "-o - ${z:-(raw)}: the summary's byte count is what the pipe got ($b = $sz)" test "$b" = "$sz"
+done
 
 "$PMC" record -z -e cpu-clock -o "$TMP/z.log" -- "$HELPERS/busy" 200 >/dev/null 2>"$TMP/z.err"; rc=$?
 magic=$(head -c 8 "$TMP/z.log" | tail -c 7)

@@ -21,6 +21,7 @@
 #include <linux/perf_event.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "pmc.h"
@@ -481,6 +482,9 @@ static void test_log_finish(void **s)
 	assert_int_equal(st.pl_error, 0);
 	assert_true(st.pl_samples > 0);
 	uint64_t st_samples = st.pl_samples;
+	struct stat sb;                                   /* every byte, CLOSELOG's too */
+	assert_int_equal(fstat(fd, &sb), 0);
+	assert_int_equal(st.pl_bytes, (uint64_t)sb.st_size);
 	EXPECT_ERR(pmc_log_stats(&st), EINVAL);          /* closed */
 	assert_int_equal(pmc_release(id), 0);
 	lseek(fd, 0, SEEK_SET);
@@ -495,6 +499,21 @@ static void test_log_finish(void **s)
 	assert_true(closelog);
 	assert_int_equal(samples, st_samples);
 	EXPECT_ERR(pmc_configure_logfile(-1), EINVAL);   /* nothing left open */
+
+	/* a compressed log into a pipe: the count is what the reader gets */
+	char buf[4096];
+	ssize_t got;
+	uint64_t piped = 0;
+	assert_int_equal(pipe(pfd), 0);
+	assert_int_equal(pmc_configure_logfile_flags(pfd[1], PMC_LOGF_ZSTD), 0);
+	assert_int_equal(pmc_writelog(42), 0);
+	assert_int_equal(pmc_log_finish(&st), 0);
+	close(pfd[1]);
+	while ((got = read(pfd[0], buf, sizeof(buf))) > 0)
+		piped += (uint64_t)got;
+	close(pfd[0]);
+	assert_true(piped > 0);
+	assert_int_equal(st.pl_bytes, piped);
 
 	/* the reader went away: the error is the writer's, the log is closed */
 	struct pmc_log_stats again;

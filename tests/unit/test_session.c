@@ -3,8 +3,9 @@
  * what pmc record and pmc top sample through, on the simulated PMU (4
  * CPUs): per-CPU PMCs system-wide (all CPUs or the marked ones), one PMC
  * following the target otherwise, an event allocated whole or not at all,
- * attach/start/stop on a workload, the option checks; and the library's
- * threads leave the program's signals to it.
+ * attach/start/stop on a workload, the option checks; a counting session
+ * as pmc stat counts through it (per CPU, per thread, groups, readings);
+ * and the library's threads leave the program's signals to it.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -165,6 +166,168 @@ static void test_target(void **state)
 	assert_int_equal(pmc_read(id, &v), -1);
 }
 
+/* What a counting session refuses: sampling settings, per-target PMCs of
+ * processes or of every CPU, process flags system-wide, the off-CPU event. */
+static void test_count_options(void **state)
+{
+	static const struct pmc_session_opts bad[] = {
+		{ .ps_count = 1, .ps_hz = 1000 },
+		{ .ps_count = 1, .ps_period = 100000 },
+		{ .ps_count = 1, .ps_callchain = 1 },
+		{ .ps_count = 1, .ps_ustack = 4096 },
+		{ .ps_count = 1, .ps_per_target = 2 },                      /* not threads */
+		{ .ps_count = 1, .ps_threads = 1, .ps_per_target = -1 },
+		{ .ps_count = 1, .ps_system_wide = 1, .ps_flags = PMC_F_LOG_PROCEXIT },
+	};
+	struct pmc_session_opts o = { .ps_count = 1 };
+	struct pmc_session *s;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		errno = 0;
+		assert_null(pmc_session_new(&bad[i]));
+		assert_int_equal(errno, EINVAL);
+	}
+	assert_non_null(s = pmc_session_new(&o));
+	errno = 0;
+	assert_int_equal(pmc_session_add(s, "context-switches", 1), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(pmc_session_nevents(s), 0);
+	assert_int_equal(pmc_session_npmcs(s), 0);
+	pmc_session_free(s);
+}
+
+/* Run a simulated workload to its end, the session's PMCs attached to it
+ * (process mode) and started before it executes. */
+static void run_workload(struct pmc_session *s, const char *path, int attach)
+{
+	char *argv[] = { (char *)path, NULL };
+	pid_t pid;
+	int status;
+
+	assert_int_equal(pmc_spawn(argv, &pid), 0);
+	if (attach)
+		assert_int_equal(pmc_session_attach(s, &pid, 1, NULL), 0);
+	assert_int_equal(pmc_session_start(s, NULL), 0);
+	assert_int_equal(pmc_spawn_go(pid), 0);
+	assert_int_equal(pmc_spawn_wait(pid, &status), 0);
+	assert_true(WIFEXITED(status));
+	pmc_session_stop(s);
+}
+
+/* The counts of event ev added over its PMCs. */
+static pmc_value_t event_total(const struct pmc_session *s, int ev)
+{
+	struct pmc_reading r;
+	pmc_value_t sum = 0;
+	int first, n = pmc_session_event(s, ev, &first);
+
+	assert_true(n > 0);
+	for (int k = 0; k < n; k++) {
+		assert_int_equal(pmc_session_read(s, first + k, &r), 0);
+		sum += r.pm_value;
+	}
+	return sum;
+}
+
+/* pmc stat -a -e '{cycles,instructions}': one counting PMC per CPU and
+ * event, each event's PMCs one after the other, grouped CPU by CPU; the
+ * whole machine's counts of a workload are its exact totals. */
+static void test_count_system_wide(void **state)
+{
+	struct pmc_session_opts o = { .ps_count = 1, .ps_system_wide = 1 };
+	struct pmc_session *s;
+	struct pmc_reading r;
+	int first, cpu;
+
+	(void)state;
+	assert_non_null(s = pmc_session_new(&o));
+	assert_int_equal(pmc_session_add(s, "cycles", 0), 0);
+	assert_int_equal(pmc_session_add(s, "instructions", 0), 0);
+	assert_int_equal(pmc_session_nevents(s), 2);
+	assert_int_equal(pmc_session_event(s, 0, &first), 4);
+	assert_int_equal(first, 0);
+	assert_int_equal(pmc_session_event(s, 1, &first), 4);
+	assert_int_equal(first, 4);
+	pmc_session_pmc(s, first + 2, NULL, &cpu);
+	assert_int_equal(cpu, 2);
+	errno = 0;
+	assert_int_equal(pmc_session_event(s, 2, NULL), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(pmc_session_read(s, 8, &r), -1);
+	/* a failed add is no event: the numbering goes on without it */
+	assert_int_equal(pmc_session_add(s, "no_such_event", 0), -1);
+	assert_int_equal(pmc_session_nevents(s), 2);
+	assert_int_equal(pmc_session_group(s, 0, 0), -1);
+	assert_int_equal(pmc_session_group(s, 0, 2), -1);
+	assert_int_equal(pmc_session_group(s, 0, 1), 0);
+	run_workload(s, "examples/sim/hot70.wl", 0);
+	assert_int_equal(event_total(s, 0), 100009108);
+	assert_int_equal(event_total(s, 1), 160014427);
+	pmc_session_free(s);
+}
+
+/* pmc stat -p: one PMC per event following the process and the threads it
+ * starts; with ps_no_inherit the main thread alone. */
+static void test_count_process(void **state)
+{
+	struct pmc_session_opts o = { .ps_count = 1 };
+	struct pmc_session *s;
+	int cpu;
+
+	(void)state;
+	assert_non_null(s = pmc_session_new(&o));
+	assert_int_equal(pmc_session_add(s, "instructions", 0), 0);
+	assert_int_equal(pmc_session_npmcs(s), 1);
+	pmc_session_pmc(s, 0, NULL, &cpu);
+	assert_int_equal(cpu, -1);
+	run_workload(s, "examples/sim/threads.wl", 1);
+	assert_int_equal(event_total(s, 0), 36010000);
+	pmc_session_free(s);
+
+	o.ps_no_inherit = 1;
+	assert_non_null(s = pmc_session_new(&o));
+	assert_int_equal(pmc_session_add(s, "instructions", 0), 0);
+	run_workload(s, "examples/sim/threads.wl", 1);
+	assert_int_equal(event_total(s, 0), 10000 + 9000000);
+	pmc_session_free(s);
+}
+
+/* pmc stat --per-thread: one PMC per event and thread, the k-th following
+ * the k-th thread alone. */
+static void test_count_per_target(void **state)
+{
+	struct pmc_session_opts o = { .ps_count = 1, .ps_threads = 1, .ps_no_inherit = 1,
+	    .ps_per_target = 2 };
+	char *a[] = { "examples/sim/hot70.wl", NULL }, *b[] = { "examples/sim/threads.wl", NULL };
+	struct pmc_session *s;
+	struct pmc_reading r;
+	pid_t pids[2], failed = 0;
+	int first, status;
+
+	(void)state;
+	assert_non_null(s = pmc_session_new(&o));
+	assert_int_equal(pmc_session_add(s, "instructions", 0), 0);
+	assert_int_equal(pmc_session_event(s, 0, &first), 2);
+	assert_int_equal(pmc_spawn(a, &pids[0]), 0);
+	assert_int_equal(pmc_spawn(b, &pids[1]), 0);
+	errno = 0;
+	assert_int_equal(pmc_session_attach(s, pids, 1, &failed), -1);   /* one per PMC */
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(pmc_session_attach(s, pids, 2, &failed), 0);
+	assert_int_equal(pmc_session_start(s, NULL), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pmc_spawn_go(pids[i]), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pmc_spawn_wait(pids[i], &status), 0);
+	pmc_session_stop(s);
+	assert_int_equal(pmc_session_read(s, first, &r), 0);
+	assert_int_equal(r.pm_value, 160014427);
+	assert_int_equal(pmc_session_read(s, first + 1, &r), 0);
+	assert_int_equal(r.pm_value, 10000 + 9000000);
+	pmc_session_free(s);
+}
+
 /* The library's own threads (the log writer started in setup, and any
  * other) take no signals: SIGINT, SIGALRM, SIGTERM, SIGCHLD and SIGIO reach
  * the program's threads, without the program blocking them around
@@ -208,6 +371,10 @@ int main(void)
 		cmocka_unit_test(test_system_wide),
 		cmocka_unit_test(test_free_releases),
 		cmocka_unit_test(test_target),
+		cmocka_unit_test(test_count_options),
+		cmocka_unit_test(test_count_system_wide),
+		cmocka_unit_test(test_count_process),
+		cmocka_unit_test(test_count_per_target),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

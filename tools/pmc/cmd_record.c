@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -515,13 +514,7 @@ int cmd_record(int argc, char **argv)
 		write_failed = errno;
 	clear_status(&r);
 
-	/* The log's size: the file's, or (a pipe) what the writer wrote. */
-	uint64_t bytes = st.pl_bytes;
-	struct stat sb;
-	if (fstat(r.logfd, &sb) == 0 && S_ISREG(sb.st_mode))
-		bytes = (uint64_t)sb.st_size;
-	else if (!o.zstd && !write_failed)
-		bytes += 16;          /* the CLOSELOG record written at close */
+	uint64_t bytes = st.pl_bytes;        /* the log's size, a pipe's too */
 	if (r.of.fd >= 0) {
 		if (pmc_outfile_commit(&r.of) < 0 && !write_failed)
 			write_failed = errno;

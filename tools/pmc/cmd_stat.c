@@ -261,8 +261,7 @@ int cmd_stat(int argc, char **argv)
 	memset(&res, 0, sizeof(res));
 	for (int run = 0; run < o.repeat; run++) {
 		if (run > 0)
-			for (int i = 0; i < o.nev; i++)
-				stat_release_event(&o.ev[i]);
+			stat_release(&o);
 		stat_run_once(&o, run, &res);
 		sum += res.elapsed_ns;
 		sumsq += res.elapsed_ns * res.elapsed_ns;
@@ -291,8 +290,8 @@ int cmd_stat(int argc, char **argv)
 		close(res.logfd);
 	}
 	int out_failed = outpath && cli_close_output(&of, o.out, 0) != 0;
+	stat_release(&o);
 	for (int i = 0; i < o.nev; i++) {
-		stat_release_event(&o.ev[i]);
 		free(o.ev[i].spec);
 		free(o.ev[i].runs);
 	}

@@ -23,6 +23,8 @@ struct stat_ev {
 	int leader;                     /* index of its group's leader ({a,b}), -1 if none */
 	int supported;                  /* 0: "<not supported>" */
 	char why[512];
+	int sev;                        /* its event in the run's session; -1: none */
+	int first;                      /* its first PMC in the session */
 	pmc_id_t *ids;
 	int *id_unit;                   /* aggregation unit of each PMC (see stat_unit) */
 	int nids;
@@ -63,6 +65,7 @@ struct stat_opts {
 	int no_inherit;
 	const char *backend;
 	pid_t child;                    /* the command's pid (last run) */
+	struct pmc_session *sess;       /* the last run's PMCs */
 	FILE *out;
 };
 
@@ -82,8 +85,9 @@ void stat_cpu_units(struct stat_opts *o);
 /* One run: the command (or -p/-t/-a for the duration) counted from zero by
  * each event's own PMCs, -I's intervals printed; a setup failure exits. */
 void stat_run_once(struct stat_opts *o, int run, struct stat_run_result *res);
-/* Release e's PMCs and readings (before the next run, and at the end). */
-void stat_release_event(struct stat_ev *e);
+/* Release the run's session and each event's readings (before the next
+ * run, and at the end). */
+void stat_release(struct stat_opts *o);
 
 /* The value of a reading in the event's unit (sysfs scale applied). */
 double stat_value(const struct stat_ev *e, const struct pmc_reading *r);

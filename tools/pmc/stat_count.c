@@ -1,8 +1,9 @@
 /*
  * stat_count.c — `pmc stat`'s counting: the aggregation units (per CPU,
- * core, socket, thread), the PMCs of each event allocated, grouped, attached
- * and started, and one run of the command or the duration with -I's
- * intervals (see stat.h).  cmd_stat.c parses the options, stat_print.c
+ * core, socket, thread), the library's counting session (pmc_session_*:
+ * each event's PMCs allocated per unit, grouped, attached, started, read),
+ * and one run of the command or the duration with -I's intervals (see
+ * stat.h).  cmd_stat.c parses the options, stat_print.c
  * prints.
  */
 #include <dirent.h>
@@ -130,96 +131,87 @@ static void thread_units(struct stat_opts *o, pid_t **tids, int *ntids)
 	}
 }
 
-/* ---- PMCs ----------------------------------------------------------------------- */
+/* ---- PMCs: the library's counting session ------------------------------------ */
 
-static void push_id(struct stat_ev *e, pmc_id_t id, int unit)
+/* The session of one run: counting PMCs per CPU (-a), per thread
+ * (--per-thread), or one per event following the targets. */
+static struct pmc_session *new_session(const struct stat_opts *o, int ntids)
 {
-	pmc_id_t *ni = realloc(e->ids, (size_t)(e->nids + 1) * sizeof(*ni));
-	int *nu = ni ? realloc(e->id_unit, (size_t)(e->nids + 1) * sizeof(*nu)) : NULL;
-	if (!ni || !nu)
+	const struct pmc_session_opts so = {
+		.ps_count = 1, .ps_system_wide = o->tgt.system_wide,
+		.ps_cpus = o->tgt.cpu_list ? o->tgt.cpus : NULL, .ps_ncpus = CLI_MAX_CPUS,
+		.ps_threads = o->tgt.threads || o->aggr == AGGR_THREAD,
+		.ps_no_inherit = o->no_inherit || o->aggr == AGGR_THREAD,
+		.ps_flags = o->per_process ? PMC_F_LOG_PROCEXIT : 0,
+		.ps_per_target = o->aggr == AGGR_THREAD ? ntids : 0,
+	};
+	struct pmc_session *s = pmc_session_new(&so);
+
+	if (!s)
+		cli_die(CLI_EXIT_FAIL, "cannot start a counting session: %s", strerror(errno));
+	return s;
+}
+
+static void kill_child(pid_t child)
+{
+	int status;
+
+	if (child > 0) {
+		pmc_spawn_kill(child, SIGKILL);
+		pmc_spawn_wait(child, &status);
+	}
+}
+
+/* e's PMCs as the session allocated them, each with its aggregation unit. */
+static void take_pmcs(struct stat_opts *o, struct stat_ev *e)
+{
+	e->sev = pmc_session_nevents(o->sess) - 1;
+	e->nids = pmc_session_event(o->sess, e->sev, &e->first);
+	e->ids = calloc((size_t)e->nids, sizeof(*e->ids));
+	e->id_unit = calloc((size_t)e->nids, sizeof(*e->id_unit));
+	if (!e->ids || !e->id_unit)
 		cli_die(CLI_EXIT_FAIL, "out of memory");
-	e->ids = ni;
-	e->id_unit = nu;
-	e->ids[e->nids] = id;
-	e->id_unit[e->nids++] = unit;
+	for (int k = 0; k < e->nids; k++) {
+		int cpu;
+		e->ids[k] = pmc_session_pmc(o->sess, e->first + k, NULL, &cpu);
+		e->id_unit[k] = cpu >= 0 ? o->cpu_unit[cpu] : o->aggr == AGGR_THREAD ? k : 0;
+	}
 }
 
-/* Allocate the PMCs of one event: per CPU (-a), per thread, or one. */
-static int alloc_event(struct stat_opts *o, struct stat_ev *e, uint32_t flags,
-    const pid_t *tids, int ntids)
-{
-	pmc_id_t id;
-
-	if (o->tgt.system_wide) {
-		int ncpu = pmc_ncpu();
-		for (int c = 0; c < ncpu; c++) {
-			if (!cli_target_has_cpu(&o->tgt, c))
-				continue;
-			if (pmc_allocate(e->spec, PMC_MODE_SC, 0, c, &id, 0) < 0) {
-				if (errno == ENXIO && !o->tgt.cpu_list)
-					continue;        /* an offline CPU */
-				return -1;
-			}
-			push_id(e, id, o->cpu_unit[c]);
-		}
-		return 0;
-	}
-	if (o->aggr == AGGR_THREAD) {
-		for (int t = 0; t < ntids; t++) {
-			if (pmc_allocate(e->spec, PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0) < 0)
-				return -1;
-			push_id(e, id, t);
-		}
-		return 0;
-	}
-	if (pmc_allocate(e->spec, PMC_MODE_TC, flags, PMC_CPU_ANY, &id, 0) < 0)
-		return -1;
-	push_id(e, id, 0);
-	return 0;
-}
-
-/* Allocate one event; a machine that cannot count it gives "<not supported>",
+/* Add one event; a machine that cannot count it gives "<not supported>",
  * anything else (bad name, no permission) is fatal. */
-static void setup_event(struct stat_opts *o, struct stat_ev *e, uint32_t flags,
-    const pid_t *tids, int ntids, pid_t child)
+static void setup_event(struct stat_opts *o, struct stat_ev *e, pid_t child)
 {
 	const char *u;
 
 	e->supported = 1;
-	if (alloc_event(o, e, flags, tids, ntids) < 0) {
+	e->sev = -1;
+	if (pmc_session_add(o->sess, e->spec, 0) < 0) {
 		int err = errno;
 		enum pmc_errcause cause = pmc_errcause();
 		char why[512];
 		/* the reason first: ending the child starts a new one */
 		snprintf(why, sizeof(why), "%s", pmc_errmsg());
-		for (int k = 0; k < e->nids; k++)
-			pmc_release(e->ids[k]);
-		e->nids = 0;
-		if (err == EOPNOTSUPP || (err == EINVAL && (cause == PMC_CAUSE_NO_PMU ||
+		/* every CPU offline: the session skips them (-C names none) */
+		int no_cpu = err == ENXIO && o->tgt.system_wide && !o->tgt.cpu_list;
+		if (no_cpu || err == EOPNOTSUPP || (err == EINVAL && (cause == PMC_CAUSE_NO_PMU ||
 		    cause == PMC_CAUSE_UNSUPPORTED))) {
 			e->supported = 0;
-			snprintf(e->why, sizeof(e->why), "%s", why);
+			snprintf(e->why, sizeof(e->why), "%s",
+			    no_cpu ? "no CPU of the list is online" : why);
 			snprintf(e->name, sizeof(e->name), "%s", e->spec);
 			return;
 		}
-		if (child > 0) {
-			int status;
-			pmc_spawn_kill(child, SIGKILL);
-			pmc_spawn_wait(child, &status);
-		}
+		kill_child(child);
 		cli_die(err == ENOENT || err == EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAIL,
 		    "cannot count '%s': %s", e->spec, why);
 	}
-	if (e->nids == 0) {
-		e->supported = 0;
-		snprintf(e->why, sizeof(e->why), "no CPU of the list is online");
-	}
-	const char *name = e->nids ? pmc_event_name(e->ids[0]) : NULL;
+	take_pmcs(o, e);
+	const char *name = pmc_event_name(e->ids[0]);
 	snprintf(e->name, sizeof(e->name), "%s", name ? name : e->spec);
-	if (e->nids && pmc_event_unit(e->ids[0], &e->scale, &u) == 0)
+	if (pmc_event_unit(e->ids[0], &e->scale, &u) == 0)
 		snprintf(e->unit, sizeof(e->unit), "%s", u);
-	if (e->nids)
-		pmc_event_kind(e->ids[0], &e->kind);
+	pmc_event_kind(e->ids[0], &e->kind);
 	e->rk = calloc((size_t)e->nids + 1, sizeof(*e->rk));
 	e->prev_rk = calloc((size_t)e->nids + 1, sizeof(*e->prev_rk));
 	e->base_rk = calloc((size_t)e->nids + 1, sizeof(*e->base_rk));
@@ -227,72 +219,52 @@ static void setup_event(struct stat_opts *o, struct stat_ev *e, uint32_t flags,
 		cli_die(CLI_EXIT_FAIL, "out of memory");
 }
 
-void stat_release_event(struct stat_ev *e)
+void stat_release(struct stat_opts *o)
 {
-	for (int k = 0; k < e->nids; k++)
-		pmc_release(e->ids[k]);
-	free(e->ids);
-	free(e->id_unit);
-	free(e->rk);
-	free(e->prev_rk);
-	free(e->base_rk);
-	e->ids = NULL;
-	e->id_unit = NULL;
-	e->rk = e->prev_rk = e->base_rk = NULL;
-	e->nids = 0;
+	for (int i = 0; i < o->nev; i++) {
+		struct stat_ev *e = &o->ev[i];
+		free(e->ids);
+		free(e->id_unit);
+		free(e->rk);
+		free(e->prev_rk);
+		free(e->base_rk);
+		e->ids = NULL;
+		e->id_unit = NULL;
+		e->rk = e->prev_rk = e->base_rk = NULL;
+		e->nids = 0;
+		e->sev = -1;
+	}
+	pmc_session_free(o->sess);
+	o->sess = NULL;
 }
 
 static void fail_with_child(pid_t child, const char *fmt, const char *a, int b)
 {
 	char why[512];
 	snprintf(why, sizeof(why), "%s", pmc_errmsg());
-	if (child > 0) {
-		int status;
-		pmc_spawn_kill(child, SIGKILL);
-		pmc_spawn_wait(child, &status);
-	}
+	kill_child(child);
 	cli_die(CLI_EXIT_FAIL, fmt, a, b, why);
 }
 
 /* Groups, then attach (process mode): members join before the first attach. */
-static void group_and_attach(struct stat_opts *o, pid_t child, const pid_t *tids)
+static void group_and_attach(struct stat_opts *o, pid_t child, const pid_t *tids, int ntids)
 {
+	pid_t failed;
+
 	for (int i = 0; i < o->nev; i++) {
-		struct stat_ev *e = &o->ev[i], *l;
-		if (e->leader < 0 || !e->supported)
+		struct stat_ev *e = &o->ev[i];
+		if (e->leader < 0 || e->sev < 0 || o->ev[e->leader].sev < 0)
 			continue;
-		l = &o->ev[e->leader];
-		for (int k = 0; k < e->nids && l->supported && k < l->nids; k++)
-			if (pmc_group(l->ids[k], e->ids[k]) < 0)
-				fail_with_child(child, "cannot group '%s' (event %d): %s", e->spec, i + 1);
+		if (pmc_session_group(o->sess, o->ev[e->leader].sev, e->sev) < 0)
+			fail_with_child(child, "cannot group '%s' (event %d): %s", e->spec, i + 1);
 	}
 	if (o->tgt.system_wide)
 		return;
-	for (int i = 0; i < o->nev; i++) {
-		struct stat_ev *e = &o->ev[i];
-		for (int k = 0; k < e->nids; k++) {
-			const pid_t *targets = o->aggr == AGGR_THREAD ? &tids[k] :
-			    o->tgt.cmd ? &child : o->tgt.pids;
-			int nt = o->aggr == AGGR_THREAD || o->tgt.cmd ? 1 : o->tgt.npids;
-			int thread = o->tgt.threads || o->aggr == AGGR_THREAD;
-			for (int t = 0; t < nt; t++) {
-				int r = thread ? pmc_attach_thread(e->ids[k], targets[t]) :
-				    pmc_attach(e->ids[k], targets[t]);
-				if (r < 0)
-					fail_with_child(child, "cannot attach to %s %d: %s",
-					    thread ? "thread" : "process", (int)targets[t]);
-			}
-		}
-	}
-}
-
-static void start_all(struct stat_opts *o)
-{
-	for (int i = 0; i < o->nev; i++)
-		for (int k = 0; k < o->ev[i].nids; k++)
-			if (pmc_start(o->ev[i].ids[k]) < 0)
-				cli_die(CLI_EXIT_FAIL, "cannot start counting '%s': %s",
-				    o->ev[i].spec, pmc_errmsg());
+	if (pmc_session_attach(o->sess, o->aggr == AGGR_THREAD ? tids : o->tgt.cmd ? &child :
+	    o->tgt.pids, o->aggr == AGGR_THREAD ? ntids : o->tgt.cmd ? 1 : o->tgt.npids,
+	    &failed) < 0)
+		fail_with_child(child, "cannot attach to %s %d: %s",
+		    o->tgt.threads || o->aggr == AGGR_THREAD ? "thread" : "process", (int)failed);
 }
 
 static void read_all(struct stat_opts *o)
@@ -300,7 +272,7 @@ static void read_all(struct stat_opts *o)
 	for (int i = 0; i < o->nev; i++) {
 		struct stat_ev *e = &o->ev[i];
 		for (int k = 0; k < e->nids; k++)
-			if (pmc_read_ext(e->ids[k], &e->rk[k]) < 0)
+			if (pmc_session_read(o->sess, e->first + k, &e->rk[k]) < 0)
 				memset(&e->rk[k], 0, sizeof(e->rk[k]));
 	}
 }
@@ -370,14 +342,10 @@ static int count_loop(struct stat_opts *o, pid_t child, uint64_t t0, int *status
 
 void stat_run_once(struct stat_opts *o, int run, struct stat_run_result *res)
 {
-	uint32_t flags = PMC_F_DESCENDANTS;
 	pid_t child = -1, *tids = NULL;
 	int status = 0, ntids = 0, done = 0;
+	const char *failed;
 
-	if (o->per_process)
-		flags |= PMC_F_LOG_PROCEXIT;
-	if (o->no_inherit)
-		flags &= ~(uint32_t)PMC_F_DESCENDANTS;
 	if (o->aggr == AGGR_THREAD)
 		thread_units(o, &tids, &ntids);
 
@@ -394,14 +362,16 @@ void stat_run_once(struct stat_opts *o, int run, struct stat_run_result *res)
 		if (pmc_configure_logfile(res->logfd) < 0)
 			cli_die(CLI_EXIT_FAIL, "cannot configure the log: %s", pmc_errmsg());
 	}
-	/* Each run counts from zero: its own PMCs (an event the machine
+	/* Each run counts from zero: its own session (an event the machine
 	 * cannot count is not tried again). */
+	o->sess = new_session(o, ntids);
 	for (int i = 0; i < o->nev; i++)
 		if (run == 0 || o->ev[i].supported)
-			setup_event(o, &o->ev[i], flags, tids, ntids, child);
-	group_and_attach(o, child, tids);
+			setup_event(o, &o->ev[i], child);
+	group_and_attach(o, child, tids, ntids);
 	free(tids);
-	start_all(o);
+	if (pmc_session_start(o->sess, &failed) < 0)
+		cli_die(CLI_EXIT_FAIL, "cannot start counting '%s': %s", failed, pmc_errmsg());
 
 	uint64_t t0 = cli_target_now_ns(&o->tgt);
 	if (child > 0 && pmc_spawn_go(child) < 0)
@@ -420,9 +390,7 @@ void stat_run_once(struct stat_opts *o, int run, struct stat_run_result *res)
 	if (!done)
 		count_loop(o, child, t0, &status, &printed);
 	res->elapsed_ns = (double)(cli_target_now_ns(&o->tgt) - t0);
-	for (int i = 0; i < o->nev; i++)
-		for (int k = 0; k < o->ev[i].nids; k++)
-			pmc_stop(o->ev[i].ids[k]);
+	pmc_session_stop(o->sess);
 	read_all(o);
 	/* The last, partial interval (perf prints it too), stamped with its end. */
 	if (o->interval_ms && res->elapsed_ns > (double)printed)
