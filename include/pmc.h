@@ -1938,7 +1938,10 @@ int pmc_detach_thread(pmc_id_t _pmc, pid_t _tid);
 /*
  * pmc_group — make _member count in _leader's group (scheduled onto the PMU
  * together, so ratios between them are exact).  Both stopped, same mode and
- * CPU; before the first attach or start.
+ * CPU; before the first attach or start.  A member started (or started
+ * again) while its leader runs counts from then on: the running group is
+ * taken off the CPU and put back with it, which Linux does not do for a
+ * member of another PMU (cpu-clock in a task-clock group).
  */
 int pmc_group(pmc_id_t _leader, pmc_id_t _member);
 

@@ -780,14 +780,37 @@ static int live_targets(const struct pmc *pm)
 	return 0;
 }
 
+/*
+ * A member enabled while its group runs: Linux (since 6.2, where each PMU
+ * has its own event context) then reschedules only the member's PMU, not
+ * the group, which lives in the leader's.  A member of another PMU than
+ * its leader (cpu-clock or page-faults in a task-clock group: three
+ * software PMUs) stays enabled but off the CPU, counting nothing, until
+ * the thread next switches out and in — zero for a short busy thread.
+ * Turning the leader off and on schedules the whole group at once.
+ */
+static int reseat_group(struct pmc *pm, struct pmc_target *t, int slot)
+{
+	struct pmc_bctr *l = leader_ctr(pm, t->pid, t->is_thread, slot);
+	int rc;
+
+	if (!l || pm->leader->state != PMC_STATE_RUNNING || pmc__spawn_pending(t->pid))
+		return 0;
+	if ((rc = pmc__g.be->disable(l)) < 0)
+		return rc;
+	return pmc__g.be->enable(l);
+}
+
 /* Enable a target's counters and their context-switch probes. */
-static int enable_target(struct pmc_target *t)
+static int enable_target(struct pmc *pm, struct pmc_target *t)
 {
 	int rc = 0;
 	for (int i = 0; i < t->nctr && rc == 0; i++) {
 		rc = pmc__g.be->enable(t->ctr[i]);
 		if (rc == 0 && t->probe[i])
 			rc = pmc__g.be->enable(t->probe[i]);
+		if (rc == 0)
+			rc = reseat_group(pm, t, i);
 	}
 	return rc;
 }
@@ -825,7 +848,7 @@ static int attach_locked(struct pmc *pm, pid_t pid, int is_thread, unsigned flag
 		return rc;
 	}
 	if (pm->state == PMC_STATE_RUNNING)
-		enable_target(t);
+		enable_target(pm, t);
 	t->next = pm->targets;
 	pm->targets = t;
 	pm->flags |= PMC_F_ATTACH_DONE;
@@ -961,7 +984,7 @@ int pmc_start(pmc_id_t id)
 	 * (enable_on_exec): enabling them now would count our own exec. */
 	for (struct pmc_target *t = pm->targets; t && rc == 0; t = t->next)
 		if (!pmc__spawn_pending(t->pid))
-			rc = enable_target(t);
+			rc = enable_target(pm, t);
 	if (rc == 0)
 		pm->state = PMC_STATE_RUNNING;
 	return leave(rc);

@@ -8,9 +8,12 @@
  * A compute() preempted past its deadline eats into the next sleep, so on a
  * loaded machine the split drifts from BUSY_PCT: the program measures its
  * own and prints it at the end on standard error ("compute 70.12
- * wait_for_io 29.88 total_ns 2000123456": % of the time in the two, and
- * that time), the truth a profile is held to.
+ * wait_for_io 29.88 total_ns 2000123456 nvcsw 187": % of the time in the
+ * two, that time, and the kernel's count of this thread's voluntary context
+ * switches over it: the sleeps that really slept, each a switch-out), the
+ * truth a profile is held to.
  */
+#include <sys/resource.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,9 +51,11 @@ int main(int argc, char **argv)
 	int periods = argc > 1 ? atoi(argv[1]) : 200;
 	int busy = argc > 2 ? atoi(argv[2]) : 70;
 	uint64_t t = now(), in_compute = 0, in_wait = 0;
+	struct rusage r0, r1;
 
 	if (periods < 1 || busy < 0 || busy > 100)
 		return 2;
+	getrusage(RUSAGE_THREAD, &r0);
 	for (int i = 0; i < periods; i++) {
 		uint64_t t0 = now(), t1;
 		compute(t + PERIOD_NS * (uint64_t)busy / 100);
@@ -60,9 +65,10 @@ int main(int argc, char **argv)
 		in_compute += t1 - t0;
 		in_wait += now() - t1;
 	}
-	fprintf(stderr, "compute %.2f wait_for_io %.2f total_ns %llu\n",
+	getrusage(RUSAGE_THREAD, &r1);
+	fprintf(stderr, "compute %.2f wait_for_io %.2f total_ns %llu nvcsw %ld\n",
 	    100.0 * (double)in_compute / (double)(in_compute + in_wait),
 	    100.0 * (double)in_wait / (double)(in_compute + in_wait),
-	    (unsigned long long)(in_compute + in_wait));
+	    (unsigned long long)(in_compute + in_wait), r1.ru_nvcsw - r0.ru_nvcsw);
 	return 0;
 }

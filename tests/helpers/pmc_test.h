@@ -40,6 +40,19 @@ static inline int pmc_test_teardown(void **state)
 	assert_int_not_equal(pmc_errcause(), PMC_CAUSE_NONE); \
 } while (0)
 
+/* PMC_TEST_ASAN: 1 in a build with AddressSanitizer, whose runtime owns
+ * the allocator (no malloc to replace, no heap size worth measuring). */
+#if defined(__SANITIZE_ADDRESS__)
+#define PMC_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PMC_TEST_ASAN 1
+#endif
+#endif
+#ifndef PMC_TEST_ASAN
+#define PMC_TEST_ASAN 0
+#endif
+
 /* Burn about ms of this thread's CPU time. */
 static inline void pmc_test_spin_ms(int ms)
 {

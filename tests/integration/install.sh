@@ -95,11 +95,29 @@ else
   else fail "libpmc.pc" "$(cat "$P/lib/pkgconfig/libpmc.pc")"; fi
 
   cat >"$TMP/prog.c" <<'EOF'
-/* Counts the task-clock of a busy loop and, for comparison, the thread's
- * CPU time as the C library measures it. */
+/*
+ * Counts the task-clock of a busy loop with libpmc and checks the number
+ * against the kernel's own task-clock, opened here directly, over two
+ * windows: one enabled before pmc_start and disabled after pmc_stop, one
+ * enabled after pmc_start and disabled before pmc_stop.  The three count
+ * one clock (the task's perf context time) over nested windows, so libpmc's
+ * reading must lie between the two, exactly.
+ *
+ * Not the thread's CPU time (CLOCK_THREAD_CPUTIME_ID): that is the
+ * scheduler's clock_task, from which a guest's stolen time (paravirt steal)
+ * is taken out, while task-clock runs on perf's clock the whole time the
+ * thread is current; on a loaded VM the two differ by several per cent (23 %
+ * seen) over the same window.  It is printed only, for the record.
+ */
+#include <linux/perf_event.h>
 #include <pmc.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 static unsigned long long cpu_ns(void)
 {
@@ -108,31 +126,65 @@ static unsigned long long cpu_ns(void)
 	return (unsigned long long)t.tv_sec * 1000000000ull + (unsigned long long)t.tv_nsec;
 }
 
+/* The kernel's task-clock of this thread, opened disabled. */
+static int kernel_task_clock(void)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.disabled = 1;
+	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+}
+
+static unsigned long long kernel_read(int fd)
+{
+	uint64_t v = 0;
+	if (read(fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
+		return 0;
+	return (unsigned long long)v;
+}
+
 int main(void)
 {
 	pmc_id_t id;
 	pmc_value_t v = 0;
 	volatile unsigned long x = 0;
-	unsigned long long t0, t1;
+	unsigned long long c0, c1;
+	int outer = kernel_task_clock(), inner = kernel_task_clock();
 
+	if (outer < 0 || inner < 0) {
+		perror("prog: perf_event_open");
+		return 1;
+	}
 	if (pmc_init() < 0 ||
 	    pmc_allocate("task-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0) < 0) {
 		fprintf(stderr, "prog: %s\n", pmc_errmsg());
 		return 1;
 	}
-	t0 = cpu_ns();
+	ioctl(outer, PERF_EVENT_IOC_ENABLE, 0);
 	if (pmc_start(id) < 0) {
 		fprintf(stderr, "pmc_start: %s\n", pmc_errmsg());
 		return 1;
 	}
+	ioctl(inner, PERF_EVENT_IOC_ENABLE, 0);
+	c0 = cpu_ns();
 	for (unsigned long i = 0; i < 60000000ul; i++)
 		x += i;
-	if (pmc_stop(id) < 0 || pmc_read(id, &v) < 0) {
+	c1 = cpu_ns();
+	ioctl(inner, PERF_EVENT_IOC_DISABLE, 0);
+	if (pmc_stop(id) < 0) {
+		fprintf(stderr, "pmc_stop: %s\n", pmc_errmsg());
+		return 1;
+	}
+	ioctl(outer, PERF_EVENT_IOC_DISABLE, 0);
+	if (pmc_read(id, &v) < 0) {
 		fprintf(stderr, "pmc_read: %s\n", pmc_errmsg());
 		return 1;
 	}
-	t1 = cpu_ns();
-	printf("%llu %llu\n", (unsigned long long)v, t1 - t0);
+	printf("%llu %llu %llu %llu\n", (unsigned long long)v, kernel_read(inner),
+	    kernel_read(outer), c1 - c0);
 	pmc_release(id);
 	pmc_fini();
 	return 0;
@@ -143,10 +195,12 @@ EOF
     ok "a program builds with \$(pkg-config --cflags --libs libpmc)"
     lib=$(LD_LIBRARY_PATH=$P/lib ldd "$TMP/prog" 2>/dev/null | awk '$1 == "libpmc.so.1" {print $3}')
     check "it loads the installed libpmc.so.1 ($lib)" test "$lib" = "$P/lib/libpmc.so.1"
-    read -r tc cpu < <(LD_LIBRARY_PATH=$P/lib "$TMP/prog" 2>"$TMP/prog.err")
-    if [ -n "${tc:-}" ] && [ "$tc" -gt 0 ] && approx "$tc" "$cpu" 15; then
-      ok "it counts: task-clock $tc ns, thread CPU time $cpu ns"
-    else fail "the program counts" "task-clock '${tc:-}' cpu '${cpu:-}' $(cat "$TMP/prog.err")"; fi
+    # libpmc's task-clock between the kernel's over the windows just inside
+    # and just outside pmc_start..pmc_stop (see prog.c: exact, no allowance)
+    read -r tc kin kout cpu < <(LD_LIBRARY_PATH=$P/lib "$TMP/prog" 2>"$TMP/prog.err")
+    if [ -n "${kout:-}" ] && [ "$kin" -gt 1000000 ] && [ "$kin" -le "$tc" ] && [ "$tc" -le "$kout" ]; then
+      ok "it counts: task-clock $tc ns, within the kernel's $kin..$kout ns (thread CPU time $cpu ns)"
+    else fail "the program counts" "task-clock '${tc:-}' kernel '${kin:-}'..'${kout:-}' cpu '${cpu:-}' $(cat "$TMP/prog.err")"; fi
   else
     fail "a program builds with pkg-config" "$(head -20 "$TMP/cc1.log")"
     skip "it loads the installed libpmc.so.1" "it did not build"
@@ -157,7 +211,7 @@ EOF
   if $CC $SANFLAGS -o "$TMP/prog_static" "$TMP/prog.c" $(pkg-config --cflags libpmc) \
        "$P/lib/libpmc.a" $(pkg-config --static --libs-only-l libpmc | sed 's/-lpmc\b//') \
        >"$TMP/cc2.log" 2>&1; then
-    read -r tc cpu < <(env -u LD_LIBRARY_PATH "$TMP/prog_static" 2>"$TMP/ps.err")
+    read -r tc _ < <(env -u LD_LIBRARY_PATH "$TMP/prog_static" 2>"$TMP/ps.err")
     if ! ldd "$TMP/prog_static" 2>/dev/null | grep -q libpmc && [ -n "${tc:-}" ] && [ "$tc" -gt 0 ]; then
       ok "static link with libpmc.a and pkg-config --static: counts ($tc ns)"
     else fail "static link runs" "tc='${tc:-}' $(cat "$TMP/ps.err")"; fi

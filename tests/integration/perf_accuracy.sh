@@ -30,7 +30,11 @@ def sections(path, perf):
         rest = f[1:] if perf else f[2:]          # pmc has a Samples column
         if len(rest) < 4:
             continue
-        key = (rest[0], rest[1], " ".join(rest[3:]))   # comm, dso, symbol (after [.]/[k])
+        # comm, dso, symbol (after [.]/[k]); a C++ symbol without its
+        # parameter list, as perf prints it unless -v (pmc prints it whole):
+        # -a records whatever else runs, a compiler's cc1 for one
+        sym = re.sub(r"\(.*\)( const)?$", "", " ".join(rest[3:]))
+        key = (rest[0], rest[1], sym)
         cur[key] = cur.get(key, 0.0) + pct
     return secs
 perf, pmc = sections(sys.argv[1], True), sections(sys.argv[2], False)

@@ -33,7 +33,7 @@ if ! "$PMC" record -q -e cpu-clock -o "$TMP/probe.log" -- true >/dev/null 2>"$TM
   skip "top" "cannot sample here: $(tail -1 "$TMP/e")"
   done_testing; exit
 fi
-# a copy under a name of its own, so `pgrep -f` finds only ours
+# a copy named for the screens (its rows show the DSO "topwork")
 cp "$W/work603010" "$TMP/topwork"
 
 # share SYM FILE: the first Overhead % of SYM ("[.] SYM") in a block
@@ -85,34 +85,42 @@ if ! command -v tmux >/dev/null; then
 fi
 SOCK=$TMP/tmux.sock
 T() { tmux -S "$SOCK" "$@"; }
-trap 'tmux -S "$SOCK" kill-server 2>/dev/null; pkill -KILL -x topwork 2>/dev/null; rm -rf "$TMP"' EXIT
+# Only the processes this script started are looked at or killed (another
+# run of this script may be going on at the same time): the pane's shell,
+# the pmc it runs, and that pmc's command.
+WPIDS=
+trap 'tmux -S "$SOCK" kill-server 2>/dev/null; [ -n "$WPIDS" ] && kill -KILL $WPIDS 2>/dev/null; rm -rf "$TMP"' EXIT
 pane() { T capture-pane -p -t top; }
-# the workload runs as "topwork" (a name no other test uses)
-nothing_left() { ! pgrep -x topwork >/dev/null; }
-no_children() { ! pgrep -P "$(T display -p -t top '#{pane_pid}')" >/dev/null; }
-# wait_for REGEX: until the pane shows it (bounded, so a broken top fails
-# instead of hanging; not a timing check)
-wait_for() {
+pane_pid() { T display -p -t top '#{pane_pid}'; }
+# workload_pid: the command of the pmc that the pane's shell runs
+workload_pid() {
+  local p
+  p=$(pgrep -P "$(pane_pid)" -x pmc) && pgrep -P "$p" -x topwork
+}
+# gone PID: no such process (a zombie still counts as there)
+gone() { ! kill -0 "$1" 2>/dev/null; }
+no_children() { ! pgrep -P "$(pane_pid)" >/dev/null; }
+# wait_until CMD...: until CMD succeeds, the pane captured afresh in
+# $TMP/pane before each try.  Bounded (2 minutes), so a broken top fails
+# instead of hanging; a condition to reach, not a check of speed.
+wait_until() {
   for _ in $(seq 1 600); do
     pane >"$TMP/pane" 2>/dev/null
-    grep -Eq "$1" "$TMP/pane" && return 0
+    "$@" && return 0
     sleep 0.2
   done
   return 1
 }
-# wait_gone REGEX: until the pane no longer shows it
-wait_gone() {
-  for _ in $(seq 1 600); do
-    pane >"$TMP/pane" 2>/dev/null
-    grep -Eq "$1" "$TMP/pane" || return 0
-    sleep 0.2
-  done
-  return 1
-}
+in_pane() { grep -Eq "$1" "$TMP/pane"; }
+not_in_pane() { ! in_pane "$1"; }
+wait_for() { wait_until in_pane "$1"; }         # until the pane shows REGEX
+wait_gone() { wait_until not_in_pane "$1"; }    # until it no longer does
 T -f /dev/null new-session -d -s top -x 120 -y 32 "env PS1='SHELL-READY\$ ' bash --norc --noprofile"
 T send-keys -t top "clear; $PMC top -e cpu-clock -d 0.5 -s sym -- $TMP/topwork 100000" Enter
 
 check "tty: the first screen shows hot60 on top" wait_for '^ +[0-9.]+% +[0-9]+ +\[\.\] hot60'
+wp=$(workload_pid); WPIDS="$WPIDS $wp"
+check "tty: the command runs under pmc (${wp:-none})" test -n "$wp"
 # the first row of the table is hot60, near its share
 row=$(awk '/Overhead/ { getline; print; exit }' "$TMP/pane")
 hp=$(echo "$row" | awk '{ sub("%", "", $1); print $1 }')
@@ -158,30 +166,33 @@ T send-keys -t top p
 check "p again: running again" wait_gone 'PAUSED'
 
 # a resized terminal: redrawn to the new size, the key line at its bottom
+key_line_last() { tail -n 1 "$TMP/pane" | grep -q 'q quit'; }
+fits_90() { awk 'length($0) > 90 { exit 1 }' "$TMP/pane"; }
+redrawn_90() { key_line_last && fits_90; }
 T resize-window -t top -x 90 -y 18 2>/dev/null || T resize-pane -t top -x 90 -y 18
-sleep 1.2
-pane >"$TMP/pane"
-check "resize: the key line on the last row" bash -c "tail -n 1 '$TMP/pane' | grep -q 'q quit'"
-check "resize: lines cut to the width" awk 'length($0) > 90 { exit 1 }' "$TMP/pane"
+wait_until redrawn_90
+check "resize: the key line on the last row" key_line_last
+check "resize: lines cut to the width" fits_90
 
 # q: the shell comes back, the command is killed and reaped, no pmc left
 T send-keys -t top q
 check "q: the shell's screen is back" wait_for 'SHELL-READY'
 check "q: the alternate screen is gone" bash -c "! grep -q 'q quit' '$TMP/pane'"
-sleep 0.5
-check "q: the command is not left running" nothing_left
-check "q: nothing left under the pane's shell" no_children
-T send-keys -t top "stty -a | grep -o ' -\\?icanon' ; echo TTY-DONE" Enter
-wait_for 'TTY-DONE$' >/dev/null
+check "q: the command is not left running" wait_until gone "${wp:-0}"
+check "q: nothing left under the pane's shell" wait_until no_children
+# The marker the shell prints is not in the line typed (TTY-$((6*7)) prints
+# TTY-42): the echoed command line must not pass for stty's output.
+T send-keys -t top "stty -a | grep -o ' -\\?icanon' ; echo TTY-\$((6*7))" Enter
+wait_for '^TTY-42$' >/dev/null
 check "q: the terminal is cooked again (icanon)" grep -qx ' icanon' "$TMP/pane"
 
 # Ctrl-C: the same clean end
 T send-keys -t top "clear; $PMC top -e cpu-clock -d 0.5 -- $TMP/topwork 100000" Enter
 wait_for 'hot60' >/dev/null
+wp=$(workload_pid); WPIDS="$WPIDS $wp"
 T send-keys -t top C-c
 check "Ctrl-C: the shell's screen is back" wait_for 'SHELL-READY'
-sleep 0.5
-check "Ctrl-C: the command is not left running" nothing_left
-check "Ctrl-C: nothing left under the pane's shell" no_children
+check "Ctrl-C: the command is not left running (${wp:-none})" wait_until gone "${wp:-0}"
+check "Ctrl-C: nothing left under the pane's shell" wait_until no_children
 
 done_testing

@@ -739,6 +739,43 @@ static void test_group(void **s)
 	assert_int_equal(pmc_release(sys), 0);
 }
 
+/*
+ * A member started while its leader runs counts from then on.  Linux
+ * reschedules only the member's PMU, so a cpu-clock member of a running
+ * task-clock group (two software PMUs) stayed off the CPU until the
+ * thread's next context switch: a short busy thread read zero for it
+ * (test_group, now and then, under load).  Many short rounds, since a
+ * context switch within a round hides the fault; each round also stops the
+ * member and starts it again while the leader runs (an enable, not an open).
+ */
+static void test_group_member_joins_running(void **s)
+{
+	const pmc_value_t spin_ns = 2 * 1000000ull, least = spin_ns * 19 / 20;
+	(void)s;
+	for (int k = 0; k < 100; k++) {
+		pmc_id_t l, m;
+		struct pmc_reading r1, r2;
+		assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &l, 0), 0);
+		assert_int_equal(pmc_allocate("cpu-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &m, 0), 0);
+		assert_int_equal(pmc_group(l, m), 0);
+		assert_int_equal(pmc_start(l), 0);
+		assert_int_equal(pmc_start(m), 0);      /* opened into the running group */
+		pmc_test_spin_ms(2);
+		assert_int_equal(pmc_stop(m), 0);
+		assert_int_equal(pmc_read_ext(m, &r1), 0);
+		assert_true(r1.pm_running > 0);
+		assert_true(r1.pm_value >= least);
+		assert_int_equal(pmc_start(m), 0);      /* enabled again, group running */
+		pmc_test_spin_ms(2);
+		assert_int_equal(pmc_stop(m), 0);
+		assert_int_equal(pmc_read_ext(m, &r2), 0);
+		assert_true(r2.pm_value >= r1.pm_value + least);
+		assert_int_equal(pmc_stop(l), 0);
+		assert_int_equal(pmc_release(m), 0);
+		assert_int_equal(pmc_release(l), 0);
+	}
+}
+
 /* pmc_allocate_attr: a raw perf_event_attr (software task-clock) counts,
  * and is named by its type and config. */
 static void test_allocate_attr(void **s)
@@ -813,6 +850,7 @@ int main(void)
 		cmocka_unit_test(test_user_stack),
 		cmocka_unit_test(test_detach_thread),
 		cmocka_unit_test(test_group),
+		cmocka_unit_test(test_group_member_joins_running),
 		cmocka_unit_test(test_allocate_attr),
 		cmocka_unit_test(test_event_name),
 		cmocka_unit_test(test_backend_select),

@@ -30,16 +30,7 @@
 #include "symbols.h"
 #include "tree.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define HOOKED 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HOOKED 0
-#endif
-#endif
-#ifndef HOOKED
-#define HOOKED 1
-#endif
+#define HOOKED (!PMC_TEST_ASAN)
 
 static int failing;    /* allocations fail while set */
 
