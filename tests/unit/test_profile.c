@@ -240,12 +240,6 @@ static void t_report_memory_per_sample(void **state)
 {
 	(void)state;
 	enum { N1 = 200000, N2 = 800000 };
-	/* a sanitizer's redzones and shadow memory are what a sanitized
-	 * build's peak RSS would measure (and 800,000 samples under ASan take
-	 * minutes): the figure is pmc's only in a plain build */
-#if defined(__SANITIZE_ADDRESS__)
-	skip();
-#endif
 	char dir[] = "/tmp/test_profile_mem_XXXXXX", p1[64], p2[64];
 	if (PMC_TEST_ASAN)
 		skip();     /* it would measure ASan's redzones, slowly (a million samples) */
