@@ -1,8 +1,11 @@
 /*
  * diff.c — differential profiles (diff.h).  Functions are matched by
  * (binary name, function name), since addresses differ between builds;
- * shares are of each log's own sample total (first event with samples), so
- * logs of different lengths compare.
+ * shares are of each log's own total (first event with samples), so logs
+ * of different lengths compare.  A share is of the event's count (the
+ * samples' periods), as in pmc report and perf diff: with -F or a
+ * frequency-adapted software event one sample may stand for 1 page fault
+ * and the next for 200, so counting samples would misstate the change.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -16,7 +19,8 @@
 
 struct drow {
 	const char *sym, *dso;       /* interned in the key pool */
-	uint64_t na, nb;
+	uint64_t na, nb;             /* samples in the baseline, in the new log */
+	uint64_t wa, wb;             /* their weights (periods): the shares */
 };
 
 struct dtab {
@@ -26,7 +30,8 @@ struct dtab {
 	uint32_t *slot;
 	size_t hcap;
 	int side;
-	uint64_t tot[2];
+	uint64_t tot[2];           /* samples of each side */
+	uint64_t wtot[2];          /* their weights */
 	int nomem;                 /* a table could not grow: diff__print fails */
 };
 
@@ -71,7 +76,7 @@ static struct drow *row(struct dtab *t, const char *sym, const char *dso)
 		t->r = r;
 		t->cap = cap;
 	}
-	t->r[t->n] = (struct drow){ sym, dso, 0, 0 };
+	t->r[t->n] = (struct drow){ sym, dso, 0, 0, 0, 0 };
 	t->slot[j] = (uint32_t)++t->n;
 	return &t->r[t->n - 1];
 }
@@ -84,18 +89,22 @@ struct cbarg {
 static void add(void *arg, const struct prof_sample *s, const struct prof_frame *fr, int n)
 {
 	struct cbarg *c = arg;
-	(void)s;
+	uint64_t w = prof_weight(s);
 	if (n <= 0 || c->t->nomem)
 		return;
 	const struct prof_func *f = &c->p->f[c->p->l[fr[0].loc].func];
 	struct drow *r = row(c->t, f->name, sym_dso__name(f->dso));
 	if (!r)
 		return;
-	if (c->t->side == 0)
+	if (c->t->side == 0) {
 		r->na++;
-	else
+		r->wa += w;
+	} else {
 		r->nb++;
+		r->wb += w;
+	}
 	c->t->tot[c->t->side]++;
+	c->t->wtot[c->t->side] += w;
 }
 
 static double share(uint64_t n, uint64_t tot)
@@ -107,8 +116,8 @@ static int cmp_delta(const void *x, const void *y, void *arg)
 {
 	const struct drow *a = x, *b = y;
 	const struct dtab *t = arg;
-	double da = fabs(share(a->nb, t->tot[1]) - share(a->na, t->tot[0]));
-	double db = fabs(share(b->nb, t->tot[1]) - share(b->na, t->tot[0]));
+	double da = fabs(share(a->wb, t->wtot[1]) - share(a->wa, t->wtot[0]));
+	double db = fabs(share(b->wb, t->wtot[1]) - share(b->wa, t->wtot[0]));
 	if (da != db)
 		return da > db ? -1 : 1;
 	return strcmp(a->sym, b->sym);
@@ -159,9 +168,9 @@ static const char *dso(void *arg, const struct ctree *t, uint32_t i)
 
 static double delta(struct fgd *d, uint32_t i)
 {
-	double after = share(d->tb->n[i].nsamples, d->tb->nsamples);
+	double after = share(d->tb->n[i].total, d->tb->total);
 	uint32_t a = d->map[i];
-	double before = a == UINT32_MAX ? 0 : share(d->ta->n[a].nsamples, d->ta->nsamples);
+	double before = a == UINT32_MAX ? 0 : share(d->ta->n[a].total, d->ta->total);
 	return after - before;
 }
 
@@ -185,7 +194,7 @@ static const char *extra(void *arg, const struct ctree *t, uint32_t i, char *buf
 {
 	struct fgd *d = arg;
 	uint32_t a = d->map[i];
-	double before = a == UINT32_MAX ? 0 : share(d->ta->n[a].nsamples, d->ta->nsamples);
+	double before = a == UINT32_MAX ? 0 : share(d->ta->n[a].total, d->ta->total);
 	(void)t;
 	snprintf(buf, len, "was %.2f%%, change %+.2f points", before, delta(d, i));
 	return buf;
@@ -214,7 +223,7 @@ static int diff_svg(FILE *f, struct profile *a, struct profile *b, const struct 
 	match(&d, 0, 0);
 	char title[256], sub[1024];
 	snprintf(title, sizeof(title), "Differential flame graph");
-	snprintf(sub, sizeof(sub), "%s → %s: red grew, blue shrank (share of all samples)",
+	snprintf(sub, sizeof(sub), "%s → %s: red grew, blue shrank (share of the event's count)",
 	    o->name_a, o->name_b);
 	struct fg_style st = { title, sub, nm, dso, col, extra, &d, "samples" };
 	rc = flamegraph__svg(f, &tb, &st);
@@ -270,7 +279,7 @@ int diff__print(FILE *f, struct profile *a, struct profile *b, const struct diff
 	int first = 1;
 	for (size_t i = 0; i < t.n; i++) {
 		const struct drow *r = &t.r[i];
-		double sa = share(r->na, t.tot[0]), sb = share(r->nb, t.tot[1]);
+		double sa = share(r->wa, t.wtot[0]), sb = share(r->wb, t.wtot[1]);
 		if (fabs(sb - sa) < o->percent_limit && sa < o->percent_limit && sb < o->percent_limit)
 			continue;
 		if (o->format == DIFF_JSON) {
