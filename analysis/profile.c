@@ -1318,28 +1318,192 @@ void profile__filter_init(struct prof_filter *flt)
 {
 	memset(flt, 0, sizeof(*flt));
 	flt->ev = -1;
-	flt->t1 = -1;
+}
+
+/* perf's SEC[.NSEC] (at most nine decimals, util/time-utils.c
+ * parse_nsec_time), or any other finite non-negative number of seconds
+ * (pmc's old --time took strtod's forms): 0 and *ns, or -1. */
+static int parse_seconds(const char *s, size_t n, uint64_t *ns)
+{
+	char buf[64], *end;
+	size_t i = 0, dig = 0;
+	uint64_t sec = 0, frac = 0;
+
+	if (n == 0 || n >= sizeof(buf))
+		return -1;
+	while (i < n && s[i] >= '0' && s[i] <= '9' && sec < UINT64_MAX / 1000000000u / 10)
+		sec = sec * 10 + (uint64_t)(s[i++] - '0');
+	if (i > 0 && i < n && s[i] == '.') {
+		for (i++; i < n && dig < 9 && s[i] >= '0' && s[i] <= '9'; i++, dig++)
+			frac = frac * 10 + (uint64_t)(s[i] - '0');
+		for (size_t k = dig; k < 9; k++)
+			frac *= 10;
+	}
+	if (i == n && i > 0) {
+		*ns = sec * 1000000000u + frac;
+		return 0;
+	}
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	double d = strtod(buf, &end);
+	if (*end || !isfinite(d) || d < 0 || d > 1e10)
+		return -1;
+	*ns = (uint64_t)llround(d * 1e9);
+	return 0;
+}
+
+/* "P%" (the whole of [s, s+n)) as a fraction 0..1: 0, or -1. */
+static int parse_percent(const char *s, size_t n, double *f)
+{
+	char buf[64], *end;
+	if (n < 2 || n >= sizeof(buf) || s[n - 1] != '%')
+		return -1;
+	memcpy(buf, s, n - 1);
+	buf[n - 1] = '\0';
+	double d = strtod(buf, &end);
+	if (*end || end == buf || !isfinite(d) || d < 0 || d > 100)
+		return -1;
+	*f = d / 100.0;
+	return 0;
+}
+
+/* perf's percent forms (time-utils.c perf_time__percent_parse_str): a '/'
+ * anywhere makes every comma item P%/N, else a '-' makes them A%-B%, else
+ * the whole is one P%. */
+static int parse_time_percent(struct prof_time *t, const char *arg)
+{
+	int slash = strchr(arg, '/') != NULL, dash = strchr(arg, '-') != NULL;
+	const char *s = arg;
+
+	if (!slash && !dash && strchr(arg, ',') == NULL) {
+		if (parse_percent(arg, strlen(arg), &t->r[0].phi) != 0 || t->r[0].phi <= 0)
+			return pmc__err(-EINVAL, "'%s' is not a percentage P%% (above 0, at most "
+			    "100)", arg);
+		t->r[0].plo = 0;
+		t->n = 1;
+		return 0;
+	}
+	for (;;) {
+		const char *e = strchr(s, ','), *mid;
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+		double a, b;
+		char *end;
+		long k;
+
+		if (t->n == PROF_TIME_MAX)
+			return pmc__err(-EINVAL, "more than %d ranges", PROF_TIME_MAX);
+		if (slash) {
+			mid = memchr(s, '/', n);
+			if (!mid || parse_percent(s, (size_t)(mid - s), &a) != 0 || a <= 0)
+				return pmc__err(-EINVAL, "'%.*s' is not P%%/N (the Nth slice of P %%)",
+				    (int)n, s);
+			errno = 0;
+			k = strtol(mid + 1, &end, 10);
+			if (end != s + n || end == mid + 1 || errno || k < 1 || (double)k * a > 1 + 1e-9)
+				return pmc__err(-EINVAL, "'%.*s': slice %.*s of %g %% slices is not within "
+				    "the recording", (int)n, s, (int)(s + n - mid - 1), mid + 1, a * 100);
+			b = a * (double)k;
+			a = a * (double)(k - 1);
+		} else {
+			mid = memchr(s, '-', n);
+			if (!mid || parse_percent(s, (size_t)(mid - s), &a) != 0 ||
+			    parse_percent(mid + 1, (size_t)(s + n - mid - 1), &b) != 0)
+				return pmc__err(-EINVAL, "'%.*s' is not A%%-B%% (percentages from 0 to "
+				    "100)", (int)n, s);
+		}
+		t->r[t->n].plo = a;
+		t->r[t->n].phi = b > 1 ? 1 : b;
+		t->n++;
+		if (!e)
+			return 0;
+		s = e + 1;
+	}
+}
+
+/* perf's seconds forms (perf_time__parse_strs): "START,END", several
+ * separated by spaces, in order and apart. */
+static int parse_time_seconds(struct prof_time *t, const char *arg)
+{
+	const char *s = arg;
+	int first = 1;
+
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		size_t n = strcspn(s, " \t");
+		const char *comma = memchr(s, ',', n);
+		uint64_t lo = 0, hi = 0;
+
+		if (t->n == PROF_TIME_MAX)
+			return pmc__err(-EINVAL, "more than %d ranges", PROF_TIME_MAX);
+		if (!comma || memchr(comma + 1, ',', (size_t)(s + n - comma - 1)) ||
+		    (comma > s && parse_seconds(s, (size_t)(comma - s), &lo) != 0) ||
+		    (comma + 1 < s + n && parse_seconds(comma + 1, (size_t)(s + n - comma - 1), &hi) != 0))
+			return pmc__err(-EINVAL, "'%.*s' is not START,END (seconds, either may be "
+			    "empty)", (int)n, s);
+		if (hi && hi < lo)
+			return pmc__err(-EINVAL, "'%.*s': END is before START", (int)n, s);
+		if (t->n && (!t->r[t->n - 1].hi || t->r[t->n - 1].hi >= lo))
+			return pmc__err(-EINVAL, "'%.*s' overlaps the range before it (ranges go in "
+			    "order, apart)", (int)n, s);
+		if (first)
+			t->ref = comma > s ? lo : hi;
+		first = 0;
+		t->r[t->n].lo = lo;
+		t->r[t->n].hi = hi;
+		t->n++;
+		s += n;
+	}
+	if (!t->n)
+		return pmc__err(-EINVAL, "'%s' has no range START,END", arg);
+	return 0;
 }
 
 int profile__parse_time(struct prof_filter *flt, const char *arg)
 {
-	const char *comma = strchr(arg, ',');
-	char *end;
-	if (!comma)
-		return -1;
-	flt->t0 = 0;
-	flt->t1 = -1;
-	if (comma != arg) {
-		flt->t0 = strtod(arg, &end);
-		if (end != comma || !isfinite(flt->t0) || flt->t0 < 0)
-			return -1;
+	struct prof_time t;
+	int rc;
+
+	pmc__clear_reason();
+	memset(&t, 0, sizeof(t));
+	t.pct = strchr(arg, '%') != NULL;
+	rc = t.pct ? parse_time_percent(&t, arg) : parse_time_seconds(&t, arg);
+	if (rc < 0)
+		return rc;            /* the message quotes the range that is wrong */
+	flt->time = t;
+	return 0;
+}
+
+int profile__time_match(const struct profile *p, const struct prof_filter *flt, uint64_t t)
+{
+	const struct prof_time *w = &flt->time;
+	uint64_t first = p->first_time, span = p->last_time - p->first_time, base = 0;
+	uint64_t start = p->hdr.have && p->hdr.start_clock ? p->hdr.start_clock : first;
+
+	/* seconds within the recording's length: from its start (pmc's form);
+	 * beyond it: perf's timestamps, which a recording made later after
+	 * boot than it lasts always are (the first sample's time, as perf
+	 * script prints it, is cut to microseconds: below the sample) */
+	if (!w->pct && w->ref <= (p->last_time > start ? p->last_time - start : 0))
+		base = start;
+	for (int i = 0; i < w->n; i++) {
+		uint64_t lo, hi;
+		if (w->pct) {
+			/* perf's set_percent_time: a slice ends 1 ns before the next
+			 * one starts, but the last one takes the last sample */
+			lo = first + (uint64_t)llround(w->r[i].plo * (double)span);
+			hi = first + (uint64_t)llround(w->r[i].phi * (double)span);
+			if (hi > lo && hi != p->last_time)
+				hi--;
+		} else {
+			lo = base + w->r[i].lo;
+			hi = w->r[i].hi ? base + w->r[i].hi : 0;
+		}
+		if (t >= lo && (!hi || t <= hi))
+			return 1;
 	}
-	if (comma[1]) {
-		flt->t1 = strtod(comma + 1, &end);
-		if (*end || !isfinite(flt->t1) || flt->t1 < flt->t0)
-			return -1;
-	}
-	flt->have_time = 1;
 	return 0;
 }
 
@@ -1420,11 +1584,8 @@ static int match_sample(const struct profile *p, const struct prof_filter *flt,
 		return 0;
 	if (flt->comms && !in_list(flt->comms, s->comm, 0, 0))
 		return 0;
-	if (flt->have_time) {
-		double t = profile__reltime(p, s->time);
-		if (t < flt->t0 || (flt->t1 >= 0 && t > flt->t1))
-			return 0;
-	}
+	if (flt->time.n && !profile__time_match(p, flt, s->time))
+		return 0;
 	return 1;
 }
 

@@ -229,10 +229,25 @@ int profile__srcline(struct profile *p, uint32_t loc, const char **file, int *li
 
 /* ---- filters and iteration ---------------------------------------------- */
 
+/* --time: perf's ranges (profile__parse_time), bound to a recording when
+ * a sample is matched (the percent forms and the seconds-from-the-start
+ * form depend on its times).  Zeroed: no time filter. */
+#define PROF_TIME_MAX 32
+struct prof_time {
+	int n;                   /* ranges; 0: no time filter */
+	int pct;                 /* 1: fractions of the recording's sample span */
+	uint64_t ref;            /* seconds forms: the first value given (ns); beyond the
+	                          * recording's length: perf's timestamps, else seconds
+	                          * from the recording's start */
+	struct {
+		uint64_t lo, hi;     /* seconds forms, ns; hi 0: no end */
+		double plo, phi;     /* percent forms: fractions 0..1 */
+	} r[PROF_TIME_MAX];
+};
+
 struct prof_filter {
 	const char *pids, *tids, *comms, *dsos, *syms, *cpus;   /* comma lists or NULL */
-	double t0, t1;           /* seconds from the start; t1 < 0: no end */
-	int have_time;
+	struct prof_time time;
 	int ev;                  /* event index, -1 all */
 };
 /* A filter that passes everything (all events, no time window). */
@@ -245,8 +260,23 @@ typedef void (*prof_cb)(void *arg, const struct prof_sample *s, const struct pro
     int n);
 void profile__foreach(struct profile *p, const struct prof_filter *flt, int flags, prof_cb cb,
     void *arg);
-/* Parse "--time START,END" into the filter: 0 or -1. */
+/*
+ * Parse --time into the filter, perf report/script's forms:
+ *   START,END          seconds (perf's SEC.NSEC as perf script prints
+ *                      times); either may be empty (an END of 0 too: no end)
+ *   "S1,E1 S2,E2 ..."  several ranges, in order, apart (separated by spaces)
+ *   P%/N[,P%/N...]     the Nth slice of P % of the recording's sample span
+ *   A%-B%[,A%-B%...]   from A % to B % of it;  P%: the first P %
+ * A seconds form names perf's timestamps when its first value is more than
+ * the recording's length (from its start to its last sample), else seconds
+ * from the recording's start (pmc's own form).  perf's timestamps are
+ * seconds since boot: the two meet only in a recording begun sooner after
+ * boot than it lasted.  0, or -EINVAL
+ * with pmc_errmsg() saying what is wrong with arg.
+ */
 int profile__parse_time(struct prof_filter *flt, const char *arg);
+/* Does a sample at time t pass flt's --time ranges in recording p? */
+int profile__time_match(const struct profile *p, const struct prof_filter *flt, uint64_t t);
 /* The numeric lists (pids, tids, cpus) hold integers: 0, or -EINVAL with
  * pmc_errmsg() "--pid: 'abc' is not a process id". */
 int profile__check_filter(const struct prof_filter *flt);

@@ -309,8 +309,7 @@ static uint64_t whole(struct profile *p, const struct report_opts *o, int ev, ui
 	uint64_t w = 0;
 	if (o->relative || !(f->pids || f->tids || f->comms || f->dsos || f->syms))
 		return filtered;
-	struct prof_filter all = { .ev = ev, .cpus = f->cpus, .t0 = f->t0, .t1 = f->t1,
-		.have_time = f->have_time };
+	struct prof_filter all = { .ev = ev, .cpus = f->cpus, .time = f->time };
 	profile__foreach(p, &all, 0, add_weight, &w);
 	return w;
 }

@@ -575,10 +575,16 @@ struct symtab *symtab__new(const struct symtab_opts *opts)
 		st->o.kallsyms = "/proc/kallsyms";
 	if (!st->o.perfmap_dir)
 		st->o.perfmap_dir = "/tmp";
+	if (st->o.symfs && !st->o.symfs[0])
+		st->o.symfs = NULL;
 	st->kforeign = -1;
 	{
 		char buf[4096];
-		snprintf(buf, sizeof(buf), ":.debug:/usr/lib/debug%s%s",
+		/* under --symfs, its /usr/lib/debug first (debug files found by
+		 * name there are checked by their CRC, by build id by the id) */
+		snprintf(buf, sizeof(buf), ":.debug%s%s%s:/usr/lib/debug%s%s",
+		    st->o.symfs ? ":" : "", st->o.symfs ? st->o.symfs : "",
+		    st->o.symfs ? "/usr/lib/debug" : "",
 		    st->o.debug_dir ? ":" : "", st->o.debug_dir ? st->o.debug_dir : "");
 		st->dbgpath = strdup(buf);
 	}
@@ -685,9 +691,19 @@ static int jit_capable(const char *path)
 	    strncmp(path, "/memfd:", 7) == 0 || strncmp(path, "memfd:", 6) == 0 || path[0] == '\0';
 }
 
-static enum sym_dso_kind classify(const char *path)
+/* Where a recorded file is read: symfs + its recorded path under --symfs
+ * (symtab_opts.symfs), else the path itself. */
+static const char *host_path(const struct symtab *st, const char *path, char *buf, size_t len)
 {
-	char magic[4];
+	if (!st->o.symfs)
+		return path;
+	snprintf(buf, len, "%s%s%s", st->o.symfs, path[0] == '/' ? "" : "/", path);
+	return buf;
+}
+
+static enum sym_dso_kind classify(const struct symtab *st, const char *path)
+{
+	char magic[4], buf[4200];
 	int fd;
 	ssize_t n;
 
@@ -697,7 +713,7 @@ static enum sym_dso_kind classify(const char *path)
 	    strncmp(path, "/dev/zero", 9) == 0 || strncmp(path, "/memfd:", 7) == 0 ||
 	    strncmp(path, "anon_inode:", 11) == 0)
 		return SYM_DSO_ANON;
-	if ((fd = sym__open_regular(path)) < 0)
+	if ((fd = sym__open_regular(host_path(st, path, buf, sizeof(buf)))) < 0)
 		return SYM_DSO_ELF;   /* missing or no file: reported as such at lookup */
 	n = read(fd, magic, 4);
 	close(fd);
@@ -719,7 +735,7 @@ struct sym_dso *symtab__dso(struct symtab *st, const char *path, const uint8_t *
 		    memcmp(d->bid, bid ? bid : d->bid, bidlen) == 0)
 			return d;
 	}
-	struct sym_dso *d = new_dso(st, classify(path), path, base_name(path));
+	struct sym_dso *d = new_dso(st, classify(st, path), path, base_name(path));
 	if (d && bidlen && bid) {
 		memcpy(d->bid, bid, bidlen);
 		d->bidlen = bidlen;
@@ -730,7 +746,8 @@ struct sym_dso *symtab__dso(struct symtab *st, const char *path, const uint8_t *
 struct sym_dso *symtab__kernel(struct symtab *st)
 {
 	if (!st->kernel)
-		st->kernel = new_dso(st, SYM_DSO_KERNEL, st->o.kallsyms, "[kernel.kallsyms]");
+		st->kernel = new_dso(st, SYM_DSO_KERNEL, st->o.vmlinux ? st->o.vmlinux :
+		    st->o.kallsyms, "[kernel.kallsyms]");
 	return st->kernel;
 }
 
@@ -810,6 +827,30 @@ void symtab__set_kernel_buildid(struct symtab *st, const uint8_t *bid, unsigned 
 }
 
 static void hexid(const uint8_t *b, unsigned n, char *out);
+static unsigned file_buildid(int fd, uint8_t *out);
+
+/* -k/--vmlinux FILE: usable unless the recording names its kernel's build
+ * id and FILE's differs or is missing (perf refuses it then too). */
+static int vmlinux_foreign(struct symtab *st)
+{
+	uint8_t fb[20];
+	unsigned fl = 0;
+	char a[41], b[41];
+	int fd = sym__open_regular(st->o.vmlinux);
+
+	if (fd >= 0) {
+		fl = file_buildid(fd, fb);
+		close(fd);
+	}
+	if (fd < 0 || !st->kbidlen || (fl == st->kbidlen && memcmp(fb, st->kbid, fl) == 0))
+		return 0;                 /* an unreadable file: load_vmlinux says so */
+	hexid(st->kbid, st->kbidlen, a);
+	hexid(fb, fl, b);
+	snprintf(st->kwarn, sizeof(st->kwarn), "%s is not the recording's kernel: its build id "
+	    "is %s, the recording's %s; kernel addresses are shown unresolved", st->o.vmlinux,
+	    fl ? b : "missing", a);
+	return 1;
+}
 
 /*
  * Is the recording's kernel another one than the running kernel?  Decided
@@ -828,6 +869,8 @@ static int kernel_foreign(struct symtab *st)
 		return st->kforeign;
 	st->kforeign = 0;
 	st->kwarn[0] = '\0';
+	if (st->o.vmlinux)
+		return st->kforeign = vmlinux_foreign(st);
 	if (strcmp(st->o.kallsyms, "/proc/kallsyms") != 0)
 		return 0;
 	if (uname(&u) != 0)
@@ -1250,8 +1293,9 @@ static void load_segments(struct sym_dso *d, Elf *e)
 
 static void open_elf(struct sym_dso *d)
 {
-	char hex[41], alt[4200];
-	const char *path = d->path;
+	char hex[41], alt[4200], file[4200];
+	const char *symfs = d->st->o.symfs;
+	const char *path = host_path(d->st, d->path, file, sizeof(file));
 	int fd = sym__open_regular(path);
 
 	if (fd < 0) {
@@ -1264,17 +1308,19 @@ static void open_elf(struct sym_dso *d)
 			path = NULL;
 			close(fd);
 			fd = -1;
-			d->problem = "build id differs from the recorded one: the binary changed "
-			    "since the recording";
+			d->problem = symfs ? "build id differs from the recorded one: the "
+			    "copy under --symfs is another build" : "build id differs from the "
+			    "recorded one: the binary changed since the recording";
 		}
 	}
 	if (!path && d->bidlen) {
-		/* the recorded build: debug file or perf's build-id cache */
+		/* the recorded build: debug file (under --symfs, its own, as
+		 * perf) or perf's build-id cache (this machine's, as perf) */
 		const char *home = getenv("HOME");
 		hexid(d->bid, d->bidlen, hex);
-		const char *cands[3] = { "/usr/lib/debug/.build-id/%.2s/%s.debug",
+		const char *cands[3] = { "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
 		    "%s/.debug/.build-id/%.2s/%s/elf", NULL };
-		snprintf(alt, sizeof(alt), cands[0], hex, hex + 2);
+		snprintf(alt, sizeof(alt), cands[0], symfs ? symfs : "", hex, hex + 2);
 		if ((fd = sym__open_regular(alt)) >= 0) {
 			path = alt;
 		} else if (home) {
@@ -1450,11 +1496,12 @@ static void load_ko(struct sym_dso *d)
 	for (int i = 0; i < 5 && !d->ko; i++) {
 		p[0] = '\0';
 		if (i == 0 && d->path[0] == '/')
-			snprintf(p, sizeof(p), "%s", d->path);
+			snprintf(p, sizeof(p), "%s%s", d->st->o.symfs ? d->st->o.symfs : "", d->path);
 		else if (i == 1 && home)
 			snprintf(p, sizeof(p), "%s/.debug/.build-id/%.2s/%s/elf", home, hex, hex + 2);
 		else if (i == 2)
-			snprintf(p, sizeof(p), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+			snprintf(p, sizeof(p), "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
+			    d->st->o.symfs ? d->st->o.symfs : "", hex, hex + 2);
 		else if (i == 3 && uname(&u) == 0) {
 			snprintf(p, sizeof(p), "/lib/modules/%s", u.release);
 			ko_want = name;
@@ -1514,6 +1561,51 @@ static int read_kallsyms(struct sym_dso *d, int fd)
 	return nonzero ? 0 : 1;
 }
 
+/* -k/--vmlinux: the kernel's functions and text labels (_text, which
+ * the KASLR relocation below looks for) from an ELF symbol table, at their
+ * link addresses; 0, or -1 with d->problem saying why. */
+static int load_vmlinux(struct sym_dso *d)
+{
+	int fd = sym__open_regular(d->path);
+	Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	Elf_Scn *scn = NULL;
+	int rc = -1;
+
+	while (e && (scn = elf_nextscn(e, scn)) != NULL) {
+		GElf_Shdr sh, th;
+		GElf_Sym sym;
+		Elf_Data *data;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (int i = 1; gelf_getsym(data, i, &sym); i++) {
+			int type = GELF_ST_TYPE(sym.st_info);
+			Elf_Scn *in;
+			const char *n;
+			if ((type != STT_FUNC && type != STT_NOTYPE) || sym.st_shndx == SHN_UNDEF ||
+			    sym.st_shndx >= SHN_LORESERVE || !sym.st_value ||
+			    !(in = elf_getscn(e, sym.st_shndx)) || !gelf_getshdr(in, &th) ||
+			    !(th.sh_flags & SHF_EXECINSTR) ||
+			    !(n = elf_strptr(e, sh.sh_link, sym.st_name)) || !*n)
+				continue;
+			table_add(&d->tab, sym.st_value, sym.st_size, arena_add(d, n, strlen(n)));
+		}
+		rc = 0;
+	}
+	if (e)
+		elf_end(e);
+	if (fd >= 0)
+		close(fd);
+	if (rc != 0 || !d->tab.n) {
+		d->tab.n = 0;
+		d->problem = fd < 0 ? "the vmlinux file cannot be read" :
+		    "the vmlinux file has no symbol table with kernel functions";
+		return -1;
+	}
+	table_sort(&d->tab);
+	return 0;
+}
+
 static void load_kallsyms(struct sym_dso *d)
 {
 	struct symtab *st = d->st;
@@ -1528,6 +1620,11 @@ static void load_kallsyms(struct sym_dso *d)
 	}
 	if (kernel_foreign(st))
 		goto extra;               /* addresses, and symtab__kernel_warning says why */
+	if (st->o.vmlinux) {
+		if (load_vmlinux(d) != 0)
+			return;
+		goto loaded;
+	}
 	/* the cache, if it is this kernel's and intact; else /proc/kallsyms */
 	bl = proc ? pmc__sys_kernel_build_id(bid) : 0;
 	if (!bl || kcache__key(&key, bid, bl) != 0)
@@ -1554,6 +1651,7 @@ static void load_kallsyms(struct sym_dso *d)
 			(void)kcache__store(&key, d->tab.n, kc_get, d);
 	}
 	d->tab.sorted = 1;                /* the cache is checked to be in order */
+loaded:
 	/* the same kernel, another boot: KASLR moved it; perf's kernel MMAP
 	 * says where its reference symbol was (perf relocates the same way) */
 	if (st->kref)
@@ -1574,7 +1672,10 @@ extra:
  * that is neither ours nor root's is not trusted. */
 static int load_perfmap_file(struct sym_dso *d)
 {
-	int fd = sym__open_regular(d->path);
+	char buf[4200];
+	/* a mapped file (the simulator's executable) is a binary: --symfs applies */
+	int fd = sym__open_regular(d->kind == SYM_DSO_MAPFILE ?
+	    host_path(d->st, d->path, buf, sizeof(buf)) : d->path);
 	struct stat sb;
 	FILE *f;
 	char line[4096];

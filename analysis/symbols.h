@@ -46,6 +46,17 @@ struct symtab_opts {
 	const char *kallsyms;    /* default "/proc/kallsyms" */
 	const char *perfmap_dir; /* default "/tmp" */
 	const char *debug_dir;   /* extra place for debug files (default none) */
+	/* perf's --symfs: every recorded binary (and module, and debug file
+	 * under /usr/lib/debug) is read from symfs + its recorded path, and
+	 * only there (perf 6.1 does the same: no fallback to the path itself
+	 * nor to symfs + its basename); build ids are still checked.  NULL:
+	 * the recorded paths. */
+	const char *symfs;
+	/* perf's -k/--vmlinux: kernel symbols from this ELF file's symbol
+	 * table instead of kallsyms; refused (the kernel's addresses shown,
+	 * symtab__kernel_warning says why) when the recording names its
+	 * kernel's build id and the file's differs or is missing. */
+	const char *vmlinux;
 };
 
 struct symtab *symtab__new(const struct symtab_opts *opts);

@@ -62,7 +62,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memset(&o, 0, sizeof(o));
 	o.flt.ev = -1;
-	o.flt.t1 = -1;
 	o.callgraph = (sel & 3) == 0 ? -1 : (sel & 3) == 1 ? TREE_CALLER : TREE_CALLEE;
 	o.cg_depth = (sel >> 2) & 3;
 	o.cg_threshold = (sel & 16) ? 0.5 : 0;
@@ -73,9 +72,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (sel & 0x80) {
 		o.flt.pids = "1,2";
-		o.flt.have_time = 1;
-		o.flt.t0 = 0.001;
-		o.flt.t1 = 1e9;
+		if (profile__parse_time(&o.flt, (sel & 0x40) ? "10%/2,50%/2" : "0.001,1000000000") != 0)
+			abort();
 	}
 	(void)report__text(devnull, p, &o);
 	(void)report__json(devnull, p, &o);

@@ -19,14 +19,7 @@ if ! "$PMC" record -q -e cpu-clock -F 4000 -o "$TMP/k.log" -- dd if=/dev/zero of
   skip "kernel symbols" "pmc record cannot sample here: $(tail -1 "$TMP/rec.err")"
   done_testing; exit
 fi
-BID=$(python3 -c '
-import sys
-b=open("/sys/kernel/notes","rb").read(); o=0
-while o+12<=len(b):
-    nz,dz,ty=(int.from_bytes(b[o+i:o+i+4],"little") for i in (0,4,8))
-    d=o+12+((nz+3)&~3)
-    if ty==3 and b[o+12:o+15]==b"GNU": print(b[d:d+dz].hex()); break
-    o=d+((dz+3)&~3)' 2>/dev/null)
+BID=$(kernel_build_id)
 report() { XDG_CACHE_HOME=${XDG:-$TMP/nocache} "$PMC" report -i "$1" --color never -s sym 2>&1; }
 PMC_NO_KSYM_CACHE=1 "$PMC" report -i "$TMP/k.log" --color never -s sym >"$TMP/ref.txt" 2>&1
 if ! grep -q '\[k\] read_zero' "$TMP/ref.txt"; then

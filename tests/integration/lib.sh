@@ -29,3 +29,12 @@ perf_record() {
   done
   return 1
 }
+# kernel_build_id: the running kernel's build id (hex, from /sys/kernel/notes),
+# empty if it has none
+kernel_build_id() { python3 -c '
+b=open("/sys/kernel/notes","rb").read(); o=0
+while o+12<=len(b):
+    nz,dz,ty=(int.from_bytes(b[o+i:o+i+4],"little") for i in (0,4,8))
+    d=o+12+((nz+3)&~3)
+    if ty==3 and b[o+12:o+15]==b"GNU": print(b[d:d+dz].hex()); break
+    o=d+((dz+3)&~3)' 2>/dev/null; }

@@ -219,7 +219,7 @@ for c in report script diff annotate; do
   "$PMC" $c "${args[@]}" --cpu one >/dev/null 2>"$TMP/f.err"
   check "$c --cpu one: a usage error" test $? -eq 2 -a "$(grep -c "'one' is not a CPU number" "$TMP/f.err")" = 1
   "$PMC" $c "${args[@]}" --time 2,1 >/dev/null 2>"$TMP/f.err"
-  check "$c --time 2,1: a usage error" test $? -eq 2 -a "$(grep -c "'2,1' is not START,END" "$TMP/f.err")" = 1
+  check "$c --time 2,1: a usage error" test $? -eq 2 -a "$(grep -c "'2,1': END is before START" "$TMP/f.err")" = 1
   [ $c = script ] && continue       # no colour, no --percent-limit
   "$PMC" $c "${args[@]}" --color sometimes >/dev/null 2>"$TMP/f.err"
   check "$c --color sometimes: a usage error" \

@@ -208,7 +208,6 @@ static void t_buildid_mismatch(void **state)
 	FILE *f = open_memstream(&txt, &tl);
 	struct report_opts o = { 0 };
 	o.flt.ev = -1;
-	o.flt.t1 = -1;
 	o.callgraph = -1;
 	report__parse_sort(&o, "comm,dso,sym");
 	report__text(f, p, &o);
@@ -351,7 +350,7 @@ static void t_offcpu(void **state)
 	assert_int_equal(p->ev[cs].samples, 0);
 	assert_int_equal(p->ev[clk].samples, 0);
 	/* a flame graph of it is as wide as its nanoseconds */
-	struct prof_filter flt = { .ev = (int)p->nev - 1, .t1 = -1 };
+	struct prof_filter flt = { .ev = (int)p->nev - 1 };
 	struct ctree t;
 	profile__resolve(p);
 	assert_int_equal(tree__build(&t, p, &flt, TREE_CALLER, 0, 0), 0);
@@ -536,7 +535,6 @@ static void t_aggregation(void **state)
 	struct report_opts ro = { 0 };
 	struct hist h;
 	ro.flt.ev = -1;
-	ro.flt.t1 = -1;
 	ro.callgraph = -1;
 	assert_int_equal(report__parse_sort(&ro, "sym"), 0);
 	assert_int_equal(report__hist(&h, p, &ro, 0), 0);
@@ -570,7 +568,6 @@ static void t_aggregation(void **state)
 	struct ctree t;
 	struct prof_filter flt = { 0 };
 	flt.ev = -1;
-	flt.t1 = -1;
 	assert_int_equal(tree__build(&t, p, &flt, TREE_CALLER, 0, 0), 0);
 	tree__sort(&t);
 	assert_int_equal(t.nsamples, 12);
@@ -586,8 +583,8 @@ static void t_aggregation(void **state)
 	tree__free(&t);
 	flt.pids = NULL;
 	assert_int_equal(profile__parse_time(&flt, "0,"), 0);
-	assert_int_equal(profile__parse_time(&flt, "x"), -1);
-	assert_int_equal(profile__parse_time(&flt, "2,1"), -1);
+	assert_int_equal(profile__parse_time(&flt, "x"), -EINVAL);
+	assert_int_equal(profile__parse_time(&flt, "2,1"), -EINVAL);
 	profile__free(p);
 }
 
@@ -625,7 +622,6 @@ static void t_603010_libpmc(void **state)
 	struct report_opts ro = { 0 };
 	struct hist h;
 	ro.flt.ev = -1;
-	ro.flt.t1 = -1;
 	report__parse_sort(&ro, "sym");
 	assert_int_equal(report__hist(&h, p, &ro, 0), 0);
 	double got[3] = { 0 };
@@ -1090,7 +1086,6 @@ static void t_unknown_runs(void **state)
 	struct ctree t;
 	struct prof_filter flt = { 0 };
 	flt.ev = -1;
-	flt.t1 = -1;
 	assert_int_equal(tree__build(&t, p, &flt, TREE_CALLER, 0, 0), 0);
 	/* all -> t_elf_symbols -> [unknown] -> t_elf_symbols (leaf) and
 	 * all -> t_elf_symbols -> [unknown] -> t_elf_symbols -> [unknown] -> leaf */

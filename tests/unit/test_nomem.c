@@ -139,7 +139,7 @@ static void test_live_nomem(void **s)
  * the output is not written. */
 static void test_printers_nomem(void **s)
 {
-	struct prof_filter flt = { .ev = -1, .t1 = -1 };
+	struct prof_filter flt = { .ev = -1 };
 	struct report_opts o;
 	struct profile *p;
 	struct ctree t;

@@ -418,7 +418,6 @@ static size_t hist_by(struct profile *p, const char *keys, int ch, int64_t (*key
 	struct report_opts ro = { 0 };
 	struct hist h;
 	ro.flt.ev = -1;
-	ro.flt.t1 = -1;
 	ro.callgraph = -1;
 	ro.children = ch;
 	assert_int_equal(report__parse_sort(&ro, keys), 0);

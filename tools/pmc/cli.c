@@ -237,8 +237,23 @@ long cli_read_proc_long(const char *path, long dflt)
 	return v;
 }
 
-int cli_filter_option(struct prof_filter *flt, int c, const char *arg)
+/* A file named by -k or --kallsyms opens for reading: else a usage error
+ * now, not a kernel left unresolved later. */
+static void check_readable(const char *opt, const char *path)
 {
+	struct stat sb;
+	if (stat(path, &sb) != 0)
+		cli_usage_error("%s: cannot read '%s': %s", opt, path, strerror(errno));
+	if (!S_ISREG(sb.st_mode))
+		cli_usage_error("%s: '%s' is not a regular file", opt, path);
+	if (access(path, R_OK) != 0)
+		cli_usage_error("%s: cannot read '%s': %s", opt, path, strerror(errno));
+}
+
+int cli_filter_option(struct prof_filter *flt, struct symtab_opts *sym, int c, const char *arg)
+{
+	struct stat sb;
+
 	switch (c) {
 	case CLI_O_PID: flt->pids = arg; break;
 	case CLI_O_TID: flt->tids = arg; break;
@@ -248,7 +263,20 @@ int cli_filter_option(struct prof_filter *flt, int c, const char *arg)
 	case CLI_O_SYM: flt->syms = arg; break;
 	case CLI_O_TIME:
 		if (profile__parse_time(flt, arg) != 0)
-			cli_usage_error("--time: '%s' is not START,END in seconds", arg);
+			cli_usage_error("--time: %s", pmc_errmsg());
+		break;
+	case CLI_O_SYMFS:
+		if (stat(arg, &sb) != 0 || !S_ISDIR(sb.st_mode))
+			cli_usage_error("--symfs: '%s' is not a directory", arg);
+		sym->symfs = arg;
+		break;
+	case 'k':
+		check_readable("-k/--vmlinux", arg);
+		sym->vmlinux = arg;
+		break;
+	case CLI_O_KALLSYMS:
+		check_readable("--kallsyms", arg);
+		sym->kallsyms = arg;
 		break;
 	default:
 		return 0;
@@ -256,8 +284,10 @@ int cli_filter_option(struct prof_filter *flt, int c, const char *arg)
 	return 1;
 }
 
-void cli_filter_check(const struct prof_filter *flt)
+void cli_filter_check(const struct prof_filter *flt, const struct symtab_opts *sym)
 {
+	if (sym->vmlinux && sym->kallsyms)
+		cli_usage_error("-k/--vmlinux and --kallsyms: give one source of kernel symbols");
 	if (profile__check_filter(flt) != 0)
 		cli_usage_error("%s", pmc_errmsg());
 }

@@ -76,17 +76,20 @@ long cli_read_proc_long(const char *path, long dflt);
 const char *cli_default_input(void);
 
 /*
- * The sample filters of report, script, diff and annotate: one option
- * table, one parser; the lists are checked by analysis (profile.h).  Each
- * command puts the entries in its getopt_long table, hands every option to
+ * The sample filters of report, script, diff and annotate, and where they
+ * find symbols: one option table, one parser; the lists are checked by
+ * analysis (profile.h).  Each command puts the entries in its getopt_long
+ * table (and "k:" in its short options), hands every option to
  * cli_filter_option, and calls cli_filter_check after the options.
  */
 struct prof_filter;
+struct symtab_opts;
 enum {
-	CLI_O_PID = 0x1000, CLI_O_TID, CLI_O_COMM, CLI_O_CPU, CLI_O_TIME, CLI_O_DSO, CLI_O_SYM
+	CLI_O_PID = 0x1000, CLI_O_TID, CLI_O_COMM, CLI_O_CPU, CLI_O_TIME, CLI_O_DSO, CLI_O_SYM,
+	CLI_O_SYMFS, CLI_O_KALLSYMS
 };
 /* Who ran, where and when: --pid, --tid, --comm (perf's --comms), --cpu,
- * --time START,END. */
+ * --time (perf's forms, profile__parse_time). */
 #define CLI_FILTER_TASK_OPTIONS \
 	{ "pid", required_argument, NULL, CLI_O_PID }, \
 	{ "tid", required_argument, NULL, CLI_O_TID }, \
@@ -101,12 +104,33 @@ enum {
 	{ "dsos", required_argument, NULL, CLI_O_DSO }, \
 	{ "sym", required_argument, NULL, CLI_O_SYM }, \
 	{ "symbols", required_argument, NULL, CLI_O_SYM }
-/* 1 if c (from getopt_long) is a filter option, now stored in flt (which
- * keeps pointing at arg); 0 if it is not one.  A bad --time is a usage
- * error. */
-int cli_filter_option(struct prof_filter *flt, int c, const char *arg);
-/* After the options: the numeric lists hold numbers, else a usage error. */
-void cli_filter_check(const struct prof_filter *flt);
+/* Symbols from elsewhere (a recording read on another machine), as perf's
+ * options: --symfs DIR, -k/--vmlinux FILE, --kallsyms FILE. */
+#define CLI_SYMBOL_OPTIONS \
+	{ "symfs", required_argument, NULL, CLI_O_SYMFS }, \
+	{ "vmlinux", required_argument, NULL, 'k' }, \
+	{ "kallsyms", required_argument, NULL, CLI_O_KALLSYMS }
+/* Their --help lines (25-column layout, fprintf format). */
+#define CLI_TIME_HELP \
+	"      --time RANGES      keep the samples of these times, perf's forms:\n" \
+	"                         START,END seconds (perf script's timestamps; or\n" \
+	"                         from the recording's start when START is before\n" \
+	"                         its first sample), 'S1,E1 S2,E2' several ranges,\n" \
+	"                         10%%/2 the 2nd tenth, 0%%-10%%,50%%-60%% percent\n" \
+	"                         ranges of the recording\n"
+#define CLI_SYMBOL_HELP \
+	"      --symfs DIR        read each binary from DIR + its recorded path\n" \
+	"                         (a recording made on another machine)\n" \
+	"  -k, --vmlinux FILE     kernel symbols from this vmlinux (ELF)\n" \
+	"      --kallsyms FILE    kernel symbols from this saved /proc/kallsyms\n"
+/* 1 if c (from getopt_long) is a filter or symbol option, now stored in flt
+ * or sym (which keep pointing at arg); 0 if it is not one.  A bad --time, a
+ * --symfs that is not a directory, a -k or --kallsyms that cannot be read
+ * is a usage error. */
+int cli_filter_option(struct prof_filter *flt, struct symtab_opts *sym, int c, const char *arg);
+/* After the options: the numeric lists hold numbers, -k and --kallsyms are
+ * not both given; else a usage error. */
+void cli_filter_check(const struct prof_filter *flt, const struct symtab_opts *sym);
 
 /* The subcommands. */
 int cmd_stat(int argc, char **argv);

@@ -24,16 +24,18 @@ static void usage(FILE *f)
 	    "binary's code, disassembled) and per source line, with the source text\n"
 	    "when the file is on this machine.\n"
 	    "\n"
-	    "  -i, --input FILE     the log (default: standard input if it is a pipe,\n"
-	    "                       else pmc.log; '-': standard input)\n"
-	    "  -d, --dso NAME       the function in this binary (name or path)\n"
-	    "      --pid LIST, --tid LIST, --cpu LIST, --comm LIST, --time START,END\n"
-	    "                       count only these samples\n"
-	    "      --no-source      no per-source-line section\n"
-	    "      --source-only    only the per-source-line section\n"
-	    "  -o, --output FILE    write there (-f to overwrite)\n"
-	    "      --color WHEN     always, never, auto\n"
-	    "  -h, --help           this help\n"
+	    "  -i, --input FILE       the log (default: standard input if it is a pipe,\n"
+	    "                         else pmc.log; '-': standard input)\n"
+	    "  -d, --dso NAME         the function in this binary (name or path)\n"
+	    "      --pid LIST, --tid LIST, --cpu LIST, --comm LIST\n"
+	    "                         count only these samples\n"
+	    CLI_TIME_HELP
+	    CLI_SYMBOL_HELP
+	    "      --no-source        no per-source-line section\n"
+	    "      --source-only      only the per-source-line section\n"
+	    "  -o, --output FILE      write there (-f to overwrite)\n"
+	    "      --color WHEN       always, never, auto\n"
+	    "  -h, --help             this help\n"
 	    "\n"
 	    "Exit status: 0; 1 no such function with samples, or the log cannot be\n"
 	    "read; 2 a usage error.\n");
@@ -46,6 +48,7 @@ int cmd_annotate(int argc, char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "dso", required_argument, NULL, 'd' },
 		CLI_FILTER_TASK_OPTIONS,
+		CLI_SYMBOL_OPTIONS,
 		{ "no-source", no_argument, NULL, O_NOSRC },
 		{ "source-only", no_argument, NULL, O_SRCONLY },
 		{ "output", required_argument, NULL, 'o' },
@@ -66,7 +69,7 @@ int cmd_annotate(int argc, char **argv)
 	lo.sym.demangle = 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:d:o:fh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:d:o:fhk:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': path = optarg; break;
 		case 'd': o.dso = optarg; break;
@@ -77,11 +80,11 @@ int cmd_annotate(int argc, char **argv)
 		case O_COLOR: color = optarg; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
 		default:
-			if (!cli_filter_option(&o.flt, c, optarg))
+			if (!cli_filter_option(&o.flt, &lo.sym, c, optarg))
 				cli_bad_option(c, argv);
 		}
 	}
-	cli_filter_check(&o.flt);
+	cli_filter_check(&o.flt, &lo.sym);
 	if (optind >= argc)
 		cli_usage_error("which function? (pmc annotate SYMBOL)");
 	o.symbol = argv[optind++];

@@ -26,9 +26,11 @@ static void usage(FILE *f)
 	    "  -F, --format FMT       text (default), json, svg\n"
 	    "      --percent-limit P  hide functions under P %% in both whose change is\n"
 	    "                         under P points too\n"
-	    "      --pid LIST, --tid LIST, --comm LIST, --dso LIST, --sym LIST, --cpu LIST,\n"
-	    "      --time START,END   keep only these samples (in both logs; perf's\n"
+	    "      --pid LIST, --tid LIST, --comm LIST, --dso LIST, --sym LIST, --cpu LIST\n"
+	    "                         keep only these samples (in both logs; perf's\n"
 	    "                         --comms, --dsos, --symbols too)\n"
+	    CLI_TIME_HELP
+	    CLI_SYMBOL_HELP
 	    "      --no-inline        no inlined frames in the flame graph\n"
 	    "  -o, --output FILE      write there (-f to overwrite)\n"
 	    "      --color WHEN       always, never, auto\n"
@@ -44,6 +46,7 @@ int cmd_diff(int argc, char **argv)
 		{ "format", required_argument, NULL, 'F' },
 		{ "percent-limit", required_argument, NULL, O_PLIMIT },
 		CLI_FILTER_TASK_OPTIONS,
+		CLI_SYMBOL_OPTIONS,
 		CLI_FILTER_FUNC_OPTIONS,
 		{ "no-inline", no_argument, NULL, O_NOINLINE },
 		{ "output", required_argument, NULL, 'o' },
@@ -64,7 +67,7 @@ int cmd_diff(int argc, char **argv)
 	lo.sym.demangle = 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":F:o:fh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":F:o:fhk:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			if (strcmp(optarg, "text") == 0)
@@ -83,11 +86,11 @@ int cmd_diff(int argc, char **argv)
 		case O_COLOR: color = optarg; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
 		default:
-			if (!cli_filter_option(&o.flt, c, optarg))
+			if (!cli_filter_option(&o.flt, &lo.sym, c, optarg))
 				cli_bad_option(c, argv);
 		}
 	}
-	cli_filter_check(&o.flt);
+	cli_filter_check(&o.flt, &lo.sym);
 	if (argc - optind != 2)
 		cli_usage_error("give two logs: pmc diff BASELINE NEW");
 	o.name_a = argv[optind];

@@ -54,7 +54,8 @@ static void usage(FILE *f)
 	    "                         the whole event, as perf's\n"
 	    "      --percentage relative|absolute\n"
 	    "                         relative: percentages of the filtered samples\n"
-	    "      --time START,END   keep samples between these seconds from the start\n"
+	    CLI_TIME_HELP
+	    CLI_SYMBOL_HELP
 	    "      --wall             wall-clock profile of a 'pmc record --off-cpu' log:\n"
 	    "                         on-CPU time (cpu-clock, task-clock) and off-CPU\n"
 	    "                         time as one event, wall-time (ns); without it\n"
@@ -101,6 +102,7 @@ int cmd_report(int argc, char **argv)
 		{ "depth", required_argument, NULL, 'z' },
 		{ "no-inline", no_argument, NULL, O_NOINLINE },
 		CLI_FILTER_TASK_OPTIONS,
+		CLI_SYMBOL_OPTIONS,
 		CLI_FILTER_FUNC_OPTIONS,
 		{ "max-stack", required_argument, NULL, O_MAXSTACK },
 		{ "percentage", required_argument, NULL, O_PERCENTAGE },
@@ -130,7 +132,7 @@ int cmd_report(int argc, char **argv)
 	lo.sym.demangle = 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:s:n:g::z:F:o:fhb", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:s:n:g::z:F:o:fhbk:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': path = optarg; break;
 		case O_FOLLOW: lo.follow = 1; break;
@@ -198,13 +200,13 @@ int cmd_report(int argc, char **argv)
 		case O_WALL: wall = 1; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
 		default:
-			if (!cli_filter_option(&o.flt, c, optarg))
+			if (!cli_filter_option(&o.flt, &lo.sym, c, optarg))
 				cli_bad_option(c, argv);
 		}
 	}
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s' (the log is given with -i)", argv[optind]);
-	cli_filter_check(&o.flt);
+	cli_filter_check(&o.flt, &lo.sym);
 	if (!path)
 		path = cli_default_input();
 	if (report__parse_sort(&o, sort) != 0)

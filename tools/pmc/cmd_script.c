@@ -42,8 +42,8 @@ static void usage(FILE *f)
 	    "                         keep only these samples (comma lists, as pmc\n"
 	    "                         report's; perf's --comms, --dsos, --symbols too)\n"
 	    "  -C, --cpu LIST         keep the samples of these CPUs\n"
-	    "      --time START,END   keep samples between these seconds from the start\n"
-	    "                         (as pmc report's --time)\n"
+	    CLI_TIME_HELP
+	    CLI_SYMBOL_HELP
 	    "  -o, --output FILE      write there (default standard output)\n"
 	    "  -f, --force            overwrite FILE\n"
 	    "      --no-demangle      keep C++/Rust names mangled\n"
@@ -67,6 +67,7 @@ int cmd_script(int argc, char **argv)
 		{ "ns", no_argument, NULL, O_NS },
 		{ "format", required_argument, NULL, O_FORMAT },
 		CLI_FILTER_TASK_OPTIONS,
+		CLI_SYMBOL_OPTIONS,
 		CLI_FILTER_FUNC_OPTIONS,
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
@@ -86,7 +87,7 @@ int cmd_script(int argc, char **argv)
 	lo.sym.demangle = 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:F:GC:o:fh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:F:GC:o:fhk:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': path = optarg; break;
 		case 'F':
@@ -104,20 +105,20 @@ int cmd_script(int argc, char **argv)
 			else if (strcmp(optarg, "text") != 0)
 				cli_usage_error("--format: '%s' is not text or json", optarg);
 			break;
-		case 'C': cli_filter_option(&o.flt, CLI_O_CPU, optarg); break;
+		case 'C': cli_filter_option(&o.flt, &lo.sym, CLI_O_CPU, optarg); break;
 		case 'o': out = optarg; break;
 		case 'f': force = 1; break;
 		case O_NODEMANGLE: lo.sym.demangle = 0; break;
 		case O_NOINLINE: o.no_inline = 1; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
 		default:
-			if (!cli_filter_option(&o.flt, c, optarg))
+			if (!cli_filter_option(&o.flt, &lo.sym, c, optarg))
 				cli_bad_option(c, argv);
 		}
 	}
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s' (the log is given with -i)", argv[optind]);
-	cli_filter_check(&o.flt);
+	cli_filter_check(&o.flt, &lo.sym);
 	if (!path)
 		path = cli_default_input();
 	name = strcmp(path, "-") == 0 ? "<stdin>" : path;
