@@ -81,10 +81,10 @@ struct cbarg {
 	struct profile *p;
 };
 
-static void add(void *arg, const struct prof_sample *s, const struct prof_frame *fr, int n)
+static void add(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt,
+    const struct prof_frame *fr, int n)
 {
 	struct cbarg *c = arg;
-	(void)s;
 	if (n <= 0 || c->t->nomem)
 		return;
 	const struct prof_func *f = &c->p->f[c->p->l[fr[0].loc].func];
@@ -92,10 +92,10 @@ static void add(void *arg, const struct prof_sample *s, const struct prof_frame 
 	if (!r)
 		return;
 	if (c->t->side == 0)
-		r->na++;
+		r->na += cnt;
 	else
-		r->nb++;
-	c->t->tot[c->t->side]++;
+		r->nb += cnt;
+	c->t->tot[c->t->side] += cnt;
 }
 
 static double share(uint64_t n, uint64_t tot)
@@ -239,11 +239,11 @@ int diff__print(FILE *f, struct profile *a, struct profile *b, const struct diff
 	t.side = 0;
 	c.p = a;
 	flt.ev = first_event(a);
-	profile__foreach(a, &flt, 0, add, &c);
+	profile__foreach_group(a, &flt, 0, add, &c);
 	t.side = 1;
 	c.p = b;
 	flt.ev = first_event(b);
-	profile__foreach(b, &flt, 0, add, &c);
+	profile__foreach_group(b, &flt, 0, add, &c);
 	if (t.nomem) {
 		free(t.r);
 		free(t.slot);

@@ -304,3 +304,25 @@ int samples__set_comm(struct prof_samples *s, size_t ctx, uint32_t n, const uint
 	c->nnames = n;
 	return 0;
 }
+
+void samples__key(const struct prof_samples *s, size_t i, uint32_t *stack, uint32_t *ctx,
+    uint64_t *weight)
+{
+	uint32_t period = col_get(s, C_PERIOD, i);
+	uint64_t w = period == ESC ? wide(s, i, 1) : period;
+	*stack = col_get(s, C_STACK, i);
+	*ctx = col_get(s, C_CTX, i);
+	*weight = w ? w : 1;
+}
+
+uint32_t samples__ctx_sample(const struct prof_samples *s, size_t ctx, struct prof_sample *out)
+{
+	const struct ctx *c = &s->c[ctx];
+	memset(out, 0, sizeof(*out));
+	out->pid = c->pid;
+	out->tid = c->tid;
+	out->ev = c->ev;
+	out->cpu = c->cpu;
+	out->comm = c->nnames ? c->name[0] : NULL;
+	return c->nnames;
+}
