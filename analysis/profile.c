@@ -1526,18 +1526,16 @@ void profile__foreach_group(struct profile *p, const struct prof_filter *flt, in
 	struct prof_priv *v = p->priv;
 	size_t nc = samples__nctx(p->smp), ng = 0;
 	profile__resolve(p);
-	/* per context: 0 no sample passes, 1 all pass with the context's one
-	 * name, 2 each sample is decoded and tested (a time window, a name that
-	 * changes over time) */
+	/* per context: 0 no sample passes, 1 all pass, 2 each sample is
+	 * decoded and tested (a time window, a name filter on a name that
+	 * changes over time, a context named only per sample) */
 	uint8_t *how = malloc(nc ? nc : 1);
-	const char **comm = malloc((nc ? nc : 1) * sizeof(*comm));
 	uint32_t *memo = calloc(v->nst ? v->nst : 1, sizeof(*memo));   /* group + 1 */
 	struct group *g = malloc(GROUP_BATCH * sizeof(*g));
 	struct hmap m = { 0 };
-	if (!how || !comm || !memo || !g) {
+	if (!how || !memo || !g) {
 		/* out of memory for the groups: each sample is its own (the same sums) */
 		free(how);
-		free(comm);
 		free(memo);
 		free(g);
 		for (size_t i = 0; i < p->ns; i++) {
@@ -1553,9 +1551,8 @@ void profile__foreach_group(struct profile *p, const struct prof_filter *flt, in
 		struct prof_sample s;
 		uint32_t names = samples__ctx_sample(p->smp, c, &s);
 		struct prof_filter f;
-		comm[c] = s.comm;
 		if (!flt) {
-			how[c] = names == 1 ? 1 : 2;
+			how[c] = names ? 1 : 2;
 			continue;
 		}
 		/* what the context alone decides: all but the time, and the name
@@ -1564,16 +1561,16 @@ void profile__foreach_group(struct profile *p, const struct prof_filter *flt, in
 		f.have_time = 0;
 		if (names != 1)
 			f.comms = NULL;
-		how[c] = !match_sample(p, &f, &s) ? 0 : names != 1 || flt->have_time ? 2 : 1;
+		how[c] = !match_sample(p, &f, &s) ? 0 :
+		    !names || flt->have_time || (names > 1 && flt->comms) ? 2 : 1;
 	}
 	for (size_t i = 0; i < p->ns; i++) {
 		uint32_t stack, ctx, k;
 		uint64_t w;
 		const char *name;
-		samples__key(p->smp, i, &stack, &ctx, &w);
+		samples__key(p->smp, i, &stack, &ctx, &w, &name);
 		if (!how[ctx] || stack >= v->nst)
 			continue;
-		name = comm[ctx];
 		if (how[ctx] == 2) {
 			struct prof_sample s;
 			profile__sample(p, i, &s);
@@ -1609,7 +1606,6 @@ void profile__foreach_group(struct profile *p, const struct prof_filter *flt, in
 	groups_flush(p, flt, flags, cb, arg, g, ng, memo, &m);
 	free(m.t);
 	free(how);
-	free(comm);
 	free(memo);
 	free(g);
 }

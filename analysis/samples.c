@@ -247,30 +247,41 @@ void samples__truncate(struct prof_samples *s, size_t n)
 	}
 }
 
+/* A context's name at time t: the last from at or before t (from[0] is 0);
+ * NULL if unnamed. */
+static const char *ctx_name(const struct ctx *c, uint64_t t)
+{
+	uint32_t lo = 0, hi = c->nnames;
+	if (!c->nnames)
+		return NULL;
+	while (hi - lo > 1) {
+		uint32_t mid = (lo + hi) / 2;
+		if (c->from[mid] <= t)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return c->name[lo];
+}
+
+static uint64_t time_of(const struct prof_samples *s, size_t i)
+{
+	uint32_t dt = col_get(s, C_DT, i);
+	return dt == ESC ? wide(s, i, 0) : s->base[i >> BLOCK_SHIFT] + dt - DT_BIAS;
+}
+
 void samples__get(const struct prof_samples *s, size_t i, struct prof_sample *out)
 {
 	const struct ctx *c = &s->c[col_get(s, C_CTX, i)];
-	uint32_t dt = col_get(s, C_DT, i), period = col_get(s, C_PERIOD, i);
+	uint32_t period = col_get(s, C_PERIOD, i);
 	out->stack = col_get(s, C_STACK, i);
 	out->ev = c->ev;
 	out->cpu = c->cpu;
 	out->pid = c->pid;
 	out->tid = c->tid;
-	out->time = dt == ESC ? wide(s, i, 0) : s->base[i >> BLOCK_SHIFT] + dt - DT_BIAS;
+	out->time = time_of(s, i);
 	out->period = period == ESC ? wide(s, i, 1) : period;
-	out->comm = NULL;
-	if (c->nnames) {
-		/* the last name from at or before the sample's time (from[0] is 0) */
-		uint32_t lo = 0, hi = c->nnames;
-		while (hi - lo > 1) {
-			uint32_t mid = (lo + hi) / 2;
-			if (c->from[mid] <= out->time)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		out->comm = c->name[lo];
-	}
+	out->comm = ctx_name(c, out->time);
 }
 
 size_t samples__nctx(const struct prof_samples *s)
@@ -306,13 +317,16 @@ int samples__set_comm(struct prof_samples *s, size_t ctx, uint32_t n, const uint
 }
 
 void samples__key(const struct prof_samples *s, size_t i, uint32_t *stack, uint32_t *ctx,
-    uint64_t *weight)
+    uint64_t *weight, const char **comm)
 {
-	uint32_t period = col_get(s, C_PERIOD, i);
+	uint32_t period = col_get(s, C_PERIOD, i), x = col_get(s, C_CTX, i);
 	uint64_t w = period == ESC ? wide(s, i, 1) : period;
+	const struct ctx *c = &s->c[x];
 	*stack = col_get(s, C_STACK, i);
-	*ctx = col_get(s, C_CTX, i);
+	*ctx = x;
 	*weight = w ? w : 1;
+	/* the time only when the name changes over time */
+	*comm = c->nnames > 1 ? ctx_name(c, time_of(s, i)) : c->nnames ? c->name[0] : NULL;
 }
 
 uint32_t samples__ctx_sample(const struct prof_samples *s, size_t ctx, struct prof_sample *out)

@@ -52,10 +52,11 @@ int samples__set_comm(struct prof_samples *s, size_t ctx, uint32_t n, const uint
     const char *const *name);
 
 /* The parts of sample i that decide where a report adds it, without the
- * rest of samples__get's decoding (time, name): its stack, its context id
- * and its weight (period, or 1: prof_weight). */
+ * rest of samples__get's decoding: its stack, its context id, its weight
+ * (period, or 1: prof_weight) and its name (as samples__get's; its time
+ * is decoded only for a context whose name changes over time). */
 void samples__key(const struct prof_samples *s, size_t i, uint32_t *stack, uint32_t *ctx,
-    uint64_t *weight);
+    uint64_t *weight, const char **comm);
 /* What every sample of context ctx shares: out's pid, tid, ev and cpu, and
  * its comm when the context has exactly one name (else its first name, or
  * NULL if unnamed); the other fields 0.  Returns how many names the
