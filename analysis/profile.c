@@ -1564,11 +1564,13 @@ void profile__foreach_group(struct profile *p, const struct prof_filter *flt, in
 		how[c] = !match_sample(p, &f, &s) ? 0 :
 		    !names || flt->have_time || (names > 1 && flt->comms) ? 2 : 1;
 	}
+	struct sample_key key[256];
 	for (size_t i = 0; i < p->ns; i++) {
-		uint32_t stack, ctx, k;
-		uint64_t w;
-		const char *name;
-		samples__key(p->smp, i, &stack, &ctx, &w, &name);
+		if (i % 256 == 0)
+			samples__keys(p->smp, i, p->ns - i < 256 ? p->ns - i : 256, key);
+		uint32_t stack = key[i % 256].stack, ctx = key[i % 256].ctx, k;
+		uint64_t w = key[i % 256].weight;
+		const char *name = key[i % 256].comm;
 		if (!how[ctx] || stack >= v->nst)
 			continue;
 		if (how[ctx] == 2) {

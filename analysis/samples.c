@@ -316,17 +316,23 @@ int samples__set_comm(struct prof_samples *s, size_t ctx, uint32_t n, const uint
 	return 0;
 }
 
-void samples__key(const struct prof_samples *s, size_t i, uint32_t *stack, uint32_t *ctx,
-    uint64_t *weight, const char **comm)
+void samples__keys(const struct prof_samples *s, size_t i, size_t n, struct sample_key *out)
 {
-	uint32_t period = col_get(s, C_PERIOD, i), x = col_get(s, C_CTX, i);
-	uint64_t w = period == ESC ? wide(s, i, 1) : period;
-	const struct ctx *c = &s->c[x];
-	*stack = col_get(s, C_STACK, i);
-	*ctx = x;
-	*weight = w ? w : 1;
-	/* the time only when the name changes over time */
-	*comm = c->nnames > 1 ? ctx_name(c, time_of(s, i)) : c->nnames ? c->name[0] : NULL;
+	/* one loop over the columns: a report walks millions of samples */
+	const uint32_t *sv = s->col[C_STACK].v, *cv = s->col[C_CTX].v, *pv = s->col[C_PERIOD].v;
+	uint32_t sk = s->col[C_STACK].k, ck = s->col[C_CTX].k, pk = s->col[C_PERIOD].k;
+	for (size_t j = 0; j < n; j++) {
+		size_t x = i + j;
+		uint32_t c = cv ? cv[x] : ck, period = pv ? pv[x] : pk;
+		uint64_t w = period == ESC ? wide(s, x, 1) : period;
+		const struct ctx *cc = &s->c[c];
+		out[j].stack = sv ? sv[x] : sk;
+		out[j].ctx = c;
+		out[j].weight = w ? w : 1;
+		/* the time only when the name changes over time */
+		out[j].comm = cc->nnames > 1 ? ctx_name(cc, time_of(s, x)) :
+		    cc->nnames ? cc->name[0] : NULL;
+	}
 }
 
 uint32_t samples__ctx_sample(const struct prof_samples *s, size_t ctx, struct prof_sample *out)
