@@ -254,6 +254,8 @@ static const char *ctx_name(const struct ctx *c, uint64_t t)
 	uint32_t lo = 0, hi = c->nnames;
 	if (!c->nnames)
 		return NULL;
+	if (t >= c->from[hi - 1])
+		return c->name[hi - 1];   /* most samples: after the exec */
 	while (hi - lo > 1) {
 		uint32_t mid = (lo + hi) / 2;
 		if (c->from[mid] <= t)
@@ -264,7 +266,7 @@ static const char *ctx_name(const struct ctx *c, uint64_t t)
 	return c->name[lo];
 }
 
-static uint64_t time_of(const struct prof_samples *s, size_t i)
+static inline uint64_t time_of(const struct prof_samples *s, size_t i)
 {
 	uint32_t dt = col_get(s, C_DT, i);
 	return dt == ESC ? wide(s, i, 0) : s->base[i >> BLOCK_SHIFT] + dt - DT_BIAS;
