@@ -1531,7 +1531,11 @@ void profile__foreach_group(struct profile *p, const struct prof_filter *flt, in
 	 * changes over time, a context named only per sample) */
 	uint8_t *how = malloc(nc ? nc : 1);
 	uint32_t *memo = calloc(v->nst ? v->nst : 1, sizeof(*memo));   /* group + 1 */
-	struct group *g = malloc(GROUP_BATCH * sizeof(*g));
+	/* grown as needed: a few groups take a few bytes (a large block freed
+	 * would also raise malloc's threshold for mapping, for the rest of the
+	 * process) */
+	size_t capg = 1024;
+	struct group *g = malloc(capg * sizeof(*g));
 	struct hmap m = { 0 };
 	if (!how || !memo || !g) {
 		/* out of memory for the groups: each sample is its own (the same sums) */
@@ -1594,8 +1598,15 @@ void profile__foreach_group(struct profile *p, const struct prof_filter *flt, in
 			g[e->v].count++;
 			continue;
 		}
-		if (ng == GROUP_BATCH || !e) {
-			/* a full batch (or no room in the map): hand it out, start again */
+		if (ng == capg && capg < GROUP_BATCH) {
+			struct group *more = realloc(g, 2 * capg * sizeof(*g));
+			if (more) {
+				g = more;
+				capg *= 2;
+			}
+		}
+		if (ng == capg || !e) {
+			/* a full batch (or no room): hand it out, start again */
 			groups_flush(p, flt, flags, cb, arg, g, ng, memo, &m);
 			ng = 0;
 			e = hmap_slot(&m, (uint64_t)stack << 32 | ctx, (uintptr_t)name, &found);
