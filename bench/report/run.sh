@@ -10,10 +10,12 @@
 #   pmc report -i DATA (perf.data directly) for the reader's cost
 # and prints a Markdown table (the one in docs/BENCHMARKS.md).  ROWS
 # "perfdata" times only the perf.data row, with CPU time too (for millions
-# of samples, where perf's source-line and call-graph reports take minutes).
+# of samples, where perf's source-line and call-graph reports take minutes);
+# ROWS "log" the flat and the caller call-graph reports of the pmc log, with
+# CPU time too.
 #
-#   bench/report/run.sh [SAMPLES] [RUNS] [all|perfdata]   (defaults 200000, 3, all)
-#   PMC_OLD=/path/to/pmc: with perfdata, that pmc on the same file too
+#   bench/report/run.sh [SAMPLES] [RUNS] [all|perfdata|log]   (defaults 200000, 3, all)
+#   PMC_OLD=/path/to/pmc: with perfdata or log, that pmc on the same files too
 set -eu
 N=${1:-200000}
 RUNS=${2:-3}
@@ -35,6 +37,19 @@ if [ "$ROWS" = perfdata ]; then
   # PMC_OLD: another pmc (say main's build) on the same file, for old -> new
   [ -z "${PMC_OLD:-}" ] || BENCH_CPU=1 row "the same, PMC_OLD" "$PMC_OLD" report -i "$T/perf.data" \
       --color never --
+  exit 0
+fi
+if [ "$ROWS" = log ]; then
+  echo "| report | pmc | pmc peak RSS | perf | perf peak RSS | pmc faster by | pmc CPU | perf CPU | pmc faster by (CPU) |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+  BENCH_CPU=1 row "flat, symbols (pmc log)" "$PMC" report -i "$T/pmc.log" --color never -- \
+      perf report --stdio --no-children -i "$T/perf.data"
+  [ -z "${PMC_OLD:-}" ] || BENCH_CPU=1 row "the same, PMC_OLD" "$PMC_OLD" report -i "$T/pmc.log" \
+      --color never --
+  BENCH_CPU=1 row "call graph (caller)" "$PMC" report -i "$T/pmc.log" -g caller --color never -- \
+      perf report --stdio --no-children -G -i "$T/perf.data"
+  [ -z "${PMC_OLD:-}" ] || BENCH_CPU=1 row "the same, PMC_OLD" "$PMC_OLD" report -i "$T/pmc.log" \
+      -g caller --color never --
   exit 0
 fi
 echo "| report | pmc | pmc peak RSS | perf | perf peak RSS | pmc faster by |"
