@@ -29,27 +29,28 @@ echo "Workload: work603010 (tests/helpers/analysis), $samples samples with call 
 echo "(perf record -g -e cpu-clock -c 10000; pmc log from pmc convert), best of $RUNS runs;"
 echo "$(nproc) CPUs, $(uname -r), $(perf --version)"
 echo
-if [ "$ROWS" = perfdata ]; then
+# cpu_rows NAME INPUT [PMC-ARGS...] -- PERF-CMD...: a row with CPU time, pmc
+# against perf, and with PMC_OLD another pmc (say main's build) on the same
+# file, for old -> new
+cpu_rows() {
+  local name=$1 in=$2 args=(); shift 2
+  while [ "$1" != "--" ]; do args+=("$1"); shift; done; shift
+  BENCH_CPU=1 row "$name" "$PMC" report -i "$in" "${args[@]}" --color never -- "$@"
+  [ -z "${PMC_OLD:-}" ] || BENCH_CPU=1 row "the same, PMC_OLD" "$PMC_OLD" report -i "$in" \
+      "${args[@]}" --color never --
+}
+if [ "$ROWS" = perfdata ] || [ "$ROWS" = log ]; then
   echo "| report | pmc | pmc peak RSS | perf | perf peak RSS | pmc faster by | pmc CPU | perf CPU | pmc faster by (CPU) |"
   echo "|---|---|---|---|---|---|---|---|---|"
-  BENCH_CPU=1 row "flat, symbols (perf.data input)" "$PMC" report -i "$T/perf.data" --color never -- \
-      perf report --stdio --no-children -i "$T/perf.data"
-  # PMC_OLD: another pmc (say main's build) on the same file, for old -> new
-  [ -z "${PMC_OLD:-}" ] || BENCH_CPU=1 row "the same, PMC_OLD" "$PMC_OLD" report -i "$T/perf.data" \
-      --color never --
-  exit 0
-fi
-if [ "$ROWS" = log ]; then
-  echo "| report | pmc | pmc peak RSS | perf | perf peak RSS | pmc faster by | pmc CPU | perf CPU | pmc faster by (CPU) |"
-  echo "|---|---|---|---|---|---|---|---|---|"
-  BENCH_CPU=1 row "flat, symbols (pmc log)" "$PMC" report -i "$T/pmc.log" --color never -- \
-      perf report --stdio --no-children -i "$T/perf.data"
-  [ -z "${PMC_OLD:-}" ] || BENCH_CPU=1 row "the same, PMC_OLD" "$PMC_OLD" report -i "$T/pmc.log" \
-      --color never --
-  BENCH_CPU=1 row "call graph (caller)" "$PMC" report -i "$T/pmc.log" -g caller --color never -- \
-      perf report --stdio --no-children -G -i "$T/perf.data"
-  [ -z "${PMC_OLD:-}" ] || BENCH_CPU=1 row "the same, PMC_OLD" "$PMC_OLD" report -i "$T/pmc.log" \
-      -g caller --color never --
+  if [ "$ROWS" = perfdata ]; then
+    cpu_rows "flat, symbols (perf.data input)" "$T/perf.data" -- \
+        perf report --stdio --no-children -i "$T/perf.data"
+  else
+    cpu_rows "flat, symbols (pmc log)" "$T/pmc.log" -- \
+        perf report --stdio --no-children -i "$T/perf.data"
+    cpu_rows "call graph (caller)" "$T/pmc.log" -g caller -- \
+        perf report --stdio --no-children -G -i "$T/perf.data"
+  fi
   exit 0
 fi
 echo "| report | pmc | pmc peak RSS | perf | perf peak RSS | pmc faster by |"
