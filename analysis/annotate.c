@@ -63,37 +63,45 @@ struct acc {
 	int nomem;                   /* an allocation failed: annotate__print says ENOMEM */
 };
 
-static void count(void *arg, const struct prof_sample *s, const struct prof_frame *fr, int n)
+static void count(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt,
+    const struct prof_frame *fr, int n)
 {
 	struct acc *a = arg;
 	const struct prof_loc *l;
-	(void)s;
 	if (n <= 0)
 		return;
-	a->total++;
+	a->total += cnt;
 	l = &a->p->l[fr[0].loc];
 	if (l->func != a->func)
 		return;
-	a->self++;
+	a->self += cnt;
 	for (size_t i = 0; i < a->n; i++)
 		if (a->addr[i] == l->addr) {
-			a->cnt[i]++;
+			a->cnt[i] += cnt;
 			return;
 		}
 	if (a->n == a->cap) {
 		size_t cap = a->cap ? a->cap * 2 : 64;
-		uint64_t *addr = realloc(a->addr, cap * 8), *cnt;
+		uint64_t *addr = realloc(a->addr, cap * 8), *cnts;
 		if (addr)
 			a->addr = addr;
-		if (!addr || !(cnt = realloc(a->cnt, cap * 8))) {
+		if (!addr || !(cnts = realloc(a->cnt, cap * 8))) {
 			a->nomem = 1;
 			return;
 		}
-		a->cnt = cnt;
+		a->cnt = cnts;
 		a->cap = cap;
 	}
 	a->addr[a->n] = l->addr;
-	a->cnt[a->n++] = 1;
+	a->cnt[a->n++] = cnt;
+}
+
+/* Samples per sampled function (arg: an array by function). */
+static void per_func(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt,
+    const struct prof_frame *fr, int n)
+{
+	if (n > 0)
+		((uint64_t *)arg)[fr[0].func] += cnt;
 }
 
 static uint64_t in_range(const struct acc *a, uint64_t lo, uint64_t hi)
@@ -136,13 +144,7 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o)
 	uint64_t *per = calloc(p->nf + 1, 8);
 	if (!per)
 		return pmc__nomem();
-	for (size_t i = 0; i < p->ns; i++) {
-		const struct prof_frame *fr;
-		struct prof_sample s;
-		profile__sample(p, i, &s);
-		if (profile__frames(p, s.stack, 0, &fr) > 0)
-			per[fr[0].func]++;
-	}
+	profile__foreach_group(p, NULL, 0, per_func, per);
 	for (size_t i = 0; i < p->nf; i++) {
 		if (!name_is(p->f[i].name, o->symbol))
 			continue;
@@ -160,7 +162,7 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o)
 		    o->dso ? " in " : "", o->dso ? o->dso : "");
 	const struct prof_func *fn = &p->f[a.func];
 	a.dso = fn->dso;
-	profile__foreach(p, &o->flt, 0, count, &a);
+	profile__foreach_group(p, &o->flt, 0, count, &a);
 	if (a.nomem) {
 		free(a.addr);
 		free(a.cnt);

@@ -86,10 +86,10 @@ struct cbarg {
 	struct profile *p;
 };
 
-static void add(void *arg, const struct prof_sample *s, const struct prof_frame *fr, int n)
+static void add(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt,
+    const struct prof_frame *fr, int n)
 {
 	struct cbarg *c = arg;
-	uint64_t w = prof_weight(s);
 	if (n <= 0 || c->t->nomem)
 		return;
 	const struct prof_func *f = &c->p->f[c->p->l[fr[0].loc].func];
@@ -97,13 +97,13 @@ static void add(void *arg, const struct prof_sample *s, const struct prof_frame 
 	if (!r)
 		return;
 	if (c->t->side == 0) {
-		r->na++;
+		r->na += cnt;
 		r->wa += w;
 	} else {
-		r->nb++;
+		r->nb += cnt;
 		r->wb += w;
 	}
-	c->t->tot[c->t->side]++;
+	c->t->tot[c->t->side] += cnt;
 	c->t->wtot[c->t->side] += w;
 }
 
@@ -248,11 +248,11 @@ int diff__print(FILE *f, struct profile *a, struct profile *b, const struct diff
 	t.side = 0;
 	c.p = a;
 	flt.ev = first_event(a);
-	profile__foreach(a, &flt, 0, add, &c);
+	profile__foreach_group(a, &flt, 0, add, &c);
 	t.side = 1;
 	c.p = b;
 	flt.ev = first_event(b);
-	profile__foreach(b, &flt, 0, add, &c);
+	profile__foreach_group(b, &flt, 0, add, &c);
 	if (t.nomem) {
 		free(t.r);
 		free(t.slot);

@@ -80,7 +80,8 @@ static uint64_t *get(struct cg *g, uint32_t a, uint32_t b, int edge)
 	return g->c[g->n - 1].v;
 }
 
-static void add(void *arg, const struct prof_sample *s, const struct prof_frame *fr, int n)
+static void add(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt,
+    const struct prof_frame *fr, int n)
 {
 	struct cg *g = arg;
 	int c = g->col[s->ev];
@@ -89,15 +90,15 @@ static void add(void *arg, const struct prof_sample *s, const struct prof_frame 
 	uint64_t *v = get(g, fr[0].func, fr[0].line > 0 ? (uint32_t)fr[0].line : 0, 0);
 	if (!v)
 		return;
-	v[c]++;
-	g->tot[c]++;
+	v[c] += cnt;
+	g->tot[c] += cnt;
 	/* each edge once per sample (recursion would count it twice) */
 	for (int i = 1; i < n; i++) {
 		int dup = 0;
 		for (int k = 1; k < i && !dup; k++)
 			dup = fr[k].func == fr[i].func && fr[k - 1].func == fr[i - 1].func;
 		if (!dup && (v = get(g, fr[i].func, fr[i - 1].func, 1)))
-			v[c]++;
+			v[c] += cnt;
 	}
 }
 
@@ -137,7 +138,8 @@ int export__callgrind(FILE *f, struct profile *p, const struct report_opts *o)
 		g.col[i] = -1;
 	for (int i = 0; i < g.nev; i++)
 		g.col[evs[i]] = i;
-	profile__foreach(p, &o->flt, PROF_LINES | (o->inline_frames ? PROF_INLINE : 0), add, &g);
+	profile__foreach_group(p, &o->flt, PROF_LINES | (o->inline_frames ? PROF_INLINE : 0), add,
+	    &g);
 	if (g.nomem)
 		goto out;
 	if (g.n)

@@ -95,17 +95,16 @@ struct agg {                 /* samples merged by stack */
 	int nval;
 };
 
-static void add(void *arg, const struct prof_sample *s, const struct prof_frame *fr, int n)
+static void add(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt,
+    const struct prof_frame *fr, int n)
 {
 	struct agg *a = arg;
 	int c = a->evpos[s->ev];
-	(void)fr;
-	(void)n;
 	if (c < 0)
 		return;
 	a->used[s->stack] = 1;
-	a->val[(size_t)s->stack * a->nval + 2 * c] += 1;
-	a->val[(size_t)s->stack * a->nval + 2 * c + 1] += (int64_t)prof_weight(s);
+	a->val[(size_t)s->stack * a->nval + 2 * c] += (int64_t)cnt;
+	a->val[(size_t)s->stack * a->nval + 2 * c + 1] += (int64_t)w;
 }
 
 static int gzwrite_all(FILE *f, const uint8_t *buf, size_t len)
@@ -149,14 +148,7 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 	size_t nsm = 0;
 
 	profile__resolve(p);
-	size_t nstack = 0;
-	/* stacks are numbered densely: the largest id + 1 */
-	for (size_t i = 0; i < p->ns; i++) {
-		struct prof_sample s;
-		profile__sample(p, i, &s);
-		if (s.stack + 1 > nstack)
-			nstack = s.stack + 1;
-	}
+	size_t nstack = profile__nstacks(p);   /* ids 0 .. nstack - 1 */
 	a.p = p;
 	a.nval = 2 * nev;
 	a.evpos = malloc((p->nev ? p->nev : 1) * sizeof(int));
@@ -168,7 +160,7 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 		a.evpos[i] = -1;
 	for (int i = 0; i < nev; i++)
 		a.evpos[evs[i]] = i;
-	profile__foreach(p, &o->flt, 0, add, &a);
+	profile__foreach_group(p, &o->flt, 0, add, &a);
 
 	str_ix(&st, "");
 	/* sample types: per event, samples/count and NAME/events (cpu-clock: ns) */

@@ -37,15 +37,15 @@ static void sample(void *arg, const struct prof_sample *s, const struct prof_fra
 	putc(']', x->f);
 }
 
-static void noop(void *arg, const struct prof_sample *s, const struct prof_frame *fr, int n)
+static void noop(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt,
+    const struct prof_frame *fr, int n)
 {
-	(void)arg; (void)s; (void)fr; (void)n;
 }
 
-static void mark(void *arg, const struct prof_sample *s, const struct prof_frame *fr, int n)
+static void mark(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt,
+    const struct prof_frame *fr, int n)
 {
 	struct ss *x = arg;
-	(void)s;
 	for (int i = 0; i < n; i++)
 		if (x->fix[fr[i].func] == -2)
 			x->fix[fr[i].func] = -3;   /* used, file/line below */
@@ -60,13 +60,13 @@ int export__speedscope(FILE *f, struct profile *p, const struct report_opts *o)
 	profile__resolve(p);
 	/* Walking the stacks with lines and inlines creates their function
 	 * entries: walk once before sizing the frame table by p->nf. */
-	profile__foreach(p, &o->flt, flags, noop, NULL);
+	profile__foreach_group(p, &o->flt, flags, noop, NULL);
 	x.fix = malloc((p->nf ? p->nf : 1) * sizeof(*x.fix));
 	if (!x.fix)
 		return -1;
 	for (size_t i = 0; i < p->nf; i++)
 		x.fix[i] = -2;
-	profile__foreach(p, &o->flt, flags, mark, &x);
+	profile__foreach_group(p, &o->flt, flags, mark, &x);
 	fprintf(f, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
 	    "\"exporter\":\"pmc report %s\",\"name\":", PMC_VERSION_STRING);
 	json__string(f, o->input_name ? o->input_name : "pmc");

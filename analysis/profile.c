@@ -1619,6 +1619,21 @@ int profile__match(struct profile *p, const struct prof_filter *flt, const struc
 	return match_frames(p, flt, fr);
 }
 
+/* Sample i (into *s) with its frames: how many, or -1 if it does not pass
+ * the filter (or its frames could not be made: profile__nomem says so). */
+static int sample_frames(struct profile *p, const struct prof_filter *flt, int flags, size_t i,
+    struct prof_sample *s, const struct prof_frame **fr)
+{
+	int n;
+	profile__sample(p, i, s);
+	if (flt && !match_sample(p, flt, s))
+		return -1;
+	n = profile__frames(p, s->stack, flags, fr);
+	if (n < 0 || (flt && !match_frames(p, flt, *fr)))
+		return -1;
+	return n;
+}
+
 void profile__foreach(struct profile *p, const struct prof_filter *flt, int flags, prof_cb cb,
     void *arg)
 {
@@ -1626,17 +1641,152 @@ void profile__foreach(struct profile *p, const struct prof_filter *flt, int flag
 	for (size_t i = 0; i < p->ns; i++) {
 		struct prof_sample s;
 		const struct prof_frame *fr;
+		int n = sample_frames(p, flt, flags, i, &s, &fr);
+		if (n >= 0)
+			cb(arg, &s, fr, n);
+	}
+}
+
+/* profile__foreach_group: the groups of one batch, in the order of their
+ * first samples. */
+struct group {
+	uint32_t stack, ctx;
+	const char *comm;
+	size_t first;                 /* its first sample */
+	uint64_t weight, count;
+};
+
+#define GROUP_BATCH 65536         /* groups gathered before they are handed out:
+                                   * bounds the memory whatever the samples */
+
+/* Hand out the batch's groups (and forget them: memo, map). */
+static void groups_flush(struct profile *p, const struct prof_filter *flt, int flags,
+    prof_group_cb cb, void *arg, struct group *g, size_t ng, uint32_t *memo, struct hmap *m)
+{
+	for (size_t k = 0; k < ng; k++) {
+		struct prof_sample s;
+		const struct prof_frame *fr;
 		int n;
-		profile__sample(p, i, &s);
-		if (flt && !match_sample(p, flt, &s))
-			continue;
+		memo[g[k].stack] = 0;
+		profile__sample(p, g[k].first, &s);
 		n = profile__frames(p, s.stack, flags, &fr);
 		if (n < 0)
 			continue;       /* out of memory: profile__nomem says so */
 		if (flt && !match_frames(p, flt, fr))
 			continue;
-		cb(arg, &s, fr, n);
+		cb(arg, &s, g[k].weight, g[k].count, fr, n);
 	}
+	if (m->t)
+		memset(m->t, 0, m->cap * sizeof(*m->t));
+	m->n = 0;
+}
+
+void profile__foreach_group(struct profile *p, const struct prof_filter *flt, int flags,
+    prof_group_cb cb, void *arg)
+{
+	struct prof_priv *v = p->priv;
+	size_t nc = samples__nctx(p->smp), ng = 0;
+	profile__resolve(p);
+	/* per context: 0 no sample passes, 1 all pass, 2 each sample is
+	 * decoded and tested (a time window, a name filter on a name that
+	 * changes over time, a context named only per sample) */
+	uint8_t *how = malloc(nc ? nc : 1);
+	uint32_t *memo = calloc(v->nst ? v->nst : 1, sizeof(*memo));   /* group + 1 */
+	/* grown as needed: a few groups take a few bytes (a large block freed
+	 * would also raise malloc's threshold for mapping, for the rest of the
+	 * process) */
+	size_t capg = 1024;
+	struct group *g = malloc(capg * sizeof(*g));
+	struct hmap m = { 0 };
+	if (!how || !memo || !g) {
+		/* out of memory for the groups: each sample is its own (the same sums) */
+		free(how);
+		free(memo);
+		free(g);
+		for (size_t i = 0; i < p->ns; i++) {
+			struct prof_sample s;
+			const struct prof_frame *fr;
+			int n = sample_frames(p, flt, flags, i, &s, &fr);
+			if (n >= 0)
+				cb(arg, &s, prof_weight(&s), 1, fr, n);
+		}
+		return;
+	}
+	for (size_t c = 0; c < nc; c++) {
+		struct prof_sample s;
+		uint32_t names = samples__ctx_sample(p->smp, c, &s);
+		struct prof_filter f;
+		if (!flt) {
+			how[c] = names ? 1 : 2;
+			continue;
+		}
+		/* what the context alone decides: all but the time, and the name
+		 * if it changes over time */
+		f = *flt;
+		f.time.n = 0;
+		if (names != 1)
+			f.comms = NULL;
+		how[c] = !match_sample(p, &f, &s) ? 0 :
+		    !names || flt->time.n || (names > 1 && flt->comms) ? 2 : 1;
+	}
+	struct sample_key key[256];
+	for (size_t i = 0; i < p->ns; i++) {
+		if (i % 256 == 0)
+			samples__keys(p->smp, i, p->ns - i < 256 ? p->ns - i : 256, key);
+		uint32_t stack = key[i % 256].stack, ctx = key[i % 256].ctx, k;
+		uint64_t w = key[i % 256].weight;
+		const char *name = key[i % 256].comm;
+		if (!how[ctx] || stack >= v->nst)
+			continue;
+		if (how[ctx] == 2) {
+			struct prof_sample s;
+			profile__sample(p, i, &s);
+			if (flt && !match_sample(p, flt, &s))
+				continue;
+			name = s.comm;
+		}
+		/* most samples repeat the latest group of their stack */
+		if ((k = memo[stack]) && g[k - 1].ctx == ctx && g[k - 1].comm == name) {
+			g[k - 1].weight += w;
+			g[k - 1].count++;
+			continue;
+		}
+		int found;
+		struct hent *e = hmap_slot(&m, (uint64_t)stack << 32 | ctx, (uintptr_t)name, &found);
+		if (e && found) {
+			memo[stack] = e->v + 1;
+			g[e->v].weight += w;
+			g[e->v].count++;
+			continue;
+		}
+		if (ng == capg && capg < GROUP_BATCH) {
+			struct group *more = realloc(g, 2 * capg * sizeof(*g));
+			if (more) {
+				g = more;
+				capg *= 2;
+			}
+		}
+		if (ng == capg || !e) {
+			/* a full batch (or no room): hand it out, start again */
+			groups_flush(p, flt, flags, cb, arg, g, ng, memo, &m);
+			ng = 0;
+			e = hmap_slot(&m, (uint64_t)stack << 32 | ctx, (uintptr_t)name, &found);
+		}
+		if (e)
+			e->v = (uint32_t)ng;
+		g[ng] = (struct group){ stack, ctx, name, i, w, 1 };
+		memo[stack] = (uint32_t)++ng;
+	}
+	groups_flush(p, flt, flags, cb, arg, g, ng, memo, &m);
+	free(m.t);
+	free(how);
+	free(memo);
+	free(g);
+}
+
+size_t profile__nstacks(const struct profile *p)
+{
+	return p->priv->nst;
 }
 
 int profile__stack_pcs(const struct profile *p, uint32_t stack, const uint64_t **pcs,

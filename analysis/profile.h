@@ -10,8 +10,10 @@
  * analysis/symbols.  Source lines and inlined frames are looked up only when
  * a report asks for them (profile__frames with PROF_INLINE, profile__srcline).
  *
- * Reports walk the samples with profile__foreach(), which applies the
- * filters (struct prof_filter) and hands out each sample with its frames.
+ * Reports walk the samples with profile__foreach_group(), which applies
+ * the filters (struct prof_filter) and hands out each distinct stack and
+ * context once with its frames, its samples' count and weight; what needs
+ * every sample on its own (a timeline) uses profile__foreach().
  */
 #ifndef PMCSTAT_PROFILE_H
 #define PMCSTAT_PROFILE_H
@@ -197,6 +199,8 @@ const char *profile__comm(struct profile *p, int32_t pid, int32_t tid, uint64_t 
 #define PROF_INLINE 0x1
 #define PROF_LINES  0x2
 int profile__frames(struct profile *p, uint32_t stack, int flags, const struct prof_frame **out);
+/* How many distinct stacks: their ids are 0 .. n - 1. */
+size_t profile__nstacks(const struct profile *p);
 /* The pcs of a stack as recorded (leaf first; a trailing 0 of a
  * frame-pointer walk dropped, DWARF-unwound user frames in place of the
  * sampled stack) and per pc its flags: how many. */
@@ -261,6 +265,24 @@ typedef void (*prof_cb)(void *arg, const struct prof_sample *s, const struct pro
 void profile__foreach(struct profile *p, const struct prof_filter *flt, int flags, prof_cb cb,
     void *arg);
 /*
+ * The samples that pass, grouped: each distinct (stack, event, CPU, pid,
+ * tid, comm) once, cb(arg, s, weight, count, frames, nframes) with s its
+ * first sample (time, period), weight the sum of its samples' weights
+ * (prof_weight) and count how many.  For what only adds samples up (a
+ * histogram, a call tree, an export's totals) it gives what
+ * profile__foreach gives, with the per-frame work done per distinct stack
+ * and context instead of per sample (most samples repeat one seen before):
+ * every filter, the time window included, is applied to each sample.  The
+ * groups come in the order of their first samples, so that what a report
+ * makes in the order it first sees it is made in the same order; a key may
+ * come more than once (the groups are gathered in bounded batches), never
+ * out of that order.  What needs each sample's time (a timeline) uses
+ * profile__foreach.
+ */
+typedef void (*prof_group_cb)(void *arg, const struct prof_sample *s, uint64_t weight,
+    uint64_t count, const struct prof_frame *fr, int n);
+void profile__foreach_group(struct profile *p, const struct prof_filter *flt, int flags,
+    prof_group_cb cb, void *arg);
  * Parse --time into the filter, perf report/script's forms:
  *   START,END          seconds (perf's SEC.NSEC as perf script prints
  *                      times); either may be empty (an END of 0 too: no end)

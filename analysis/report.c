@@ -233,14 +233,14 @@ static void memo_set(struct hist_priv *v, uint32_t stack, const struct hist_ctx 
 	m->c = *c;
 }
 
-static void hist_add(void *arg, const struct prof_sample *s, const struct prof_frame *fr, int n)
+static void hist_add(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt,
+    const struct prof_frame *fr, int n)
 {
 	struct hist *h = arg;
 	struct hist_priv *v = h->priv;
 	struct hist_entry k, *e;
-	uint64_t w = prof_weight(s);
 	h->total += w;
-	h->total_n++;
+	h->total_n += cnt;
 	if (n <= 0 || v->nomem)
 		return;
 	struct hist_ctx c = { v->use.comm ? s->comm : NULL, v->use.pid ? s->pid : 0,
@@ -250,10 +250,10 @@ static void hist_add(void *arg, const struct prof_sample *s, const struct prof_f
 	    m->c.cpu == c.cpu) {
 		const uint32_t *ix = v->mix + m->off;
 		h->e[ix[0]].self += w;
-		h->e[ix[0]].self_n++;
+		h->e[ix[0]].self_n += cnt;
 		for (uint32_t i = 0; i < m->n; i++) {
 			h->e[ix[i]].children += w;
-			h->e[ix[i]].children_n++;
+			h->e[ix[i]].children_n += cnt;
 		}
 		return;
 	}
@@ -261,12 +261,12 @@ static void hist_add(void *arg, const struct prof_sample *s, const struct prof_f
 	if (!(e = hfind(h, &k)))
 		return;
 	e->self += w;
-	e->self_n++;
+	e->self_n += cnt;
 	uint32_t seen[512];
 	seen[0] = (uint32_t)(e - h->e);
 	if (!v->o->children) {
 		e->children += w;
-		e->children_n++;
+		e->children_n += cnt;
 		memo_set(v, s->stack, &c, seen, 1);
 		return;
 	}
@@ -285,17 +285,15 @@ static void hist_add(void *arg, const struct prof_sample *s, const struct prof_f
 			continue;
 		seen[ns++] = ix;
 		h->e[ix].children += w;
-		h->e[ix].children_n++;
+		h->e[ix].children_n += cnt;
 	}
 	memo_set(v, s->stack, &c, seen, ns);
 }
 
-static void add_weight(void *arg, const struct prof_sample *s, const struct prof_frame *fr,
-    int n)
+static void add_weight(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt,
+    const struct prof_frame *fr, int n)
 {
-	(void)fr;
-	(void)n;
-	*(uint64_t *)arg += prof_weight(s);
+	*(uint64_t *)arg += w;
 }
 
 /*
@@ -310,7 +308,7 @@ static uint64_t whole(struct profile *p, const struct report_opts *o, int ev, ui
 	if (o->relative || !(f->pids || f->tids || f->comms || f->dsos || f->syms))
 		return filtered;
 	struct prof_filter all = { .ev = ev, .cpus = f->cpus, .time = f->time };
-	profile__foreach(p, &all, 0, add_weight, &w);
+	profile__foreach_group(p, &all, 0, add_weight, &w);
 	return w;
 }
 
@@ -344,7 +342,7 @@ int report__hist(struct hist *h, struct profile *p, const struct report_opts *o,
 	oo.flt.ev = ev;
 	/* children need the whole chain; the flat self profile needs only the leaf,
 	 * but frames are cached per stack, so one walk serves both */
-	profile__foreach(p, &oo.flt, 0, hist_add, h);
+	profile__foreach_group(p, &oo.flt, 0, hist_add, h);
 	if (h->priv->nomem) {
 		report__hist_free(h);
 		return pmc__nomem();

@@ -247,30 +247,43 @@ void samples__truncate(struct prof_samples *s, size_t n)
 	}
 }
 
+/* A context's name at time t: the last from at or before t (from[0] is 0);
+ * NULL if unnamed. */
+static const char *ctx_name(const struct ctx *c, uint64_t t)
+{
+	uint32_t lo = 0, hi = c->nnames;
+	if (!c->nnames)
+		return NULL;
+	if (t >= c->from[hi - 1])
+		return c->name[hi - 1];   /* most samples: after the exec */
+	while (hi - lo > 1) {
+		uint32_t mid = (lo + hi) / 2;
+		if (c->from[mid] <= t)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return c->name[lo];
+}
+
+static inline uint64_t time_of(const struct prof_samples *s, size_t i)
+{
+	uint32_t dt = col_get(s, C_DT, i);
+	return dt == ESC ? wide(s, i, 0) : s->base[i >> BLOCK_SHIFT] + dt - DT_BIAS;
+}
+
 void samples__get(const struct prof_samples *s, size_t i, struct prof_sample *out)
 {
 	const struct ctx *c = &s->c[col_get(s, C_CTX, i)];
-	uint32_t dt = col_get(s, C_DT, i), period = col_get(s, C_PERIOD, i);
+	uint32_t period = col_get(s, C_PERIOD, i);
 	out->stack = col_get(s, C_STACK, i);
 	out->ev = c->ev;
 	out->cpu = c->cpu;
 	out->pid = c->pid;
 	out->tid = c->tid;
-	out->time = dt == ESC ? wide(s, i, 0) : s->base[i >> BLOCK_SHIFT] + dt - DT_BIAS;
+	out->time = time_of(s, i);
 	out->period = period == ESC ? wide(s, i, 1) : period;
-	out->comm = NULL;
-	if (c->nnames) {
-		/* the last name from at or before the sample's time (from[0] is 0) */
-		uint32_t lo = 0, hi = c->nnames;
-		while (hi - lo > 1) {
-			uint32_t mid = (lo + hi) / 2;
-			if (c->from[mid] <= out->time)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		out->comm = c->name[lo];
-	}
+	out->comm = ctx_name(c, out->time);
 }
 
 size_t samples__nctx(const struct prof_samples *s)
@@ -303,4 +316,35 @@ int samples__set_comm(struct prof_samples *s, size_t ctx, uint32_t n, const uint
 	c->name = m;
 	c->nnames = n;
 	return 0;
+}
+
+void samples__keys(const struct prof_samples *s, size_t i, size_t n, struct sample_key *out)
+{
+	/* one loop over the columns: a report walks millions of samples */
+	const uint32_t *sv = s->col[C_STACK].v, *cv = s->col[C_CTX].v, *pv = s->col[C_PERIOD].v;
+	uint32_t sk = s->col[C_STACK].k, ck = s->col[C_CTX].k, pk = s->col[C_PERIOD].k;
+	for (size_t j = 0; j < n; j++) {
+		size_t x = i + j;
+		uint32_t c = cv ? cv[x] : ck, period = pv ? pv[x] : pk;
+		uint64_t w = period == ESC ? wide(s, x, 1) : period;
+		const struct ctx *cc = &s->c[c];
+		out[j].stack = sv ? sv[x] : sk;
+		out[j].ctx = c;
+		out[j].weight = w ? w : 1;
+		/* the time only when the name changes over time */
+		out[j].comm = cc->nnames > 1 ? ctx_name(cc, time_of(s, x)) :
+		    cc->nnames ? cc->name[0] : NULL;
+	}
+}
+
+uint32_t samples__ctx_sample(const struct prof_samples *s, size_t ctx, struct prof_sample *out)
+{
+	const struct ctx *c = &s->c[ctx];
+	memset(out, 0, sizeof(*out));
+	out->pid = c->pid;
+	out->tid = c->tid;
+	out->ev = c->ev;
+	out->cpu = c->cpu;
+	out->comm = c->nnames ? c->name[0] : NULL;
+	return c->nnames;
 }

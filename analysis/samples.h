@@ -51,4 +51,21 @@ void samples__ctx(const struct prof_samples *s, size_t ctx, int32_t *pid, int32_
 int samples__set_comm(struct prof_samples *s, size_t ctx, uint32_t n, const uint64_t *from,
     const char *const *name);
 
+/* The parts of a sample that decide where a report adds it, without the
+ * rest of samples__get's decoding: its stack, its context id, its weight
+ * (period, or 1: prof_weight) and its name (as samples__get's; its time
+ * is decoded only for a context whose name changes over time). */
+struct sample_key {
+	uint32_t stack, ctx;
+	uint64_t weight;
+	const char *comm;
+};
+/* The keys of samples i .. i + n - 1 (all < count) into out[0 .. n). */
+void samples__keys(const struct prof_samples *s, size_t i, size_t n, struct sample_key *out);
+/* What every sample of context ctx shares: out's pid, tid, ev and cpu, and
+ * its comm when the context has exactly one name (else its first name, or
+ * NULL if unnamed); the other fields 0.  Returns how many names the
+ * context has (samples__set_comm's n; 0 unnamed). */
+uint32_t samples__ctx_sample(const struct prof_samples *s, size_t ctx, struct prof_sample *out);
+
 #endif

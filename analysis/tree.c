@@ -100,23 +100,23 @@ struct build {
 	int dir, comm_root;
 };
 
-static void add(void *arg, const struct prof_sample *s, const struct prof_frame *fr, int n)
+static void add(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt,
+    const struct prof_frame *fr, int n)
 {
 	struct build *b = arg;
 	struct ctree *t = b->t;
-	uint64_t w = prof_weight(s);
 	uint32_t cur = 0;
 	if (t->priv->nomem)
 		return;
 	t->n[0].total += w;
-	t->n[0].nsamples++;
+	t->n[0].nsamples += cnt;
 	t->total += w;
-	t->nsamples++;
+	t->nsamples += cnt;
 	if (b->comm_root) {
 		if ((cur = child(t, cur, NONE, s->comm)) == NONE)
 			return;
 		t->n[cur].total += w;
-		t->n[cur].nsamples++;
+		t->n[cur].nsamples += cnt;
 	}
 #define FR(k) (b->dir == TREE_CALLER ? &fr[n - 1 - (k)] : &fr[k])
 	for (int i = 0; i < n; i++) {
@@ -133,7 +133,7 @@ static void add(void *arg, const struct prof_sample *s, const struct prof_frame 
 		if ((cur = child(t, cur, func, NULL)) == NONE)
 			return;
 		t->n[cur].total += w;
-		t->n[cur].nsamples++;
+		t->n[cur].nsamples += cnt;
 	}
 #undef FR
 	if (b->dir == TREE_CALLER)
@@ -156,7 +156,7 @@ int tree__build(struct ctree *t, struct profile *p, const struct prof_filter *fl
 		return pmc__nomem();
 	}
 	t->by_weight = flt->ev >= 0 && (size_t)flt->ev < p->nev && p->ev[flt->ev].what;
-	profile__foreach(p, flt, flags, add, &b);
+	profile__foreach_group(p, flt, flags, add, &b);
 	if (t->priv->nomem) {
 		tree__free(t);
 		return pmc__nomem();

@@ -10,10 +10,12 @@
 #   pmc report -i DATA (perf.data directly) for the reader's cost
 # and prints a Markdown table (the one in docs/BENCHMARKS.md).  ROWS
 # "perfdata" times only the perf.data row, with CPU time too (for millions
-# of samples, where perf's source-line and call-graph reports take minutes).
+# of samples, where perf's source-line and call-graph reports take minutes);
+# ROWS "log" the flat and the caller call-graph reports of the pmc log, with
+# CPU time too.
 #
-#   bench/report/run.sh [SAMPLES] [RUNS] [all|perfdata]   (defaults 200000, 3, all)
-#   PMC_OLD=/path/to/pmc: with perfdata, that pmc on the same file too
+#   bench/report/run.sh [SAMPLES] [RUNS] [all|perfdata|log]   (defaults 200000, 3, all)
+#   PMC_OLD=/path/to/pmc: with perfdata or log, that pmc on the same files too
 set -eu
 N=${1:-200000}
 RUNS=${2:-3}
@@ -27,14 +29,28 @@ echo "Workload: work603010 (tests/helpers/analysis), $samples samples with call 
 echo "(perf record -g -e cpu-clock -c 10000; pmc log from pmc convert), best of $RUNS runs;"
 echo "$(nproc) CPUs, $(uname -r), $(perf --version)"
 echo
-if [ "$ROWS" = perfdata ]; then
+# cpu_rows NAME INPUT [PMC-ARGS...] -- PERF-CMD...: a row with CPU time, pmc
+# against perf, and with PMC_OLD another pmc (say main's build) on the same
+# file, for old -> new
+cpu_rows() {
+  local name=$1 in=$2 args=(); shift 2
+  while [ "$1" != "--" ]; do args+=("$1"); shift; done; shift
+  BENCH_CPU=1 row "$name" "$PMC" report -i "$in" "${args[@]}" --color never -- "$@"
+  [ -z "${PMC_OLD:-}" ] || BENCH_CPU=1 row "the same, PMC_OLD" "$PMC_OLD" report -i "$in" \
+      "${args[@]}" --color never --
+}
+if [ "$ROWS" = perfdata ] || [ "$ROWS" = log ]; then
   echo "| report | pmc | pmc peak RSS | perf | perf peak RSS | pmc faster by | pmc CPU | perf CPU | pmc faster by (CPU) |"
   echo "|---|---|---|---|---|---|---|---|---|"
-  BENCH_CPU=1 row "flat, symbols (perf.data input)" "$PMC" report -i "$T/perf.data" --color never -- \
-      perf report --stdio --no-children -i "$T/perf.data"
-  # PMC_OLD: another pmc (say main's build) on the same file, for old -> new
-  [ -z "${PMC_OLD:-}" ] || BENCH_CPU=1 row "the same, PMC_OLD" "$PMC_OLD" report -i "$T/perf.data" \
-      --color never --
+  if [ "$ROWS" = perfdata ]; then
+    cpu_rows "flat, symbols (perf.data input)" "$T/perf.data" -- \
+        perf report --stdio --no-children -i "$T/perf.data"
+  else
+    cpu_rows "flat, symbols (pmc log)" "$T/pmc.log" -- \
+        perf report --stdio --no-children -i "$T/perf.data"
+    cpu_rows "call graph (caller)" "$T/pmc.log" -g caller -- \
+        perf report --stdio --no-children -G -i "$T/perf.data"
+  fi
   exit 0
 fi
 echo "| report | pmc | pmc peak RSS | perf | perf peak RSS | pmc faster by |"

@@ -181,6 +181,197 @@ static void t_samples_round_trip(void **state)
 	samples__free(s);
 }
 
+/* A sample of chain pcs[0..n) (user pcs) with period. */
+static void sample_chain(pmc_id_t id, pid_t pid, pid_t tid, int cpu, uint64_t ts,
+    const uint64_t *pcs, uint32_t n, uint64_t period)
+{
+	static const uint8_t fl[8] = { PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE,
+		PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE,
+		PMC_CC_F_USERSPACE };
+	struct pmc_logrec_sample s = { id, pid, tid, (uint32_t)cpu, period, n, pcs, fl };
+	assert_true(n <= 8);
+	assert_int_equal(pmc__logrec_callchain(&rec, &s), 0);
+	put(ts);
+}
+
+/* What a walk saw: per distinct (stack, event, CPU, pid, tid, comm), in the
+ * order first seen, its weight and count (with keys); per function, the
+ * weight of the frames naming it, and the functions in the order first
+ * seen. */
+struct walk_key {
+	uint32_t stack;
+	uint16_t ev, cpu;
+	int32_t pid, tid;
+	const char *comm;
+	uint64_t weight, count;
+};
+struct walk {
+	int keys;
+	struct walk_key k[256];
+	size_t n;
+	uint64_t *func_w;             /* by function */
+	uint32_t *order;              /* functions, first seen first */
+	size_t norder;
+	uint64_t calls, count;        /* callbacks, samples */
+};
+
+static void walk_add(struct walk *w, const struct prof_sample *s, uint64_t weight,
+    uint64_t count, const struct prof_frame *fr, int n)
+{
+	size_t i;
+	w->calls++;
+	w->count += count;
+	for (i = 0; w->keys && i < w->n; i++) {
+		const struct walk_key *k = &w->k[i];
+		if (k->stack == s->stack && k->ev == s->ev && k->cpu == s->cpu && k->pid == s->pid &&
+		    k->tid == s->tid && k->comm == s->comm)
+			break;
+	}
+	if (w->keys && i == w->n) {
+		assert_true(w->n < 256);
+		w->k[w->n++] = (struct walk_key){ s->stack, s->ev, s->cpu, s->pid, s->tid, s->comm,
+			0, 0 };
+	}
+	if (w->keys) {
+		w->k[i].weight += weight;
+		w->k[i].count += count;
+	}
+	for (int j = 0; j < n; j++) {
+		if (!w->func_w[fr[j].func])
+			w->order[w->norder++] = fr[j].func;
+		w->func_w[fr[j].func] += weight;
+	}
+}
+
+static void walk_sample(void *arg, const struct prof_sample *s, const struct prof_frame *fr,
+    int n)
+{
+	walk_add(arg, s, prof_weight(s), 1, fr, n);
+}
+
+static void walk_group(void *arg, const struct prof_sample *s, uint64_t weight, uint64_t count,
+    const struct prof_frame *fr, int n)
+{
+	walk_add(arg, s, weight, count, fr, n);
+}
+
+/* profile__foreach_group gives, per filter, what profile__foreach gives
+ * sample by sample: the same (stack, context, name) keys in the same order
+ * with the same weights and counts (keys), the same weight per function,
+ * the functions first seen in the same order; with fewer callbacks than
+ * samples when samples repeat (grouped). */
+static void check_group_walk(struct profile *p, const struct prof_filter *flt, int keys,
+    int grouped)
+{
+	static struct walk a, b;
+	struct walk *w[2] = { &a, &b };
+	for (int i = 0; i < 2; i++) {
+		w[i]->keys = keys;
+		w[i]->n = w[i]->norder = 0;
+		w[i]->calls = w[i]->count = 0;
+		w[i]->func_w = calloc(p->nf + 1, sizeof(uint64_t));
+		w[i]->order = calloc(p->nf + 1, sizeof(uint32_t));
+		assert_non_null(w[i]->func_w);
+		assert_non_null(w[i]->order);
+	}
+	profile__foreach(p, flt, 0, walk_sample, &a);
+	profile__foreach_group(p, flt, 0, walk_group, &b);
+	assert_true(a.count > 0);
+	assert_int_equal(a.count, b.count);
+	assert_int_equal(a.n, b.n);
+	for (size_t i = 0; i < a.n; i++) {
+		assert_int_equal(a.k[i].stack, b.k[i].stack);
+		assert_int_equal(a.k[i].ev, b.k[i].ev);
+		assert_int_equal(a.k[i].cpu, b.k[i].cpu);
+		assert_int_equal(a.k[i].pid, b.k[i].pid);
+		assert_int_equal(a.k[i].tid, b.k[i].tid);
+		assert_ptr_equal(a.k[i].comm, b.k[i].comm);
+		assert_int_equal(a.k[i].weight, b.k[i].weight);
+		assert_int_equal(a.k[i].count, b.k[i].count);
+	}
+	assert_memory_equal(a.func_w, b.func_w, (p->nf + 1) * sizeof(uint64_t));
+	assert_int_equal(a.norder, b.norder);
+	assert_memory_equal(a.order, b.order, a.norder * sizeof(uint32_t));
+	if (grouped)
+		assert_true(b.calls < a.calls);
+	for (int i = 0; i < 2; i++) {
+		free(w[i]->func_w);
+		free(w[i]->order);
+	}
+}
+
+static void t_group_walk(void **state)
+{
+	(void)state;
+	static const uint64_t chains[4][3] = {
+		{ 0x401000, 0x402000, 0x403000 }, { 0x401100, 0x402000, 0x403000 },
+		{ 0x402000, 0x403000, 0 }, { 0x404000, 0x403000, 0 } };
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	alloc(0x200, PMC_MODE_TS, -1);
+	comm(10, 10, "main", 1);
+	comm(10, 11, "worker", 2);
+	comm(20, 20, "other", 3);
+	/* 3002 samples about 1 ms apart: four stacks, two events, three threads on
+	 * two CPUs, periods that vary; thread 10 renamed by an exec at 1.5 s */
+	for (uint32_t i = 0; i < 3000; i++) {
+		static const int32_t tid[3] = { 10, 11, 20 };
+		uint32_t c = (i / 3 + i / 7) % 4;
+		int32_t t = tid[(i / 5) % 3];
+		if (i == 1500) {      /* the same stack and thread just before and after */
+			uint64_t t0 = 1000000000 + 1500 * UINT64_C(1000000) - 3;
+			sample_chain(0x100, 10, 10, 0, t0, chains[0], 3, 7);
+			comm(10, 10, "renamed", t0 + 1);
+			sample_chain(0x100, 10, 10, 0, t0 + 2, chains[0], 3, 7);
+		}
+		sample_chain(i % 11 == 0 ? 0x200 : 0x100, t == 20 ? 20 : 10, t, (int)(i / 2) % 2,
+		    1000000000 + i * UINT64_C(1000000), chains[c], c < 2 ? 3 : 2, 1000 + i % 13);
+	}
+	struct profile *p = load();
+	assert_int_equal(p->ns, 3002);
+
+	struct prof_filter f;
+	profile__filter_init(&f);
+	check_group_walk(p, NULL, 1, 1);
+	check_group_walk(p, &f, 1, 1);
+	f.ev = 1;
+	check_group_walk(p, &f, 1, 1);
+	profile__filter_init(&f);
+	assert_int_equal(profile__parse_time(&f, "1.7,2.9"), 0);
+	check_group_walk(p, &f, 1, 1);
+	f.comms = "renamed";            /* a name that only the later samples have */
+	check_group_walk(p, &f, 1, 1);
+	profile__filter_init(&f);
+	f.comms = "main,other";
+	check_group_walk(p, &f, 1, 1);
+	profile__filter_init(&f);
+	f.tids = "11";
+	f.cpus = "1";
+	check_group_walk(p, &f, 1, 1);
+	profile__filter_init(&f);
+	f.pids = "20";
+	f.syms = p->f[p->l[0].func].name;
+	check_group_walk(p, &f, 1, 1);
+	profile__free(p);
+
+	/* more distinct keys than one batch of groups holds: a key handed out
+	 * again after a batch still comes in the order of first samples */
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	comm(10, 10, "main", 1);
+	for (uint32_t i = 0; i < 3 * 70001; i++) {
+		/* 70001 stacks twice each in a row, then each once again */
+		uint64_t pc = 0x500000 + (i < 2 * 70001 ? i / 2 : i - 2 * 70001) * 16;
+		sample_chain(0x100, 10, 10, 0, 1000 + i, &pc, 1, 1 + i % 3);
+	}
+	p = load();
+	check_group_walk(p, NULL, 0, 1);
+	profile__free(p);
+	free(buf);
+	buf = NULL;
+	len = 0;
+}
+
 /* The peak resident memory (KB) of a child that loads the log at path and
  * walks every sample, as a report does. */
 static long report_peak_kb(const char *path)
@@ -661,6 +852,7 @@ int main(void)
 		cmocka_unit_test(t_samples_round_trip),
 		cmocka_unit_test(t_hist_one_stack_contexts),
 		cmocka_unit_test(t_report_memory_per_sample),
+		cmocka_unit_test(t_group_walk),   /* after: its big log stays in the heap */
 		cmocka_unit_test(t_fork_inherits_name_out_of_order),
 		cmocka_unit_test(t_fork_then_exec),
 		cmocka_unit_test(t_no_thread),
