@@ -283,6 +283,7 @@ typedef void (*prof_group_cb)(void *arg, const struct prof_sample *s, uint64_t w
     uint64_t count, const struct prof_frame *fr, int n);
 void profile__foreach_group(struct profile *p, const struct prof_filter *flt, int flags,
     prof_group_cb cb, void *arg);
+/*
  * Parse --time into the filter, perf report/script's forms:
  *   START,END          seconds (perf's SEC.NSEC as perf script prints
  *                      times); either may be empty (an END of 0 too: no end)
