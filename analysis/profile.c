@@ -362,19 +362,13 @@ static int flags_equal(const uint8_t *stored, const uint8_t *flags, uint32_t n)
 	return 1;
 }
 
-static uint32_t intern_stack(struct profile *p, int32_t pid, const uint64_t *pcs,
-    const uint8_t *flags, uint32_t n)
+/* The stack (pid, pcs, flags) whose hash is h (hmap_chain_*): its id, made
+ * if new; NO_IX out of memory. */
+static uint32_t intern_hashed(struct profile *p, int32_t pid, const uint64_t *pcs,
+    const uint8_t *flags, uint32_t n, uint64_t h)
 {
 	struct prof_priv *v = p->priv;
-	uint64_t h = hmap_mix((uint64_t)(uint32_t)pid, n);
 	int found;
-	/* one multiply a frame (hmap_slot mixes the result again); the shift
-	 * brings each frame's high bits (kernel addresses differ there) down
-	 * into the bits the table index takes */
-	for (uint32_t i = 0; i < n; i++) {
-		h = (h ^ pcs[i] ^ ((uint64_t)(flags[i] & PROF_PC_FLAGS) << 62)) * 0x9E3779B97F4A7C15ull;
-		h ^= h >> 32;
-	}
 	/* open addressing on (hash, probe index): equal hashes are compared */
 	for (uint64_t k = 0;; k++) {
 		struct hent *e = hmap_slot(&v->stacks, h, k, &found);
@@ -422,6 +416,15 @@ static uint32_t intern_stack(struct profile *p, int32_t pid, const uint64_t *pcs
 		    flags_equal(v->flags + s->off, flags, n))
 			return e->v;
 	}
+}
+
+static uint32_t intern_stack(struct profile *p, int32_t pid, const uint64_t *pcs,
+    const uint8_t *flags, uint32_t n)
+{
+	uint64_t h = HMAP_CHAIN_SEED;
+	for (uint32_t i = 0; i < n; i++)
+		h = hmap_chain_step(h, pcs[i], flags[i] & PROF_PC_FLAGS);
+	return intern_hashed(p, pid, pcs, flags, n, hmap_chain_end(h, pid, n));
 }
 
 static struct prof_proc *proc(struct profile *p, int32_t pid, int32_t tid, uint32_t pmcid)
@@ -652,6 +655,23 @@ static void keep_side(struct profile *p, const struct pmclog_ev *ev)
 	}
 }
 
+/* Store sample s (of event s->ev): the one place samples are added. */
+static void add_sample(struct profile *p, const struct prof_sample *s)
+{
+	uint64_t t = s->time;
+	if (samples__append(p->smp, s) < 0) {
+		nomem(p);
+		return;
+	}
+	p->ns++;
+	p->ev[s->ev].samples++;
+	p->ev[s->ev].period += prof_weight(s);
+	if (!p->first_time || t < p->first_time)
+		p->first_time = t;
+	if (t > p->last_time)
+		p->last_time = t;
+}
+
 static void handle(struct profile *p, const struct pmclog_ev *ev)
 {
 	uint64_t t = ev->pl_time;
@@ -706,17 +726,7 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		struct prof_sample s = { .stack = intern_stack(p, (int32_t)cc->pl_pid, pcs, fl, npc),
 		    .ev = (uint16_t)e, .cpu = (uint16_t)cc->pl_cpu, .pid = (int32_t)cc->pl_pid,
 		    .tid = (int32_t)cc->pl_tid, .time = t, .period = cc->pl_period };
-		if (samples__append(p->smp, &s) < 0) {
-			nomem(p);
-			break;
-		}
-		p->ns++;
-		p->ev[e].samples++;
-		p->ev[e].period += prof_weight(&s);
-		if (!p->first_time || t < p->first_time)
-			p->first_time = t;
-		if (t > p->last_time)
-			p->last_time = t;
+		add_sample(p, &s);
 		break;
 	}
 	case PMCLOG_TYPE_DROPNOTIFY: {
@@ -871,6 +881,39 @@ uint32_t profile__event(struct profile *p, uint32_t pmcid)
 	return event_ix(p, pmcid);
 }
 
+struct loading {
+	struct profile *p;
+	const struct prof_load_opts *o;
+};
+
+/* One record read: counted, and the progress told every 65536. */
+static void loaded(struct profile *p, const struct prof_load_opts *o)
+{
+	p->records++;
+	if (o && o->progress && (p->records & 0xffff) == 0)
+		o->progress(o->progress_arg, p->records);
+}
+
+/* A perf.data sample straight from the reader (input__set_sample_sink):
+ * what handle() does with its CALLCHAIN event, the chain already trimmed
+ * and hashed. */
+static void take_sample(void *arg, const struct perfdata_sample *ps)
+{
+	struct loading *l = arg;
+	struct profile *p = l->p;
+	uint32_t e;
+
+	if (!p->priv->nomem && (e = event_ix(p, ps->pmcid)) != NO_IX) {
+		struct prof_sample s = {
+		    .stack = intern_hashed(p, (int32_t)ps->pid, ps->pcs, ps->flags, ps->npc,
+		        ps->hash),
+		    .ev = (uint16_t)e, .cpu = (uint16_t)ps->cpu, .pid = (int32_t)ps->pid,
+		    .tid = (int32_t)ps->tid, .time = ps->time, .period = ps->period };
+		add_sample(p, &s);
+	}
+	loaded(p, l->o);
+}
+
 int profile__load(struct profile **out, const char *path, const struct prof_load_opts *o)
 {
 	struct profile *p = profile__new(o ? &o->sym : NULL);
@@ -892,13 +935,19 @@ int profile__load(struct profile **out, const char *path, const struct prof_load
 	}
 	p->input_kind = input__kind(in);
 	p->priv->keep_sb = o && o->sideband;
+	struct loading ld = { p, o };
+	int rc = input__set_sample_sink(in, take_sample, &ld);
+	if (rc == -ENOMEM) {
+		input__close(in);
+		free(ev);
+		profile__free(p);
+		return rc;
+	}
 	while (!p->priv->nomem && input__read(in, ev) == 0) {
 		handle(p, ev);
 		if (p->priv->keep_sb)
 			keep_side(p, ev);
-		p->records++;
-		if (o && o->progress && (p->records & 0xffff) == 0)
-			o->progress(o->progress_arg, p->records);
+		loaded(p, o);
 	}
 	unwind_pending(p);
 	if (ev->pl_state == PMCLOG_ERROR) {

@@ -326,6 +326,10 @@ int perfdata__read(struct perfdata *p, struct pmclog_ev *ev)
 			}
 			p->announced_all = 1;
 		}
+		if (p->curactive && p->sink && p->cursub == 0 &&
+		    ld32(p, p->cur) == PD_REC_SAMPLE &&
+		    pd_direct_sample(p, p->curattr, p->cur, p->curlen))
+			p->curactive = 0;     /* handed to the sink (or dropped) */
 		if (p->curactive) {
 			int got = pd_translate(p, p->curattr, p->cur, p->curlen, p->cursub++, ev);
 			if (got) {

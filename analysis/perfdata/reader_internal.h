@@ -12,6 +12,8 @@
  *   reader_queue.c      a kernel record's attr and timestamp, the ordering
  *                       queue (perf's ordered_events)
  *   reader_translate.c  one kernel record -> struct pmclog_ev
+ *   reader_sample.c     a SAMPLE straight to the sample sink (the direct
+ *                       path: no struct pmclog_ev)
  *   reader.c            user records and delivery (perfdata__read)
  */
 #ifndef PMC_PERFDATA_READER_INTERNAL_H
@@ -52,6 +54,11 @@ struct pd_attr {
 	size_t nids;
 	uint32_t nregs_user, nregs_intr;
 	int announced;                /* its PMCALLOCATE was delivered */
+	/* its samples' layout for the direct path (reader_sample.c) */
+	uint8_t direct;               /* the sink takes them (no user registers) */
+	uint8_t fast;                 /* fixed fields only, then the chain */
+	uint16_t head;                /* bytes of the fixed fields */
+	int16_t o_ip, o_tid, o_time, o_cpu, o_period;   /* their offsets, -1 absent */
 };
 
 struct pd_bid {
@@ -161,6 +168,12 @@ struct perfdata {
 	uint64_t last_time;
 	size_t count;
 
+	/* the direct sample path (perfdata__set_sample_sink) */
+	perfdata_sample_fn sink;
+	void *sink_arg;
+	uint64_t *spcs;               /* PMC_CALLCHAIN_DEPTH_MAX each */
+	uint8_t *sflags;
+
 	char verbuf[80];
 
 	/* errors */
@@ -253,6 +266,15 @@ void pd_chunk_put(struct pd_chunk *c);
 void pd_set_time(struct pmclog_ev *ev, uint64_t t);
 int pd_translate(struct perfdata *p, const struct pd_attr *a, const unsigned char *r,
     size_t len, int sub, struct pmclog_ev *ev);
+
+/* reader_sample.c: the direct sample path */
+/* Work out a's sample layout (pd_add_attr). */
+void pd_attr_layout(struct pd_attr *a);
+/* SAMPLE r (len bytes) of attr a to the sink: 1 when done with (handed
+ * out, or dropped as the event path drops it), 0 when the event path must
+ * take it (user registers to unwind). */
+int pd_direct_sample(struct perfdata *p, const struct pd_attr *a, const unsigned char *r,
+    size_t len);
 
 /* reader.c: user records and delivery */
 int pd_process_user(struct perfdata *p, const unsigned char *r, size_t len,
