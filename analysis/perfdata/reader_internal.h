@@ -187,23 +187,26 @@ struct perfdata {
 
 /* ---- byte order --------------------------------------------------------- */
 
-static inline uint16_t ld16(const struct perfdata *p, const unsigned char *b)
+/* Loads in the file's byte order: one load (and a swap for the other
+ * order), inline everywhere, as the record loops want them. */
+static inline __attribute__((always_inline)) uint16_t ld16(const struct perfdata *p,
+    const unsigned char *b)
 {
-	return p->be ? (uint16_t)(b[0] << 8 | b[1]) : (uint16_t)(b[1] << 8 | b[0]);
+	uint16_t v;
+	memcpy(&v, b, sizeof(v));
+	return !!p->be == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ? v : __builtin_bswap16(v);
 }
 
-static inline uint32_t ld32(const struct perfdata *p, const unsigned char *b)
+static inline __attribute__((always_inline)) uint32_t ld32(const struct perfdata *p,
+    const unsigned char *b)
 {
-	if (p->be)
-		return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-	return (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
+	return psample__ld32(b, p->be);
 }
 
-static inline uint64_t ld64(const struct perfdata *p, const unsigned char *b)
+static inline __attribute__((always_inline)) uint64_t ld64(const struct perfdata *p,
+    const unsigned char *b)
 {
-	if (p->be)
-		return (uint64_t)ld32(p, b) << 32 | ld32(p, b + 4);
-	return (uint64_t)ld32(p, b + 4) << 32 | ld32(p, b);
+	return psample__ld64(b, p->be);
 }
 
 /* A kernel record's sample_id fields (reader_queue.c parses them). */
