@@ -14,11 +14,40 @@
 #
 #   bench/report/run.sh [SAMPLES] [RUNS] [all|perfdata]   (defaults 200000, 3, all)
 #   PMC_OLD=/path/to/pmc: with perfdata, that pmc on the same file too
+#   BENCH_PERF_DATA=FILE: with perfdata, time that perf.data instead of
+#     recording one (SAMPLES is then unused; a file of millions of samples
+#     recorded once, as `perf record -g -e cpu-clock -c 10000 work603010 40`)
 set -eu
 N=${1:-200000}
 RUNS=${2:-3}
 ROWS=${3:-all}
+if [ -n "${BENCH_PERF_DATA:-}" ] && [ "$ROWS" != perfdata ]; then
+  echo "bench/report/run.sh: BENCH_PERF_DATA is for the perfdata rows only" >&2
+  exit 2
+fi
+if [ -n "${BENCH_PERF_DATA:-}" ] && [ ! -r "$BENCH_PERF_DATA" ]; then
+  echo "bench/report/run.sh: cannot read BENCH_PERF_DATA=$BENCH_PERF_DATA" >&2
+  exit 2
+fi
 source "$(dirname "$0")/../lib.sh"
+if [ "$ROWS" = perfdata ]; then
+  DATA=${BENCH_PERF_DATA:-$T/perf.data}
+  [ -n "${BENCH_PERF_DATA:-}" ] ||
+    perf record -q -g -e cpu-clock -c 10000 -o "$DATA" -- "$T/w/work603010" "$scale" >/dev/null 2>&1
+  samples=$("$PMC" report -i "$DATA" --color never | awk '/^# Samples:/ { gsub(",", "", $3); print $3; exit }')
+  echo "perf.data: ${BENCH_PERF_DATA:-work603010 (tests/helpers/analysis), perf record -g -e cpu-clock -c 10000}"
+  echo "$samples samples with call chains, best of $RUNS runs;"
+  echo "$(nproc) CPUs, $(uname -r), $(perf --version)"
+  echo
+  echo "| report | pmc | pmc peak RSS | perf | perf peak RSS | pmc faster by | pmc CPU | perf CPU | pmc faster by (CPU) |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+  BENCH_CPU=1 row "flat, symbols (perf.data input)" "$PMC" report -i "$DATA" --color never -- \
+      perf report --stdio --no-children -i "$DATA"
+  # PMC_OLD: another pmc (say main's build) on the same file, for old -> new
+  [ -z "${PMC_OLD:-}" ] || BENCH_CPU=1 row "the same, PMC_OLD" "$PMC_OLD" report -i "$DATA" \
+      --color never --
+  exit 0
+fi
 perf record -q -g -e cpu-clock -c 10000 -o "$T/perf.data" -- "$T/w/work603010" "$scale" >/dev/null 2>&1
 "$PMC" convert -i "$T/perf.data" -o "$T/pmc.log" -f >/dev/null 2>&1
 samples=$("$PMC" report -i "$T/pmc.log" --color never | awk '/^# Samples:/ { gsub(",", "", $3); print $3; exit }')
@@ -27,16 +56,6 @@ echo "Workload: work603010 (tests/helpers/analysis), $samples samples with call 
 echo "(perf record -g -e cpu-clock -c 10000; pmc log from pmc convert), best of $RUNS runs;"
 echo "$(nproc) CPUs, $(uname -r), $(perf --version)"
 echo
-if [ "$ROWS" = perfdata ]; then
-  echo "| report | pmc | pmc peak RSS | perf | perf peak RSS | pmc faster by | pmc CPU | perf CPU | pmc faster by (CPU) |"
-  echo "|---|---|---|---|---|---|---|---|---|"
-  BENCH_CPU=1 row "flat, symbols (perf.data input)" "$PMC" report -i "$T/perf.data" --color never -- \
-      perf report --stdio --no-children -i "$T/perf.data"
-  # PMC_OLD: another pmc (say main's build) on the same file, for old -> new
-  [ -z "${PMC_OLD:-}" ] || BENCH_CPU=1 row "the same, PMC_OLD" "$PMC_OLD" report -i "$T/perf.data" \
-      --color never --
-  exit 0
-fi
 echo "| report | pmc | pmc peak RSS | perf | perf peak RSS | pmc faster by |"
 echo "|---|---|---|---|---|---|"
 row "flat, symbols (pmc log)" "$PMC" report -i "$T/pmc.log" --color never -- \
