@@ -261,6 +261,9 @@ const struct qent *pd_q_peek(struct perfdata *p);
 /* Take the oldest queued record into p->curq (the queue must not be empty);
  * the record curq held before is released. */
 void pd_q_pop(struct perfdata *p);
+/* Release the oldest queued record, which pd_q_peek gave and which was
+ * dealt with in place (the direct sample path). */
+void pd_q_drop(struct perfdata *p);
 /* Release everything queued, curq and the copy arena (closing). */
 void pd_q_release(struct perfdata *p);
 void pd_chunk_put(struct pd_chunk *c);
