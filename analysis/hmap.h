@@ -34,19 +34,19 @@ static inline uint64_t hmap_mix(uint64_t a, uint64_t b)
  * table with: a step per frame (pc and its PROF_PC_* flags), then the
  * process and the frame count.  Shared with the perf.data reader's direct
  * sample path (perfdata__set_sample_sink), which computes it while it
- * decodes the chain so that interning does not walk the chain again.  One
- * multiply a frame (hmap_slot mixes the result again); the shift brings
- * each frame's high bits (kernel addresses differ there) down into the
- * bits the table index takes. */
+ * decodes the chain so that interning does not walk the chain again.  A
+ * step is one xor and one multiply on the running hash (a bijection of
+ * it, so nothing is lost; what is added to it is worked out beside that
+ * chain, the pc's high bits, where kernel addresses differ, folded into
+ * its low ones); the end mixes it all once. */
 #define HMAP_CHAIN_SEED 0
 static inline uint64_t hmap_chain_step(uint64_t h, uint64_t pc, unsigned flags)
 {
-	h = (h ^ pc ^ ((uint64_t)flags << 62)) * 0x9E3779B97F4A7C15ull;
-	return h ^ (h >> 32);
+	return (h ^ (pc ^ (pc >> 29) ^ ((uint64_t)flags << 62))) * 0x9E3779B97F4A7C15ull;
 }
 static inline uint64_t hmap_chain_end(uint64_t h, int32_t pid, uint32_t n)
 {
-	return h ^ hmap_mix((uint64_t)(uint32_t)pid, n);
+	return hmap_mix(h, (uint64_t)(uint32_t)pid << 32 | n);
 }
 
 /* The entry of (a, b): *found says whether it was there; a new one is

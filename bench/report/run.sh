@@ -36,16 +36,40 @@ if [ "$ROWS" = perfdata ]; then
     perf record -q -g -e cpu-clock -c 10000 -o "$DATA" -- "$T/w/work603010" "$scale" >/dev/null 2>&1
   samples=$("$PMC" report -i "$DATA" --color never | awk '/^# Samples:/ { gsub(",", "", $3); print $3; exit }')
   echo "perf.data: ${BENCH_PERF_DATA:-work603010 (tests/helpers/analysis), perf record -g -e cpu-clock -c 10000}"
-  echo "$samples samples with call chains, best of $RUNS runs;"
+  echo "$samples samples with call chains, best of $RUNS rounds (the tools in turn);"
   echo "$(nproc) CPUs, $(uname -r), $(perf --version)"
   echo
+  # pmc, perf and PMC_OLD (another pmc, say main's build, for old -> new)
+  # take turns, one run each per round, best of RUNS rounds: on a shared
+  # machine the load changes while the bench runs, and taking turns makes
+  # it weigh on all three alike (three runs of one, then three of the
+  # next, once measured one pmc 40 % slower than the same binary).
+  tools=(pmc perf)
+  [ -z "${PMC_OLD:-}" ] || tools+=(old)
+  declare -A bt bm bc
+  for r in $(seq "$RUNS"); do
+    for k in "${tools[@]}"; do
+      case $k in
+        pmc) cmd=("$PMC" report -i "$DATA" --color never) ;;
+        perf) cmd=(perf report --stdio --no-children -i "$DATA") ;;
+        old) cmd=("$PMC_OLD" report -i "$DATA" --color never) ;;
+      esac
+      read -r t m _ c < <(RUNS=1 measure "${cmd[@]}")
+      if [ -z "${bt[$k]:-}" ] || awk -v a="$t" -v b="${bt[$k]}" 'BEGIN{exit !(a<b)}'; then bt[$k]=$t; fi
+      if [ -z "${bc[$k]:-}" ] || awk -v a="$c" -v b="${bc[$k]}" 'BEGIN{exit !(a<b)}'; then bc[$k]=$c; fi
+      if [ -z "${bm[$k]:-}" ] || [ "$m" -gt "${bm[$k]}" ]; then bm[$k]=$m; fi
+    done
+  done
   echo "| report | pmc | pmc peak RSS | perf | perf peak RSS | pmc faster by | pmc CPU | perf CPU | pmc faster by (CPU) |"
   echo "|---|---|---|---|---|---|---|---|---|"
-  BENCH_CPU=1 row "flat, symbols (perf.data input)" "$PMC" report -i "$DATA" --color never -- \
-      perf report --stdio --no-children -i "$DATA"
-  # PMC_OLD: another pmc (say main's build) on the same file, for old -> new
-  [ -z "${PMC_OLD:-}" ] || BENCH_CPU=1 row "the same, PMC_OLD" "$PMC_OLD" report -i "$DATA" \
-      --color never --
+  for k in pmc old; do
+    [ -n "${bt[$k]:-}" ] || continue
+    name="flat, symbols (perf.data input)"
+    [ "$k" = pmc ] || name="the same, PMC_OLD"
+    printf '| %s | %s s | %s MB | %s s | %s MB | %sx | %s s | %s s | %sx |\n' "$name" "${bt[$k]}" \
+      "${bm[$k]}" "${bt[perf]}" "${bm[perf]}" "$(ratio "${bt[perf]}" "${bt[$k]}")" "${bc[$k]}" \
+      "${bc[perf]}" "$(ratio "${bc[perf]}" "${bc[$k]}")"
+  done
   exit 0
 fi
 perf record -q -g -e cpu-clock -c 10000 -o "$T/perf.data" -- "$T/w/work603010" "$scale" >/dev/null 2>&1
