@@ -10,7 +10,8 @@
 #   pmc report -i DATA (perf.data directly) for the reader's cost
 # and prints a Markdown table (the one in docs/BENCHMARKS.md).  ROWS
 # "perfdata" times only the perf.data row, with CPU time too (for millions
-# of samples, where perf's source-line and call-graph reports take minutes).
+# of samples, where perf's source-line and call-graph reports take minutes),
+# pmc, perf and PMC_OLD taking turns.
 #
 #   bench/report/run.sh [SAMPLES] [RUNS] [all|perfdata]   (defaults 200000, 3, all)
 #   PMC_OLD=/path/to/pmc: with perfdata, that pmc on the same file too
