@@ -220,35 +220,45 @@ static void on_sample(void *arg, const struct perfdata_sample *s)
 	memcpy(it->flags, s->flags, s->npc);
 }
 
-static void read_all(const unsigned char *b, size_t len, int sink, struct items *l,
-    struct perfdata_stats *st)
+/* Read b to the end: the final state, or -1 if it does not open. */
+static int read_to_end(const unsigned char *b, size_t len, int sink, struct items *l,
+    struct perfdata_stats *st, int *truncated)
 {
 	struct perfdata *pd = perfdata__open_mem(b, len);
 	struct pmclog_ev *ev = malloc(sizeof(*ev));
-	assert_non_null(pd);
+	int state;
 	assert_non_null(ev);
+	if (!pd) {
+		free(ev);
+		return -1;
+	}
 	if (sink)
 		assert_int_equal(perfdata__set_sample_sink(pd, on_sample, l), 0);
 	while (perfdata__read(pd, ev) == 0)
 		add_event(l, ev);
-	assert_int_equal(ev->pl_state, PMCLOG_EOF);
+	state = ev->pl_state;
 	perfdata__get_stats(pd, st);
+	*truncated = perfdata__truncated(pd);
 	perfdata__close(pd);
 	free(ev);
+	return state;
 }
 
-static void same_as_events(int be)
+static void read_all(const unsigned char *b, size_t len, int sink, struct items *l,
+    struct perfdata_stats *st)
 {
-	size_t len, nsink = 0;
-	unsigned char *b = make_stream(be, &len);
-	struct items ev = { 0 }, dir = { 0 };
-	struct perfdata_stats se, sd;
+	int tr;
+	assert_int_equal(read_to_end(b, len, sink, l, st, &tr), PMCLOG_EOF);
+}
 
-	read_all(b, len, 0, &ev, &se);
-	read_all(b, len, 1, &dir, &sd);
-	assert_int_equal(dir.n, ev.n);
-	for (size_t i = 0; i < ev.n; i++) {
-		const struct item *x = &ev.v[i], *y = &dir.v[i];
+/* The two reads delivered the same; returns how many samples came through
+ * the sink. */
+static size_t same_items(const struct items *ev, const struct items *dir)
+{
+	size_t nsink = 0;
+	assert_int_equal(dir->n, ev->n);
+	for (size_t i = 0; i < ev->n; i++) {
+		const struct item *x = &ev->v[i], *y = &dir->v[i];
 		assert_int_equal(y->type, x->type);
 		nsink += (size_t)y->from_sink;
 		assert_int_equal(y->pmcid, x->pmcid);
@@ -262,6 +272,19 @@ static void same_as_events(int be)
 		assert_memory_equal(y->flags, x->flags, x->npc);
 		assert_int_equal(y->hash, x->hash);
 	}
+	return nsink;
+}
+
+static void same_as_events(int be)
+{
+	size_t len, nsink;
+	unsigned char *b = make_stream(be, &len);
+	struct items ev = { 0 }, dir = { 0 };
+	struct perfdata_stats se, sd;
+
+	read_all(b, len, 0, &ev, &se);
+	read_all(b, len, 1, &dir, &sd);
+	nsink = same_items(&ev, &dir);
 	/* 15 samples delivered (one unknown, one cut: dropped either way), all
 	 * but the one with user registers through the sink: first the two
 	 * without a time (not queued: at once, with the time before them),
@@ -284,6 +307,31 @@ static void same_as_events(int be)
 	assert_int_equal(se.bad_samples, 1);
 	free(ev.v);
 	free(dir.v);
+	free(b);
+}
+
+/* Every prefix of the stream (a file cut anywhere, a record cut short):
+ * both paths deliver the same, end the same way, and say the same about
+ * the cut. */
+static void test_direct_cut_everywhere(void **state)
+{
+	size_t len;
+	unsigned char *b = make_stream(0, &len);
+	(void)state;
+	for (size_t cut = 0; cut < len; cut++) {
+		struct items ev = { 0 }, dir = { 0 };
+		struct perfdata_stats se = { 0 }, sd = { 0 };
+		int te = 0, td = 0;
+		int s1 = read_to_end(b, cut, 0, &ev, &se, &te);
+		int s2 = read_to_end(b, cut, 1, &dir, &sd, &td);
+		assert_int_equal(s2, s1);
+		assert_int_equal(td, te);
+		(void)same_items(&ev, &dir);
+		assert_int_equal(sd.samples, se.samples);
+		assert_int_equal(sd.bad_samples, se.bad_samples);
+		free(ev.v);
+		free(dir.v);
+	}
 	free(b);
 }
 
@@ -335,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_direct_le),
 		cmocka_unit_test(test_direct_be),
 		cmocka_unit_test(test_direct_hash),
+		cmocka_unit_test(test_direct_cut_everywhere),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
