@@ -30,6 +30,25 @@ static inline uint64_t hmap_mix(uint64_t a, uint64_t b)
 	return h;
 }
 
+/* The hash of a call chain, the one profile.c's stack interning keys its
+ * table with: a step per frame (pc and its PROF_PC_* flags), then the
+ * process and the frame count.  Shared with the perf.data reader's direct
+ * sample path (perfdata__set_sample_sink), which computes it while it
+ * decodes the chain so that interning does not walk the chain again.  A
+ * step is one xor and one multiply on the running hash (a bijection of
+ * it, so nothing is lost; what is added to it is worked out beside that
+ * chain, the pc's high bits, where kernel addresses differ, folded into
+ * its low ones); the end mixes it all once. */
+#define HMAP_CHAIN_SEED 0
+static inline uint64_t hmap_chain_step(uint64_t h, uint64_t pc, unsigned flags)
+{
+	return (h ^ (pc ^ (pc >> 29) ^ ((uint64_t)flags << 62))) * 0x9E3779B97F4A7C15ull;
+}
+static inline uint64_t hmap_chain_end(uint64_t h, int32_t pid, uint32_t n)
+{
+	return hmap_mix(h, (uint64_t)(uint32_t)pid << 32 | n);
+}
+
 /* The entry of (a, b): *found says whether it was there; a new one is
  * marked used with v to be set by the caller.  NULL out of memory (the
  * caller records it: profile.c's nomem, samples.c's -ENOMEM). */

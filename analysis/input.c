@@ -181,6 +181,13 @@ int input__read(struct pmcstat_input *in, struct pmclog_ev *ev)
 	}
 }
 
+int input__set_sample_sink(struct pmcstat_input *in, perfdata_sample_fn fn, void *arg)
+{
+	if (in->kind != K_PERFDATA)
+		return -ENOTSUP;
+	return perfdata__set_sample_sink(in->pd, fn, arg);
+}
+
 const char *input__kind(const struct pmcstat_input *in)
 {
 	return in->kind == K_PERFDATA ? "perf.data" : "pmc log";

@@ -3,7 +3,9 @@
  * still being written) or, through analysis/perfdata/ when it is built in, a
  * perf.data file.  Every reader hands out the same struct pmclog_ev records,
  * so nothing above this layer knows which it is reading.  The choice is made
- * in one place (input.c) on the file's first bytes.
+ * in one place (input.c) on the file's first bytes.  A consumer that keeps
+ * only samples' stacks (profile__load) may ask for them directly instead
+ * (input__set_sample_sink): the perf.data reader then skips the event.
  */
 #ifndef PMCSTAT_INPUT_H
 #define PMCSTAT_INPUT_H
@@ -12,6 +14,7 @@
 #include <sys/types.h>
 
 #include "pmclog.h"
+#include "perfdata/perfdata.h"
 
 struct pmcstat_input;
 
@@ -23,6 +26,11 @@ struct pmcstat_input *input__open(const char *path, int follow);
  * PMCLOG_ERROR (errno and pmc_errmsg() say why; REQUIRE_DATA is handled
  * here: more input is read, or waited for in follow mode). */
 int input__read(struct pmcstat_input *in, struct pmclog_ev *ev);
+/* Samples as struct perfdata_sample to fn, from within input__read, in
+ * input order, instead of as CALLCHAIN events (perfdata__set_sample_sink
+ * says which still come as events).  0 when the input does so (a
+ * perf.data); -ENOTSUP for a pmc log, whose records stay events; -ENOMEM. */
+int input__set_sample_sink(struct pmcstat_input *in, perfdata_sample_fn fn, void *arg);
 /* "pmc log" or "perf.data" */
 const char *input__kind(const struct pmcstat_input *in);
 /* After EOF: 1 if the input was cut short, with a message. */

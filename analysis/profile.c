@@ -71,6 +71,9 @@ struct locx {                  /* inline expansion of a location */
 	uint32_t n, done;
 };
 
+/* A stack hash's first slot in a table of cap (a power of two) entries. */
+#define STAB_IX(h, cap) (((h) ^ (h) >> 29) & ((cap) - 1))
+
 struct prof_priv {
 	uint64_t *pcs;             /* as recorded (pmc script prints them) */
 	uint8_t *flags;
@@ -78,7 +81,11 @@ struct prof_priv {
 	size_t npc, cappc;
 	struct rstack *st;
 	size_t nst, capst;
-	struct hmap stacks;        /* hash -> first stack with it (chained through scan) */
+	struct stab_ent {          /* the stack table: open addressing on the */
+		uint64_t h;        /* stack's hash (hmap_chain_*), which the */
+		uint32_t id1;      /* perf.data reader computes while decoding; */
+	} *stab;                   /* id1: stack id + 1, 0 free */
+	size_t nstab, capstab;
 	struct aspace *as;
 	size_t nas, capas;
 	struct hmap as_ix;         /* pid -> aspace */
@@ -362,66 +369,91 @@ static int flags_equal(const uint8_t *stored, const uint8_t *flags, uint32_t n)
 	return 1;
 }
 
+/* Room for one more stack in the stack table (rehashed by the stored
+ * hashes): 0, or -1 out of memory with the table as it was. */
+static int stab_room(struct prof_priv *v)
+{
+	if ((v->nstab + 1) * 2 <= v->capstab)
+		return 0;
+	size_t nc = v->capstab ? v->capstab * 2 : 4096;
+	struct stab_ent *t = calloc(nc, sizeof(*t));
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < v->capstab; i++) {
+		if (!v->stab[i].id1)
+			continue;
+		size_t j = STAB_IX(v->stab[i].h, nc);
+		while (t[j].id1)
+			j = (j + 1) & (nc - 1);
+		t[j] = v->stab[i];
+	}
+	free(v->stab);
+	v->stab = t;
+	v->capstab = nc;
+	return 0;
+}
+
+/* The stack (pid, pcs, flags) whose hash is h (hmap_chain_*): its id, made
+ * if new; NO_IX out of memory. */
+static uint32_t intern_hashed(struct profile *p, int32_t pid, const uint64_t *pcs,
+    const uint8_t *flags, uint32_t n, uint64_t h)
+{
+	struct prof_priv *v = p->priv;
+	struct stab_ent *e;
+
+	if (stab_room(v) < 0)
+		return nomem(p), NO_IX;
+	/* linear probing on the hash; equal hashes are compared */
+	for (size_t j = STAB_IX(h, v->capstab);; j = (j + 1) & (v->capstab - 1)) {
+		e = &v->stab[j];
+		if (!e->id1)
+			break;
+		if (e->h != h)
+			continue;
+		const struct rstack *s = &v->st[e->id1 - 1];
+		if (s->n == n && s->pid == pid && memcmp(v->pcs + s->off, pcs, n * 8) == 0 &&
+		    flags_equal(v->flags + s->off, flags, n))
+			return e->id1 - 1;
+	}
+	size_t cap = v->cappc;
+	while (v->npc + n > cap)
+		cap = cap ? cap * 2 : 4096;
+	if (cap != v->cappc) {
+		uint64_t *pc2 = realloc(v->pcs, cap * sizeof(*v->pcs));
+		if (pc2)
+			v->pcs = pc2;
+		uint8_t *fl2 = pc2 ? realloc(v->flags, cap) : NULL;
+		if (fl2)
+			v->flags = fl2;
+		if (!fl2)     /* v->pcs may have grown; v->cappc still fits both */
+			return nomem(p), NO_IX;
+		v->cappc = cap;
+	}
+	if (GROW(v->st, v->nst, v->capst))
+		return nomem(p), NO_IX;
+	struct rstack *s = &v->st[v->nst];
+	memset(s, 0, sizeof(*s));
+	s->off = v->npc;
+	s->n = n;
+	s->pid = pid;
+	s->hash = h;
+	memcpy(v->pcs + v->npc, pcs, n * sizeof(*pcs));
+	for (uint32_t i = 0; i < n; i++)
+		v->flags[v->npc + i] = flags[i] & PROF_PC_FLAGS;
+	v->npc += n;
+	e->h = h;
+	e->id1 = (uint32_t)++v->nst;
+	v->nstab++;
+	return e->id1 - 1;
+}
+
 static uint32_t intern_stack(struct profile *p, int32_t pid, const uint64_t *pcs,
     const uint8_t *flags, uint32_t n)
 {
-	struct prof_priv *v = p->priv;
-	uint64_t h = hmap_mix((uint64_t)(uint32_t)pid, n);
-	int found;
-	/* one multiply a frame (hmap_slot mixes the result again); the shift
-	 * brings each frame's high bits (kernel addresses differ there) down
-	 * into the bits the table index takes */
-	for (uint32_t i = 0; i < n; i++) {
-		h = (h ^ pcs[i] ^ ((uint64_t)(flags[i] & PROF_PC_FLAGS) << 62)) * 0x9E3779B97F4A7C15ull;
-		h ^= h >> 32;
-	}
-	/* open addressing on (hash, probe index): equal hashes are compared */
-	for (uint64_t k = 0;; k++) {
-		struct hent *e = hmap_slot(&v->stacks, h, k, &found);
-		if (!e)
-			return nomem(p), NO_IX;
-		if (!found) {
-			size_t cap = v->cappc;
-			while (v->npc + n > cap)
-				cap = cap ? cap * 2 : 4096;
-			if (cap != v->cappc) {
-				uint64_t *pc2 = realloc(v->pcs, cap * sizeof(*v->pcs));
-				if (pc2)
-					v->pcs = pc2;
-				uint8_t *fl2 = pc2 ? realloc(v->flags, cap) : NULL;
-				if (fl2)
-					v->flags = fl2;
-				if (!fl2) {
-					/* v->pcs may have grown; v->cappc still fits both */
-					e->used = 0;
-					v->stacks.n--;
-					return nomem(p), NO_IX;
-				}
-				v->cappc = cap;
-			}
-			if (GROW(v->st, v->nst, v->capst)) {
-				e->used = 0;
-				v->stacks.n--;
-				return nomem(p), NO_IX;
-			}
-			struct rstack *s = &v->st[v->nst];
-			memset(s, 0, sizeof(*s));
-			s->off = v->npc;
-			s->n = n;
-			s->pid = pid;
-			s->hash = h;
-			memcpy(v->pcs + v->npc, pcs, n * sizeof(*pcs));
-			for (uint32_t i = 0; i < n; i++)
-				v->flags[v->npc + i] = flags[i] & PROF_PC_FLAGS;
-			v->npc += n;
-			e->v = (uint32_t)v->nst++;
-			return e->v;
-		}
-		struct rstack *s = &v->st[e->v];
-		if (s->n == n && s->pid == pid && memcmp(v->pcs + s->off, pcs, n * 8) == 0 &&
-		    flags_equal(v->flags + s->off, flags, n))
-			return e->v;
-	}
+	uint64_t h = HMAP_CHAIN_SEED;
+	for (uint32_t i = 0; i < n; i++)
+		h = hmap_chain_step(h, pcs[i], flags[i] & PROF_PC_FLAGS);
+	return intern_hashed(p, pid, pcs, flags, n, hmap_chain_end(h, pid, n));
 }
 
 static struct prof_proc *proc(struct profile *p, int32_t pid, int32_t tid, uint32_t pmcid)
@@ -652,6 +684,23 @@ static void keep_side(struct profile *p, const struct pmclog_ev *ev)
 	}
 }
 
+/* Store sample s (of event s->ev): the one place samples are added. */
+static void add_sample(struct profile *p, const struct prof_sample *s)
+{
+	uint64_t t = s->time;
+	if (samples__append(p->smp, s) < 0) {
+		nomem(p);
+		return;
+	}
+	p->ns++;
+	p->ev[s->ev].samples++;
+	p->ev[s->ev].period += prof_weight(s);
+	if (!p->first_time || t < p->first_time)
+		p->first_time = t;
+	if (t > p->last_time)
+		p->last_time = t;
+}
+
 static void handle(struct profile *p, const struct pmclog_ev *ev)
 {
 	uint64_t t = ev->pl_time;
@@ -706,17 +755,7 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		struct prof_sample s = { .stack = intern_stack(p, (int32_t)cc->pl_pid, pcs, fl, npc),
 		    .ev = (uint16_t)e, .cpu = (uint16_t)cc->pl_cpu, .pid = (int32_t)cc->pl_pid,
 		    .tid = (int32_t)cc->pl_tid, .time = t, .period = cc->pl_period };
-		if (samples__append(p->smp, &s) < 0) {
-			nomem(p);
-			break;
-		}
-		p->ns++;
-		p->ev[e].samples++;
-		p->ev[e].period += prof_weight(&s);
-		if (!p->first_time || t < p->first_time)
-			p->first_time = t;
-		if (t > p->last_time)
-			p->last_time = t;
+		add_sample(p, &s);
 		break;
 	}
 	case PMCLOG_TYPE_DROPNOTIFY: {
@@ -871,6 +910,39 @@ uint32_t profile__event(struct profile *p, uint32_t pmcid)
 	return event_ix(p, pmcid);
 }
 
+struct loading {
+	struct profile *p;
+	const struct prof_load_opts *o;
+};
+
+/* One record read: counted, and the progress told every 65536. */
+static void loaded(struct profile *p, const struct prof_load_opts *o)
+{
+	p->records++;
+	if (o && o->progress && (p->records & 0xffff) == 0)
+		o->progress(o->progress_arg, p->records);
+}
+
+/* A perf.data sample straight from the reader (input__set_sample_sink):
+ * what handle() does with its CALLCHAIN event, the chain already trimmed
+ * and hashed. */
+static void take_sample(void *arg, const struct perfdata_sample *ps)
+{
+	struct loading *l = arg;
+	struct profile *p = l->p;
+	uint32_t e;
+
+	if (!p->priv->nomem && (e = event_ix(p, ps->pmcid)) != NO_IX) {
+		struct prof_sample s = {
+		    .stack = intern_hashed(p, (int32_t)ps->pid, ps->pcs, ps->flags, ps->npc,
+		        ps->hash),
+		    .ev = (uint16_t)e, .cpu = (uint16_t)ps->cpu, .pid = (int32_t)ps->pid,
+		    .tid = (int32_t)ps->tid, .time = ps->time, .period = ps->period };
+		add_sample(p, &s);
+	}
+	loaded(p, l->o);
+}
+
 int profile__load(struct profile **out, const char *path, const struct prof_load_opts *o)
 {
 	struct profile *p = profile__new(o ? &o->sym : NULL);
@@ -892,13 +964,19 @@ int profile__load(struct profile **out, const char *path, const struct prof_load
 	}
 	p->input_kind = input__kind(in);
 	p->priv->keep_sb = o && o->sideband;
+	struct loading ld = { p, o };
+	int rc = input__set_sample_sink(in, take_sample, &ld);
+	if (rc == -ENOMEM) {
+		input__close(in);
+		free(ev);
+		profile__free(p);
+		return rc;
+	}
 	while (!p->priv->nomem && input__read(in, ev) == 0) {
 		handle(p, ev);
 		if (p->priv->keep_sb)
 			keep_side(p, ev);
-		p->records++;
-		if (o && o->progress && (p->records & 0xffff) == 0)
-			o->progress(o->progress_arg, p->records);
+		loaded(p, o);
 	}
 	unwind_pending(p);
 	if (ev->pl_state == PMCLOG_ERROR) {
@@ -1818,7 +1896,7 @@ void profile__free(struct profile *p)
 		free(v->flags);
 		free(v->locs);
 		free(v->st);
-		free(v->stacks.t);
+		free(v->stab);
 		for (size_t i = 0; i < v->nas; i++)
 			free(v->as[i].m);
 		free(v->as);

@@ -60,6 +60,36 @@ int perfdata__sniff(int fd);
  * first read).  Default: ordered. */
 void perfdata__set_ordered(struct perfdata *p, int on);
 
+/* ---- the direct sample path ------------------------------------------ */
+
+/* A sample as a profile stores it, decoded straight from the record: what
+ * perfdata__read's CALLCHAIN event of the same record would carry (pid,
+ * tid -1 without PERF_SAMPLE_TID; time the previous record's without
+ * PERF_SAMPLE_TIME; the fixed period of `perf record -c N`), with the
+ * chain already as a report keeps it: context markers gone, the sampled
+ * pc first, each pc's flag PMC_CC_F_USERSPACE or 0, the trailing 0 of a
+ * frame-pointer walk dropped (at least one pc stays), and its hash
+ * (analysis/hmap.h's hmap_chain_*) computed on the way. */
+struct perfdata_sample {
+	pmc_id_t pmcid;
+	uint32_t pid, tid, cpu;
+	uint64_t time, period;
+	uint32_t npc;
+	const uint64_t *pcs;          /* valid during the call only */
+	const uint8_t *flags;
+	uint64_t hash;                /* hmap_chain_end(steps, pid, npc) */
+};
+typedef void (*perfdata_sample_fn)(void *arg, const struct perfdata_sample *s);
+
+/* Hand samples to fn instead of perfdata__read's ev (before the first
+ * read; NULL: back to events).  fn is called from within perfdata__read,
+ * in the order the events would have come, once per sample the event path
+ * would deliver.  Samples with user registers (perf record --call-graph
+ * dwarf: the unwinder wants the whole event) still come as CALLCHAIN
+ * events, as does everything that is not a sample.  0, or -ENOMEM (the
+ * reason recorded) with the events path kept. */
+int perfdata__set_sample_sink(struct perfdata *p, perfdata_sample_fn fn, void *arg);
+
 /* ---- what the header says ----------------------------------------- */
 
 struct perfdata_attr {

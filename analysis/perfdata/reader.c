@@ -226,11 +226,32 @@ static size_t next_raw(struct perfdata *p, const unsigned char **rp, uint64_t *o
 	}
 }
 
+/* The direct sample path (reader_sample.c): the samples at the head of the
+ * queue that are due now go to the sink where they lie, without being made
+ * current one by one; it stops at the first record the event path must
+ * take.  The release rule is next_record's. */
+static void drain_direct(struct perfdata *p)
+{
+	while (p->qn > p->qh && (p->input_done || p->forcing || p->flushing)) {
+		const struct qent *e = pd_q_peek(p);
+		if (!p->input_done && !p->forcing && e->ts > p->flush_limit)
+			return;
+		if (ld32(p, e->data) != PD_REC_SAMPLE ||
+		    !pd_direct_sample(p, e->attr, e->data, e->len))
+			return;
+		pd_q_drop(p);
+		if (p->forcing && p->qbytes < QUEUE_MAX / 2)
+			p->forcing = 0;
+	}
+}
+
 /* Find the next kernel record to translate and make it current.  0 ok,
  * -1 when there is none (end, or damage). */
 static int next_record(struct perfdata *p)
 {
 	for (;;) {
+		if (p->sink)
+			drain_direct(p);
 		/* a round being released, or the end: pop the queue */
 		if (p->qn > p->qh && (p->input_done || p->forcing ||
 		    (p->flushing && pd_q_peek(p)->ts <= p->flush_limit))) {
@@ -326,6 +347,10 @@ int perfdata__read(struct perfdata *p, struct pmclog_ev *ev)
 			}
 			p->announced_all = 1;
 		}
+		if (p->curactive && p->sink && p->cursub == 0 &&
+		    ld32(p, p->cur) == PD_REC_SAMPLE &&
+		    pd_direct_sample(p, p->curattr, p->cur, p->curlen))
+			p->curactive = 0;     /* handed to the sink (or dropped) */
 		if (p->curactive) {
 			int got = pd_translate(p, p->curattr, p->cur, p->curlen, p->cursub++, ev);
 			if (got) {

@@ -236,6 +236,7 @@ int pd_add_attr(struct perfdata *p, const struct perfdata_attr *a,
 	/* synthetic pmc id: pmc's layout (any CPU, TS/TC mode), row = index */
 	x->pub.pmcid = PMC_ID_MAKE_ID(PMC_CPU_ANY,
 	    (a->period || a->freq) ? PMC_MODE_TS : PMC_MODE_TC, (idx >> 8) & 0xFF, idx & 0xFF);
+	pd_attr_layout(x);
 	p->nattrs++;
 	p->announced_all = 0;
 	if (idx == 0) {
@@ -983,6 +984,8 @@ void perfdata__close(struct perfdata *p)
 	free(p->bhash);
 	pd_q_release(p);
 	free(p->ustack);
+	free(p->spcs);
+	free(p->sflags);
 	free(p->rec);
 	pd_chunk_put(p->ichunk);
 	free(p->dbuf);

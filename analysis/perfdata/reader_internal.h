@@ -12,6 +12,8 @@
  *   reader_queue.c      a kernel record's attr and timestamp, the ordering
  *                       queue (perf's ordered_events)
  *   reader_translate.c  one kernel record -> struct pmclog_ev
+ *   reader_sample.c     a SAMPLE straight to the sample sink (the direct
+ *                       path: no struct pmclog_ev)
  *   reader.c            user records and delivery (perfdata__read)
  */
 #ifndef PMC_PERFDATA_READER_INTERNAL_H
@@ -52,6 +54,11 @@ struct pd_attr {
 	size_t nids;
 	uint32_t nregs_user, nregs_intr;
 	int announced;                /* its PMCALLOCATE was delivered */
+	/* its samples' layout for the direct path (reader_sample.c) */
+	uint8_t direct;               /* the sink takes them (no user registers) */
+	uint8_t fast;                 /* fixed fields only, then the chain */
+	uint16_t head;                /* bytes of the fixed fields */
+	int16_t o_ip, o_tid, o_time, o_cpu, o_period;   /* their offsets, -1 absent */
 };
 
 struct pd_bid {
@@ -161,6 +168,12 @@ struct perfdata {
 	uint64_t last_time;
 	size_t count;
 
+	/* the direct sample path (perfdata__set_sample_sink) */
+	perfdata_sample_fn sink;
+	void *sink_arg;
+	uint64_t *spcs;               /* PMC_CALLCHAIN_DEPTH_MAX each */
+	uint8_t *sflags;
+
 	char verbuf[80];
 
 	/* errors */
@@ -174,23 +187,26 @@ struct perfdata {
 
 /* ---- byte order --------------------------------------------------------- */
 
-static inline uint16_t ld16(const struct perfdata *p, const unsigned char *b)
+/* Loads in the file's byte order: one load (and a swap for the other
+ * order), inline everywhere, as the record loops want them. */
+static inline __attribute__((always_inline)) uint16_t ld16(const struct perfdata *p,
+    const unsigned char *b)
 {
-	return p->be ? (uint16_t)(b[0] << 8 | b[1]) : (uint16_t)(b[1] << 8 | b[0]);
+	uint16_t v;
+	memcpy(&v, b, sizeof(v));
+	return !!p->be == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ? v : __builtin_bswap16(v);
 }
 
-static inline uint32_t ld32(const struct perfdata *p, const unsigned char *b)
+static inline __attribute__((always_inline)) uint32_t ld32(const struct perfdata *p,
+    const unsigned char *b)
 {
-	if (p->be)
-		return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-	return (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
+	return psample__ld32(b, p->be);
 }
 
-static inline uint64_t ld64(const struct perfdata *p, const unsigned char *b)
+static inline __attribute__((always_inline)) uint64_t ld64(const struct perfdata *p,
+    const unsigned char *b)
 {
-	if (p->be)
-		return (uint64_t)ld32(p, b) << 32 | ld32(p, b + 4);
-	return (uint64_t)ld32(p, b + 4) << 32 | ld32(p, b);
+	return psample__ld64(b, p->be);
 }
 
 /* A kernel record's sample_id fields (reader_queue.c parses them). */
@@ -245,6 +261,9 @@ const struct qent *pd_q_peek(struct perfdata *p);
 /* Take the oldest queued record into p->curq (the queue must not be empty);
  * the record curq held before is released. */
 void pd_q_pop(struct perfdata *p);
+/* Release the oldest queued record, which pd_q_peek gave and which was
+ * dealt with in place (the direct sample path). */
+void pd_q_drop(struct perfdata *p);
 /* Release everything queued, curq and the copy arena (closing). */
 void pd_q_release(struct perfdata *p);
 void pd_chunk_put(struct pd_chunk *c);
@@ -253,6 +272,15 @@ void pd_chunk_put(struct pd_chunk *c);
 void pd_set_time(struct pmclog_ev *ev, uint64_t t);
 int pd_translate(struct perfdata *p, const struct pd_attr *a, const unsigned char *r,
     size_t len, int sub, struct pmclog_ev *ev);
+
+/* reader_sample.c: the direct sample path */
+/* Work out a's sample layout (pd_add_attr). */
+void pd_attr_layout(struct pd_attr *a);
+/* SAMPLE r (len bytes) of attr a to the sink: 1 when done with (handed
+ * out, or dropped as the event path drops it), 0 when the event path must
+ * take it (user registers to unwind). */
+int pd_direct_sample(struct perfdata *p, const struct pd_attr *a, const unsigned char *r,
+    size_t len);
 
 /* reader.c: user records and delivery */
 int pd_process_user(struct perfdata *p, const unsigned char *r, size_t len,

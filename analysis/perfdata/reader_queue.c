@@ -284,6 +284,15 @@ void pd_q_pop(struct perfdata *p)
 		p->qh = p->qs = p->qn = 0;
 }
 
+void pd_q_drop(struct perfdata *p)
+{
+	const struct qent *e = &p->q[p->qh++];
+	pd_chunk_put(e->chunk);
+	p->qbytes -= e->len + sizeof(*e);
+	if (p->qh == p->qn)
+		p->qh = p->qs = p->qn = 0;
+}
+
 void pd_q_release(struct perfdata *p)
 {
 	for (size_t i = p->qh; i < p->qn; i++)

@@ -10,17 +10,70 @@
 #   pmc report -i DATA (perf.data directly) for the reader's cost
 # and prints a Markdown table (the one in docs/BENCHMARKS.md).  ROWS
 # "perfdata" times only the perf.data row, with CPU time too (for millions
-# of samples, where perf's source-line and call-graph reports take minutes);
-# ROWS "log" the flat and the caller call-graph reports of the pmc log, with
-# CPU time too.
+# of samples, where perf's source-line and call-graph reports take minutes),
+# pmc, perf and PMC_OLD taking turns; ROWS "log" the flat and the caller
+# call-graph reports of the pmc log, with CPU time too.
 #
 #   bench/report/run.sh [SAMPLES] [RUNS] [all|perfdata|log]   (defaults 200000, 3, all)
 #   PMC_OLD=/path/to/pmc: with perfdata or log, that pmc on the same files too
+#   BENCH_PERF_DATA=FILE: with perfdata, time that perf.data instead of
+#     recording one (SAMPLES is then unused; a file of millions of samples
+#     recorded once, as `perf record -g -e cpu-clock -c 10000 work603010 40`)
 set -eu
 N=${1:-200000}
 RUNS=${2:-3}
 ROWS=${3:-all}
+if [ -n "${BENCH_PERF_DATA:-}" ] && [ "$ROWS" != perfdata ]; then
+  echo "bench/report/run.sh: BENCH_PERF_DATA is for the perfdata rows only" >&2
+  exit 2
+fi
+if [ -n "${BENCH_PERF_DATA:-}" ] && [ ! -r "$BENCH_PERF_DATA" ]; then
+  echo "bench/report/run.sh: cannot read BENCH_PERF_DATA=$BENCH_PERF_DATA" >&2
+  exit 2
+fi
 source "$(dirname "$0")/../lib.sh"
+if [ "$ROWS" = perfdata ]; then
+  DATA=${BENCH_PERF_DATA:-$T/perf.data}
+  [ -n "${BENCH_PERF_DATA:-}" ] ||
+    perf record -q -g -e cpu-clock -c 10000 -o "$DATA" -- "$T/w/work603010" "$scale" >/dev/null 2>&1
+  samples=$("$PMC" report -i "$DATA" --color never | awk '/^# Samples:/ { gsub(",", "", $3); print $3; exit }')
+  echo "perf.data: ${BENCH_PERF_DATA:-work603010 (tests/helpers/analysis), perf record -g -e cpu-clock -c 10000}"
+  echo "$samples samples with call chains, best of $RUNS rounds (the tools in turn);"
+  echo "$(nproc) CPUs, $(uname -r), $(perf --version)"
+  echo
+  # pmc, perf and PMC_OLD (another pmc, say main's build, for old -> new)
+  # take turns, one run each per round, best of RUNS rounds: on a shared
+  # machine the load changes while the bench runs, and taking turns makes
+  # it weigh on all three alike (three runs of one, then three of the
+  # next, once measured one pmc 40 % slower than the same binary).
+  tools=(pmc perf)
+  [ -z "${PMC_OLD:-}" ] || tools+=(old)
+  declare -A bt bm bc
+  for r in $(seq "$RUNS"); do
+    for k in "${tools[@]}"; do
+      case $k in
+        pmc) cmd=("$PMC" report -i "$DATA" --color never) ;;
+        perf) cmd=(perf report --stdio --no-children -i "$DATA") ;;
+        old) cmd=("$PMC_OLD" report -i "$DATA" --color never) ;;
+      esac
+      read -r t m _ c < <(RUNS=1 measure "${cmd[@]}")
+      if [ -z "${bt[$k]:-}" ] || awk -v a="$t" -v b="${bt[$k]}" 'BEGIN{exit !(a<b)}'; then bt[$k]=$t; fi
+      if [ -z "${bc[$k]:-}" ] || awk -v a="$c" -v b="${bc[$k]}" 'BEGIN{exit !(a<b)}'; then bc[$k]=$c; fi
+      if [ -z "${bm[$k]:-}" ] || [ "$m" -gt "${bm[$k]}" ]; then bm[$k]=$m; fi
+    done
+  done
+  echo "| report | pmc | pmc peak RSS | perf | perf peak RSS | pmc faster by | pmc CPU | perf CPU | pmc faster by (CPU) |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+  for k in pmc old; do
+    [ -n "${bt[$k]:-}" ] || continue
+    name="flat, symbols (perf.data input)"
+    [ "$k" = pmc ] || name="the same, PMC_OLD"
+    printf '| %s | %s s | %s MB | %s s | %s MB | %sx | %s s | %s s | %sx |\n' "$name" "${bt[$k]}" \
+      "${bm[$k]}" "${bt[perf]}" "${bm[perf]}" "$(ratio "${bt[perf]}" "${bt[$k]}")" "${bc[$k]}" \
+      "${bc[perf]}" "$(ratio "${bc[perf]}" "${bc[$k]}")"
+  done
+  exit 0
+fi
 perf record -q -g -e cpu-clock -c 10000 -o "$T/perf.data" -- "$T/w/work603010" "$scale" >/dev/null 2>&1
 "$PMC" convert -i "$T/perf.data" -o "$T/pmc.log" -f >/dev/null 2>&1
 samples=$("$PMC" report -i "$T/pmc.log" --color never | awk '/^# Samples:/ { gsub(",", "", $3); print $3; exit }')
@@ -39,18 +92,13 @@ cpu_rows() {
   [ -z "${PMC_OLD:-}" ] || BENCH_CPU=1 row "the same, PMC_OLD" "$PMC_OLD" report -i "$in" \
       "${args[@]}" --color never --
 }
-if [ "$ROWS" = perfdata ] || [ "$ROWS" = log ]; then
+if [ "$ROWS" = log ]; then
   echo "| report | pmc | pmc peak RSS | perf | perf peak RSS | pmc faster by | pmc CPU | perf CPU | pmc faster by (CPU) |"
   echo "|---|---|---|---|---|---|---|---|---|"
-  if [ "$ROWS" = perfdata ]; then
-    cpu_rows "flat, symbols (perf.data input)" "$T/perf.data" -- \
-        perf report --stdio --no-children -i "$T/perf.data"
-  else
-    cpu_rows "flat, symbols (pmc log)" "$T/pmc.log" -- \
-        perf report --stdio --no-children -i "$T/perf.data"
-    cpu_rows "call graph (caller)" "$T/pmc.log" -g caller -- \
-        perf report --stdio --no-children -G -i "$T/perf.data"
-  fi
+  cpu_rows "flat, symbols (pmc log)" "$T/pmc.log" -- \
+      perf report --stdio --no-children -i "$T/perf.data"
+  cpu_rows "call graph (caller)" "$T/pmc.log" -g caller -- \
+      perf report --stdio --no-children -G -i "$T/perf.data"
   exit 0
 fi
 echo "| report | pmc | pmc peak RSS | perf | perf peak RSS | pmc faster by |"

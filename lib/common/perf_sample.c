@@ -289,11 +289,7 @@ uint32_t psample__chain(const struct psample *s, int user, uint8_t user_flag,
 	for (uint64_t i = 0; i < s->callchain_nr && n < max; i++) {
 		uint64_t pc = psample__u64(s, s->callchain, i);
 		if (pc >= PSAMPLE_CONTEXT_MAX) {
-			if (pc == PSAMPLE_CONTEXT_USER || pc == PSAMPLE_CONTEXT_GUEST_USER)
-				user = 1;
-			else if (pc == PSAMPLE_CONTEXT_KERNEL || pc == PSAMPLE_CONTEXT_HV ||
-			    pc == PSAMPLE_CONTEXT_GUEST_KERNEL)
-				user = 0;
+			user = psample__context_user(pc, user);
 			continue;
 		}
 		pcs[n] = pc;

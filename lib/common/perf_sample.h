@@ -176,6 +176,19 @@ void psample__read_value(const struct psample *s, uint64_t read_format, uint64_t
  * before any marker user_flag if `user`.  Returns how many were stored.
  */
 int psample__misc_user(uint16_t misc);
+/* The context after a chain entry pc >= PSAMPLE_CONTEXT_MAX (a marker),
+ * user being the one before it: 1 user, 0 kernel (unknown markers keep
+ * it).  psample__chain's rule, inline for the perf.data reader's direct
+ * path, which decodes chains with it too. */
+static inline int psample__context_user(uint64_t marker, int user)
+{
+	if (marker == PSAMPLE_CONTEXT_USER || marker == PSAMPLE_CONTEXT_GUEST_USER)
+		return 1;
+	if (marker == PSAMPLE_CONTEXT_KERNEL || marker == PSAMPLE_CONTEXT_HV ||
+	    marker == PSAMPLE_CONTEXT_GUEST_KERNEL)
+		return 0;
+	return user;
+}
 uint32_t psample__chain(const struct psample *s, int user, uint8_t user_flag,
     uint64_t *pcs, uint8_t *flags, uint32_t max);
 

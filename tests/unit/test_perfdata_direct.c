@@ -1,0 +1,389 @@
+/*
+ * test_perfdata_direct.c — the perf.data reader's direct sample path
+ * (perfdata__set_sample_sink) against its event path (perfdata__read's
+ * CALLCHAIN events, as profile.c's handle() stores them): on the same
+ * file, in either byte order, the same samples in the same order between
+ * the same other records, each with the same event, process, thread, CPU,
+ * time, period, pcs, user flags and chain hash.  The file mixes sample
+ * layouts (perf record -g's fixed fields, one with READ and RAW for the
+ * general decoder, one without IP/TIME/PERIOD, one with user registers
+ * that must stay an event), rounds out of time order, and the chains the
+ * event path treats specially: the sampled pc repeated or not at the
+ * chain's head, context markers of every kind, trailing and only zeros,
+ * no chain, a chain longer than PMC_CALLCHAIN_DEPTH_MAX, an unknown id, a
+ * record too short for its chain.
+ */
+#include "test_perfdata_util.h"
+#include "hmap.h"
+
+#define ID_F 0xF1                    /* perf record -g's layout (fast decoder) */
+#define ID_G 0xF2                    /* READ and RAW: the general decoder */
+#define ID_N 0xF3                    /* no IP, TIME, PERIOD, CPU */
+#define ID_R 0xF4                    /* user registers: stays an event */
+#define ST_F (PD_S_IDENTIFIER | PD_S_IP | PD_S_TID | PD_S_TIME | PD_S_CPU | PD_S_PERIOD | \
+	PD_S_CALLCHAIN)
+#define ST_G (PD_S_IDENTIFIER | PD_S_IP | PD_S_TID | PD_S_TIME | PD_S_READ | PD_S_CALLCHAIN | \
+	PD_S_RAW)
+#define ST_N (PD_S_IDENTIFIER | PD_S_TID | PD_S_CALLCHAIN)
+#define ST_R (PD_S_IDENTIFIER | PD_S_IP | PD_S_TID | PD_S_TIME | PD_S_CALLCHAIN | \
+	PD_S_REGS_USER | PD_S_STACK_USER)
+#define K1 0xffffffff81001000ULL
+#define K2 0xffffffff81002000ULL
+#define U1 0x401000ULL
+#define U2 0x402000ULL
+#define U3 0x403000ULL
+#define CK PSAMPLE_CONTEXT_KERNEL
+#define CU PSAMPLE_CONTEXT_USER
+
+static void attr_rec(struct pb *p, uint64_t st, uint64_t period, uint64_t ru, uint64_t id)
+{
+	size_t at = pb_rec_begin(p, PD_REC_HEADER_ATTR, 0);
+	pb_attr(p, PD_TYPE_SOFTWARE, 0, period, st, 0, PD_ATTR_SAMPLE_ID_ALL, 0, ru, 0, 128);
+	pb64(p, id);
+	pb_rec_end(p, at);
+}
+
+static void round_end(struct pb *p)
+{
+	pb_rec_end(p, pb_rec_begin(p, PD_REC_FINISHED_ROUND, 0));
+}
+
+/* A sample of layout F or R (R: one user register and 8 bytes of stack);
+ * nr chain entries from chain (or, with chain NULL, nr entries cycling
+ * through user pcs); short_by: the record ends that many bytes early. */
+static void sample(struct pb *p, uint64_t id, uint16_t misc, uint64_t ip, uint32_t tid,
+    uint64_t t, const uint64_t *chain, uint64_t nr, size_t short_by)
+{
+	size_t at = pb_rec_begin(p, PD_REC_SAMPLE, misc);
+	pb64(p, id);
+	pb64(p, ip);
+	pb32(p, 300); pb32(p, tid);
+	pb64(p, t);
+	if (id == ID_F) {
+		pb32(p, 1); pb32(p, 0);          /* CPU */
+		pb64(p, 7000 + t);               /* PERIOD */
+	}
+	pb64(p, nr);
+	for (uint64_t i = 0; i < nr; i++)
+		pb64(p, chain ? chain[i] : U1 + 16 * (i % 37));
+	if (id == ID_R) {
+		pb64(p, 2); pb64(p, 0x7ffc0000);  /* REGS_USER: abi 64, one register */
+		pb64(p, 8); pb64(p, 0x1234); pb64(p, 8);   /* STACK_USER */
+	}
+	p->len -= short_by;
+	pb_rec_end(p, at);
+}
+
+static void sample_g(struct pb *p, uint16_t misc, uint64_t ip, uint64_t t,
+    const uint64_t *chain, uint64_t nr)
+{
+	size_t at = pb_rec_begin(p, PD_REC_SAMPLE, misc);
+	pb64(p, ID_G);
+	pb64(p, ip);
+	pb32(p, 301); pb32(p, 302);
+	pb64(p, t);
+	pb64(p, 99);                         /* READ: one value */
+	pb64(p, nr);
+	for (uint64_t i = 0; i < nr; i++)
+		pb64(p, chain[i]);
+	pb32(p, 4); pbbytes(p, "raw!", 4);   /* RAW: 4 + 4 */
+	pb_rec_end(p, at);
+}
+
+static void sample_n(struct pb *p, uint16_t misc, const uint64_t *chain, uint64_t nr)
+{
+	size_t at = pb_rec_begin(p, PD_REC_SAMPLE, misc);
+	pb64(p, ID_N);
+	pb32(p, 303); pb32(p, 304);
+	pb64(p, nr);
+	for (uint64_t i = 0; i < nr; i++)
+		pb64(p, chain[i]);
+	pb_rec_end(p, at);
+}
+
+static unsigned char *make_stream(int be, size_t *len)
+{
+	static const uint64_t c_same[] = { CK, K1, K2, CU, U1, U2 };     /* starts with ip */
+	static const uint64_t c_other[] = { CU, U3, U2, 0 };              /* not; a 0 at the end */
+	static const uint64_t c_g[] = { CU, U1, U3 };
+	static const uint64_t c_zero[] = { CU, 0, 0 };
+	static const uint64_t c_marks[] = { CK, CU };
+	static const uint64_t c_guest[] = { PSAMPLE_CONTEXT_GUEST_KERNEL, K1, PSAMPLE_CONTEXT_HV, K2,
+		PSAMPLE_CONTEXT_GUEST_USER, U1, 0, U2 };
+	static const uint64_t c_kzero[] = { CK, K1, 0, 0, 0 };
+	struct pb p = { .be = be };
+	size_t at;
+
+	pbbytes(&p, be ? "2ELIFREP" : "PERFILE2", 8);
+	pb64(&p, PD_PIPE_HDR_SIZE);
+	attr_rec(&p, ST_F, 10000, 0, ID_F);
+	attr_rec(&p, ST_G, 4000, 0, ID_G);
+	attr_rec(&p, ST_N, 5000, 0, ID_N);
+	attr_rec(&p, ST_R, 3000, 0x1, ID_R);
+
+	/* round 1, out of time order */
+	sample(&p, ID_F, PD_MISC_KERNEL, K1, 310, 30, c_same, 6, 0);
+	sample(&p, ID_F, PD_MISC_USER, U1, 311, 10, c_other, 4, 0);
+	sample_g(&p, PD_MISC_USER, U1, 20, c_g, 3);
+	sample_n(&p, PD_MISC_USER, c_zero, 3);           /* no time: the last record's */
+	sample(&p, ID_F, PD_MISC_USER, U2, 312, 25, NULL, 0, 0);   /* no chain */
+	sample(&p, ID_F, PD_MISC_KERNEL, K2, 313, 27, c_marks, 2, 0);
+	sample(&p, 0x9999, PD_MISC_USER, U1, 314, 28, c_g, 3, 0);   /* unknown id */
+	sample(&p, ID_F, PD_MISC_USER, U1, 315, 29, c_same, 6, 16); /* chain cut short */
+	sample(&p, ID_F, PD_MISC_KERNEL, K1, 316, 26, c_kzero, 5, 0);
+	round_end(&p);
+	/* round 2 */
+	sample(&p, ID_R, PD_MISC_USER, U1, 320, 22, c_g, 3, 0);
+	sample(&p, ID_F, PD_MISC_GUEST_USER, U1, 321, 40, c_guest, 8, 0);
+	sample(&p, ID_F, PD_MISC_USER, U3, 322, 38, NULL, 600, 0);  /* past the depth */
+	sample(&p, ID_F, PD_MISC_USER, U1, 323, 39, NULL, PMC_CALLCHAIN_DEPTH_MAX, 0);
+	sample(&p, ID_F, PD_MISC_USER, 0, 324, 35, NULL, 0, 0);    /* pc 0, no chain */
+	at = pb_rec_begin(&p, PD_REC_COMM, PD_MISC_USER);
+	pb32(&p, 300); pb32(&p, 310); pbstr8(&p, "worker");
+	pb32(&p, 300); pb32(&p, 310); pb64(&p, 36); pb32(&p, 1); pb32(&p, 0); pb64(&p, ID_F);
+	pb_rec_end(&p, at);
+	sample_n(&p, PD_MISC_KERNEL, c_g, 3);
+	round_end(&p);
+	/* round 3: older than round 2's newest, and the end */
+	sample(&p, ID_F, PD_MISC_USER, U2, 330, 50, c_other, 4, 0);
+	sample_g(&p, PD_MISC_KERNEL, K1, 37, c_same, 6);
+	*len = p.len;
+	return p.b;
+}
+
+/* One delivery, as a report stores it. */
+struct item {
+	int type;                     /* PMCLOG_TYPE_*; CALLCHAIN: a sample */
+	int from_sink;
+	uint32_t pmcid, pid, tid, cpu, npc;
+	uint64_t time, period, hash;
+	uint64_t pcs[PMC_CALLCHAIN_DEPTH_MAX];
+	uint8_t flags[PMC_CALLCHAIN_DEPTH_MAX];
+};
+
+struct items {
+	struct item *v;
+	size_t n;
+};
+
+static struct item *add(struct items *l)
+{
+	l->v = realloc(l->v, (l->n + 1) * sizeof(*l->v));
+	assert_non_null(l->v);
+	memset(&l->v[l->n], 0, sizeof(l->v[0]));
+	return &l->v[l->n++];
+}
+
+/* A CALLCHAIN event as profile.c's handle() keeps it: the trailing 0 of a
+ * frame-pointer walk dropped, the flags masked, the stack hashed. */
+static void add_event(struct items *l, const struct pmclog_ev *ev)
+{
+	struct item *it = add(l);
+	const struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
+	uint64_t h = HMAP_CHAIN_SEED;
+
+	it->type = ev->pl_type;
+	if (ev->pl_type != PMCLOG_TYPE_CALLCHAIN)
+		return;
+	it->pmcid = cc->pl_pmcid;
+	it->pid = cc->pl_pid;
+	it->tid = cc->pl_tid;
+	it->cpu = cc->pl_cpu;
+	it->time = ev->pl_time;
+	it->period = cc->pl_period;
+	it->npc = cc->pl_npc;
+	while (it->npc > 1 && cc->pl_pc[it->npc - 1] == 0)
+		it->npc--;
+	for (uint32_t i = 0; i < it->npc; i++) {
+		it->pcs[i] = cc->pl_pc[i];
+		it->flags[i] = cc->pl_pcflags[i] & PMC_CC_F_USERSPACE;
+		h = hmap_chain_step(h, it->pcs[i], it->flags[i]);
+	}
+	it->hash = hmap_chain_end(h, (int32_t)it->pid, it->npc);
+}
+
+static void on_sample(void *arg, const struct perfdata_sample *s)
+{
+	struct item *it = add(arg);
+	it->type = PMCLOG_TYPE_CALLCHAIN;
+	it->from_sink = 1;
+	it->pmcid = s->pmcid;
+	it->pid = s->pid;
+	it->tid = s->tid;
+	it->cpu = s->cpu;
+	it->time = s->time;
+	it->period = s->period;
+	it->npc = s->npc;
+	it->hash = s->hash;
+	assert_true(s->npc >= 1 && s->npc <= PMC_CALLCHAIN_DEPTH_MAX);
+	memcpy(it->pcs, s->pcs, s->npc * sizeof(uint64_t));
+	memcpy(it->flags, s->flags, s->npc);
+}
+
+/* Read b to the end: the final state, or -1 if it does not open. */
+static int read_to_end(const unsigned char *b, size_t len, int sink, struct items *l,
+    struct perfdata_stats *st, int *truncated)
+{
+	struct perfdata *pd = perfdata__open_mem(b, len);
+	struct pmclog_ev *ev = malloc(sizeof(*ev));
+	int state;
+	assert_non_null(ev);
+	if (!pd) {
+		free(ev);
+		return -1;
+	}
+	if (sink)
+		assert_int_equal(perfdata__set_sample_sink(pd, on_sample, l), 0);
+	while (perfdata__read(pd, ev) == 0)
+		add_event(l, ev);
+	state = ev->pl_state;
+	perfdata__get_stats(pd, st);
+	*truncated = perfdata__truncated(pd);
+	perfdata__close(pd);
+	free(ev);
+	return state;
+}
+
+static void read_all(const unsigned char *b, size_t len, int sink, struct items *l,
+    struct perfdata_stats *st)
+{
+	int tr;
+	assert_int_equal(read_to_end(b, len, sink, l, st, &tr), PMCLOG_EOF);
+}
+
+/* The two reads delivered the same; returns how many samples came through
+ * the sink. */
+static size_t same_items(const struct items *ev, const struct items *dir)
+{
+	size_t nsink = 0;
+	assert_int_equal(dir->n, ev->n);
+	for (size_t i = 0; i < ev->n; i++) {
+		const struct item *x = &ev->v[i], *y = &dir->v[i];
+		assert_int_equal(y->type, x->type);
+		nsink += (size_t)y->from_sink;
+		assert_int_equal(y->pmcid, x->pmcid);
+		assert_int_equal(y->pid, x->pid);
+		assert_int_equal(y->tid, x->tid);
+		assert_int_equal(y->cpu, x->cpu);
+		assert_int_equal(y->time, x->time);
+		assert_int_equal(y->period, x->period);
+		assert_int_equal(y->npc, x->npc);
+		assert_memory_equal(y->pcs, x->pcs, x->npc * sizeof(uint64_t));
+		assert_memory_equal(y->flags, x->flags, x->npc);
+		assert_int_equal(y->hash, x->hash);
+	}
+	return nsink;
+}
+
+static void same_as_events(int be)
+{
+	size_t len, nsink;
+	unsigned char *b = make_stream(be, &len);
+	struct items ev = { 0 }, dir = { 0 };
+	struct perfdata_stats se, sd;
+
+	read_all(b, len, 0, &ev, &se);
+	read_all(b, len, 1, &dir, &sd);
+	nsink = same_items(&ev, &dir);
+	/* 15 samples delivered (one unknown, one cut: dropped either way), all
+	 * but the one with user registers through the sink: first the two
+	 * without a time (not queued: at once, with the time before them),
+	 * then at round 2's end what is not newer than round 1's newest */
+	static const uint64_t times[] = { 0, 0, 10, 20, 22, 25, 26, 27, 30 };
+	size_t nsamples = 0;
+	for (size_t i = 0; i < ev.n; i++) {
+		if (ev.v[i].type != PMCLOG_TYPE_CALLCHAIN)
+			continue;
+		if (nsamples < sizeof(times) / sizeof(times[0]))
+			assert_int_equal(ev.v[i].time, times[nsamples]);
+		nsamples++;
+	}
+	assert_int_equal(nsamples, 15);
+	assert_int_equal(nsink, 14);
+	assert_int_equal(sd.samples, se.samples);
+	assert_int_equal(sd.unknown_id, 1);
+	assert_int_equal(se.unknown_id, 1);
+	assert_int_equal(sd.bad_samples, 1);
+	assert_int_equal(se.bad_samples, 1);
+	free(ev.v);
+	free(dir.v);
+	free(b);
+}
+
+/* Every prefix of the stream (a file cut anywhere, a record cut short):
+ * both paths deliver the same, end the same way, and say the same about
+ * the cut. */
+static void test_direct_cut_everywhere(void **state)
+{
+	size_t len;
+	unsigned char *b = make_stream(0, &len);
+	(void)state;
+	for (size_t cut = 0; cut < len; cut++) {
+		struct items ev = { 0 }, dir = { 0 };
+		struct perfdata_stats se = { 0 }, sd = { 0 };
+		int te = 0, td = 0;
+		int s1 = read_to_end(b, cut, 0, &ev, &se, &te);
+		int s2 = read_to_end(b, cut, 1, &dir, &sd, &td);
+		assert_int_equal(s2, s1);
+		assert_int_equal(td, te);
+		(void)same_items(&ev, &dir);
+		assert_int_equal(sd.samples, se.samples);
+		assert_int_equal(sd.bad_samples, se.bad_samples);
+		free(ev.v);
+		free(dir.v);
+	}
+	free(b);
+}
+
+static void test_direct_le(void **state)
+{
+	(void)state;
+	same_as_events(0);
+}
+
+static void test_direct_be(void **state)
+{
+	(void)state;
+	same_as_events(1);
+}
+
+/* The chain's hash is the one interning computes over the stored pcs: two
+ * samples of one stack (sampled pc repeated at the chain's head in one,
+ * not in the other) hash alike, and another process's do not. */
+static void test_direct_hash(void **state)
+{
+	static const uint64_t c1[] = { CU, U1, U2 }, c2[] = { CU, U2 };
+	struct pb p = { .be = 0 };
+	struct items l = { 0 };
+	struct perfdata_stats st;
+	(void)state;
+
+	pbbytes(&p, "PERFILE2", 8);
+	pb64(&p, PD_PIPE_HDR_SIZE);
+	attr_rec(&p, ST_F, 10000, 0, ID_F);
+	sample(&p, ID_F, PD_MISC_USER, U1, 1, 10, c1, 3, 0);
+	sample(&p, ID_F, PD_MISC_USER, U1, 1, 11, c2, 2, 0);
+	read_all(p.b, p.len, 1, &l, &st);
+	assert_int_equal(l.n, 4);       /* HEADER, PMCALLOCATE, the two samples */
+	assert_int_equal(l.v[2].npc, 2);
+	assert_int_equal(l.v[3].npc, 2);
+	assert_int_equal(l.v[2].hash, l.v[3].hash);
+	uint64_t h = HMAP_CHAIN_SEED;
+	h = hmap_chain_step(h, U1, PMC_CC_F_USERSPACE);
+	h = hmap_chain_step(h, U2, PMC_CC_F_USERSPACE);
+	assert_int_equal(l.v[2].hash, hmap_chain_end(h, 300, 2));
+	assert_true(l.v[2].hash != hmap_chain_end(h, 301, 2));
+	free(l.v);
+	free(p.b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_direct_le),
+		cmocka_unit_test(test_direct_be),
+		cmocka_unit_test(test_direct_hash),
+		cmocka_unit_test(test_direct_cut_everywhere),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
