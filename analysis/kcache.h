@@ -25,28 +25,51 @@ struct kcache_key {
 	uint64_t digest;          /* boot id, release, /proc/modules */
 };
 
-/* One symbol: [start, start+size), its name and its module (NULL: vmlinux). */
-typedef void (*kcache_cb)(void *arg, uint64_t start, uint64_t size, const char *name,
-    const char *mod);
-
 /* The running kernel's key from its build id (the caller reads it from
  * /sys/kernel/notes): 0, or -1 when it cannot be made (no build id, no boot
  * id): then nothing is cached. */
 int kcache__key(struct kcache_key *k, const uint8_t *bid, uint32_t bidlen);
 
-/* Validate a cache image of len bytes against key and hand out each entry
- * in address order: 0, or -1 (nothing handed out) if anything is wrong.
- * The names passed to cb point into buf. */
-int kcache__parse(const void *buf, size_t len, const struct kcache_key *key, kcache_cb cb,
-    void *arg);
+/* One symbol as the cache file holds it (host byte order), by start
+ * address: [start, start+size), its name and module as offsets into the
+ * image's names (mod KCACHE_NOMOD: vmlinux).  A report binary-searches
+ * these in place: nothing is copied, sorted or interned at load. */
+struct kcache_ent {
+	uint64_t start, size;
+	uint32_t name, mod;
+};
+#define KCACHE_NOMOD UINT32_MAX
 
-/* Read the cache file for key into a malloc'd buffer (*buf, *len: the
- * caller frees it after it has used the names) and parse it: 0, or -1. */
-int kcache__load(const struct kcache_key *key, void **buf, size_t *len, kcache_cb cb,
-    void *arg);
+/* A validated cache image: every entry's offsets are inside names, whose
+ * last byte is NUL, so names + ent[i].name is a string; entries are
+ * sorted by start and no [start, start+size) wraps. */
+struct kcache_img {
+	const struct kcache_ent *ent;
+	size_t n;
+	const char *names;
+	size_t nl;
+	void *map;                /* kcache__load's mapping (kcache__unload), or NULL */
+	size_t maplen;
+};
+
+/* Validate a cache image of len bytes (8-byte aligned) against key and
+ * describe it in *img, pointing into buf: 0, or -1 (*img empty) if
+ * anything is wrong.  O(n) cheap checks plus the body digest. */
+int kcache__parse(const void *buf, size_t len, const struct kcache_key *key,
+    struct kcache_img *img);
+
+/* Map the cache file for key read-only and parse it: 0, or -1 (*img
+ * empty).  The names stay valid until kcache__unload(img). */
+int kcache__load(const struct kcache_key *key, struct kcache_img *img);
+
+/* Unmap what kcache__load mapped and empty *img (an empty one is fine). */
+void kcache__unload(struct kcache_img *img);
 
 /* Write the cache for key: n entries from get(arg, i, ...), in address
- * order.  Best effort: 0, or -1 (nothing written or left behind). */
+ * order, each with its size (kcache__parse refuses nothing for a size of
+ * 0, but such a symbol never matches).  Best effort: 0, or -1 (nothing
+ * written or left behind).  Cache files of older formats found in the
+ * directory are removed. */
 int kcache__store(const struct kcache_key *key, size_t n,
     void (*get)(void *arg, size_t i, uint64_t *start, uint64_t *size, const char **name,
         const char **mod), void *arg);

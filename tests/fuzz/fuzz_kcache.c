@@ -10,8 +10,11 @@
  *
  * The key is taken from the input's own header, and when the first byte is
  * odd the body digest is recomputed and patched in, so the fuzzer gets past
- * the key and digest checks to the size, offset and order checks.  Seed the
- * corpus with a real cache file ($XDG_CACHE_HOME/pmc/ksyms-*).
+ * the key and digest checks to the size, offset and order checks.  A
+ * parsed image is then read the way a report may read it: every entry,
+ * every name and module string to its NUL.  Seeds: tests/fuzz/corpus/kcache
+ * (small real files of the current format; a real one is
+ * $XDG_CACHE_HOME/pmc/ksyms5-*, prefixed with a byte 0 or 1).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -22,15 +25,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void touch(void *arg, uint64_t start, uint64_t size, const char *name, const char *mod)
-{
-	size_t *sum = arg;
-	*sum += (size_t)(start + size) + strlen(name) + (mod ? strlen(mod) : 0);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct kcache_key key;
+	struct kcache_img img;
 	unsigned char *buf;
 	size_t sum = 0;
 
@@ -54,7 +52,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint64_t h = kcache__digest(buf + 64, size - 64);
 		memcpy(buf + 56, &h, 8);
 	}
-	(void)kcache__parse(buf, size, &key, touch, &sum);
+	if (kcache__parse(buf, size, &key, &img) == 0)
+		for (size_t i = 0; i < img.n; i++)
+			sum += (size_t)(img.ent[i].start + img.ent[i].size) +
+			    strlen(img.names + img.ent[i].name) +
+			    (img.ent[i].mod != KCACHE_NOMOD ? strlen(img.names + img.ent[i].mod) : 0);
 	free(buf);
 	return sum == 1 ? 1 : 0;   /* keep sum alive; libFuzzer ignores the value */
 }
