@@ -8,8 +8,9 @@
  * GNU build id plus a digest of what /proc/kallsyms was built from (the
  * boot id, which fixes KASLR, the release and /proc/modules).  A file is
  * used only when its header carries the same key and every field checks out
- * (overflow-safe sizes, offsets inside the name area, sorted entries, a
- * digest of the body); anything else means "no cache".  The directory must
+ * (overflow-safe sizes, offsets inside the name area, sorted entries, and
+ * each entry's seal when a lookup uses it: kcache.c says why per entry);
+ * anything else means "no cache".  The directory must
  * be the user's own, mode 0700 (refused otherwise); files are 0600, written
  * to a temporary O_NOFOLLOW|O_EXCL file and renamed into place.
  */
@@ -37,12 +38,14 @@ int kcache__key(struct kcache_key *k, const uint8_t *bid, uint32_t bidlen);
 struct kcache_ent {
 	uint64_t start, size;
 	uint32_t name, mod;
+	uint64_t seal;            /* kcache__seal of the other fields */
 };
 #define KCACHE_NOMOD UINT32_MAX
 
 /* A validated cache image: every entry's offsets are inside names, whose
  * last byte is NUL, so names + ent[i].name is a string; entries are
- * sorted by start and no [start, start+size) wraps. */
+ * sorted by start and no [start, start+size) wraps.  Each entry's seal
+ * is not checked yet: kcache__entry_ok before an entry is used. */
 struct kcache_img {
 	const struct kcache_ent *ent;
 	size_t n;
@@ -50,11 +53,13 @@ struct kcache_img {
 	size_t nl;
 	void *map;                /* kcache__load's mapping (kcache__unload), or NULL */
 	size_t maplen;
+	uint8_t *sealed;          /* kcache__load's: a bit per entry found sealed, so a
+	                             lookup per sample checks each seal once */
 };
 
 /* Validate a cache image of len bytes (8-byte aligned) against key and
  * describe it in *img, pointing into buf: 0, or -1 (*img empty) if
- * anything is wrong.  O(n) cheap checks plus the body digest. */
+ * anything is wrong.  O(n) cheap checks: no entry's seal. */
 int kcache__parse(const void *buf, size_t len, const struct kcache_key *key,
     struct kcache_img *img);
 
@@ -81,9 +86,14 @@ int kcache__store(const struct kcache_key *key, size_t n,
  * (NULL when there is simply no cache directory). */
 int kcache__dir(int create, const char **why);
 
-/* The digest of a cache file's body (bytes 64 to the end), as the header
- * holds it: tests and the fuzz harness seal crafted files with it. */
-uint64_t kcache__digest(const void *buf, size_t len);
+/* An entry's seal: a hash of its start, size, name and module (NULL:
+ * vmlinux), as kcache__store writes it; tests and the fuzz harness seal
+ * crafted entries with it. */
+uint64_t kcache__seal(uint64_t start, uint64_t size, const char *name, const char *mod);
+
+/* Does entry i of a parsed image (i < img->n) carry the seal of its
+ * fields?  0 means the file was edited or damaged: do not use it. */
+int kcache__entry_ok(struct kcache_img *img, size_t i);
 
 /* The last refusal of kcache__dir in this process, with the directory's
  * path ("cache directory /home/u/.cache/pmc is writable by other users

@@ -982,11 +982,20 @@ static void dso_open(struct sym_dso *d);
  * when there is no image; else the KSYMBOL records'), the later start
  * winning, the table's on a tie (its symbols came after the image's).
  * A symbol of the image is described in *buf. */
+static void kernel_unseal(struct sym_dso *d);
+
 static const struct tsym *ksym_find(struct sym_dso *k, uint64_t addr, struct tsym *buf)
 {
-	const struct tsym *t = k->tab.n ? table_find(&k->tab, addr) : NULL;
-	const struct kcache_img *im = &k->kimg;
+	struct kcache_img *im = &k->kimg;
 	size_t lo = starts_upto(im->ent, im->n, sizeof(*im->ent), addr);
+	/* every entry the answer depends on is sealed: the ones looked at and
+	 * the first one past addr (an edited start there moves the search) */
+	for (size_t j = lo + 1 < im->n ? lo + 1 : im->n; j > 0 && lo + 1 - j <= 8; j--)
+		if (!kcache__entry_ok(im, j - 1)) {
+			kernel_unseal(k);
+			return k->tab.n ? table_find(&k->tab, addr) : NULL;
+		}
+	const struct tsym *t = k->tab.n ? table_find(&k->tab, addr) : NULL;
 	for (size_t j = lo; j > 0 && lo - j < 8; j--) {
 		const struct kcache_ent *e = &im->ent[j - 1];
 		if (addr - e->start >= e->size)       /* e->start <= addr: sorted */
@@ -1632,13 +1641,64 @@ static int load_vmlinux(struct sym_dso *d)
 	return 0;
 }
 
+/* The running kernel's cache key when d reads /proc/kallsyms (else
+ * key->bidlen is 0: nothing is cached). */
+static void kernel_key(const struct sym_dso *d, struct kcache_key *key)
+{
+	uint8_t bid[20];
+	uint32_t bl = strcmp(d->path, "/proc/kallsyms") == 0 ? pmc__sys_kernel_build_id(bid) : 0;
+	if (!bl || kcache__key(key, bid, bl) != 0)
+		key->bidlen = 0;
+}
+
+/* The kallsyms file into d->tab, sorted, and into the cache under key (if
+ * any): 0, or -1 with d->problem saying why. */
+static int read_kernel_syms(struct sym_dso *d, const struct kcache_key *key)
+{
+	int proc = strcmp(d->path, "/proc/kallsyms") == 0;
+	int fd = sym__open_regular(d->path), rc;
+	if (fd < 0 && proc)
+		fd = open(d->path, O_RDONLY | O_CLOEXEC);  /* procfs: never a FIFO */
+	if (fd < 0 || (rc = read_kallsyms(d, fd)) < 0) {
+		d->problem = "cannot read kernel symbols";
+		return -1;
+	}
+	if (rc > 0) {
+		d->tab.n = 0;
+		d->problem = "kernel addresses are hidden (kernel.kptr_restrict)";
+		return -1;
+	}
+	table_sort(&d->tab);
+	/* the last text symbol has no successor: do not let it swallow everything */
+	if (d->tab.n && d->tab.v[d->tab.n - 1].size > 1 << 20)
+		d->tab.v[d->tab.n - 1].size = 4096;
+	if (key->bidlen)
+		(void)kcache__store(key, d->tab.n, kc_get, d);
+	return 0;
+}
+
+/* An entry of the kernel's cache image failed its seal: the file was
+ * edited or damaged.  The image is dropped for /proc/kallsyms (whose
+ * table is written back to the cache), under the KSYMBOL records' symbols
+ * d->tab held; the lookups answered so far used only sealed entries. */
+static void kernel_unseal(struct sym_dso *d)
+{
+	struct kcache_key key;
+	struct table extra = d->tab;
+	kcache__unload(&d->kimg);
+	memset(&d->tab, 0, sizeof(d->tab));
+	kernel_key(d, &key);
+	(void)read_kernel_syms(d, &key);
+	for (size_t i = 0; i < extra.n; i++)
+		table_add(&d->tab, extra.v[i].start, extra.v[i].size, extra.v[i].name);
+	table_sort(&d->tab);
+	free(extra.v);
+}
+
 static void load_kallsyms(struct sym_dso *d)
 {
 	struct symtab *st = d->st;
-	int proc = strcmp(d->path, "/proc/kallsyms") == 0;
 	struct kcache_key key;
-	uint8_t bid[20];
-	uint32_t bl;
 
 	if (d->kmod) {
 		load_ko(d);               /* else the kernel's table */
@@ -1652,40 +1712,22 @@ static void load_kallsyms(struct sym_dso *d)
 		goto loaded;
 	}
 	/* the cache, if it is this kernel's and intact; else /proc/kallsyms */
-	bl = proc ? pmc__sys_kernel_build_id(bid) : 0;
-	if (!bl || kcache__key(&key, bid, bl) != 0)
-		key.bidlen = 0;
-	if (!key.bidlen || kcache__load(&key, &d->kimg) != 0) {
-		int fd = sym__open_regular(d->path), rc;
-		d->tab.n = 0;
-		if (fd < 0 && proc)
-			fd = open(d->path, O_RDONLY | O_CLOEXEC);  /* procfs: never a FIFO */
-		if (fd < 0 || (rc = read_kallsyms(d, fd)) < 0) {
-			d->problem = "cannot read kernel symbols";
-			return;
-		}
-		if (rc > 0) {
-			d->tab.n = 0;
-			d->problem = "kernel addresses are hidden (kernel.kptr_restrict)";
-			return;
-		}
-		table_sort(&d->tab);
-		/* the last text symbol has no successor: do not let it swallow everything */
-		if (d->tab.n && d->tab.v[d->tab.n - 1].size > 1 << 20)
-			d->tab.v[d->tab.n - 1].size = 4096;
-		if (key.bidlen)
-			(void)kcache__store(&key, d->tab.n, kc_get, d);
-	}
+	kernel_key(d, &key);
+	if ((!key.bidlen || kcache__load(&key, &d->kimg) != 0) && read_kernel_syms(d, &key) != 0)
+		return;
 loaded:
 	/* the same kernel, another boot: KASLR moved it; perf's kernel MMAP
 	 * says where its reference symbol was (perf relocates the same way).
 	 * "_text" is vmlinux's first symbol: the search ends at once. */
 	if (st->kref) {
-		const struct kcache_img *im = &d->kimg;
+		struct kcache_img *im = &d->kimg;
 		for (size_t i = 0; i < im->n; i++)
 			if (im->ent[i].mod == KCACHE_NOMOD && strcmp(im->names + im->ent[i].name,
 			    st->kref) == 0) {
-				st->kdelta = im->ent[i].start - st->kref_addr;
+				if (!kcache__entry_ok(im, i))
+					kernel_unseal(d);     /* then found in the table */
+				else
+					st->kdelta = im->ent[i].start - st->kref_addr;
 				break;
 			}
 		for (size_t i = 0; i < d->tab.n && !im->n; i++)
@@ -2299,6 +2341,10 @@ int sym_dso__find_func(struct sym_dso *d, const char *name, uint64_t *start, uin
 		}
 	for (size_t i = 0; i < d->kimg.n; i++)
 		if (name_matches(d->kimg.names + d->kimg.ent[i].name, name)) {
+			if (!kcache__entry_ok(&d->kimg, i)) {
+				kernel_unseal(d);
+				return sym_dso__find_func(d, name, start, size);
+			}
 			*start = d->kimg.ent[i].start;
 			*size = d->kimg.ent[i].size;
 			return 0;

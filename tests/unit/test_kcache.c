@@ -3,7 +3,8 @@
  * item 1): a store/load round trip in a private directory, then every way a
  * file can be wrong — the 96-byte file whose size check wrapped, counts
  * that overflow, name offsets outside the names, unsorted entries, another
- * kernel's key, an edited body — is refused as a whole; directories that
+ * kernel's key — is refused as a whole, and an edited symbol fails its
+ * entry's seal (the caller then drops the file); directories that
  * are symlinks, another user's, or open to others are refused, and files
  * are written 0600; the loaded image is the table itself (entries in
  * order, names in place); a store removes the files of older formats.
@@ -43,7 +44,7 @@ static void get(void *arg, size_t i, uint64_t *start, uint64_t *size, const char
 }
 
 /* img holds exactly syms[], in place */
-static void check_img(const struct kcache_img *img)
+static void check_img(struct kcache_img *img)
 {
 	assert_int_equal(img->n, 3);
 	for (size_t i = 0; i < 3; i++) {
@@ -53,6 +54,7 @@ static void check_img(const struct kcache_img *img)
 			assert_string_equal(img->names + img->ent[i].mod, syms[i].mod);
 		else
 			assert_true(img->ent[i].mod == KCACHE_NOMOD);
+		assert_true(kcache__entry_ok(img, i));
 	}
 }
 
@@ -73,15 +75,11 @@ static unsigned char *read_cache(size_t *len)
 	return b;
 }
 
-static int parse(const unsigned char *b, size_t len, int fix_digest)
+static int parse(const unsigned char *b, size_t len)
 {
 	struct kcache_img img;
 	unsigned char *c = malloc(len ? len : 1);   /* exact size: ASan sees overreads */
 	memcpy(c, b, len);
-	if (fix_digest && len >= 64) {
-		uint64_t h = kcache__digest(c + 64, len - 64);
-		memcpy(c + 56, &h, 8);
-	}
 	memset(&img, 0xa5, sizeof(img));
 	int rc = kcache__parse(c, len, &key, &img);
 	if (rc == 0)
@@ -130,47 +128,47 @@ static void t_crafted(void **state)
 	unsigned char w[96];
 	uint64_t v;
 	(void)state;
-	assert_int_equal(parse(b, len, 0), 0);
-	/* the 96-byte file whose "24 + n*24 + nl == size" wrapped */
+	assert_int_equal(parse(b, len), 0);
+	/* the 96-byte file whose "64 + n*32 + nl == size" wraps */
 	memset(w, 'A', sizeof(w));
 	memcpy(w, b, 64);
-	v = 0x0AAAAAAAAAAAAAABull;   /* n*24 wraps to 8 */
-	memcpy(w + 40, &v, 8);
-	v = 24;
-	memcpy(w + 48, &v, 8);
-	w[95] = 0;
-	assert_int_not_equal(parse(w, sizeof(w), 1), 0);
-	v = 0x0AAAAAAAAAAAAAACull;   /* n*24 wraps to 32 */
+	v = 0x0800000000000001ull;   /* n*32 wraps to 32, nl 0 */
 	memcpy(w + 40, &v, 8);
 	v = 0;
 	memcpy(w + 48, &v, 8);
-	assert_int_not_equal(parse(w, sizeof(w), 1), 0);
+	w[95] = 0;
+	assert_int_not_equal(parse(w, sizeof(w)), 0);
+	v = 0x0800000000000000ull;   /* n*32 wraps to 0, nl 32 */
+	memcpy(w + 40, &v, 8);
+	v = 32;
+	memcpy(w + 48, &v, 8);
+	assert_int_not_equal(parse(w, sizeof(w)), 0);
 	/* truncated: every length short of the whole */
 	for (size_t l = 0; l < len; l += l < 128 ? 1 : 37)
-		assert_int_not_equal(parse(b, l, 1), 0);
+		assert_int_not_equal(parse(b, l), 0);
 	/* a name offset past the names */
 	unsigned char *c = malloc(len);
 	memcpy(c, b, len);
 	uint32_t o = (uint32_t)(len - 64 - 3 * 24);   /* one past the last name byte */
-	memcpy(c + 64 + 24 + 16, &o, 4);
-	assert_int_not_equal(parse(c, len, 1), 0);
+	memcpy(c + 64 + 32 + 16, &o, 4);
+	assert_int_not_equal(parse(c, len), 0);
 	o = 0xfffffffeu;
-	memcpy(c + 64 + 24 + 16, &o, 4);
-	assert_int_not_equal(parse(c, len, 1), 0);
+	memcpy(c + 64 + 32 + 16, &o, 4);
+	assert_int_not_equal(parse(c, len), 0);
 	/* a module offset past the names (~0 means none: not this) */
 	memcpy(c, b, len);
-	memcpy(c + 64 + 2 * 24 + 20, &o, 4);
-	assert_int_not_equal(parse(c, len, 1), 0);
+	memcpy(c + 64 + 2 * 32 + 20, &o, 4);
+	assert_int_not_equal(parse(c, len), 0);
 	/* unsorted entries */
 	memcpy(c, b, len);
 	v = 0;
-	memcpy(c + 64 + 24, &v, 8);
-	assert_int_not_equal(parse(c, len, 1), 0);
+	memcpy(c + 64 + 32, &v, 8);
+	assert_int_not_equal(parse(c, len), 0);
 	/* an entry whose end wraps */
 	memcpy(c, b, len);
 	v = UINT64_MAX;
-	memcpy(c + 64 + 2 * 24 + 8, &v, 8);
-	assert_int_not_equal(parse(c, len, 1), 0);
+	memcpy(c + 64 + 2 * 32 + 8, &v, 8);
+	assert_int_not_equal(parse(c, len), 0);
 	/* an image not at an 8-byte boundary: refused, never read misaligned */
 	unsigned char *u = malloc(len + 8);
 	memcpy(u + 4, b, len);
@@ -180,17 +178,36 @@ static void t_crafted(void **state)
 	/* names not NUL-terminated at the end */
 	memcpy(c, b, len);
 	c[len - 1] = 'x';
-	assert_int_not_equal(parse(c, len, 1), 0);
-	/* an edited name without the digest fixed: refused (no silent renames) */
+	assert_int_not_equal(parse(c, len), 0);
+	/* an edited name, size or start: that entry fails its seal, the
+	 * others keep theirs (no silent renames: symbols.c drops the file) */
+	for (int k = 0; k < 3; k++) {
+		memcpy(c, b, len);
+		if (k == 0)
+			memcpy(memmem(c, len, "read_zero", 9), "evil_zero", 9);
+		else
+			c[64 + 32 + (k == 1 ? 8 : 0)] ^= 1;   /* entry 1's size, then start */
+		struct kcache_img im;
+		assert_int_equal(kcache__parse(c, len, &key, &im), 0);
+		assert_false(kcache__entry_ok(&im, 1));
+		assert_true(kcache__entry_ok(&im, 0) && kcache__entry_ok(&im, 2));
+	}
+	/* a seal made for the edit passes (the seal is no signature: see kcache.c) */
+	uint64_t seal = kcache__seal(syms[1].start, syms[1].size, "evil_zero", NULL);
 	memcpy(c, b, len);
-	char *r = memmem(c, len, "read_zero", 9);
-	assert_non_null(r);
-	memcpy(r, "evil_zero", 9);
-	assert_int_not_equal(parse(c, len, 0), 0);
+	memcpy(memmem(c, len, "read_zero", 9), "evil_zero", 9);
+	memcpy(c + 64 + 32 + 24, &seal, 8);
+	struct kcache_img im;
+	assert_int_equal(kcache__parse(c, len, &key, &im), 0);
+	assert_true(kcache__entry_ok(&im, 1));
+	/* the header's reserved word (version 4's digest) must be 0 */
+	memcpy(c, b, len);
+	c[60] = 1;
+	assert_int_not_equal(parse(c, len), 0);
 	/* another kernel's build id */
 	memcpy(c, b, len);
 	c[12] ^= 0xff;
-	assert_int_not_equal(parse(c, len, 1), 0);
+	assert_int_not_equal(parse(c, len), 0);
 	free(c);
 	free(b);
 }
