@@ -976,14 +976,13 @@ void symtab__add_kmodule(struct symtab *st, uint64_t start, uint64_t len, const 
 }
 
 static void dso_open(struct sym_dso *d);
+static void kernel_unseal(struct sym_dso *d);
 
 /* The kernel's symbol at addr, as table_find finds it in one table: from
  * the cache image (searched where it is mapped) and k->tab (all symbols
  * when there is no image; else the KSYMBOL records'), the later start
  * winning, the table's on a tie (its symbols came after the image's).
  * A symbol of the image is described in *buf. */
-static void kernel_unseal(struct sym_dso *d);
-
 static const struct tsym *ksym_find(struct sym_dso *k, uint64_t addr, struct tsym *buf)
 {
 	struct kcache_img *im = &k->kimg;

@@ -116,7 +116,9 @@ else:
     b = open(path, "rb").read()
     if kind == "trunc": b = b[:96]
     elif kind == "count": b = b[:40] + struct.pack("<Q", 0x0800000000000001) + b[48:]
-    elif kind == "names": b = b[:64] + struct.pack("<QQQQ", 0, 16, 1 << 40, 2**64-1) + b[96:]
+    # format 5's first entry {start, size, u32 name, u32 module, seal}: a
+    # name offset past the names
+    elif kind == "names": b = b[:64] + struct.pack("<QQIIQ", 0, 16, 0xfffffff0, 2**32-1, 0) + b[96:]
     elif kind == "garbage": b = os.urandom(len(b))
 open(path, "wb").write(b)
 PY
