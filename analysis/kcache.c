@@ -43,7 +43,7 @@
 #include "kcache.h"
 
 #define KC_VERSION "5"          /* 2: the digest was byte-wise FNV-1a; 3: one lane;
-                                   4: u64 offsets, read into a copy */
+                                   4: a body digest, u64 offsets, read into a copy */
 #define KC_MAGIC "PMCKSYM" KC_VERSION
 #define KC_HDR 64u
 #define KC_ENT 32u

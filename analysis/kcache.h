@@ -1,8 +1,8 @@
 /*
  * kcache.h — the on-disk cache of this kernel's text symbols
  * ($XDG_CACHE_HOME/pmc or ~/.cache/pmc): /proc/kallsyms costs the kernel
- * ~40 ms to print, a validated copy a few ms to read (docs/analysis.md has
- * the measurement).
+ * ~40 ms to print; the cache file, mapped and searched in place, costs a
+ * report about a millisecond (docs/analysis.md, docs/BENCHMARKS.md).
  *
  * Every cache file is tied to the running kernel: its key is the kernel's
  * GNU build id plus a digest of what /proc/kallsyms was built from (the
@@ -10,9 +10,9 @@
  * used only when its header carries the same key and every field checks out
  * (overflow-safe sizes, offsets inside the name area, sorted entries, and
  * each entry's seal when a lookup uses it: kcache.c says why per entry);
- * anything else means "no cache".  The directory must
- * be the user's own, mode 0700 (refused otherwise); files are 0600, written
- * to a temporary O_NOFOLLOW|O_EXCL file and renamed into place.
+ * anything else means "no cache".  The directory must be the user's own,
+ * mode 0700 (refused otherwise); files are 0600, written to a temporary
+ * O_NOFOLLOW|O_EXCL file and renamed into place.
  */
 #ifndef PMCSTAT_KCACHE_H
 #define PMCSTAT_KCACHE_H
