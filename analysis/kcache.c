@@ -7,11 +7,27 @@
  *
  * Layout (host byte order; the key makes a file from another machine or
  * kernel unusable anyway):
- *   0  "PMCKSYM4"        8   u32 build id length   12  build id[20]
+ *   0  "PMCKSYM5"        8   u32 build id length   12  build id[20]
  *   32 u64 key digest    40  u64 n entries          48  u64 name bytes nl
- *   56 u64 kcache__digest of every byte from 64 to the end
- *   64 n x { u64 start, u64 size, u64 name offset, u64 module offset or ~0 }
- *      nl bytes of NUL-terminated names
+ *   56 u64 0
+ *   64 n x struct kcache_ent { u64 start, u64 size, u32 name offset,
+ *                              u32 module offset or ~0, u64 seal }, by start
+ *      nl bytes of NUL-terminated names (each module's name once)
+ * The entries are the table a report binary-searches, used where the file
+ * is mapped: loading costs the O(n) structural checks of kcache__parse,
+ * not a copy, sort or intern per symbol (version 4 had u64 offsets, was
+ * copied into a table, and its body digest read all 7 MB at every report).
+ *
+ * Why per-entry seals instead of that digest: the digest never stopped
+ * someone who meant to forge the file (it is unkeyed: they reseal it, and
+ * whoever can write the user's 0600 file in a 0700 directory can as well
+ * edit ~/.bashrc); what it caught was an edited or damaged file renaming
+ * symbols silently (issue 11).  The key rejects a stale file, the
+ * structural checks a torn or crafted one, and each entry's seal (its
+ * start, size, name and module hashed) an edit of any symbol a report
+ * actually uses: checked when a lookup reads the entry (kcache__entry_ok),
+ * the caller then drops the whole cache for /proc/kallsyms.  Entries no
+ * lookup reads cannot change a report.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,15 +35,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "kcache.h"
 
-#define KC_VERSION "4"          /* 2: the digest was byte-wise FNV-1a; 3: one lane */
+#define KC_VERSION "5"          /* 2: the digest was byte-wise FNV-1a; 3: one lane;
+                                   4: a body digest, u64 offsets, read into a copy */
 #define KC_MAGIC "PMCKSYM" KC_VERSION
 #define KC_HDR 64u
 #define KC_ENT 32u
+_Static_assert(sizeof(struct kcache_ent) == KC_ENT, "the file's entry layout");
 #define KC_MAX (256u << 20)        /* no kernel has 256 MB of symbol names */
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
@@ -46,60 +66,24 @@ static uint64_t ld64(const unsigned char *b)
 	return v;
 }
 
-/* The body's digest: FNV-1a a word at a time (a xor-shift mixes the high
- * bits down) in four lanes, each word i to lane i % 4, folded at the end:
- * the four multiply chains run side by side, where one chain waits for
- * each multiply before the next (the 7 MB file is checked at every
- * report).  Fed in pieces, every piece but the last a multiple of 32 bytes
- * long, it gives the same digest as in one piece. */
-struct kdigest {
-	uint64_t l[4];
-};
-
-static void digest_init(struct kdigest *d)
+uint64_t kcache__seal(uint64_t start, uint64_t size, const char *name, const char *mod)
 {
-	for (int i = 0; i < 4; i++)
-		d->l[i] = FNV0 + (uint64_t)i;
+	uint64_t h = fnv(fnv(FNV0, &start, 8), &size, 8);
+	h = fnv(h, name, strlen(name) + 1);
+	return mod ? fnv(h, mod, strlen(mod) + 1) : h;
 }
 
-static uint64_t lane(uint64_t h, uint64_t w)
+int kcache__entry_ok(struct kcache_img *img, size_t i)
 {
-	h = (h ^ w) * 1099511628211ull;
-	return h ^ (h >> 29);
-}
-
-static void digest_step(struct kdigest *d, const unsigned char *b, size_t n)
-{
-	uint64_t a = d->l[0], c = d->l[1], e = d->l[2], g = d->l[3];
-	size_t i = 0;
-	for (; i + 32 <= n; i += 32) {
-		a = lane(a, ld64(b + i));
-		c = lane(c, ld64(b + i + 8));
-		e = lane(e, ld64(b + i + 16));
-		g = lane(g, ld64(b + i + 24));
-	}
-	for (; i + 8 <= n; i += 8)          /* the last piece's tail */
-		a = lane(a, ld64(b + i));
-	d->l[0] = fnv(a, b + i, n - i);
-	d->l[1] = c;
-	d->l[2] = e;
-	d->l[3] = g;
-}
-
-static uint64_t digest_end(const struct kdigest *d)
-{
-	uint64_t h = FNV0;
-	for (int i = 0; i < 4; i++)
-		h = lane(h, d->l[i]);
-	return h;
-}
-
-uint64_t kcache__digest(const void *buf, size_t len)
-{
-	struct kdigest d;
-	digest_init(&d);
-	digest_step(&d, buf, len);
-	return digest_end(&d);
+	const struct kcache_ent *e = &img->ent[i];
+	if (img->sealed && (img->sealed[i / 8] & (1u << (i % 8))))
+		return 1;
+	if (e->seal != kcache__seal(e->start, e->size, img->names + e->name,
+	    e->mod == KCACHE_NOMOD ? NULL : img->names + e->mod))
+		return 0;
+	if (img->sealed)
+		img->sealed[i / 8] |= (uint8_t)(1u << (i % 8));
+	return 1;
 }
 
 static uint64_t fnv_file(uint64_t h, const char *path)
@@ -145,15 +129,16 @@ int kcache__key(struct kcache_key *k, const uint8_t *bid, uint32_t bidlen)
 	return 0;
 }
 
-int kcache__parse(const void *buf, size_t len, const struct kcache_key *key, kcache_cb cb,
-    void *arg)
+int kcache__parse(const void *buf, size_t len, const struct kcache_key *key,
+    struct kcache_img *img)
 {
 	const unsigned char *b = buf;
-	uint64_t n, nl, prev = 0;
+	uint64_t n, nl;
 	uint32_t bl;
 
+	memset(img, 0, sizeof(*img));
 	if (!key || key->bidlen == 0 || len < KC_HDR || len > KC_MAX ||
-	    memcmp(b, KC_MAGIC, 8) != 0)
+	    ((uintptr_t)buf & 7) || memcmp(b, KC_MAGIC, 8) != 0)
 		return -1;
 	memcpy(&bl, b + 8, 4);
 	if (bl != key->bidlen || memcmp(b + 12, key->bid, bl) != 0 ||
@@ -164,24 +149,21 @@ int kcache__parse(const void *buf, size_t len, const struct kcache_key *key, kca
 	/* sizes without overflow: n entries must fit, then nl is what is left */
 	if (n > (len - KC_HDR) / KC_ENT || nl != len - KC_HDR - n * KC_ENT)
 		return -1;
-	if (n && (nl == 0 || b[len - 1] != '\0'))
+	if ((n && (nl == 0 || b[len - 1] != '\0')) || ld64(b + 56) != 0)
 		return -1;
-	if (ld64(b + 56) != kcache__digest(b + KC_HDR, len - KC_HDR))
-		return -1;
-	const unsigned char *e = b + KC_HDR;
-	const char *names = (const char *)(e + n * KC_ENT);
-	for (uint64_t i = 0; i < n; i++, e += KC_ENT) {
-		uint64_t start = ld64(e), size = ld64(e + 8), no = ld64(e + 16), mo = ld64(e + 24);
-		/* names end inside the area: the last byte is NUL */
-		if (no >= nl || (mo != UINT64_MAX && mo >= nl) || start + size < start || (i && start < prev))
+	/* aligned (checked above; KC_HDR and KC_ENT are multiples of 8) */
+	const struct kcache_ent *e = (const void *)(b + KC_HDR);
+	for (uint64_t i = 0; i < n; i++) {
+		/* names end inside the area: the last byte is NUL (the seals are
+	 * checked by kcache__entry_ok as entries are used) */
+		if (e[i].name >= nl || (e[i].mod != KCACHE_NOMOD && e[i].mod >= nl) ||
+		    e[i].start + e[i].size < e[i].start || (i && e[i].start < e[i - 1].start))
 			return -1;
-		prev = start;
 	}
-	e = b + KC_HDR;
-	for (uint64_t i = 0; i < n; i++, e += KC_ENT) {
-		uint64_t mo = ld64(e + 24);
-		cb(arg, ld64(e), ld64(e + 8), names + ld64(e + 16), mo == UINT64_MAX ? NULL : names + mo);
-	}
+	img->ent = e;
+	img->n = (size_t)n;
+	img->names = (const char *)(b + KC_HDR + n * KC_ENT);
+	img->nl = (size_t)nl;
 	return 0;
 }
 
@@ -258,18 +240,15 @@ static void file_name(const struct kcache_key *k, char *out, size_t len)
 	snprintf(out, len, "ksyms" KC_VERSION "-%s-%016" PRIx64, hex, k->digest);
 }
 
-int kcache__load(const struct kcache_key *key, void **bufp, size_t *lenp, kcache_cb cb,
-    void *arg)
+int kcache__load(const struct kcache_key *key, struct kcache_img *img)
 {
 	char name[128];
 	const char *why;
 	struct stat sb;
 	int dfd, fd;
-	char *buf;
-	size_t got = 0;
+	void *map;
 
-	*bufp = NULL;
-	*lenp = 0;
+	memset(img, 0, sizeof(*img));
 	if (!key->bidlen || (dfd = kcache__dir(0, &why)) < 0)
 		return -1;
 	file_name(key, name, sizeof(name));
@@ -277,40 +256,49 @@ int kcache__load(const struct kcache_key *key, void **bufp, size_t *lenp, kcache
 	close(dfd);
 	if (fd < 0)
 		return -1;
-	/* a regular file of ours that nobody else can have written */
+	/* A regular file of ours that nobody else can have written.  It is
+	 * mapped, not read: the report touches only the pages its lookups (and
+	 * the checks) need.  A mapped file that shrinks under us would raise
+	 * SIGBUS, but this one is never truncated: pmc replaces it by rename
+	 * (the mapped inode stays whole), and only its owner could write to
+	 * it in the 0700 directory at all. */
 	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_uid != geteuid() ||
-	    (sb.st_mode & 077) || sb.st_size < (off_t)KC_HDR || sb.st_size > (off_t)KC_MAX ||
-	    !(buf = malloc((size_t)sb.st_size))) {
+	    (sb.st_mode & 077) || sb.st_size < (off_t)KC_HDR || sb.st_size > (off_t)KC_MAX) {
 		close(fd);
 		return -1;
 	}
-	while (got < (size_t)sb.st_size) {
-		ssize_t r = read(fd, buf + got, (size_t)sb.st_size - got);
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
+	map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
-	if (got != (size_t)sb.st_size || kcache__parse(buf, got, key, cb, arg) != 0) {
-		free(buf);
+	if (map == MAP_FAILED)
+		return -1;
+	if (kcache__parse(map, (size_t)sb.st_size, key, img) != 0 ||
+	    !(img->sealed = calloc(img->n / 8 + 1, 1))) {
+		munmap(map, (size_t)sb.st_size);
+		memset(img, 0, sizeof(*img));
 		return -1;
 	}
-	*bufp = buf;
-	*lenp = got;
+	img->map = map;
+	img->maplen = (size_t)sb.st_size;
 	return 0;
+}
+
+void kcache__unload(struct kcache_img *img)
+{
+	if (img->map)
+		munmap(img->map, img->maplen);
+	free(img->sealed);
+	memset(img, 0, sizeof(*img));
 }
 
 struct wbuf {
 	int fd, err;
-	struct kdigest h;
-	unsigned char b[65536];   /* a multiple of 32 (digest_step) */
+	unsigned char b[65536];
 	size_t n;
 };
 
 static void wflush(struct wbuf *w)
 {
 	size_t off = 0;
-	digest_step(&w->h, w->b, w->n);   /* whole buffers but the last */
 	while (!w->err && off < w->n) {
 		ssize_t r = write(w->fd, w->b + off, w->n - off);
 		if (r <= 0)
@@ -333,6 +321,30 @@ static void wput(struct wbuf *w, const void *p, size_t n)
 		if (w->n == sizeof(w->b))
 			wflush(w);
 	}
+}
+
+/* Remove the cache files of older formats ("kallsyms-*", "ksyms-*",
+ * "ksyms4-*"...): no pmc of this format reads them, and each is megabytes.
+ * Only names of that shape (dbgcache.c keeps its files in this directory
+ * too); unlinkat removes a symbolic link itself, never what it points to. */
+static void remove_old(int dfd)
+{
+	int fd = dup(dfd);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *de;
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(dir)) != NULL) {
+		const char *nm = de->d_name;
+		if (strncmp(nm, "kallsyms-", 9) == 0 ||
+		    (strncmp(nm, "ksyms", 5) == 0 && strncmp(nm, "ksyms" KC_VERSION "-",
+		    sizeof("ksyms" KC_VERSION)) != 0))
+			(void)unlinkat(dfd, nm, 0);
+	}
+	closedir(dir);
 }
 
 int kcache__store(const struct kcache_key *key, size_t n,
@@ -361,31 +373,42 @@ int kcache__store(const struct kcache_key *key, size_t n,
 		close(dfd);
 		return -1;
 	}
-	/* the header needs the body's digest: write the body first, then the header */
+	/* the header needs the name bytes: write the body first, then the header */
 	if (lseek(w->fd, KC_HDR, SEEK_SET) != (off_t)KC_HDR)
 		w->err = 1;
-	digest_init(&w->h);
-	for (size_t i = 0; i < n; i++) {
-		uint64_t r[4];
+	/* each module's name once: a module's symbols are consecutive */
+	const char *lastmod = NULL;
+	uint32_t lastmo = KCACHE_NOMOD;
+	for (size_t i = 0; i < n && !w->err; i++) {
+		struct kcache_ent r;
 		const char *nm, *md;
-		get(arg, i, &r[0], &r[1], &nm, &md);
-		r[2] = nl;
+		get(arg, i, &r.start, &r.size, &nm, &md);
+		r.name = (uint32_t)nl;
 		nl += strlen(nm) + 1;
-		r[3] = md ? nl : UINT64_MAX;
-		if (md)
+		if (md && (!lastmod || strcmp(md, lastmod) != 0)) {
+			lastmod = md;
+			lastmo = (uint32_t)nl;
 			nl += strlen(md) + 1;
-		wput(w, r, sizeof(r));
+		}
+		r.mod = md ? lastmo : KCACHE_NOMOD;
+		r.seal = kcache__seal(r.start, r.size, nm, md);
+		if (nl >= KC_MAX)               /* offsets fit in 32 bits; parse refuses it anyway */
+			w->err = 1;
+		wput(w, &r, sizeof(r));
 	}
-	for (size_t i = 0; i < n; i++) {
+	lastmod = NULL;
+	for (size_t i = 0; i < n && !w->err; i++) {
 		uint64_t s, z;
 		const char *nm, *md;
 		get(arg, i, &s, &z, &nm, &md);
 		wput(w, nm, strlen(nm) + 1);
-		if (md)
+		if (md && (!lastmod || strcmp(md, lastmod) != 0)) {
+			lastmod = md;
 			wput(w, md, strlen(md) + 1);
+		}
 	}
 	wflush(w);
-	uint64_t dg = digest_end(&w->h);
+	uint64_t zero = 0;
 	memcpy(hdr, KC_MAGIC, 8);
 	memcpy(hdr + 8, &key->bidlen, 4);
 	memset(hdr + 12, 0, 20);
@@ -393,7 +416,7 @@ int kcache__store(const struct kcache_key *key, size_t n,
 	memcpy(hdr + 32, &key->digest, 8);
 	memcpy(hdr + 40, &n64, 8);
 	memcpy(hdr + 48, &nl, 8);
-	memcpy(hdr + 56, &dg, 8);
+	memcpy(hdr + 56, &zero, 8);
 	if (pwrite(w->fd, hdr, KC_HDR, 0) != (ssize_t)KC_HDR)
 		w->err = 1;
 	if (close(w->fd) != 0)
@@ -405,6 +428,7 @@ int kcache__store(const struct kcache_key *key, size_t n,
 		close(dfd);
 		return -1;
 	}
+	remove_old(dfd);
 	close(dfd);
 	return 0;
 }

@@ -1,17 +1,18 @@
 /*
  * kcache.h — the on-disk cache of this kernel's text symbols
  * ($XDG_CACHE_HOME/pmc or ~/.cache/pmc): /proc/kallsyms costs the kernel
- * ~40 ms to print, a validated copy a few ms to read (docs/analysis.md has
- * the measurement).
+ * ~40 ms to print; the cache file, mapped and searched in place, costs a
+ * report about a millisecond (docs/analysis.md, docs/BENCHMARKS.md).
  *
  * Every cache file is tied to the running kernel: its key is the kernel's
  * GNU build id plus a digest of what /proc/kallsyms was built from (the
  * boot id, which fixes KASLR, the release and /proc/modules).  A file is
  * used only when its header carries the same key and every field checks out
- * (overflow-safe sizes, offsets inside the name area, sorted entries, a
- * digest of the body); anything else means "no cache".  The directory must
- * be the user's own, mode 0700 (refused otherwise); files are 0600, written
- * to a temporary O_NOFOLLOW|O_EXCL file and renamed into place.
+ * (overflow-safe sizes, offsets inside the name area, sorted entries, and
+ * each entry's seal when a lookup uses it: kcache.c says why per entry);
+ * anything else means "no cache".  The directory must be the user's own,
+ * mode 0700 (refused otherwise); files are 0600, written to a temporary
+ * O_NOFOLLOW|O_EXCL file and renamed into place.
  */
 #ifndef PMCSTAT_KCACHE_H
 #define PMCSTAT_KCACHE_H
@@ -25,28 +26,55 @@ struct kcache_key {
 	uint64_t digest;          /* boot id, release, /proc/modules */
 };
 
-/* One symbol: [start, start+size), its name and its module (NULL: vmlinux). */
-typedef void (*kcache_cb)(void *arg, uint64_t start, uint64_t size, const char *name,
-    const char *mod);
-
 /* The running kernel's key from its build id (the caller reads it from
  * /sys/kernel/notes): 0, or -1 when it cannot be made (no build id, no boot
  * id): then nothing is cached. */
 int kcache__key(struct kcache_key *k, const uint8_t *bid, uint32_t bidlen);
 
-/* Validate a cache image of len bytes against key and hand out each entry
- * in address order: 0, or -1 (nothing handed out) if anything is wrong.
- * The names passed to cb point into buf. */
-int kcache__parse(const void *buf, size_t len, const struct kcache_key *key, kcache_cb cb,
-    void *arg);
+/* One symbol as the cache file holds it (host byte order), by start
+ * address: [start, start+size), its name and module as offsets into the
+ * image's names (mod KCACHE_NOMOD: vmlinux).  A report binary-searches
+ * these in place: nothing is copied, sorted or interned at load. */
+struct kcache_ent {
+	uint64_t start, size;
+	uint32_t name, mod;
+	uint64_t seal;            /* kcache__seal of the other fields */
+};
+#define KCACHE_NOMOD UINT32_MAX
 
-/* Read the cache file for key into a malloc'd buffer (*buf, *len: the
- * caller frees it after it has used the names) and parse it: 0, or -1. */
-int kcache__load(const struct kcache_key *key, void **buf, size_t *len, kcache_cb cb,
-    void *arg);
+/* A validated cache image: every entry's offsets are inside names, whose
+ * last byte is NUL, so names + ent[i].name is a string; entries are
+ * sorted by start and no [start, start+size) wraps.  Each entry's seal
+ * is not checked yet: kcache__entry_ok before an entry is used. */
+struct kcache_img {
+	const struct kcache_ent *ent;
+	size_t n;
+	const char *names;
+	size_t nl;
+	void *map;                /* kcache__load's mapping (kcache__unload), or NULL */
+	size_t maplen;
+	uint8_t *sealed;          /* kcache__load's: a bit per entry found sealed, so a
+	                             lookup per sample checks each seal once */
+};
+
+/* Validate a cache image of len bytes (8-byte aligned) against key and
+ * describe it in *img, pointing into buf: 0, or -1 (*img empty) if
+ * anything is wrong.  O(n) cheap checks: no entry's seal. */
+int kcache__parse(const void *buf, size_t len, const struct kcache_key *key,
+    struct kcache_img *img);
+
+/* Map the cache file for key read-only and parse it: 0, or -1 (*img
+ * empty).  The names stay valid until kcache__unload(img). */
+int kcache__load(const struct kcache_key *key, struct kcache_img *img);
+
+/* Unmap what kcache__load mapped and empty *img (an empty one is fine). */
+void kcache__unload(struct kcache_img *img);
 
 /* Write the cache for key: n entries from get(arg, i, ...), in address
- * order.  Best effort: 0, or -1 (nothing written or left behind). */
+ * order, each with its size (kcache__parse refuses nothing for a size of
+ * 0, but such a symbol never matches).  Best effort: 0, or -1 (nothing
+ * written or left behind).  Cache files of older formats found in the
+ * directory are removed. */
 int kcache__store(const struct kcache_key *key, size_t n,
     void (*get)(void *arg, size_t i, uint64_t *start, uint64_t *size, const char **name,
         const char **mod), void *arg);
@@ -58,9 +86,14 @@ int kcache__store(const struct kcache_key *key, size_t n,
  * (NULL when there is simply no cache directory). */
 int kcache__dir(int create, const char **why);
 
-/* The digest of a cache file's body (bytes 64 to the end), as the header
- * holds it: tests and the fuzz harness seal crafted files with it. */
-uint64_t kcache__digest(const void *buf, size_t len);
+/* An entry's seal: a hash of its start, size, name and module (NULL:
+ * vmlinux), as kcache__store writes it; tests and the fuzz harness seal
+ * crafted entries with it. */
+uint64_t kcache__seal(uint64_t start, uint64_t size, const char *name, const char *mod);
+
+/* Does entry i of a parsed image (i < img->n) carry the seal of its
+ * fields?  0 means the file was edited or damaged: do not use it. */
+int kcache__entry_ok(struct kcache_img *img, size_t i);
 
 /* The last refusal of kcache__dir in this process, with the directory's
  * path ("cache directory /home/u/.cache/pmc is writable by other users

@@ -152,18 +152,26 @@ static void table_sort(struct table *t)
 	t->sorted = 1;
 }
 
-static const struct tsym *table_find(struct table *t, uint64_t addr)
+/* How many of the n entries at v (stride bytes apart, each starting with
+ * its uint64_t start, sorted by it) start at or below addr: the tables
+ * here and the kernel's cache image (struct kcache_ent) alike. */
+static size_t starts_upto(const void *v, size_t n, size_t stride, uint64_t addr)
 {
-	size_t lo = 0, hi;
-	table_sort(t);
-	hi = t->n;
+	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (t->v[mid].start <= addr)
+		if (*(const uint64_t *)(const void *)((const char *)v + mid * stride) <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+static const struct tsym *table_find(struct table *t, uint64_t addr)
+{
+	table_sort(t);
+	size_t lo = starts_upto(t->v, t->n, sizeof(*t->v), addr);
 	/* lo - 1 is the last start <= addr; sizes may overlap (aliases): look back a little */
 	for (size_t k = lo; k > 0 && lo - k < 8; k--) {
 		const struct tsym *s = &t->v[k - 1];
@@ -481,8 +489,8 @@ struct sym_dso {
 	/* tables */
 	struct table tab;
 	struct arena *names;
-	void *kmap;                   /* the kallsyms cache image (names point into it) */
-	size_t kmap_len;
+	struct kcache_img kimg;       /* the kernel: its cache file, searched in place (tab
+	                                 then holds only the KSYMBOL records' symbols) */
 };
 
 struct jline {
@@ -594,7 +602,7 @@ struct symtab *symtab__new(const struct symtab_opts *opts)
 
 static void dso_free(struct sym_dso *d)
 {
-	free(d->kmap);
+	kcache__unload(&d->kimg);
 	free(d->jitdump);
 	free(d->jl);
 	while (d->names) {
@@ -968,11 +976,43 @@ void symtab__add_kmodule(struct symtab *st, uint64_t start, uint64_t len, const 
 }
 
 static void dso_open(struct sym_dso *d);
+static void kernel_unseal(struct sym_dso *d);
+
+/* The kernel's symbol at addr, as table_find finds it in one table: from
+ * the cache image (searched where it is mapped) and k->tab (all symbols
+ * when there is no image; else the KSYMBOL records'), the later start
+ * winning, the table's on a tie (its symbols came after the image's).
+ * A symbol of the image is described in *buf. */
+static const struct tsym *ksym_find(struct sym_dso *k, uint64_t addr, struct tsym *buf)
+{
+	struct kcache_img *im = &k->kimg;
+	size_t lo = starts_upto(im->ent, im->n, sizeof(*im->ent), addr);
+	/* every entry the answer depends on is sealed: the ones looked at and
+	 * the first one past addr (an edited start there moves the search) */
+	for (size_t j = lo + 1 < im->n ? lo + 1 : im->n; j > 0 && lo + 1 - j <= 8; j--)
+		if (!kcache__entry_ok(im, j - 1)) {
+			kernel_unseal(k);
+			return k->tab.n ? table_find(&k->tab, addr) : NULL;
+		}
+	const struct tsym *t = k->tab.n ? table_find(&k->tab, addr) : NULL;
+	for (size_t j = lo; j > 0 && lo - j < 8; j--) {
+		const struct kcache_ent *e = &im->ent[j - 1];
+		if (addr - e->start >= e->size)       /* e->start <= addr: sorted */
+			continue;
+		if (t && t->start >= e->start)
+			return t;
+		*buf = (struct tsym){ e->start, e->size, im->names + e->name,
+			e->mod == KCACHE_NOMOD ? NULL : im->names + e->mod };
+		return buf;
+	}
+	return t;
+}
 
 struct sym_dso *symtab__kernel_at(struct symtab *st, uint64_t addr)
 {
 	struct sym_dso *k = symtab__kernel(st), *m;
 	const struct tsym *t;
+	struct tsym tb;
 	if (!k)
 		return NULL;
 	/* the recording's module maps first (the latest covering addr) */
@@ -981,7 +1021,7 @@ struct sym_dso *symtab__kernel_at(struct symtab *st, uint64_t addr)
 			return st->kmods[i - 1].dso;
 	/* else the module kallsyms names for this address */
 	dso_open(k);
-	if (k->tab.n && (t = table_find(&k->tab, addr + st->kdelta)) != NULL && t->mod &&
+	if ((t = ksym_find(k, addr + st->kdelta, &tb)) != NULL && t->mod &&
 	    (m = kmod_dso(st, t->mod, NULL)) != NULL)
 		return m;
 	return k;               /* or out of memory for the module: symtab__nomem */
@@ -1386,12 +1426,6 @@ static void open_vdso(struct sym_dso *d)
 
 /* ---- the kernel ----------------------------------------------------------- */
 
-static void kc_add(void *arg, uint64_t start, uint64_t size, const char *name, const char *mod)
-{
-	struct sym_dso *d = arg;
-	table_add_mod(&d->tab, start, size, name, mod);
-}
-
 static void kc_get(void *arg, size_t i, uint64_t *start, uint64_t *size, const char **name,
     const char **mod)
 {
@@ -1606,13 +1640,64 @@ static int load_vmlinux(struct sym_dso *d)
 	return 0;
 }
 
+/* The running kernel's cache key when d reads /proc/kallsyms (else
+ * key->bidlen is 0: nothing is cached). */
+static void kernel_key(const struct sym_dso *d, struct kcache_key *key)
+{
+	uint8_t bid[20];
+	uint32_t bl = strcmp(d->path, "/proc/kallsyms") == 0 ? pmc__sys_kernel_build_id(bid) : 0;
+	if (!bl || kcache__key(key, bid, bl) != 0)
+		key->bidlen = 0;
+}
+
+/* The kallsyms file into d->tab, sorted, and into the cache under key (if
+ * any): 0, or -1 with d->problem saying why. */
+static int read_kernel_syms(struct sym_dso *d, const struct kcache_key *key)
+{
+	int proc = strcmp(d->path, "/proc/kallsyms") == 0;
+	int fd = sym__open_regular(d->path), rc;
+	if (fd < 0 && proc)
+		fd = open(d->path, O_RDONLY | O_CLOEXEC);  /* procfs: never a FIFO */
+	if (fd < 0 || (rc = read_kallsyms(d, fd)) < 0) {
+		d->problem = "cannot read kernel symbols";
+		return -1;
+	}
+	if (rc > 0) {
+		d->tab.n = 0;
+		d->problem = "kernel addresses are hidden (kernel.kptr_restrict)";
+		return -1;
+	}
+	table_sort(&d->tab);
+	/* the last text symbol has no successor: do not let it swallow everything */
+	if (d->tab.n && d->tab.v[d->tab.n - 1].size > 1 << 20)
+		d->tab.v[d->tab.n - 1].size = 4096;
+	if (key->bidlen)
+		(void)kcache__store(key, d->tab.n, kc_get, d);
+	return 0;
+}
+
+/* An entry of the kernel's cache image failed its seal: the file was
+ * edited or damaged.  The image is dropped for /proc/kallsyms (whose
+ * table is written back to the cache), under the KSYMBOL records' symbols
+ * d->tab held; the lookups answered so far used only sealed entries. */
+static void kernel_unseal(struct sym_dso *d)
+{
+	struct kcache_key key;
+	struct table extra = d->tab;
+	kcache__unload(&d->kimg);
+	memset(&d->tab, 0, sizeof(d->tab));
+	kernel_key(d, &key);
+	(void)read_kernel_syms(d, &key);
+	for (size_t i = 0; i < extra.n; i++)
+		table_add(&d->tab, extra.v[i].start, extra.v[i].size, extra.v[i].name);
+	table_sort(&d->tab);
+	free(extra.v);
+}
+
 static void load_kallsyms(struct sym_dso *d)
 {
 	struct symtab *st = d->st;
-	int proc = strcmp(d->path, "/proc/kallsyms") == 0;
 	struct kcache_key key;
-	uint8_t bid[20];
-	uint32_t bl;
 
 	if (d->kmod) {
 		load_ko(d);               /* else the kernel's table */
@@ -1626,40 +1711,30 @@ static void load_kallsyms(struct sym_dso *d)
 		goto loaded;
 	}
 	/* the cache, if it is this kernel's and intact; else /proc/kallsyms */
-	bl = proc ? pmc__sys_kernel_build_id(bid) : 0;
-	if (!bl || kcache__key(&key, bid, bl) != 0)
-		key.bidlen = 0;
-	if (!key.bidlen || kcache__load(&key, &d->kmap, &d->kmap_len, kc_add, d) != 0) {
-		int fd = sym__open_regular(d->path), rc;
-		d->tab.n = 0;
-		if (fd < 0 && proc)
-			fd = open(d->path, O_RDONLY | O_CLOEXEC);  /* procfs: never a FIFO */
-		if (fd < 0 || (rc = read_kallsyms(d, fd)) < 0) {
-			d->problem = "cannot read kernel symbols";
-			return;
-		}
-		if (rc > 0) {
-			d->tab.n = 0;
-			d->problem = "kernel addresses are hidden (kernel.kptr_restrict)";
-			return;
-		}
-		table_sort(&d->tab);
-		/* the last text symbol has no successor: do not let it swallow everything */
-		if (d->tab.n && d->tab.v[d->tab.n - 1].size > 1 << 20)
-			d->tab.v[d->tab.n - 1].size = 4096;
-		if (key.bidlen)
-			(void)kcache__store(&key, d->tab.n, kc_get, d);
-	}
-	d->tab.sorted = 1;                /* the cache is checked to be in order */
+	kernel_key(d, &key);
+	if ((!key.bidlen || kcache__load(&key, &d->kimg) != 0) && read_kernel_syms(d, &key) != 0)
+		return;
 loaded:
 	/* the same kernel, another boot: KASLR moved it; perf's kernel MMAP
-	 * says where its reference symbol was (perf relocates the same way) */
-	if (st->kref)
-		for (size_t i = 0; i < d->tab.n; i++)
+	 * says where its reference symbol was (perf relocates the same way).
+	 * "_text" is vmlinux's first symbol: the search ends at once. */
+	if (st->kref) {
+		struct kcache_img *im = &d->kimg;
+		for (size_t i = 0; i < im->n; i++)
+			if (im->ent[i].mod == KCACHE_NOMOD && strcmp(im->names + im->ent[i].name,
+			    st->kref) == 0) {
+				if (!kcache__entry_ok(im, i))
+					kernel_unseal(d);     /* then found in the table */
+				else
+					st->kdelta = im->ent[i].start - st->kref_addr;
+				break;
+			}
+		for (size_t i = 0; i < d->tab.n && !im->n; i++)
 			if (strcmp(d->tab.v[i].name, st->kref) == 0 && !d->tab.v[i].mod) {
 				st->kdelta = d->tab.v[i].start - st->kref_addr;
 				break;
 			}
+	}
 extra:
 	/* KSYMBOL records are in the recording's addresses */
 	for (size_t i = 0; i < st->ksyms_extra.n; i++)
@@ -1957,6 +2032,7 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
     uint64_t *size)
 {
 	const struct tsym *t;
+	struct tsym tb;
 	dso_open(d);
 	*name = symtab__intern(d->st, UNKNOWN);
 	if ((d->kind == SYM_DSO_ELF || d->kind == SYM_DSO_VDSO) && !sym_dso__problem(d)) {
@@ -2012,7 +2088,7 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 		if (!k)
 			return -1;      /* out of memory: symtab__nomem */
 		dso_open(k);
-		if (kernel_foreign(d->st) && !(t = table_find(&k->tab, addr))) {
+		if (kernel_foreign(d->st) && !(t = ksym_find(k, addr, &tb))) {
 			/* another kernel's address: shown as it is, as perf does */
 			char hex[24];
 			snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)addr);
@@ -2020,7 +2096,7 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 			return -1;
 		}
 		/* in this boot's addresses (the table), answered in the recording's */
-		if (!(t = table_find(&k->tab, addr + d->st->kdelta)))
+		if (!(t = ksym_find(k, addr + d->st->kdelta, &tb)))
 			return -1;
 		*name = symtab__intern(d->st, t->name);
 		*start = t->start - d->st->kdelta;
@@ -2260,6 +2336,16 @@ int sym_dso__find_func(struct sym_dso *d, const char *name, uint64_t *start, uin
 		if (name_matches(d->tab.v[i].name, name)) {
 			*start = d->tab.v[i].start;
 			*size = d->tab.v[i].size;
+			return 0;
+		}
+	for (size_t i = 0; i < d->kimg.n; i++)
+		if (name_matches(d->kimg.names + d->kimg.ent[i].name, name)) {
+			if (!kcache__entry_ok(&d->kimg, i)) {
+				kernel_unseal(d);
+				return sym_dso__find_func(d, name, start, size);
+			}
+			*start = d->kimg.ent[i].start;
+			*size = d->kimg.ent[i].size;
 			return 0;
 		}
 	return -1;

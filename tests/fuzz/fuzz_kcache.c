@@ -8,10 +8,13 @@
  *       -Ianalysis tests/fuzz/fuzz_kcache.c analysis/kcache.c -o build/fuzz_kcache
  *   mkdir -p build/fuzz-kcache && build/fuzz_kcache build/fuzz-kcache
  *
- * The key is taken from the input's own header, and when the first byte is
- * odd the body digest is recomputed and patched in, so the fuzzer gets past
- * the key and digest checks to the size, offset and order checks.  Seed the
- * corpus with a real cache file ($XDG_CACHE_HOME/pmc/ksyms-*).
+ * The key is taken from the input's own header, so the fuzzer gets past
+ * the key check to the size, offset and order checks.  A parsed image is
+ * then read the way a report may read it: every entry's seal checked
+ * (kcache__entry_ok), every name and module string to its NUL; when the
+ * first byte is odd, the entries are resealed first so that they pass.  Seeds: tests/fuzz/corpus/kcache
+ * (small real files of the current format; a real one is
+ * $XDG_CACHE_HOME/pmc/ksyms5-*, prefixed with a byte 0 or 1).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -22,15 +25,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void touch(void *arg, uint64_t start, uint64_t size, const char *name, const char *mod)
-{
-	size_t *sum = arg;
-	*sum += (size_t)(start + size) + strlen(name) + (mod ? strlen(mod) : 0);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct kcache_key key;
+	struct kcache_img img;
 	unsigned char *buf;
 	size_t sum = 0;
 
@@ -50,11 +48,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(key.bid, buf + 12, key.bidlen);
 		memcpy(&key.digest, buf + 32, 8);
 	}
-	if ((data[0] & 1) && size >= 64) {
-		uint64_t h = kcache__digest(buf + 64, size - 64);
-		memcpy(buf + 56, &h, 8);
-	}
-	(void)kcache__parse(buf, size, &key, touch, &sum);
+	if (kcache__parse(buf, size, &key, &img) == 0)
+		for (size_t i = 0; i < img.n; i++) {
+			struct kcache_ent *e = (struct kcache_ent *)&img.ent[i];
+			const char *mod = e->mod != KCACHE_NOMOD ? img.names + e->mod : NULL;
+			if (data[0] & 1)
+				e->seal = kcache__seal(e->start, e->size, img.names + e->name, mod);
+			if (kcache__entry_ok(&img, i))
+				sum += (size_t)(e->start + e->size) + strlen(img.names + e->name) +
+				    (mod ? strlen(mod) : 0);
+		}
 	free(buf);
 	return sum == 1 ? 1 : 0;   /* keep sum alive; libFuzzer ignores the value */
 }

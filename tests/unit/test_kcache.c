@@ -3,9 +3,11 @@
  * item 1): a store/load round trip in a private directory, then every way a
  * file can be wrong — the 96-byte file whose size check wrapped, counts
  * that overflow, name offsets outside the names, unsorted entries, another
- * kernel's key, an edited body — is refused as a whole; directories that
+ * kernel's key — is refused as a whole, and an edited symbol fails its
+ * entry's seal (the caller then drops the file); directories that
  * are symlinks, another user's, or open to others are refused, and files
- * are written 0600.
+ * are written 0600; the loaded image is the table itself (entries in
+ * order, names in place); a store removes the files of older formats.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -41,16 +43,19 @@ static void get(void *arg, size_t i, uint64_t *start, uint64_t *size, const char
 	*mod = syms[i].mod;
 }
 
-struct got { int n; char names[3][32]; };
-static void cb(void *arg, uint64_t start, uint64_t size, const char *name, const char *mod)
+/* img holds exactly syms[], in place */
+static void check_img(struct kcache_img *img)
 {
-	struct got *g = arg;
-	(void)start;
-	(void)size;
-	(void)mod;
-	if (g->n < 3)
-		snprintf(g->names[g->n], sizeof(g->names[0]), "%s", name);
-	g->n++;
+	assert_int_equal(img->n, 3);
+	for (size_t i = 0; i < 3; i++) {
+		assert_true(img->ent[i].start == syms[i].start && img->ent[i].size == syms[i].size);
+		assert_string_equal(img->names + img->ent[i].name, syms[i].name);
+		if (syms[i].mod)
+			assert_string_equal(img->names + img->ent[i].mod, syms[i].mod);
+		else
+			assert_true(img->ent[i].mod == KCACHE_NOMOD);
+		assert_true(kcache__entry_ok(img, i));
+	}
 }
 
 static const struct kcache_key key = { { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
@@ -60,7 +65,7 @@ static const struct kcache_key key = { { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 
 static unsigned char *read_cache(size_t *len)
 {
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/pmc/ksyms4-0102030405060708090a0b0c0d0e0f1011121314-"
+	snprintf(path, sizeof(path), "%s/pmc/ksyms5-0102030405060708090a0b0c0d0e0f1011121314-"
 	    "0000000000001234", dir);
 	FILE *f = fopen(path, "rb");
 	assert_non_null(f);
@@ -70,27 +75,24 @@ static unsigned char *read_cache(size_t *len)
 	return b;
 }
 
-static int parse(const unsigned char *b, size_t len, int fix_digest)
+static int parse(const unsigned char *b, size_t len)
 {
-	struct got g = { 0 };
+	struct kcache_img img;
 	unsigned char *c = malloc(len ? len : 1);   /* exact size: ASan sees overreads */
 	memcpy(c, b, len);
-	if (fix_digest && len >= 64) {
-		uint64_t h = kcache__digest(c + 64, len - 64);
-		memcpy(c + 56, &h, 8);
-	}
-	int rc = kcache__parse(c, len, &key, cb, &g);
+	memset(&img, 0xa5, sizeof(img));
+	int rc = kcache__parse(c, len, &key, &img);
+	if (rc == 0)
+		check_img(&img);
+	else                                       /* nothing handed out when refused */
+		assert_true(img.n == 0 && !img.ent && !img.names && !img.map);
 	free(c);
-	assert_true(rc != 0 || g.n == 3);
-	assert_true(rc == 0 || g.n == 0);          /* nothing handed out when refused */
 	return rc;
 }
 
 static void t_roundtrip(void **state)
 {
-	void *buf;
-	size_t len;
-	struct got g = { 0 };
+	struct kcache_img img;
 	struct stat sb;
 	char p[4096];
 	(void)state;
@@ -100,20 +102,23 @@ static void t_roundtrip(void **state)
 	assert_int_equal(sb.st_mode & 0777, 0700);
 	size_t fl;
 	free(read_cache(&fl));
-	snprintf(p, sizeof(p), "%s/pmc/ksyms4-0102030405060708090a0b0c0d0e0f1011121314-"
+	snprintf(p, sizeof(p), "%s/pmc/ksyms5-0102030405060708090a0b0c0d0e0f1011121314-"
 	    "0000000000001234", dir);
 	assert_int_equal(stat(p, &sb), 0);
 	assert_int_equal(sb.st_mode & 0777, 0600);
-	assert_int_equal(kcache__load(&key, &buf, &len, cb, &g), 0);
-	assert_int_equal(g.n, 3);
-	assert_string_equal(g.names[1], "read_zero");
-	free(buf);
+	assert_int_equal(kcache__load(&key, &img), 0);
+	check_img(&img);
+	/* the image is the file's bytes, not a copy: entries right after the header */
+	assert_ptr_equal((const void *)img.ent, (const char *)img.map + 64);
+	assert_int_equal(img.maplen, fl);
+	kcache__unload(&img);
+	assert_true(img.n == 0 && !img.map);
+	kcache__unload(&img);                      /* an empty one is fine */
 	/* another kernel (build id or digest): not used */
 	struct kcache_key other = key;
 	other.digest ^= 1;
-	g.n = 0;
-	assert_int_not_equal(kcache__load(&other, &buf, &len, cb, &g), 0);
-	assert_int_equal(g.n, 0);
+	assert_int_not_equal(kcache__load(&other, &img), 0);
+	assert_int_equal(img.n, 0);
 }
 
 static void t_crafted(void **state)
@@ -123,60 +128,119 @@ static void t_crafted(void **state)
 	unsigned char w[96];
 	uint64_t v;
 	(void)state;
-	assert_int_equal(parse(b, len, 0), 0);
-	/* the 96-byte file whose "24 + n*24 + nl == size" wrapped */
+	assert_int_equal(parse(b, len), 0);
+	/* the 96-byte file whose "64 + n*32 + nl == size" wraps */
 	memset(w, 'A', sizeof(w));
 	memcpy(w, b, 64);
-	v = 0x0AAAAAAAAAAAAAABull;   /* n*24 wraps to 8; n*32 wraps too */
-	memcpy(w + 40, &v, 8);
-	v = 24;
-	memcpy(w + 48, &v, 8);
-	w[95] = 0;
-	assert_int_not_equal(parse(w, sizeof(w), 1), 0);
-	v = 0x0800000000000001ull;   /* n*32 wraps to 32 */
+	v = 0x0800000000000001ull;   /* n*32 wraps to 32, nl 0 */
 	memcpy(w + 40, &v, 8);
 	v = 0;
 	memcpy(w + 48, &v, 8);
-	assert_int_not_equal(parse(w, sizeof(w), 1), 0);
+	w[95] = 0;
+	assert_int_not_equal(parse(w, sizeof(w)), 0);
+	v = 0x0800000000000000ull;   /* n*32 wraps to 0, nl 32 */
+	memcpy(w + 40, &v, 8);
+	v = 32;
+	memcpy(w + 48, &v, 8);
+	assert_int_not_equal(parse(w, sizeof(w)), 0);
 	/* truncated: every length short of the whole */
 	for (size_t l = 0; l < len; l += l < 128 ? 1 : 37)
-		assert_int_not_equal(parse(b, l, 1), 0);
+		assert_int_not_equal(parse(b, l), 0);
 	/* a name offset past the names */
 	unsigned char *c = malloc(len);
 	memcpy(c, b, len);
-	v = 1ull << 40;
-	memcpy(c + 64 + 32 + 16, &v, 8);
-	assert_int_not_equal(parse(c, len, 1), 0);
-	/* a module offset past the names */
+	uint32_t o = (uint32_t)(len - 64 - 3 * 24);   /* one past the last name byte */
+	memcpy(c + 64 + 32 + 16, &o, 4);
+	assert_int_not_equal(parse(c, len), 0);
+	o = 0xfffffffeu;
+	memcpy(c + 64 + 32 + 16, &o, 4);
+	assert_int_not_equal(parse(c, len), 0);
+	/* a module offset past the names (~0 means none: not this) */
 	memcpy(c, b, len);
-	memcpy(c + 64 + 2 * 32 + 24, &v, 8);
-	assert_int_not_equal(parse(c, len, 1), 0);
+	memcpy(c + 64 + 2 * 32 + 20, &o, 4);
+	assert_int_not_equal(parse(c, len), 0);
 	/* unsorted entries */
 	memcpy(c, b, len);
 	v = 0;
 	memcpy(c + 64 + 32, &v, 8);
-	assert_int_not_equal(parse(c, len, 1), 0);
+	assert_int_not_equal(parse(c, len), 0);
 	/* an entry whose end wraps */
 	memcpy(c, b, len);
 	v = UINT64_MAX;
 	memcpy(c + 64 + 2 * 32 + 8, &v, 8);
-	assert_int_not_equal(parse(c, len, 1), 0);
+	assert_int_not_equal(parse(c, len), 0);
+	/* an image not at an 8-byte boundary: refused, never read misaligned */
+	unsigned char *u = malloc(len + 8);
+	memcpy(u + 4, b, len);
+	struct kcache_img img;
+	assert_int_not_equal(kcache__parse(u + 4, len, &key, &img), 0);
+	free(u);
 	/* names not NUL-terminated at the end */
 	memcpy(c, b, len);
 	c[len - 1] = 'x';
-	assert_int_not_equal(parse(c, len, 1), 0);
-	/* an edited name without the digest fixed: refused (no silent renames) */
+	assert_int_not_equal(parse(c, len), 0);
+	/* an edited name, size or start: that entry fails its seal, the
+	 * others keep theirs (no silent renames: symbols.c drops the file) */
+	for (int k = 0; k < 3; k++) {
+		memcpy(c, b, len);
+		if (k == 0)
+			memcpy(memmem(c, len, "read_zero", 9), "evil_zero", 9);
+		else
+			c[64 + 32 + (k == 1 ? 8 : 0)] ^= 1;   /* entry 1's size, then start */
+		struct kcache_img im;
+		assert_int_equal(kcache__parse(c, len, &key, &im), 0);
+		assert_false(kcache__entry_ok(&im, 1));
+		assert_true(kcache__entry_ok(&im, 0) && kcache__entry_ok(&im, 2));
+	}
+	/* a seal made for the edit passes (the seal is no signature: see kcache.c) */
+	uint64_t seal = kcache__seal(syms[1].start, syms[1].size, "evil_zero", NULL);
 	memcpy(c, b, len);
-	char *r = memmem(c, len, "read_zero", 9);
-	assert_non_null(r);
-	memcpy(r, "evil_zero", 9);
-	assert_int_not_equal(parse(c, len, 0), 0);
+	memcpy(memmem(c, len, "read_zero", 9), "evil_zero", 9);
+	memcpy(c + 64 + 32 + 24, &seal, 8);
+	struct kcache_img im;
+	assert_int_equal(kcache__parse(c, len, &key, &im), 0);
+	assert_true(kcache__entry_ok(&im, 1));
+	/* the header's reserved word (version 4's digest) must be 0 */
+	memcpy(c, b, len);
+	c[60] = 1;
+	assert_int_not_equal(parse(c, len), 0);
 	/* another kernel's build id */
 	memcpy(c, b, len);
 	c[12] ^= 0xff;
-	assert_int_not_equal(parse(c, len, 1), 0);
+	assert_int_not_equal(parse(c, len), 0);
 	free(c);
 	free(b);
+}
+
+/* Files of older formats (version 1's name, "ksyms-", "ksyms4-") are
+ * removed by the next store; this format's, another kernel's of this
+ * format and the debug-info cache's files stay. */
+static void t_old_formats(void **state)
+{
+	const char *old[] = { "kallsyms-0123-4567", "ksyms-0102-1234", "ksyms4-0102-1234" };
+	const char *keep[] = { "ksyms5-ffff-0001", "debug-0102" };
+	char p[4096];
+	struct stat sb;
+	(void)state;
+	for (size_t i = 0; i < 5; i++) {
+		snprintf(p, sizeof(p), "%s/pmc/%s", dir, i < 3 ? old[i] : keep[i - 3]);
+		FILE *f = fopen(p, "w");
+		assert_non_null(f);
+		fputs("x", f);
+		fclose(f);
+	}
+	assert_int_equal(kcache__store(&key, 3, get, NULL), 0);
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(p, sizeof(p), "%s/pmc/%s", dir, old[i]);
+		assert_int_not_equal(stat(p, &sb), 0);
+	}
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s/pmc/%s", dir, keep[i]);
+		assert_int_equal(stat(p, &sb), 0);
+		unlink(p);
+	}
+	size_t l;
+	free(read_cache(&l));
 }
 
 static void t_directories(void **state)
@@ -248,6 +312,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_roundtrip),
 		cmocka_unit_test(t_crafted),
+		cmocka_unit_test(t_old_formats),
 		cmocka_unit_test(t_directories),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
