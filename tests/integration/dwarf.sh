@@ -53,11 +53,15 @@ A=';main;path_a;leaf_a;dw_spin [0-9]+$'
 B=';main;path_b;lib_entry;lib_leaf;dw_spin [0-9]+$'
 T=';start_thread;thread_main;thread_work;thread_leaf;dw_spin [0-9]+$'
 # the designed shares among the samples of the three paths
-check_shares() {  # NAME FOLDED
+# shares_ok FOLDED: the three shares within 2 points of 50/30/20 ($sa $sb $st)
+shares_ok() {
   awk -v a="$A" -v b="$B" -v t="$T" '$0 ~ a { na += $NF } $0 ~ b { nb += $NF } $0 ~ t { nt += $NF }
-    END { s = na + nb + nt; if (!s) s = 1; printf "%.2f %.2f %.2f\n", 100*na/s, 100*nb/s, 100*nt/s }' "$2" >"$TMP/sh"
+    END { s = na + nb + nt; if (!s) s = 1; printf "%.2f %.2f %.2f\n", 100*na/s, 100*nb/s, 100*nt/s }' "$1" >"$TMP/sh"
   read -r sa sb st <"$TMP/sh"
-  if within "$sa" 50 && within "$sb" 30 && within "$st" 20; then
+  within "$sa" 50 && within "$sb" 30 && within "$st" 20
+}
+check_shares() {  # NAME FOLDED
+  if shares_ok "$2"; then
     ok "$1: designed shares 50/30/20 within 2 points ($sa/$sb/$st)"
   else fail "$1: designed shares 50/30/20 within 2 points" "$sa/$sb/$st"; fi
 }
@@ -74,8 +78,20 @@ check_paths() {  # NAME FOLDED
 }
 
 # --- pmc record --call-graph dwarf ------------------------------------------------
-if "$PMC" record -q --call-graph dwarf -o "$TMP/w.log" -- "$W/dwarf_work" 8 >/dev/null 2>"$TMP/rec.err"; then
+rec_pmc() {
+  "$PMC" record -q --call-graph dwarf -o "$TMP/w.log" -- "$W/dwarf_work" 8 >/dev/null 2>"$TMP/rec.err" ||
+    return 1
   "$PMC" report -i "$TMP/w.log" -F folded 2>/dev/null | canon >"$TMP/pmc_log.folded"
+}
+# The shares are of cpu-clock samples: on a loaded machine the two threads'
+# iterations do not cost the same time (CI once saw 53.32/25.49/21.19), so
+# shares off their design get one more recording; a wrong unwind would be
+# wrong twice.
+if rec_pmc; then
+  if ! shares_ok "$TMP/pmc_log.folded"; then
+    echo "# shares $sa/$sb/$st off 50/30/20: recording once more" >&2
+    rec_pmc || true
+  fi
   check_paths "pmc record --call-graph dwarf" "$TMP/pmc_log.folded"
   check_shares "pmc record --call-graph dwarf" "$TMP/pmc_log.folded"
   "$PMC" report -i "$TMP/w.log" >"$TMP/w.txt" 2>&1
@@ -123,6 +139,11 @@ elif ! perf record -q --call-graph dwarf -o "$TMP/w.data" -- "$W/dwarf_work" 8 >
   skip "perf --call-graph dwarf oracle" "perf record failed: $(head -1 "$TMP/perf.err")"
 else
   "$PMC" report -i "$TMP/w.data" -F folded 2>/dev/null | canon >"$TMP/pmc.folded"
+  if ! shares_ok "$TMP/pmc.folded"; then          # as for pmc record above
+    echo "# shares $sa/$sb/$st off 50/30/20: recording once more" >&2
+    perf record -q --call-graph dwarf -o "$TMP/w.data" -- "$W/dwarf_work" 8 >/dev/null 2>"$TMP/perf.err" &&
+      "$PMC" report -i "$TMP/w.data" -F folded 2>/dev/null | canon >"$TMP/pmc.folded"
+  fi
   perf script -i "$TMP/w.data" 2>/dev/null | awk -f "$FOLD" | canon >"$TMP/perf.folded"
   same=$(same_stacks "$TMP/pmc.folded" "$TMP/perf.folded")
   total=$(awk '{ t += $NF } END { print t + 0 }' "$TMP/perf.folded")
