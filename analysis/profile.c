@@ -351,19 +351,35 @@ static void apply_inherits(struct profile *p)
 }
 
 /* Are a stack's stored flags (masked) those of flags[0..n) masked?  Eight
- * at a time: every sample of a repeated stack compares them. */
+ * at a time, the rest in one overlapping word (most chains are a few
+ * frames long): every sample of a repeated stack compares them. */
+static inline uint64_t flags_word8(const uint8_t *b)
+{
+	uint64_t w;
+	memcpy(&w, b, 8);
+	return w;
+}
+
+static inline uint32_t flags_word4(const uint8_t *b)
+{
+	uint32_t w;
+	memcpy(&w, b, 4);
+	return w;
+}
+
 static int flags_equal(const uint8_t *stored, const uint8_t *flags, uint32_t n)
 {
 	const uint64_t m = 0x0101010101010101ull * PROF_PC_FLAGS;
-	uint32_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t a, b;
-		memcpy(&a, stored + i, 8);
-		memcpy(&b, flags + i, 8);
-		if (a != (b & m))
-			return 0;
+	if (n >= 8) {
+		for (uint32_t i = 0; i + 8 <= n; i += 8)
+			if (flags_word8(stored + i) != (flags_word8(flags + i) & m))
+				return 0;
+		return flags_word8(stored + n - 8) == (flags_word8(flags + n - 8) & m);
 	}
-	for (; i < n; i++)
+	if (n >= 4)
+		return flags_word4(stored) == (flags_word4(flags) & (uint32_t)m) &&
+		    flags_word4(stored + n - 4) == (flags_word4(flags + n - 4) & (uint32_t)m);
+	for (uint32_t i = 0; i < n; i++)
 		if (stored[i] != (flags[i] & PROF_PC_FLAGS))
 			return 0;
 	return 1;

@@ -106,17 +106,10 @@ uint64_t pd_rec_time(const struct perfdata *p, const struct pd_attr *a,
 	if (!a)
 		return 0;
 	if (type == PD_REC_SAMPLE) {
-		uint64_t st = a->pub.sample_type;
-		size_t off = 8;
-		if (!(st & PD_S_TIME))
-			return 0;
-		if (st & PD_S_IDENTIFIER)
-			off += 8;
-		if (st & PD_S_IP)
-			off += 8;
-		if (st & PD_S_TID)
-			off += 8;
-		if (off + 8 > len)
+		/* the fields before the time are of fixed size: its offset is
+		 * the one pd_attr_layout worked out once for the attr */
+		size_t off = 8 + (size_t)a->o_time;
+		if (a->o_time < 0 || off + 8 > len)
 			return 0;
 		return ld64(p, r + off);
 	}

@@ -115,6 +115,41 @@ static struct profile *load(void)
 	return p;
 }
 
+/* A stack differs from another of the same pcs by one pc's user flag,
+ * wherever it is and whatever the chain's length (the flags are compared
+ * a word at a time, the rest in an overlapping word), and is the same
+ * stack when all its flags are. */
+static void t_stack_flags_each_position(void **state)
+{
+	enum { MAXN = 20 };
+	uint64_t pc[MAXN];
+	uint8_t all[MAXN], one[MAXN];
+	size_t want = 0;
+	(void)state;
+	for (int i = 0; i < MAXN; i++)
+		pc[i] = 0x401000 + 16 * (uint64_t)i;
+	memset(all, PMC_CC_F_USERSPACE, sizeof(all));
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	uint64_t ts = 10;
+	for (uint32_t n = 1; n <= MAXN; n++) {
+		want += 1 + n;
+		for (uint32_t k = 0; k < n; k++) {
+			memcpy(one, all, sizeof(one));
+			one[k] = 0;
+			struct pmc_logrec_sample a = { 0x100, 100, 100, 0, 1000, n, pc, all };
+			struct pmc_logrec_sample b = { 0x100, 100, 100, 0, 1000, n, pc, one };
+			assert_int_equal(pmc__logrec_callchain(&rec, &a), 0);
+			put(ts++);
+			assert_int_equal(pmc__logrec_callchain(&rec, &b), 0);
+			put(ts++);
+		}
+	}
+	struct profile *p = load();
+	assert_int_equal(profile__nstacks(p), want);
+	profile__free(p);
+}
+
 /* Samples come back as they went in, whatever their time or period: times
  * out of order and far from their block's first (an idle CPU's ring read
  * late), periods of 2^32 and more (off-CPU nanoseconds), then replaced
@@ -859,6 +894,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_samples_round_trip),
+		cmocka_unit_test(t_stack_flags_each_position),
 		cmocka_unit_test(t_hist_one_stack_contexts),
 		cmocka_unit_test(t_report_memory_per_sample),
 		cmocka_unit_test(t_group_walk),   /* after: its big log stays in the heap */
