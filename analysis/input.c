@@ -188,6 +188,12 @@ int input__set_sample_sink(struct pmcstat_input *in, perfdata_sample_fn fn, void
 	return perfdata__set_sample_sink(in->pd, fn, arg);
 }
 
+void input__set_sample_leaf(struct pmcstat_input *in, int on)
+{
+	if (in->kind == K_PERFDATA)
+		perfdata__set_sample_leaf(in->pd, on);
+}
+
 const char *input__kind(const struct pmcstat_input *in)
 {
 	return in->kind == K_PERFDATA ? "perf.data" : "pmc log";

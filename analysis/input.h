@@ -31,6 +31,9 @@ int input__read(struct pmcstat_input *in, struct pmclog_ev *ev);
  * says which still come as events).  0 when the input does so (a
  * perf.data); -ENOTSUP for a pmc log, whose records stay events; -ENOMEM. */
 int input__set_sample_sink(struct pmcstat_input *in, perfdata_sample_fn fn, void *arg);
+/* on: only each chain's first pc to that sink (perfdata__set_sample_leaf);
+ * nothing for a pmc log. */
+void input__set_sample_leaf(struct pmcstat_input *in, int on);
 /* "pmc log" or "perf.data" */
 const char *input__kind(const struct pmcstat_input *in);
 /* After EOF: 1 if the input was cut short, with a message. */

@@ -118,6 +118,7 @@ struct prof_priv {
 	} *uwp;
 	size_t nuwp, capuwp;
 	int keep_sb;               /* prof_load_opts.sideband */
+	int leaf_only;             /* prof_load_opts.leaf_only */
 	/* An allocation failed while loading: sticky, so the void handlers
 	 * need not return it; profile__load and profile__feed then fail with
 	 * -ENOMEM instead of delivering a profile with records missing. */
@@ -764,6 +765,8 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		const uint8_t *fl = cc->pl_pcflags;
 		while (npc > 1 && cc->pl_pc[npc - 1] == 0)
 			npc--;
+		if (p->priv->leaf_only && !cc->pl_nuregs)
+			npc = 1;
 		if (cc->pl_nuregs && !maps_of(p, (int32_t)cc->pl_pid))
 			unwind_later(p, cc);
 		else if (cc->pl_nuregs)
@@ -980,6 +983,8 @@ int profile__load(struct profile **out, const char *path, const struct prof_load
 	}
 	p->input_kind = input__kind(in);
 	p->priv->keep_sb = o && o->sideband;
+	p->priv->leaf_only = o && o->leaf_only;
+	input__set_sample_leaf(in, p->priv->leaf_only);
 	struct loading ld = { p, o };
 	int rc = input__set_sample_sink(in, take_sample, &ld);
 	if (rc == -ENOMEM) {

@@ -143,6 +143,10 @@ struct profile {
 struct prof_load_opts {
 	int follow;
 	int sideband;            /* keep task and mapping records (profile.sb) */
+	/* keep only each sample's leaf pc: the stacks have one frame, which is
+	 * all a flat profile reads (report__uses_chains says when).  Samples
+	 * to be unwound from DWARF keep their whole stack. */
+	int leaf_only;
 	/* called every 65536 records with the bytes/records so far */
 	void (*progress)(void *arg, uint64_t records);
 	void *progress_arg;

@@ -671,6 +671,13 @@ static void print_markers(FILE *f, struct profile *p, const struct report_opts *
 	(void)o;
 }
 
+int report__uses_chains(const struct report_opts *o)
+{
+	/* the flat profile, the filters (--sym, --dso: of the leaf) and every
+	 * sort key read frame 0 only */
+	return o->children || o->callgraph >= 0;
+}
+
 int report__text(FILE *f, struct profile *p, const struct report_opts *o)
 {
 	int evs[256], n;

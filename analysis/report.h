@@ -33,6 +33,11 @@ struct report_opts {
 	const char *input_name;
 };
 
+/* Does report__text or report__json with these options read more of a
+ * stack than its leaf (a call graph, --children)?  When not, the profile
+ * can be loaded with prof_load_opts.leaf_only. */
+int report__uses_chains(const struct report_opts *o);
+
 /* Parse "comm,dso,sym": 0, or -EINVAL with the unknown key in the reason. */
 int report__parse_sort(struct report_opts *o, const char *list);
 /* A sort key's name as -s spells it ("dso"). */

@@ -89,6 +89,11 @@ typedef void (*perfdata_sample_fn)(void *arg, const struct perfdata_sample *s);
  * events, as does everything that is not a sample.  0, or -ENOMEM (the
  * reason recorded) with the events path kept. */
 int perfdata__set_sample_sink(struct perfdata *p, perfdata_sample_fn fn, void *arg);
+/* on: give the sink only the first pc of each chain (npc 1, hashed as a
+ * one-pc chain: what the whole chain's pcs[0] and flags[0] are), the rest
+ * neither decoded nor hashed; a flat report reads nothing more.  0: whole
+ * chains (the default). */
+void perfdata__set_sample_leaf(struct perfdata *p, int on);
 
 /* ---- what the header says ----------------------------------------- */
 

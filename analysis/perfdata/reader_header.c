@@ -453,6 +453,7 @@ static struct perfdata *alloc_reader(void)
 	p->ordered = 1;
 	p->id_pos = p->is_pos = -1;
 	p->data_end = UINT64_MAX;
+	p->sdepth = PMC_CALLCHAIN_DEPTH_MAX;
 	return p;
 }
 

@@ -173,6 +173,8 @@ struct perfdata {
 	void *sink_arg;
 	uint64_t *spcs;               /* PMC_CALLCHAIN_DEPTH_MAX each */
 	uint8_t *sflags;
+	uint32_t sdepth;              /* pcs kept per chain: 1 (perfdata__set_sample_leaf)
+	                               * or PMC_CALLCHAIN_DEPTH_MAX */
 
 	char verbuf[80];
 

@@ -61,6 +61,13 @@ int perfdata__set_sample_sink(struct perfdata *p, perfdata_sample_fn fn, void *a
 	return 0;
 }
 
+void perfdata__set_sample_leaf(struct perfdata *p, int on)
+{
+	/* with one pc there is no trailing 0 to drop: a leaf of 0 stays, as
+	 * the whole chain's first pc would */
+	p->sdepth = on ? 1 : PMC_CALLCHAIN_DEPTH_MAX;
+}
+
 /* The fields of a sample the profile keeps, from either decoder. */
 struct fields {
 	uint64_t ip, time, period;
@@ -207,9 +214,9 @@ int pd_direct_sample(struct perfdata *p, const struct pd_attr *a, const unsigned
 	if (f.nr) {
 		int swap = !!p->be != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 		n = swap ? chain_in(f.chain, f.nr, 1, user, p->spcs, p->sflags, n,
-		        PMC_CALLCHAIN_DEPTH_MAX, &h, &h1, &hlast, &last) :
+		        p->sdepth, &h, &h1, &hlast, &last) :
 		    chain_in(f.chain, f.nr, 0, user, p->spcs, p->sflags, n,
-		        PMC_CALLCHAIN_DEPTH_MAX, &h, &h1, &hlast, &last);
+		        p->sdepth, &h, &h1, &hlast, &last);
 	}
 	if (n == 0) {
 		unsigned u = user ? PMC_CC_F_USERSPACE : 0;

@@ -220,7 +220,8 @@ static void on_sample(void *arg, const struct perfdata_sample *s)
 	memcpy(it->flags, s->flags, s->npc);
 }
 
-/* Read b to the end: the final state, or -1 if it does not open. */
+/* Read b to the end: the final state, or -1 if it does not open.  sink 2:
+ * through the sink, leaves only (perfdata__set_sample_leaf). */
 static int read_to_end(const unsigned char *b, size_t len, int sink, struct items *l,
     struct perfdata_stats *st, int *truncated)
 {
@@ -234,6 +235,8 @@ static int read_to_end(const unsigned char *b, size_t len, int sink, struct item
 	}
 	if (sink)
 		assert_int_equal(perfdata__set_sample_sink(pd, on_sample, l), 0);
+	if (sink == 2)
+		perfdata__set_sample_leaf(pd, 1);
 	while (perfdata__read(pd, ev) == 0)
 		add_event(l, ev);
 	state = ev->pl_state;
@@ -251,6 +254,17 @@ static void read_all(const unsigned char *b, size_t len, int sink, struct items 
 	assert_int_equal(read_to_end(b, len, sink, l, st, &tr), PMCLOG_EOF);
 }
 
+/* The same sample apart from its chain. */
+static void same_context(const struct item *x, const struct item *y)
+{
+	assert_int_equal(y->pmcid, x->pmcid);
+	assert_int_equal(y->pid, x->pid);
+	assert_int_equal(y->tid, x->tid);
+	assert_int_equal(y->cpu, x->cpu);
+	assert_int_equal(y->time, x->time);
+	assert_int_equal(y->period, x->period);
+}
+
 /* The two reads delivered the same; returns how many samples came through
  * the sink. */
 static size_t same_items(const struct items *ev, const struct items *dir)
@@ -261,12 +275,7 @@ static size_t same_items(const struct items *ev, const struct items *dir)
 		const struct item *x = &ev->v[i], *y = &dir->v[i];
 		assert_int_equal(y->type, x->type);
 		nsink += (size_t)y->from_sink;
-		assert_int_equal(y->pmcid, x->pmcid);
-		assert_int_equal(y->pid, x->pid);
-		assert_int_equal(y->tid, x->tid);
-		assert_int_equal(y->cpu, x->cpu);
-		assert_int_equal(y->time, x->time);
-		assert_int_equal(y->period, x->period);
+		same_context(x, y);
 		assert_int_equal(y->npc, x->npc);
 		assert_memory_equal(y->pcs, x->pcs, x->npc * sizeof(uint64_t));
 		assert_memory_equal(y->flags, x->flags, x->npc);
@@ -377,6 +386,76 @@ static void test_direct_hash(void **state)
 	free(p.b);
 }
 
+/* With perfdata__set_sample_leaf, what the sink gets is each sample's whole
+ * chain cut to its first pc: the same pc and flag (also where the chain
+ * is only zeros, or starts with a 0 followed by pcs), hashed as a one-pc
+ * stack, every other field the same; the sample with user registers still
+ * comes whole as an event.  In both byte orders. */
+static void test_direct_leaf(void **state)
+{
+	(void)state;
+	for (int be = 0; be < 2; be++) {
+		size_t len, nsink = 0, deeper = 0;
+		unsigned char *b = make_stream(be, &len);
+		struct items ev = { 0 }, leaf = { 0 };
+		struct perfdata_stats se, sl;
+
+		read_all(b, len, 0, &ev, &se);
+		read_all(b, len, 2, &leaf, &sl);
+		assert_int_equal(leaf.n, ev.n);
+		for (size_t i = 0; i < ev.n; i++) {
+			const struct item *x = &ev.v[i], *y = &leaf.v[i];
+			assert_int_equal(y->type, x->type);
+			if (x->type != PMCLOG_TYPE_CALLCHAIN)
+				continue;
+			same_context(x, y);
+			if (!y->from_sink) {          /* user registers: whole, for the unwinder */
+				assert_int_equal(y->npc, x->npc);
+				assert_memory_equal(y->pcs, x->pcs, x->npc * sizeof(uint64_t));
+				continue;
+			}
+			nsink++;
+			deeper += x->npc > 1;
+			assert_int_equal(y->npc, 1);
+			assert_int_equal(y->pcs[0], x->pcs[0]);
+			assert_int_equal(y->flags[0], x->flags[0]);
+			assert_int_equal(y->hash, hmap_chain_end(hmap_chain_step(HMAP_CHAIN_SEED,
+			    x->pcs[0], x->flags[0]), (int32_t)x->pid, 1));
+		}
+		assert_int_equal(nsink, 14);
+		assert_true(deeper >= 8);          /* the cut was made: most chains are longer */
+		assert_int_equal(sl.samples, se.samples);
+		assert_int_equal(sl.bad_samples, se.bad_samples);
+		assert_int_equal(sl.unknown_id, se.unknown_id);
+		free(ev.v);
+		free(leaf.v);
+		free(b);
+	}
+
+	/* a chain whose first pc is 0 and has pcs after it: the whole chain
+	 * keeps the 0 (it is not trailing), the leaf is that 0 */
+	static const uint64_t c_0u[] = { CU, 0, U1 };
+	struct pb p = { .be = 0 };
+	struct items ev = { 0 }, leaf = { 0 };
+	struct perfdata_stats st;
+	pbbytes(&p, "PERFILE2", 8);
+	pb64(&p, PD_PIPE_HDR_SIZE);
+	attr_rec(&p, ST_N, 5000, 0, ID_N);
+	sample_n(&p, PD_MISC_USER, c_0u, 3);
+	read_all(p.b, p.len, 0, &ev, &st);
+	read_all(p.b, p.len, 2, &leaf, &st);
+	assert_int_equal(ev.n, 3);
+	assert_int_equal(leaf.n, 3);
+	assert_int_equal(ev.v[2].npc, 2);
+	assert_int_equal(leaf.v[2].npc, 1);
+	assert_int_equal(leaf.v[2].pcs[0], 0);
+	assert_int_equal(leaf.v[2].hash, hmap_chain_end(hmap_chain_step(HMAP_CHAIN_SEED, 0,
+	    PMC_CC_F_USERSPACE), 303, 1));
+	free(ev.v);
+	free(leaf.v);
+	free(p.b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -384,6 +463,7 @@ int main(void)
 		cmocka_unit_test(test_direct_be),
 		cmocka_unit_test(test_direct_hash),
 		cmocka_unit_test(test_direct_cut_everywhere),
+		cmocka_unit_test(test_direct_leaf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

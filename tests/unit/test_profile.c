@@ -416,6 +416,86 @@ static void t_group_walk(void **state)
 	len = 0;
 }
 
+/* The flat report of the profile at path loaded with lo, as text. */
+static char *flat_text(const char *path, const struct prof_load_opts *lo, size_t *nstacks,
+    int *deepest)
+{
+	struct profile *p;
+	struct report_opts o = { 0 };
+	const struct prof_frame *fr;
+	char *txt;
+	size_t tl;
+	assert_int_equal(profile__load(&p, path, lo), 0);
+	profile__resolve(p);
+	*nstacks = profile__nstacks(p);
+	*deepest = 0;
+	for (size_t i = 0; i < p->ns; i++) {
+		struct prof_sample s;
+		profile__sample(p, i, &s);
+		int n = profile__frames(p, s.stack, 0, &fr);
+		if (n > *deepest)
+			*deepest = n;
+	}
+	FILE *f = open_memstream(&txt, &tl);
+	assert_non_null(f);
+	profile__filter_init(&o.flt);
+	o.callgraph = -1;
+	o.input_name = "x";
+	assert_int_equal(report__parse_sort(&o, "comm,pid,tid,cpu,dso,sym"), 0);
+	assert_false(report__uses_chains(&o));
+	assert_int_equal(report__text(f, p, &o), 0);
+	o.flt.syms = p->f[p->l[0].func].name;      /* --sym: of the leaf */
+	assert_int_equal(report__text(f, p, &o), 0);
+	fclose(f);
+	profile__free(p);
+	return txt;
+}
+
+/* prof_load_opts.leaf_only (what `pmc report` asks for when it prints no
+ * call graph): every stack is the sample's leaf alone, fewer stacks are
+ * kept, and the flat report is the same, byte for byte, with every
+ * per-sample key and a --sym filter. */
+static void t_leaf_only(void **state)
+{
+	(void)state;
+	static const uint64_t chains[5][3] = {
+		{ 0x401000, 0x402000, 0x403000 }, { 0x401000, 0x402100, 0x403000 },
+		{ 0x402000, 0x403000, 0 }, { 0, 0x403000, 0x404000 }, { 0x404000, 0, 0 } };
+	char path[] = "/tmp/test_profile_XXXXXX";
+	struct prof_load_opts lo = { 0 };
+	size_t nfull, nleaf;
+	int dfull, dleaf, fd;
+
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	alloc(0x200, PMC_MODE_TS, -1);
+	comm(10, 10, "main", 1);
+	comm(10, 11, "worker", 2);
+	for (uint32_t i = 0; i < 500; i++)
+		sample_chain(i % 7 == 0 ? 0x200 : 0x100, 10, 10 + (int32_t)(i % 2), (int)(i % 3),
+		    1000000 + i * UINT64_C(1000), chains[(i / 3) % 5], 3, 100 + i % 9);
+	assert_int_equal(pmc__logrec_closelog(&rec), 0);
+	put(UINT64_C(1) << 40);
+	assert_true((fd = mkstemp(path)) >= 0);
+	assert_int_equal(write(fd, buf, len), (ssize_t)len);
+	close(fd);
+
+	char *full = flat_text(path, NULL, &nfull, &dfull);
+	lo.leaf_only = 1;
+	char *leaf = flat_text(path, &lo, &nleaf, &dleaf);
+	unlink(path);
+	assert_int_equal(dfull, 3);
+	assert_int_equal(dleaf, 1);
+	assert_true(nleaf < nfull);
+	assert_string_equal(leaf, full);
+	assert_non_null(strstr(full, "main"));
+	free(full);
+	free(leaf);
+	free(buf);
+	buf = NULL;
+	len = 0;
+}
+
 /* The peak resident memory (KB) of a child that loads the log at path and
  * walks every sample, as a report does. */
 static long report_peak_kb(const char *path)
@@ -897,6 +977,7 @@ int main(void)
 		cmocka_unit_test(t_stack_flags_each_position),
 		cmocka_unit_test(t_hist_one_stack_contexts),
 		cmocka_unit_test(t_report_memory_per_sample),
+		cmocka_unit_test(t_leaf_only),
 		cmocka_unit_test(t_group_walk),   /* after: its big log stays in the heap */
 		cmocka_unit_test(t_fork_inherits_name_out_of_order),
 		cmocka_unit_test(t_fork_then_exec),

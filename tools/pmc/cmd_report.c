@@ -222,6 +222,9 @@ int cmd_report(int argc, char **argv)
 	int tty = isatty(2);
 	if (tty)
 		lo.progress = progress;
+	/* a flat report reads each sample's leaf only: the rest of the chain
+	 * is not decoded, stored or resolved */
+	lo.leaf_only = (fmt == F_TEXT || fmt == F_JSON) && !report__uses_chains(&o);
 	struct profile *p;
 	if (profile__load(&p, path, &lo) != 0) {
 		if (tty)
