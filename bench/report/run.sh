@@ -9,9 +9,11 @@
 #   pmc report -i LOG -s sym,srcline        vs  perf report --stdio --no-children -s sym,srcline -i DATA
 #   pmc report -i DATA (perf.data directly) for the reader's cost
 # and prints a Markdown table (the one in docs/BENCHMARKS.md).  ROWS
-# "perfdata" times only the perf.data row, with CPU time too (for millions
+# "perfdata" times only perf.data input, with CPU time too (for millions
 # of samples, where perf's source-line and call-graph reports take minutes),
-# pmc, perf and PMC_OLD taking turns; ROWS "log" the flat and the caller
+# pmc, perf and PMC_OLD taking turns, in three pairings: each tool's
+# default (pmc flat, perf flat with call graphs), flat vs flat (perf -g
+# none) and call graph vs call graph (pmc -g callee); ROWS "log" the flat and the caller
 # call-graph reports of the pmc log, with CPU time too.
 #
 #   bench/report/run.sh [SAMPLES] [RUNS] [all|perfdata|log]   (defaults 200000, 3, all)
@@ -44,17 +46,24 @@ if [ "$ROWS" = perfdata ]; then
   # pmc, perf and PMC_OLD (another pmc, say main's build, for old -> new)
   # take turns, one run each per round, best of RUNS rounds: on a shared
   # machine the load changes while the bench runs, and taking turns makes
-  # it weigh on all three alike (three runs of one, then three of the
-  # next, once measured one pmc 40 % slower than the same binary).
-  tools=(pmc perf)
-  [ -z "${PMC_OLD:-}" ] || tools+=(old)
+  # it weigh on all alike (three runs of one, then three of the next, once
+  # measured one pmc 40 % slower than the same binary).  Three pairings:
+  # what each tool prints by default (pmc a flat profile, perf a flat
+  # profile with each entry's call graph: the issue's figure), flat against
+  # flat (perf -g none: no chain is resolved), and call graph against call
+  # graph (pmc -g callee, the shape of perf's default).
+  tools=(pmc pmc_cg perf perf_flat)
+  [ -z "${PMC_OLD:-}" ] || tools+=(old old_cg)
   declare -A bt bm bc
   for r in $(seq "$RUNS"); do
     for k in "${tools[@]}"; do
       case $k in
         pmc) cmd=("$PMC" report -i "$DATA" --color never) ;;
+        pmc_cg) cmd=("$PMC" report -g callee -i "$DATA" --color never) ;;
         perf) cmd=(perf report --stdio --no-children -i "$DATA") ;;
+        perf_flat) cmd=(perf report --stdio --no-children -g none -i "$DATA") ;;
         old) cmd=("$PMC_OLD" report -i "$DATA" --color never) ;;
+        old_cg) cmd=("$PMC_OLD" report -g callee -i "$DATA" --color never) ;;
       esac
       read -r t m _ c < <(RUNS=1 measure "${cmd[@]}")
       if [ -z "${bt[$k]:-}" ] || awk -v a="$t" -v b="${bt[$k]}" 'BEGIN{exit !(a<b)}'; then bt[$k]=$t; fi
@@ -64,14 +73,19 @@ if [ "$ROWS" = perfdata ]; then
   done
   echo "| report | pmc | pmc peak RSS | perf | perf peak RSS | pmc faster by | pmc CPU | perf CPU | pmc faster by (CPU) |"
   echo "|---|---|---|---|---|---|---|---|---|"
-  for k in pmc old; do
-    [ -n "${bt[$k]:-}" ] || continue
-    name="flat, symbols (perf.data input)"
-    [ "$k" = pmc ] || name="the same, PMC_OLD"
-    printf '| %s | %s s | %s MB | %s s | %s MB | %sx | %s s | %s s | %sx |\n' "$name" "${bt[$k]}" \
-      "${bm[$k]}" "${bt[perf]}" "${bm[perf]}" "$(ratio "${bt[perf]}" "${bt[$k]}")" "${bc[$k]}" \
-      "${bc[perf]}" "$(ratio "${bc[perf]}" "${bc[$k]}")"
-  done
+  # pair NAME PMC-KEY PERF-KEY
+  pair() {
+    [ -n "${bt[$2]:-}" ] || return 0
+    printf '| %s | %s s | %s MB | %s s | %s MB | %sx | %s s | %s s | %sx |\n' "$1" "${bt[$2]}" \
+      "${bm[$2]}" "${bt[$3]}" "${bm[$3]}" "$(ratio "${bt[$3]}" "${bt[$2]}")" "${bc[$2]}" \
+      "${bc[$3]}" "$(ratio "${bc[$3]}" "${bc[$2]}")"
+  }
+  pair "defaults: pmc report (flat) vs perf report (flat + call graphs)" pmc perf
+  pair "flat vs flat: pmc report vs perf report -g none" pmc perf_flat
+  pair "call graphs: pmc report -g callee vs perf report" pmc_cg perf
+  pair "defaults, PMC_OLD" old perf
+  pair "flat vs flat, PMC_OLD" old perf_flat
+  pair "call graphs, PMC_OLD" old_cg perf
   exit 0
 fi
 perf record -q -g -e cpu-clock -c 10000 -o "$T/perf.data" -- "$T/w/work603010" "$scale" >/dev/null 2>&1
