@@ -7,7 +7,9 @@
  * threshold, --sort with srcline), JSON, every exporter and pmc script's
  * text and JSON lines (with the side-band records kept) are written to
  * /dev/null.  The first input byte picks the options, so the fuzzer explores
- * them too.  Built by `make fuzz` (docs/fuzzing.md); replayed by the normal
+ * them too; with no call graph and no --children the profile is loaded with
+ * leaves only, as `pmc report` loads it for a flat report (the exporters
+ * then get one-frame stacks).  Built by `make fuzz` (docs/fuzzing.md); replayed by the normal
  * suite.
  */
 #include <stddef.h>
@@ -53,13 +55,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lo.sideband = 1;
 	lo.sym.kallsyms = "/nonexistent/kallsyms";
 	lo.sym.perfmap_dir = "/nonexistent";
-	if (profile__load(&p, path, &lo) != 0) {
-		close(fd);
-		return 0;
-	}
-	close(fd);
-	profile__resolve(p);
-
 	memset(&o, 0, sizeof(o));
 	o.flt.ev = -1;
 	o.callgraph = (sel & 3) == 0 ? -1 : (sel & 3) == 1 ? TREE_CALLER : TREE_CALLEE;
@@ -75,6 +70,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (profile__parse_time(&o.flt, (sel & 0x40) ? "10%/2,50%/2" : "0.001,1000000000") != 0)
 			abort();
 	}
+	lo.leaf_only = !report__uses_chains(&o);
+	if (profile__load(&p, path, &lo) != 0) {
+		close(fd);
+		return 0;
+	}
+	close(fd);
+	profile__resolve(p);
+
 	(void)report__text(devnull, p, &o);
 	(void)report__json(devnull, p, &o);
 	(void)export__folded(devnull, p, &o);
