@@ -1,8 +1,9 @@
 /*
  * hmap.h — the small open-addressing map analysis keeps its interning
  * tables in: (u64, u64) -> u32, grown at half full, never shrunk.  Used by
- * profile.c (stacks, processes, threads, locations, functions) and
- * samples.c (sample contexts).
+ * profile.c (processes, threads, locations, functions; its stacks have a
+ * table of their own, probed on hmap_chain_* hashes) and samples.c (sample
+ * contexts).
  */
 #ifndef PMCSTAT_HMAP_H
 #define PMCSTAT_HMAP_H

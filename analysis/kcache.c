@@ -235,8 +235,9 @@ static void file_name(const struct kcache_key *k, char *out, size_t len)
 	for (uint32_t i = 0; i < k->bidlen; i++)
 		snprintf(hex + 2 * i, 3, "%02x", k->bid[i]);
 	hex[2 * k->bidlen] = '\0';
-	/* the format's version in the name: pmc builds of different formats
-	 * keep a file each instead of replacing each other's at every report */
+	/* the format's version in the name: a build of an older format keeps
+	 * its own file beside this one instead of replacing it at every
+	 * report (a newer build removes the older files: remove_old) */
 	snprintf(out, len, "ksyms" KC_VERSION "-%s-%016" PRIx64, hex, k->digest);
 }
 
@@ -261,7 +262,10 @@ int kcache__load(const struct kcache_key *key, struct kcache_img *img)
 	 * the checks) need.  A mapped file that shrinks under us would raise
 	 * SIGBUS, but this one is never truncated: pmc replaces it by rename
 	 * (the mapped inode stays whole), and only its owner could write to
-	 * it in the 0700 directory at all. */
+	 * it in the 0700 directory at all.  Names are read as C strings where
+	 * they lie: the owner overwriting the file in place while a report
+	 * runs could make that report read past them or fault, which is the
+	 * owner attacking their own process, as with a debugger. */
 	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_uid != geteuid() ||
 	    (sb.st_mode & 077) || sb.st_size < (off_t)KC_HDR || sb.st_size > (off_t)KC_MAX) {
 		close(fd);
@@ -323,10 +327,29 @@ static void wput(struct wbuf *w, const void *p, size_t n)
 	}
 }
 
-/* Remove the cache files of older formats ("kallsyms-*", "ksyms-*",
- * "ksyms4-*"...): no pmc of this format reads them, and each is megabytes.
- * Only names of that shape (dbgcache.c keeps its files in this directory
- * too); unlinkat removes a symbolic link itself, never what it points to. */
+/* A cache file name of a format before this one: "kallsyms-*", "ksyms-*"
+ * (format 1 had no number), "ksymsN-*" for N below KC_VERSION.  A newer
+ * format's file is another pmc's, and left alone. */
+static int older_format(const char *nm)
+{
+	char *end;
+	if (strncmp(nm, "kallsyms-", 9) == 0)
+		return 1;
+	if (strncmp(nm, "ksyms", 5) != 0)
+		return 0;
+	nm += 5;
+	if (*nm == '-')
+		return 1;
+	if (*nm < '0' || *nm > '9')
+		return 0;
+	long v = strtol(nm, &end, 10);
+	return *end == '-' && v < strtol(KC_VERSION, NULL, 10);
+}
+
+/* Remove the cache files of older formats (older_format): no pmc of this
+ * format reads them, and each is megabytes.  Only names of that shape
+ * (dbgcache.c keeps its files in this directory too); unlinkat removes a
+ * symbolic link itself, never what it points to. */
 static void remove_old(int dfd)
 {
 	int fd = dup(dfd);
@@ -338,11 +361,8 @@ static void remove_old(int dfd)
 		return;
 	}
 	while ((de = readdir(dir)) != NULL) {
-		const char *nm = de->d_name;
-		if (strncmp(nm, "kallsyms-", 9) == 0 ||
-		    (strncmp(nm, "ksyms", 5) == 0 && strncmp(nm, "ksyms" KC_VERSION "-",
-		    sizeof("ksyms" KC_VERSION)) != 0))
-			(void)unlinkat(dfd, nm, 0);
+		if (older_format(de->d_name))
+			(void)unlinkat(dfd, de->d_name, 0);
 	}
 	closedir(dir);
 }

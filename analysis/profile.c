@@ -119,6 +119,7 @@ struct prof_priv {
 	size_t nuwp, capuwp;
 	int keep_sb;               /* prof_load_opts.sideband */
 	int leaf_only;             /* prof_load_opts.leaf_only */
+	struct walk_memo *wm;      /* the latest grouped walk's groups (foreach_group) */
 	/* An allocation failed while loading: sticky, so the void handlers
 	 * need not return it; profile__load and profile__feed then fail with
 	 * -ENOMEM instead of delivering a profile with records missing. */
@@ -1439,6 +1440,8 @@ static int parse_seconds(const char *s, size_t n, uint64_t *ns)
 			frac *= 10;
 	}
 	if (i == n && i > 0) {
+		if (sec > 10000000000u)     /* the strtod forms' bound: 317 years */
+			return -1;
 		*ns = sec * 1000000000u + frac;
 		return 0;
 	}
@@ -1509,6 +1512,9 @@ static int parse_time_percent(struct prof_time *t, const char *arg)
 			    parse_percent(mid + 1, (size_t)(s + n - mid - 1), &b) != 0)
 				return pmc__err(-EINVAL, "'%.*s' is not A%%-B%% (percentages from 0 to "
 				    "100)", (int)n, s);
+			if (b < a)                  /* as "5,3" for seconds */
+				return pmc__err(-EINVAL, "'%.*s': the range ends before it starts",
+				    (int)n, s);
 		}
 		t->r[t->n].plo = a;
 		t->r[t->n].phi = b > 1 ? 1 : b;
@@ -1597,8 +1603,13 @@ int profile__time_match(const struct profile *p, const struct prof_filter *flt, 
 			if (hi > lo && hi != p->last_time)
 				hi--;
 		} else {
-			lo = base + w->r[i].lo;
-			hi = w->r[i].hi ? base + w->r[i].hi : 0;
+			/* a hostile file's times near 2^64: saturate, not wrap */
+			if (__builtin_add_overflow(base, w->r[i].lo, &lo))
+				lo = UINT64_MAX;
+			if (!w->r[i].hi)
+				hi = 0;
+			else if (__builtin_add_overflow(base, w->r[i].hi, &hi))
+				hi = UINT64_MAX;
 		}
 		if (t >= lo && (!hi || t <= hi))
 			return 1;
@@ -1758,15 +1769,103 @@ struct group {
 #define GROUP_BATCH 65536         /* groups gathered before they are handed out:
                                    * bounds the memory whatever the samples */
 
-/* Hand out the batch's groups (and forget them: memo, map). */
-static void groups_flush(struct profile *p, const struct prof_filter *flt, int flags,
-    prof_group_cb cb, void *arg, struct group *g, size_t ng, uint32_t *memo, struct hmap *m)
+/*
+ * The groups of the latest walk, for the next one with the same filter: a
+ * report with call graphs walks once for the flat list, then for the call
+ * tree (and speedscope twice), and the groups depend only on the filter
+ * and the samples, not on the frames' flags.  Kept when they fitted one
+ * batch; the filter's lists are copied, so a caller may reuse its buffers;
+ * samples__version and the count tell whether the samples changed since.
+ */
+struct walk_memo {
+	int has_flt;
+	struct prof_filter flt;
+	char *lists[6];               /* flt's pids .. cpus, copied */
+	uint64_t version;
+	size_t ns;
+	struct group *g;
+	size_t ng;
+};
+
+static void memo_free(struct walk_memo *w)
+{
+	if (!w)
+		return;
+	for (int i = 0; i < 6; i++)
+		free(w->lists[i]);
+	free(w->g);
+	free(w);
+}
+
+static int same_list(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Does the memo hold the groups of a walk with flt over the samples as
+ * they are? */
+static int memo_matches(const struct profile *p, const struct walk_memo *w,
+    const struct prof_filter *flt)
+{
+	if (!w || w->version != samples__version(p->smp) || w->ns != p->ns ||
+	    w->has_flt != !!flt)
+		return 0;
+	if (!flt)
+		return 1;
+	const struct prof_filter *m = &w->flt;
+	return m->ev == flt->ev && same_list(m->pids, flt->pids) &&
+	    same_list(m->tids, flt->tids) && same_list(m->comms, flt->comms) &&
+	    same_list(m->dsos, flt->dsos) && same_list(m->syms, flt->syms) &&
+	    same_list(m->cpus, flt->cpus) &&
+	    memcmp(&m->time, &flt->time, sizeof(flt->time)) == 0;
+}
+
+/* A copy of list (NULL stays NULL) into *keep: 0, or -1 out of memory. */
+static int copy_list(const char **list, char **keep)
+{
+	if (*list && !(*list = *keep = strdup(*list)))
+		return -1;
+	return 0;
+}
+
+/* Keep groups g[0..ng) of a walk with flt (taking g); nothing is kept
+ * (g freed) when the filter cannot be copied. */
+static void memo_keep(struct profile *p, const struct prof_filter *flt, struct group *g,
+    size_t ng)
+{
+	struct walk_memo *w = calloc(1, sizeof(*w));
+	memo_free(p->priv->wm);
+	p->priv->wm = NULL;
+	if (!w) {
+		free(g);
+		return;
+	}
+	w->g = g;
+	w->has_flt = !!flt;
+	if (flt) {
+		struct prof_filter *m = &w->flt;
+		*m = *flt;
+		if (copy_list(&m->pids, &w->lists[0]) || copy_list(&m->tids, &w->lists[1]) ||
+		    copy_list(&m->comms, &w->lists[2]) || copy_list(&m->dsos, &w->lists[3]) ||
+		    copy_list(&m->syms, &w->lists[4]) || copy_list(&m->cpus, &w->lists[5])) {
+			memo_free(w);
+			return;
+		}
+	}
+	w->version = samples__version(p->smp);
+	w->ns = p->ns;
+	w->ng = ng;
+	p->priv->wm = w;
+}
+
+/* Hand out groups g[0..ng). */
+static void groups_hand_out(struct profile *p, const struct prof_filter *flt, int flags,
+    prof_group_cb cb, void *arg, const struct group *g, size_t ng)
 {
 	for (size_t k = 0; k < ng; k++) {
 		struct prof_sample s;
 		const struct prof_frame *fr;
 		int n;
-		memo[g[k].stack] = 0;
 		profile__sample(p, g[k].first, &s);
 		n = profile__frames(p, s.stack, flags, &fr);
 		if (n < 0)
@@ -1775,6 +1874,15 @@ static void groups_flush(struct profile *p, const struct prof_filter *flt, int f
 			continue;
 		cb(arg, &s, g[k].weight, g[k].count, fr, n);
 	}
+}
+
+/* Hand out the batch's groups (and forget them: memo, map). */
+static void groups_flush(struct profile *p, const struct prof_filter *flt, int flags,
+    prof_group_cb cb, void *arg, struct group *g, size_t ng, uint32_t *memo, struct hmap *m)
+{
+	groups_hand_out(p, flt, flags, cb, arg, g, ng);
+	for (size_t k = 0; k < ng; k++)
+		memo[g[k].stack] = 0;
 	if (m->t)
 		memset(m->t, 0, m->cap * sizeof(*m->t));
 	m->n = 0;
@@ -1785,7 +1893,12 @@ void profile__foreach_group(struct profile *p, const struct prof_filter *flt, in
 {
 	struct prof_priv *v = p->priv;
 	size_t nc = samples__nctx(p->smp), ng = 0;
+	int batches = 0;
 	profile__resolve(p);
+	if (memo_matches(p, v->wm, flt)) {
+		groups_hand_out(p, flt, flags, cb, arg, v->wm->g, v->wm->ng);
+		return;
+	}
 	/* per context: 0 no sample passes, 1 all pass, 2 each sample is
 	 * decoded and tested (a time window, a name filter on a name that
 	 * changes over time, a context named only per sample) */
@@ -1869,6 +1982,7 @@ void profile__foreach_group(struct profile *p, const struct prof_filter *flt, in
 			/* a full batch (or no room): hand it out, start again */
 			groups_flush(p, flt, flags, cb, arg, g, ng, memo, &m);
 			ng = 0;
+			batches++;
 			e = hmap_slot(&m, (uint64_t)stack << 32 | ctx, (uintptr_t)name, &found);
 		}
 		if (e)
@@ -1880,7 +1994,10 @@ void profile__foreach_group(struct profile *p, const struct prof_filter *flt, in
 	free(m.t);
 	free(how);
 	free(memo);
-	free(g);
+	if (batches == 0)
+		memo_keep(p, flt, g, ng);
+	else
+		free(g);
 }
 
 size_t profile__nstacks(const struct profile *p)
@@ -1912,6 +2029,7 @@ void profile__free(struct profile *p)
 		return;
 	struct prof_priv *v = p->priv;
 	if (v) {
+		memo_free(v->wm);
 		unwind__free(v->uw);
 		free(v->pcs);
 		free(v->flags);

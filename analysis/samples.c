@@ -52,6 +52,7 @@ struct prof_samples {
 	uint64_t *bigv;
 	size_t nbigv, capbigv;
 	int nomem;                    /* a sample was lost or broken (sticky) */
+	uint64_t version;             /* samples__version */
 };
 
 /* Room for need elements in *p (size bytes each): 0, or -ENOMEM with *p
@@ -236,11 +237,18 @@ int samples__append(struct prof_samples *s, const struct prof_sample *x)
 
 int samples__set(struct prof_samples *s, size_t i, const struct prof_sample *x)
 {
+	s->version++;
 	return encode(s, i, x);
+}
+
+uint64_t samples__version(const struct prof_samples *s)
+{
+	return s->version;
 }
 
 void samples__truncate(struct prof_samples *s, size_t n)
 {
+	s->version++;
 	if (n < s->n) {
 		s->n = n;
 		s->nbase = (n + (1u << BLOCK_SHIFT) - 1) >> BLOCK_SHIFT;
@@ -303,6 +311,7 @@ int samples__set_comm(struct prof_samples *s, size_t ctx, uint32_t n, const uint
 	struct ctx *c = &s->c[ctx];
 	uint64_t *f = malloc(n * sizeof(*f));
 	const char **m = malloc(n * sizeof(*m));
+	s->version++;
 	if (!f || !m) {
 		free(f);
 		free(m);

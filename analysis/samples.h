@@ -39,6 +39,10 @@ void samples__get(const struct prof_samples *s, size_t i, struct prof_sample *ou
 int samples__set(struct prof_samples *s, size_t i, const struct prof_sample *x);
 /* Keep the first n samples. */
 void samples__truncate(struct prof_samples *s, size_t n);
+/* Changes whenever samples__set, samples__truncate or samples__set_comm
+ * does (appends change samples__count): what was computed from the samples
+ * at one (version, count) holds while both stay. */
+uint64_t samples__version(const struct prof_samples *s);
 
 /* Contexts: ids 0 .. samples__nctx() - 1, each a (pid, tid) whose samples
  * show the names samples__set_comm gave it (NULL until then). */

@@ -165,17 +165,6 @@ static inline uint64_t psample__u64(const struct psample *s, const unsigned char
 /* The i-th read value (i < s->read.nr). */
 void psample__read_value(const struct psample *s, uint64_t read_format, uint64_t i,
     struct psample_readval *out);
-/*
- * User or kernel mode, the one way pmc tells them from the kernel's records
- * (a log's CALLCHAIN, a report's, `pmc convert` back to perf.data all carry
- * the result: one user flag per pc).  psample__misc_user: 1 if a record
- * header's misc says user mode (guest user too).  psample__chain: the pcs
- * of s's call chain without the context markers, at most max; flags[i] is
- * user_flag if the last marker before pcs[i] was a user one (user, guest
- * user), 0 after a kernel one (kernel, hypervisor, guest kernel), and
- * before any marker user_flag if `user`.  Returns how many were stored.
- */
-int psample__misc_user(uint16_t misc);
 /* The context after a chain entry pc >= PSAMPLE_CONTEXT_MAX (a marker),
  * user being the one before it: 1 user, 0 kernel (unknown markers keep
  * it).  psample__chain's rule, inline for the perf.data reader's direct
@@ -189,6 +178,18 @@ static inline int psample__context_user(uint64_t marker, int user)
 		return 0;
 	return user;
 }
+
+/*
+ * User or kernel mode, the one way pmc tells them from the kernel's records
+ * (a log's CALLCHAIN, a report's, `pmc convert` back to perf.data all carry
+ * the result: one user flag per pc).  psample__misc_user: 1 if a record
+ * header's misc says user mode (guest user too).  psample__chain: the pcs
+ * of s's call chain without the context markers, at most max; flags[i] is
+ * user_flag if the last marker before pcs[i] was a user one (user, guest
+ * user), 0 after a kernel one (kernel, hypervisor, guest kernel), and
+ * before any marker user_flag if `user`.  Returns how many were stored.
+ */
+int psample__misc_user(uint16_t misc);
 uint32_t psample__chain(const struct psample *s, int user, uint8_t user_flag,
     uint64_t *pcs, uint8_t *flags, uint32_t max);
 

@@ -81,10 +81,15 @@ check "cache: second report (from the cache) = without cache" cmp -s "$TMP/c1b.t
 # files of older formats (megabytes each, read by no pmc of this format) are
 # removed when this format's file is written; the debug-info cache's stay
 mkdir -p "$TMP/c8/pmc"; chmod 700 "$TMP/c8/pmc"
-for f in ksyms-0102-1234 ksyms4-0102-1234 kallsyms-0102-1234 debug-0102; do echo x >"$TMP/c8/pmc/$f"; done
+for f in ksyms-0102-1234 ksyms4-0102-1234 kallsyms-0102-1234 debug-0102 ksyms6-0102-1234 \
+    ksyms12-0102-1234 ksymsx-0102; do echo x >"$TMP/c8/pmc/$f"; done
 XDG=$TMP/c8 report "$TMP/k.log" >"$TMP/c8.txt"
 check "cache: older formats' files removed" test -z "$(ls "$TMP/c8/pmc" | grep -E '^(ksyms4?|kallsyms)-')"
 check "cache: the debug-info cache's files stay" test -f "$TMP/c8/pmc/debug-0102"
+# a newer pmc's (format 6, 12) are its own: two builds taking turns must
+# not delete each other's file at every report; nor is a name of no format
+check "cache: newer formats' files stay" test -f "$TMP/c8/pmc/ksyms6-0102-1234" -a \
+    -f "$TMP/c8/pmc/ksyms12-0102-1234" -a -f "$TMP/c8/pmc/ksymsx-0102"
 check "cache: report with older formats' files = without cache" cmp -s "$TMP/c8.txt" "$TMP/ref.txt"
 
 # an edited cache must not rename symbols: same length, so sizes still match

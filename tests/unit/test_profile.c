@@ -294,8 +294,10 @@ static void walk_group(void *arg, const struct prof_sample *s, uint64_t weight, 
  * sample by sample: the same (stack, context, name) keys in the same order
  * with the same weights and counts (keys), the same weight per function,
  * the functions first seen in the same order; with fewer callbacks than
- * samples when samples repeat (grouped). */
-static void check_group_walk(struct profile *p, const struct prof_filter *flt, int keys,
+ * samples when samples repeat (grouped).  Twice: the second walk with the
+ * same filter is served from the first one's groups (a -g report's two
+ * walks), and must give the same. */
+static void check_group_walk_once(struct profile *p, const struct prof_filter *flt, int keys,
     int grouped)
 {
 	static struct walk a, b;
@@ -333,6 +335,13 @@ static void check_group_walk(struct profile *p, const struct prof_filter *flt, i
 		free(w[i]->func_w);
 		free(w[i]->order);
 	}
+}
+
+static void check_group_walk(struct profile *p, const struct prof_filter *flt, int keys,
+    int grouped)
+{
+	check_group_walk_once(p, flt, keys, grouped);
+	check_group_walk_once(p, flt, keys, grouped);
 }
 
 static void t_group_walk(void **state)
@@ -387,6 +396,25 @@ static void t_group_walk(void **state)
 	f.pids = "20";
 	f.syms = p->f[p->l[0].func].name;
 	check_group_walk(p, &f, 1, 1);
+	/* the same filter buffer with other contents: another filter, not the
+	 * groups of the one it held before */
+	char tids[8] = "11";
+	profile__filter_init(&f);
+	f.tids = tids;
+	check_group_walk(p, &f, 1, 1);
+	memcpy(tids, "10", 3);
+	check_group_walk(p, &f, 1, 1);
+	/* a changed sample (offcpu.c's --wall rewrites weights): walked again */
+	profile__filter_init(&f);
+	check_group_walk(p, &f, 1, 1);
+	struct prof_sample s0;
+	profile__sample(p, 5, &s0);
+	s0.period *= 7;
+	s0.stack = 0;
+	assert_int_equal(samples__set(p->smp, 5, &s0), 0);
+	profile__filter_init(&f);
+	check_group_walk(p, &f, 1, 1);
+	check_group_walk(p, NULL, 1, 1);
 	profile__free(p);
 
 	/* more distinct keys than one batch of groups holds: a key handed out

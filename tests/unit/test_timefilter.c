@@ -126,6 +126,9 @@ static void t_bad(void **state)
 		"10%/0", "nan", "5,3", "%", "", " ", "x", "1,2,3", "1,5 3,8", "1, 3,4", "0%-200%",
 		"10%/2,0%-10%", "10%/11", "-5,3", "inf,", "nan%-20%", "10%x/2", "10%/2x", "50",
 		"1e400,", "10%,20%", "0%/1", "1,2 1,3",
+		/* reversed percent range; seconds past the strtod forms' 1e10 s
+		 * (the second range's start once wrapped below the first) */
+		"50%-20%", "0%-10%,60%-50%", "18446744069,", "1,2 18446744069,",
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

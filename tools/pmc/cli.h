@@ -114,8 +114,8 @@ enum {
 #define CLI_TIME_HELP \
 	"      --time RANGES      keep the samples of these times, perf's forms:\n" \
 	"                         START,END seconds (perf script's timestamps; or\n" \
-	"                         from the recording's start when START is before\n" \
-	"                         its first sample), 'S1,E1 S2,E2' several ranges,\n" \
+	"                         from the recording's start when the first value\n" \
+	"                         is within its length), 'S1,E1 S2,E2' several ranges,\n" \
 	"                         10%%/2 the 2nd tenth, 0%%-10%%,50%%-60%% percent\n" \
 	"                         ranges of the recording\n"
 #define CLI_SYMBOL_HELP \
