@@ -20,6 +20,7 @@
 #include "common/dynlib.h"
 #include "common/error.h"
 #include "report.h"
+#include "printable.h"
 
 /* The soname of the API capstone's headers describe. */
 #define CS_STR_(x) #x
@@ -172,7 +173,9 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o)
 	uint64_t start = fn->start, size = fn->size;
 	if (size <= 1 && sym_dso__find_func(fn->dso, fn->name, &start, &size) != 0)
 		size = 0;
-	fprintf(f, "# pmc annotate: %s [%s]\n", fn->name, sym_dso__path(fn->dso));
+	char path[4096];
+	fprintf(f, "# pmc annotate: %s [%s]\n", fn->name, printable__str(sym_dso__path(fn->dso), path,
+	    sizeof(path)));
 	fprintf(f, "# %" PRIu64 " of %" PRIu64 " samples (%.2f%%) in this function; "
 	    "address 0x%" PRIx64 ", %" PRIu64 " bytes\n", a.self, a.total,
 	    a.total ? 100.0 * (double)a.self / (double)a.total : 0, start, size);
@@ -184,7 +187,7 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o)
 	if (!code) {
 		const char *why = sym_dso__problem(fn->dso);
 		fprintf(f, "# no instructions: %s\n#\n#  %%      samples  address\n",
-		    why ? why : "the binary's code is not available");
+		    why ? printable__str(why, path, sizeof(path)) : "the binary's code is not available");
 		for (size_t i = 0; i < a.n; i++)
 			fprintf(f, "%7.2f%%  %8" PRIu64 "  0x%" PRIx64 "\n",
 			    100.0 * (double)a.cnt[i] / (double)(a.self ? a.self : 1), a.cnt[i], a.addr[i]);
@@ -244,7 +247,8 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o)
 				fprintf(f, "%9s  %7s", "", "");
 			fprintf(f, "  %-16" PRIx64 "  %-42s", lo, ins);
 			if (file)
-				fprintf(f, " %s:%d", strrchr(file, '/') ? strrchr(file, '/') + 1 : file, line);
+				fprintf(f, " %s:%d", printable__str(strrchr(file, '/') ? strrchr(file, '/') + 1 :
+				    file, path, sizeof(path)), line);
 			fputc('\n', f);
 		}
 		if (ni)
@@ -281,8 +285,8 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o)
 			FILE *src = sfd >= 0 ? fdopen(sfd, "r") : NULL;
 			if (sfd >= 0 && !src)
 				close(sfd);
-			fprintf(f, "#\n# %s%s\n#  Percent  Samples  Line\n", file,
-			    src ? "" : " (source not found: lines only)");
+			fprintf(f, "#\n# %s%s\n#  Percent  Samples  Line\n", printable__str(file, path,
+			    sizeof(path)), src ? "" : " (source not found: lines only)");
 			char buf[4096];
 			int ln = 0;
 			for (int L = lo; L <= hi; L++) {

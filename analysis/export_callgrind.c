@@ -11,6 +11,7 @@
 
 #include "common/error.h"
 #include "report.h"
+#include "printable.h"
 
 struct cost {                 /* (func, line) self, or edge (caller, callee) inclusive */
 	uint32_t a, b;            /* func / caller, line / callee */
@@ -165,16 +166,18 @@ int export__callgrind(FILE *f, struct profile *p, const struct report_opts *o)
 		fprintf(f, "\n");
 	}
 	uint32_t cur = UINT32_MAX;
+	char ob[4096], fl[4096];           /* paths, printable: one record a line */
 	for (size_t i = 0; i < g.n; i++) {
 		struct cost *c = &g.c[i];
 		if (c->a != cur) {
 			cur = c->a;
-			fprintf(f, "\nob=%s\nfl=%s\nfn=%s\n", sym_dso__path(p->f[cur].dso), fname(p, cur),
-			    p->f[cur].name);
+			fprintf(f, "\nob=%s\nfl=%s\nfn=%s\n", printable__str(sym_dso__path(p->f[cur].dso),
+			    ob, sizeof(ob)), printable__str(fname(p, cur), fl, sizeof(fl)), p->f[cur].name);
 		}
 		if (c->edge) {
-			fprintf(f, "cob=%s\ncfi=%s\ncfn=%s\ncalls=", sym_dso__path(p->f[c->b].dso),
-			    fname(p, c->b), p->f[c->b].name);
+			fprintf(f, "cob=%s\ncfi=%s\ncfn=%s\ncalls=", printable__str(sym_dso__path(
+			    p->f[c->b].dso), ob, sizeof(ob)), printable__str(fname(p, c->b), fl, sizeof(fl)),
+			    p->f[c->b].name);
 			uint64_t calls = 0;
 			for (int k = 0; k < g.nev; k++)
 				calls += c->v[k];

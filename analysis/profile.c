@@ -20,6 +20,7 @@
 
 #include "hmap.h"
 #include "offcpu.h"
+#include "printable.h"
 #include "profile.h"
 #include "samples.h"
 #include "common/error.h"
@@ -281,7 +282,7 @@ static void set_comm(struct profile *p, int32_t tid, uint64_t time, const char *
 		nomem(p);
 		return;
 	}
-	t->h[t->n++] = (struct cname){ time, symtab__intern(p->st, name) };
+	t->h[t->n++] = (struct cname){ time, symtab__intern_name(p->st, name) };
 }
 
 static const char *comm_at(struct profile *p, int32_t tid, uint64_t time)
@@ -627,11 +628,13 @@ static void take_header(struct profile *p, const struct pmclog_ev_header *h)
 {
 	struct prof_header *o = &p->hdr;
 	o->have = 1;
-	snprintf(o->libversion, sizeof(o->libversion), "%s", h->pl_libversion ? h->pl_libversion : "");
-	snprintf(o->hostname, sizeof(o->hostname), "%s", h->pl_hostname ? h->pl_hostname : "");
+	/* shown only, so kept printable (printable.h); the kernel's release
+	 * is matched against files, so kept as recorded */
+	printable__copy(h->pl_libversion, o->libversion, sizeof(o->libversion));
+	printable__copy(h->pl_hostname, o->hostname, sizeof(o->hostname));
 	snprintf(o->kernel, sizeof(o->kernel), "%s", h->pl_kernel ? h->pl_kernel : "");
-	snprintf(o->cpudesc, sizeof(o->cpudesc), "%s", h->pl_cpudesc ? h->pl_cpudesc : "");
-	snprintf(o->cmdline, sizeof(o->cmdline), "%s", h->pl_cmdline ? h->pl_cmdline : "");
+	printable__copy(h->pl_cpudesc, o->cpudesc, sizeof(o->cpudesc));
+	printable__copy(h->pl_cmdline, o->cmdline, sizeof(o->cmdline));
 	o->start_realtime = h->pl_start_realtime;
 	o->start_clock = h->pl_start_clock;
 	o->arch = h->pl_arch;
@@ -664,7 +667,7 @@ static void keep_side(struct profile *p, const struct pmclog_ev *ev)
 		if (!(b = side(p, PROF_SB_COMM, t, c->pl_pid, c->pl_tid)))
 			break;
 		b->exec = !!(c->pl_flags & PMCLOG_COMM_F_EXEC);
-		b->name = symtab__intern(p->st, c->pl_comm);
+		b->name = symtab__intern_name(p->st, c->pl_comm);
 		break;
 	}
 	case PMCLOG_TYPE_PROCFORK: {
@@ -694,7 +697,7 @@ static void keep_side(struct profile *p, const struct pmclog_ev *ev)
 		b->len = mi->pl_len;
 		b->pgoff = mi->pl_pgoff;
 		b->prot = mi->pl_prot;
-		b->name = symtab__intern(p->st, mi->pl_pathname);
+		b->name = symtab__intern_name(p->st, mi->pl_pathname);   /* shown, not opened */
 		break;
 	}
 	default:
@@ -728,7 +731,7 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		break;
 	case PMCLOG_TYPE_PMCALLOCATE: {
 		const struct pmclog_ev_pmcallocate *a = &ev->pl_u.pl_a;
-		const char *name = symtab__intern(p->st, a->pl_evname && *a->pl_evname ?
+		const char *name = symtab__intern_name(p->st, a->pl_evname && *a->pl_evname ?
 		    a->pl_evname : (pmc_name_of_event((enum pmc_event)a->pl_event) ?
 		    pmc_name_of_event((enum pmc_event)a->pl_event) : "?"));
 		if (same_event_other_cpu(p, a, name))
@@ -750,7 +753,7 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		if (ix == NO_IX)
 			break;
 		struct prof_event *e = &p->ev[ix];
-		e->name = symtab__intern(p->st, ev->pl_u.pl_ad.pl_evname);
+		e->name = symtab__intern_name(p->st, ev->pl_u.pl_ad.pl_evname);
 		break;
 	}
 	case PMCLOG_TYPE_CALLCHAIN: {
@@ -1052,6 +1055,10 @@ static uint32_t func_ix(struct profile *p, struct sym_dso *d, const char *name, 
     uint64_t size)
 {
 	int found;
+	/* a symbol's name comes from the binary (or a JIT's perf map): shown
+	 * made printable, interned so that the key stays one pointer */
+	if (printable__needs(name))
+		name = symtab__intern_name(p->st, name);
 	struct hent *e = hmap_slot(&p->priv->fn_ix, sym_dso__id(d), (uint64_t)(uintptr_t)name,
 	    &found);
 	if (!e)

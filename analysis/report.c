@@ -12,6 +12,7 @@
 #include "common/error.h"
 #include "kcache.h"
 #include "numfmt.h"
+#include "printable.h"
 #include "report.h"
 
 #define NONE UINT32_MAX
@@ -395,8 +396,10 @@ void report__header_lines(FILE *f, const struct profile *p, const char *pre)
 	struct tm tm;
 	if (h->start_realtime && localtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %z", &tm);
-	fprintf(f, "%srecorded: %s on %s (kernel %s), pmc %s\n", pre, when, h->hostname, h->kernel,
-	    h->libversion);
+	/* the kernel's release is kept as recorded (profile.c take_header) */
+	char kern[4 * sizeof(h->kernel)];
+	fprintf(f, "%srecorded: %s on %s (kernel %s), pmc %s\n", pre, when, h->hostname,
+	    printable__str(h->kernel, kern, sizeof(kern)), h->libversion);
 	fprintf(f, "%scpu: %s\n", pre, h->cpudesc[0] ? h->cpudesc : "?");
 	if (h->cmdline[0])
 		fprintf(f, "%scommand: %s\n", pre, h->cmdline);
@@ -419,9 +422,10 @@ static const char *creset(const struct report_opts *o, double pct)
 
 static void srcline_str(const struct hist_entry *e, char *buf, size_t len)
 {
+	char name[1024];
 	if (e->file)
-		snprintf(buf, len, "%s:%d", strrchr(e->file, '/') ? strrchr(e->file, '/') + 1 : e->file,
-		    e->line);
+		snprintf(buf, len, "%s:%d", printable__str(strrchr(e->file, '/') ?
+		    strrchr(e->file, '/') + 1 : e->file, name, sizeof(name)), e->line);
 	else
 		snprintf(buf, len, "??:0");
 }
@@ -601,7 +605,9 @@ static void print_problems(FILE *f, struct profile *p)
 		if (!any)
 			fprintf(f, "#\n# Warnings:\n");
 		any = 1;
-		fprintf(f, "#   %s: %s\n", sym_dso__path(d), why);
+		char path[4096], w[4096];
+		fprintf(f, "#   %s: %s\n", printable__str(sym_dso__path(d), path, sizeof(path)),
+		    printable__str(why, w, sizeof(w)));
 	}
 	const char *kw[2] = { symtab__kernel_warning(p->st), kcache__refused() };
 	for (int i = 0; i < 2; i++) {

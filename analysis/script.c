@@ -12,6 +12,7 @@
 #include "pmc.h"
 #include "json.h"
 #include "script.h"
+#include "printable.h"
 
 static const struct {
 	const char *name;
@@ -198,8 +199,9 @@ static void text_where(const struct ctx *c, unsigned f, const struct where *w)
 		}
 	}
 	if (f & SCRIPT_F_DSO) {
+		char path[4096];
 		fputs(" (", o);
-		fputs(w->dso, o);
+		fputs(printable__str(w->dso, path, sizeof(path)), o);
 		putc(')', o);
 	}
 }

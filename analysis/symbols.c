@@ -29,6 +29,7 @@
 #include "symbols.h"
 #include "dbgcache.h"
 #include "kcache.h"
+#include "printable.h"
 #include "common/dynlib.h"
 #include "common/error.h"
 #include "common/grow.h"
@@ -555,6 +556,21 @@ const char *symtab__intern(struct symtab *st, const char *s)
 	return pool_intern(&st->pool, s ? s : "");
 }
 
+const char *symtab__intern_name(struct symtab *st, const char *s)
+{
+	if (!printable__needs(s))
+		return symtab__intern(st, s);
+	size_t len = 4 * strlen(s) + 1;      /* every byte \xNN at most */
+	char *buf = malloc(len);
+	if (!buf) {
+		st->pool.nomem = 1;
+		return "?";
+	}
+	const char *r = symtab__intern(st, printable__str(s, buf, len));
+	free(buf);
+	return r;
+}
+
 static void mark_nomem(struct symtab *st)
 {
 	st->nomem = 1;
@@ -650,7 +666,7 @@ static struct sym_dso *new_dso(struct symtab *st, enum sym_dso_kind kind, const 
 	}
 	d->st = st;
 	d->kind = kind;
-	d->name = symtab__intern(st, name);
+	d->name = symtab__intern_name(st, name);
 	d->has_dwarf = -1;
 	d->id = (unsigned)st->ndso;
 	st->dsos[st->ndso++] = d;
@@ -785,7 +801,7 @@ void symtab__set_jitdump(struct symtab *st, pid_t pid, const char *path)
 		return;
 	}
 	d->jit_state = 1;
-	d->name = symtab__intern(st, base_name(path));
+	d->name = symtab__intern_name(st, base_name(path));
 }
 
 struct sym_dso *symtab__jit(struct symtab *st, pid_t pid)

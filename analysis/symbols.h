@@ -65,6 +65,10 @@ void symtab__free(struct symtab *st);
 /* Interned string (pointer-comparable); "?" when out of memory (then
  * symtab__nomem says so). */
 const char *symtab__intern(struct symtab *st, const char *s);
+/* s as a report shows it, interned: as is, or when it holds control
+ * characters a copy with each written \xNN (printable.h).  For names that
+ * are only shown (commands, events, functions), never for paths to open. */
+const char *symtab__intern_name(struct symtab *st, const char *s);
 /* 1 if an allocation failed (a name, a symbol, a mapping was dropped):
  * sticky, for the owner of the table to fail with -ENOMEM. */
 int symtab__nomem(const struct symtab *st);

@@ -82,6 +82,27 @@ check "dump --json: every line valid UTF-8 JSON" python3 -c "
 import json, sys
 for l in open(sys.argv[1], 'rb'): json.loads(l.decode('utf-8'))" "$TMP/u.dump"
 
+# ---- names with control characters: written \xNN, never raw -------------------------------
+# A program named ESC ] 0 ; pwn BEL x (a terminal retitles itself) with a newline
+# after it: raw in a report it would act on the terminal and split lines.
+ctl="$TMP/$(printf '\033]0;pwn\007x\ny')"
+cp "$HELPERS/busy" "$ctl"
+"$PMC" record -g -e cpu-clock -o "$TMP/ctl.log" -- "$ctl" 200 >/dev/null 2>&1
+"$PMC" report -i "$TMP/ctl.log" --color never -s comm,dso,sym >"$TMP/ctl.rep" 2>&1
+"$PMC" report -i "$TMP/ctl.log" --color never -g caller >"$TMP/ctl.g" 2>&1
+"$PMC" script -i "$TMP/ctl.log" >"$TMP/ctl.scr" 2>&1
+"$PMC" report -i "$TMP/ctl.log" -F callgrind -o "$TMP/ctl.cg" -f 2>/dev/null
+for out in rep g scr cg; do
+  if ! LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$TMP/ctl.$out" &&
+     grep -qF '\x1b]0;pwn\x07x\x0ay' "$TMP/ctl.$out"; then
+    ok "control characters in a program's name: written \\xNN in $out, no raw control byte"
+  else fail "control characters in $out" "$(LC_ALL=C grep -c "$(printf '\033')" "$TMP/ctl.$out") lines with ESC"; fi
+done
+# every line of the script output is a sample line or a call chain line: no name split it
+if awk '!/^\t/ && !/^$/ && $0 !~ /x0ay/ {bad++} END {exit bad > 0}' "$TMP/ctl.scr"; then
+  ok "script: a newline in a name does not start a line"
+else fail "script lines" "$(grep -v '^\s' "$TMP/ctl.scr" | grep -v x0ay | head -3)"; fi
+
 # ---- item 5: --follow on a log whose writer died ---------------------------------------
 "$PMC" record -e cpu-clock -o "$TMP/f.log" -- "$HELPERS/busy" 60000 >/dev/null 2>&1 &
 wpid=$!

@@ -22,6 +22,7 @@
 #include "report.h"
 #include "tree.h"
 #include "perfdata/perfdata.h"
+#include "printable.h"
 
 /* Sample i of a loaded profile, decoded. */
 static struct prof_sample smp(struct profile *p, size_t i)
@@ -262,6 +263,48 @@ static void t_perfmap_and_kernel(void **state)
 	assert_true(p->f[fr[0].func].kernel);
 	n = profile__frames(p, smp(p, 2).stack, 0, &fr);
 	assert_string_equal(p->f[fr[0].func].name, "bpf_prog_test");
+	profile__free(p);
+	unlink(mp);
+}
+
+/* Names from a recording with control characters (a JIT's perf map, a
+ * command, a kernel symbol record, an event) are stored written \xNN
+ * (printable.h): a report cannot carry a terminal escape or a newline. */
+static void t_names_printable(void **state)
+{
+	struct wlog w;
+	char mp[PATH_MAX], buf[64];
+	pid_t pid = 999998;
+	(void)state;
+	assert_false(printable__needs("plain name, é"));
+	assert_true(printable__needs("a\tb"));
+	assert_true(printable__needs("\177"));
+	assert_string_equal(printable__str("x\033]0;t\007\n", buf, sizeof(buf)),
+	    "x\\x1b]0;t\\x07\\x0a");
+	assert_string_equal(printable__copy("abc\001def", buf, 6), "abc");   /* cut, not split */
+	snprintf(mp, sizeof(mp), "/tmp/perf-%d.map", (int)pid);
+	FILE *f = fopen(mp, "w");
+	assert_non_null(f);
+	fprintf(f, "7f0000001000 100 jit\033]0;owned\007\n");
+	fclose(f);
+	uint64_t a[1] = { 0x7f0000001010 }, b[1] = { 0xffffffffa0000010ull };
+	w_begin(&w);
+	w_comm(&w, pid, pid, "\033[2Jclear");
+	w_sample(&w, pid, pid, 0, 1, a, 0);
+	assert_int_equal(pmc__logrec_ksymbol(&ta_rec, 0xffffffffa0000000ull, 0x100, 1, 0,
+	    "bpf\nprog"), 0);
+	w_put(&w);
+	w_sample(&w, pid, pid, 0, 1, b, 1);
+	const char *path = w_end(&w, "ctl.log", 1);
+	struct profile *p;
+	assert_int_equal(profile__load(&p, path, NULL), 0);
+	profile__resolve(p);
+	const struct prof_frame *fr;
+	assert_int_equal(profile__frames(p, smp(p, 0).stack, 0, &fr), 1);
+	assert_string_equal(p->f[fr[0].func].name, "jit\\x1b]0;owned\\x07");
+	assert_string_equal(smp(p, 0).comm, "\\x1b[2Jclear");
+	assert_int_equal(profile__frames(p, smp(p, 1).stack, 0, &fr), 1);
+	assert_string_equal(p->f[fr[0].func].name, "bpf\\x0aprog");
 	profile__free(p);
 	unlink(mp);
 }
@@ -1156,6 +1199,7 @@ int main(void)
 		cmocka_unit_test(t_elf_symbols),
 		cmocka_unit_test(t_buildid_mismatch),
 		cmocka_unit_test(t_perfmap_and_kernel),
+		cmocka_unit_test(t_names_printable),
 		cmocka_unit_test(t_func_lookup_as_libdwfl),
 		cmocka_unit_test(t_plt_irelative),
 		cmocka_unit_test(t_demangle),
