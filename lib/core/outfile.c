@@ -55,7 +55,12 @@ static int symlink_trusted(const char *path, const struct stat *lsb)
 	return lsb->st_uid == geteuid() || lsb->st_uid == dsb.st_uid;
 }
 
-/* ".NAME.XXXXXX" beside target, created O_EXCL|O_NOFOLLOW. */
+/* The part of NAME a temporary name keeps: ".NAME.XXXXXX" must fit in
+ * NAME_MAX whatever NAME's length (a valid 255-byte name included). */
+#define TEMP_BASE_MAX (NAME_MAX - 8)
+
+/* ".NAME.XXXXXX" beside target (NAME cut to TEMP_BASE_MAX bytes), created
+ * O_EXCL|O_NOFOLLOW. */
 static int open_temp(struct pmc_outfile *o, mode_t mode)
 {
 	const char *base = strrchr(o->target, '/');
@@ -64,13 +69,15 @@ static int open_temp(struct pmc_outfile *o, mode_t mode)
 	static unsigned counter;
 
 	base = base ? base + 1 : o->target;
+	int baselen = strlen(base) > TEMP_BASE_MAX ? TEMP_BASE_MAX : (int)strlen(base);
 	if (!(o->tmp = malloc(len)))
 		return -ENOMEM;
 	for (int tries = 0; tries < 100; tries++) {
 		struct timespec ts;
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		unsigned r = (unsigned)ts.tv_nsec ^ ((unsigned)getpid() << 12) ^ (counter++ * 2654435761u);
-		snprintf(o->tmp, len, "%.*s.%s.%06x", (int)dirlen, o->target, base, r & 0xffffff);
+		snprintf(o->tmp, len, "%.*s.%.*s.%06x", (int)dirlen, o->target, baselen, base,
+		    r & 0xffffff);
 		o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 		if (o->fd >= 0)
 			return 0;

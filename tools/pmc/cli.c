@@ -76,7 +76,7 @@ int cli_use_color(FILE *f)
 	const char *nc = getenv("NO_COLOR");
 	if (nc && *nc)
 		return 0;
-	return isatty(fileno(f));
+	return isatty(f == stdout ? STDOUT_FILENO : fileno(f));   /* stdout: a cookie stream */
 }
 
 int cli_parse_color(const char *when, int automatic)
@@ -165,14 +165,66 @@ static void abort_pending(void)
 	pending = NULL;
 }
 
+const char *cli_file_arg(const char *opt, const char *arg)
+{
+	if (!*arg)
+		cli_usage_error("%s needs a file name (or '-')", opt);
+	return arg;
+}
+
+/* stdio forgets why a write to standard output failed (the buffer is
+ * dropped and errno is overwritten by whatever runs next), so a command's
+ * stdout is a stream over fd 1 that keeps the errno of the write that
+ * failed, for cli_close_output to say ("No space left on device", "Broken
+ * pipe").  It replaces stdout (glibc's stdout is an ordinary variable), so
+ * `f == stdout` still tells standard output. */
+static int stdout_errno;
+
+static ssize_t stdout_write(void *cookie, const char *buf, size_t n)
+{
+	size_t done = 0;
+
+	(void)cookie;
+	while (done < n) {
+		ssize_t w = write(STDOUT_FILENO, buf + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {   /* a short count: stdio marks the stream failed */
+			if (!stdout_errno)
+				stdout_errno = w < 0 ? errno : EIO;
+			break;
+		}
+		done += (size_t)w;
+	}
+	return (ssize_t)done;
+}
+
+static void stdout_keep_errno(void)
+{
+	static const cookie_io_functions_t io = { .write = stdout_write };
+	static int done;
+	FILE *f;
+
+	if (done++)
+		return;
+	fflush(stdout);
+	if (!(f = fopencookie(NULL, "w", io)))
+		return;     /* plain stdout: the message may say less */
+	if (isatty(STDOUT_FILENO))
+		setvbuf(f, NULL, _IOLBF, 0);
+	stdout = f;
+}
+
 FILE *cli_open_output(struct pmc_outfile *of, const char *path, int force)
 {
 	static int registered;
 
 	memset(of, 0, sizeof(*of));
 	of->fd = -1;
-	if (!path || strcmp(path, "-") == 0)
+	if (!path || strcmp(path, "-") == 0) {
+		stdout_keep_errno();
 		return stdout;
+	}
 	if (pmc_outfile_fopen(of, path, force ? PMC_OUT_FORCE : 0) < 0)
 		cli_die(CLI_EXIT_FAIL, "%s", pmc_errmsg());
 	if (!registered++)
@@ -197,6 +249,8 @@ int cli_close_output(struct pmc_outfile *of, FILE *f, int failed)
 	if (!of->fp) {        /* standard output */
 		if (!failed && fflush(f) == 0 && !ferror(f))
 			return 0;
+		if (stdout_errno)
+			e = stdout_errno;
 		cli_warn("cannot write the output: %s", strerror(e ? e : EIO));
 		return -1;
 	}

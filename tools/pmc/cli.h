@@ -44,6 +44,10 @@ int cli_parse_color(const char *when, int automatic);
 /* --percent-limit P (a "%" may follow): P >= 0, else a usage error. */
 double cli_parse_percent(const char *arg, const char *opt);
 
+/* The FILE of an option (opt: "-o", "-i"), or a file operand: arg, or a
+ * usage error "OPT needs a file name (or '-')" when it is empty. */
+const char *cli_file_arg(const char *opt, const char *arg);
+
 struct pmc_outfile;
 /* -o FILE of a command: stdout for NULL or "-", else a file created by the
  * one output opener (pmc_outfile_open in pmc.h: temporary file renamed into place,

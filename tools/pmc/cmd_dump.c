@@ -394,7 +394,7 @@ int cmd_dump(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":i:fh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'i': path = optarg; break;
+		case 'i': path = cli_file_arg("-i", optarg); break;
 		case 'J': json = 1; break;
 		case 'f': follow = 1; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;

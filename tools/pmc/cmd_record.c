@@ -360,11 +360,7 @@ int cmd_record(int argc, char **argv)
 		case 'c': s->period = cli_parse_u64(optarg, "period"); break;
 		case 'g': s->callchain = 1; break;
 		case OPT_CALL_GRAPH: parse_call_graph(&o, optarg); break;
-		case 'o':
-			if (!*optarg)
-				cli_usage_error("-o needs a file name (or '-')");
-			o.out = optarg;
-			break;
+		case 'o': o.out = cli_file_arg("-o", optarg); break;
 		case 'f': o.force = 1; break;
 		case 'z': o.zstd = 1; break;
 		case 'b':

@@ -217,7 +217,7 @@ static void parse_options(struct stat_opts *o, int argc, char **argv, const char
 		case OPT_PER_SOCKET: set_aggr(o, AGGR_SOCKET); break;
 		case OPT_PER_THREAD: set_aggr(o, AGGR_THREAD); break;
 		case 'b': o->backend = optarg; break;
-		case 'o': *outpath = optarg; break;
+		case 'o': *outpath = cli_file_arg("-o", optarg); break;
 		case 'h': usage(stdout); exit(0);
 		default:
 			if (!cli_target_option(&o->tgt, c, optarg))
