@@ -82,6 +82,8 @@ int cmd_convert(int argc, char **argv)
 	if (zstd && to && !strcmp(to, "perf"))
 		cli_usage_error("-z applies to pmc logs only");
 
+	if (!strcmp(out, "-"))
+		cli_refuse_binary_tty("a binary file");   /* both formats are */
 	in_shown = strcmp(in, "-") == 0 ? "<stdin>" : in;
 	out_shown = strcmp(out, "-") == 0 ? "<stdout>" : out;
 	in_fd = strcmp(in, "-") == 0 ? 0 : open(in, O_RDONLY | O_CLOEXEC);

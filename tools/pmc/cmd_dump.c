@@ -366,10 +366,8 @@ static int dump_perfdata(int fd, const char *shown)
 		cli_warn("%s: perf.data truncated (the records before the cut were printed)", shown);
 		rc = CLI_EXIT_FAIL;
 	}
-	if (ferror(stdout)) {
-		cli_warn("error writing the output");
+	if (cli_flush_stdout(0) != 0)
 		rc = CLI_EXIT_FAIL;
-	}
 	free(ev);
 	perfdata__close(pd);
 	return rc;
@@ -464,10 +462,8 @@ int cmd_dump(int argc, char **argv)
 			rc = CLI_EXIT_FAIL;
 		}
 	}
-	if (ferror(stdout)) {
-		cli_warn("error writing the output");
+	if (cli_flush_stdout(0) != 0)
 		rc = CLI_EXIT_FAIL;
-	}
 	free(ev);
 	pmclog_close(p);
 	return rc;

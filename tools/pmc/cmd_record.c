@@ -210,9 +210,7 @@ static void open_output(struct rec *r)
 
 	if (!strcmp(o->out, "-")) {
 		r->shown = "<stdout>";
-		if (isatty(STDOUT_FILENO))
-			cli_usage_error("refusing to write a binary log to a terminal; "
-			    "redirect or pipe standard output, or give -o FILE");
+		cli_refuse_binary_tty("a binary log");
 		/* The log keeps the pipe; our standard output (and the command's)
 		 * becomes standard error, so nothing else can write into the log. */
 		r->logfd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);

@@ -211,8 +211,8 @@ int cmd_report(int argc, char **argv)
 		path = cli_default_input();
 	if (report__parse_sort(&o, sort) != 0)
 		cli_usage_error("--sort: %s", pmc_errmsg());
-	if (fmt == F_PPROF && !out && isatty(1))
-		cli_usage_error("pprof output is binary: give -o FILE (or redirect)");
+	if (fmt == F_PPROF && (!out || !strcmp(out, "-")))
+		cli_refuse_binary_tty("a binary pprof profile");
 
 	struct pmc_outfile of;
 	FILE *f = cli_open_output(&of, out, force);
