@@ -286,11 +286,13 @@ int cli_close_output(struct pmc_outfile *of, FILE *f, int failed)
 	}
 	if (!of->fp)          /* standard output */
 		return cli_flush_stdout(failed);
-	if (failed) {
+	if (failed && !ferror(f)) {
 		cli_warn("cannot write '%s': %s", of->path, strerror(e ? e : EIO));
 		pmc_outfile_abort(of);
 		return -1;
 	}
+	/* a failed write: commit fails and says why (the stream kept the
+	 * errno), leaving nothing behind */
 	if (pmc_outfile_commit(of) < 0) {
 		cli_warn("%s", pmc_errmsg());
 		return -1;
