@@ -20,7 +20,8 @@ struct annotate_opts {
 };
 
 /* 0; -errno and pmc_errmsg() when the function has no samples or cannot
- * be disassembled. */
+ * be disassembled (nothing was written); -1 when writing to f failed
+ * (ferror(f), errno from the write), as report's writers. */
 int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o);
 
 #endif

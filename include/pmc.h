@@ -2040,7 +2040,8 @@ int pmc_host_has_hw_pmu(void);
  * and analysis), so the rules below hold everywhere:
  *
  *  - A new file is written under a temporary name in the same directory
- *    (".NAME.XXXXXX", O_CREAT|O_EXCL|O_NOFOLLOW) and renamed to NAME by
+ *    (".NAME.XXXXXX", NAME cut so that it fits NAME_MAX however long
+ *    NAME is; O_CREAT|O_EXCL|O_NOFOLLOW) and renamed to NAME by
  *    pmc_outfile_commit() once everything was written; a failed write or
  *    pmc_outfile_abort() removes it, so nothing partial blocks the next run.
  *    Without PMC_OUT_FORCE the rename never replaces a file that appeared

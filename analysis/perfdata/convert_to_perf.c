@@ -860,7 +860,7 @@ int perfdata__from_pmclog(int in_fd, int out_fd, uint64_t *nsamples, int *trunca
 	struct pmclog_ev *ev = malloc(sizeof(*ev));
 	void *lp = NULL;
 	struct stat sb;
-	int rc = 0;
+	int rc = 0, read_failed = 0;
 
 	*nsamples = 0;
 	*truncated = 0;
@@ -923,6 +923,7 @@ int perfdata__from_pmclog(int in_fd, int out_fd, uint64_t *nsamples, int *trunca
 	}
 	if (!w->err && ev->pl_state == PMCLOG_ERROR) {
 		rc = -(errno ? errno : EILSEQ);      /* the reader said why */
+		read_failed = 1;
 		/* what was read is still written out */
 	}
 	if (!w->err && ev->pl_state == PMCLOG_EOF)
@@ -944,8 +945,12 @@ int perfdata__from_pmclog(int in_fd, int out_fd, uint64_t *nsamples, int *trunca
 		if (frc < 0 && !rc)
 			rc = frc;
 	}
-	if (rc)          /* unless reading the log failed first */
+	if (read_failed) {   /* the input's fault, whatever writing said since */
+		pmc__clear_reason();
+		pmc__err(rc, "cannot read the log: %s", pmclog_errmsg(lp));
+	} else if (rc) {
 		pmc__err(rc, "cannot write the perf.data: %s", strerror(-rc));
+	}
 	*nsamples = w->nsamples;
 out:
 	if (lp)

@@ -56,6 +56,15 @@ int perfdata__is_perfdata(const void *buf, size_t len);
  * files by pread, pipes and FIFOs by tee(2). */
 int perfdata__sniff(int fd);
 
+/* What fd holds, by its magic, looked at as perfdata__sniff does (nothing
+ * consumed): PD_KIND_PERF (or perf's directory), PD_KIND_PMCLOG,
+ * PD_KIND_OTHER (neither: a text file, zeros, an empty file),
+ * PD_KIND_UNKNOWN (a terminal or socket: looking would consume), -EISDIR
+ * for any other directory, or -errno when it cannot be read.  pmc convert
+ * blames its input with it before it creates the output. */
+enum { PD_KIND_UNKNOWN, PD_KIND_PERF, PD_KIND_PMCLOG, PD_KIND_OTHER };
+int perfdata__sniff_kind(int fd);
+
 /* Deliver records in file order instead of perf's time order (before the
  * first read).  Default: ordered. */
 void perfdata__set_ordered(struct perfdata *p, int on);

@@ -48,34 +48,77 @@ static int peek_pipe(int fd, unsigned char *buf, size_t n, size_t *got)
 	return 0;
 }
 
-int perfdata__sniff(int fd)
+/* Up to 8 bytes from fd's current position, left for the reader: 1 and
+ * b/got filled, 0 when looking would consume (a terminal, a socket),
+ * -errno on error.  A directory is looked at through its "data" file
+ * (perf record --threads); *isdir says it was one. */
+static int peek(int fd, unsigned char b[8], size_t *got, int *isdir)
 {
-	unsigned char b[8];
 	struct stat sb;
-	size_t got = 0;
 
+	*got = 0;
+	*isdir = 0;
 	if (fstat(fd, &sb) < 0)
 		return -errno;
 	if (S_ISDIR(sb.st_mode)) {
 		int d = openat(fd, "data", O_RDONLY | O_CLOEXEC);
 		ssize_t r;
+		*isdir = 1;
 		if (d < 0)
-			return 0;
-		r = pread(d, b, sizeof(b), 0);
+			return 1;
+		r = pread(d, b, 8, 0);
 		close(d);
-		return r > 0 && perfdata__is_perfdata(b, (size_t)r);
+		*got = r > 0 ? (size_t)r : 0;
+		return 1;
 	}
 	if (S_ISREG(sb.st_mode) || S_ISBLK(sb.st_mode)) {
-		ssize_t r = pread(fd, b, sizeof(b), lseek(fd, 0, SEEK_CUR));
+		ssize_t r = pread(fd, b, 8, lseek(fd, 0, SEEK_CUR));
 		if (r < 0)
 			return -errno;
-		got = (size_t)r;
-	} else if (S_ISFIFO(sb.st_mode)) {
-		int rc = peek_pipe(fd, b, sizeof(b), &got);
-		if (rc < 0)
-			return rc;
-	} else {
-		return 0;                 /* cannot look without consuming: not ours */
+		*got = (size_t)r;
+		return 1;
 	}
-	return perfdata__is_perfdata(b, got);
+	if (S_ISFIFO(sb.st_mode)) {
+		int rc = peek_pipe(fd, b, 8, got);
+		return rc < 0 ? rc : 1;
+	}
+	if (S_ISCHR(sb.st_mode)) {
+		/* /dev/zero reads in place; a terminal refuses pread (ESPIPE) */
+		ssize_t r = pread(fd, b, 8, 0);
+		if (r >= 0) {
+			*got = (size_t)r;
+			return 1;
+		}
+	}
+	return 0;                 /* cannot look without consuming */
+}
+
+int perfdata__sniff(int fd)
+{
+	unsigned char b[8];
+	size_t got;
+	int isdir, rc = peek(fd, b, &got, &isdir);
+
+	return rc <= 0 ? rc : perfdata__is_perfdata(b, got);
+}
+
+int perfdata__sniff_kind(int fd)
+{
+	unsigned char b[8];
+	size_t got;
+	int isdir, rc = peek(fd, b, &got, &isdir);
+
+	if (rc <= 0)
+		return rc < 0 ? rc : PD_KIND_UNKNOWN;
+	if (perfdata__is_perfdata(b, got))
+		return PD_KIND_PERF;
+	if (isdir)
+		return -EISDIR;
+	/* docs/log-format.md: "\x89PMCLOG" then R (raw) or Z (zstd); a log
+	 * cut inside its magic (even empty) is a log, which the reader calls
+	 * truncated */
+	if (memcmp(b, "\x89PMCLOG", got < 7 ? got : 7) == 0 &&
+	    (got < 8 || b[7] == 'R' || b[7] == 'Z'))
+		return PD_KIND_PMCLOG;
+	return PD_KIND_OTHER;
 }

@@ -55,7 +55,12 @@ static int symlink_trusted(const char *path, const struct stat *lsb)
 	return lsb->st_uid == geteuid() || lsb->st_uid == dsb.st_uid;
 }
 
-/* ".NAME.XXXXXX" beside target, created O_EXCL|O_NOFOLLOW. */
+/* The part of NAME a temporary name keeps: ".NAME.XXXXXX" must fit in
+ * NAME_MAX whatever NAME's length (a valid 255-byte name included). */
+#define TEMP_BASE_MAX (NAME_MAX - 8)
+
+/* ".NAME.XXXXXX" beside target (NAME cut to TEMP_BASE_MAX bytes), created
+ * O_EXCL|O_NOFOLLOW. */
 static int open_temp(struct pmc_outfile *o, mode_t mode)
 {
 	const char *base = strrchr(o->target, '/');
@@ -64,13 +69,15 @@ static int open_temp(struct pmc_outfile *o, mode_t mode)
 	static unsigned counter;
 
 	base = base ? base + 1 : o->target;
+	int baselen = strlen(base) > TEMP_BASE_MAX ? TEMP_BASE_MAX : (int)strlen(base);
 	if (!(o->tmp = malloc(len)))
 		return -ENOMEM;
 	for (int tries = 0; tries < 100; tries++) {
 		struct timespec ts;
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		unsigned r = (unsigned)ts.tv_nsec ^ ((unsigned)getpid() << 12) ^ (counter++ * 2654435761u);
-		snprintf(o->tmp, len, "%.*s.%s.%06x", (int)dirlen, o->target, base, r & 0xffffff);
+		snprintf(o->tmp, len, "%.*s.%.*s.%06x", (int)dirlen, o->target, baselen, base,
+		    r & 0xffffff);
 		o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 		if (o->fd >= 0)
 			return 0;
@@ -178,13 +185,67 @@ int pmc__outfile_open(struct pmc_outfile *o, const char *path, int flags, mode_t
 	return 0;
 }
 
+/*
+ * The stream of pmc__outfile_fopen.  stdio forgets why a write failed (the
+ * buffer is dropped; errno is overwritten by whatever the writer does
+ * next, e.g. an fopen that fails), so the stream keeps the errno of its
+ * first failed write and fclose answers with it: commit then says "No
+ * space left on device", not a stale errno.
+ */
+struct wstream {
+	int fd;
+	int err;        /* errno of the first failed write, or 0 */
+};
+
+static ssize_t wstream_write(void *cookie, const char *buf, size_t n)
+{
+	struct wstream *w = cookie;
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t r = write(w->fd, buf + done, n - done);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {   /* a short count: stdio marks the stream failed */
+			if (!w->err)
+				w->err = r < 0 ? errno : EIO;
+			break;
+		}
+		done += (size_t)r;
+	}
+	return (ssize_t)done;
+}
+
+static int wstream_close(void *cookie)
+{
+	struct wstream *w = cookie;
+	int rc = close(w->fd), e = errno;
+
+	if (w->err)
+		rc = -1, e = w->err;
+	free(w);
+	errno = e;
+	return rc;
+}
+
 int pmc__outfile_fopen(struct pmc_outfile *o, const char *path, int flags)
 {
+	static const cookie_io_functions_t io = { .write = wstream_write,
+		.close = wstream_close };
+	struct wstream *w;
 	int rc = pmc__outfile_open(o, path, flags, 0644);
+
 	if (rc < 0)
 		return rc;
-	if (!(o->fp = fdopen(o->fd, "w"))) {
+	if (!(w = malloc(sizeof(*w)))) {
+		pmc__outfile_abort(o);
+		return pmc__nomem();
+	}
+	w->fd = o->fd;
+	w->err = 0;
+	if (!(o->fp = fopencookie(w, "w", io))) {
 		rc = -errno;
+		free(w);
 		pmc__set_reason("cannot write '%s': %s", path, strerror(-rc));
 		pmc__outfile_abort(o);
 	}
@@ -226,7 +287,8 @@ int pmc__outfile_commit(struct pmc_outfile *o)
 	if (o->fp) {
 		if (fflush(o->fp) != 0 || ferror(o->fp))
 			rc = -1, e = errno ? errno : EIO;
-		if (fclose(o->fp) != 0 && !rc)
+		/* the stream's close answers with the errno of its failed write */
+		if (fclose(o->fp) != 0)
 			rc = -1, e = errno;
 		o->fp = NULL;
 		o->fd = -1;

@@ -533,6 +533,24 @@ static int parse_base(char *base, struct pmc_evspec *out)
 			return pmc__err(-EINVAL, "bad modifier ':%s' in '%s' (modifiers: u k h p G H I D)",
 					mods, base);
 		}
+		/* name:mods:mods (cpu-clock:u:k) is not a tracepoint "cpu-clock:u":
+		 * blame the modifiers, which come in one group */
+		char *first = strchr(base, ':');
+		*first = '\0';
+		if (is_mod_string(first + 1) && !subsystem_exists(base)) {
+			memset(&probe, 0, sizeof(probe));
+			probe.attr.size = sizeof(probe.attr);
+			int known = resolve_plain(base, 0, &probe) == 0;
+			pmc__clear_reason();
+			if (known) {
+				rc = pmc__err(-EINVAL, "bad modifiers in '%s:%s:%s': give them in one "
+				    "group ('%s:%s%s')", base, first + 1, mods, base, first + 1, mods);
+				*first = ':';
+				*last = ':';
+				return rc;
+			}
+		}
+		*first = ':';
 		if ((rc = resolve_tracepoint(base, out)) < 0)
 			return rc;
 		return apply_mods(mods, base, out);

@@ -30,6 +30,11 @@ if [ $setpriv_ok = 1 ]; then
   if [ "$rc" = 1 ] && grep -q "needs root" "$TMP/e"; then ok "unprivileged -d: exit 1, needs root"; else fail "unprivileged -d" "rc=$rc $(cat "$TMP/e")"; fi
 else skip "unprivileged -d" "needs root and setpriv"; fi
 "$PMC" control -d 99999 2>/dev/null; check "row out of range: exit 2" test $? = 2
+for args in "-e ''" "-d ''" "-c '' -e 0" "-e 1x"; do
+  eval "\"\$PMC\" control $args" 2>"$TMP/e"; rc=$?
+  if [ "$rc" = 2 ] && grep -q "is not a" "$TMP/e"; then ok "control $args: usage error"
+  else fail "control $args" "rc=$rc $(cat "$TMP/e")"; fi
+done
 "$PMC" control 2>/dev/null; check "nothing to do: exit 2" test $? = 2
 "$PMC" control --help | grep -q pmccontrol; check "--help" test $? = 0
 done_testing

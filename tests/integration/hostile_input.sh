@@ -163,4 +163,89 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$TMP/tiny" && mount -t tmpfs -o size=64k tmpf
 else
   skip "ENOSPC sample count" "cannot mount a tmpfs here"
 fi
+# ---- careless users: one message naming the real problem (brief cli-errs) ---------------
+# said NAME RC TEXT CMD...: exit RC and one line on stderr (a usage error's
+# "Try ... --help" aside) that holds TEXT
+said() {
+  local name=$1 want_rc=$2 want=$3; shift 3
+  "$@" >/dev/null 2>"$TMP/said.err"; local rc=$?
+  local n; n=$(grep -vc "^Try '" "$TMP/said.err")
+  if [ "$rc" = "$want_rc" ] && [ "$n" = 1 ] && grep -qF -- "$want" "$TMP/said.err"; then ok "$name"
+  else fail "$name" "rc=$rc lines=$n $(head -3 "$TMP/said.err")"; fi
+}
+mkdir "$TMP/o"
+said "annotate NOSUCH -o F: only 'no samples' (no write error)" 1 \
+  "no samples in a function named 'nosuch'" "$PMC" annotate -i "$TMP/a.log" -o "$TMP/o/ann.out" nosuch
+check "... and no output file (nor a temporary one) left" test -z "$(ls -A "$TMP/o")"
+said "annotate NOSUCH to stdout: only 'no samples'" 1 \
+  "no samples in a function named 'nosuch'" "$PMC" annotate -i "$TMP/a.log" nosuch
+: >"$TMP/empty.log"
+said "annotate on an empty log: only 'truncated at byte 0'" 1 "truncated at byte 0" \
+  "$PMC" annotate -i "$TMP/empty.log" -o "$TMP/o/ann.out" nosuch
+said "annotate -o /dev/full: one line, No space left on device" 1 "No space left on device" \
+  "$PMC" annotate -i "$TMP/a.log" -o /dev/full main
+said "annotate >/dev/full: No space left on device" 1 "No space left on device" \
+  sh -c '"$1" annotate -i "$2" main >/dev/full' sh "$PMC" "$TMP/a.log"
+# an annotation larger than stdio's buffer fails while it is written: the
+# errno of that write, said once (python3's interpreter loop is ~1 MB of it)
+if command -v python3 >/dev/null &&
+   "$PMC" record -e cpu-clock -o "$TMP/py.log" -- python3 -c 'sum(i*i for i in range(2000000))' \
+     >/dev/null 2>&1 &&
+   "$PMC" annotate -i "$TMP/py.log" _PyEval_EvalFrameDefault 2>/dev/null | head -c 100000 | wc -c |
+     grep -qx 100000; then
+  said "annotate -o /dev/full, a large annotation: one line, No space left on device" 1 \
+    "cannot write '/dev/full': No space left on device" \
+    "$PMC" annotate -i "$TMP/py.log" -o /dev/full _PyEval_EvalFrameDefault
+  said "annotate >/dev/full, a large annotation: No space left on device" 1 \
+    "cannot write the output: No space left on device" \
+    sh -c '"$1" annotate -i "$2" _PyEval_EvalFrameDefault >/dev/full' sh "$PMC" "$TMP/py.log"
+else
+  skip "annotate of a large function to /dev/full" "no python3 samples in _PyEval_EvalFrameDefault"
+fi
+
+# convert blames its input as report does, and makes no output for it
+head -c 4096 /dev/urandom | tr '\211P' 'xx' >"$TMP/rnd"   # random bytes, never a magic
+for in in /etc/passwd /dev/zero "$TMP/rnd"; do
+  said "convert -i $(basename "$in"): not a pmc log or perf.data" 1 \
+    "$in: not a pmc log or a perf.data file" "$PMC" convert -i "$in" -o "$TMP/o/x"
+done
+said "convert of a text file on stdin: not a pmc log or perf.data" 1 \
+  "<stdin>: not a pmc log or a perf.data file" sh -c 'cat /etc/passwd | "$1" convert -i - -o "$2"' \
+  sh "$PMC" "$TMP/o/x"
+said "convert -i DIRECTORY: Is a directory" 1 "$TMP/dir: cannot read: Is a directory" \
+  "$PMC" convert -i "$TMP/dir" -o "$TMP/o/x"
+check "... and no output made for any of them" test -z "$(ls -A "$TMP/o")"
+
+# the real errno of a failed write to standard output
+said "stat -j -o - >/dev/full: No space left on device" 1 "No space left on device" \
+  sh -c '"$1" stat -e task-clock -j -o - -- /bin/true >/dev/full' sh "$PMC"
+# the reader is gone before stat writes (SIGPIPE ignored, as a shell may)
+said "stat -o - into a closed pipe: Broken pipe" 1 "cannot write the output: Broken pipe" \
+  bash -c 'trap "" PIPE; "$1" stat -e task-clock -o - -- "$2" 100 | true; exit ${PIPESTATUS[0]}' \
+  bash "$PMC" "$HELPERS/busy"
+said "pmc --help >/dev/full: exit 1, says so" 1 "cannot write the output: No space left on device" \
+  sh -c '"$1" --help >/dev/full' sh "$PMC"
+said "pmc report --help >/dev/full: exit 1" 1 "No space left on device" \
+  sh -c '"$1" report --help >/dev/full' sh "$PMC"
+
+# usage errors
+said "diff - -: standard input is read once" 2 "standard input can be read once" \
+  sh -c 'cat "$2" | "$1" diff - -' sh "$PMC" "$TMP/a.log"
+for cmd in "stat -e task-clock -o '' -- true" "report --input=" "report -i $TMP/a.log -o ''" \
+           "dump -i ''" "script -i ''" "script -i $TMP/a.log -o ''" "annotate -i '' main" \
+           "annotate -i $TMP/a.log -o '' main" "convert -i '' -o x" "convert -i $TMP/a.log -o ''" \
+           "diff '' $TMP/a.log" "diff -o '' $TMP/a.log $TMP/a.log" "record -o '' -- true"; do
+  said "$cmd: usage error" 2 "needs a file name" eval "\"\$PMC\" $cmd"
+done
+if command -v script >/dev/null; then
+  for cmd in "convert -i $TMP/a.log -o -" "report -i $TMP/a.log -F pprof -o -" \
+             "report -i $TMP/a.log -F pprof" "record -e cpu-clock -o - -- true"; do
+    script -qec "'$PMC' $cmd" /dev/null >"$TMP/tty.out" 2>&1 </dev/null; rc=$?
+    if [ "$rc" = 2 ] && grep -q "refusing to write a binary .* to a terminal" "$TMP/tty.out"; then
+      ok "$cmd on a terminal: refused (binary)"
+    else fail "$cmd on a terminal" "rc=$rc $(head -c 200 "$TMP/tty.out" | cat -v)"; fi
+  done
+else
+  skip "binary output on a terminal" "script(1) is not installed"
+fi
 done_testing

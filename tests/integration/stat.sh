@@ -172,6 +172,28 @@ check "unknown option: exit 2" test "$rc" = 2
 "$PMC" stat 2>/dev/null; rc=$?
 check "nothing to count: exit 2" test "$rc" = 2
 "$PMC" stat --help | grep -q -- '--per-process'; check "--help documents the options" test $? = 0
+# careless values: a usage error naming the problem (brief cli-errs, issue 11)
+usage2() {   # NAME TEXT CMD...: exit 2, TEXT on stderr
+  local name=$1 want=$2; shift 2
+  "$@" >/dev/null 2>"$TMP/u.err"; local rc=$?
+  if [ "$rc" = 2 ] && grep -qF -- "$want" "$TMP/u.err"; then ok "$name: usage error"
+  else fail "$name" "rc=$rc $(head -2 "$TMP/u.err")"; fi
+}
+usage2 "-x ''" "-x needs a separator" "$PMC" stat -x '' -e task-clock -- true
+usage2 "stat -p 1,,2" "'1,,2' is not a list of process ids" "$PMC" stat -p 1,,2 -e task-clock -l 0.1
+usage2 "stat -t 1," "'1,' is not a list of thread ids" "$PMC" stat -t 1, -e task-clock -l 0.1
+usage2 "record -p P,,P" "is not a list of process ids" "$PMC" record -p 999999,,999998 -o "$TMP/r.log"
+usage2 "cpu-clock:u:k blames the modifiers" "give them in one group ('cpu-clock:uk')" \
+  "$PMC" stat -e cpu-clock:u:k -- true
+# the same process twice is one target
+"$HELPERS/busy" 3000 >/dev/null & bp=$!
+for args in "-p $bp,$bp" "-p $bp -t $bp"; do
+  "$PMC" stat -x, -e task-clock $args -l 0.2 2>"$TMP/pp.err"; rc=$?
+  if [ "$rc" = 0 ] && grep -q task-clock "$TMP/pp.err" && ! grep -q "already attached" "$TMP/pp.err"; then
+    ok "stat $args: counted once"
+  else fail "stat $args" "rc=$rc $(head -2 "$TMP/pp.err")"; fi
+done
+kill "$bp" 2>/dev/null; wait "$bp" 2>/dev/null
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
   setpriv --reuid=65534 --regid=65534 --clear-groups "$PMC" stat -a -l 0.1 2>"$TMP/e6"; rc=$?
   if [ "$rc" = 1 ] && grep -q "perf_event_paranoid" "$TMP/e6"; then ok "unprivileged -a: exit 1, says perf_event_paranoid"

@@ -304,7 +304,10 @@ static void test_unknown(void **state)
 	expect_fail("instrucions", -ENOENT, "'instrucions'", "did you mean 'instructions'", NULL);
 	expect_fail("cpu-clok", -ENOENT, "did you mean 'cpu-clock'", NULL);
 	expect_fail("zzzzqqq", -ENOENT, "unknown event 'zzzzqqq'", NULL);
-	expect_fail("cycles:u:k", -ENOENT, NULL);  /* read as tracepoint cycles:u, modifier k */
+	/* not a tracepoint "cycles:u": the modifiers are blamed */
+	expect_fail("cycles:u:k", -EINVAL, "give them in one group ('cycles:uk')", NULL);
+	expect_fail("cpu-clock:u:k", -EINVAL, "one group ('cpu-clock:uk')", NULL);
+	expect_fail("nosuchsys:u:k", -ENOENT, "tracepoint", NULL);
 	expect_fail("", -EINVAL, "empty", NULL);
 	expect_fail("   ", -EINVAL, "empty", NULL);
 	expect_fail(NULL, -EINVAL, NULL);

@@ -76,7 +76,7 @@ int cli_use_color(FILE *f)
 	const char *nc = getenv("NO_COLOR");
 	if (nc && *nc)
 		return 0;
-	return isatty(fileno(f));
+	return isatty(f == stdout ? STDOUT_FILENO : fileno(f));   /* stdout: a cookie stream */
 }
 
 int cli_parse_color(const char *when, int automatic)
@@ -136,22 +136,31 @@ int cli_parse_cpu_list(const char *s, unsigned char *set, int max)
 
 int cli_parse_pid_list(const char *s, pid_t **pids, int *n)
 {
-	char *dup = strdup(s), *save = NULL, *tok;
-	if (!dup)
-		return -1;
-	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	while (*s) {
 		char *end;
-		long v = strtol(tok, &end, 10);
+		long v;
 		pid_t *m;
-		if (*end || v <= 0 || v > 0x7fffffff ||
-		    !(m = realloc(*pids, (size_t)(*n + 1) * sizeof(pid_t)))) {
-			free(dup);
+		int seen = 0;
+
+		if (!isdigit((unsigned char)*s))   /* an empty item (1,,2), a sign */
 			return -1;
-		}
+		errno = 0;
+		v = strtol(s, &end, 10);
+		if (errno || v <= 0 || v > 0x7fffffff || (*end && *end != ','))
+			return -1;
+		s = *end ? end + 1 : end;
+		if (*end && !*s)                   /* a trailing comma */
+			return -1;
+		/* -p P,P or -p P -t P: one target, attached once */
+		for (int i = 0; i < *n; i++)
+			seen |= (*pids)[i] == (pid_t)v;
+		if (seen)
+			continue;
+		if (!(m = realloc(*pids, (size_t)(*n + 1) * sizeof(pid_t))))
+			return -1;
 		*pids = m;
 		(*pids)[(*n)++] = (pid_t)v;
 	}
-	free(dup);
 	return *n > 0 ? 0 : -1;
 }
 
@@ -163,6 +172,87 @@ static void abort_pending(void)
 	if (pending && (pending->fp || pending->fd >= 0))
 		pmc_outfile_abort(pending);
 	pending = NULL;
+}
+
+const char *cli_file_arg(const char *opt, const char *arg)
+{
+	if (!*arg)
+		cli_usage_error("%s needs a file name (or '-')", opt);
+	return arg;
+}
+
+void cli_refuse_binary_tty(const char *what)
+{
+	if (isatty(STDOUT_FILENO))
+		cli_usage_error("refusing to write %s to a terminal; redirect or pipe "
+		    "standard output, or give -o FILE", what);
+}
+
+/* stdio forgets why a write to standard output failed (the buffer is
+ * dropped and errno is overwritten by whatever runs next), so pmc's stdout
+ * is a stream over fd 1 that keeps the errno of the write that failed, for
+ * the message ("No space left on device", "Broken pipe").  It replaces
+ * stdout (glibc's stdout is an ordinary variable), so `f == stdout` still
+ * tells standard output. */
+static int stdout_errno;
+static int stdout_reported;       /* cli_close_output said it */
+
+static ssize_t stdout_write(void *cookie, const char *buf, size_t n)
+{
+	size_t done = 0;
+
+	(void)cookie;
+	while (done < n) {
+		ssize_t w = write(STDOUT_FILENO, buf + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {   /* a short count: stdio marks the stream failed */
+			if (!stdout_errno)
+				stdout_errno = w < 0 ? errno : EIO;
+			break;
+		}
+		done += (size_t)w;
+	}
+	return (ssize_t)done;
+}
+
+/* At exit: output nobody checked (--help, list) that could not be
+ * written is a failure too, said once. */
+static void stdout_check(void)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return;
+	if (stdout_reported)
+		return;
+	fprintf(stderr, "%s: cannot write the output: %s\n", cli_prog,
+	    strerror(stdout_errno ? stdout_errno : EIO));
+	_exit(CLI_EXIT_FAIL);
+}
+
+int cli_flush_stdout(int failed)
+{
+	int e = errno;
+
+	if (!failed && fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	if (stdout_errno)
+		e = stdout_errno;
+	cli_warn("cannot write the output: %s", strerror(e ? e : EIO));
+	stdout_reported = 1;
+	return -1;
+}
+
+void cli_stdout_init(void)
+{
+	static const cookie_io_functions_t io = { .write = stdout_write };
+	FILE *f = fopencookie(NULL, "w", io);
+
+	if (f) {        /* else plain stdout: a message may say less */
+		if (isatty(STDOUT_FILENO))
+			setvbuf(f, NULL, _IOLBF, 0);
+		stdout = f;
+	}
+	atexit(stdout_check);
 }
 
 FILE *cli_open_output(struct pmc_outfile *of, const char *path, int force)
@@ -194,17 +284,15 @@ int cli_close_output(struct pmc_outfile *of, FILE *f, int failed)
 			pmc_outfile_abort(of);
 		return -1;
 	}
-	if (!of->fp) {        /* standard output */
-		if (!failed && fflush(f) == 0 && !ferror(f))
-			return 0;
-		cli_warn("cannot write the output: %s", strerror(e ? e : EIO));
-		return -1;
-	}
-	if (failed) {
+	if (!of->fp)          /* standard output */
+		return cli_flush_stdout(failed);
+	if (failed && !ferror(f)) {
 		cli_warn("cannot write '%s': %s", of->path, strerror(e ? e : EIO));
 		pmc_outfile_abort(of);
 		return -1;
 	}
+	/* a failed write: commit fails and says why (the stream kept the
+	 * errno), leaving nothing behind */
 	if (pmc_outfile_commit(of) < 0) {
 		cli_warn("%s", pmc_errmsg());
 		return -1;

@@ -19,6 +19,15 @@
 /* Set by main before dispatch: "pmc stat". */
 extern const char *cli_prog;
 
+/* main calls it first: stdout becomes a stream that keeps why a write
+ * failed (cli_close_output says it), and at exit output that could not be
+ * written and was not reported yet (--help >/dev/full) is reported, exit 1. */
+void cli_stdout_init(void);
+/* Flush standard output: 0, or -1 after saying why it could not be written
+ * ("cannot write the output: No space left on device").  failed: a writer
+ * already saw an error (ferror). */
+int cli_flush_stdout(int failed);
+
 /* "pmc SUBCMD: MESSAGE\n" on stderr. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Same, then exit(code). */
@@ -44,6 +53,14 @@ int cli_parse_color(const char *when, int automatic);
 /* --percent-limit P (a "%" may follow): P >= 0, else a usage error. */
 double cli_parse_percent(const char *arg, const char *opt);
 
+/* The FILE of an option (opt: "-o", "-i"), or a file operand: arg, or a
+ * usage error "OPT needs a file name (or '-')" when it is empty. */
+const char *cli_file_arg(const char *opt, const char *arg);
+
+/* Binary output (what: "a binary log") going to standard output: a usage
+ * error when that is a terminal (record -o -, convert -o -, report -F pprof). */
+void cli_refuse_binary_tty(const char *what);
+
 struct pmc_outfile;
 /* -o FILE of a command: stdout for NULL or "-", else a file created by the
  * one output opener (pmc_outfile_open in pmc.h: temporary file renamed into place,
@@ -63,8 +80,9 @@ void cli_discard_output(struct pmc_outfile *of);
  * syntax, -2 for a CPU number >= max. */
 int cli_parse_cpu_list(const char *s, unsigned char *set, int max);
 
-/* Parse "PID[,PID...]" (positive ids), appending to *pids / *n; -1 on a
- * bad list.  -p and -t of stat and record. */
+/* Parse "PID[,PID...]" (positive ids, no empty item), appending to *pids
+ * / *n the ids not already there; -1 on a bad list (or an empty one, or
+ * out of memory).  -p and -t of stat and record. */
 int cli_parse_pid_list(const char *s, pid_t **pids, int *n);
 
 /* The number a /proc/sys file holds (a kernel tunable), dflt if it cannot

@@ -71,11 +71,11 @@ int cmd_annotate(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":i:d:o:fhk:", opts, NULL)) != -1) {
 		switch (c) {
-		case 'i': path = optarg; break;
+		case 'i': path = cli_file_arg("-i", optarg); break;
 		case 'd': o.dso = optarg; break;
 		case O_NOSRC: o.source = 0; break;
 		case O_SRCONLY: o.asm_ = 0; break;
-		case 'o': out = optarg; break;
+		case 'o': out = cli_file_arg("-o", optarg); break;
 		case 'f': force = 1; break;
 		case O_COLOR: color = optarg; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
@@ -102,13 +102,19 @@ int cmd_annotate(int argc, char **argv)
 		cli_discard_output(&of);
 		return CLI_EXIT_FAIL;
 	}
-	if (annotate__print(f, p, &o) != 0 || profile__nomem(p) != 0) {
-		if (pmc_errcause() != PMC_CAUSE_NOMEM)   /* cli_close_output says that one */
+	int r = annotate__print(f, p, &o);
+	if (r == 0)
+		r = profile__nomem(p);
+	if (r != 0 && !ferror(f) && pmc_errcause() != PMC_CAUSE_NOMEM) {
+		/* no such function, no disassembler: nothing to write, and an
+		 * empty log's one answer is that it is truncated */
+		if (!(p->truncated[0] && p->ns == 0))
 			cli_warn("%s", pmc_errmsg());
+		cli_discard_output(&of);
+		rc = CLI_EXIT_FAIL;
+	} else if (cli_close_output(&of, f, r != 0) != 0) {
 		rc = CLI_EXIT_FAIL;
 	}
-	if (cli_close_output(&of, f, rc != CLI_EXIT_OK) != 0)
-		rc = CLI_EXIT_FAIL;
 	if (p->truncated[0]) {   /* as report and diff: a partial answer is a failure */
 		cli_warn("%s: %s", shown, p->truncated);
 		rc = CLI_EXIT_FAIL;

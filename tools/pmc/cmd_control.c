@@ -119,7 +119,7 @@ static int parse_num(const char *s, int max, const char *what)
 	if (!strcmp(s, "*"))
 		return -1;
 	v = strtol(s, &end, 10);
-	if (*end || v < 0 || v >= max)
+	if (end == s || *end || v < 0 || v >= max)
 		cli_usage_error("'%s' is not a %s (0-%d or '*')", s, what, max - 1);
 	return (int)v;
 }
@@ -153,7 +153,7 @@ int cmd_control(int argc, char **argv)
 			if (cpu_arg && strcmp(cpu_arg, "*")) {
 				char *end;
 				long v = strtol(cpu_arg, &end, 10);
-				if (*end || v < 0)
+				if (end == cpu_arg || *end || v < 0)
 					cli_usage_error("'%s' is not a CPU number", cpu_arg);
 			}
 			break;

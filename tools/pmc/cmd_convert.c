@@ -53,7 +53,7 @@ int cmd_convert(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *in = NULL, *out = NULL, *to = NULL, *in_shown, *out_shown;
-	int force = 0, zstd = 0, c, in_fd, out_fd, is_perf, rc, truncated = 0;
+	int force = 0, zstd = 0, c, in_fd, out_fd, kind, is_perf, rc, truncated = 0;
 	uint64_t ns = 0;
 	char msg[512] = "";
 	char nb[32];
@@ -62,8 +62,8 @@ int cmd_convert(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":i:o:zfh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'i': in = optarg; break;
-		case 'o': out = optarg; break;
+		case 'i': in = cli_file_arg("-i", optarg); break;
+		case 'o': out = cli_file_arg("-o", optarg); break;
 		case 'T': to = optarg; break;
 		case 'z': zstd = 1; break;
 		case 'f': force = 1; break;
@@ -82,6 +82,8 @@ int cmd_convert(int argc, char **argv)
 	if (zstd && to && !strcmp(to, "perf"))
 		cli_usage_error("-z applies to pmc logs only");
 
+	if (!strcmp(out, "-"))
+		cli_refuse_binary_tty("a binary file");   /* both formats are */
 	in_shown = strcmp(in, "-") == 0 ? "<stdin>" : in;
 	out_shown = strcmp(out, "-") == 0 ? "<stdout>" : out;
 	in_fd = strcmp(in, "-") == 0 ? 0 : open(in, O_RDONLY | O_CLOEXEC);
@@ -89,11 +91,20 @@ int cmd_convert(int argc, char **argv)
 		cli_warn("%s: cannot open: %s", in_shown, strerror(errno));
 		return CLI_EXIT_FAIL;
 	}
-	is_perf = perfdata__sniff(in_fd);
-	if (is_perf < 0) {
-		cli_warn("%s: cannot read: %s", in_shown, strerror(-is_perf));
+	/* blame the input before an output is made for it */
+	kind = perfdata__sniff_kind(in_fd);
+	if (kind == -EISDIR)
+		cli_warn("%s: cannot read: %s (a pmc log is a file)", in_shown, strerror(EISDIR));
+	else if (kind < 0)
+		cli_warn("%s: cannot read: %s", in_shown, strerror(-kind));
+	else if (kind == PD_KIND_OTHER)
+		cli_warn("%s: not a pmc log or a perf.data file", in_shown);
+	if (kind < 0 || kind == PD_KIND_OTHER) {
+		if (in_fd != 0)
+			close(in_fd);
 		return CLI_EXIT_FAIL;
 	}
+	is_perf = kind == PD_KIND_PERF;
 	if (!to)
 		to = is_perf ? "pmc" : "perf";
 	if (!strcmp(to, "pmc") && !is_perf) {

@@ -81,7 +81,7 @@ int cmd_diff(int argc, char **argv)
 			break;
 		case O_PLIMIT: o.percent_limit = cli_parse_percent(optarg, "--percent-limit"); break;
 		case O_NOINLINE: o.inline_frames = 0; break;
-		case 'o': out = optarg; break;
+		case 'o': out = cli_file_arg("-o", optarg); break;
 		case 'f': force = 1; break;
 		case O_COLOR: color = optarg; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
@@ -93,8 +93,10 @@ int cmd_diff(int argc, char **argv)
 	cli_filter_check(&o.flt, &lo.sym);
 	if (argc - optind != 2)
 		cli_usage_error("give two logs: pmc diff BASELINE NEW");
-	o.name_a = argv[optind];
-	o.name_b = argv[optind + 1];
+	o.name_a = cli_file_arg("BASELINE", argv[optind]);
+	o.name_b = cli_file_arg("NEW", argv[optind + 1]);
+	if (!strcmp(o.name_a, "-") && !strcmp(o.name_b, "-"))
+		cli_usage_error("standard input can be read once: give at most one log as '-'");
 	struct pmc_outfile of;
 	FILE *f = cli_open_output(&of, out, force);
 	o.color = cli_parse_color(color, f == stdout && o.format == DIFF_TEXT && cli_use_color(stdout));

@@ -366,10 +366,8 @@ static int dump_perfdata(int fd, const char *shown)
 		cli_warn("%s: perf.data truncated (the records before the cut were printed)", shown);
 		rc = CLI_EXIT_FAIL;
 	}
-	if (ferror(stdout)) {
-		cli_warn("error writing the output");
+	if (cli_flush_stdout(0) != 0)
 		rc = CLI_EXIT_FAIL;
-	}
 	free(ev);
 	perfdata__close(pd);
 	return rc;
@@ -394,7 +392,7 @@ int cmd_dump(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":i:fh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'i': path = optarg; break;
+		case 'i': path = cli_file_arg("-i", optarg); break;
 		case 'J': json = 1; break;
 		case 'f': follow = 1; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
@@ -464,10 +462,8 @@ int cmd_dump(int argc, char **argv)
 			rc = CLI_EXIT_FAIL;
 		}
 	}
-	if (ferror(stdout)) {
-		cli_warn("error writing the output");
+	if (cli_flush_stdout(0) != 0)
 		rc = CLI_EXIT_FAIL;
-	}
 	free(ev);
 	pmclog_close(p);
 	return rc;

@@ -366,8 +366,8 @@ int cmd_list(int argc, char **argv)
 	}
 	int found = o.json ? print_json(&o, &cat) : print_text(&o, &cat);
 	free_catalogue(&cat);
-	if (fflush(stdout) != 0 || ferror(stdout))
-		cli_die(CLI_EXIT_FAIL, "cannot write the list: output error");
+	if (cli_flush_stdout(0) != 0)
+		return CLI_EXIT_FAIL;
 	if (!found && o.nglobs) {
 		cli_warn("no event matches '%s'%s", o.globs[0],
 			 o.nglobs > 1 ? " or the other globs" : "");

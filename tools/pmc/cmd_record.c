@@ -210,9 +210,7 @@ static void open_output(struct rec *r)
 
 	if (!strcmp(o->out, "-")) {
 		r->shown = "<stdout>";
-		if (isatty(STDOUT_FILENO))
-			cli_usage_error("refusing to write a binary log to a terminal; "
-			    "redirect or pipe standard output, or give -o FILE");
+		cli_refuse_binary_tty("a binary log");
 		/* The log keeps the pipe; our standard output (and the command's)
 		 * becomes standard error, so nothing else can write into the log. */
 		r->logfd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
@@ -360,11 +358,7 @@ int cmd_record(int argc, char **argv)
 		case 'c': s->period = cli_parse_u64(optarg, "period"); break;
 		case 'g': s->callchain = 1; break;
 		case OPT_CALL_GRAPH: parse_call_graph(&o, optarg); break;
-		case 'o':
-			if (!*optarg)
-				cli_usage_error("-o needs a file name (or '-')");
-			o.out = optarg;
-			break;
+		case 'o': o.out = cli_file_arg("-o", optarg); break;
 		case 'f': o.force = 1; break;
 		case 'z': o.zstd = 1; break;
 		case 'b':

@@ -134,7 +134,7 @@ int cmd_report(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":i:s:n:g::z:F:o:fhbk:", opts, NULL)) != -1) {
 		switch (c) {
-		case 'i': path = optarg; break;
+		case 'i': path = cli_file_arg("-i", optarg); break;
 		case O_FOLLOW: lo.follow = 1; break;
 		case 's': sort = optarg; break;
 		case O_CHILDREN: o.children = 1; break;
@@ -193,7 +193,7 @@ int cmd_report(int argc, char **argv)
 			fmt = (enum fmt)k;
 			break;
 		}
-		case 'o': out = optarg; break;
+		case 'o': out = cli_file_arg("-o", optarg); break;
 		case 'f': force = 1; break;
 		case O_NODEMANGLE: lo.sym.demangle = 0; break;
 		case O_COLOR: color = optarg; break;
@@ -211,8 +211,8 @@ int cmd_report(int argc, char **argv)
 		path = cli_default_input();
 	if (report__parse_sort(&o, sort) != 0)
 		cli_usage_error("--sort: %s", pmc_errmsg());
-	if (fmt == F_PPROF && !out && isatty(1))
-		cli_usage_error("pprof output is binary: give -o FILE (or redirect)");
+	if (fmt == F_PPROF && (!out || !strcmp(out, "-")))
+		cli_refuse_binary_tty("a binary pprof profile");
 
 	struct pmc_outfile of;
 	FILE *f = cli_open_output(&of, out, force);

@@ -89,7 +89,7 @@ int cmd_script(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":i:F:GC:o:fhk:", opts, NULL)) != -1) {
 		switch (c) {
-		case 'i': path = optarg; break;
+		case 'i': path = cli_file_arg("-i", optarg); break;
 		case 'F':
 			if (script__parse_fields(&o, optarg, err, sizeof(err)) != 0)
 				cli_usage_error("-F/--fields: '%s' is not one of %s (or all signed: "
@@ -106,7 +106,7 @@ int cmd_script(int argc, char **argv)
 				cli_usage_error("--format: '%s' is not text or json", optarg);
 			break;
 		case 'C': cli_filter_option(&o.flt, &lo.sym, CLI_O_CPU, optarg); break;
-		case 'o': out = optarg; break;
+		case 'o': out = cli_file_arg("-o", optarg); break;
 		case 'f': force = 1; break;
 		case O_NODEMANGLE: lo.sym.demangle = 0; break;
 		case O_NOINLINE: o.no_inline = 1; break;

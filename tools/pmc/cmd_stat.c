@@ -208,7 +208,11 @@ static void parse_options(struct stat_opts *o, int argc, char **argv, const char
 		case 'r': o->repeat = parse_int(optarg, 1, 100000, "a repeat count"); break;
 		case 'D': o->delay_ms = parse_int(optarg, 0, 0x7fffffff, "a delay in ms"); break;
 		case 'd': o->detailed++; break;
-		case 'x': o->sep = optarg; break;
+		case 'x':
+			if (!*optarg)   /* CSV without a separator cannot be parsed */
+				cli_usage_error("-x needs a separator (e.g. -x,)");
+			o->sep = optarg;
+			break;
 		case 'j': o->json = 1; break;
 		case 'P': o->per_process = 1; break;
 		case OPT_NO_INHERIT: o->no_inherit = 1; break;
@@ -217,7 +221,7 @@ static void parse_options(struct stat_opts *o, int argc, char **argv, const char
 		case OPT_PER_SOCKET: set_aggr(o, AGGR_SOCKET); break;
 		case OPT_PER_THREAD: set_aggr(o, AGGR_THREAD); break;
 		case 'b': o->backend = optarg; break;
-		case 'o': *outpath = optarg; break;
+		case 'o': *outpath = cli_file_arg("-o", optarg); break;
 		case 'h': usage(stdout); exit(0);
 		default:
 			if (!cli_target_option(&o->tgt, c, optarg))

@@ -44,6 +44,7 @@ int main(int argc, char **argv)
 {
 	static char prog[64];
 
+	cli_stdout_init();
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_EXIT_USAGE;
