@@ -194,6 +194,12 @@ void input__set_sample_leaf(struct pmcstat_input *in, int on)
 		perfdata__set_sample_leaf(in->pd, on);
 }
 
+void input__set_sample_unordered(struct pmcstat_input *in, int on)
+{
+	if (in->kind == K_PERFDATA)
+		perfdata__set_sample_unordered(in->pd, on);
+}
+
 const char *input__kind(const struct pmcstat_input *in)
 {
 	return in->kind == K_PERFDATA ? "perf.data" : "pmc log";

@@ -34,6 +34,10 @@ int input__set_sample_sink(struct pmcstat_input *in, perfdata_sample_fn fn, void
 /* on: only each chain's first pc to that sink (perfdata__set_sample_leaf);
  * nothing for a pmc log. */
 void input__set_sample_leaf(struct pmcstat_input *in, int on);
+/* on: the sink takes samples in input order, not time order
+ * (perfdata__set_sample_unordered); a pmc log's are in input order
+ * anyway. */
+void input__set_sample_unordered(struct pmcstat_input *in, int on);
 /* "pmc log" or "perf.data" */
 const char *input__kind(const struct pmcstat_input *in);
 /* After EOF: 1 if the input was cut short, with a message. */

@@ -53,7 +53,7 @@ static void recount(struct profile *p)
 	for (size_t i = 0; i < p->ns; i++) {
 		struct prof_sample s;
 		samples__get(p->smp, i, &s);
-		p->ev[s.ev].samples++;
+		p->ev[s.ev].samples += prof_count(&s);
 		p->ev[s.ev].period += prof_weight(&s);
 	}
 }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "hmap.h"
@@ -121,6 +122,12 @@ struct prof_priv {
 	int keep_sb;               /* prof_load_opts.sideband */
 	int leaf_only;             /* prof_load_opts.leaf_only */
 	struct walk_memo *wm;      /* the latest grouped walk's groups (foreach_group) */
+	int sums;                  /* prof_load_opts.sums, and the input allows it */
+	struct agg *ag;            /* its entries, in the order of their first samples */
+	size_t nag, capag;
+	uint32_t *agt;             /* open addressing on agg.key: index + 1, 0 free */
+	size_t capagt;
+	uint32_t gen;              /* naming generation: a name event starts one */
 	/* An allocation failed while loading: sticky, so the void handlers
 	 * need not return it; profile__load and profile__feed then fail with
 	 * -ENOMEM instead of delivering a profile with records missing. */
@@ -283,6 +290,7 @@ static void set_comm(struct profile *p, int32_t tid, uint64_t time, const char *
 		return;
 	}
 	t->h[t->n++] = (struct cname){ time, symtab__intern_name(p->st, name) };
+	p->priv->gen++;               /* sums after it are apart (sum_sample) */
 }
 
 static const char *comm_at(struct profile *p, int32_t tid, uint64_t time)
@@ -326,6 +334,7 @@ static void add_inherit(struct profile *p, uint64_t time, int32_t parent, int32_
 		return;
 	}
 	v->inh[v->ninh++] = (struct inherit){ time, parent, child };
+	v->gen++;
 }
 
 static int inherit_cmp(const void *a, const void *b)
@@ -388,6 +397,17 @@ static int flags_equal(const uint8_t *stored, const uint8_t *flags, uint32_t n)
 	return 1;
 }
 
+/* Is stored stack s the stack (pid, pcs, flags) of n frames? */
+static inline int stack_is(const struct prof_priv *v, const struct rstack *s, int32_t pid,
+    const uint64_t *pcs, const uint8_t *flags, uint32_t n)
+{
+	if (s->n != n || s->pid != pid)
+		return 0;
+	if (n == 1)                   /* a flat report's leaf */
+		return v->pcs[s->off] == pcs[0] && v->flags[s->off] == (flags[0] & PROF_PC_FLAGS);
+	return memcmp(v->pcs + s->off, pcs, n * 8) == 0 && flags_equal(v->flags + s->off, flags, n);
+}
+
 /* Room for one more stack in the stack table (rehashed by the stored
  * hashes): 0, or -1 out of memory with the table as it was. */
 static int stab_room(struct prof_priv *v)
@@ -429,9 +449,7 @@ static uint32_t intern_hashed(struct profile *p, int32_t pid, const uint64_t *pc
 			break;
 		if (e->h != h)
 			continue;
-		const struct rstack *s = &v->st[e->id1 - 1];
-		if (s->n == n && s->pid == pid && memcmp(v->pcs + s->off, pcs, n * 8) == 0 &&
-		    flags_equal(v->flags + s->off, flags, n))
+		if (stack_is(v, &v->st[e->id1 - 1], pid, pcs, flags, n))
 			return e->id1 - 1;
 	}
 	size_t cap = v->cappc;
@@ -714,7 +732,7 @@ static void add_sample(struct profile *p, const struct prof_sample *s)
 		return;
 	}
 	p->ns++;
-	p->ev[s->ev].samples++;
+	p->ev[s->ev].samples += prof_count(s);
 	p->ev[s->ev].period += prof_weight(s);
 	if (!p->first_time || t < p->first_time)
 		p->first_time = t;
@@ -946,6 +964,138 @@ static void loaded(struct profile *p, const struct prof_load_opts *o)
 		o->progress(o->progress_arg, p->records);
 }
 
+/* ---- sums (prof_load_opts.sums) -------------------------------------------
+ *
+ * A flat report adds its samples up per (stack, event, CPU, pid, tid,
+ * name): profile__foreach_group's groups.  With sums, a perf.data's samples
+ * are added up as they are read, into one entry per (stack, event, CPU,
+ * pid, tid) and naming generation, and only the entries are stored: no
+ * per-sample store, no per-sample walk.  The name is the one thing not
+ * known while reading (names come from COMM records and births, applied
+ * at the end, in time order); a name event starts a new generation, so an
+ * entry's samples are those read between two name events, and sums_named_once
+ * checks at the end that each entry's samples, from its first time to its
+ * last, had one name.  One that did not (a thread sampled just after its
+ * exec on one CPU while its COMM record sat in another CPU's part of the
+ * round) makes profile__load read the input again, sample by sample: the
+ * result is the same either way.
+ */
+struct agg {
+	uint64_t key;                 /* the chain's hash, with the rest mixed in */
+	uint32_t stack, gen;
+	uint16_t ev, cpu;
+	int32_t pid, tid;
+	uint64_t count, weight, tmin, tmax;
+};
+
+/* Room for one more entry in the table: 0, or -1 out of memory. */
+static int sums_room(struct prof_priv *v)
+{
+	if ((v->nag + 1) * 2 <= v->capagt)
+		return 0;
+	size_t nc = v->capagt ? v->capagt * 2 : 1024;
+	uint32_t *t = calloc(nc, sizeof(*t));
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < v->nag; i++) {
+		size_t j = v->ag[i].key & (nc - 1);
+		while (t[j])
+			j = (j + 1) & (nc - 1);
+		t[j] = (uint32_t)i + 1;
+	}
+	free(v->agt);
+	v->agt = t;
+	v->capagt = nc;
+	return 0;
+}
+
+/* Add sample ps of event e to its entry, made if new. */
+static void sum_sample(struct profile *p, const struct perfdata_sample *ps, uint32_t e)
+{
+	struct prof_priv *v = p->priv;
+	int32_t pid = (int32_t)ps->pid, tid = (int32_t)ps->tid;
+	uint16_t cpu = (uint16_t)ps->cpu;
+	uint64_t key = hmap_mix(ps->hash ^ v->gen, (uint64_t)(uint32_t)tid << 32 |
+	    (uint64_t)cpu << 16 | e);
+	struct agg *a;
+	size_t j;
+
+	if (sums_room(v) < 0) {
+		nomem(p);
+		return;
+	}
+	for (j = key & (v->capagt - 1); v->agt[j]; j = (j + 1) & (v->capagt - 1)) {
+		a = &v->ag[v->agt[j] - 1];
+		if (a->key == key && a->tid == tid && a->cpu == cpu && a->ev == e &&
+		    a->gen == v->gen && a->pid == pid &&
+		    stack_is(v, &v->st[a->stack], pid, ps->pcs, ps->flags, ps->npc))
+			goto add;
+	}
+	uint32_t stack = intern_hashed(p, pid, ps->pcs, ps->flags, ps->npc, ps->hash);
+	if (stack == NO_IX || GROW(v->ag, v->nag, v->capag)) {
+		nomem(p);
+		return;
+	}
+	a = &v->ag[v->nag];
+	*a = (struct agg){ .key = key, .stack = stack, .gen = v->gen, .ev = (uint16_t)e,
+	    .cpu = cpu, .pid = pid, .tid = tid, .tmin = ps->time, .tmax = ps->time };
+	v->agt[j] = (uint32_t)++v->nag;
+add:
+	a->count++;
+	a->weight += ps->period ? ps->period : 1;     /* prof_weight */
+	if (ps->time < a->tmin)
+		a->tmin = ps->time;
+	if (ps->time > a->tmax)
+		a->tmax = ps->time;
+}
+
+/* Did every sample of entry a have the name its first had? */
+static int sums_named_once(struct profile *p, const struct agg *a)
+{
+	if (a->tmin == a->tmax || a->tid == -1)
+		return 1;
+	/* the history name_context names the entry's context by */
+	const struct thread *t = thread(p, a->tid, 0);
+	if (!t || !t->n)
+		t = thread(p, a->pid, 0);
+	if (!t || t->n < 2)
+		return 1;
+	const char *c = profile__comm(p, a->pid, a->tid, a->tmin);
+	for (size_t i = 0; i < t->n; i++)
+		if (t->h[i].time > a->tmin && t->h[i].time <= a->tmax &&
+		    profile__comm(p, a->pid, a->tid, t->h[i].time) != c)
+			return 0;
+	return 1;
+}
+
+/* The entries as samples, once everything is read and named: 0, or 1 when
+ * the input must be read again sample by sample (an entry had two names,
+ * or off-CPU durations are to be worked out per sample: offcpu.c). */
+static int sums_store(struct profile *p)
+{
+	struct prof_priv *v = p->priv;
+	if (v->nswin)
+		return 1;
+	for (size_t i = 0; i < v->nag; i++)
+		if (!sums_named_once(p, &v->ag[i]))
+			return 1;
+	for (size_t i = 0; i < v->nag && !v->nomem; i++) {
+		const struct agg *a = &v->ag[i];
+		struct prof_sample s = { .stack = a->stack, .ev = a->ev, .cpu = a->cpu,
+		    .pid = a->pid, .tid = a->tid, .time = a->tmin, .period = a->weight,
+		    .count = a->count };
+		add_sample(p, &s);
+		if (a->tmax > p->last_time)
+			p->last_time = a->tmax;
+	}
+	free(v->ag);
+	free(v->agt);
+	v->ag = NULL;
+	v->agt = NULL;
+	v->nag = v->capag = v->capagt = 0;
+	return 0;
+}
+
 /* A perf.data sample straight from the reader (input__set_sample_sink):
  * what handle() does with its CALLCHAIN event, the chain already trimmed
  * and hashed. */
@@ -955,7 +1105,13 @@ static void take_sample(void *arg, const struct perfdata_sample *ps)
 	struct profile *p = l->p;
 	uint32_t e;
 
-	if (!p->priv->nomem && (e = event_ix(p, ps->pmcid)) != NO_IX) {
+	if (p->priv->nomem || (e = event_ix(p, ps->pmcid)) == NO_IX) {
+		loaded(p, l->o);
+		return;
+	}
+	if (p->priv->sums) {
+		sum_sample(p, ps, e);
+	} else {
 		struct prof_sample s = {
 		    .stack = intern_hashed(p, (int32_t)ps->pid, ps->pcs, ps->flags, ps->npc,
 		        ps->hash),
@@ -966,7 +1122,16 @@ static void take_sample(void *arg, const struct perfdata_sample *ps)
 	loaded(p, l->o);
 }
 
-int profile__load(struct profile **out, const char *path, const struct prof_load_opts *o)
+/* Can the input at path be read twice (sums_store may ask for it)? */
+static int rereadable(const char *path, const struct prof_load_opts *o)
+{
+	struct stat sb;
+	return !o->follow && strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* profile__load, with sums or without: 1 when sums_store wants the input
+ * read again without. */
+static int load(struct profile **out, const char *path, const struct prof_load_opts *o, int sums)
 {
 	struct profile *p = profile__new(o ? &o->sym : NULL);
 	struct pmclog_ev *ev = malloc(sizeof(*ev));
@@ -988,7 +1153,9 @@ int profile__load(struct profile **out, const char *path, const struct prof_load
 	p->input_kind = input__kind(in);
 	p->priv->keep_sb = o && o->sideband;
 	p->priv->leaf_only = o && o->leaf_only;
+	p->priv->sums = sums;
 	input__set_sample_leaf(in, p->priv->leaf_only);
+	input__set_sample_unordered(in, o && o->input_order);
 	struct loading ld = { p, o };
 	int rc = input__set_sample_sink(in, take_sample, &ld);
 	if (rc == -ENOMEM) {
@@ -1020,6 +1187,10 @@ int profile__load(struct profile **out, const char *path, const struct prof_load
 	input__close(in);
 	free(ev);
 	apply_inherits(p);
+	if (sums && !profile__nomem(p) && sums_store(p)) {
+		profile__free(p);
+		return 1;
+	}
 	if (profile__nomem(p)) {
 		profile__free(p);
 		pmc__clear_reason();    /* this is why, whatever the reader said */
@@ -1028,6 +1199,14 @@ int profile__load(struct profile **out, const char *path, const struct prof_load
 	offcpu__apply(p, p->priv->sw_in, p->priv->nswin);
 	*out = p;
 	return 0;
+}
+
+int profile__load(struct profile **out, const char *path, const struct prof_load_opts *o)
+{
+	int rc = 1;
+	if (o && o->sums && rereadable(path, o))
+		rc = load(out, path, o, 1);
+	return rc == 1 ? load(out, path, o, 0) : rc;
 }
 
 /* ---- resolving ------------------------------------------------------------ */
@@ -1392,7 +1571,8 @@ struct sym_dso *profile__main_dso(struct profile *p)
 			break;      /* a guess from the samples counted so far */
 		if (!found)
 			e->v = 0;
-		if (++e->v > best_n && s.pid > 0) {
+		e->v += prof_count(&s);
+		if (e->v > best_n && s.pid > 0) {
 			best_n = e->v;
 			best_pid = s.pid;
 		}
@@ -1927,7 +2107,7 @@ void profile__foreach_group(struct profile *p, const struct prof_filter *flt, in
 			const struct prof_frame *fr;
 			int n = sample_frames(p, flt, flags, i, &s, &fr);
 			if (n >= 0)
-				cb(arg, &s, prof_weight(&s), 1, fr, n);
+				cb(arg, &s, prof_weight(&s), prof_count(&s), fr, n);
 		}
 		return;
 	}
@@ -1953,7 +2133,7 @@ void profile__foreach_group(struct profile *p, const struct prof_filter *flt, in
 		if (i % 256 == 0)
 			samples__keys(p->smp, i, p->ns - i < 256 ? p->ns - i : 256, key);
 		uint32_t stack = key[i % 256].stack, ctx = key[i % 256].ctx, k;
-		uint64_t w = key[i % 256].weight;
+		uint64_t w = key[i % 256].weight, cn = key[i % 256].count;
 		const char *name = key[i % 256].comm;
 		if (!how[ctx] || stack >= v->nst)
 			continue;
@@ -1967,7 +2147,7 @@ void profile__foreach_group(struct profile *p, const struct prof_filter *flt, in
 		/* most samples repeat the latest group of their stack */
 		if ((k = memo[stack]) && g[k - 1].ctx == ctx && g[k - 1].comm == name) {
 			g[k - 1].weight += w;
-			g[k - 1].count++;
+			g[k - 1].count += cn;
 			continue;
 		}
 		int found;
@@ -1975,7 +2155,7 @@ void profile__foreach_group(struct profile *p, const struct prof_filter *flt, in
 		if (e && found) {
 			memo[stack] = e->v + 1;
 			g[e->v].weight += w;
-			g[e->v].count++;
+			g[e->v].count += cn;
 			continue;
 		}
 		if (ng == capg && capg < GROUP_BATCH) {
@@ -1994,7 +2174,7 @@ void profile__foreach_group(struct profile *p, const struct prof_filter *flt, in
 		}
 		if (e)
 			e->v = (uint32_t)ng;
-		g[ng] = (struct group){ stack, ctx, name, i, w, 1 };
+		g[ng] = (struct group){ stack, ctx, name, i, w, cn };
 		memo[stack] = (uint32_t)++ng;
 	}
 	groups_flush(p, flt, flags, cb, arg, g, ng, memo, &m);
@@ -2062,6 +2242,8 @@ void profile__free(struct profile *p)
 		free(v->fb);
 		free(v->lx);
 		free(v->lxf);
+		free(v->ag);
+		free(v->agt);
 		free(v);
 	}
 	free(p->ev);

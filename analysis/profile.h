@@ -66,6 +66,9 @@ struct prof_sample {
 	int32_t pid, tid;
 	uint64_t time;           /* ns on the log's clock */
 	uint64_t period;         /* 0 if the record had none: counts as 1 */
+	uint64_t count;          /* samples it stands for: 0 or 1 one; more in a
+	                          * summed profile (prof_load_opts.sums), whose
+	                          * period is then their weights' sum */
 	const char *comm;        /* interned; resolved at the end by time */
 };
 
@@ -119,7 +122,7 @@ struct profile {
 	struct prof_event *ev;
 	size_t nev;
 	struct prof_samples *smp; /* the samples, packed (samples.h): profile__sample */
-	size_t ns;                /* how many */
+	size_t ns;                /* how many (each stands for prof_count samples) */
 	struct prof_func *f;
 	size_t nf, capf;
 	struct prof_loc *l;
@@ -147,6 +150,19 @@ struct prof_load_opts {
 	 * all a flat profile reads (report__uses_chains says when).  Samples
 	 * to be unwound from DWARF keep their whole stack. */
 	int leaf_only;
+	/* samples in the order the input holds them rather than time order
+	 * (input__set_sample_unordered): the sums are the same, so a flat
+	 * report, whose rows sort on their keys, prints the same; profile__foreach
+	 * and anything else that lists samples see them in input order. */
+	int input_order;
+	/* only sums are wanted (what profile__foreach_group gives, with no time
+	 * window): a perf.data's samples are added up per (stack, event, CPU,
+	 * pid, tid, name) as they are read and stored once per such group,
+	 * each as one struct prof_sample whose count says how many it stands
+	 * for and whose period is their weights' sum.  Only for an input that
+	 * can be read twice (a regular file, not follow mode): when the names
+	 * make the sums ambiguous it is read again sample by sample. */
+	int sums;
 	/* called every 65536 records with the bytes/records so far */
 	void (*progress)(void *arg, uint64_t records);
 	void *progress_arg;
@@ -309,6 +325,8 @@ int profile__time_match(const struct profile *p, const struct prof_filter *flt, 
 int profile__check_filter(const struct prof_filter *flt);
 /* A sample's weight: its period, or 1. */
 static inline uint64_t prof_weight(const struct prof_sample *s) { return s->period ? s->period : 1; }
+/* How many samples s stands for (prof_sample.count). */
+static inline uint64_t prof_count(const struct prof_sample *s) { return s->count ? s->count : 1; }
 /* The program of the process with the most samples (its lowest mapped
  * binary since its exec; a forked child's is its parent's), NULL if none. */
 struct sym_dso *profile__main_dso(struct profile *p);

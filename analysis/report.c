@@ -313,20 +313,71 @@ static uint64_t whole(struct profile *p, const struct report_opts *o, int ev, ui
 	return w;
 }
 
-static int cmp_self(const void *a, const void *b)
+static int str_cmp(const char *a, const char *b)
+{
+	return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
+}
+
+#define NUM_CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
+
+/* Entries of equal weight and count, in the order of their keys (as perf
+ * sorts them), then by where their function is: so the order never
+ * depends on the order the samples were read in (a flat report reads them
+ * in file order, input__set_sample_unordered). */
+static int cmp_keys(const struct hist_entry *x, const struct hist_entry *y,
+    const struct hist_priv *v)
+{
+	const struct report_opts *o = v->o;
+	static const struct prof_func none;
+	const struct prof_func *fx = x->func < v->p->nf ? &v->p->f[x->func] : &none;
+	const struct prof_func *fy = y->func < v->p->nf ? &v->p->f[y->func] : &none;
+	int c = 0;
+	for (int i = 0; i < o->nsort && !c; i++) {
+		switch (o->sort[i]) {
+		case SK_COMM: c = str_cmp(x->comm, y->comm); break;
+		case SK_PID: c = NUM_CMP(x->pid, y->pid); break;
+		case SK_TID: c = NUM_CMP(x->tid, y->tid); break;
+		case SK_CPU: c = NUM_CMP(x->cpu, y->cpu); break;
+		case SK_DSO:
+			c = str_cmp(x->dso ? sym_dso__name(x->dso) : NULL,
+			    y->dso ? sym_dso__name(y->dso) : NULL);
+			break;
+		case SK_SYM:
+			c = fx->kernel != fy->kernel ? NUM_CMP(fx->kernel, fy->kernel) :
+			    str_cmp(fx->name, fy->name);
+			break;
+		case SK_SRCLINE:
+			c = str_cmp(x->file, y->file);
+			if (!c)
+				c = NUM_CMP(x->line, y->line);
+			break;
+		default: break;
+		}
+	}
+	/* the same names: two static functions, two copies of a library */
+	if (!c)
+		c = str_cmp(x->dso ? sym_dso__path(x->dso) : NULL, y->dso ? sym_dso__path(y->dso) : NULL);
+	if (!c)
+		c = NUM_CMP(fx->start, fy->start);
+	return c ? c : NUM_CMP(x->func, y->func);
+}
+
+static int cmp_self(const void *a, const void *b, void *arg)
 {
 	const struct hist_entry *x = a, *y = b;
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
-	return x->self_n > y->self_n ? -1 : x->self_n < y->self_n;
+	if (x->self_n != y->self_n)
+		return x->self_n > y->self_n ? -1 : 1;
+	return cmp_keys(x, y, arg);
 }
 
-static int cmp_children(const void *a, const void *b)
+static int cmp_children(const void *a, const void *b, void *arg)
 {
 	const struct hist_entry *x = a, *y = b;
 	if (x->children != y->children)
 		return x->children > y->children ? -1 : 1;
-	return cmp_self(a, b);
+	return cmp_self(a, b, arg);
 }
 
 int report__hist(struct hist *h, struct profile *p, const struct report_opts *o, int ev)
@@ -356,7 +407,7 @@ int report__hist(struct hist *h, struct profile *p, const struct report_opts *o,
 	h->priv->nmemo = h->priv->nmix = h->priv->capmix = 0;
 	h->base = whole(p, o, ev, h->total);
 	if (h->n)       /* qsort(NULL, 0) is undefined behaviour */
-		qsort(h->e, h->n, sizeof(*h->e), o->children ? cmp_children : cmp_self);
+		qsort_r(h->e, h->n, sizeof(*h->e), o->children ? cmp_children : cmp_self, h->priv);
 	h->priv->o = NULL;
 	return 0;
 }
@@ -665,7 +716,7 @@ static void print_markers(FILE *f, struct profile *p, const struct report_opts *
 			struct prof_sample s;
 			profile__sample(p, i, &s);
 			if (s.time >= prev && s.time < end)
-				n++;
+				n += prof_count(&s);
 		}
 		if (m < p->nmk)
 			fprintf(f, "  %+10.6f s  marker 0x%08x   %8" PRIu64 " samples before it\n",

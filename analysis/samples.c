@@ -29,7 +29,9 @@ struct col {
 	uint32_t k;
 };
 
-enum { C_STACK, C_CTX, C_DT, C_PERIOD, NCOL };
+/* C_COUNT: the samples an entry stands for (1, but for a summed profile's
+ * entries: prof_load_opts.sums), one value while all are 1 */
+enum { C_STACK, C_CTX, C_DT, C_PERIOD, C_COUNT, NCOL };
 
 struct ctx {
 	int32_t pid, tid;
@@ -48,7 +50,7 @@ struct prof_samples {
 	size_t nc, capc;
 	struct hmap c_ix;             /* (pid, tid), (ev, cpu) -> context */
 	uint32_t last_ctx;            /* the latest one interned */
-	struct hmap big;              /* (sample index, 0 time | 1 period) -> bigv */
+	struct hmap big;              /* (sample index, 0 time | 1 period | 2 count) -> bigv */
 	uint64_t *bigv;
 	size_t nbigv, capbigv;
 	int nomem;                    /* a sample was lost or broken (sticky) */
@@ -191,12 +193,15 @@ static int encode(struct prof_samples *s, size_t i, const struct prof_sample *x)
 {
 	uint64_t d = x->time - s->base[i >> BLOCK_SHIFT] + DT_BIAS;   /* mod 2^64 */
 	uint32_t ctx = ctx_of(s, x);
+	uint64_t cnt = prof_count(x);
 	if (ctx == ESC ||
 	    col_put(s, C_STACK, i, x->stack) < 0 || col_put(s, C_CTX, i, ctx) < 0 ||
 	    (d >= ESC && aside(s, i, 0, x->time) < 0) ||
 	    col_put(s, C_DT, i, d < ESC ? (uint32_t)d : ESC) < 0 ||
 	    (x->period >= ESC && aside(s, i, 1, x->period) < 0) ||
-	    col_put(s, C_PERIOD, i, x->period < ESC ? (uint32_t)x->period : ESC) < 0) {
+	    col_put(s, C_PERIOD, i, x->period < ESC ? (uint32_t)x->period : ESC) < 0 ||
+	    (cnt >= ESC && aside(s, i, 2, cnt) < 0) ||
+	    col_put(s, C_COUNT, i, cnt < ESC ? (uint32_t)cnt : ESC) < 0) {
 		s->nomem = 1;
 		return pmc__nomem();
 	}
@@ -283,7 +288,7 @@ static inline uint64_t time_of(const struct prof_samples *s, size_t i)
 void samples__get(const struct prof_samples *s, size_t i, struct prof_sample *out)
 {
 	const struct ctx *c = &s->c[col_get(s, C_CTX, i)];
-	uint32_t period = col_get(s, C_PERIOD, i);
+	uint32_t period = col_get(s, C_PERIOD, i), cnt = col_get(s, C_COUNT, i);
 	out->stack = col_get(s, C_STACK, i);
 	out->ev = c->ev;
 	out->cpu = c->cpu;
@@ -291,6 +296,7 @@ void samples__get(const struct prof_samples *s, size_t i, struct prof_sample *ou
 	out->tid = c->tid;
 	out->time = time_of(s, i);
 	out->period = period == ESC ? wide(s, i, 1) : period;
+	out->count = cnt == ESC ? wide(s, i, 2) : cnt;
 	out->comm = ctx_name(c, out->time);
 }
 
@@ -331,15 +337,18 @@ void samples__keys(const struct prof_samples *s, size_t i, size_t n, struct samp
 {
 	/* one loop over the columns: a report walks millions of samples */
 	const uint32_t *sv = s->col[C_STACK].v, *cv = s->col[C_CTX].v, *pv = s->col[C_PERIOD].v;
+	const uint32_t *nv = s->col[C_COUNT].v;
 	uint32_t sk = s->col[C_STACK].k, ck = s->col[C_CTX].k, pk = s->col[C_PERIOD].k;
+	uint32_t nk = s->col[C_COUNT].k;
 	for (size_t j = 0; j < n; j++) {
 		size_t x = i + j;
-		uint32_t c = cv ? cv[x] : ck, period = pv ? pv[x] : pk;
+		uint32_t c = cv ? cv[x] : ck, period = pv ? pv[x] : pk, cnt = nv ? nv[x] : nk;
 		uint64_t w = period == ESC ? wide(s, x, 1) : period;
 		const struct ctx *cc = &s->c[c];
 		out[j].stack = sv ? sv[x] : sk;
 		out[j].ctx = c;
 		out[j].weight = w ? w : 1;
+		out[j].count = cnt == ESC ? wide(s, x, 2) : cnt;
 		/* the time only when the name changes over time */
 		out[j].comm = cc->nnames > 1 ? ctx_name(cc, time_of(s, x)) :
 		    cc->nnames ? cc->name[0] : NULL;

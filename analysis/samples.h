@@ -11,7 +11,9 @@
  * same in every sample (one thread: one context; `-c N`: one period).  An
  * offset beyond ±2.1 s or a period of 2^32 - 1 or more is kept aside by
  * sample index (rare: records of different CPUs interleave within a flush
- * interval, and periods are counts per sample).
+ * interval, and periods are counts per sample).  An entry of a summed
+ * profile (prof_load_opts.sums) also keeps how many samples it stands
+ * for, in a fifth column that costs nothing while every entry is one.
  */
 #ifndef PMCSTAT_SAMPLES_H
 #define PMCSTAT_SAMPLES_H
@@ -62,6 +64,7 @@ int samples__set_comm(struct prof_samples *s, size_t ctx, uint32_t n, const uint
 struct sample_key {
 	uint32_t stack, ctx;
 	uint64_t weight;
+	uint64_t count;               /* samples (prof_count) */
 	const char *comm;
 };
 /* The keys of samples i .. i + n - 1 (all < count) into out[0 .. n). */

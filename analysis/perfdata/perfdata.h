@@ -103,6 +103,14 @@ int perfdata__set_sample_sink(struct perfdata *p, perfdata_sample_fn fn, void *a
  * neither decoded nor hashed; a flat report reads nothing more.  0: whole
  * chains (the default). */
 void perfdata__set_sample_leaf(struct perfdata *p, int on);
+/* on: the sink does not need the samples in time order (a flat profile
+ * sums them), so each sample it takes goes to it as the file holds it,
+ * not through the ordering queue.  While every attr's samples go to the
+ * sink, the records that come as events do too (none is a sample to be
+ * unwound with the mappings before it); else they keep their time order
+ * among themselves, and are released when they would have been.  0: time
+ * order (the default). */
+void perfdata__set_sample_unordered(struct perfdata *p, int on);
 
 /* ---- what the header says ----------------------------------------- */
 

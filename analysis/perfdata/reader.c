@@ -245,6 +245,21 @@ static void drain_direct(struct perfdata *p)
 	}
 }
 
+/* Does every attr so far give its samples to the sink?  (The samples
+ * that still come as events, DWARF ones, are unwound with the mappings
+ * read before them: those want the records in time order.) */
+static int all_direct(struct perfdata *p)
+{
+	if (p->ndirect_seen != p->nattrs) {
+		p->all_direct = 1;
+		for (int i = 0; i < p->nattrs; i++)
+			if (!p->attrs[i]->direct)
+				p->all_direct = 0;
+		p->ndirect_seen = p->nattrs;
+	}
+	return p->all_direct;
+}
+
 /* Find the next kernel record to translate and make it current.  0 ok,
  * -1 when there is none (end, or damage). */
 static int next_record(struct perfdata *p)
@@ -296,6 +311,22 @@ static int next_record(struct perfdata *p)
 		}
 		const struct pd_attr *a = pd_rec_attr(p, r, len, type);
 		uint64_t ts = pd_rec_time(p, a, r, len, type);
+		if (p->sunordered && p->sink && type == PD_REC_SAMPLE && a && a->direct) {
+			/* the sink takes it where it lies; its time still moves
+			 * the round's end, so the queued events are released as
+			 * they would have been */
+			if (p->ordered && ts != UINT64_MAX && ts > p->max_ts)
+				p->max_ts = ts;
+			pd_direct_sample(p, a, r, len);
+			continue;
+		}
+		if (p->sunordered && p->sink && all_direct(p) && p->qn == p->qh) {
+			/* no sample needs the records around it in time order:
+			 * this one comes where it lies too */
+			if (set_cur_copy(p, r, len, off, a) < 0)
+				continue;
+			return 0;
+		}
 		if (p->ordered && ts != 0 && ts != UINT64_MAX && a) {
 			if (pd_q_add(p, r, len, ts, off, a) < 0) {
 				pd_set_err(p, ENOMEM, "out of memory");

@@ -175,6 +175,9 @@ struct perfdata {
 	uint8_t *sflags;
 	uint32_t sdepth;              /* pcs kept per chain: 1 (perfdata__set_sample_leaf)
 	                               * or PMC_CALLCHAIN_DEPTH_MAX */
+	int sunordered;               /* perfdata__set_sample_unordered */
+	int ndirect_seen;             /* all_direct (reader.c): attrs looked at */
+	int all_direct;               /* ... and whether each is direct */
 
 	char verbuf[80];
 

@@ -68,6 +68,10 @@ void perfdata__set_sample_leaf(struct perfdata *p, int on)
 	p->sdepth = on ? 1 : PMC_CALLCHAIN_DEPTH_MAX;
 }
 
+void perfdata__set_sample_unordered(struct perfdata *p, int on)
+{
+	p->sunordered = !!on;
+}
 /* The fields of a sample the profile keeps, from either decoder. */
 struct fields {
 	uint64_t ip, time, period;

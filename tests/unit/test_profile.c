@@ -27,6 +27,7 @@
 #include "live.h"
 #include "report.h"
 #include "samples.h"
+#include "perfdata/perfdata.h"
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -524,6 +525,187 @@ static void t_leaf_only(void **state)
 	len = 0;
 }
 
+/* The log in buf, closed, written to a temporary file; the path is in
+ * path (a "/tmp/test_profile_XXXXXX" buffer).  perf: converted to a
+ * perf.data (as `pmc convert` does) instead. */
+static void write_log(char *path, int perf)
+{
+	char lp[] = "/tmp/test_profile_XXXXXX";
+	int fd, in;
+	assert_int_equal(pmc__logrec_closelog(&rec), 0);
+	put(UINT64_C(1) << 40);
+	assert_true((fd = mkstemp(lp)) >= 0);
+	assert_int_equal(write(fd, buf, len), (ssize_t)len);
+	close(fd);
+	if (!perf) {
+		strcpy(path, lp);
+		return;
+	}
+	uint64_t n = 0;
+	int trunc = 0;
+	assert_true((in = open(lp, O_RDONLY)) >= 0);
+	assert_true((fd = mkstemp(path)) >= 0);
+	assert_int_equal(perfdata__from_pmclog(in, fd, &n, &trunc), 0);
+	assert_int_equal(trunc, 0);
+	close(in);
+	close(fd);
+	unlink(lp);
+}
+
+/* Rows of equal weight and count come in the order of their keys, not in
+ * the order their first samples were read (a flat report reads a
+ * perf.data's samples in file order, prof_load_opts.input_order). */
+static void t_ties_by_key(void **state)
+{
+	(void)state;
+	static const uint64_t pc = 0x401000;
+	char path[] = "/tmp/test_profile_XXXXXX";
+	size_t ns;
+	int deep;
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	comm(20, 20, "other", 1);
+	comm(10, 10, "main", 2);
+	for (uint32_t i = 0; i < 6; i++)       /* "other" first, then "main" */
+		sample_chain(0x100, i < 3 ? 20 : 10, i < 3 ? 20 : 10, 0, 1000 + i, &pc, 1, 7);
+	write_log(path, 0);
+	char *t = flat_text(path, NULL, &ns, &deep);
+	unlink(path);
+	const char *m = strstr(t, "  main "), *o = strstr(t, "  other ");
+	assert_non_null(m);
+	assert_non_null(o);
+	assert_true(m < o);
+	free(t);
+	free(buf);
+	buf = NULL;
+	len = 0;
+}
+
+/* prof_load_opts.input_order: a perf.data's samples are taken as the file
+ * holds them (out of time order across CPUs), and the flat report is the
+ * same, byte for byte, as with them in time order. */
+static void t_input_order(void **state)
+{
+	(void)state;
+	static const uint64_t pcs[4] = { 0x401000, 0x402000, 0x403000, 0x404000 };
+	char path[] = "/tmp/test_profile_XXXXXX";
+	struct prof_load_opts lo = { 0 };
+	struct profile *p;
+	size_t n1, n2, n3;
+	int d1, d2, d3;
+
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	alloc(0x200, PMC_MODE_TS, -1);
+	comm(10, 10, "main", 1);
+	comm(10, 11, "worker", 2);
+	/* CPU 1's samples of each round written before CPU 0's, which are
+	 * older: the file is out of time order in every round */
+	for (uint32_t r = 0; r < 40; r++)
+		for (int cpu = 1; cpu >= 0; cpu--)
+			for (uint32_t i = 0; i < 50; i++) {
+				uint32_t k = r * 100 + (uint32_t)cpu * 50 + i;
+				sample_chain(k % 7 ? 0x100 : 0x200, 10, 10 + (int32_t)(k % 2), cpu,
+				    1000000 + r * UINT64_C(100000) + (uint64_t)cpu * 100 + i,
+				    &pcs[(k / 3) % 4], 1, 100 + k % 9);
+			}
+	write_log(path, 1);
+	char *timed = flat_text(path, NULL, &n1, &d1);
+	lo.leaf_only = 1;
+	char *leaf = flat_text(path, &lo, &n2, &d2);
+	lo.input_order = 1;
+	char *read = flat_text(path, &lo, &n3, &d3);
+	assert_string_equal(leaf, timed);
+	assert_string_equal(read, timed);
+	/* and the samples are in the file's order: CPU 1's first */
+	assert_int_equal(profile__load(&p, path, &lo), 0);
+	assert_int_equal(p->ns, 4000);
+	assert_int_equal(smp(p, 0).cpu, 1);
+	assert_true(smp(p, 0).time > smp(p, 50).time);
+	profile__free(p);
+	lo.input_order = 0;
+	assert_int_equal(profile__load(&p, path, &lo), 0);
+	assert_int_equal(smp(p, 0).cpu, 0);
+	profile__free(p);
+	unlink(path);
+	free(timed);
+	free(leaf);
+	free(read);
+	free(buf);
+	buf = NULL;
+	len = 0;
+}
+
+/* prof_load_opts.sums: a perf.data's flat report from per-group sums is the
+ * same, byte for byte, as from every sample, with names that change over
+ * time (an exec's COMM, a birth), weights past 2^32 and two events; only
+ * the groups are stored.  When the file's order leaves a group's name
+ * ambiguous (a sample after an exec read before the exec's COMM), the file
+ * is read again sample by sample, with the same result. */
+static void t_sums(void **state)
+{
+	(void)state;
+	static const uint64_t pcs[3] = { 0x401000, 0x402000, 0x403000 };
+	char path[] = "/tmp/test_profile_XXXXXX";
+	struct prof_load_opts lo = { .leaf_only = 1, .input_order = 1 };
+	struct profile *p;
+	size_t n1, n2;
+	int d1, d2;
+
+	for (int ambiguous = 0; ambiguous < 2; ambiguous++) {
+		strcpy(path, "/tmp/test_profile_XXXXXX");
+		begin();
+		alloc(0x100, PMC_MODE_TS, -1);
+		alloc(0x200, PMC_MODE_TS, -1);
+		comm(10, 10, "main", 1);
+		comm(10, 11, "worker", 2);
+		uint32_t ns = 0;
+		for (uint32_t i = 0; i < 600; i++, ns++) {
+			uint64_t t = 1000 + i * UINT64_C(10);
+			if (i == 300) {
+				/* the worker execs */
+				if (ambiguous) {
+					/* its next sample is in the file before its COMM */
+					sample_chain(0x100, 10, 11, 1, t + 5, &pcs[0], 1, 3);
+					ns++;
+				}
+				comm(10, 11, "renamed", t);
+			}
+			if (i == 450)
+				fork_(10, 12, t - 1);     /* a child is born */
+			uint32_t tid = 10 + i % 3;
+			if (tid == 12 && i < 450)
+				tid = 10;
+			sample_chain(i % 5 ? 0x100 : 0x200, tid == 12 ? 12 : 10, (pid_t)tid,
+			    (int)(i % 2), t, &pcs[(i / 7) % 3], 1,
+			    i % 11 ? 100 + i % 13 : UINT64_C(3) << 31);
+		}
+		write_log(path, 1);
+		char *each = flat_text(path, NULL, &n1, &d1);
+		lo.sums = 1;
+		char *sums = flat_text(path, &lo, &n2, &d2);
+		assert_string_equal(sums, each);
+		assert_non_null(strstr(each, "renamed"));
+		assert_int_equal(profile__load(&p, path, &lo), 0);
+		uint64_t total = 0;
+		for (size_t e = 0; e < p->nev; e++)
+			total += p->ev[e].samples;
+		assert_int_equal(total, ns);
+		if (ambiguous)
+			assert_int_equal(p->ns, ns);       /* read again, one by one */
+		else
+			assert_true(p->ns < 100);          /* the groups only */
+		profile__free(p);
+		unlink(path);
+		free(each);
+		free(sums);
+		lo.sums = 0;
+	}
+	free(buf);
+	buf = NULL;
+	len = 0;
+}
+
 /* The peak resident memory (KB) of a child that loads the log at path and
  * walks every sample, as a report does. */
 static long report_peak_kb(const char *path)
@@ -1013,6 +1195,9 @@ int main(void)
 		cmocka_unit_test(t_system_mode_one_event),
 		cmocka_unit_test(t_mapping_by_time),
 		cmocka_unit_test(t_exec_name_from_comm),
+		cmocka_unit_test(t_ties_by_key),
+		cmocka_unit_test(t_input_order),
+		cmocka_unit_test(t_sums),
 		cmocka_unit_test(t_live_rows),
 		cmocka_unit_test(t_live_decay),
 		cmocka_unit_test(t_live_zoom_pause),
