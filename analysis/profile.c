@@ -128,6 +128,7 @@ struct prof_priv {
 	uint32_t *agt;             /* open addressing on agg.key: index + 1, 0 free */
 	size_t capagt;
 	uint32_t gen;              /* naming generation: a name event starts one */
+	uint32_t ag_last;          /* the entry of the latest sample: index + 1 */
 	/* An allocation failed while loading: sticky, so the void handlers
 	 * need not return it; profile__load and profile__feed then fail with
 	 * -ENOMEM instead of delivering a profile with records missing. */
@@ -153,12 +154,22 @@ static void *nomem(struct profile *p)
 
 #define NO_IX PROF_NO_IX   /* an index that could not be made: out of memory */
 
-static uint32_t event_ix(struct profile *p, uint32_t pmcid)
+static uint32_t event_ix_slow(struct profile *p, uint32_t pmcid);
+
+/* The event of pmcid, made if new; NO_IX out of memory.  Inline for the
+ * common answer, the last one: every sample asks. */
+static inline uint32_t event_ix(struct profile *p, uint32_t pmcid)
+{
+	const struct prof_priv *v = p->priv;
+	if (v->ev_last_ok && v->ev_last_id == pmcid)
+		return v->ev_last;
+	return event_ix_slow(p, pmcid);
+}
+
+static uint32_t event_ix_slow(struct profile *p, uint32_t pmcid)
 {
 	struct prof_priv *v = p->priv;
 	int found;
-	if (v->ev_last_ok && v->ev_last_id == pmcid)
-		return v->ev_last;
 	struct hent *e = hmap_slot(&v->ev_ix, pmcid, 0, &found);
 	if (!e)
 		return nomem(p), NO_IX;
@@ -1015,11 +1026,19 @@ static void sum_sample(struct profile *p, const struct perfdata_sample *ps, uint
 	struct prof_priv *v = p->priv;
 	int32_t pid = (int32_t)ps->pid, tid = (int32_t)ps->tid;
 	uint16_t cpu = (uint16_t)ps->cpu;
-	uint64_t key = hmap_mix(ps->hash ^ v->gen, (uint64_t)(uint32_t)tid << 32 |
-	    (uint64_t)cpu << 16 | e);
 	struct agg *a;
 	size_t j;
 
+	/* most samples repeat the latest one's entry: no hash, no probe */
+	if (v->ag_last) {
+		a = &v->ag[v->ag_last - 1];
+		if (a->tid == tid && a->cpu == cpu && a->ev == e && a->gen == v->gen &&
+		    v->st[a->stack].hash == ps->hash &&
+		    stack_is(v, &v->st[a->stack], pid, ps->pcs, ps->flags, ps->npc))
+			goto add;
+	}
+	uint64_t key = hmap_mix(ps->hash ^ v->gen, (uint64_t)(uint32_t)tid << 32 |
+	    (uint64_t)cpu << 16 | e);
 	if (sums_room(v) < 0) {
 		nomem(p);
 		return;
@@ -1029,7 +1048,7 @@ static void sum_sample(struct profile *p, const struct perfdata_sample *ps, uint
 		if (a->key == key && a->tid == tid && a->cpu == cpu && a->ev == e &&
 		    a->gen == v->gen && a->pid == pid &&
 		    stack_is(v, &v->st[a->stack], pid, ps->pcs, ps->flags, ps->npc))
-			goto add;
+			goto found;
 	}
 	uint32_t stack = intern_hashed(p, pid, ps->pcs, ps->flags, ps->npc, ps->hash);
 	if (stack == NO_IX || GROW(v->ag, v->nag, v->capag)) {
@@ -1040,6 +1059,8 @@ static void sum_sample(struct profile *p, const struct perfdata_sample *ps, uint
 	*a = (struct agg){ .key = key, .stack = stack, .gen = v->gen, .ev = (uint16_t)e,
 	    .cpu = cpu, .pid = pid, .tid = tid, .tmin = ps->time, .tmax = ps->time };
 	v->agt[j] = (uint32_t)++v->nag;
+found:
+	v->ag_last = (uint32_t)(a - v->ag) + 1;
 add:
 	a->count++;
 	a->weight += ps->period ? ps->period : 1;     /* prof_weight */
@@ -1093,6 +1114,7 @@ static int sums_store(struct profile *p)
 	v->ag = NULL;
 	v->agt = NULL;
 	v->nag = v->capag = v->capagt = 0;
+	v->ag_last = 0;
 	return 0;
 }
 
