@@ -23,6 +23,7 @@ struct tree_priv {
 	struct tslot *t;
 	size_t cap, n;
 	int nomem;                 /* a table could not grow: tree__build fails */
+	const struct profile *p;   /* the names, for tree__sort's ties */
 };
 
 static uint64_t hkey(uint32_t parent, uint32_t func, const char *comm)
@@ -155,6 +156,7 @@ int tree__build(struct ctree *t, struct profile *p, const struct prof_filter *fl
 		tree__free(t);
 		return pmc__nomem();
 	}
+	t->priv->p = p;
 	t->by_weight = flt->ev >= 0 && (size_t)flt->ev < p->nev && p->ev[flt->ev].what;
 	profile__foreach_group(p, flt, flags, add, &b);
 	if (t->priv->nomem) {
@@ -168,13 +170,32 @@ int tree__build(struct ctree *t, struct profile *p, const struct prof_filter *fl
 	return 0;
 }
 
+static int str_order(const char *a, const char *b)
+{
+	return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
+}
+
+/* Heaviest first; siblings of equal weight by command, then function name,
+ * binary and address: never by the order the samples were read in. */
 static int cmp_total(const void *a, const void *b, void *arg)
 {
 	const struct ctree *t = arg;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	if (t->n[x].total != t->n[y].total)
-		return t->n[x].total > t->n[y].total ? -1 : 1;
-	return x < y ? -1 : x > y;
+	const struct tnode *nx = &t->n[x], *ny = &t->n[y];
+	if (nx->total != ny->total)
+		return nx->total > ny->total ? -1 : 1;
+	int c = str_order(nx->comm, ny->comm);
+	const struct profile *p = t->priv ? t->priv->p : NULL;
+	if (!c && p && nx->func < p->nf && ny->func < p->nf) {
+		const struct prof_func *fx = &p->f[nx->func], *fy = &p->f[ny->func];
+		c = str_order(fx->name, fy->name);
+		if (!c)
+			c = str_order(fx->dso ? sym_dso__path(fx->dso) : NULL,
+			    fy->dso ? sym_dso__path(fy->dso) : NULL);
+		if (!c)
+			c = fx->start < fy->start ? -1 : fx->start > fy->start;
+	}
+	return c ? c : (x < y ? -1 : x > y);
 }
 
 void tree__sort(struct ctree *t)

@@ -27,6 +27,7 @@
 #include "live.h"
 #include "report.h"
 #include "samples.h"
+#include "tree.h"
 #include "perfdata/perfdata.h"
 
 #include <fcntl.h>
@@ -480,6 +481,30 @@ static char *flat_text(const char *path, const struct prof_load_opts *lo, size_t
 	return txt;
 }
 
+/* The call-graph reports of the profile at path loaded with lo, as text:
+ * callee graphs, then caller graphs with children. */
+static char *graph_text(const char *path, const struct prof_load_opts *lo)
+{
+	struct profile *p;
+	struct report_opts o = { 0 };
+	char *txt;
+	size_t tl;
+	assert_int_equal(profile__load(&p, path, lo), 0);
+	FILE *f = open_memstream(&txt, &tl);
+	assert_non_null(f);
+	profile__filter_init(&o.flt);
+	o.input_name = "x";
+	assert_int_equal(report__parse_sort(&o, "comm,dso,sym"), 0);
+	o.callgraph = TREE_CALLEE;
+	assert_int_equal(report__text(f, p, &o), 0);
+	o.callgraph = TREE_CALLER;
+	o.children = 1;
+	assert_int_equal(report__text(f, p, &o), 0);
+	fclose(f);
+	profile__free(p);
+	return txt;
+}
+
 /* prof_load_opts.leaf_only (what `pmc report` asks for when it prints no
  * call graph): every stack is the sample's leaf alone, fewer stacks are
  * kept, and the flat report is the same, byte for byte, with every
@@ -581,6 +606,44 @@ static void t_ties_by_key(void **state)
 	len = 0;
 }
 
+/* Call-graph siblings of equal weight come in the order of their names,
+ * not of their first samples: "bbb" is sampled first, "aaa" prints first,
+ * in the callee graph (roots) and the caller graph (children). */
+static void t_graph_ties_by_name(void **state)
+{
+	(void)state;
+	const pid_t pid = 999997;     /* no such process: its perf map is ours */
+	char mp[64], path[] = "/tmp/test_profile_XXXXXX";
+	static const uint64_t b[2] = { 0x7f0000002010, 0x7f0000003010 };
+	static const uint64_t a[2] = { 0x7f0000001010, 0x7f0000003010 };
+	snprintf(mp, sizeof(mp), "/tmp/perf-%d.map", (int)pid);
+	FILE *f = fopen(mp, "w");
+	assert_non_null(f);
+	fprintf(f, "7f0000001000 100 aaa\n7f0000002000 100 bbb\n7f0000003000 100 main_loop\n");
+	fclose(f);
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	comm(pid, pid, "prog", 1);
+	for (uint32_t i = 0; i < 6; i++)
+		sample_chain(0x100, pid, pid, 0, 1000 + i, i < 3 ? b : a, 2, 5);
+	write_log(path, 0);
+	char *t = graph_text(path, NULL);
+	unlink(path);
+	unlink(mp);
+	const char *callee = strstr(t, "# Call graph"), *caller = callee ?
+	    strstr(callee + 1, "# Call graph") : NULL;
+	assert_non_null(caller);
+	const char *ca = strstr(callee, "aaa"), *cb = strstr(callee, "bbb");
+	assert_true(ca && cb && ca < cb && cb < caller);
+	ca = strstr(caller, "aaa");
+	cb = strstr(caller, "bbb");
+	assert_true(ca && cb && ca < cb);
+	free(t);
+	free(buf);
+	buf = NULL;
+	len = 0;
+}
+
 /* prof_load_opts.input_order: a perf.data's samples are taken as the file
  * holds them (out of time order across CPUs), and the flat report is the
  * same, byte for byte, as with them in time order. */
@@ -607,7 +670,7 @@ static void t_input_order(void **state)
 				uint32_t k = r * 100 + (uint32_t)cpu * 50 + i;
 				sample_chain(k % 7 ? 0x100 : 0x200, 10, 10 + (int32_t)(k % 2), cpu,
 				    1000000 + r * UINT64_C(100000) + (uint64_t)cpu * 100 + i,
-				    &pcs[(k / 3) % 4], 1, 100 + k % 9);
+				    &pcs[(k / 3) % 3], 1 + k % 2, 100 + k % 9);
 			}
 	write_log(path, 1);
 	char *timed = flat_text(path, NULL, &n1, &d1);
@@ -617,6 +680,14 @@ static void t_input_order(void **state)
 	char *read = flat_text(path, &lo, &n3, &d3);
 	assert_string_equal(leaf, timed);
 	assert_string_equal(read, timed);
+	/* call graphs too: their nodes sort on names, not on first samples */
+	char *gtimed = graph_text(path, NULL);
+	struct prof_load_opts whole = { .input_order = 1 };
+	char *gread = graph_text(path, &whole);
+	assert_string_equal(gread, gtimed);
+	assert_non_null(strstr(gtimed, "Call graph"));
+	free(gtimed);
+	free(gread);
 	/* and the samples are in the file's order: CPU 1's first */
 	assert_int_equal(profile__load(&p, path, &lo), 0);
 	assert_int_equal(p->ns, 4000);
@@ -645,7 +716,7 @@ static void t_input_order(void **state)
 static void t_sums(void **state)
 {
 	(void)state;
-	static const uint64_t pcs[3] = { 0x401000, 0x402000, 0x403000 };
+	static const uint64_t pcs[4] = { 0x401000, 0x402000, 0x403000, 0x404000 };
 	char path[] = "/tmp/test_profile_XXXXXX";
 	struct prof_load_opts lo = { .leaf_only = 1, .input_order = 1 };
 	struct profile *p;
@@ -677,7 +748,7 @@ static void t_sums(void **state)
 			if (tid == 12 && i < 450)
 				tid = 10;
 			sample_chain(i % 5 ? 0x100 : 0x200, tid == 12 ? 12 : 10, (pid_t)tid,
-			    (int)(i % 2), t, &pcs[(i / 7) % 3], 1,
+			    (int)(i % 2), t, &pcs[(i / 7) % 3], 1 + (i / 3) % 2,
 			    i % 11 ? 100 + i % 13 : UINT64_C(3) << 31);
 		}
 		write_log(path, 1);
@@ -686,6 +757,13 @@ static void t_sums(void **state)
 		char *sums = flat_text(path, &lo, &n2, &d2);
 		assert_string_equal(sums, each);
 		assert_non_null(strstr(each, "renamed"));
+		/* call graphs from the sums of whole chains, read in file order */
+		char *gtimed = graph_text(path, NULL);
+		struct prof_load_opts whole = { .input_order = 1, .sums = 1 };
+		char *gsums = graph_text(path, &whole);
+		assert_string_equal(gsums, gtimed);
+		free(gtimed);
+		free(gsums);
 		assert_int_equal(profile__load(&p, path, &lo), 0);
 		uint64_t total = 0;
 		for (size_t e = 0; e < p->nev; e++)
@@ -1196,6 +1274,7 @@ int main(void)
 		cmocka_unit_test(t_mapping_by_time),
 		cmocka_unit_test(t_exec_name_from_comm),
 		cmocka_unit_test(t_ties_by_key),
+		cmocka_unit_test(t_graph_ties_by_name),
 		cmocka_unit_test(t_input_order),
 		cmocka_unit_test(t_sums),
 		cmocka_unit_test(t_live_rows),

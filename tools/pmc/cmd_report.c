@@ -225,11 +225,13 @@ int cmd_report(int argc, char **argv)
 	/* a flat report reads each sample's leaf only: the rest of the chain
 	 * is not decoded, stored or resolved */
 	lo.leaf_only = (fmt == F_TEXT || fmt == F_JSON) && !report__uses_chains(&o);
-	/* ... and sums them, so it takes them as the file holds them, without
-	 * putting them in time order first (its rows sort on their keys) */
-	lo.input_order = lo.leaf_only;
-	/* ... and, without a time window, stores only their sums */
-	lo.sums = lo.leaf_only && !o.flt.time.n;
+	/* a report's rows and call-graph nodes sort on their keys, never on
+	 * the order samples came in: it takes them as the file holds them,
+	 * without putting them in time order first */
+	lo.input_order = fmt == F_TEXT || fmt == F_JSON;
+	/* every output but speedscope's timeline adds samples up per stack
+	 * and context: without a time window, only the sums are stored */
+	lo.sums = fmt != F_SPEEDSCOPE && !o.flt.time.n;
 	struct profile *p;
 	if (profile__load(&p, path, &lo) != 0) {
 		if (tty)
