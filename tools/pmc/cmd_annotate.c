@@ -97,6 +97,7 @@ int cmd_annotate(int argc, char **argv)
 	o.color = cli_parse_color(color, f == stdout && cli_use_color(stdout));
 	struct profile *p;
 	const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	lo.sums = !o.flt.time.n;      /* annotate adds samples up per stack and context */
 	if (profile__load(&p, path, &lo) != 0) {
 		cli_warn("%s: %s", shown, pmc_errmsg());
 		cli_discard_output(&of);

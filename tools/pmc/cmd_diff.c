@@ -101,6 +101,7 @@ int cmd_diff(int argc, char **argv)
 	FILE *f = cli_open_output(&of, out, force);
 	o.color = cli_parse_color(color, f == stdout && o.format == DIFF_TEXT && cli_use_color(stdout));
 	struct profile *a, *b;
+	lo.sums = !o.flt.time.n;      /* diff adds samples up per stack and context */
 	if (profile__load(&a, o.name_a, &lo) != 0) {
 		cli_warn("%s: %s", o.name_a, pmc_errmsg());
 		cli_discard_output(&of);
