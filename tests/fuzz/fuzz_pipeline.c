@@ -9,8 +9,10 @@
  * /dev/null.  The first input byte picks the options, so the fuzzer explores
  * them too; with no call graph and no --children the profile is loaded with
  * leaves only, as `pmc report` loads it for a flat report (the exporters
- * then get one-frame stacks).  Built by `make fuzz` (docs/fuzzing.md); replayed by the normal
- * suite.
+ * then get one-frame stacks); without a time window it is loaded with sums
+ * (prof_load_opts.sums: speedscope and script then list the sums), and one
+ * bit reads a perf.data in file order (input_order).  Built by `make fuzz`
+ * (docs/fuzzing.md); replayed by the normal suite.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -71,6 +73,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	lo.leaf_only = !report__uses_chains(&o);
+	lo.sums = !(sel & 0x80);
+	lo.input_order = (sel >> 2) & 1;
 	if (profile__load(&p, path, &lo) != 0) {
 		close(fd);
 		return 0;

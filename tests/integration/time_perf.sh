@@ -61,10 +61,21 @@ for form in "10%/2" "10%/1,10%/3" "0%-10%" "0%-10%,50%-60%" "50%" "25%/4" \
   same "$form"
 done
 
-# pmc's form: seconds from the start (perf takes these as timestamps long past)
+# pmc's form: seconds from the start (perf takes these as timestamps long past).
+# The start is the first sample's time to the nanosecond: perf script --ns
+# prints it so (its default cuts it to microseconds, and a sample less than a
+# microsecond past 0.1 s would then fall on either side), and the sums are
+# done in integers
+T0NS=$(perf script -i "$D" --ns -F time 2>/dev/null | tr -d ':' | awk 'NR == 1 { print $1; exit }')
+atns() {   # T0NS + $1 nanoseconds, as seconds with nine decimals
+  local s=${T0NS%.*} f=${T0NS#*.} n
+  f=$(printf '%-9s' "$f" | tr ' ' 0)
+  n=$(( s * 1000000000 + 10#$f + $1 ))
+  printf '%d.%09d' $(( n / 1000000000 )) $(( n % 1000000000 ))
+}
 n_rel=$(pmc_syms --time 0.1,0.3 | awk '{ s += $2 } END { print s + 0 }')
-n_abs=$(pmc_syms --time "$(at 0.1),$(at 0.3)" | awk '{ s += $2 } END { print s + 0 }')
-check "--time 0.1,0.3 (from the start) = perf's $(at 0.1),$(at 0.3) ($n_rel, $n_abs)" \
+n_abs=$(pmc_syms --time "$(atns 100000000),$(atns 300000000)" | awk '{ s += $2 } END { print s + 0 }')
+check "--time 0.1,0.3 (from the start) = perf's $(atns 100000000),$(atns 300000000) ($n_rel, $n_abs)" \
   test "$n_rel" -gt 0 -a "$n_rel" = "$n_abs"
 # the ten tenths make the whole
 sum=0
