@@ -751,6 +751,8 @@ static void add_sample(struct profile *p, const struct prof_sample *s)
 		p->last_time = t;
 }
 
+static void sum_sample(struct profile *p, const struct perfdata_sample *ps, uint32_t e);
+
 static void handle(struct profile *p, const struct pmclog_ev *ev)
 {
 	uint64_t t = ev->pl_time;
@@ -800,6 +802,18 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 			npc--;
 		if (p->priv->leaf_only && !cc->pl_nuregs)
 			npc = 1;
+		if (p->priv->sums && !cc->pl_nuregs) {
+			/* a pmc log's sample, summed as the perf.data path's are */
+			uint64_t h = HMAP_CHAIN_SEED;
+			for (uint32_t i = 0; i < npc; i++)
+				h = hmap_chain_step(h, pcs[i], fl[i] & PROF_PC_FLAGS);
+			struct perfdata_sample ps = { .pmcid = cc->pl_pmcid, .pid = cc->pl_pid,
+			    .tid = cc->pl_tid, .cpu = cc->pl_cpu, .time = t, .period = cc->pl_period,
+			    .npc = npc, .pcs = pcs, .flags = fl,
+			    .hash = hmap_chain_end(h, (int32_t)cc->pl_pid, npc) };
+			sum_sample(p, &ps, e);
+			break;
+		}
 		if (cc->pl_nuregs && !maps_of(p, (int32_t)cc->pl_pid))
 			unwind_later(p, cc);
 		else if (cc->pl_nuregs)
@@ -1020,7 +1034,8 @@ static int sums_room(struct prof_priv *v)
 	return 0;
 }
 
-/* Add sample ps of event e to its entry, made if new. */
+/* Add sample ps of event e to its entry, made if new (ps->hash is the
+ * chain's hmap_chain_* hash, as intern_hashed takes it). */
 static void sum_sample(struct profile *p, const struct perfdata_sample *ps, uint32_t e)
 {
 	struct prof_priv *v = p->priv;

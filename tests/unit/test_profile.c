@@ -553,28 +553,36 @@ static void t_leaf_only(void **state)
 /* The log in buf, closed, written to a temporary file; the path is in
  * path (a "/tmp/test_profile_XXXXXX" buffer).  perf: converted to a
  * perf.data (as `pmc convert` does) instead. */
-static void write_log(char *path, int perf)
+/* The pmc log at log converted to a perf.data (as `pmc convert` does), at
+ * a new temporary path written into path (a "/tmp/test_profile_XXXXXX"
+ * buffer). */
+static void to_perfdata(const char *log, char *path)
 {
-	char lp[] = "/tmp/test_profile_XXXXXX";
-	int fd, in;
-	assert_int_equal(pmc__logrec_closelog(&rec), 0);
-	put(UINT64_C(1) << 40);
-	assert_true((fd = mkstemp(lp)) >= 0);
-	assert_int_equal(write(fd, buf, len), (ssize_t)len);
-	close(fd);
-	if (!perf) {
-		strcpy(path, lp);
-		return;
-	}
 	uint64_t n = 0;
-	int trunc = 0;
-	assert_true((in = open(lp, O_RDONLY)) >= 0);
+	int trunc = 0, in, fd;
+	strcpy(path, "/tmp/test_profile_XXXXXX");
+	assert_true((in = open(log, O_RDONLY)) >= 0);
 	assert_true((fd = mkstemp(path)) >= 0);
 	assert_int_equal(perfdata__from_pmclog(in, fd, &n, &trunc), 0);
 	assert_int_equal(trunc, 0);
 	close(in);
 	close(fd);
-	unlink(lp);
+}
+
+static void write_log(char *path, int perf)
+{
+	char lp[] = "/tmp/test_profile_XXXXXX";
+	int fd;
+	assert_int_equal(pmc__logrec_closelog(&rec), 0);
+	put(UINT64_C(1) << 40);
+	assert_true((fd = mkstemp(lp)) >= 0);
+	assert_int_equal(write(fd, buf, len), (ssize_t)len);
+	close(fd);
+	strcpy(path, lp);
+	if (perf) {
+		to_perfdata(lp, path);
+		unlink(lp);
+	}
 }
 
 /* Rows of equal weight and count come in the order of their keys, not in
@@ -724,7 +732,6 @@ static void t_sums(void **state)
 	int d1, d2;
 
 	for (int ambiguous = 0; ambiguous < 2; ambiguous++) {
-		strcpy(path, "/tmp/test_profile_XXXXXX");
 		begin();
 		alloc(0x100, PMC_MODE_TS, -1);
 		alloc(0x200, PMC_MODE_TS, -1);
@@ -751,33 +758,39 @@ static void t_sums(void **state)
 			    (int)(i % 2), t, &pcs[(i / 7) % 3], 1 + (i / 3) % 2,
 			    i % 11 ? 100 + i % 13 : UINT64_C(3) << 31);
 		}
-		write_log(path, 1);
-		char *each = flat_text(path, NULL, &n1, &d1);
-		lo.sums = 1;
-		char *sums = flat_text(path, &lo, &n2, &d2);
-		assert_string_equal(sums, each);
-		assert_non_null(strstr(each, "renamed"));
-		/* call graphs from the sums of whole chains, read in file order */
-		char *gtimed = graph_text(path, NULL);
-		struct prof_load_opts whole = { .input_order = 1, .sums = 1 };
-		char *gsums = graph_text(path, &whole);
-		assert_string_equal(gsums, gtimed);
-		free(gtimed);
-		free(gsums);
-		assert_int_equal(profile__load(&p, path, &lo), 0);
-		uint64_t total = 0;
-		for (size_t e = 0; e < p->nev; e++)
-			total += p->ev[e].samples;
-		assert_int_equal(total, ns);
-		if (ambiguous)
-			assert_int_equal(p->ns, ns);       /* read again, one by one */
-		else
-			assert_true(p->ns < 100);          /* the groups only */
-		profile__free(p);
+		char logp[sizeof(path)];
+		write_log(logp, 0);
+		to_perfdata(logp, path);
+		for (int perf = 0; perf < 2; perf++) {     /* the pmc log, its perf.data */
+			const char *in = perf ? path : logp;
+			char *each = flat_text(in, NULL, &n1, &d1);
+			lo.sums = 1;
+			char *sums = flat_text(in, &lo, &n2, &d2);
+			assert_string_equal(sums, each);
+			assert_non_null(strstr(each, "renamed"));
+			/* call graphs from the sums of whole chains, read in file order */
+			char *gtimed = graph_text(in, NULL);
+			struct prof_load_opts whole = { .input_order = 1, .sums = 1 };
+			char *gsums = graph_text(in, &whole);
+			assert_string_equal(gsums, gtimed);
+			free(gtimed);
+			free(gsums);
+			assert_int_equal(profile__load(&p, in, &lo), 0);
+			uint64_t total = 0;
+			for (size_t e = 0; e < p->nev; e++)
+				total += p->ev[e].samples;
+			assert_int_equal(total, ns);
+			if (ambiguous)
+				assert_int_equal(p->ns, ns);       /* read again, one by one */
+			else
+				assert_true(p->ns < 100);          /* the groups only */
+			profile__free(p);
+			free(each);
+			free(sums);
+			lo.sums = 0;
+		}
 		unlink(path);
-		free(each);
-		free(sums);
-		lo.sums = 0;
+		unlink(logp);
 	}
 	free(buf);
 	buf = NULL;
