@@ -498,6 +498,33 @@ static void test_unordered_cut_everywhere(void **state)
 	free(b);
 }
 
+/* A file-mode perf.data (the every-type file of test_perfdata_util.h:
+ * samples with user registers, READ groups, every record type) whose data
+ * section is cut anywhere while its header still claims all of it: the
+ * samples' leaves as the file holds them are the event path's in file
+ * order, and both end the same way, in either byte order. */
+static void test_unordered_file_cut(void **state)
+{
+	(void)state;
+	for (int be = 0; be < 2; be++) {
+		size_t len;
+		unsigned char *b = t_make_file(be, NULL, &len);
+		uint64_t off = 0, size = 0;
+		for (int i = 0; i < 8; i++) {        /* the header's data section */
+			int sh = be ? 8 * (7 - i) : 8 * i;
+			off |= (uint64_t)b[40 + i] << sh;
+			size |= (uint64_t)b[48 + i] << sh;
+		}
+		assert_true(off > 0 && size > 0 && off + size <= len);
+		assert_true(same_reads(b, len, H_FILE, H_LEAF | H_UNORD | H_FILE) > 0);
+		for (size_t cut = (size_t)off; cut < off + size; cut++) {
+			(void)same_reads(b, cut, H_FILE, H_LEAF | H_UNORD | H_FILE);
+			(void)same_reads(b, cut, H_FILE, H_SINK | H_UNORD | H_FILE);
+		}
+		free(b);
+	}
+}
+
 /* Samples in runs longer than the reader's 256 KB buffer (records cut by
  * its end), of three attrs, one of them added halfway (a new id the runs
  * meet), of an unknown id now and then, between COMMs and rounds, their
@@ -695,6 +722,7 @@ int main(void)
 		cmocka_unit_test(test_unordered_cut_everywhere),
 		cmocka_unit_test(test_unordered_big),
 		cmocka_unit_test(test_unordered_round_end),
+		cmocka_unit_test(test_unordered_file_cut),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
