@@ -288,6 +288,16 @@ static int next_record(struct perfdata *p)
 		if (!p->announced_all)
 			return 0;
 
+		if (p->sunordered && p->sink && !p->pend_err) {
+			/* the samples that the sink takes where they lie, as many as
+			 * follow each other in the buffer next_raw would read from:
+			 * no round trip through here for each (a report's samples
+			 * are most of its file) */
+			if (p->dlen - p->dpos >= 8)
+				p->dpos += pd_direct_run(p, p->dbuf + p->dpos, p->dlen - p->dpos);
+			else if (p->ilen > p->ipos)
+				pd_consume(p, pd_direct_run(p, p->ibuf + p->ipos, p->ilen - p->ipos));
+		}
 		const unsigned char *r;
 		uint64_t off;
 		size_t len = next_raw(p, &r, &off);

@@ -59,6 +59,7 @@ struct pd_attr {
 	uint8_t fast;                 /* fixed fields only, then the chain */
 	uint16_t head;                /* bytes of the fixed fields */
 	int16_t o_ip, o_tid, o_time, o_cpu, o_period;   /* their offsets, -1 absent */
+	uint64_t period0;             /* the period of a sample without PERIOD */
 };
 
 struct pd_bid {
@@ -286,6 +287,13 @@ void pd_attr_layout(struct pd_attr *a);
  * take it (user registers to unwind). */
 int pd_direct_sample(struct perfdata *p, const struct pd_attr *a, const unsigned char *r,
     size_t len);
+
+/* The SAMPLE records of direct attrs at b (avail bytes of the raw stream)
+ * to the sink, one after the other, as next_record would hand each
+ * (perfdata__set_sample_unordered): stops before the first record that is
+ * anything else (another type, an unknown id, one cut by the buffer's end,
+ * a bad size) and returns the bytes it took, whole records, each counted. */
+size_t pd_direct_run(struct perfdata *p, const unsigned char *b, size_t avail);
 
 /* reader.c: user records and delivery */
 int pd_process_user(struct perfdata *p, const unsigned char *r, size_t len,

@@ -41,6 +41,8 @@ void pd_attr_layout(struct pd_attr *a)
 	a->o_period = (st & PD_S_PERIOD) ? (int16_t)o : -1;
 	o += (st & PD_S_PERIOD) ? 8 : 0;
 	a->head = (uint16_t)o;
+	/* a fixed period (perf record -c N) is not in the samples */
+	a->period0 = a->pub.freq ? 0 : a->pub.period;
 }
 
 int perfdata__set_sample_sink(struct perfdata *p, perfdata_sample_fn fn, void *arg)
@@ -166,8 +168,9 @@ static inline __attribute__((always_inline)) uint32_t chain_in(const unsigned ch
 	return n;
 }
 
-int pd_direct_sample(struct perfdata *p, const struct pd_attr *a, const unsigned char *r,
-    size_t len)
+/* Any sample of a direct attr, whole chains or not, any layout. */
+static __attribute__((noinline)) int direct_any(struct perfdata *p, const struct pd_attr *a,
+    const unsigned char *r, size_t len)
 {
 	struct fields f;
 	struct perfdata_sample s;
@@ -175,12 +178,6 @@ int pd_direct_sample(struct perfdata *p, const struct pd_attr *a, const unsigned
 	uint32_t n = 0, last = 0;
 	int user;
 
-	if (!a) {
-		p->st.unknown_id++;
-		return 1;
-	}
-	if (!a->direct)
-		return 0;
 	st = a->pub.sample_type;
 	if ((!a->fast || decode_fast(p, a, r + 8, len - 8, &f) < 0) &&
 	    decode_general(p, a, r + 8, len - 8, &f) < 0) {
@@ -242,8 +239,7 @@ int pd_direct_sample(struct perfdata *p, const struct pd_attr *a, const unsigned
 	s.pid = (st & PD_S_TID) ? f.pid : (uint32_t)-1;
 	s.tid = (st & PD_S_TID) ? f.tid : (uint32_t)-1;
 	s.cpu = f.cpu;
-	/* a fixed period (perf record -c N) is not in the samples */
-	s.period = (st & PD_S_PERIOD) ? f.period : (a->pub.freq ? 0 : a->pub.period);
+	s.period = (st & PD_S_PERIOD) ? f.period : a->period0;
 	s.time = (st & PD_S_TIME) ? f.time : p->last_time;
 	s.npc = n;
 	s.pcs = p->spcs;
@@ -254,4 +250,171 @@ int pd_direct_sample(struct perfdata *p, const struct pd_attr *a, const unsigned
 	p->count++;
 	p->sink(p->sink_arg, &s);
 	return 1;
+}
+
+/* A load in the file's byte order, swap being whether it is not the
+ * host's: a constant where these are inlined, so each is one load. */
+static inline __attribute__((always_inline)) uint64_t ldx64(const unsigned char *b, int swap)
+{
+	uint64_t v;
+	memcpy(&v, b, sizeof(v));
+	return swap ? __builtin_bswap64(v) : v;
+}
+
+static inline __attribute__((always_inline)) uint32_t ldx32(const unsigned char *b, int swap)
+{
+	uint32_t v;
+	memcpy(&v, b, sizeof(v));
+	return swap ? __builtin_bswap32(v) : v;
+}
+
+static inline __attribute__((always_inline)) uint16_t ldx16(const unsigned char *b, int swap)
+{
+	uint16_t v;
+	memcpy(&v, b, sizeof(v));
+	return swap ? __builtin_bswap16(v) : v;
+}
+
+/* The leaf of a sample of a's fixed layout (perfdata__set_sample_leaf):
+ * the fields, and of the chain only its first pc, which is what
+ * direct_any makes pcs[0] (the sampled pc, in the context of the markers
+ * before the chain's first pc when that is the same pc, else in the
+ * header's; without a sampled pc, the chain's first pc, or 0 in the
+ * header's context when there is none).  0, or -1 when the record is too
+ * short for its layout (direct_any then counts it as bad). */
+static inline __attribute__((always_inline)) int leaf_fast(struct perfdata *p,
+    const struct pd_attr *a, const unsigned char *r, size_t len, int swap)
+{
+	const unsigned char *b = r + 8, *c = NULL;
+	size_t n = len - 8, head = a->head;
+	uint64_t nr = 0, i, pc = 0, leaf;
+	struct perfdata_sample s;
+	int user, cu;
+
+	if (n < head)
+		return -1;
+	if (a->pub.sample_type & PD_S_CALLCHAIN) {
+		if (n - head < 8)
+			return -1;
+		nr = ldx64(b + head, swap);
+		if (nr > (n - head - 8) / 8)
+			return -1;
+		c = b + head + 8;
+	}
+	user = cu = psample__misc_user(ldx16(r + 4, swap));
+	for (i = 0; i < nr; i++) {
+		pc = ldx64(c + 8 * i, swap);
+		if (pc < PSAMPLE_CONTEXT_MAX)
+			break;
+		cu = psample__context_user(pc, cu);
+	}
+	if (a->o_ip >= 0) {
+		leaf = ldx64(b + a->o_ip, swap);
+		if (i < nr && pc == leaf)
+			user = cu;
+	} else if (i < nr) {
+		leaf = pc;
+		user = cu;
+	} else {
+		leaf = 0;
+	}
+	unsigned u = user ? PMC_CC_F_USERSPACE : 0;
+	p->spcs[0] = leaf;
+	p->sflags[0] = (uint8_t)u;
+
+	s.pmcid = a->pub.pmcid;
+	if (a->o_tid >= 0) {
+		s.pid = ldx32(b + a->o_tid, swap);
+		s.tid = ldx32(b + a->o_tid + 4, swap);
+	} else {
+		s.pid = s.tid = (uint32_t)-1;
+	}
+	s.cpu = a->o_cpu >= 0 ? ldx32(b + a->o_cpu, swap) : 0;
+	s.period = a->o_period >= 0 ? ldx64(b + a->o_period, swap) : a->period0;
+	s.time = a->o_time >= 0 ? ldx64(b + a->o_time, swap) : p->last_time;
+	s.npc = 1;
+	s.pcs = p->spcs;
+	s.flags = p->sflags;
+	s.hash = hmap_chain_end(hmap_chain_step(HMAP_CHAIN_SEED, leaf, u), (int32_t)s.pid, 1);
+	p->last_time = s.time;
+	p->st.samples++;
+	p->count++;
+	p->sink(p->sink_arg, &s);
+	return 0;
+}
+
+static inline __attribute__((always_inline)) int direct_sample(struct perfdata *p,
+    const struct pd_attr *a, const unsigned char *r, size_t len, int swap)
+{
+	if (!a) {
+		p->st.unknown_id++;
+		return 1;
+	}
+	if (!a->direct)
+		return 0;
+	if (p->sdepth == 1 && a->fast && leaf_fast(p, a, r, len, swap) == 0)
+		return 1;
+	return direct_any(p, a, r, len);
+}
+
+static int host_swap(const struct perfdata *p)
+{
+	return !!p->be != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+}
+
+int pd_direct_sample(struct perfdata *p, const struct pd_attr *a, const unsigned char *r,
+    size_t len)
+{
+	return host_swap(p) ? direct_sample(p, a, r, len, 1) : direct_sample(p, a, r, len, 0);
+}
+
+/* pd_direct_run for one byte order.  The attr is pd_rec_attr's, asked
+ * again only when the sample's id is not the one before. */
+static inline __attribute__((always_inline)) size_t direct_run(struct perfdata *p,
+    const unsigned char *b, size_t avail, int swap)
+{
+	const struct pd_attr *only = NULL, *ca = NULL;
+	uint64_t cid = 0, max_ts = p->max_ts;     /* p's, written back at the end */
+	const int ordered = p->ordered;
+	size_t pos = 0, idoff = 8 + 8 * (size_t)(p->id_pos > 0 ? p->id_pos : 0);
+
+	if (p->nattrs == 1 || (p->nattrs > 1 && p->id_pos < 0))
+		only = p->attrs[0];
+	while (avail - pos >= 8) {
+		const unsigned char *r = b + pos;
+		const struct pd_attr *a = only;
+		size_t len = ldx16(r + 6, swap);
+		if (len < 8 || len > avail - pos || ldx32(r, swap) != PD_REC_SAMPLE)
+			break;
+		if (!a) {
+			if (idoff + 8 > len)
+				break;        /* no id: pd_rec_attr has no attr for it */
+			uint64_t id = ldx64(r + idoff, swap);
+			if (!ca || id != cid) {
+				ca = pd_rec_attr(p, r, len, PD_REC_SAMPLE);
+				cid = id;
+			}
+			a = ca;
+		}
+		if (!a || !a->direct)
+			break;        /* next_record's general path: unknown_id, the event */
+		pos += len;
+		p->st.records++;
+		/* its time moves the round's end, as in next_record */
+		if (ordered && a->o_time >= 0 && (size_t)a->o_time + 16 <= len) {
+			uint64_t ts = ldx64(r + 8 + a->o_time, swap);
+			if (ts != UINT64_MAX && ts > max_ts)
+				max_ts = ts;
+		}
+		(void)direct_sample(p, a, r, len, swap);
+	}
+	p->max_ts = max_ts;
+	return pos;
+}
+
+size_t pd_direct_run(struct perfdata *p, const unsigned char *b, size_t avail)
+{
+	if (!p->nattrs)
+		return 0;
+	return host_swap(p) ? direct_run(p, b, avail, 1) : direct_run(p, b, avail, 0);
 }

@@ -275,12 +275,6 @@ int psample__parse_read(struct psample *s, uint64_t read_format, const void *bod
 	return c.bad ? -EINVAL : 0;
 }
 
-int psample__misc_user(uint16_t misc)
-{
-	unsigned m = misc & PSAMPLE_MISC_CPUMODE_MASK;
-	return m == PSAMPLE_MISC_USER || m == PSAMPLE_MISC_GUEST_USER;
-}
-
 uint32_t psample__chain(const struct psample *s, int user, uint8_t user_flag,
     uint64_t *pcs, uint8_t *flags, uint32_t max)
 {

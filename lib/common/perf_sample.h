@@ -189,7 +189,12 @@ static inline int psample__context_user(uint64_t marker, int user)
  * user), 0 after a kernel one (kernel, hypervisor, guest kernel), and
  * before any marker user_flag if `user`.  Returns how many were stored.
  */
-int psample__misc_user(uint16_t misc);
+static inline int psample__misc_user(uint16_t misc)
+{
+	/* inline: the perf.data reader asks it of every sample */
+	unsigned m = misc & PSAMPLE_MISC_CPUMODE_MASK;
+	return m == PSAMPLE_MISC_USER || m == PSAMPLE_MISC_GUEST_USER;
+}
 uint32_t psample__chain(const struct psample *s, int user, uint8_t user_flag,
     uint64_t *pcs, uint8_t *flags, uint32_t max);
 

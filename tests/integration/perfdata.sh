@@ -206,6 +206,15 @@ head -c $((sz / 2)) "$TMP/plain.data" >"$TMP/cut.data"
 rc=$?
 check "a perf.data cut in half: records up to the cut, 'truncated', exit 1" \
   bash -c "[ $rc -eq 1 ] && grep -q truncated '$TMP/cut.err' && grep -q ' CALLCHAIN ' '$TMP/cut.out'"
+# a flat report reads the samples in runs straight from the read buffer
+# (docs/perfdata.md): the file's header still claims the whole data
+# section, and the report counts the same samples as dump's events
+"$PMC" report -i "$TMP/cut.data" >"$TMP/cutr.out" 2>"$TMP/cutr.err"
+rc=$?
+n=$(awk '/^# Samples:/ { gsub(",", "", $3); print $3; exit }' "$TMP/cutr.out")
+check "pmc report of a perf.data cut in half: dump's samples, 'truncated', exit 1" \
+  bash -c "[ $rc -eq 1 ] && grep -q truncated '$TMP/cutr.err' &&
+    [ '${n:-x}' = \"\$(grep -c ' CALLCHAIN ' '$TMP/cut.out')\" ]"
 printf 'not a perf.data at all' >"$TMP/junk.data"
 "$PMC" convert -i "$TMP/junk.data" -o "$TMP/junk.log" >/dev/null 2>"$TMP/err"
 check "convert of a non-log: a clear error, exit 1" [ $? -eq 1 ]

@@ -20,6 +20,7 @@
 #define ID_G 0xF2                    /* READ and RAW: the general decoder */
 #define ID_N 0xF3                    /* no IP, TIME, PERIOD, CPU */
 #define ID_R 0xF4                    /* user registers: stays an event */
+#define ID_F2 0xF5                   /* F's layout, another event (an attr added later) */
 #define ST_F (PD_S_IDENTIFIER | PD_S_IP | PD_S_TID | PD_S_TIME | PD_S_CPU | PD_S_PERIOD | \
 	PD_S_CALLCHAIN)
 #define ST_G (PD_S_IDENTIFIER | PD_S_IP | PD_S_TID | PD_S_TIME | PD_S_READ | PD_S_CALLCHAIN | \
@@ -59,7 +60,7 @@ static void sample(struct pb *p, uint64_t id, uint16_t misc, uint64_t ip, uint32
 	pb64(p, ip);
 	pb32(p, 300); pb32(p, tid);
 	pb64(p, t);
-	if (id == ID_F) {
+	if (id == ID_F || id == ID_F2) {
 		pb32(p, 1); pb32(p, 0);          /* CPU */
 		pb64(p, 7000 + t);               /* PERIOD */
 	}
@@ -101,7 +102,18 @@ static void sample_n(struct pb *p, uint16_t misc, const uint64_t *chain, uint64_
 	pb_rec_end(p, at);
 }
 
-static unsigned char *make_stream(int be, size_t *len)
+/* regs: with the attr of user registers and its sample (0: every attr's
+ * samples go to the sink) */
+/* A COMM of F's trailer at time t. */
+static void comm(struct pb *p, uint64_t t)
+{
+	size_t at = pb_rec_begin(p, PD_REC_COMM, PD_MISC_USER);
+	pb32(p, 300); pb32(p, 310); pbstr8(p, "worker");
+	pb32(p, 300); pb32(p, 310); pb64(p, t); pb32(p, 1); pb32(p, 0); pb64(p, ID_F);
+	pb_rec_end(p, at);
+}
+
+static unsigned char *make_stream_regs(int be, int regs, size_t *len)
 {
 	static const uint64_t c_same[] = { CK, K1, K2, CU, U1, U2 };     /* starts with ip */
 	static const uint64_t c_other[] = { CU, U3, U2, 0 };              /* not; a 0 at the end */
@@ -112,14 +124,14 @@ static unsigned char *make_stream(int be, size_t *len)
 		PSAMPLE_CONTEXT_GUEST_USER, U1, 0, U2 };
 	static const uint64_t c_kzero[] = { CK, K1, 0, 0, 0 };
 	struct pb p = { .be = be };
-	size_t at;
 
 	pbbytes(&p, be ? "2ELIFREP" : "PERFILE2", 8);
 	pb64(&p, PD_PIPE_HDR_SIZE);
 	attr_rec(&p, ST_F, 10000, 0, ID_F);
 	attr_rec(&p, ST_G, 4000, 0, ID_G);
 	attr_rec(&p, ST_N, 5000, 0, ID_N);
-	attr_rec(&p, ST_R, 3000, 0x1, ID_R);
+	if (regs)
+		attr_rec(&p, ST_R, 3000, 0x1, ID_R);
 
 	/* round 1, out of time order */
 	sample(&p, ID_F, PD_MISC_KERNEL, K1, 310, 30, c_same, 6, 0);
@@ -133,15 +145,13 @@ static unsigned char *make_stream(int be, size_t *len)
 	sample(&p, ID_F, PD_MISC_KERNEL, K1, 316, 26, c_kzero, 5, 0);
 	round_end(&p);
 	/* round 2 */
-	sample(&p, ID_R, PD_MISC_USER, U1, 320, 22, c_g, 3, 0);
+	if (regs)
+		sample(&p, ID_R, PD_MISC_USER, U1, 320, 22, c_g, 3, 0);
 	sample(&p, ID_F, PD_MISC_GUEST_USER, U1, 321, 40, c_guest, 8, 0);
 	sample(&p, ID_F, PD_MISC_USER, U3, 322, 38, NULL, 600, 0);  /* past the depth */
 	sample(&p, ID_F, PD_MISC_USER, U1, 323, 39, NULL, PMC_CALLCHAIN_DEPTH_MAX, 0);
 	sample(&p, ID_F, PD_MISC_USER, 0, 324, 35, NULL, 0, 0);    /* pc 0, no chain */
-	at = pb_rec_begin(&p, PD_REC_COMM, PD_MISC_USER);
-	pb32(&p, 300); pb32(&p, 310); pbstr8(&p, "worker");
-	pb32(&p, 300); pb32(&p, 310); pb64(&p, 36); pb32(&p, 1); pb32(&p, 0); pb64(&p, ID_F);
-	pb_rec_end(&p, at);
+	comm(&p, 36);
 	sample_n(&p, PD_MISC_KERNEL, c_g, 3);
 	round_end(&p);
 	/* round 3: older than round 2's newest, and the end */
@@ -149,6 +159,11 @@ static unsigned char *make_stream(int be, size_t *len)
 	sample_g(&p, PD_MISC_KERNEL, K1, 37, c_same, 6);
 	*len = p.len;
 	return p.b;
+}
+
+static unsigned char *make_stream(int be, size_t *len)
+{
+	return make_stream_regs(be, 1, len);
 }
 
 /* One delivery, as a report stores it. */
@@ -183,6 +198,7 @@ static void add_event(struct items *l, const struct pmclog_ev *ev)
 	uint64_t h = HMAP_CHAIN_SEED;
 
 	it->type = ev->pl_type;
+	it->time = ev->pl_time;
 	if (ev->pl_type != PMCLOG_TYPE_CALLCHAIN)
 		return;
 	it->pmcid = cc->pl_pmcid;
@@ -220,8 +236,14 @@ static void on_sample(void *arg, const struct perfdata_sample *s)
 	memcpy(it->flags, s->flags, s->npc);
 }
 
-/* Read b to the end: the final state, or -1 if it does not open.  sink 2:
- * through the sink, leaves only (perfdata__set_sample_leaf). */
+/* How read_to_end reads (or-ed). */
+#define H_SINK  1                    /* samples through the sink */
+#define H_LEAF  2                    /* ... leaves only (perfdata__set_sample_leaf) */
+#define H_UNORD 4                    /* ... as they lie (perfdata__set_sample_unordered) */
+#define H_FILE  8                    /* no ordering queue (perfdata__set_ordered 0) */
+
+/* Read b to the end: the final state, or -1 if it does not open.  sink: H_*
+ * (1: through the sink, 2: leaves only, as before these had names). */
 static int read_to_end(const unsigned char *b, size_t len, int sink, struct items *l,
     struct perfdata_stats *st, int *truncated)
 {
@@ -233,10 +255,14 @@ static int read_to_end(const unsigned char *b, size_t len, int sink, struct item
 		free(ev);
 		return -1;
 	}
-	if (sink)
+	if (sink & (H_SINK | H_LEAF))
 		assert_int_equal(perfdata__set_sample_sink(pd, on_sample, l), 0);
-	if (sink == 2)
+	if (sink & H_LEAF)
 		perfdata__set_sample_leaf(pd, 1);
+	if (sink & H_UNORD)
+		perfdata__set_sample_unordered(pd, 1);
+	if (sink & H_FILE)
+		perfdata__set_ordered(pd, 0);
 	while (perfdata__read(pd, ev) == 0)
 		add_event(l, ev);
 	state = ev->pl_state;
@@ -386,6 +412,238 @@ static void test_direct_hash(void **state)
 	free(p.b);
 }
 
+/* y, from the sink with leaves only, is x (the event path's) cut to its
+ * first pc, hashed as a one-pc stack. */
+static void same_leaf(const struct item *x, const struct item *y)
+{
+	same_context(x, y);
+	assert_int_equal(y->npc, 1);
+	assert_int_equal(y->pcs[0], x->pcs[0]);
+	assert_int_equal(y->flags[0], x->flags[0]);
+	assert_int_equal(y->hash, hmap_chain_end(hmap_chain_step(HMAP_CHAIN_SEED,
+	    x->pcs[0], x->flags[0]), (int32_t)x->pid, 1));
+}
+
+/* Read b twice, as ref says (the event path) and as how says: the same
+ * items in the same order (the samples that come through the sink whole,
+ * or as their leaves with H_LEAF), the same stats and the same end.
+ * Returns how many samples came through the sink. */
+static size_t same_reads(const unsigned char *b, size_t len, int ref, int how)
+{
+	struct items ev = { 0 }, dir = { 0 };
+	struct perfdata_stats se = { 0 }, sd = { 0 };
+	int te = 0, td = 0;
+	size_t nsink = 0;
+	int s1 = read_to_end(b, len, ref, &ev, &se, &te);
+	int s2 = read_to_end(b, len, how, &dir, &sd, &td);
+
+	assert_int_equal(s2, s1);
+	assert_int_equal(td, te);
+	assert_int_equal(dir.n, ev.n);
+	for (size_t i = 0; i < ev.n; i++) {
+		const struct item *x = &ev.v[i], *y = &dir.v[i];
+		assert_int_equal(y->type, x->type);
+		assert_int_equal(y->time, x->time);
+		nsink += (size_t)y->from_sink;
+		if (y->from_sink && (how & H_LEAF)) {
+			same_leaf(x, y);
+			continue;
+		}
+		same_context(x, y);
+		assert_int_equal(y->npc, x->npc);
+		assert_memory_equal(y->pcs, x->pcs, x->npc * sizeof(uint64_t));
+		assert_memory_equal(y->flags, x->flags, x->npc);
+		assert_int_equal(y->hash, x->hash);
+	}
+	assert_int_equal(sd.records, se.records);
+	assert_int_equal(sd.samples, se.samples);
+	assert_int_equal(sd.unknown_id, se.unknown_id);
+	assert_int_equal(sd.bad_samples, se.bad_samples);
+	assert_int_equal(sd.skipped, se.skipped);
+	assert_int_equal(sd.lost, se.lost);
+	assert_int_equal(sd.compressed, se.compressed);
+	free(ev.v);
+	free(dir.v);
+	return nsink;
+}
+
+/* With perfdata__set_sample_unordered and every attr's samples through the
+ * sink, everything comes as the file holds it: what the event path
+ * delivers without its ordering queue, sample by sample, whole or leaves,
+ * in either byte order, with the queue or without. */
+static void test_unordered_file_order(void **state)
+{
+	(void)state;
+	for (int be = 0; be < 2; be++) {
+		size_t len;
+		unsigned char *b = make_stream_regs(be, 0, &len);
+		assert_int_equal(same_reads(b, len, H_FILE, H_SINK | H_UNORD), 14);
+		assert_int_equal(same_reads(b, len, H_FILE, H_LEAF | H_UNORD), 14);
+		assert_int_equal(same_reads(b, len, H_FILE, H_LEAF | H_UNORD | H_FILE), 14);
+		free(b);
+	}
+}
+
+/* ... and for every prefix of the stream (a record cut at the end of the
+ * input, inside a run of samples or not). */
+static void test_unordered_cut_everywhere(void **state)
+{
+	size_t len;
+	unsigned char *b = make_stream_regs(0, 0, &len);
+	(void)state;
+	for (size_t cut = 0; cut < len; cut++) {
+		(void)same_reads(b, cut, H_FILE, H_LEAF | H_UNORD);
+		(void)same_reads(b, cut, H_FILE, H_SINK | H_UNORD);
+	}
+	free(b);
+}
+
+/* A file-mode perf.data (the every-type file of test_perfdata_util.h:
+ * samples with user registers, READ groups, every record type) whose data
+ * section is cut anywhere while its header still claims all of it: the
+ * samples' leaves as the file holds them are the event path's in file
+ * order, and both end the same way, in either byte order. */
+static void test_unordered_file_cut(void **state)
+{
+	(void)state;
+	for (int be = 0; be < 2; be++) {
+		size_t len;
+		unsigned char *b = t_make_file(be, NULL, &len);
+		uint64_t off = 0, size = 0;
+		for (int i = 0; i < 8; i++) {        /* the header's data section */
+			int sh = be ? 8 * (7 - i) : 8 * i;
+			off |= (uint64_t)b[40 + i] << sh;
+			size |= (uint64_t)b[48 + i] << sh;
+		}
+		assert_true(off > 0 && size > 0 && off + size <= len);
+		assert_true(same_reads(b, len, H_FILE, H_LEAF | H_UNORD | H_FILE) > 0);
+		for (size_t cut = (size_t)off; cut < off + size; cut++) {
+			(void)same_reads(b, cut, H_FILE, H_LEAF | H_UNORD | H_FILE);
+			(void)same_reads(b, cut, H_FILE, H_SINK | H_UNORD | H_FILE);
+		}
+		free(b);
+	}
+}
+
+/* Samples in runs longer than the reader's 256 KB buffer (records cut by
+ * its end), of three attrs, one of them added halfway (a new id the runs
+ * meet), of an unknown id now and then, between COMMs and rounds, their
+ * chains' first pc the sampled one or not, in the header's context or
+ * not; the second half as it is or (compress 1, 2) in COMPRESSED or
+ * COMPRESSED2 records (runs in the decompressed data, cut where one ends),
+ * then a few more samples as they are. */
+static unsigned char *make_big(int be, int compress, size_t *len)
+{
+	struct pb p = { .be = be };
+	uint64_t ch[48];
+
+	pbbytes(&p, be ? "2ELIFREP" : "PERFILE2", 8);
+	pb64(&p, PD_PIPE_HDR_SIZE);
+	attr_rec(&p, ST_F, 10000, 0, ID_F);
+	attr_rec(&p, ST_N, 5000, 0, ID_N);
+	for (int seg = 0; seg < 3; seg++) {
+		struct pb body = { .be = be };
+		for (int k = 0; k < (seg < 2 ? 3000 : 50); k++) {
+			int i = seg * 3000 + k;
+			uint16_t misc = i % 4 < 2 ? PD_MISC_USER : PD_MISC_KERNEL;
+			uint64_t nr = (uint64_t)(i * 7) % 41, id = ID_F;
+			ch[0] = i % 2 ? CK : CU;
+			for (uint64_t j = 1; j < nr; j++)
+				ch[j] = (i % 2 ? K1 : U1) + 16 * (((uint64_t)i + j) % 37);
+			if (i % 5 == 4 && seg)
+				id = ID_F2;
+			if (i % 97 == 0)
+				id = 0x9999;
+			if (i % 5 == 3)
+				sample_n(&body, misc, ch, nr);
+			else
+				sample(&body, id, misc,
+				    nr > 1 && i % 3 ? ch[1] : U3, 400 + (uint32_t)(i % 11),
+				    1000 + (uint64_t)i, ch, nr, 0);
+			if (i % 500 == 499)
+				comm(&body, 1000 + (uint64_t)i);
+			if (i % 700 == 699)
+				round_end(&body);
+		}
+		if (compress && seg == 1)        /* one zstd stream: the second half */
+			pb_compress(&p, body.b, body.len, compress - 1, 5);
+		else
+			pbbytes(&p, body.b, body.len);
+		free(body.b);
+		if (seg == 0)
+			attr_rec(&p, ST_F, 20000, 0, ID_F2);
+	}
+	*len = p.len;
+	return p.b;
+}
+
+static void test_unordered_big(void **state)
+{
+	(void)state;
+	for (int be = 0; be < 2; be++)
+		for (int z = 0; z < 3; z++) {
+			size_t len;
+			unsigned char *b = make_big(be, z, &len);
+			assert_true(len > 1000000 || (z && len > 600000));
+			assert_true(same_reads(b, len, H_FILE, H_SINK | H_UNORD) > 5000);
+			assert_true(same_reads(b, len, H_FILE, H_LEAF | H_UNORD) > 5000);
+			free(b);
+		}
+}
+
+/* Samples taken as they lie still move the round's end: the records that
+ * keep their time order (an attr's samples are unwound, so the others
+ * are ordered) are released when the event path releases them.  Round 1's
+ * newest record is a sample at 100, so round 2's end releases the COMMs
+ * at 50 and 60, and the one at 55 of round 3 comes after them (were the
+ * end 50, it would come before the one at 60), then the sample with user
+ * registers at 57 (an event, not the sink's). */
+static void test_unordered_round_end(void **state)
+{
+	struct pb p = { .be = 0 };
+	struct items ev = { 0 }, un = { 0 };
+	struct perfdata_stats st;
+	static const uint64_t want[] = { 50, 60, 55, 57 };
+	size_t n = 0;
+	(void)state;
+
+	pbbytes(&p, "PERFILE2", 8);
+	pb64(&p, PD_PIPE_HDR_SIZE);
+	attr_rec(&p, ST_F, 10000, 0, ID_F);
+	attr_rec(&p, ST_R, 3000, 0x1, ID_R);
+	sample(&p, ID_F, PD_MISC_USER, U1, 310, 100, NULL, 0, 0);
+	comm(&p, 50);
+	round_end(&p);
+	comm(&p, 60);
+	round_end(&p);
+	comm(&p, 55);
+	sample(&p, ID_R, PD_MISC_USER, U1, 320, 57, NULL, 0, 0);   /* an event */
+	read_all(p.b, p.len, 0, &ev, &st);
+	read_all(p.b, p.len, H_LEAF | H_UNORD, &un, &st);
+	for (size_t i = 0, j = 0; i < ev.n; i++) {
+		if (ev.v[i].type == PMCLOG_TYPE_CALLCHAIN && ev.v[i].tid != 320)
+			continue;
+		while (j < un.n && un.v[j].from_sink)
+			j++;
+		assert_true(j < un.n);
+		assert_int_equal(un.v[j].type, ev.v[i].type);
+		assert_int_equal(un.v[j].time, ev.v[i].time);
+		if (ev.v[i].type == PMCLOG_TYPE_MAP_IN || ev.v[i].type == PMCLOG_TYPE_HEADER ||
+		    ev.v[i].type == PMCLOG_TYPE_PMCALLOCATE) {
+			j++;
+			continue;
+		}
+		assert_true(n < 4);
+		assert_int_equal(ev.v[i].time, want[n]);
+		n++;
+		j++;
+	}
+	assert_int_equal(n, 4);
+	free(ev.v);
+	free(un.v);
+	free(p.b);
+}
+
 /* With perfdata__set_sample_leaf, what the sink gets is each sample's whole
  * chain cut to its first pc: the same pc and flag (also where the chain
  * is only zeros, or starts with a 0 followed by pcs), hashed as a one-pc
@@ -416,11 +674,7 @@ static void test_direct_leaf(void **state)
 			}
 			nsink++;
 			deeper += x->npc > 1;
-			assert_int_equal(y->npc, 1);
-			assert_int_equal(y->pcs[0], x->pcs[0]);
-			assert_int_equal(y->flags[0], x->flags[0]);
-			assert_int_equal(y->hash, hmap_chain_end(hmap_chain_step(HMAP_CHAIN_SEED,
-			    x->pcs[0], x->flags[0]), (int32_t)x->pid, 1));
+			same_leaf(x, y);
 		}
 		assert_int_equal(nsink, 14);
 		assert_true(deeper >= 8);          /* the cut was made: most chains are longer */
@@ -464,6 +718,11 @@ int main(void)
 		cmocka_unit_test(test_direct_hash),
 		cmocka_unit_test(test_direct_cut_everywhere),
 		cmocka_unit_test(test_direct_leaf),
+		cmocka_unit_test(test_unordered_file_order),
+		cmocka_unit_test(test_unordered_cut_everywhere),
+		cmocka_unit_test(test_unordered_big),
+		cmocka_unit_test(test_unordered_round_end),
+		cmocka_unit_test(test_unordered_file_cut),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -115,6 +115,41 @@ static void pb_rec_end(struct pb *p, size_t at)
 	pb_patch(p, at + 6, (uint16_t)(p->len - at), 2);
 }
 
+/* raw's len bytes of records, zstd-compressed as perf does (one stream,
+ * flushed per record) into nparts COMPRESSED (v2: COMPRESSED2) records
+ * appended to out, split wherever the parts end (mid-record too). */
+static void pb_compress(struct pb *out, const unsigned char *raw, size_t len, int v2,
+    int nparts)
+{
+	ZSTD_CCtx *zc = ZSTD_createCCtx();
+	size_t cap = ZSTD_compressBound(len / (size_t)nparts + 1) + 64;
+	unsigned char *z = malloc(cap);
+
+	assert_non_null(zc);
+	assert_non_null(z);
+	for (int i = 0; i < nparts; i++) {
+		size_t from = len * (size_t)i / (size_t)nparts;
+		size_t to = len * (size_t)(i + 1) / (size_t)nparts;
+		ZSTD_inBuffer in = { raw + from, to - from, 0 };
+		ZSTD_outBuffer o = { z, cap, 0 };
+		size_t at;
+		while (in.pos < in.size)
+			assert_false(ZSTD_isError(ZSTD_compressStream2(zc, &o, &in, ZSTD_e_continue)));
+		assert_int_equal(ZSTD_compressStream2(zc, &o, &in, ZSTD_e_flush), 0);
+		at = pb_rec_begin(out, v2 ? PD_REC_COMPRESSED2 : PD_REC_COMPRESSED, 0);
+		if (v2) {
+			pb64(out, o.pos);
+			pbbytes(out, z, o.pos);
+			pbzero(out, ((o.pos + 7) & ~(size_t)7) - o.pos);
+		} else {
+			pbbytes(out, z, o.pos);     /* odd sizes, as perf writes them */
+		}
+		pb_rec_end(out, at);
+	}
+	ZSTD_freeCCtx(zc);
+	free(z);
+}
+
 /* ---- the events of the every-type file -------------------------------- */
 
 #define T_ID0 0x1111                 /* attr 0's kernel id (and a second one) */
