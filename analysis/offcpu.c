@@ -58,6 +58,19 @@ static void recount(struct profile *p)
 	}
 }
 
+static int switch_event(const char *name)
+{
+	return named(name, "context-switches") || named(name, "cs");
+}
+
+int offcpu__has_switch_event(const struct profile *p)
+{
+	for (size_t e = 0; e < p->nev; e++)
+		if (switch_event(p->ev[e].name))
+			return 1;
+	return 0;
+}
+
 void offcpu__apply(struct profile *p, struct offcpu_in *in, size_t n)
 {
 	size_t keep = 0;
@@ -71,8 +84,7 @@ void offcpu__apply(struct profile *p, struct offcpu_in *in, size_t n)
 	if (n == 0)
 		return;
 	for (size_t e = 0; e < p->nev; e++) {
-		p->ev[e].offcpu = named(p->ev[e].name, "context-switches") ||
-		    named(p->ev[e].name, "cs");
+		p->ev[e].offcpu = switch_event(p->ev[e].name);
 		any |= p->ev[e].offcpu;
 	}
 	if (!any)

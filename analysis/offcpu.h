@@ -37,6 +37,9 @@ struct offcpu_in {
  * (it exited, or the recording ended first) has no duration and is dropped.
  */
 void offcpu__apply(struct profile *p, struct offcpu_in *in, size_t n);
+/* 1 if an event of p is one offcpu__apply turns into off-CPU time (its
+ * samples are then weighed one by one). */
+int offcpu__has_switch_event(const struct profile *p);
 
 /*
  * Merge the off-CPU event and the on-CPU time events (cpu-clock,

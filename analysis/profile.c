@@ -127,7 +127,11 @@ struct prof_priv {
 	size_t nag, capag;
 	uint32_t *agt;             /* open addressing on agg.key: index + 1, 0 free */
 	size_t capagt;
-	uint32_t gen;              /* naming generation: a name event starts one */
+	struct hmap gen_ix;        /* tid -> its naming generation (name_event) */
+	uint32_t mk_gen;           /* markers so far: a marker starts a generation too */
+	int32_t gc_pid, gc_tid;    /* the latest sample_gen answer: most samples */
+	uint64_t gc_gen;           /* repeat the (pid, tid) before them */
+	int gc_ok;
 	uint32_t ag_last;          /* the entry of the latest sample: index + 1 */
 	/* An allocation failed while loading: sticky, so the void handlers
 	 * need not return it; profile__load and profile__feed then fail with
@@ -290,6 +294,34 @@ static struct thread *thread(struct profile *p, int32_t tid, int create)
 	return &v->th[e->v];
 }
 
+/* Thread tid was named (or born): its samples after this are summed apart
+ * from those before (sum_sample's generations). */
+static void name_event(struct profile *p, int32_t tid)
+{
+	struct prof_priv *v = p->priv;
+	int found;
+	struct hent *e = hmap_slot(&v->gen_ix, (uint64_t)(uint32_t)tid, 0, &found);
+	if (!e) {
+		nomem(p);
+		return;
+	}
+	e->v = found ? e->v + 1 : 1;
+	v->gc_ok = 0;
+}
+
+/* Thread tid's naming generation: 0 until its first name event. */
+static uint32_t gen_of(const struct prof_priv *v, int32_t tid)
+{
+	const struct hmap *m = &v->gen_ix;
+	if (!m->n)
+		return 0;
+	for (size_t j = hmap_mix((uint64_t)(uint32_t)tid, 0) & (m->cap - 1); m->t[j].used;
+	    j = (j + 1) & (m->cap - 1))
+		if (m->t[j].a == (uint64_t)(uint32_t)tid && m->t[j].b == 0)
+			return m->t[j].v;
+	return 0;
+}
+
 static void set_comm(struct profile *p, int32_t tid, uint64_t time, const char *name)
 {
 	struct thread *t;
@@ -301,7 +333,7 @@ static void set_comm(struct profile *p, int32_t tid, uint64_t time, const char *
 		return;
 	}
 	t->h[t->n++] = (struct cname){ time, symtab__intern_name(p->st, name) };
-	p->priv->gen++;               /* sums after it are apart (sum_sample) */
+	name_event(p, tid);
 }
 
 static const char *comm_at(struct profile *p, int32_t tid, uint64_t time)
@@ -345,7 +377,7 @@ static void add_inherit(struct profile *p, uint64_t time, int32_t parent, int32_
 		return;
 	}
 	v->inh[v->ninh++] = (struct inherit){ time, parent, child };
-	v->gen++;
+	name_event(p, child);
 }
 
 static int inherit_cmp(const void *a, const void *b)
@@ -745,8 +777,8 @@ static void add_sample(struct profile *p, const struct prof_sample *s)
 	p->ns++;
 	p->ev[s->ev].samples += prof_count(s);
 	p->ev[s->ev].period += prof_weight(s);
-	if (!p->first_time || t < p->first_time)
-		p->first_time = t;
+	if (t && (!p->first_time || t < p->first_time))
+		p->first_time = t;   /* 0 is no time (an attr without it) */
 	if (t > p->last_time)
 		p->last_time = t;
 }
@@ -891,6 +923,8 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 			break;
 		}
 		p->mk[p->nmk++] = (struct prof_marker){ t, ev->pl_u.pl_u.pl_userdata };
+		p->priv->mk_gen++;     /* print_markers counts samples between them */
+		p->priv->gc_ok = 0;
 		break;
 	case PMCLOG_TYPE_PROCEXIT: {
 		const struct pmclog_ev_procexit *x = &ev->pl_u.pl_e;
@@ -1007,11 +1041,28 @@ static void loaded(struct profile *p, const struct prof_load_opts *o)
  */
 struct agg {
 	uint64_t key;                 /* the chain's hash, with the rest mixed in */
-	uint32_t stack, gen;
+	uint64_t gen;                 /* sample_gen */
+	uint32_t stack;
 	uint16_t ev, cpu;
 	int32_t pid, tid;
 	uint64_t count, weight, tmin, tmax;
+	uint64_t tfirst;              /* the earliest time that is not 0 (add_sample) */
 };
+
+/* The naming generation of a sample of (pid, tid): its thread's and its
+ * process's (a thread without names of its own shows its process's), and
+ * the markers'. */
+static uint64_t sample_gen(struct prof_priv *v, int32_t pid, int32_t tid)
+{
+	if (!v->gc_ok || v->gc_pid != pid || v->gc_tid != tid) {
+		v->gc_pid = pid;
+		v->gc_tid = tid;
+		v->gc_gen = ((uint64_t)gen_of(v, pid) << 32 | gen_of(v, tid)) ^
+		    (uint64_t)v->mk_gen * 0x9E3779B97F4A7C15ull;
+		v->gc_ok = 1;
+	}
+	return v->gc_gen;
+}
 
 /* Room for one more entry in the table: 0, or -1 out of memory. */
 static int sums_room(struct prof_priv *v)
@@ -1041,18 +1092,19 @@ static void sum_sample(struct profile *p, const struct perfdata_sample *ps, uint
 	struct prof_priv *v = p->priv;
 	int32_t pid = (int32_t)ps->pid, tid = (int32_t)ps->tid;
 	uint16_t cpu = (uint16_t)ps->cpu;
+	uint64_t gen = sample_gen(v, pid, tid);
 	struct agg *a;
 	size_t j;
 
 	/* most samples repeat the latest one's entry: no hash, no probe */
 	if (v->ag_last) {
 		a = &v->ag[v->ag_last - 1];
-		if (a->tid == tid && a->cpu == cpu && a->ev == e && a->gen == v->gen &&
+		if (a->tid == tid && a->cpu == cpu && a->ev == e && a->gen == gen &&
 		    v->st[a->stack].hash == ps->hash &&
 		    stack_is(v, &v->st[a->stack], pid, ps->pcs, ps->flags, ps->npc))
 			goto add;
 	}
-	uint64_t key = hmap_mix(ps->hash ^ v->gen, (uint64_t)(uint32_t)tid << 32 |
+	uint64_t key = hmap_mix(ps->hash ^ gen, (uint64_t)(uint32_t)tid << 32 |
 	    (uint64_t)cpu << 16 | e);
 	if (sums_room(v) < 0) {
 		nomem(p);
@@ -1061,7 +1113,7 @@ static void sum_sample(struct profile *p, const struct perfdata_sample *ps, uint
 	for (j = key & (v->capagt - 1); v->agt[j]; j = (j + 1) & (v->capagt - 1)) {
 		a = &v->ag[v->agt[j] - 1];
 		if (a->key == key && a->tid == tid && a->cpu == cpu && a->ev == e &&
-		    a->gen == v->gen && a->pid == pid &&
+		    a->gen == gen && a->pid == pid &&
 		    stack_is(v, &v->st[a->stack], pid, ps->pcs, ps->flags, ps->npc))
 			goto found;
 	}
@@ -1071,24 +1123,34 @@ static void sum_sample(struct profile *p, const struct perfdata_sample *ps, uint
 		return;
 	}
 	a = &v->ag[v->nag];
-	*a = (struct agg){ .key = key, .stack = stack, .gen = v->gen, .ev = (uint16_t)e,
-	    .cpu = cpu, .pid = pid, .tid = tid, .tmin = ps->time, .tmax = ps->time };
+	*a = (struct agg){ .key = key, .gen = gen, .stack = stack, .ev = (uint16_t)e,
+	    .cpu = cpu, .pid = pid, .tid = tid, .tmin = ps->time, .tmax = ps->time,
+	    .tfirst = UINT64_MAX };
 	v->agt[j] = (uint32_t)++v->nag;
 found:
 	v->ag_last = (uint32_t)(a - v->ag) + 1;
 add:
 	a->count++;
-	a->weight += ps->period ? ps->period : 1;     /* prof_weight */
+	a->weight += ps->period ? ps->period : 1;     /* prof_weight (mod 2^64, as
+	                                               * the samples' sum) */
 	if (ps->time < a->tmin)
 		a->tmin = ps->time;
 	if (ps->time > a->tmax)
 		a->tmax = ps->time;
+	if (ps->time && ps->time < a->tfirst)
+		a->tfirst = ps->time;
 }
 
-/* Did every sample of entry a have the name its first had? */
+/* Did every sample of entry a have the name its first had, and fall
+ * between the same two markers (print_markers counts by time)? */
 static int sums_named_once(struct profile *p, const struct agg *a)
 {
-	if (a->tmin == a->tmax || a->tid == -1)
+	if (a->tmin == a->tmax)
+		return 1;
+	for (size_t i = 0; i < p->nmk; i++)
+		if (p->mk[i].time > a->tmin && p->mk[i].time <= a->tmax)
+			return 0;
+	if (a->tid == -1)
 		return 1;
 	/* the history name_context names the entry's context by */
 	const struct thread *t = thread(p, a->tid, 0);
@@ -1110,7 +1172,7 @@ static int sums_named_once(struct profile *p, const struct agg *a)
 static int sums_store(struct profile *p)
 {
 	struct prof_priv *v = p->priv;
-	if (v->nswin)
+	if (v->nswin && offcpu__has_switch_event(p))
 		return 1;
 	for (size_t i = 0; i < v->nag; i++)
 		if (!sums_named_once(p, &v->ag[i]))
@@ -1121,6 +1183,8 @@ static int sums_store(struct profile *p)
 		    .pid = a->pid, .tid = a->tid, .time = a->tmin, .period = a->weight,
 		    .count = a->count };
 		add_sample(p, &s);
+		if (a->tfirst != UINT64_MAX && (!p->first_time || a->tfirst < p->first_time))
+			p->first_time = a->tfirst;
 		if (a->tmax > p->last_time)
 			p->last_time = a->tmax;
 	}
@@ -1608,10 +1672,16 @@ struct sym_dso *profile__main_dso(struct profile *p)
 			break;      /* a guess from the samples counted so far */
 		if (!found)
 			e->v = 0;
-		e->v += prof_count(&s);
-		if (e->v > best_n && s.pid > 0) {
+		e->v += (uint32_t)prof_count(&s);
+	}
+	/* the most samples; of equal counts the lowest pid, whatever the
+	 * order the samples were read in */
+	for (size_t j = 0; j < cnt.cap; j++) {
+		const struct hent *e = &cnt.t[j];
+		int32_t pid = (int32_t)(uint32_t)e->a;
+		if (e->used && pid > 0 && (e->v > best_n || (e->v == best_n && pid < best_pid))) {
 			best_n = e->v;
-			best_pid = s.pid;
+			best_pid = pid;
 		}
 	}
 	free(cnt.t);
@@ -2281,6 +2351,7 @@ void profile__free(struct profile *p)
 		free(v->lxf);
 		free(v->ag);
 		free(v->agt);
+		free(v->gen_ix.t);
 		free(v);
 	}
 	free(p->ev);

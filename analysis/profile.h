@@ -13,7 +13,9 @@
  * Reports walk the samples with profile__foreach_group(), which applies
  * the filters (struct prof_filter) and hands out each distinct stack and
  * context once with its frames, its samples' count and weight; what needs
- * every sample on its own (a timeline) uses profile__foreach().
+ * every sample on its own (a timeline) uses profile__foreach(), on a
+ * profile loaded without prof_load_opts.sums (with it, the "samples" are
+ * the sums).
  */
 #ifndef PMCSTAT_PROFILE_H
 #define PMCSTAT_PROFILE_H
@@ -156,12 +158,17 @@ struct prof_load_opts {
 	 * and anything else that lists samples see them in input order. */
 	int input_order;
 	/* only sums are wanted (what profile__foreach_group gives, with no time
-	 * window): a perf.data's samples are added up per (stack, event, CPU,
-	 * pid, tid, name) as they are read and stored once per such group,
-	 * each as one struct prof_sample whose count says how many it stands
-	 * for and whose period is their weights' sum.  Only for an input that
-	 * can be read twice (a regular file, not follow mode): when the names
-	 * make the sums ambiguous it is read again sample by sample. */
+	 * window: the caller must not filter by time, nor list samples): the
+	 * samples are added up per (stack, event, CPU, pid, tid, name, marker
+	 * interval) as they are read and stored once per such group, each as
+	 * one struct prof_sample whose time is its first sample's, whose count
+	 * says how many it stands for and whose period is their weights' sum
+	 * (prof_weight, prof_count).  Samples to be unwound from DWARF are
+	 * stored one by one, before the sums.  Only for an input that can be
+	 * read twice (a regular file, not follow mode): when the file's order
+	 * leaves a group's name ambiguous, or off-CPU time is to be worked out
+	 * per sample, it is read again sample by sample (the progress callback
+	 * then starts again). */
 	int sums;
 	/* called every 65536 records with the bytes/records so far */
 	void (*progress)(void *arg, uint64_t records);
@@ -287,12 +294,13 @@ void profile__foreach(struct profile *p, const struct prof_filter *flt, int flag
 /*
  * The samples that pass, grouped: each distinct (stack, event, CPU, pid,
  * tid, comm) once, cb(arg, s, weight, count, frames, nframes) with s its
- * first sample (time, period), weight the sum of its samples' weights
- * (prof_weight) and count how many.  For what only adds samples up (a
+ * first sample (time, period; in a summed profile, its first sum), weight
+ * the sum of its samples' weights (prof_weight) and count how many.  For what only adds samples up (a
  * histogram, a call tree, an export's totals) it gives what
  * profile__foreach gives, with the per-frame work done per distinct stack
  * and context instead of per sample (most samples repeat one seen before):
- * every filter, the time window included, is applied to each sample.  The
+ * every filter, the time window included, is applied to each sample (in a
+ * summed profile, to each sum: no time window there).  The
  * groups come in the order of their first samples, so that what a report
  * makes in the order it first sees it is made in the same order; a key may
  * come more than once (the groups are gathered in bounded batches), never
@@ -324,7 +332,12 @@ int profile__time_match(const struct profile *p, const struct prof_filter *flt, 
  * pmc_errmsg() "--pid: 'abc' is not a process id". */
 int profile__check_filter(const struct prof_filter *flt);
 /* A sample's weight: its period, or 1. */
-static inline uint64_t prof_weight(const struct prof_sample *s) { return s->period ? s->period : 1; }
+static inline uint64_t prof_weight(const struct prof_sample *s)
+{
+	/* a summed entry's period is its samples' weights added up (mod 2^64,
+	 * as adding them one by one gives: 0 only by wrapping) */
+	return s->period || s->count > 1 ? s->period : 1;
+}
 /* How many samples s stands for (prof_sample.count). */
 static inline uint64_t prof_count(const struct prof_sample *s) { return s->count ? s->count : 1; }
 /* The program of the process with the most samples (its lowest mapped

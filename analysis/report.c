@@ -356,7 +356,7 @@ static int cmp_keys(const struct hist_entry *x, const struct hist_entry *y,
 	}
 	/* the same names: two static functions, two copies of a library */
 	if (!c)
-		c = str_cmp(x->dso ? sym_dso__path(x->dso) : NULL, y->dso ? sym_dso__path(y->dso) : NULL);
+		c = sym_dso__cmp(x->dso, y->dso);
 	if (!c)
 		c = NUM_CMP(fx->start, fy->start);
 	return c ? c : NUM_CMP(x->func, y->func);

@@ -347,8 +347,8 @@ void samples__keys(const struct prof_samples *s, size_t i, size_t n, struct samp
 		const struct ctx *cc = &s->c[c];
 		out[j].stack = sv ? sv[x] : sk;
 		out[j].ctx = c;
-		out[j].weight = w ? w : 1;
 		out[j].count = cnt == ESC ? wide(s, x, 2) : cnt;
+		out[j].weight = w || out[j].count > 1 ? w : 1;    /* prof_weight */
 		/* the time only when the name changes over time */
 		out[j].comm = cc->nnames > 1 ? ctx_name(cc, time_of(s, x)) :
 		    cc->nnames ? cc->name[0] : NULL;

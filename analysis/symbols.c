@@ -1054,6 +1054,18 @@ const uint8_t *sym_dso__buildid(const struct sym_dso *d, unsigned *len)
 	return d->bid;
 }
 
+int sym_dso__cmp(const struct sym_dso *a, const struct sym_dso *b)
+{
+	int c;
+	if (a == b || !a || !b)
+		return a == b ? 0 : !a ? -1 : 1;
+	if ((c = strcmp(a->path, b->path)) != 0)
+		return c;
+	if (a->bidlen != b->bidlen)
+		return a->bidlen < b->bidlen ? -1 : 1;
+	return a->bidlen ? memcmp(a->bid, b->bid, a->bidlen) : 0;
+}
+
 /* ---- demangling --------------------------------------------------------- */
 
 typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);

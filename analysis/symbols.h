@@ -115,6 +115,9 @@ const char *sym_dso__path(const struct sym_dso *d);
 const char *sym_dso__name(const struct sym_dso *d);   /* basename, or [kernel.kallsyms] */
 unsigned sym_dso__id(const struct sym_dso *d);        /* 0.. in creation order */
 const uint8_t *sym_dso__buildid(const struct sym_dso *d, unsigned *len);
+/* An order of binaries that does not depend on when they were met: by
+ * path, then build id (two containers' /usr/bin/python3); NULL first. */
+int sym_dso__cmp(const struct sym_dso *a, const struct sym_dso *b);
 /* Why this binary is not (fully) symbolized, NULL if it is: "not found",
  * "build id differs from the recorded one (the binary changed since)" ... */
 const char *sym_dso__problem(struct sym_dso *d);

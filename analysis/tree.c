@@ -190,8 +190,7 @@ static int cmp_total(const void *a, const void *b, void *arg)
 		const struct prof_func *fx = &p->f[nx->func], *fy = &p->f[ny->func];
 		c = str_order(fx->name, fy->name);
 		if (!c)
-			c = str_order(fx->dso ? sym_dso__path(fx->dso) : NULL,
-			    fy->dso ? sym_dso__path(fy->dso) : NULL);
+			c = sym_dso__cmp(fx->dso, fy->dso);
 		if (!c)
 			c = fx->start < fy->start ? -1 : fx->start > fy->start;
 	}

@@ -108,8 +108,11 @@ void perfdata__set_sample_leaf(struct perfdata *p, int on);
  * not through the ordering queue.  While every attr's samples go to the
  * sink, the records that come as events do too (none is a sample to be
  * unwound with the mappings before it); else they keep their time order
- * among themselves, and are released when they would have been.  0: time
- * order (the default). */
+ * among themselves, and are released when they would have been.  Only
+ * while every attr gives every record a time (PERF_SAMPLE_TIME with
+ * sample_id_all): a record without one takes the time of the record
+ * before it, which must stay the one time order gives.  0: time order
+ * (the default). */
 void perfdata__set_sample_unordered(struct perfdata *p, int on);
 
 /* ---- what the header says ----------------------------------------- */

@@ -245,19 +245,28 @@ static void drain_direct(struct perfdata *p)
 	}
 }
 
-/* Does every attr so far give its samples to the sink?  (The samples
- * that still come as events, DWARF ones, are unwound with the mappings
- * read before them: those want the records in time order.) */
-static int all_direct(struct perfdata *p)
+/* How much of the file perfdata__set_sample_unordered may take as it
+ * lies, by the attrs so far: 2 every record, 1 the samples the sink takes,
+ * 0 nothing.  A record without a time of its own (an attr without
+ * PERF_SAMPLE_TIME or sample_id_all) takes the time of the record before
+ * it, which is another one in file order than in time order: with one,
+ * the file keeps its time order.  And the samples that still come as
+ * events, DWARF ones, are unwound with the mappings read before them:
+ * with one, the other records keep theirs. */
+static int file_order(struct perfdata *p)
 {
-	if (p->ndirect_seen != p->nattrs) {
-		p->all_direct = 1;
-		for (int i = 0; i < p->nattrs; i++)
-			if (!p->attrs[i]->direct)
-				p->all_direct = 0;
-		p->ndirect_seen = p->nattrs;
+	if (p->norder_seen != p->nattrs) {
+		p->file_order = 2;
+		for (int i = 0; i < p->nattrs; i++) {
+			const struct pd_attr *a = p->attrs[i];
+			if (!(a->pub.sample_type & PD_S_TIME) || !(a->pub.flags & PD_ATTR_SAMPLE_ID_ALL))
+				p->file_order = 0;
+			else if (!a->direct && p->file_order == 2)
+				p->file_order = 1;
+		}
+		p->norder_seen = p->nattrs;
 	}
-	return p->all_direct;
+	return p->sunordered && p->sink ? p->file_order : 0;
 }
 
 /* Find the next kernel record to translate and make it current.  0 ok,
@@ -288,7 +297,7 @@ static int next_record(struct perfdata *p)
 		if (!p->announced_all)
 			return 0;
 
-		if (p->sunordered && p->sink && !p->pend_err) {
+		if (file_order(p) >= 1 && !p->pend_err) {
 			/* the samples that the sink takes where they lie, as many as
 			 * follow each other in the buffer next_raw would read from:
 			 * no round trip through here for each (a report's samples
@@ -321,7 +330,7 @@ static int next_record(struct perfdata *p)
 		}
 		const struct pd_attr *a = pd_rec_attr(p, r, len, type);
 		uint64_t ts = pd_rec_time(p, a, r, len, type);
-		if (p->sunordered && p->sink && type == PD_REC_SAMPLE && a && a->direct) {
+		if (type == PD_REC_SAMPLE && a && a->direct && file_order(p) >= 1) {
 			/* the sink takes it where it lies; its time still moves
 			 * the round's end, so the queued events are released as
 			 * they would have been */
@@ -330,7 +339,7 @@ static int next_record(struct perfdata *p)
 			pd_direct_sample(p, a, r, len);
 			continue;
 		}
-		if (p->sunordered && p->sink && all_direct(p) && p->qn == p->qh) {
+		if (file_order(p) == 2 && p->qn == p->qh) {
 			/* no sample needs the records around it in time order:
 			 * this one comes where it lies too */
 			if (set_cur_copy(p, r, len, off, a) < 0)

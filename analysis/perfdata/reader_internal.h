@@ -177,8 +177,8 @@ struct perfdata {
 	uint32_t sdepth;              /* pcs kept per chain: 1 (perfdata__set_sample_leaf)
 	                               * or PMC_CALLCHAIN_DEPTH_MAX */
 	int sunordered;               /* perfdata__set_sample_unordered */
-	int ndirect_seen;             /* all_direct (reader.c): attrs looked at */
-	int all_direct;               /* ... and whether each is direct */
+	int norder_seen;              /* file_order (reader.c): attrs looked at */
+	int file_order;               /* ... and what they allow */
 
 	char verbuf[80];
 

@@ -797,6 +797,115 @@ static void t_sums(void **state)
 	len = 0;
 }
 
+/* The flat report of the pmc log in buf (closed here) with and without
+ * sums must be the same; returns how many entries the summed profile
+ * stored. */
+static size_t sums_same(void)
+{
+	char path[] = "/tmp/test_profile_XXXXXX";
+	struct prof_load_opts lo = { .leaf_only = 1, .input_order = 1, .sums = 1 };
+	struct profile *p;
+	size_t n1, n2, ns;
+	int d1, d2;
+	write_log(path, 0);
+	char *each = flat_text(path, NULL, &n1, &d1);
+	char *sums = flat_text(path, &lo, &n2, &d2);
+	assert_string_equal(sums, each);
+	assert_int_equal(profile__load(&p, path, &lo), 0);
+	ns = p->ns;
+	profile__free(p);
+	unlink(path);
+	free(each);
+	free(sums);
+	free(buf);
+	buf = NULL;
+	len = 0;
+	return ns;
+}
+
+/* Sums: a name event of one thread does not split another's sums (2,000
+ * samples of one stack, a fork of another process after every other one). */
+static void t_sums_other_threads(void **state)
+{
+	(void)state;
+	static const uint64_t pc = 0x401000;
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	comm(10, 10, "main", 1);
+	for (uint32_t i = 0; i < 2000; i++) {
+		sample_chain(0x100, 10, 10, 0, 1000 + 10 * i, &pc, 1, 7);
+		if (i % 2)
+			fork_(99, 1000 + (pid_t)i, 1000 + 10 * i + 5);
+	}
+	assert_int_equal(sums_same(), 1);
+}
+
+/* Sums: samples at time 0 (no time) do not make the first time 0: no
+ * "duration" line appears that the samples one by one do not print. */
+static void t_sums_time0(void **state)
+{
+	(void)state;
+	static const uint64_t pc = 0x401000, pc2 = 0x402000;
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	comm(10, 10, "main", 1);
+	sample_chain(0x100, 10, 10, 0, 0, &pc, 1, 7);
+	sample_chain(0x100, 10, 10, 0, 2000000000, &pc, 1, 7);
+	sample_chain(0x100, 10, 10, 0, 3000000000, &pc2, 1, 7);
+	assert_int_equal(sums_same(), 2);
+}
+
+/* Sums: weights 2^63 + 2^63 in one entry add up to 0 (mod 2^64, as one by
+ * one), not to a weight of 1. */
+static void t_sums_wrap(void **state)
+{
+	(void)state;
+	static const uint64_t pc = 0x401000, pc2 = 0x402000;
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	comm(10, 10, "main", 1);
+	sample_chain(0x100, 10, 10, 0, 100, &pc, 1, UINT64_C(1) << 63);
+	sample_chain(0x100, 10, 10, 0, 200, &pc, 1, UINT64_C(1) << 63);
+	sample_chain(0x100, 10, 10, 0, 300, &pc2, 1, 5);
+	assert_int_equal(sums_same(), 2);
+}
+
+/* Sums: samples on either side of a marker are counted apart (the report
+ * counts the samples between markers by time). */
+static void t_sums_markers(void **state)
+{
+	(void)state;
+	static const uint64_t pc = 0x401000;
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	comm(10, 10, "main", 1);
+	for (uint32_t i = 0; i < 30; i++) {
+		sample_chain(0x100, 10, 10, 0, 1000 + 10 * i, &pc, 1, 7);
+		if (i % 10 == 9) {
+			assert_int_equal(pmc__logrec_userdata(&rec, 0xabc0 + i), 0);
+			put(1000 + 10 * i + 5);
+		}
+	}
+	assert_int_equal(sums_same(), 3);
+}
+
+/* Sums: switch-ins beside an event that is not a context switch leave
+ * nothing to weigh per sample, so the file is not read again. */
+static void t_sums_switch(void **state)
+{
+	(void)state;
+	static const uint64_t pc = 0x401000;
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	comm(10, 10, "main", 1);
+	for (uint32_t i = 0; i < 20; i++) {
+		sample_chain(0x100, 10, 10, 0, 1000 + 10 * i, &pc, 1, 7);
+		assert_int_equal(pmc__logrec_switch(&rec, 0x100, 10, 10, 0, 0), 0);
+		put(1000 + 10 * i + 5);
+	}
+	assert_int_equal(sums_same(), 1);
+}
+
 /* The peak resident memory (KB) of a child that loads the log at path and
  * walks every sample, as a report does. */
 static long report_peak_kb(const char *path)
@@ -1290,6 +1399,11 @@ int main(void)
 		cmocka_unit_test(t_graph_ties_by_name),
 		cmocka_unit_test(t_input_order),
 		cmocka_unit_test(t_sums),
+		cmocka_unit_test(t_sums_other_threads),
+		cmocka_unit_test(t_sums_time0),
+		cmocka_unit_test(t_sums_wrap),
+		cmocka_unit_test(t_sums_markers),
+		cmocka_unit_test(t_sums_switch),
 		cmocka_unit_test(t_live_rows),
 		cmocka_unit_test(t_live_decay),
 		cmocka_unit_test(t_live_zoom_pause),
