@@ -1025,19 +1025,21 @@ static void loaded(struct profile *p, const struct prof_load_opts *o)
 
 /* ---- sums (prof_load_opts.sums) -------------------------------------------
  *
- * A flat report adds its samples up per (stack, event, CPU, pid, tid,
- * name): profile__foreach_group's groups.  With sums, a perf.data's samples
- * are added up as they are read, into one entry per (stack, event, CPU,
- * pid, tid) and naming generation, and only the entries are stored: no
- * per-sample store, no per-sample walk.  The name is the one thing not
- * known while reading (names come from COMM records and births, applied
- * at the end, in time order); a name event starts a new generation, so an
- * entry's samples are those read between two name events, and sums_named_once
+ * A report adds its samples up per (stack, event, CPU, pid, tid, name):
+ * profile__foreach_group's groups.  With sums, the samples are added up as
+ * they are read, into one entry per (stack, event, CPU, pid, tid) and
+ * naming generation, and only the entries are stored: no per-sample store,
+ * no per-sample walk.  The name is the one thing not known while reading
+ * (names come from COMM records and births, applied at the end, in time
+ * order).  A name event of a thread, or of its process, starts a new
+ * generation of that thread's samples (sample_gen), and so does a marker
+ * (print_markers counts samples between markers): an entry's samples are
+ * those of one thread read between two such events, and sums_named_once
  * checks at the end that each entry's samples, from its first time to its
- * last, had one name.  One that did not (a thread sampled just after its
- * exec on one CPU while its COMM record sat in another CPU's part of the
- * round) makes profile__load read the input again, sample by sample: the
- * result is the same either way.
+ * last, had one name and lay between the same markers.  One that did not
+ * (a thread sampled just after its exec on one CPU while its COMM record
+ * sat in another CPU's part of the round) makes profile__load read the
+ * input again, sample by sample: the result is the same either way.
  */
 struct agg {
 	uint64_t key;                 /* the chain's hash, with the rest mixed in */

@@ -111,8 +111,10 @@ void perfdata__set_sample_leaf(struct perfdata *p, int on);
  * among themselves, and are released when they would have been.  Only
  * while every attr gives every record a time (PERF_SAMPLE_TIME with
  * sample_id_all): a record without one takes the time of the record
- * before it, which must stay the one time order gives.  0: time order
- * (the default). */
+ * before it, which must stay the one time order gives.  (An attr that a
+ * pipe-mode stream adds after records were taken as they lay cannot undo
+ * that: an untimed sample of it takes the time of the record before it in
+ * the file.)  0: time order (the default). */
 void perfdata__set_sample_unordered(struct perfdata *p, int on);
 
 /* ---- what the header says ----------------------------------------- */
