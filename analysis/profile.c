@@ -127,7 +127,14 @@ struct prof_priv {
 	size_t nag, capag;
 	uint32_t *agt;             /* open addressing on agg.key: index + 1, 0 free */
 	size_t capagt;
-	struct hmap gen_ix;        /* tid -> its naming generation (name_event) */
+	struct hmap gen_ix;        /* tid -> index in tg */
+	struct tgen {              /* a thread's naming generation (name_event), and */
+		uint32_t gen;      /* the times of its samples summed in it */
+		uint64_t tmin, tmax;
+	} *tg;
+	size_t ntg, captg;
+	struct tgen *gc_tg;        /* sample_gen's thread (in tg: valid until it grows) */
+	int sums_retry;            /* a sum straddles a rename already: stop, read again */
 	uint32_t mk_gen;           /* markers so far: a marker starts a generation too */
 	int32_t gc_pid, gc_tid;    /* the latest sample_gen answer: most samples */
 	uint64_t gc_gen;           /* repeat the (pid, tid) before them */
@@ -294,18 +301,43 @@ static struct thread *thread(struct profile *p, int32_t tid, int create)
 	return &v->th[e->v];
 }
 
-/* Thread tid was named (or born): its samples after this are summed apart
- * from those before (sum_sample's generations). */
-static void name_event(struct profile *p, int32_t tid)
+/* Thread tid's generation record, made if new (NULL out of memory). */
+static struct tgen *tgen_of(struct profile *p, int32_t tid)
 {
 	struct prof_priv *v = p->priv;
 	int found;
 	struct hent *e = hmap_slot(&v->gen_ix, (uint64_t)(uint32_t)tid, 0, &found);
-	if (!e) {
-		nomem(p);
-		return;
+	if (!e)
+		return nomem(p);
+	if (!found) {
+		if (GROW(v->tg, v->ntg, v->captg)) {
+			hmap_forget(&v->gen_ix, e);
+			return nomem(p);
+		}
+		v->tg[v->ntg] = (struct tgen){ 0, UINT64_MAX, 0 };
+		e->v = (uint32_t)v->ntg++;
+		v->gc_ok = 0;             /* tg may have moved */
 	}
-	e->v = found ? e->v + 1 : 1;
+	return &v->tg[e->v];
+}
+
+/* Thread tid was named at time (or born): its samples after this are
+ * summed apart from those before (sum_sample's generations).  Samples of
+ * it already summed on both sides of time (read before this record, as
+ * file order can have them: a COMM in another CPU's part of the round)
+ * would make a sum with two names: the load stops to read the file again
+ * (profile__load). */
+static void name_event(struct profile *p, int32_t tid, uint64_t time)
+{
+	struct prof_priv *v = p->priv;
+	struct tgen *t = tgen_of(p, tid);
+	if (!t)
+		return;
+	if (v->sums && t->tmin < time && time <= t->tmax)
+		v->sums_retry = 1;
+	t->gen++;
+	t->tmin = UINT64_MAX;
+	t->tmax = 0;
 	v->gc_ok = 0;
 }
 
@@ -318,7 +350,7 @@ static uint32_t gen_of(const struct prof_priv *v, int32_t tid)
 	for (size_t j = hmap_mix((uint64_t)(uint32_t)tid, 0) & (m->cap - 1); m->t[j].used;
 	    j = (j + 1) & (m->cap - 1))
 		if (m->t[j].a == (uint64_t)(uint32_t)tid && m->t[j].b == 0)
-			return m->t[j].v;
+			return v->tg[m->t[j].v].gen;
 	return 0;
 }
 
@@ -333,7 +365,7 @@ static void set_comm(struct profile *p, int32_t tid, uint64_t time, const char *
 		return;
 	}
 	t->h[t->n++] = (struct cname){ time, symtab__intern_name(p->st, name) };
-	name_event(p, tid);
+	name_event(p, tid, time);
 }
 
 static const char *comm_at(struct profile *p, int32_t tid, uint64_t time)
@@ -377,7 +409,7 @@ static void add_inherit(struct profile *p, uint64_t time, int32_t parent, int32_
 		return;
 	}
 	v->inh[v->ninh++] = (struct inherit){ time, parent, child };
-	name_event(p, child);
+	name_event(p, child, time);
 }
 
 static int inherit_cmp(const void *a, const void *b)
@@ -1054,14 +1086,16 @@ struct agg {
 /* The naming generation of a sample of (pid, tid): its thread's and its
  * process's (a thread without names of its own shows its process's), and
  * the markers'. */
-static uint64_t sample_gen(struct prof_priv *v, int32_t pid, int32_t tid)
+static uint64_t sample_gen(struct profile *p, int32_t pid, int32_t tid)
 {
+	struct prof_priv *v = p->priv;
 	if (!v->gc_ok || v->gc_pid != pid || v->gc_tid != tid) {
+		v->gc_tg = tgen_of(p, tid);   /* before gen_of: it may grow tg */
 		v->gc_pid = pid;
 		v->gc_tid = tid;
 		v->gc_gen = ((uint64_t)gen_of(v, pid) << 32 | gen_of(v, tid)) ^
 		    (uint64_t)v->mk_gen * 0x9E3779B97F4A7C15ull;
-		v->gc_ok = 1;
+		v->gc_ok = v->gc_tg != NULL;
 	}
 	return v->gc_gen;
 }
@@ -1094,7 +1128,7 @@ static void sum_sample(struct profile *p, const struct perfdata_sample *ps, uint
 	struct prof_priv *v = p->priv;
 	int32_t pid = (int32_t)ps->pid, tid = (int32_t)ps->tid;
 	uint16_t cpu = (uint16_t)ps->cpu;
-	uint64_t gen = sample_gen(v, pid, tid);
+	uint64_t gen = sample_gen(p, pid, tid);
 	struct agg *a;
 	size_t j;
 
@@ -1141,6 +1175,13 @@ add:
 		a->tmax = ps->time;
 	if (ps->time && ps->time < a->tfirst)
 		a->tfirst = ps->time;
+	struct tgen *t = v->gc_tg;    /* the thread's, for name_event's check */
+	if (t) {
+		if (ps->time < t->tmin)
+			t->tmin = ps->time;
+		if (ps->time > t->tmax)
+			t->tmax = ps->time;
+	}
 }
 
 /* Did every sample of entry a have the name its first had, and fall
@@ -1232,8 +1273,10 @@ static int rereadable(const char *path, const struct prof_load_opts *o)
 	return !o->follow && strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
-/* profile__load, with sums or without: 1 when sums_store wants the input
- * read again without. */
+/* profile__load, with sums or without: 0, -errno, or when the sums are
+ * ambiguous (name_event, sums_store) 1 if a perf.data read in its own
+ * order could be summed in time order, 2 if the input must be read sample
+ * by sample. */
 static int load(struct profile **out, const char *path, const struct prof_load_opts *o, int sums)
 {
 	struct profile *p = profile__new(o ? &o->sym : NULL);
@@ -1267,7 +1310,7 @@ static int load(struct profile **out, const char *path, const struct prof_load_o
 		profile__free(p);
 		return rc;
 	}
-	while (!p->priv->nomem && input__read(in, ev) == 0) {
+	while (!p->priv->nomem && !p->priv->sums_retry && input__read(in, ev) == 0) {
 		handle(p, ev);
 		if (p->priv->keep_sb)
 			keep_side(p, ev);
@@ -1289,10 +1332,16 @@ static int load(struct profile **out, const char *path, const struct prof_load_o
 	}
 	input__close(in);
 	free(ev);
+	/* a perf.data read in its own order may be read in time order */
+	int again = strcmp(p->input_kind, "perf.data") == 0 && o && o->input_order ? 1 : 2;
+	if (p->priv->sums_retry) {
+		profile__free(p);
+		return again;
+	}
 	apply_inherits(p);
 	if (sums && !profile__nomem(p) && sums_store(p)) {
 		profile__free(p);
-		return 1;
+		return again;
 	}
 	if (profile__nomem(p)) {
 		profile__free(p);
@@ -1306,10 +1355,20 @@ static int load(struct profile **out, const char *path, const struct prof_load_o
 
 int profile__load(struct profile **out, const char *path, const struct prof_load_opts *o)
 {
-	int rc = 1;
-	if (o && o->sums && rereadable(path, o))
+	int rc = 2;
+	if (o && o->sums && rereadable(path, o)) {
 		rc = load(out, path, o, 1);
-	return rc == 1 ? load(out, path, o, 0) : rc;
+		if (rc == 1) {
+			/* names ambiguous in the file's order (an exec's COMM after
+			 * samples that follow it, from another CPU's ring): sums in
+			 * time order, where a rename comes between the samples
+			 * before and after it */
+			struct prof_load_opts timed = *o;
+			timed.input_order = 0;
+			rc = load(out, path, &timed, 1);
+		}
+	}
+	return rc > 0 ? load(out, path, o, 0) : rc;
 }
 
 /* ---- resolving ------------------------------------------------------------ */
@@ -2354,6 +2413,7 @@ void profile__free(struct profile *p)
 		free(v->ag);
 		free(v->agt);
 		free(v->gen_ix.t);
+		free(v->tg);
 		free(v);
 	}
 	free(p->ev);
