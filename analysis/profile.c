@@ -128,16 +128,17 @@ struct prof_priv {
 	uint32_t *agt;             /* open addressing on agg.key: index + 1, 0 free */
 	size_t capagt;
 	struct hmap gen_ix;        /* tid -> index in tg */
-	struct tgen {              /* a thread's naming generation (name_event), and */
-		uint32_t gen;      /* the times of its samples summed in it */
-		uint64_t tmin, tmax;
+	struct tgen {              /* a thread's name events (name_event), in time */
+		uint64_t *ev;      /* order: ev[0 .. nev) cut time into nev + 1 spans */
+		uint32_t nev, cap;
 	} *tg;
 	size_t ntg, captg;
-	struct tgen *gc_tg;        /* sample_gen's thread (in tg: valid until it grows) */
-	int sums_retry;            /* a sum straddles a rename already: stop, read again */
 	uint32_t mk_gen;           /* markers so far: a marker starts a generation too */
-	int32_t gc_pid, gc_tid;    /* the latest sample_gen answer: most samples */
-	uint64_t gc_gen;           /* repeat the (pid, tid) before them */
+	int32_t gc_pid, gc_tid;    /* sample_gen's latest (pid, tid): most samples */
+	struct tgen *gc_t;         /* repeat the one before them; its events */
+	const struct tgen *gc_pt;  /* and its process's (NULL: none, or the same) */
+	uint64_t gc_lo, gc_hi;     /* the times whose generation is gc_gen */
+	uint64_t gc_gen;
 	int gc_ok;
 	uint32_t ag_last;          /* the entry of the latest sample: index + 1 */
 	/* An allocation failed while loading: sticky, so the void handlers
@@ -301,7 +302,7 @@ static struct thread *thread(struct profile *p, int32_t tid, int create)
 	return &v->th[e->v];
 }
 
-/* Thread tid's generation record, made if new (NULL out of memory). */
+/* Thread tid's name events, made if new (NULL out of memory). */
 static struct tgen *tgen_of(struct profile *p, int32_t tid)
 {
 	struct prof_priv *v = p->priv;
@@ -314,44 +315,66 @@ static struct tgen *tgen_of(struct profile *p, int32_t tid)
 			hmap_forget(&v->gen_ix, e);
 			return nomem(p);
 		}
-		v->tg[v->ntg] = (struct tgen){ 0, UINT64_MAX, 0 };
+		v->tg[v->ntg] = (struct tgen){ NULL, 0, 0 };
 		e->v = (uint32_t)v->ntg++;
 		v->gc_ok = 0;             /* tg may have moved */
 	}
 	return &v->tg[e->v];
 }
 
-/* Thread tid was named at time (or born): its samples after this are
- * summed apart from those before (sum_sample's generations).  Samples of
- * it already summed on both sides of time (read before this record, as
- * file order can have them: a COMM in another CPU's part of the round)
- * would make a sum with two names: the load stops to read the file again
- * (profile__load). */
+/* Thread tid's events, or NULL if it has none (no lookup made). */
+static const struct tgen *tgen_find(const struct prof_priv *v, int32_t tid)
+{
+	const struct hmap *m = &v->gen_ix;
+	if (!m->n)
+		return NULL;
+	for (size_t j = hmap_mix((uint64_t)(uint32_t)tid, 0) & (m->cap - 1); m->t[j].used;
+	    j = (j + 1) & (m->cap - 1))
+		if (m->t[j].a == (uint64_t)(uint32_t)tid && m->t[j].b == 0)
+			return &v->tg[m->t[j].v];
+	return NULL;
+}
+
+/* Which of t's spans time falls in: how many of its events are at or
+ * before it (a name given at time names a sample at time, comm_at). */
+static uint32_t span_of(const struct tgen *t, uint64_t time)
+{
+	uint32_t k = t->nev;
+	while (k && t->ev[k - 1] > time)   /* most samples follow the last event */
+		k--;
+	return k;
+}
+
+/*
+ * Thread tid was named at time (or born).  Its samples are summed per span
+ * between name events by their times (sample_gen), not by where they lie
+ * in the file: a sample of a thread from before its exec can come in the
+ * file after the exec's COMM, from another CPU's ring, and is still summed
+ * with the samples before the exec.  What the order can still hide is a
+ * sample from after the exec that comes before its COMM: it is summed with
+ * the samples before, and sums_named_once finds that sum at the end.
+ */
 static void name_event(struct profile *p, int32_t tid, uint64_t time)
 {
 	struct prof_priv *v = p->priv;
 	struct tgen *t = tgen_of(p, tid);
 	if (!t)
 		return;
-	if (v->sums && t->tmin < time && time <= t->tmax)
-		v->sums_retry = 1;
-	t->gen++;
-	t->tmin = UINT64_MAX;
-	t->tmax = 0;
+	if (t->nev == t->cap) {
+		uint32_t nc = t->cap ? 2 * t->cap : 2;
+		uint64_t *ev = realloc(t->ev, nc * sizeof(*ev));
+		if (!ev) {
+			nomem(p);
+			return;
+		}
+		t->ev = ev;
+		t->cap = nc;
+	}
+	uint32_t k = span_of(t, time);
+	memmove(t->ev + k + 1, t->ev + k, (t->nev - k) * sizeof(*t->ev));
+	t->ev[k] = time;
+	t->nev++;
 	v->gc_ok = 0;
-}
-
-/* Thread tid's naming generation: 0 until its first name event. */
-static uint32_t gen_of(const struct prof_priv *v, int32_t tid)
-{
-	const struct hmap *m = &v->gen_ix;
-	if (!m->n)
-		return 0;
-	for (size_t j = hmap_mix((uint64_t)(uint32_t)tid, 0) & (m->cap - 1); m->t[j].used;
-	    j = (j + 1) & (m->cap - 1))
-		if (m->t[j].a == (uint64_t)(uint32_t)tid && m->t[j].b == 0)
-			return v->tg[m->t[j].v].gen;
-	return 0;
 }
 
 static void set_comm(struct profile *p, int32_t tid, uint64_t time, const char *name)
@@ -1063,15 +1086,16 @@ static void loaded(struct profile *p, const struct prof_load_opts *o)
  * naming generation, and only the entries are stored: no per-sample store,
  * no per-sample walk.  The name is the one thing not known while reading
  * (names come from COMM records and births, applied at the end, in time
- * order).  A name event of a thread, or of its process, starts a new
- * generation of that thread's samples (sample_gen), and so does a marker
- * (print_markers counts samples between markers): an entry's samples are
- * those of one thread read between two such events, and sums_named_once
- * checks at the end that each entry's samples, from its first time to its
- * last, had one name and lay between the same markers.  One that did not
- * (a thread sampled just after its exec on one CPU while its COMM record
- * sat in another CPU's part of the round) makes profile__load read the
- * input again, sample by sample: the result is the same either way.
+ * order).  A thread's samples are summed per span of time between the
+ * name events of the thread and of its process known so far (sample_gen,
+ * by the sample's time), and a marker starts a generation too
+ * (print_markers counts samples between markers); sums_named_once checks
+ * at the end that each entry's samples, from its first time to its last,
+ * had one name and lay between the same markers.  One that did not (a
+ * thread sampled just after its exec on one CPU while its COMM record sat
+ * in another CPU's part of the round, read later) makes profile__load read
+ * the input again, summed in time order or sample by sample: the result is
+ * the same either way.
  */
 struct agg {
 	uint64_t key;                 /* the chain's hash, with the rest mixed in */
@@ -1083,20 +1107,34 @@ struct agg {
 	uint64_t tfirst;              /* the earliest time that is not 0 (add_sample) */
 };
 
-/* The naming generation of a sample of (pid, tid): its thread's and its
- * process's (a thread without names of its own shows its process's), and
- * the markers'. */
-static uint64_t sample_gen(struct profile *p, int32_t pid, int32_t tid)
+/* The naming generation of a sample of (pid, tid) at time: the spans
+ * between its thread's name events and its process's (a thread without
+ * names of its own shows its process's) that time falls in, each named by
+ * its start, and the markers so far. */
+static uint64_t sample_gen(struct profile *p, int32_t pid, int32_t tid, uint64_t time)
 {
 	struct prof_priv *v = p->priv;
+	if (v->gc_ok && v->gc_pid == pid && v->gc_tid == tid && time >= v->gc_lo &&
+	    time < v->gc_hi)
+		return v->gc_gen;         /* most samples: the span of the one before */
 	if (!v->gc_ok || v->gc_pid != pid || v->gc_tid != tid) {
-		v->gc_tg = tgen_of(p, tid);   /* before gen_of: it may grow tg */
 		v->gc_pid = pid;
 		v->gc_tid = tid;
-		v->gc_gen = ((uint64_t)gen_of(v, pid) << 32 | gen_of(v, tid)) ^
-		    (uint64_t)v->mk_gen * 0x9E3779B97F4A7C15ull;
-		v->gc_ok = v->gc_tg != NULL;
+		v->gc_t = tgen_of(p, tid);
+		v->gc_pt = tid == pid ? NULL : tgen_find(v, pid);   /* after tgen_of: tg may move */
+		v->gc_ok = v->gc_t != NULL;
+		if (!v->gc_ok)
+			return 0;
 	}
+	const struct tgen *t = v->gc_t, *pt = v->gc_pt;
+	uint32_t k = span_of(t, time), kp = pt ? span_of(pt, time) : 0;
+	uint64_t lo = k ? t->ev[k - 1] : 0, plo = kp ? pt->ev[kp - 1] : 0;
+	uint64_t hi = k < t->nev ? t->ev[k] : UINT64_MAX;
+	if (pt && kp < pt->nev && pt->ev[kp] < hi)
+		hi = pt->ev[kp];
+	v->gc_lo = lo > plo ? lo : plo;
+	v->gc_hi = hi;
+	v->gc_gen = hmap_mix(lo, plo) ^ (uint64_t)v->mk_gen * 0x9E3779B97F4A7C15ull;
 	return v->gc_gen;
 }
 
@@ -1128,7 +1166,7 @@ static void sum_sample(struct profile *p, const struct perfdata_sample *ps, uint
 	struct prof_priv *v = p->priv;
 	int32_t pid = (int32_t)ps->pid, tid = (int32_t)ps->tid;
 	uint16_t cpu = (uint16_t)ps->cpu;
-	uint64_t gen = sample_gen(p, pid, tid);
+	uint64_t gen = sample_gen(p, pid, tid, ps->time);
 	struct agg *a;
 	size_t j;
 
@@ -1175,13 +1213,6 @@ add:
 		a->tmax = ps->time;
 	if (ps->time && ps->time < a->tfirst)
 		a->tfirst = ps->time;
-	struct tgen *t = v->gc_tg;    /* the thread's, for name_event's check */
-	if (t) {
-		if (ps->time < t->tmin)
-			t->tmin = ps->time;
-		if (ps->time > t->tmax)
-			t->tmax = ps->time;
-	}
 }
 
 /* Did every sample of entry a have the name its first had, and fall
@@ -1274,9 +1305,8 @@ static int rereadable(const char *path, const struct prof_load_opts *o)
 }
 
 /* profile__load, with sums or without: 0, -errno, or when the sums are
- * ambiguous (name_event, sums_store) 1 if a perf.data read in its own
- * order could be summed in time order, 2 if the input must be read sample
- * by sample. */
+ * ambiguous (sums_store) 1 if a perf.data read in its own order could be
+ * summed in time order, 2 if the input must be read sample by sample. */
 static int load(struct profile **out, const char *path, const struct prof_load_opts *o, int sums)
 {
 	struct profile *p = profile__new(o ? &o->sym : NULL);
@@ -1310,7 +1340,7 @@ static int load(struct profile **out, const char *path, const struct prof_load_o
 		profile__free(p);
 		return rc;
 	}
-	while (!p->priv->nomem && !p->priv->sums_retry && input__read(in, ev) == 0) {
+	while (!p->priv->nomem && input__read(in, ev) == 0) {
 		handle(p, ev);
 		if (p->priv->keep_sb)
 			keep_side(p, ev);
@@ -1334,10 +1364,6 @@ static int load(struct profile **out, const char *path, const struct prof_load_o
 	free(ev);
 	/* a perf.data read in its own order may be read in time order */
 	int again = strcmp(p->input_kind, "perf.data") == 0 && o && o->input_order ? 1 : 2;
-	if (p->priv->sums_retry) {
-		profile__free(p);
-		return again;
-	}
 	apply_inherits(p);
 	if (sums && !profile__nomem(p) && sums_store(p)) {
 		profile__free(p);
@@ -2413,6 +2439,8 @@ void profile__free(struct profile *p)
 		free(v->ag);
 		free(v->agt);
 		free(v->gen_ix.t);
+		for (size_t i = 0; i < v->ntg; i++)
+			free(v->tg[i].ev);
 		free(v->tg);
 		free(v);
 	}

@@ -166,9 +166,11 @@ struct prof_load_opts {
 	 * (prof_weight, prof_count).  Samples to be unwound from DWARF are
 	 * stored one by one, before the sums.  Only for an input that can be
 	 * read twice (a regular file, not follow mode): when the file's order
-	 * leaves a group's name ambiguous, or off-CPU time is to be worked out
-	 * per sample, it is read again sample by sample (the progress callback
-	 * then starts again). */
+	 * leaves a group's name ambiguous, it is read again (a perf.data read
+	 * with input_order: summed in time order; else, or if that is
+	 * ambiguous too, sample by sample), and so it is when off-CPU time is
+	 * to be worked out per sample (the progress callback then starts
+	 * again). */
 	int sums;
 	/* called every 65536 records with the bytes/records so far */
 	void (*progress)(void *arg, uint64_t records);

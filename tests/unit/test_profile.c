@@ -843,6 +843,26 @@ static void t_sums_other_threads(void **state)
 	assert_int_equal(sums_same(), 1);
 }
 
+/* Sums: a sample from before a rename that comes in the file after the
+ * rename's COMM (from another CPU's ring) is summed with the samples
+ * before the rename, by its time: no sum holds two names, and the file is
+ * not read again sample by sample. */
+static void t_sums_late_sample(void **state)
+{
+	(void)state;
+	static const uint64_t pc = 0x401000;
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	comm(10, 10, "main", 1);
+	for (uint32_t i = 0; i < 40; i++)
+		sample_chain(0x100, 10, 10, 0, 1000 + 100 * i, &pc, 1, 7);
+	comm(10, 10, "renamed", 5000);
+	sample_chain(0x100, 10, 10, 0, 4950, &pc, 1, 7);   /* late: before the rename */
+	for (uint32_t i = 0; i < 40; i++)
+		sample_chain(0x100, 10, 10, 0, 5100 + 100 * i, &pc, 1, 7);
+	assert_true(sums_same() <= 3);
+}
+
 /* Sums: samples at time 0 (no time) do not make the first time 0: no
  * "duration" line appears that the samples one by one do not print. */
 static void t_sums_time0(void **state)
@@ -851,7 +871,7 @@ static void t_sums_time0(void **state)
 	static const uint64_t pc = 0x401000, pc2 = 0x402000;
 	begin();
 	alloc(0x100, PMC_MODE_TS, -1);
-	comm(10, 10, "main", 1);
+	comm(10, 10, "main", 0);      /* named from time 0: one span */
 	sample_chain(0x100, 10, 10, 0, 0, &pc, 1, 7);
 	sample_chain(0x100, 10, 10, 0, 2000000000, &pc, 1, 7);
 	sample_chain(0x100, 10, 10, 0, 3000000000, &pc2, 1, 7);
@@ -1403,6 +1423,7 @@ int main(void)
 		cmocka_unit_test(t_input_order),
 		cmocka_unit_test(t_sums),
 		cmocka_unit_test(t_sums_other_threads),
+		cmocka_unit_test(t_sums_late_sample),
 		cmocka_unit_test(t_sums_time0),
 		cmocka_unit_test(t_sums_wrap),
 		cmocka_unit_test(t_sums_markers),
