@@ -186,12 +186,16 @@ struct item {
 
 struct items {
 	struct item *v;
-	size_t n;
+	size_t n, cap;
 };
 
 static struct item *add(struct items *l)
 {
-	l->v = realloc(l->v, (l->n + 1) * sizeof(*l->v));
+	/* doubling: an item is kilobytes, and ASan's realloc always copies */
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 64;
+		l->v = realloc(l->v, l->cap * sizeof(*l->v));
+	}
 	assert_non_null(l->v);
 	memset(&l->v[l->n], 0, sizeof(l->v[0]));
 	return &l->v[l->n++];
