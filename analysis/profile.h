@@ -22,6 +22,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "input.h"
@@ -339,6 +340,13 @@ static inline uint64_t prof_weight(const struct prof_sample *s)
 	/* a summed entry's period is its samples' weights added up (mod 2^64,
 	 * as adding them one by one gives: 0 only by wrapping) */
 	return s->period || s->count > 1 ? s->period : 1;
+}
+/* The order of two names a profile holds (commands, functions, files;
+ * NULL first): what report rows and call-graph siblings of equal weight
+ * are sorted by. */
+static inline int prof_name_cmp(const char *a, const char *b)
+{
+	return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
 }
 /* How many samples s stands for (prof_sample.count). */
 static inline uint64_t prof_count(const struct prof_sample *s) { return s->count ? s->count : 1; }

@@ -313,11 +313,6 @@ static uint64_t whole(struct profile *p, const struct report_opts *o, int ev, ui
 	return w;
 }
 
-static int str_cmp(const char *a, const char *b)
-{
-	return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
-}
-
 #define NUM_CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
 
 /* Entries of equal weight and count, in the order of their keys (as perf
@@ -334,20 +329,20 @@ static int cmp_keys(const struct hist_entry *x, const struct hist_entry *y,
 	int c = 0;
 	for (int i = 0; i < o->nsort && !c; i++) {
 		switch (o->sort[i]) {
-		case SK_COMM: c = str_cmp(x->comm, y->comm); break;
+		case SK_COMM: c = prof_name_cmp(x->comm, y->comm); break;
 		case SK_PID: c = NUM_CMP(x->pid, y->pid); break;
 		case SK_TID: c = NUM_CMP(x->tid, y->tid); break;
 		case SK_CPU: c = NUM_CMP(x->cpu, y->cpu); break;
 		case SK_DSO:
-			c = str_cmp(x->dso ? sym_dso__name(x->dso) : NULL,
+			c = prof_name_cmp(x->dso ? sym_dso__name(x->dso) : NULL,
 			    y->dso ? sym_dso__name(y->dso) : NULL);
 			break;
 		case SK_SYM:
 			c = fx->kernel != fy->kernel ? NUM_CMP(fx->kernel, fy->kernel) :
-			    str_cmp(fx->name, fy->name);
+			    prof_name_cmp(fx->name, fy->name);
 			break;
 		case SK_SRCLINE:
-			c = str_cmp(x->file, y->file);
+			c = prof_name_cmp(x->file, y->file);
 			if (!c)
 				c = NUM_CMP(x->line, y->line);
 			break;

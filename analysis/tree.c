@@ -170,11 +170,6 @@ int tree__build(struct ctree *t, struct profile *p, const struct prof_filter *fl
 	return 0;
 }
 
-static int str_order(const char *a, const char *b)
-{
-	return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
-}
-
 /* Heaviest first; siblings of equal weight by command, then function name,
  * binary and address: never by the order the samples were read in. */
 static int cmp_total(const void *a, const void *b, void *arg)
@@ -184,11 +179,11 @@ static int cmp_total(const void *a, const void *b, void *arg)
 	const struct tnode *nx = &t->n[x], *ny = &t->n[y];
 	if (nx->total != ny->total)
 		return nx->total > ny->total ? -1 : 1;
-	int c = str_order(nx->comm, ny->comm);
+	int c = prof_name_cmp(nx->comm, ny->comm);
 	const struct profile *p = t->priv ? t->priv->p : NULL;
 	if (!c && p && nx->func < p->nf && ny->func < p->nf) {
 		const struct prof_func *fx = &p->f[nx->func], *fy = &p->f[ny->func];
-		c = str_order(fx->name, fy->name);
+		c = prof_name_cmp(fx->name, fy->name);
 		if (!c)
 			c = sym_dso__cmp(fx->dso, fy->dso);
 		if (!c)
