@@ -92,7 +92,9 @@ const char *report__dso_name(const struct profile *p, uint32_t func);
 void report__key_str(const struct profile *p, const struct hist_entry *e, enum sort_key k,
     char *buf, size_t len);
 const char *report__col_title(enum sort_key k);
-/* "[unknown]"-free display name with the dso for unknown functions. */
+/* The recording's details from its HEADER (when and where it was recorded,
+ * the CPU, the command line, the span of its samples) as lines starting
+ * with PRE ("# " for the text report). */
 void report__header_lines(FILE *f, const struct profile *p, const char *prefix);
 
 #endif
