@@ -656,7 +656,8 @@ static void add_map(struct profile *p, const struct pmclog_ev_map_in *mi, uint64
 		return;
 	}
 	a->m[a->n++] = (struct map){ .start = mi->pl_start, .end = mi->pl_start + mi->pl_len,
-	    .pgoff = mi->pl_pgoff, .seq = ++p->priv->mapseq, .dso = d, .time = time };
+	    .pgoff = mi->pl_pgoff, .seq = ++p->priv->mapseq, .dso = d, .prot = mi->pl_prot,
+	    .time = time };
 }
 
 /* The aspace whose mappings a process uses: its own, or (forked without

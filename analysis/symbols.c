@@ -456,6 +456,7 @@ struct arena {            /* names of big tables (kallsyms), interned only when 
 
 struct seg {
 	uint64_t off, filesz, vaddr;
+	uint32_t flags;               /* PF_* */
 };
 
 struct sym_dso {
@@ -1355,7 +1356,7 @@ static void load_segments(struct sym_dso *d, Elf *e)
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
 		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
-			d->segs[d->nseg++] = (struct seg){ ph.p_offset, ph.p_filesz, ph.p_vaddr };
+			d->segs[d->nseg++] = (struct seg){ ph.p_offset, ph.p_filesz, ph.p_vaddr, ph.p_flags };
 	}
 }
 
@@ -2020,6 +2021,33 @@ uint64_t sym_dso__addr(struct sym_dso *d, uint64_t map_start, uint64_t pgoff, ui
 		if (off >= d->segs[i].off && off < d->segs[i].off + d->segs[i].filesz)
 			return off - d->segs[i].off + d->segs[i].vaddr;
 	return off;
+}
+
+/* The kernel maps a PT_LOAD segment at bias + page_down(p_vaddr) from file
+ * offset page_down(p_offset), so any segment whose file bytes the mapping
+ * holds gives the bias.  Which one matters: lld packs segments into shared
+ * pages (text at offset 0x14480, vaddr 0x15480, after read-only data ending
+ * at 0x14474), so the mapping's first page belongs to two segments with
+ * different vaddr - offset; the executable one is what an executable
+ * mapping maps. */
+int sym_dso__bias(struct sym_dso *d, uint64_t map_start, uint64_t map_len, uint64_t pgoff,
+    int exec, uint64_t *bias)
+{
+	const struct seg *best = NULL;
+	if (d->kind != SYM_DSO_ELF)
+		return -1;
+	dso_open(d);
+	for (int i = 0; i < d->nseg; i++) {
+		const struct seg *g = &d->segs[i];
+		if (g->off + g->filesz <= pgoff || g->off >= pgoff + map_len)
+			continue;     /* none of its bytes in the mapping */
+		if (!best || (exec && (g->flags & PF_X) && !(best->flags & PF_X)))
+			best = g;
+	}
+	if (!best)
+		return -1;
+	*bias = map_start - pgoff + best->off - best->vaddr;
+	return 0;
 }
 
 static void alias_build(struct sym_dso *d);

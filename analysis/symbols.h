@@ -127,6 +127,12 @@ int sym_dso__jit_capable(const struct sym_dso *d);
 /* A pc of a mapping (start, pgoff) → the address space lookups use (ELF
  * vaddr; the pc itself for the kernel, JIT maps and workloads). */
 uint64_t sym_dso__addr(struct sym_dso *d, uint64_t map_start, uint64_t pgoff, uint64_t pc);
+/* The load bias (runtime address - ELF vaddr) of an ELF dso mapped at
+ * [map_start, map_start + map_len) from file offset pgoff; exec: the mapping
+ * is executable (its executable segment wins where segments share a page).
+ * 0 found, -1 not (not an ELF file, no segment in the mapping). */
+int sym_dso__bias(struct sym_dso *d, uint64_t map_start, uint64_t map_len, uint64_t pgoff,
+    int exec, uint64_t *bias);
 
 /* The function containing addr: name (interned) and its [start, start+size)
  * in the dso's address space.  0 found, -1 not (name "[unknown]"). */

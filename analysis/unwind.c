@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <gelf.h>
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
@@ -261,13 +262,14 @@ static const Dwfl_Thread_Callbacks thread_cb = {
 
 /* ---- the process's modules ------------------------------------------------ */
 
-/* Report the binary of maps[i] unless a reported module covers its start.
- * The load bias comes from the file's mapping with the lowest offset (its
- * first segment): a data segment's offset and address may differ by more
- * than its text's, and a lookup by offset alone can pick the wrong one. */
-static void report(struct space *s, size_t nmaps, const struct unwind_map *m)
+/* Report the binary of mapping m unless a reported module covers its start.
+ * The load bias comes from the segment the mapping holds (sym_dso__bias):
+ * the mapping's start minus its offset is not enough where a linker packs
+ * segments into shared pages (lld: text at vaddr 0x15480, offset 0x14480),
+ * nor is the file's lowest mapping, which a recording of code mappings
+ * only may not have. */
+static void report(struct space *s, const struct unwind_map *m)
 {
-	const struct unwind_map *first = m;
 	const char *path;
 	uint64_t bias;
 	Dwfl_Module *mod;
@@ -276,12 +278,10 @@ static void report(struct space *s, size_t nmaps, const struct unwind_map *m)
 		return;
 	if (dwfl_addrmodule(s->dwfl, m->start))
 		return;                       /* the same file's other segment, or older */
-	for (size_t i = 0; i < nmaps; i++)
-		if (s->maps[i].dso == m->dso && s->maps[i].pgoff < first->pgoff &&
-		    s->maps[i].start < m->start && m->start - s->maps[i].start < (1ULL << 30))
-			first = &s->maps[i];      /* the same copy of the file, lower */
+	if (sym_dso__bias(m->dso, m->start, m->end - m->start, m->pgoff,
+	    !m->prot || (m->prot & PROT_EXEC), &bias) < 0)
+		return;
 	path = sym_dso__path(m->dso);
-	bias = first->start - sym_dso__addr(m->dso, first->start, first->pgoff, first->start);
 	mod = dwfl_report_elf(s->dwfl, path, path, -1, bias, false);
 	if (mod && !s->machine) {
 		GElf_Addr b;
@@ -324,11 +324,11 @@ static int sync_space(struct unwinder *u, struct space *s, const struct unwind_m
 			return -1;
 		dwfl_report_begin(s->dwfl);
 		for (size_t i = nmaps; i-- > 0;)
-			report(s, nmaps, &maps[i]);
+			report(s, &maps[i]);
 	} else {
 		dwfl_report_begin_add(s->dwfl);
 		for (size_t i = nmaps; i-- > s->nreported;)
-			report(s, nmaps, &maps[i]);
+			report(s, &maps[i]);
 	}
 	dwfl_report_end(s->dwfl, NULL, NULL);
 	s->nreported = nmaps;

@@ -25,6 +25,8 @@
 struct unwind_map {
 	uint64_t start, end, pgoff, seq;
 	struct sym_dso *dso;
+	uint32_t prot;                /* PROT_* as recorded (0: not known, taken as
+	                               * executable: recordings hold code mappings) */
 	uint64_t time;                /* when it was mapped (profile.c's lookups go by
 	                               * time: records of different CPUs are not in
 	                               * file order) */
