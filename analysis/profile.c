@@ -1662,19 +1662,28 @@ static int loc_inline(struct profile *p, uint32_t loc, const struct prof_frame *
 		return nomem(p), pmc__nomem();
 	struct locx *x = &v->lx[loc];
 	if (!x->done) {
-		struct sym_frame fr[64];
+		struct sym_frame local[64], *fr = local;
 		struct prof_loc *l = &p->l[loc];
 		int k = sym_dso__frames(l->dso, l->addr, fr, 64);
+		if (k > 64) {             /* deeper inlining: ask again with room */
+			if (!(fr = malloc((size_t)k * sizeof(*fr))))
+				return nomem(p), pmc__nomem();
+			k = sym_dso__frames(l->dso, l->addr, fr, k);
+		}
 		x->off = v->nlxf;
 		for (int i = 0; i < k; i++) {
 			/* the outermost is the symbol table's function (with its size) */
 			uint32_t f = i == k - 1 ? l->func : func_ix(p, l->dso, fr[i].func, 0, 0);
 			if (f == NO_IX || GROW(v->lxf, v->nlxf, v->caplxf)) {
 				v->nlxf = x->off;
+				if (fr != local)
+					free(fr);
 				return nomem(p), pmc__nomem();
 			}
 			v->lxf[v->nlxf++] = (struct prof_frame){ f, loc, fr[i].file, fr[i].line };
 		}
+		if (fr != local)
+			free(fr);
 		x->n = (uint32_t)k;
 		x->done = 1;
 	}

@@ -2261,73 +2261,149 @@ static const char *call_file(struct sym_dso *d, Dwarf_Die *cudie, Dwarf_Word idx
 	return f ? symtab__intern(d->st, f) : NULL;
 }
 
+/* The scopes of a pc, found by walking down the DIE tree from its CU: the
+ * outermost function (DW_TAG_subprogram) and the DW_TAG_inlined_subroutine
+ * instances nested in it, outermost first.  libdw's dwarf_getscopes is no
+ * use here: at an inlined instance it goes on with the scopes of the
+ * instance's abstract definition (its own function's, not its callers'),
+ * which drops every caller between the innermost copy and the function,
+ * and its search for that definition walks the whole CU again per level. */
+struct pc_scopes {
+	Dwarf_Die func;
+	int have_func;
+	Dwarf_Die *inl;
+	size_t n, cap;
+};
+
+static int scope_walk(Dwarf_Die *die, Dwarf_Addr pc, struct pc_scopes *sc, int in_func,
+    int depth)
+{
+	Dwarf_Die ch;
+	if (depth > 64 && !in_func)
+		return 0;                 /* namespaces nested past reason: a crafted file */
+	if (dwarf_child(die, &ch) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&ch), r;
+		switch (tag) {
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine:
+		case DW_TAG_lexical_block:
+		case DW_TAG_try_block:
+		case DW_TAG_catch_block:
+			if (dwarf_haspc(&ch, pc) != 1)
+				break;
+			if (tag == DW_TAG_subprogram && !sc->have_func) {
+				sc->func = ch;
+				sc->have_func = 1;
+			} else if (tag == DW_TAG_inlined_subroutine) {
+				if (GROW(sc->inl, sc->n, sc->cap) < 0)
+					return -1;
+				sc->inl[sc->n++] = ch;
+			}
+			/* the only child holding pc: what is below is the rest */
+			return scope_walk(&ch, pc, sc, 1, depth + 1) < 0 ? -1 : 1;
+		case DW_TAG_namespace:
+		case DW_TAG_module:
+		case DW_TAG_structure_type:
+		case DW_TAG_class_type:
+		case DW_TAG_union_type:
+		case DW_TAG_interface_type:
+			/* Rust and C++ put functions inside these (no pc of their own) */
+			if (in_func)
+				break;
+			if ((r = scope_walk(&ch, pc, sc, 0, depth + 1)) != 0)
+				return r;
+			break;
+		case DW_TAG_imported_unit: {
+			/* a partial unit (dwz, LTO) holding part of this CU's tree */
+			Dwarf_Attribute at;
+			Dwarf_Die pu;
+			if (in_func || !dwarf_attr(&ch, DW_AT_import, &at) || !dwarf_formref_die(&at, &pu))
+				break;
+			if ((r = scope_walk(&pu, pc, sc, 0, depth + 1)) != 0)
+				return r;
+			break;
+		}
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&ch, &ch) == 0);
+	return 0;
+}
+
+/* The scopes of addr in d (sc->n inlined instances; sc->have_func), and
+ * the CU; NULL without DWARF there.  sc->inl is the caller's to free. */
+static Dwarf_Die *pc_scopes(struct sym_dso *d, uint64_t addr, struct pc_scopes *sc)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = d->mod && has_dwarf(d) ? dwfl_module_addrdie(d->mod, addr, &bias) : NULL;
+	memset(sc, 0, sizeof(*sc));
+	if (!cu)
+		return NULL;
+	if (scope_walk(cu, addr - bias, sc, 0, 0) < 0) {
+		mark_nomem(d->st);
+		sc->n = 0;                /* the function alone */
+	}
+	return cu;
+}
+
 int sym_dso__frames(struct sym_dso *d, uint64_t addr, struct sym_frame *out, int max)
 {
 	const char *fn, *file = NULL;
 	uint64_t s, z;
 	int line = 0, n = 0;
-	Dwarf_Die *scopes = NULL;
-	int ns;
+	struct pc_scopes sc;
 
 	sym_dso__func(d, addr, &fn, &s, &z);
 	sym_dso__srcline(d, addr, &file, &line);
-	if (max < 1)
-		return 0;
-	Dwarf_Addr bias;
-	Dwarf_Die *cu = d->mod && has_dwarf(d) ? dwfl_module_addrdie(d->mod, addr, &bias) : NULL;
-	if (!cu || (ns = dwarf_getscopes(cu, addr - bias, &scopes)) <= 0) {
-		out[0] = (struct sym_frame){ fn, file, line };
+	if (!pc_scopes(d, addr, &sc) || sc.n == 0) {
+		free(sc.inl);
+		if (max >= 1)
+			out[0] = (struct sym_frame){ fn, file, line };
 		return 1;
 	}
-	/* scopes: innermost first; each inlined_subroutine is a frame whose
-	 * caller's line is its DW_AT_call_line */
-	for (int i = 0; i < ns && n < max - 1; i++) {
-		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
-			continue;
-		const char *nm = dwarf_diename(&scopes[i]);
+	/* innermost first; each inlined instance is a frame whose caller's
+	 * line is its DW_AT_call_line (in the line table of its own unit) */
+	for (size_t i = sc.n; i-- > 0; n++) {
+		Dwarf_Die *die = &sc.inl[i], unit;
 		Dwarf_Attribute at;
 		Dwarf_Word cl = 0, cf = 0;
-		const char *lname = dwarf_attr_integrate(&scopes[i], DW_AT_linkage_name, &at) ?
-		    dwarf_formstring(&at) : NULL;
-		out[n++] = (struct sym_frame){ intern_sym(d->st, lname ? lname : nm), file, line };
-		if (dwarf_attr(&scopes[i], DW_AT_call_line, &at))
+		if (n < max) {
+			const char *nm = dwarf_diename(die);
+			const char *lname = dwarf_attr_integrate(die, DW_AT_linkage_name, &at) ?
+			    dwarf_formstring(&at) : NULL;
+			out[n] = (struct sym_frame){ intern_sym(d->st, lname ? lname : nm), file, line };
+		}
+		if (dwarf_attr(die, DW_AT_call_line, &at))
 			dwarf_formudata(&at, &cl);
-		if (dwarf_attr(&scopes[i], DW_AT_call_file, &at))
+		if (dwarf_attr(die, DW_AT_call_file, &at))
 			dwarf_formudata(&at, &cf);
-		file = call_file(d, cu, cf);
+		file = dwarf_diecu(die, &unit, NULL, NULL) ? call_file(d, &unit, cf) : NULL;
 		line = (int)cl;
 	}
-	free(scopes);
-	out[n++] = (struct sym_frame){ fn, file, line };
-	return n;
+	free(sc.inl);
+	if (n < max)
+		out[n] = (struct sym_frame){ fn, file, line };
+	return n + 1;
 }
 
 const char *sym_dso__dwarf_func(struct sym_dso *d, uint64_t addr)
 {
-	Dwarf_Addr bias;
-	Dwarf_Die *scopes = NULL;
 	Dwarf_Word lang = 0;
 	Dwarf_Attribute at;
-	const char *r = NULL;
-	int ns;
-	Dwarf_Die *cu = d->mod && has_dwarf(d) ? dwfl_module_addrdie(d->mod, addr, &bias) : NULL;
+	const char *r = NULL, *nm;
+	struct pc_scopes sc;
+	Dwarf_Die *cu = pc_scopes(d, addr, &sc);
+	free(sc.inl);
 	/* the assembler's DWARF names a function by one of its symbols: the
 	 * symbol table's choice stands (binutils takes the symbol's name too) */
-	if (!cu || (dwarf_attr(cu, DW_AT_language, &at) && dwarf_formudata(&at, &lang) == 0 &&
-	    lang == DW_LANG_Mips_Assembler))
+	if (!cu || !sc.have_func || (dwarf_attr(cu, DW_AT_language, &at) &&
+	    dwarf_formudata(&at, &lang) == 0 && lang == DW_LANG_Mips_Assembler))
 		return NULL;
-	if ((ns = dwarf_getscopes(cu, addr - bias, &scopes)) <= 0)
-		return NULL;
-	for (int i = 0; i < ns; i++) {
-		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
-			continue;
-		const char *nm = dwarf_attr_integrate(&scopes[i], DW_AT_name, &at) ?
-		    dwarf_formstring(&at) : NULL;
-		if (nm)
-			r = intern_sym(d->st, nm);
-		break;
-	}
-	free(scopes);
+	nm = dwarf_attr_integrate(&sc.func, DW_AT_name, &at) ? dwarf_formstring(&at) : NULL;
+	if (nm)
+		r = intern_sym(d->st, nm);
 	return r;
 }
 

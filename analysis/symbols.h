@@ -141,8 +141,11 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 /* The source line of addr: 0 found, -1 not. */
 int sym_dso__srcline(struct sym_dso *d, uint64_t addr, const char **file, int *line);
 /* The frames at addr, innermost (inlined) first, the real function last;
- * with source lines.  Returns how many (>= 1; without DWARF one frame with
- * the symbol table's function). */
+ * with source lines: each inlined level of the DW_TAG_inlined_subroutine
+ * nesting, as addr2line -i lists them.  Returns how many there are (>= 1;
+ * without DWARF one frame with the symbol table's function), which may be
+ * more than max: then out holds the innermost max, and a caller wanting
+ * all asks again with room for the count. */
 int sym_dso__frames(struct sym_dso *d, uint64_t addr, struct sym_frame *out, int max);
 
 /* The name DWARF gives the (outermost, not inlined) function at addr,
