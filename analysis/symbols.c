@@ -2401,7 +2401,10 @@ const char *sym_dso__dwarf_func(struct sym_dso *d, uint64_t addr)
 	if (!cu || !sc.have_func || (dwarf_attr(cu, DW_AT_language, &at) &&
 	    dwarf_formudata(&at, &lang) == 0 && lang == DW_LANG_Mips_Assembler))
 		return NULL;
-	nm = dwarf_attr_integrate(&sc.func, DW_AT_name, &at) ? dwarf_formstring(&at) : NULL;
+	/* as addr2line names it: the linkage name where there is one (C++,
+	 * Rust), else DW_AT_name */
+	nm = dwarf_attr_integrate(&sc.func, DW_AT_linkage_name, &at) ? dwarf_formstring(&at) :
+	    dwarf_attr_integrate(&sc.func, DW_AT_name, &at) ? dwarf_formstring(&at) : NULL;
 	if (nm)
 		r = intern_sym(d->st, nm);
 	return r;
