@@ -673,6 +673,29 @@ static struct aspace *maps_of(struct profile *p, int32_t pid)
 	return NULL;
 }
 
+static const struct map *find_map(struct profile *p, int32_t pid, uint64_t pc);
+
+/* Count a truncated stack under the binary where its unwinding stopped and
+ * why (the report's per-binary warning lines). */
+static void count_stop(struct profile *p, int32_t pid)
+{
+	uint64_t pc;
+	enum unwind_stop why = unwind__last_stop(p->priv->uw, &pc);
+	const struct map *m = pc ? find_map(p, pid, pc) : NULL;
+	const char *dso = m ? sym_dso__path(m->dso) : "[unknown]";
+	const char *w = unwind__stop_str(why);
+	for (size_t i = 0; i < p->nuwstop; i++)
+		if (p->uwstop[i].why == w && strcmp(p->uwstop[i].dso, dso) == 0) {
+			p->uwstop[i].samples++;
+			return;
+		}
+	if (!(dso = symtab__intern_name(p->st, dso)) || GROW(p->uwstop, p->nuwstop, p->capuwstop)) {
+		nomem(p);
+		return;
+	}
+	p->uwstop[p->nuwstop++] = (struct prof_uwstop){ dso, w, 1 };
+}
+
 /* A sample with the user registers and stack (--call-graph dwarf): the
  * kernel part of its chain as recorded, then the user part unwound from
  * DWARF CFI.  Counts the samples whose unwinding stopped early. */
@@ -691,8 +714,11 @@ static uint32_t unwind_sample(struct profile *p, const struct pmclog_ev_callchai
 	n = a ? unwind__user(v->uw, a->pid, a->m, a->n, cc, v->uwpcs + nk,
 	    PMC_CALLCHAIN_DEPTH_MAX - (int)nk, &complete) : 0;
 	p->unwind_samples++;
-	if (!complete)
+	if (!complete) {
 		p->unwind_truncated++;
+		if (a)
+			count_stop(p, (int32_t)cc->pl_pid);
+	}
 	if (n <= 0)
 		return npc;               /* nothing unwound: the chain as recorded */
 	memcpy(v->uwpcs, cc->pl_pc, nk * sizeof(uint64_t));
@@ -2461,6 +2487,7 @@ void profile__free(struct profile *p)
 	free(p->mk);
 	free(p->pr);
 	free(p->sb);
+	free(p->uwstop);
 	symtab__free(p->st);
 	free(p);
 }

@@ -54,7 +54,8 @@ struct space {
 	uint64_t sp;
 	uint64_t *pcs;
 	int n, max, ended;            /* ended: a 0 return address closed the chain */
-	int memfail;                  /* a read fell outside the copy and the files */
+	int memfail;                  /* a read failed: 1 the stack beyond the copy,
+	                               * 2 outside the copy and the files */
 	struct { uint64_t pc; int entry; } outer[ENTRY_CACHE]; /* is_entry by pc */
 	struct frule *rules;          /* RULE_CACHE, x86_64 only */
 };
@@ -63,6 +64,8 @@ struct space {
 struct unwinder {
 	struct space *sp;             /* open addressing on pid */
 	size_t n, cap;
+	enum unwind_stop stop;        /* the last unwind__user's (unwind__last_stop) */
+	uint64_t stop_pc;
 	char *debuginfo_path;
 	Dwfl_Callbacks cb;
 };
@@ -233,7 +236,7 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *out, void *arg)
 	}
 	if (read_file(dwfl, addr, out))
 		return true;
-	s->memfail = 1;
+	s->memfail = 2;                       /* neither the copy nor a file */
 	return false;
 }
 
@@ -658,6 +661,8 @@ static int fast_unwind(struct space *s)
 	return 0;
 }
 
+static enum unwind_stop stop_reason(struct space *s, uint64_t pc, int first);
+
 int unwind__user(struct unwinder *u, int32_t pid, const struct unwind_map *maps, size_t nmaps,
     const struct pmclog_ev_callchain *cc, uint64_t *pcs, int max, int *complete)
 {
@@ -666,6 +671,8 @@ int unwind__user(struct unwinder *u, int32_t pid, const struct unwind_map *maps,
 	int rc;
 
 	*complete = 0;
+	u->stop = UNWIND_NO_REGS;
+	u->stop_pc = 0;
 	if (cc->pl_nuregs == 0 || cc->pl_uregs_abi == PERF_REGS_ABI_NONE || max <= 0)
 		return 0;
 	if (!(s = space_of(u, pid)) || sync_space(u, s, maps, nmaps) < 0 ||
@@ -673,7 +680,8 @@ int unwind__user(struct unwinder *u, int32_t pid, const struct unwind_map *maps,
 		/* no module, or an architecture we cannot unwind: the pc alone */
 		if (!s || !s->machine || !sample_sp_ip(s->machine, cc, &s->sp, &ip))
 			return 0;
-		pcs[0] = ip;
+		u->stop = UNWIND_NO_BINARY;
+		u->stop_pc = pcs[0] = ip;
 		return 1;
 	}
 	s->cc = cc;
@@ -698,6 +706,53 @@ int unwind__user(struct unwinder *u, int32_t pid, const struct unwind_map *maps,
 		pcs[0] = ip;
 		s->n = 1;
 	}
+	u->stop_pc = pcs[s->n - 1];
+	u->stop = *complete ? UNWIND_WHOLE : stop_reason(s, u->stop_pc, s->n == 1);
 	s->cc = NULL;
 	return s->n;
+}
+
+/* Why an unwinding that did not reach the outermost frame stopped at pc
+ * (its last frame; first: the sampled pc itself). */
+static enum unwind_stop stop_reason(struct space *s, uint64_t pc, int first)
+{
+	Dwfl_Module *m;
+	Dwarf_CFI *cfi;
+	Dwarf_Frame *fr = NULL;
+	Dwarf_Addr bias;
+	uint64_t lpc = first ? pc : pc - 1;
+
+	if (s->n >= s->max)
+		return UNWIND_DEPTH;
+	if (!(m = dwfl_addrmodule(s->dwfl, lpc)))
+		return UNWIND_NO_BINARY;
+	if (s->memfail)
+		return s->memfail == 1 ? UNWIND_STACK_COPY : UNWIND_MEMORY;
+	if (((cfi = dwfl_module_eh_cfi(m, &bias)) && dwarf_cfi_addrframe(cfi, lpc - bias, &fr) == 0) ||
+	    ((cfi = dwfl_module_dwarf_cfi(m, &bias)) && dwarf_cfi_addrframe(cfi, lpc - bias, &fr) == 0)) {
+		free(fr);
+		return UNWIND_MEMORY;     /* CFI there, its rules could not be applied */
+	}
+	return UNWIND_NO_CFI;
+}
+
+enum unwind_stop unwind__last_stop(const struct unwinder *u, uint64_t *pc)
+{
+	*pc = u->stop_pc;
+	return u->stop;
+}
+
+const char *unwind__stop_str(enum unwind_stop why)
+{
+	switch (why) {
+	case UNWIND_WHOLE: return "reached the outermost frame";
+	case UNWIND_NO_BINARY: return "the pc is in no binary that could be read";
+	case UNWIND_NO_CFI: return "no CFI (.eh_frame/.debug_frame) for the pc";
+	case UNWIND_STACK_COPY: return "the caller's frame is beyond the sampled stack copy "
+	    "(record with a larger --call-graph dwarf,SIZE)";
+	case UNWIND_MEMORY: return "a saved register could not be read";
+	case UNWIND_DEPTH: return "the depth limit";
+	case UNWIND_NO_REGS: return "no user registers in the sample";
+	}
+	return "?";
 }

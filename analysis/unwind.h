@@ -47,4 +47,21 @@ int unwind__user(struct unwinder *u, int32_t space, const struct unwind_map *map
     size_t nmaps, const struct pmclog_ev_callchain *cc, uint64_t *pcs, int max,
     int *complete);
 
+/* Why the last unwind__user call stopped before the outermost frame
+ * (UNWIND_WHOLE when it did not): what a report tells per binary. */
+enum unwind_stop {
+	UNWIND_WHOLE,
+	UNWIND_NO_BINARY,     /* the pc is in no mapping with a readable ELF file */
+	UNWIND_NO_CFI,        /* the binary has no CFI (.eh_frame, .debug_frame) for the pc */
+	UNWIND_STACK_COPY,    /* the caller's frame lies beyond the sampled stack copy */
+	UNWIND_MEMORY,        /* a register was saved where neither the copy nor a file is */
+	UNWIND_DEPTH,         /* the chain reached the depth limit */
+	UNWIND_NO_REGS,       /* the sample has no user registers, or an unknown machine */
+};
+/* The reason, and the pc of the frame whose caller could not be found (the
+ * last one of the chain; 0 if none). */
+enum unwind_stop unwind__last_stop(const struct unwinder *u, uint64_t *pc);
+/* The reason in words ("no CFI for the pc"). */
+const char *unwind__stop_str(enum unwind_stop why);
+
 #endif

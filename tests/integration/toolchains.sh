@@ -18,6 +18,7 @@ CMP=$PMC_ROOT/tests/integration/inline_depth.py
 reach() {
   "$PMC" script -i "$1" >"$TMP/$2.script" 2>"$TMP/$2.err" ||
     { fail "$2: pmc script" "$(head -3 "$TMP/$2.err")"; return; }
+  "$PMC" report -i "$1" --stdio >"$TMP/$2.report" 2>/dev/null
   read -r got all < <(awk 'BEGIN { RS = "" }
     { user = 0; for (i = 2; i <= NF; i++) if ($i ~ /^[0-9a-f]+$/ && $i !~ /^ffff/) user = 1
       if (!user) next; n++; if ($0 ~ /[\t ](main|_start)\+0x/) ok++ }
@@ -26,9 +27,8 @@ reach() {
     ok "$2: $got of $all stacks reach main/_start"
   else
     fail "$2: $got of $all stacks reach main/_start (want >= 99 %)" \
-      "$(grep "truncated" "$TMP/$2.report" 2>/dev/null | head -3)"
+      "$(grep "truncated" "$TMP/$2.report" | head -4 | tr '\n' ' ')"
   fi
-  "$PMC" report -i "$1" --stdio >"$TMP/$2.report" 2>/dev/null
   if grep -q "truncated stacks" "$TMP/$2.report" && ! grep -q "^# *truncated in " "$TMP/$2.report"; then
     fail "$2: report says why stacks were truncated, per binary" "$(grep truncated "$TMP/$2.report")"
   else
