@@ -459,6 +459,20 @@ struct seg {
 	uint32_t flags;               /* PF_* */
 };
 
+/* The concrete functions (DW_TAG_subprogram with code) of one CU, by
+ * address range: one walk of the CU's DIE tree, then a binary search per
+ * pc, where a walk from the CU per pc (dwarf_getscopes' way) parses every
+ * DIE before the function each time (rustc emits no DW_AT_sibling). */
+struct cu_frange {
+	uint64_t lo, hi;
+	Dwarf_Die die;
+};
+struct cu_funcs {
+	Dwarf_Off cu;                 /* the CU DIE's offset */
+	struct cu_frange *v;          /* sorted by lo */
+	size_t n, cap;
+};
+
 struct sym_dso {
 	struct symtab *st;
 	unsigned id;
@@ -488,6 +502,8 @@ struct sym_dso {
 	struct ftab funcs;            /* functions by address (elf_func) */
 	int machine;
 	int has_dwarf;                /* -1 not tried */
+	struct cu_funcs *cuf;         /* per CU seen: its functions by address (pc_scopes) */
+	size_t ncuf, capcuf;
 	/* tables */
 	struct table tab;
 	struct arena *names;
@@ -631,6 +647,9 @@ static void dso_free(struct sym_dso *d)
 	if (d->dwfl)
 		dwfl_end(d->dwfl);
 	free(d->segs);
+	for (size_t i = 0; i < d->ncuf; i++)
+		free(d->cuf[i].v);
+	free(d->cuf);
 	ftab_free(&d->funcs);
 	free(d->plt.v);
 	free(d->alias.v);
@@ -2261,9 +2280,9 @@ static const char *call_file(struct sym_dso *d, Dwarf_Die *cudie, Dwarf_Word idx
 	return f ? symtab__intern(d->st, f) : NULL;
 }
 
-/* The scopes of a pc, found by walking down the DIE tree from its CU: the
- * outermost function (DW_TAG_subprogram) and the DW_TAG_inlined_subroutine
- * instances nested in it, outermost first.  libdw's dwarf_getscopes is no
+/* The scopes of a pc: the outermost function (DW_TAG_subprogram, from its
+ * CU's table: cu_func) and the DW_TAG_inlined_subroutine instances nested
+ * in it, outermost first, found by walking down from the function.  libdw's dwarf_getscopes is no
  * use here: at an inlined instance it goes on with the scopes of the
  * instance's abstract definition (its own function's, not its callers'),
  * which drops every caller between the innermost copy and the function,
@@ -2275,54 +2294,81 @@ struct pc_scopes {
 	size_t n, cap;
 };
 
-static int scope_walk(Dwarf_Die *die, Dwarf_Addr pc, struct pc_scopes *sc, int in_func,
-    int depth)
+/* Below a function (or an inlined instance) holding pc: the nested
+ * inlined instances holding it, outermost first.  0 done, -1 out of memory. */
+static int scope_walk(Dwarf_Die *die, Dwarf_Addr pc, struct pc_scopes *sc)
 {
-	Dwarf_Die ch;
-	if (depth > 64 && !in_func)
-		return 0;                 /* namespaces nested past reason: a crafted file */
-	if (dwarf_child(die, &ch) != 0)
-		return 0;
-	do {
-		int tag = dwarf_tag(&ch), r;
-		switch (tag) {
-		case DW_TAG_subprogram:
-		case DW_TAG_inlined_subroutine:
-		case DW_TAG_lexical_block:
-		case DW_TAG_try_block:
-		case DW_TAG_catch_block:
+	Dwarf_Die ch, cur = *die;
+	for (;;) {
+		int found = 0;
+		if (dwarf_child(&cur, &ch) != 0)
+			return 0;
+		do {
+			int tag = dwarf_tag(&ch);
+			if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_lexical_block &&
+			    tag != DW_TAG_try_block && tag != DW_TAG_catch_block)
+				continue;
 			if (dwarf_haspc(&ch, pc) != 1)
-				break;
-			if (tag == DW_TAG_subprogram && !sc->have_func) {
-				sc->func = ch;
-				sc->have_func = 1;
-			} else if (tag == DW_TAG_inlined_subroutine) {
+				continue;
+			if (tag == DW_TAG_inlined_subroutine) {
 				if (GROW(sc->inl, sc->n, sc->cap) < 0)
 					return -1;
 				sc->inl[sc->n++] = ch;
 			}
-			/* the only child holding pc: what is below is the rest */
-			return scope_walk(&ch, pc, sc, 1, depth + 1) < 0 ? -1 : 1;
+			found = 1;            /* the only child holding pc: go down */
+			break;
+		} while (dwarf_siblingof(&ch, &ch) == 0);
+		if (!found)
+			return 0;
+		cur = ch;
+	}
+}
+
+/* Add die's code ranges to f. */
+static int add_franges(struct cu_funcs *f, Dwarf_Die *die)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		if (hi <= lo)
+			continue;
+		if (GROW(f->v, f->n, f->cap) < 0)
+			return -1;
+		f->v[f->n++] = (struct cu_frange){ lo, hi, *die };
+	}
+	return 0;
+}
+
+/* Collect the functions with code under die (namespaces, types, imported
+ * partial units descended into; not into functions). */
+static int collect_funcs(struct cu_funcs *f, Dwarf_Die *die, int depth)
+{
+	Dwarf_Die ch;
+	if (depth > 64 || dwarf_child(die, &ch) != 0)
+		return 0;                 /* namespaces nested past reason: a crafted file */
+	do {
+		switch (dwarf_tag(&ch)) {
+		case DW_TAG_subprogram:
+			if (add_franges(f, &ch) < 0)
+				return -1;
+			break;
 		case DW_TAG_namespace:
 		case DW_TAG_module:
 		case DW_TAG_structure_type:
 		case DW_TAG_class_type:
 		case DW_TAG_union_type:
 		case DW_TAG_interface_type:
-			/* Rust and C++ put functions inside these (no pc of their own) */
-			if (in_func)
-				break;
-			if ((r = scope_walk(&ch, pc, sc, 0, depth + 1)) != 0)
-				return r;
+			/* Rust and C++ put functions inside these */
+			if (collect_funcs(f, &ch, depth + 1) < 0)
+				return -1;
 			break;
 		case DW_TAG_imported_unit: {
 			/* a partial unit (dwz, LTO) holding part of this CU's tree */
 			Dwarf_Attribute at;
 			Dwarf_Die pu;
-			if (in_func || !dwarf_attr(&ch, DW_AT_import, &at) || !dwarf_formref_die(&at, &pu))
-				break;
-			if ((r = scope_walk(&pu, pc, sc, 0, depth + 1)) != 0)
-				return r;
+			if (dwarf_attr(&ch, DW_AT_import, &at) && dwarf_formref_die(&at, &pu) &&
+			    collect_funcs(f, &pu, depth + 1) < 0)
+				return -1;
 			break;
 		}
 		default:
@@ -2332,18 +2378,73 @@ static int scope_walk(Dwarf_Die *die, Dwarf_Addr pc, struct pc_scopes *sc, int i
 	return 0;
 }
 
+static int frange_cmp(const void *x, const void *y)
+{
+	const struct cu_frange *a = x, *b = y;
+	return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* The function of cu holding pc (its table built on first use): 0 found. */
+static int cu_func(struct sym_dso *d, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out)
+{
+	Dwarf_Off off = dwarf_dieoffset(cu);
+	struct cu_funcs *f = NULL;
+	for (size_t i = d->ncuf; i-- > 0;)
+		if (d->cuf[i].cu == off) {
+			f = &d->cuf[i];
+			break;
+		}
+	if (!f) {
+		if (GROW(d->cuf, d->ncuf, d->capcuf) < 0)
+			return -ENOMEM;
+		f = &d->cuf[d->ncuf];
+		*f = (struct cu_funcs){ off, NULL, 0, 0 };
+		if (collect_funcs(f, cu, 0) < 0) {
+			free(f->v);
+			return -ENOMEM;
+		}
+		qsort(f->v, f->n, sizeof(*f->v), frange_cmp);
+		d->ncuf++;
+	}
+	/* the last range starting at or below pc, then back over overlaps
+	 * (a function nested in another, rare: the innermost starts last) */
+	size_t lo = 0, hi = f->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->v[mid].lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo, k = 0; i-- > 0 && k < 16; k++)
+		if (pc < f->v[i].hi) {
+			*out = f->v[i].die;
+			return 0;
+		}
+	return -1;
+}
+
 /* The scopes of addr in d (sc->n inlined instances; sc->have_func), and
  * the CU; NULL without DWARF there.  sc->inl is the caller's to free. */
 static Dwarf_Die *pc_scopes(struct sym_dso *d, uint64_t addr, struct pc_scopes *sc)
 {
 	Dwarf_Addr bias;
 	Dwarf_Die *cu = d->mod && has_dwarf(d) ? dwfl_module_addrdie(d->mod, addr, &bias) : NULL;
+	int rc;
 	memset(sc, 0, sizeof(*sc));
 	if (!cu)
 		return NULL;
-	if (scope_walk(cu, addr - bias, sc, 0, 0) < 0) {
+	rc = cu_func(d, cu, addr - bias, &sc->func);
+	if (rc == -ENOMEM)
 		mark_nomem(d->st);
-		sc->n = 0;                /* the function alone */
+	if (rc != 0)
+		return cu;
+	sc->have_func = 1;
+	if (scope_walk(&sc->func, addr - bias, sc) < 0) {
+		mark_nomem(d->st);
+		free(sc->inl);            /* the function alone */
+		sc->inl = NULL;
+		sc->n = 0;
 	}
 	return cu;
 }

@@ -746,7 +746,7 @@ const char *unwind__stop_str(enum unwind_stop why)
 {
 	switch (why) {
 	case UNWIND_WHOLE: return "reached the outermost frame";
-	case UNWIND_NO_BINARY: return "the pc is in no binary that could be read";
+	case UNWIND_NO_BINARY: return "the pc is in no binary the unwinder could open";
 	case UNWIND_NO_CFI: return "no CFI (.eh_frame/.debug_frame) for the pc";
 	case UNWIND_STACK_COPY: return "the caller's frame is beyond the sampled stack copy "
 	    "(record with a larger --call-graph dwarf,SIZE)";
