@@ -656,7 +656,8 @@ static void add_map(struct profile *p, const struct pmclog_ev_map_in *mi, uint64
 		return;
 	}
 	a->m[a->n++] = (struct map){ .start = mi->pl_start, .end = mi->pl_start + mi->pl_len,
-	    .pgoff = mi->pl_pgoff, .seq = ++p->priv->mapseq, .dso = d, .time = time };
+	    .pgoff = mi->pl_pgoff, .seq = ++p->priv->mapseq, .dso = d, .prot = mi->pl_prot,
+	    .time = time };
 }
 
 /* The aspace whose mappings a process uses: its own, or (forked without
@@ -670,6 +671,29 @@ static struct aspace *maps_of(struct profile *p, int32_t pid)
 		pid = a->ppid;
 	}
 	return NULL;
+}
+
+static const struct map *find_map(struct profile *p, int32_t pid, uint64_t pc);
+
+/* Count a truncated stack under the binary where its unwinding stopped and
+ * why (the report's per-binary warning lines). */
+static void count_stop(struct profile *p, int32_t pid)
+{
+	uint64_t pc;
+	enum unwind_stop why = unwind__last_stop(p->priv->uw, &pc);
+	const struct map *m = pc ? find_map(p, pid, pc) : NULL;
+	const char *dso = m ? sym_dso__path(m->dso) : "[unknown]";
+	const char *w = unwind__stop_str(why);
+	for (size_t i = 0; i < p->nuwstop; i++)
+		if (p->uwstop[i].why == w && strcmp(p->uwstop[i].dso, dso) == 0) {
+			p->uwstop[i].samples++;
+			return;
+		}
+	if (!(dso = symtab__intern_name(p->st, dso)) || GROW(p->uwstop, p->nuwstop, p->capuwstop)) {
+		nomem(p);
+		return;
+	}
+	p->uwstop[p->nuwstop++] = (struct prof_uwstop){ dso, w, 1 };
 }
 
 /* A sample with the user registers and stack (--call-graph dwarf): the
@@ -690,8 +714,11 @@ static uint32_t unwind_sample(struct profile *p, const struct pmclog_ev_callchai
 	n = a ? unwind__user(v->uw, a->pid, a->m, a->n, cc, v->uwpcs + nk,
 	    PMC_CALLCHAIN_DEPTH_MAX - (int)nk, &complete) : 0;
 	p->unwind_samples++;
-	if (!complete)
+	if (!complete) {
 		p->unwind_truncated++;
+		if (a)
+			count_stop(p, (int32_t)cc->pl_pid);
+	}
 	if (n <= 0)
 		return npc;               /* nothing unwound: the chain as recorded */
 	memcpy(v->uwpcs, cc->pl_pc, nk * sizeof(uint64_t));
@@ -1661,19 +1688,28 @@ static int loc_inline(struct profile *p, uint32_t loc, const struct prof_frame *
 		return nomem(p), pmc__nomem();
 	struct locx *x = &v->lx[loc];
 	if (!x->done) {
-		struct sym_frame fr[64];
+		struct sym_frame local[64], *fr = local;
 		struct prof_loc *l = &p->l[loc];
 		int k = sym_dso__frames(l->dso, l->addr, fr, 64);
+		if (k > 64) {             /* deeper inlining: ask again with room */
+			if (!(fr = malloc((size_t)k * sizeof(*fr))))
+				return nomem(p), pmc__nomem();
+			k = sym_dso__frames(l->dso, l->addr, fr, k);
+		}
 		x->off = v->nlxf;
 		for (int i = 0; i < k; i++) {
 			/* the outermost is the symbol table's function (with its size) */
 			uint32_t f = i == k - 1 ? l->func : func_ix(p, l->dso, fr[i].func, 0, 0);
 			if (f == NO_IX || GROW(v->lxf, v->nlxf, v->caplxf)) {
 				v->nlxf = x->off;
+				if (fr != local)
+					free(fr);
 				return nomem(p), pmc__nomem();
 			}
 			v->lxf[v->nlxf++] = (struct prof_frame){ f, loc, fr[i].file, fr[i].line };
 		}
+		if (fr != local)
+			free(fr);
 		x->n = (uint32_t)k;
 		x->done = 1;
 	}
@@ -2451,6 +2487,7 @@ void profile__free(struct profile *p)
 	free(p->mk);
 	free(p->pr);
 	free(p->sb);
+	free(p->uwstop);
 	symtab__free(p->st);
 	free(p);
 }

@@ -141,6 +141,13 @@ struct profile {
 	uint64_t records;
 	uint64_t unwind_samples;  /* samples with a user stack to unwind (DWARF) */
 	uint64_t unwind_truncated; /* ... whose unwinding stopped before the outermost frame */
+	struct prof_uwstop {      /* ... by where and why (analysis/unwind.h's reasons) */
+		const char *dso;  /* the binary of the last frame reached (interned path;
+		                   * "[unknown]" when no mapping holds it) */
+		const char *why;  /* unwind__stop_str's words */
+		uint64_t samples;
+	} *uwstop;
+	size_t nuwstop, capuwstop;
 	char truncated[256];      /* "" or why */
 	int resolved;
 	struct prof_priv *priv;   /* stacks, maps, names, hashes (profile.c) */

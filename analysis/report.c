@@ -172,9 +172,13 @@ static void make_key(struct hist_priv *v, struct hist_entry *k, const struct pro
 		case SK_DSO: k->dso = p->f[f->func].dso; break;
 		case SK_SYM: k->func = f->func; k->dso = p->f[f->func].dso; break;
 		case SK_SRCLINE: {
-			const char *file = NULL;
-			int line = 0;
-			profile__srcline(p, f->loc, &file, &line);
+			/* the frame's own line where it has one (an inlined
+			 * level: the line of its callee's call, as addr2line -i
+			 * gives it), else its address's */
+			const char *file = f->line > 0 ? f->file : NULL;
+			int line = f->line > 0 ? f->line : 0;
+			if (!file)
+				profile__srcline(p, f->loc, &file, &line);
 			k->file = file;
 			k->line = line;
 			if (!file)   /* no line: keep addresses of different functions apart */
@@ -730,6 +734,38 @@ int report__uses_chains(const struct report_opts *o)
 	return o->children || o->callgraph >= 0;
 }
 
+static int uwstop_cmp(const void *x, const void *y)
+{
+	const struct prof_uwstop *a = x, *b = y;
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	int c = strcmp(a->dso, b->dso);
+	return c ? c : strcmp(a->why, b->why);
+}
+
+/* Where and why the truncated stacks stopped, per binary, most first:
+ * "#   truncated in /usr/bin/x: 12 (no CFI ... for the pc)". */
+static void print_uwstops(FILE *f, struct profile *p)
+{
+	enum { SHOWN = 10 };
+	uint64_t rest = 0;
+	qsort(p->uwstop, p->nuwstop, sizeof(*p->uwstop), uwstop_cmp);
+	for (size_t i = 0; i < p->nuwstop; i++) {
+		char n[32];
+		if (i >= SHOWN) {
+			rest += p->uwstop[i].samples;
+			continue;
+		}
+		numfmt__group_digits(p->uwstop[i].samples, n, sizeof(n));
+		fprintf(f, "#   truncated in %s: %s (%s)\n", p->uwstop[i].dso, n, p->uwstop[i].why);
+	}
+	if (rest) {
+		char n[32];
+		numfmt__group_digits(rest, n, sizeof(n));
+		fprintf(f, "#   truncated elsewhere: %s\n", n);
+	}
+}
+
 int report__text(FILE *f, struct profile *p, const struct report_opts *o)
 {
 	int evs[256], n;
@@ -745,6 +781,7 @@ int report__text(FILE *f, struct profile *p, const struct report_opts *o)
 		numfmt__group_digits(p->unwind_truncated, a, sizeof(a));
 		numfmt__group_digits(p->unwind_samples, b, sizeof(b));
 		fprintf(f, "# %s samples with truncated stacks (of %s unwound from DWARF)\n", a, b);
+		print_uwstops(f, p);
 	}
 	n = report__events(p, evs, 256);
 	if (n == 0)

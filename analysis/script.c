@@ -278,12 +278,14 @@ static void text_sample(const struct ctx *c, const struct prof_sample *s)
 		if (user[k] & PROF_PC_USER)
 			profile__map_offset(p, s->pid, a, &a);   /* perf: user frames as file offsets */
 		where(p, &fr[k], caller && !back, &w);
-		/* perf expands the inlined functions of callers (not of the
-		 * sampled pc), innermost first at the same address, and names the
-		 * function by its DWARF name, "(inlined)" where that is not the
-		 * symbol's (a .constprop clone, a versioned alias) */
-		const char *dn = k > 0 && !c->o->no_inline ? dwarf_name(c, fr[k].loc) : NULL;
-		if (k > 0 && !c->o->no_inline) {
+		/* perf 6.1 expands the inlined functions of the frames its DWARF
+		 * unwinder hands out (the sampled pc included; not frame-pointer
+		 * or kernel chains), innermost first at the same address, and
+		 * names the function by its DWARF name, "(inlined)" where that is
+		 * not the symbol's (a .constprop clone, a versioned alias) */
+		int expand = (user[k] & PROF_PC_UNWOUND) && !c->o->no_inline;
+		const char *dn = expand ? dwarf_name(c, fr[k].loc) : NULL;
+		if (expand) {
 			const struct prof_frame *in;
 			int ni = profile__loc_frames(p, fr[k].loc, &in);
 			for (int j = 0; j + 1 < ni; j++) {

@@ -456,6 +456,21 @@ struct arena {            /* names of big tables (kallsyms), interned only when 
 
 struct seg {
 	uint64_t off, filesz, vaddr;
+	uint32_t flags;               /* PF_* */
+};
+
+/* The concrete functions (DW_TAG_subprogram with code) of one CU, by
+ * address range: one walk of the CU's DIE tree, then a binary search per
+ * pc, where a walk from the CU per pc (dwarf_getscopes' way) parses every
+ * DIE before the function each time (rustc emits no DW_AT_sibling). */
+struct cu_frange {
+	uint64_t lo, hi;
+	Dwarf_Die die;
+};
+struct cu_funcs {
+	Dwarf_Off cu;                 /* the CU DIE's offset */
+	struct cu_frange *v;          /* sorted by lo */
+	size_t n, cap;
 };
 
 struct sym_dso {
@@ -487,6 +502,8 @@ struct sym_dso {
 	struct ftab funcs;            /* functions by address (elf_func) */
 	int machine;
 	int has_dwarf;                /* -1 not tried */
+	struct cu_funcs *cuf;         /* per CU seen: its functions by address (pc_scopes) */
+	size_t ncuf, capcuf;
 	/* tables */
 	struct table tab;
 	struct arena *names;
@@ -630,6 +647,9 @@ static void dso_free(struct sym_dso *d)
 	if (d->dwfl)
 		dwfl_end(d->dwfl);
 	free(d->segs);
+	for (size_t i = 0; i < d->ncuf; i++)
+		free(d->cuf[i].v);
+	free(d->cuf);
 	ftab_free(&d->funcs);
 	free(d->plt.v);
 	free(d->alias.v);
@@ -1355,7 +1375,7 @@ static void load_segments(struct sym_dso *d, Elf *e)
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
 		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
-			d->segs[d->nseg++] = (struct seg){ ph.p_offset, ph.p_filesz, ph.p_vaddr };
+			d->segs[d->nseg++] = (struct seg){ ph.p_offset, ph.p_filesz, ph.p_vaddr, ph.p_flags };
 	}
 }
 
@@ -2022,6 +2042,33 @@ uint64_t sym_dso__addr(struct sym_dso *d, uint64_t map_start, uint64_t pgoff, ui
 	return off;
 }
 
+/* The kernel maps a PT_LOAD segment at bias + page_down(p_vaddr) from file
+ * offset page_down(p_offset), so any segment whose file bytes the mapping
+ * holds gives the bias.  Which one matters: lld packs segments into shared
+ * pages (text at offset 0x14480, vaddr 0x15480, after read-only data ending
+ * at 0x14474), so the mapping's first page belongs to two segments with
+ * different vaddr - offset; the executable one is what an executable
+ * mapping maps. */
+int sym_dso__bias(struct sym_dso *d, uint64_t map_start, uint64_t map_len, uint64_t pgoff,
+    int exec, uint64_t *bias)
+{
+	const struct seg *best = NULL;
+	if (d->kind != SYM_DSO_ELF)
+		return -1;
+	dso_open(d);
+	for (int i = 0; i < d->nseg; i++) {
+		const struct seg *g = &d->segs[i];
+		if (g->off + g->filesz <= pgoff || g->off >= pgoff + map_len)
+			continue;     /* none of its bytes in the mapping */
+		if (!best || (exec && (g->flags & PF_X) && !(best->flags & PF_X)))
+			best = g;
+	}
+	if (!best)
+		return -1;
+	*bias = map_start - pgoff + best->off - best->vaddr;
+	return 0;
+}
+
 static void alias_build(struct sym_dso *d);
 /* libdwfl's symbol for addr (dwfl_module_addrinfo's answer), once per piece. */
 static const struct fpiece *elf_func(struct sym_dso *d, uint64_t addr)
@@ -2233,73 +2280,234 @@ static const char *call_file(struct sym_dso *d, Dwarf_Die *cudie, Dwarf_Word idx
 	return f ? symtab__intern(d->st, f) : NULL;
 }
 
+/* The scopes of a pc: the outermost function (DW_TAG_subprogram, from its
+ * CU's table: cu_func) and the DW_TAG_inlined_subroutine instances nested
+ * in it, outermost first, found by walking down from the function.  libdw's dwarf_getscopes is no
+ * use here: at an inlined instance it goes on with the scopes of the
+ * instance's abstract definition (its own function's, not its callers'),
+ * which drops every caller between the innermost copy and the function,
+ * and its search for that definition walks the whole CU again per level. */
+struct pc_scopes {
+	Dwarf_Die func;
+	int have_func;
+	Dwarf_Die *inl;
+	size_t n, cap;
+};
+
+/* Below a function (or an inlined instance) holding pc: the nested
+ * inlined instances holding it, outermost first.  0 done, -1 out of memory. */
+static int scope_walk(Dwarf_Die *die, Dwarf_Addr pc, struct pc_scopes *sc)
+{
+	Dwarf_Die ch, cur = *die;
+	for (;;) {
+		int found = 0;
+		if (dwarf_child(&cur, &ch) != 0)
+			return 0;
+		do {
+			int tag = dwarf_tag(&ch);
+			if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_lexical_block &&
+			    tag != DW_TAG_try_block && tag != DW_TAG_catch_block)
+				continue;
+			if (dwarf_haspc(&ch, pc) != 1)
+				continue;
+			if (tag == DW_TAG_inlined_subroutine) {
+				if (GROW(sc->inl, sc->n, sc->cap) < 0)
+					return -1;
+				sc->inl[sc->n++] = ch;
+			}
+			found = 1;            /* the only child holding pc: go down */
+			break;
+		} while (dwarf_siblingof(&ch, &ch) == 0);
+		if (!found)
+			return 0;
+		cur = ch;
+	}
+}
+
+/* Add die's code ranges to f. */
+static int add_franges(struct cu_funcs *f, Dwarf_Die *die)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		if (hi <= lo)
+			continue;
+		if (GROW(f->v, f->n, f->cap) < 0)
+			return -1;
+		f->v[f->n++] = (struct cu_frange){ lo, hi, *die };
+	}
+	return 0;
+}
+
+/* Collect the functions with code under die (namespaces, types, imported
+ * partial units descended into; not into functions). */
+static int collect_funcs(struct cu_funcs *f, Dwarf_Die *die, int depth)
+{
+	Dwarf_Die ch;
+	if (depth > 64 || dwarf_child(die, &ch) != 0)
+		return 0;                 /* namespaces nested past reason: a crafted file */
+	do {
+		switch (dwarf_tag(&ch)) {
+		case DW_TAG_subprogram:
+			if (add_franges(f, &ch) < 0)
+				return -1;
+			break;
+		case DW_TAG_namespace:
+		case DW_TAG_module:
+		case DW_TAG_structure_type:
+		case DW_TAG_class_type:
+		case DW_TAG_union_type:
+		case DW_TAG_interface_type:
+			/* Rust and C++ put functions inside these */
+			if (collect_funcs(f, &ch, depth + 1) < 0)
+				return -1;
+			break;
+		case DW_TAG_imported_unit: {
+			/* a partial unit (dwz, LTO) holding part of this CU's tree */
+			Dwarf_Attribute at;
+			Dwarf_Die pu;
+			if (dwarf_attr(&ch, DW_AT_import, &at) && dwarf_formref_die(&at, &pu) &&
+			    collect_funcs(f, &pu, depth + 1) < 0)
+				return -1;
+			break;
+		}
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&ch, &ch) == 0);
+	return 0;
+}
+
+static int frange_cmp(const void *x, const void *y)
+{
+	const struct cu_frange *a = x, *b = y;
+	return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* The function of cu holding pc (its table built on first use): 0 found. */
+static int cu_func(struct sym_dso *d, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out)
+{
+	Dwarf_Off off = dwarf_dieoffset(cu);
+	struct cu_funcs *f = NULL;
+	for (size_t i = d->ncuf; i-- > 0;)
+		if (d->cuf[i].cu == off) {
+			f = &d->cuf[i];
+			break;
+		}
+	if (!f) {
+		if (GROW(d->cuf, d->ncuf, d->capcuf) < 0)
+			return -ENOMEM;
+		f = &d->cuf[d->ncuf];
+		*f = (struct cu_funcs){ off, NULL, 0, 0 };
+		if (collect_funcs(f, cu, 0) < 0) {
+			free(f->v);
+			return -ENOMEM;
+		}
+		qsort(f->v, f->n, sizeof(*f->v), frange_cmp);
+		d->ncuf++;
+	}
+	/* the last range starting at or below pc, then back over overlaps
+	 * (a function nested in another, rare: the innermost starts last) */
+	size_t lo = 0, hi = f->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->v[mid].lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo, k = 0; i-- > 0 && k < 16; k++)
+		if (pc < f->v[i].hi) {
+			*out = f->v[i].die;
+			return 0;
+		}
+	return -1;
+}
+
+/* The scopes of addr in d (sc->n inlined instances; sc->have_func), and
+ * the CU; NULL without DWARF there.  sc->inl is the caller's to free. */
+static Dwarf_Die *pc_scopes(struct sym_dso *d, uint64_t addr, struct pc_scopes *sc)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = d->mod && has_dwarf(d) ? dwfl_module_addrdie(d->mod, addr, &bias) : NULL;
+	int rc;
+	memset(sc, 0, sizeof(*sc));
+	if (!cu)
+		return NULL;
+	rc = cu_func(d, cu, addr - bias, &sc->func);
+	if (rc == -ENOMEM)
+		mark_nomem(d->st);
+	if (rc != 0)
+		return cu;
+	sc->have_func = 1;
+	if (scope_walk(&sc->func, addr - bias, sc) < 0) {
+		mark_nomem(d->st);
+		free(sc->inl);            /* the function alone */
+		sc->inl = NULL;
+		sc->n = 0;
+	}
+	return cu;
+}
+
 int sym_dso__frames(struct sym_dso *d, uint64_t addr, struct sym_frame *out, int max)
 {
 	const char *fn, *file = NULL;
 	uint64_t s, z;
 	int line = 0, n = 0;
-	Dwarf_Die *scopes = NULL;
-	int ns;
+	struct pc_scopes sc;
 
 	sym_dso__func(d, addr, &fn, &s, &z);
 	sym_dso__srcline(d, addr, &file, &line);
-	if (max < 1)
-		return 0;
-	Dwarf_Addr bias;
-	Dwarf_Die *cu = d->mod && has_dwarf(d) ? dwfl_module_addrdie(d->mod, addr, &bias) : NULL;
-	if (!cu || (ns = dwarf_getscopes(cu, addr - bias, &scopes)) <= 0) {
-		out[0] = (struct sym_frame){ fn, file, line };
+	if (!pc_scopes(d, addr, &sc) || sc.n == 0) {
+		free(sc.inl);
+		if (max >= 1)
+			out[0] = (struct sym_frame){ fn, file, line };
 		return 1;
 	}
-	/* scopes: innermost first; each inlined_subroutine is a frame whose
-	 * caller's line is its DW_AT_call_line */
-	for (int i = 0; i < ns && n < max - 1; i++) {
-		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
-			continue;
-		const char *nm = dwarf_diename(&scopes[i]);
+	/* innermost first; each inlined instance is a frame whose caller's
+	 * line is its DW_AT_call_line (in the line table of its own unit) */
+	for (size_t i = sc.n; i-- > 0; n++) {
+		Dwarf_Die *die = &sc.inl[i], unit;
 		Dwarf_Attribute at;
 		Dwarf_Word cl = 0, cf = 0;
-		const char *lname = dwarf_attr_integrate(&scopes[i], DW_AT_linkage_name, &at) ?
-		    dwarf_formstring(&at) : NULL;
-		out[n++] = (struct sym_frame){ intern_sym(d->st, lname ? lname : nm), file, line };
-		if (dwarf_attr(&scopes[i], DW_AT_call_line, &at))
+		if (n < max) {
+			const char *nm = dwarf_diename(die);
+			const char *lname = dwarf_attr_integrate(die, DW_AT_linkage_name, &at) ?
+			    dwarf_formstring(&at) : NULL;
+			out[n] = (struct sym_frame){ intern_sym(d->st, lname ? lname : nm), file, line };
+		}
+		if (dwarf_attr(die, DW_AT_call_line, &at))
 			dwarf_formudata(&at, &cl);
-		if (dwarf_attr(&scopes[i], DW_AT_call_file, &at))
+		if (dwarf_attr(die, DW_AT_call_file, &at))
 			dwarf_formudata(&at, &cf);
-		file = call_file(d, cu, cf);
+		file = dwarf_diecu(die, &unit, NULL, NULL) ? call_file(d, &unit, cf) : NULL;
 		line = (int)cl;
 	}
-	free(scopes);
-	out[n++] = (struct sym_frame){ fn, file, line };
-	return n;
+	free(sc.inl);
+	if (n < max)
+		out[n] = (struct sym_frame){ fn, file, line };
+	return n + 1;
 }
 
 const char *sym_dso__dwarf_func(struct sym_dso *d, uint64_t addr)
 {
-	Dwarf_Addr bias;
-	Dwarf_Die *scopes = NULL;
 	Dwarf_Word lang = 0;
 	Dwarf_Attribute at;
-	const char *r = NULL;
-	int ns;
-	Dwarf_Die *cu = d->mod && has_dwarf(d) ? dwfl_module_addrdie(d->mod, addr, &bias) : NULL;
+	const char *r = NULL, *nm;
+	struct pc_scopes sc;
+	Dwarf_Die *cu = pc_scopes(d, addr, &sc);
+	free(sc.inl);
 	/* the assembler's DWARF names a function by one of its symbols: the
 	 * symbol table's choice stands (binutils takes the symbol's name too) */
-	if (!cu || (dwarf_attr(cu, DW_AT_language, &at) && dwarf_formudata(&at, &lang) == 0 &&
-	    lang == DW_LANG_Mips_Assembler))
+	if (!cu || !sc.have_func || (dwarf_attr(cu, DW_AT_language, &at) &&
+	    dwarf_formudata(&at, &lang) == 0 && lang == DW_LANG_Mips_Assembler))
 		return NULL;
-	if ((ns = dwarf_getscopes(cu, addr - bias, &scopes)) <= 0)
-		return NULL;
-	for (int i = 0; i < ns; i++) {
-		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
-			continue;
-		const char *nm = dwarf_attr_integrate(&scopes[i], DW_AT_name, &at) ?
-		    dwarf_formstring(&at) : NULL;
-		if (nm)
-			r = intern_sym(d->st, nm);
-		break;
-	}
-	free(scopes);
+	/* as addr2line names it: the linkage name where there is one (C++,
+	 * Rust), else DW_AT_name */
+	nm = dwarf_attr_integrate(&sc.func, DW_AT_linkage_name, &at) ? dwarf_formstring(&at) :
+	    dwarf_attr_integrate(&sc.func, DW_AT_name, &at) ? dwarf_formstring(&at) : NULL;
+	if (nm)
+		r = intern_sym(d->st, nm);
 	return r;
 }
 

@@ -127,6 +127,12 @@ int sym_dso__jit_capable(const struct sym_dso *d);
 /* A pc of a mapping (start, pgoff) → the address space lookups use (ELF
  * vaddr; the pc itself for the kernel, JIT maps and workloads). */
 uint64_t sym_dso__addr(struct sym_dso *d, uint64_t map_start, uint64_t pgoff, uint64_t pc);
+/* The load bias (runtime address - ELF vaddr) of an ELF dso mapped at
+ * [map_start, map_start + map_len) from file offset pgoff; exec: the mapping
+ * is executable (its executable segment wins where segments share a page).
+ * 0 found, -1 not (not an ELF file, no segment in the mapping). */
+int sym_dso__bias(struct sym_dso *d, uint64_t map_start, uint64_t map_len, uint64_t pgoff,
+    int exec, uint64_t *bias);
 
 /* The function containing addr: name (interned) and its [start, start+size)
  * in the dso's address space.  0 found, -1 not (name "[unknown]"). */
@@ -135,8 +141,11 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 /* The source line of addr: 0 found, -1 not. */
 int sym_dso__srcline(struct sym_dso *d, uint64_t addr, const char **file, int *line);
 /* The frames at addr, innermost (inlined) first, the real function last;
- * with source lines.  Returns how many (>= 1; without DWARF one frame with
- * the symbol table's function). */
+ * with source lines: each inlined level of the DW_TAG_inlined_subroutine
+ * nesting, as addr2line -i lists them.  Returns how many there are (>= 1;
+ * without DWARF one frame with the symbol table's function), which may be
+ * more than max: then out holds the innermost max, and a caller wanting
+ * all asks again with room for the count. */
 int sym_dso__frames(struct sym_dso *d, uint64_t addr, struct sym_frame *out, int max);
 
 /* The name DWARF gives the (outermost, not inlined) function at addr,

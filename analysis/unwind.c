@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <gelf.h>
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
@@ -53,7 +54,8 @@ struct space {
 	uint64_t sp;
 	uint64_t *pcs;
 	int n, max, ended;            /* ended: a 0 return address closed the chain */
-	int memfail;                  /* a read fell outside the copy and the files */
+	int memfail;                  /* a read failed: 1 the stack beyond the copy,
+	                               * 2 outside the copy and the files */
 	struct { uint64_t pc; int entry; } outer[ENTRY_CACHE]; /* is_entry by pc */
 	struct frule *rules;          /* RULE_CACHE, x86_64 only */
 };
@@ -62,6 +64,8 @@ struct space {
 struct unwinder {
 	struct space *sp;             /* open addressing on pid */
 	size_t n, cap;
+	enum unwind_stop stop;        /* the last unwind__user's (unwind__last_stop) */
+	uint64_t stop_pc;
 	char *debuginfo_path;
 	Dwfl_Callbacks cb;
 };
@@ -232,7 +236,7 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *out, void *arg)
 	}
 	if (read_file(dwfl, addr, out))
 		return true;
-	s->memfail = 1;
+	s->memfail = 2;                       /* neither the copy nor a file */
 	return false;
 }
 
@@ -261,13 +265,14 @@ static const Dwfl_Thread_Callbacks thread_cb = {
 
 /* ---- the process's modules ------------------------------------------------ */
 
-/* Report the binary of maps[i] unless a reported module covers its start.
- * The load bias comes from the file's mapping with the lowest offset (its
- * first segment): a data segment's offset and address may differ by more
- * than its text's, and a lookup by offset alone can pick the wrong one. */
-static void report(struct space *s, size_t nmaps, const struct unwind_map *m)
+/* Report the binary of mapping m unless a reported module covers its start.
+ * The load bias comes from the segment the mapping holds (sym_dso__bias):
+ * the mapping's start minus its offset is not enough where a linker packs
+ * segments into shared pages (lld: text at vaddr 0x15480, offset 0x14480),
+ * nor is the file's lowest mapping, which a recording of code mappings
+ * only may not have. */
+static void report(struct space *s, const struct unwind_map *m)
 {
-	const struct unwind_map *first = m;
 	const char *path;
 	uint64_t bias;
 	Dwfl_Module *mod;
@@ -276,12 +281,10 @@ static void report(struct space *s, size_t nmaps, const struct unwind_map *m)
 		return;
 	if (dwfl_addrmodule(s->dwfl, m->start))
 		return;                       /* the same file's other segment, or older */
-	for (size_t i = 0; i < nmaps; i++)
-		if (s->maps[i].dso == m->dso && s->maps[i].pgoff < first->pgoff &&
-		    s->maps[i].start < m->start && m->start - s->maps[i].start < (1ULL << 30))
-			first = &s->maps[i];      /* the same copy of the file, lower */
+	if (sym_dso__bias(m->dso, m->start, m->end - m->start, m->pgoff,
+	    !m->prot || (m->prot & PROT_EXEC), &bias) < 0)
+		return;
 	path = sym_dso__path(m->dso);
-	bias = first->start - sym_dso__addr(m->dso, first->start, first->pgoff, first->start);
 	mod = dwfl_report_elf(s->dwfl, path, path, -1, bias, false);
 	if (mod && !s->machine) {
 		GElf_Addr b;
@@ -324,11 +327,11 @@ static int sync_space(struct unwinder *u, struct space *s, const struct unwind_m
 			return -1;
 		dwfl_report_begin(s->dwfl);
 		for (size_t i = nmaps; i-- > 0;)
-			report(s, nmaps, &maps[i]);
+			report(s, &maps[i]);
 	} else {
 		dwfl_report_begin_add(s->dwfl);
 		for (size_t i = nmaps; i-- > s->nreported;)
-			report(s, nmaps, &maps[i]);
+			report(s, &maps[i]);
 	}
 	dwfl_report_end(s->dwfl, NULL, NULL);
 	s->nreported = nmaps;
@@ -658,6 +661,8 @@ static int fast_unwind(struct space *s)
 	return 0;
 }
 
+static enum unwind_stop stop_reason(struct space *s, uint64_t pc, int first);
+
 int unwind__user(struct unwinder *u, int32_t pid, const struct unwind_map *maps, size_t nmaps,
     const struct pmclog_ev_callchain *cc, uint64_t *pcs, int max, int *complete)
 {
@@ -666,6 +671,8 @@ int unwind__user(struct unwinder *u, int32_t pid, const struct unwind_map *maps,
 	int rc;
 
 	*complete = 0;
+	u->stop = UNWIND_NO_REGS;
+	u->stop_pc = 0;
 	if (cc->pl_nuregs == 0 || cc->pl_uregs_abi == PERF_REGS_ABI_NONE || max <= 0)
 		return 0;
 	if (!(s = space_of(u, pid)) || sync_space(u, s, maps, nmaps) < 0 ||
@@ -673,7 +680,8 @@ int unwind__user(struct unwinder *u, int32_t pid, const struct unwind_map *maps,
 		/* no module, or an architecture we cannot unwind: the pc alone */
 		if (!s || !s->machine || !sample_sp_ip(s->machine, cc, &s->sp, &ip))
 			return 0;
-		pcs[0] = ip;
+		u->stop = UNWIND_NO_BINARY;
+		u->stop_pc = pcs[0] = ip;
 		return 1;
 	}
 	s->cc = cc;
@@ -698,6 +706,53 @@ int unwind__user(struct unwinder *u, int32_t pid, const struct unwind_map *maps,
 		pcs[0] = ip;
 		s->n = 1;
 	}
+	u->stop_pc = pcs[s->n - 1];
+	u->stop = *complete ? UNWIND_WHOLE : stop_reason(s, u->stop_pc, s->n == 1);
 	s->cc = NULL;
 	return s->n;
+}
+
+/* Why an unwinding that did not reach the outermost frame stopped at pc
+ * (its last frame; first: the sampled pc itself). */
+static enum unwind_stop stop_reason(struct space *s, uint64_t pc, int first)
+{
+	Dwfl_Module *m;
+	Dwarf_CFI *cfi;
+	Dwarf_Frame *fr = NULL;
+	Dwarf_Addr bias;
+	uint64_t lpc = first ? pc : pc - 1;
+
+	if (s->n >= s->max)
+		return UNWIND_DEPTH;
+	if (!(m = dwfl_addrmodule(s->dwfl, lpc)))
+		return UNWIND_NO_BINARY;
+	if (s->memfail)
+		return s->memfail == 1 ? UNWIND_STACK_COPY : UNWIND_MEMORY;
+	if (((cfi = dwfl_module_eh_cfi(m, &bias)) && dwarf_cfi_addrframe(cfi, lpc - bias, &fr) == 0) ||
+	    ((cfi = dwfl_module_dwarf_cfi(m, &bias)) && dwarf_cfi_addrframe(cfi, lpc - bias, &fr) == 0)) {
+		free(fr);
+		return UNWIND_MEMORY;     /* CFI there, its rules could not be applied */
+	}
+	return UNWIND_NO_CFI;
+}
+
+enum unwind_stop unwind__last_stop(const struct unwinder *u, uint64_t *pc)
+{
+	*pc = u->stop_pc;
+	return u->stop;
+}
+
+const char *unwind__stop_str(enum unwind_stop why)
+{
+	switch (why) {
+	case UNWIND_WHOLE: return "reached the outermost frame";
+	case UNWIND_NO_BINARY: return "the pc is in no binary the unwinder could open";
+	case UNWIND_NO_CFI: return "no CFI (.eh_frame/.debug_frame) for the pc";
+	case UNWIND_STACK_COPY: return "the caller's frame is beyond the sampled stack copy "
+	    "(record with a larger --call-graph dwarf,SIZE)";
+	case UNWIND_MEMORY: return "a saved register could not be read";
+	case UNWIND_DEPTH: return "the depth limit";
+	case UNWIND_NO_REGS: return "no user registers in the sample";
+	}
+	return "?";
 }

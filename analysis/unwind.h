@@ -25,6 +25,8 @@
 struct unwind_map {
 	uint64_t start, end, pgoff, seq;
 	struct sym_dso *dso;
+	uint32_t prot;                /* PROT_* as recorded (0: not known, taken as
+	                               * executable: recordings hold code mappings) */
 	uint64_t time;                /* when it was mapped (profile.c's lookups go by
 	                               * time: records of different CPUs are not in
 	                               * file order) */
@@ -44,5 +46,22 @@ void unwind__free(struct unwinder *u);
 int unwind__user(struct unwinder *u, int32_t space, const struct unwind_map *maps,
     size_t nmaps, const struct pmclog_ev_callchain *cc, uint64_t *pcs, int max,
     int *complete);
+
+/* Why the last unwind__user call stopped before the outermost frame
+ * (UNWIND_WHOLE when it did not): what a report tells per binary. */
+enum unwind_stop {
+	UNWIND_WHOLE,
+	UNWIND_NO_BINARY,     /* the pc is in no mapping with a readable ELF file */
+	UNWIND_NO_CFI,        /* the binary has no CFI (.eh_frame, .debug_frame) for the pc */
+	UNWIND_STACK_COPY,    /* the caller's frame lies beyond the sampled stack copy */
+	UNWIND_MEMORY,        /* a register was saved where neither the copy nor a file is */
+	UNWIND_DEPTH,         /* the chain reached the depth limit */
+	UNWIND_NO_REGS,       /* the sample has no user registers, or an unknown machine */
+};
+/* The reason, and the pc of the frame whose caller could not be found (the
+ * last one of the chain; 0 if none). */
+enum unwind_stop unwind__last_stop(const struct unwinder *u, uint64_t *pc);
+/* The reason in words ("no CFI for the pc"). */
+const char *unwind__stop_str(enum unwind_stop why);
 
 #endif

@@ -1,17 +1,18 @@
 #!/bin/sh
 # Installs (as root) or names (otherwise) the Debian packages pmc uses.
 # Run by `make demo` and `make check`; safe to run again.
-#   required: to build, to run the test suite, and (clang, libclang-rt-dev:
+#   required: to build, to run the test suite (lld: binaries of every
+#             linker), and (clang, libclang-rt-dev:
 #             libFuzzer) `make fuzz`
 #   optional: oracles and consumers some tests compare with (perf, go tool
 #             pprof, headless Chromium, node for JIT maps, strace, xz as a real
-#             program to profile); a test that lacks one says so and
+#             program to profile, mold as one more linker); a test that lacks one says so and
 #             counts as skipped
 set -e
 REQUIRED="build-essential pkg-config libelf-dev libdw-dev libpfm4-dev libzstd-dev \
 libcapstone-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev liblzma-dev libbz2-dev libcmocka-dev \
-python3 util-linux procps binutils g++ clang libclang-rt-dev"
-OPTIONAL="linux-perf chromium golang-go nodejs prometheus tmux strace xz-utils"
+python3 util-linux procps binutils g++ clang libclang-rt-dev lld"
+OPTIONAL="linux-perf chromium golang-go nodejs prometheus tmux strace xz-utils mold"
 missing() {
   for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || printf ' %s' "$p"
