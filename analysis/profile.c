@@ -45,6 +45,8 @@ struct rstack {
 
 struct aspace {
 	int32_t pid, ppid;
+	uint64_t fork_time;        /* its birth (0 unknown): its parent's later
+	                            * mappings are the parent's alone */
 	uint64_t exec_time;        /* its latest exec: older maps are gone */
 	int exec_by_comm;          /* exec_time is from the exec's COMM, which comes
 	                            * before the exec's mappings (PROCEXEC may not) */
@@ -933,6 +935,7 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		if (!a)
 			break;
 		a->ppid = f->pl_oldpid;
+		a->fork_time = t;
 		add_inherit(p, t, f->pl_oldtid > 0 ? f->pl_oldtid : f->pl_oldpid,
 		    f->pl_newtid > 0 ? f->pl_newtid : f->pl_newpid);
 		break;
@@ -1399,20 +1402,26 @@ int profile__load(struct profile **out, const char *path, const struct prof_load
 
 /* ---- resolving ------------------------------------------------------------ */
 
+/* pc's mapping in pid: its own latest covering pc, else (forked without
+ * one) its parent's as they were at its birth, as perf copies a parent's
+ * mappings at FORK: what the parent maps later is not the child's. */
 static const struct map *find_map(struct profile *p, int32_t pid, uint64_t pc)
 {
+	uint64_t upto = UINT64_MAX;
 	for (int depth = 0; depth < 64; depth++) {
 		struct aspace *a = aspace(p, pid, 0);
 		const struct map *best = NULL;
 		if (!a)
 			return NULL;
 		for (size_t i = 0; i < a->n; i++)
-			if (pc >= a->m[i].start && pc < a->m[i].end &&
+			if (pc >= a->m[i].start && pc < a->m[i].end && a->m[i].time <= upto &&
 			    (!best || a->m[i].time > best->time ||
 			    (a->m[i].time == best->time && a->m[i].seq > best->seq)))
 				best = &a->m[i];
 		if (best || a->ppid < 0)
 			return best;
+		if (a->fork_time && a->fork_time < upto)
+			upto = a->fork_time;
 		pid = a->ppid;
 	}
 	return NULL;
