@@ -111,6 +111,7 @@ struct prof_priv {
 	struct prof_frame *lxf;
 	size_t nlxf, caplxf;
 	struct sym_dso *unknown_dso;
+	int kmap_seen;             /* the kernel's mapping (perf's MMAP) */
 	struct inherit *inh;       /* applied in time order once everything is read */
 	size_t ninh, capinh;
 	struct offcpu_in *sw_in;   /* switch-ins, for off-CPU durations (offcpu.c) */
@@ -634,6 +635,7 @@ static void add_map(struct profile *p, const struct pmclog_ev_map_in *mi, uint64
 	if (mi->pl_pid < 0) {
 		/* the kernel's own mapping carries its build id; others are modules */
 		if (strncmp(mi->pl_pathname, "[kernel.kallsyms]", 17) == 0) {
+			p->priv->kmap_seen = 1;
 			symtab__set_kernel_buildid(p->st, mi->pl_buildid, mi->pl_buildid_len);
 			symtab__set_kernel_reloc(p->st, mi->pl_pathname + 17, mi->pl_pgoff);
 		}
@@ -1478,7 +1480,15 @@ static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, in
 		return e->v;
 	struct sym_dso *d;
 	uint64_t addr, a = caller && pc ? pc - 1 : pc;
-	if (!user) {
+	if (!user && !v->kmap_seen && strcmp(p->input_kind, "perf.data") == 0) {
+		/* a perf.data without the kernel's MMAP: perf cannot place its
+		 * kernel addresses, and neither can we (whatever kernel runs
+		 * here, it need not be the recording's) */
+		if (!v->unknown_dso)
+			v->unknown_dso = symtab__dso(p->st, "[unknown]", NULL, 0);
+		d = v->unknown_dso;
+		addr = a;
+	} else if (!user) {
 		d = symtab__kernel_at(p->st, a);
 		addr = a;
 	} else {
