@@ -209,10 +209,15 @@ int input__truncated(struct pmcstat_input *in, char *msg, size_t len)
 {
 	off_t at, last;
 	if (in->kind == K_PERFDATA) {
-		if (!perfdata__truncated(in->pd))
+		int nf, cut = perfdata__features_cut(in->pd, &nf);
+		if (perfdata__truncated(in->pd))
+			snprintf(msg, len, "perf.data truncated (its recorder did not finish, or the "
+			    "file was cut): the data ends early");
+		else if (cut)
+			snprintf(msg, len, "perf.data cut after its data: %d of its %d header "
+			    "feature sections (host, OS release, build ids ...) are missing", cut, nf);
+		else
 			return 0;
-		snprintf(msg, len, "perf.data truncated (its recorder did not finish, or the "
-		    "file was cut): the data ends early");
 		return 1;
 	}
 	if (in->kind != K_PMCLOG || !pmclog_truncated(in->log, &at, &last))

@@ -45,6 +45,8 @@ struct rstack {
 
 struct aspace {
 	int32_t pid, ppid;
+	uint64_t fork_time;        /* its birth (0 unknown): its parent's later
+	                            * mappings are the parent's alone */
 	uint64_t exec_time;        /* its latest exec: older maps are gone */
 	int exec_by_comm;          /* exec_time is from the exec's COMM, which comes
 	                            * before the exec's mappings (PROCEXEC may not) */
@@ -109,6 +111,7 @@ struct prof_priv {
 	struct prof_frame *lxf;
 	size_t nlxf, caplxf;
 	struct sym_dso *unknown_dso;
+	int kmap_seen;             /* the kernel's mapping (perf's MMAP) */
 	struct inherit *inh;       /* applied in time order once everything is read */
 	size_t ninh, capinh;
 	struct offcpu_in *sw_in;   /* switch-ins, for off-CPU durations (offcpu.c) */
@@ -632,6 +635,7 @@ static void add_map(struct profile *p, const struct pmclog_ev_map_in *mi, uint64
 	if (mi->pl_pid < 0) {
 		/* the kernel's own mapping carries its build id; others are modules */
 		if (strncmp(mi->pl_pathname, "[kernel.kallsyms]", 17) == 0) {
+			p->priv->kmap_seen = 1;
 			symtab__set_kernel_buildid(p->st, mi->pl_buildid, mi->pl_buildid_len);
 			symtab__set_kernel_reloc(p->st, mi->pl_pathname + 17, mi->pl_pgoff);
 		}
@@ -960,6 +964,7 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		if (!a)
 			break;
 		a->ppid = f->pl_oldpid;
+		a->fork_time = t;
 		add_inherit(p, t, f->pl_oldtid > 0 ? f->pl_oldtid : f->pl_oldpid,
 		    f->pl_newtid > 0 ? f->pl_newtid : f->pl_newpid);
 		break;
@@ -1426,20 +1431,26 @@ int profile__load(struct profile **out, const char *path, const struct prof_load
 
 /* ---- resolving ------------------------------------------------------------ */
 
+/* pc's mapping in pid: its own latest covering pc, else (forked without
+ * one) its parent's as they were at its birth, as perf copies a parent's
+ * mappings at FORK: what the parent maps later is not the child's. */
 static const struct map *find_map(struct profile *p, int32_t pid, uint64_t pc)
 {
+	uint64_t upto = UINT64_MAX;
 	for (int depth = 0; depth < 64; depth++) {
 		struct aspace *a = aspace(p, pid, 0);
 		const struct map *best = NULL;
 		if (!a)
 			return NULL;
 		for (size_t i = 0; i < a->n; i++)
-			if (pc >= a->m[i].start && pc < a->m[i].end &&
+			if (pc >= a->m[i].start && pc < a->m[i].end && a->m[i].time <= upto &&
 			    (!best || a->m[i].time > best->time ||
 			    (a->m[i].time == best->time && a->m[i].seq > best->seq)))
 				best = &a->m[i];
 		if (best || a->ppid < 0)
 			return best;
+		if (a->fork_time && a->fork_time < upto)
+			upto = a->fork_time;
 		pid = a->ppid;
 	}
 	return NULL;
@@ -1496,7 +1507,15 @@ static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, in
 		return e->v;
 	struct sym_dso *d;
 	uint64_t addr, a = caller && pc ? pc - 1 : pc;
-	if (!user) {
+	if (!user && !v->kmap_seen && strcmp(p->input_kind, "perf.data") == 0) {
+		/* a perf.data without the kernel's MMAP: perf cannot place its
+		 * kernel addresses, and neither can we (whatever kernel runs
+		 * here, it need not be the recording's) */
+		if (!v->unknown_dso)
+			v->unknown_dso = symtab__dso(p->st, "[unknown]", NULL, 0);
+		d = v->unknown_dso;
+		addr = a;
+	} else if (!user) {
 		d = symtab__kernel_at(p->st, a);
 		addr = a;
 	} else {

@@ -1466,7 +1466,20 @@ static void open_vdso(struct sym_dso *d)
 		d->problem = "cannot read the vDSO image";
 		return;
 	}
-	GElf_Addr bias;
+	/* ours is the recording's only if its build id says so, or (none
+	 * recorded) if the recording's kernel is this one */
+	const unsigned char *bits;
+	GElf_Addr vaddr, bias;
+	int n = dwfl_module_build_id(d->mod, &bits, &vaddr);
+	if (d->bidlen ? n != (int)d->bidlen || memcmp(bits, d->bid, d->bidlen) != 0 :
+	    kernel_foreign(d->st)) {
+		dwfl_end(d->dwfl);
+		d->dwfl = NULL;
+		d->mod = NULL;
+		d->problem = "the recording's vDSO is not this kernel's (another build id or "
+		    "kernel): its addresses are shown unresolved";
+		return;
+	}
 	Elf *e = dwfl_module_getelf(d->mod, &bias);
 	if (e)
 		load_segments(d, e);

@@ -442,20 +442,17 @@ static int copy_expr(struct fexpr *e, const Dwarf_Op *ops, size_t n, int loc)
 }
 
 /* The rules at lookup (a pc), from .eh_frame or else .debug_frame. */
-static int make_rule(struct space *s, uint64_t lookup, struct frule *r)
+/* The CFI frame at lookup (.eh_frame, else .debug_frame): NULL if none;
+ * free() it. */
+static Dwarf_Frame *cfi_frame(struct space *s, uint64_t lookup)
 {
 	Dwfl_Module *m = dwfl_addrmodule(s->dwfl, lookup);
 	Dwarf_Addr bias;
 	Dwarf_CFI *cfi;
 	Dwarf_Frame *f = NULL;
-	Dwarf_Op mem[3], *ops;
-	size_t n;
-	bool sig = false;
 
-	memset(r, 0, sizeof(*r));
-	r->key = lookup + 1;
 	if (!m)
-		return -1;
+		return NULL;
 	if ((cfi = dwfl_module_eh_cfi(m, &bias)) == NULL ||
 	    dwarf_cfi_addrframe(cfi, lookup - bias, &f) != 0) {
 		free(f);
@@ -463,9 +460,43 @@ static int make_rule(struct space *s, uint64_t lookup, struct frule *r)
 		if ((cfi = dwfl_module_dwarf_cfi(m, &bias)) == NULL ||
 		    dwarf_cfi_addrframe(cfi, lookup - bias, &f) != 0) {
 			free(f);
-			return -1;
+			return NULL;
 		}
 	}
+	return f;
+}
+
+/* Does the CFI at lookup say the return address is undefined (the
+ * outermost frame)?  libdw ends a walk "cleanly" there, but also where it
+ * could not evaluate the frame's rules (a CFA expression that loops, an
+ * operation it refuses): those stacks are cut, not whole. */
+static int ra_undefined(struct space *s, uint64_t lookup)
+{
+	Dwarf_Frame *f = cfi_frame(s, lookup);
+	Dwarf_Op mem[3], *ops;
+	size_t n;
+	int ra, undef = 0;
+
+	if (!f)
+		return 0;
+	ra = dwarf_frame_info(f, NULL, NULL, NULL);
+	if (ra >= 0 && dwarf_frame_register(f, ra, mem, &ops, &n) == 0)
+		undef = n == 0 && ops != NULL;    /* make_rule's FX_UNDEF */
+	free(f);
+	return undef;
+}
+
+static int make_rule(struct space *s, uint64_t lookup, struct frule *r)
+{
+	Dwarf_Frame *f;
+	Dwarf_Op mem[3], *ops;
+	size_t n;
+	bool sig = false;
+
+	memset(r, 0, sizeof(*r));
+	r->key = lookup + 1;
+	if (!(f = cfi_frame(s, lookup)))
+		return -1;
 	r->ra = dwarf_frame_info(f, NULL, NULL, &sig);
 	r->signal = sig;
 	if (r->ra < 0 || r->ra >= FR_NREG || dwarf_frame_cfa(f, &ops, &n) != 0 || n == 0 ||
@@ -699,9 +730,12 @@ int unwind__user(struct unwinder *u, int32_t pid, const struct unwind_map *maps,
 	 * and clone), or libdw ended on its own (0: CFI said the return address
 	 * is undefined; a null return address) without having been refused
 	 * memory: libdw also ends "cleanly" when it could not read a return
-	 * address.  -1 (no CFI) and the depth limit are truncations. */
+	 * address, or (rc 0 without s->ended) where it could not evaluate the
+	 * last frame's rules: whole only if that frame's CFI says so.  -1 (no
+	 * CFI) and the depth limit are truncations. */
 	*complete = s->n > 0 && (is_entry(s, pcs[s->n - 1], s->n == 1) != NOT_ENTRY ||
-	    ((rc == 0 || s->ended) && !s->memfail));
+	    (!s->memfail && (s->ended || (rc == 0 &&
+	    ra_undefined(s, s->n == 1 ? pcs[0] : pcs[s->n - 1] - 1)))));
 	if (s->n == 0) {
 		pcs[0] = ip;
 		s->n = 1;

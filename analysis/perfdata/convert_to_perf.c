@@ -12,7 +12,12 @@
  * Samples become SAMPLE (the user mask becomes PERF_CONTEXT_* markers),
  * COMM/PROC_CREATE COMM, PROCFORK/THR_CREATE FORK, THR_EXIT EXIT, MAP_IN
  * MMAP2 (with its build id), DROPNOTIFY LOST/LOST_SAMPLES, THROTTLE,
- * KSYMBOL; FINISHED_ROUND every ROUND_EVERY records.
+ * KSYMBOL; FINISHED_ROUND every ROUND_EVERY records.  A log without the
+ * kernel's mapping (pmc record writes none) gets perf's kernel MMAP
+ * ("[kernel.kallsyms]_text", pgoff where _text is) and one per module
+ * before its first sample, from /proc/kallsyms and /proc/modules, when the
+ * recording's kernel is the running one (kernel_maps): perf resolves no
+ * kernel address without them.
  *
  * File mode (a seekable output): header | data | feature table + features
  * (HOSTNAME, OSRELEASE, VERSION, NRCPUS, CPUDESC, CMDLINE, EVENT_DESC,
@@ -26,7 +31,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
@@ -36,6 +44,7 @@
 
 #include "common/error.h"
 #include "common/fdio.h"
+#include "common/sysinfo.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/format.h"
 #include "symbols.h"
@@ -92,6 +101,9 @@ struct pw {
 	int nbids, bcap;
 
 	char *hostname, *osrelease, *cpudesc, *cmdline;
+	uint8_t kbid[20];             /* the recording's kernel (KSYMSRC) */
+	uint32_t kbidlen;
+	int kmaps;                    /* its maps: 1 written or recorded, 0 not yet */
 	uint32_t max_cpu;
 	uint64_t first_ts, last_ts;
 	uint64_t nrec, nsamples;
@@ -373,6 +385,69 @@ static size_t put_ustack(struct pw *w, struct wattr *a, const struct pmclog_ev_c
 	return off + 8;
 }
 
+/* A kernel or module mapping (pid -1) as perf's synthesized MMAP2. */
+static void put_kmap(struct pw *w, uint64_t start, uint64_t len, uint64_t pgoff,
+    const char *name, uint64_t ts)
+{
+	size_t off;
+	st32(w->rec + 8, (uint32_t)-1);
+	st32(w->rec + 12, (uint32_t)-1);
+	st64(w->rec + 16, start);
+	st64(w->rec + 24, len);
+	st64(w->rec + 32, pgoff);
+	memset(w->rec + 40, 0, 24);
+	st32(w->rec + 64, 0x5);
+	st32(w->rec + 68, 0x2);
+	off = put_str(w, 72, name, PATH_MAX);
+	off = trailer(w, off, -1, -1, ts, 0);
+	put_rec(w, PD_REC_MMAP2, PD_MISC_KERNEL, off);
+}
+
+/* The running kernel's text (_text.._etext) and modules, as perf record
+ * synthesizes them, if the recording's kernel is the running one (its
+ * build id, else its release) and its addresses are not hidden. */
+static void kernel_maps(struct pw *w, uint64_t ts)
+{
+	uint8_t run[20];
+	uint32_t rl = pmc__sys_kernel_build_id(run);
+	struct utsname u;
+	uint64_t text = 0, etext = 0, a;
+	char line[512], name[256], t;
+	FILE *f;
+
+	w->kmaps = 1;
+	if (w->kbidlen && rl ? (rl != w->kbidlen || memcmp(run, w->kbid, rl) != 0) :
+	    (w->osrelease && w->osrelease[0] && (uname(&u) != 0 ||
+	    strcmp(u.release, w->osrelease) != 0)))
+		return;                       /* another kernel: its addresses are unknown */
+	if (!(f = fopen("/proc/kallsyms", "re")))
+		return;
+	while ((!text || !etext) && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%" SCNx64 " %c %255s", &a, &t, name) == 3 && (t == 'T' || t == 't')) {
+			if (!strcmp(name, "_text"))
+				text = a;
+			else if (!strcmp(name, "_etext"))
+				etext = a;
+		}
+	fclose(f);
+	if (!text || etext <= text)
+		return;                       /* kernel.kptr_restrict hides them */
+	put_kmap(w, text, etext - text, text, "[kernel.kallsyms]_text", ts);
+	if (!(f = fopen("/proc/modules", "re")))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		uint64_t size;
+		char mod[sizeof(name) + 2];
+		/* "name size refcount deps state 0xaddress ..." */
+		if (sscanf(line, "%255s %" SCNu64 " %*s %*s %*s %" SCNx64, name, &size, &a) == 3 &&
+		    a && size) {
+			snprintf(mod, sizeof(mod), "[%s]", name);
+			put_kmap(w, a, size, 0, mod, ts);
+		}
+	}
+	fclose(f);
+}
+
 static void rec_sample(struct pw *w, const struct pmclog_ev *ev)
 {
 	const struct pmclog_ev_callchain *c = &ev->pl_u.pl_cc;
@@ -382,6 +457,8 @@ static void rec_sample(struct pw *w, const struct pmclog_ev *ev)
 	int ctx = -1;
 	uint32_t npc = c->pl_npc;
 
+	if (!w->kmaps && w->nattrs)
+		kernel_maps(w, w->last_ts);
 	if (!a)
 		return;
 	decide_ustack(w, a, c);
@@ -563,6 +640,8 @@ static void rec_other(struct pw *w, const struct pmclog_ev *ev)
 	case PMCLOG_TYPE_MAP_IN: {
 		const struct pmclog_ev_map_in *m = &ev->pl_u.pl_mi;
 		uint16_t misc = m->pl_pid == -1 ? PD_MISC_KERNEL : PD_MISC_USER;
+		if (m->pl_pid == -1 && !strncmp(m->pl_pathname, "[kernel.kallsyms]", 17))
+			w->kmaps = 1;             /* recorded: nothing to add */
 		st32(w->rec + 8, (uint32_t)m->pl_pid);
 		st32(w->rec + 12, (uint32_t)m->pl_pid);
 		st64(w->rec + 16, m->pl_start);
@@ -591,6 +670,8 @@ static void rec_other(struct pw *w, const struct pmclog_ev *ev)
 	}
 	case PMCLOG_TYPE_KSYMSRC: {
 		const struct pmclog_ev_ksymsrc *k = &ev->pl_u.pl_ks;
+		w->kbidlen = k->pl_buildid_len > 20 ? 20 : k->pl_buildid_len;
+		memcpy(w->kbid, k->pl_buildid, w->kbidlen);
 		if (k->pl_buildid_len)
 			add_bid(w, -1, PD_MISC_KERNEL, k->pl_buildid, k->pl_buildid_len,
 			    "[kernel.kallsyms]");

@@ -171,6 +171,11 @@ unsigned perfdata__flags(struct perfdata *p);
  * the end, a data size of 0 from a perf that was killed), else 0. */
 int perfdata__truncated(struct perfdata *p);
 
+/* The header's feature sections (host, OS release, build ids ...) that it
+ * announces but the file does not hold (a cut table, a section past the
+ * end): their number, and in *of how many were announced. */
+int perfdata__features_cut(struct perfdata *p, int *of);
+
 struct perfdata_stats {
 	uint64_t records;             /* perf records read (decompressed ones included) */
 	uint64_t samples;             /* SAMPLE records delivered */

@@ -689,12 +689,17 @@ static int open_file_mode(struct perfdata *p, const unsigned char *h, size_t hsi
 			uint64_t off, sz;
 			if (!test_feat(p, bit))
 				continue;
-			if (read_at(p, s, 16, tab + 16 * (uint64_t)k++) < 0)
-				break;        /* a cut feature table: no more features */
+			p->feat_n++;
+			if (read_at(p, s, 16, tab + 16 * (uint64_t)k++) < 0) {
+				p->feat_cut++;    /* a cut feature table: no more features */
+				continue;
+			}
 			off = ld64(p, s);
 			sz = ld64(p, s + 8);
-			if (off > p->fsize || sz > p->fsize - off || sz > FEAT_MAX)
-				continue;     /* points past the end: skipped */
+			if (off > p->fsize || sz > p->fsize - off || sz > FEAT_MAX) {
+				p->feat_cut++;    /* points past the end: skipped */
+				continue;
+			}
 			unsigned char *fb = malloc(sz ? (size_t)sz : 1);
 			if (!fb)
 				return -ENOMEM;
@@ -1065,6 +1070,13 @@ unsigned perfdata__flags(struct perfdata *p)
 int perfdata__truncated(struct perfdata *p)
 {
 	return p->truncated;
+}
+
+int perfdata__features_cut(struct perfdata *p, int *of)
+{
+	if (of)
+		*of = p->feat_n;
+	return p->feat_cut;
 }
 
 void perfdata__get_stats(struct perfdata *p, struct perfdata_stats *st)

@@ -186,6 +186,7 @@ struct perfdata {
 	int err;                      /* sticky errno once the queue is drained */
 	int pend_err;                 /* damage seen: deliver the queue, then fail */
 	int truncated;
+	int feat_cut, feat_n;         /* feature sections announced but cut off, of feat_n */
 	char errmsg[512];             /* why, kept until the error is delivered */
 	struct perfdata_stats st;
 };

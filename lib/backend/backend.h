@@ -52,6 +52,8 @@ struct pmc_bcount {
 	uint64_t value;                 /* raw count (not scaled) */
 	uint64_t enabled;               /* ns enabled */
 	uint64_t running;               /* ns on a counter */
+	uint64_t lost;                  /* records the kernel could not write into the
+	                                 * counter's ring (PERF_FORMAT_LOST); 0 unknown */
 };
 
 /* open flags */

@@ -498,6 +498,8 @@ void pmc__logw_translate(struct pmc_logw *lw, const struct perf_event_header *h)
 		if (c.bad)
 			break;
 		lw->st.lost += lost;
+		if (lw->cur_src)
+			lw->cur_src->lost_seen += lost;
 		if (pmc__logrec_dropnotify(&lw->rec, lost, e ? e->pmc : t.pmc, t.cpu,
 		    PMCLOG_DROP_RING) == 0)
 			emit(lw, ts);

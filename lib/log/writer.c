@@ -156,6 +156,7 @@ static void drain_ring(struct pmc_logw *lw, struct logw_source *r)
 	int rc;
 
 	lw->cur_be = r->be;
+	lw->cur_src = r;
 	avail = pmc__ring_begin(&r->ring);
 	if (avail < 0)
 		goto corrupt;
@@ -164,8 +165,10 @@ static void drain_ring(struct pmc_logw *lw, struct logw_source *r)
 	if (rc < 0)
 		goto corrupt;
 	pmc__ring_end(&r->ring);
+	lw->cur_src = NULL;
 	return;
 corrupt:
+	lw->cur_src = NULL;
 	{
 		uint64_t skipped = r->ring.head - r->ring.tail;
 		lw->st.errors++;
@@ -175,6 +178,32 @@ corrupt:
 			pmc__logw_append(lw, lw->rec.type, pmc__logw_clock(lw), lw->rec.buf,
 			    lw->rec.len);
 	}
+}
+
+/*
+ * The ring is closing, drained: records the kernel could not write into it
+ * that no LOST record told of yet.  The kernel writes a LOST record only
+ * once the ring has room again, so a loss at the end of a recording (a
+ * slow reader behind -o -) is known only from the counter's own lost
+ * count (PERF_FORMAT_LOST): the difference is logged as the ring's loss,
+ * so the writer's summary, the log's DROPNOTIFY records and a report agree.
+ */
+static void ring_lost_at_close(struct pmc_logw *lw, struct logw_source *r)
+{
+	struct pmc_bcount v;
+	struct logw_event *e;
+	uint64_t kid, more;
+
+	memset(&v, 0, sizeof(v));
+	if (!r->be->read || r->be->read(r->c, &v) < 0 || v.lost <= r->lost_seen)
+		return;
+	more = v.lost - r->lost_seen;
+	r->lost_seen = v.lost;
+	lw->st.lost += more;
+	e = r->be->id && r->be->id(r->c, &kid) == 0 ? pmc__logw_find_event(lw, kid) : NULL;
+	if (pmc__logrec_dropnotify(&lw->rec, more, e ? e->pmc : PMC_ID_INVALID, -1,
+	    PMCLOG_DROP_RING) == 0)
+		pmc__logw_append(lw, lw->rec.type, pmc__logw_clock(lw), lw->rec.buf, lw->rec.len);
 }
 
 static void drain_all(struct pmc_logw *lw)
@@ -471,6 +500,7 @@ void pmc__logw_remove_ring(struct pmc_logw *lw, struct pmc_bctr *c)
 		if (lw->rings[i].c != c)
 			continue;
 		drain_ring(lw, &lw->rings[i]);
+		ring_lost_at_close(lw, &lw->rings[i]);
 		lw->rings[i] = lw->rings[--lw->nrings];
 		break;
 	}

@@ -26,6 +26,7 @@ struct logw_source {
 	const struct pmc_backend_ops *be;
 	struct pmc_bctr *c;
 	struct pmc_ring_reader ring;
+	uint64_t lost_seen;           /* in its LOST records so far */
 };
 
 struct logw_csw {              /* last group-member value seen per (tid, id) */
@@ -116,6 +117,7 @@ struct pmc_logw {
 	struct pmc_logrec rec;        /* translation scratch (under mu) */
 	uint64_t (*now)(void);
 	const struct pmc_backend_ops *cur_be; /* ring being drained */
+	struct logw_source *cur_src;          /* ... and which */
 	struct pmc_logw_stats st;
 };
 

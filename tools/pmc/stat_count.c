@@ -7,6 +7,7 @@
  * prints.
  */
 #include <dirent.h>
+#include <linux/perf_event.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -179,7 +180,9 @@ static void take_pmcs(struct stat_opts *o, struct stat_ev *e)
 }
 
 /* Add one event; a machine that cannot count it gives "<not supported>",
- * anything else (bad name, no permission) is fatal. */
+ * anything else (bad name, no permission) is fatal.  As perf stat: an event
+ * that parses but that the kernel (or the simulated PMU) refuses to open,
+ * EINVAL, ENOENT or EOPNOTSUPP, is not supported here; the rest is counted. */
 static void setup_event(struct stat_opts *o, struct stat_ev *e, pid_t child)
 {
 	const char *u;
@@ -194,8 +197,10 @@ static void setup_event(struct stat_opts *o, struct stat_ev *e, pid_t child)
 		snprintf(why, sizeof(why), "%s", pmc_errmsg());
 		/* every CPU offline: the session skips them (-C names none) */
 		int no_cpu = err == ENXIO && o->tgt.system_wide && !o->tgt.cpu_list;
-		if (no_cpu || err == EOPNOTSUPP || (err == EINVAL && (cause == PMC_CAUSE_NO_PMU ||
-		    cause == PMC_CAUSE_UNSUPPORTED))) {
+		struct perf_event_attr attr;
+		int refused = cause != PMC_CAUSE_NOMEM && (err == EINVAL || err == ENOENT ||
+		    err == EOPNOTSUPP) && pmc_event_attr(e->spec, &attr) == 0;
+		if (no_cpu || refused) {
 			e->supported = 0;
 			snprintf(e->why, sizeof(e->why), "%s",
 			    no_cpu ? "no CPU of the list is online" : why);

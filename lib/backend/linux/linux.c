@@ -170,8 +170,19 @@ static int linux_open(const struct perf_event_attr *attr, pid_t pid, int cpu,
 	}
 	c->pid = pid;
 	c->cpu = cpu;
-	c->fd = sys_perf_event_open(&c->attr, pid, cpu, leader ? leader->fd : -1,
-	    PERF_FLAG_FD_CLOEXEC | ((flags & PMC_BOPEN_CGROUP) ? PERF_FLAG_PID_CGROUP : 0));
+	/* a sampling counter's lost records, read when its ring closes (the
+	 * kernel writes its LOST record only once the ring has room again);
+	 * kernels before 6.0 refuse the bit: opened again without it */
+	if (c->attr.sample_period && !(c->attr.read_format & PERF_FORMAT_GROUP))
+		c->attr.read_format |= PERF_FORMAT_LOST;
+	unsigned long oflags = PERF_FLAG_FD_CLOEXEC |
+	    ((flags & PMC_BOPEN_CGROUP) ? PERF_FLAG_PID_CGROUP : 0);
+	c->fd = sys_perf_event_open(&c->attr, pid, cpu, leader ? leader->fd : -1, oflags);
+	if (c->fd < 0 && errno == EINVAL && (c->attr.read_format & PERF_FORMAT_LOST) &&
+	    !(attr->read_format & PERF_FORMAT_LOST)) {
+		c->attr.read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+		c->fd = sys_perf_event_open(&c->attr, pid, cpu, leader ? leader->fd : -1, oflags);
+	}
 	if (c->fd < 0) {
 		int e = errno;
 		int rc = open_error(e, &c->attr, pid, cpu);
@@ -208,8 +219,9 @@ static int linux_reset(struct pmc_bctr *c)   { return do_ioctl(c, PERF_EVENT_IOC
 
 static int linux_read(struct pmc_bctr *c, struct pmc_bcount *v)
 {
-	uint64_t buf[4];
+	uint64_t buf[8];
 	ssize_t n = read(c->fd, buf, sizeof(buf));
+	uint64_t rf = c->attr.read_format;
 
 	if (n < 0) {
 		int e = errno;
@@ -223,6 +235,13 @@ static int linux_read(struct pmc_bctr *c, struct pmc_bcount *v)
 	v->value = buf[0];
 	v->enabled = buf[1];
 	v->running = buf[2];
+	/* value, enabled, running (always asked), [id], [lost] */
+	v->lost = 0;
+	if ((rf & PERF_FORMAT_LOST) && !(rf & PERF_FORMAT_GROUP)) {
+		ssize_t at = 3 + !!(rf & PERF_FORMAT_ID);
+		if (n >= (at + 1) * (ssize_t)sizeof(uint64_t))
+			v->lost = buf[at];
+	}
 	return 0;
 }
 

@@ -210,7 +210,7 @@ static void read_values(struct buf *b, struct sim_att *a)
 		for (int i = -1; i < ld->nsibs; i++) {
 			struct pmc_bctr *m = i < 0 ? ld : ld->sibs[i];
 			struct sim_att *ma = i < 0 ? la : sim__att_peer(m, a);
-			struct pmc_bcount mv = { 0, 0, 0 };
+			struct pmc_bcount mv = { 0, 0, 0, 0 };
 
 			if (ma)
 				sim__att_read(ma, &mv);
