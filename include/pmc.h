@@ -1941,7 +1941,12 @@ int pmc_detach_thread(pmc_id_t _pmc, pid_t _tid);
  * CPU; before the first attach or start.  A member started (or started
  * again) while its leader runs counts from then on: the running group is
  * taken off the CPU and put back with it, which Linux does not do for a
- * member of another PMU (cpu-clock in a task-clock group).
+ * member of another PMU (cpu-clock in a task-clock group).  The group is
+ * one unit whatever the order of later calls: a member attached (or
+ * started, attaching it to the owner) where its leader is not attached yet
+ * brings the leader along (opened first, stopped), and the leader's own
+ * pmc_attach there later is a no-op; a system-mode member started first
+ * opens its leader's counter first.  A member counts while its leader runs.
  */
 int pmc_group(pmc_id_t _leader, pmc_id_t _member);
 
@@ -2128,7 +2133,9 @@ int pmc_event_unit(pmc_id_t _pmc, double *_scale, const char **_unit);
  * pmc_spawn / pmc_spawn_go — run a command as a counting target.
  * pmc_spawn forks a child that waits before exec; attach PMCs to *_pid,
  * start them, then pmc_spawn_go lets it exec.  Counting begins at the exec,
- * so the tool's own fork and exec are never counted.  With the sim backend
+ * so the tool's own fork and exec are never counted, whatever the PMC's
+ * state when attached (running already, or started later); a PMC not
+ * running at the exec counts from its pmc_start.  With the sim backend
  * argv[0] is a workload file.  pmc_spawn_wait reaps it (status as waitpid).
  */
 int pmc_spawn(char *const _argv[], pid_t *_pid);
