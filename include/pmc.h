@@ -1950,6 +1950,17 @@ int pmc_detach_thread(pmc_id_t _pmc, pid_t _tid);
  */
 int pmc_group(pmc_id_t _leader, pmc_id_t _member);
 
+/*
+ * pmc_set_period — a stopped sampling PMC samples every _period events, as
+ * perf's -c: a software event or a tracepoint every _period occurrences,
+ * down to 1 (every one); a hardware counter's period is raised to
+ * kern.hwpmc.mincount, a guard against interrupt storms, as pmc_set does
+ * (pmc_set and pmc_allocate raise every sampling PMC's, SOFT ones too, as
+ * FreeBSD's programs expect).  Replaces a frequency.  EINVAL: a counting
+ * PMC, 0 or above INT64_MAX; EBUSY: running.
+ */
+int pmc_set_period(pmc_id_t _pmc, pmc_value_t _period);
+
 /* pmc_set_frequency — a sampling PMC takes _hz samples per second instead
  * of one per period (perf's -F).  EBUSY while running. */
 int pmc_set_frequency(pmc_id_t _pmc, uint64_t _hz);
@@ -2172,7 +2183,12 @@ uint64_t pmc_clock_ns(void);
  */
 struct pmc_session_opts {
 	uint64_t ps_hz;                /* samples per second (pmc_set_frequency); 0: by period */
-	uint64_t ps_period;            /* one sample every ps_period events (0: the default) */
+	uint64_t ps_period;            /* one sample every ps_period events (0: the default);
+	                                * pmc_set_period's: software events and
+	                                * tracepoints are not raised to mincount */
+	uint64_t ps_tp_period;         /* tracepoints: one sample every ps_tp_period events
+	                                * instead of ps_hz (perf's default for them: 1);
+	                                * 0: as the other events */
 	int ps_callchain;              /* PMC_F_CALLCHAIN */
 	uint32_t ps_ustack;            /* user stack bytes per sample (pmc_set_user_stack), 0: none */
 	int ps_system_wide;            /* per-CPU PMCs */

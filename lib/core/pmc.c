@@ -1255,6 +1255,56 @@ int pmc_rw(pmc_id_t id, pmc_value_t newv, pmc_value_t *oldv)
 	return leave(rc);
 }
 
+/* Events of which perf samples every occurrence when asked: software
+ * events and tracepoints (no counter to overflow, no interrupt storm). */
+static int per_occurrence(const struct pmc *pm)
+{
+	return pm->ev.attr.type == PERF_TYPE_SOFTWARE ||
+	    pm->ev.attr.type == PERF_TYPE_TRACEPOINT;
+}
+
+/* A stopped sampling PMC samples every v events: raised to
+ * kern.hwpmc.mincount if clamp (pmc_set; pmc_set_period for a hardware
+ * counter). */
+static int set_period_locked(struct pmc *pm, uint64_t v, int clamp)
+{
+	uint64_t minc = (uint64_t)pmc__setting(PMC_SETTING_MINCOUNT);
+	int rc;
+
+	if ((rc = check_period(v)) < 0)
+		return rc;
+	pm->count = clamp && v < minc ? minc : v;
+	pm->freq = 0;
+	for (struct pmc_target *t = pm->targets; t; t = t->next)
+		for (int i = 0; i < t->nctr; i++)
+			if ((rc = pmc__g.be->set_period(t->ctr[i], pm->count)) < 0)
+				return rc;
+	return 0;
+}
+
+int pmc_set_period(pmc_id_t id, pmc_value_t period)
+{
+	struct pmc *pm;
+	int rc;
+
+	ENTER();
+	if ((rc = lookup(id, &pm)) < 0)
+		return leave(rc);
+	if (pm->state == PMC_STATE_RUNNING) {
+		pmc__set_reason("PMC 0x%08x is running; stop it before setting its period", id);
+		return leave(-EBUSY);
+	}
+	if (!PMC_IS_SAMPLING_MODE(pm->mode)) {
+		pmc__set_reason("PMC 0x%08x counts: a period is for a sampling PMC", id);
+		return leave(-EINVAL);
+	}
+	if (period == 0) {
+		pmc__set_reason("a sampling period is at least 1");
+		return leave(-EINVAL);
+	}
+	return leave(set_period_locked(pm, period, !per_occurrence(pm)));
+}
+
 int pmc_set(pmc_id_t id, pmc_value_t v)
 {
 	struct pmc *pm;
@@ -1267,18 +1317,8 @@ int pmc_set(pmc_id_t id, pmc_value_t v)
 		pmc__set_reason("PMC 0x%08x is running; stop it before setting its count", id);
 		return leave(-EBUSY);
 	}
-	if (PMC_IS_SAMPLING_MODE(pm->mode)) {
-		uint64_t minc = (uint64_t)pmc__setting(PMC_SETTING_MINCOUNT);
-		if ((rc = check_period(v)) < 0)
-			return leave(rc);
-		pm->count = v < minc ? minc : v;
-		pm->freq = 0;
-		for (struct pmc_target *t = pm->targets; t; t = t->next)
-			for (int i = 0; i < t->nctr; i++)
-				if ((rc = pmc__g.be->set_period(t->ctr[i], pm->count)) < 0)
-					return leave(rc);
-		return leave(0);
-	}
+	if (PMC_IS_SAMPLING_MODE(pm->mode))
+		return leave(set_period_locked(pm, v, 1));
 	/* hwpmc's PMCSETCOUNT: the initial count, which only a system-mode
 	 * PMC counts from (at its next start); process-mode values are
 	 * untouched. */
