@@ -1282,7 +1282,9 @@ static int set_period_locked(struct pmc *pm, uint64_t v, int clamp)
 	return 0;
 }
 
-int pmc_set_period(pmc_id_t id, pmc_value_t period)
+/* pmc_set (hwpmc's: every sampling period raised to mincount) and
+ * pmc_set_period (perf's -c: only a hardware counter's). */
+static int set_api(pmc_id_t id, pmc_value_t v, int perf)
 {
 	struct pmc *pm;
 	int rc;
@@ -1291,34 +1293,20 @@ int pmc_set_period(pmc_id_t id, pmc_value_t period)
 	if ((rc = lookup(id, &pm)) < 0)
 		return leave(rc);
 	if (pm->state == PMC_STATE_RUNNING) {
-		pmc__set_reason("PMC 0x%08x is running; stop it before setting its period", id);
+		pmc__set_reason("PMC 0x%08x is running; stop it before setting its %s", id,
+		    perf ? "period" : "count");
 		return leave(-EBUSY);
 	}
-	if (!PMC_IS_SAMPLING_MODE(pm->mode)) {
+	if (perf && !PMC_IS_SAMPLING_MODE(pm->mode)) {
 		pmc__set_reason("PMC 0x%08x counts: a period is for a sampling PMC", id);
 		return leave(-EINVAL);
 	}
-	if (period == 0) {
+	if (perf && v == 0) {
 		pmc__set_reason("a sampling period is at least 1");
 		return leave(-EINVAL);
 	}
-	return leave(set_period_locked(pm, period, !per_occurrence(pm)));
-}
-
-int pmc_set(pmc_id_t id, pmc_value_t v)
-{
-	struct pmc *pm;
-	int rc;
-
-	ENTER();
-	if ((rc = lookup(id, &pm)) < 0)
-		return leave(rc);
-	if (pm->state == PMC_STATE_RUNNING) {
-		pmc__set_reason("PMC 0x%08x is running; stop it before setting its count", id);
-		return leave(-EBUSY);
-	}
 	if (PMC_IS_SAMPLING_MODE(pm->mode))
-		return leave(set_period_locked(pm, v, 1));
+		return leave(set_period_locked(pm, v, !(perf && per_occurrence(pm))));
 	/* hwpmc's PMCSETCOUNT: the initial count, which only a system-mode
 	 * PMC counts from (at its next start); process-mode values are
 	 * untouched. */
@@ -1327,6 +1315,9 @@ int pmc_set(pmc_id_t id, pmc_value_t v)
 		return leave(0);
 	return leave(write_locked(pm, v));
 }
+
+int pmc_set(pmc_id_t id, pmc_value_t v)                { return set_api(id, v, 0); }
+int pmc_set_period(pmc_id_t id, pmc_value_t period)    { return set_api(id, period, 1); }
 
 /* May a setting that shapes how a PMC samples still change?  Only on a
  * sampling PMC that is neither running nor attached yet (the attributes are
