@@ -2109,6 +2109,16 @@ int pmc_outfile_commit(struct pmc_outfile *_o);
  * in-place file this call created), free. */
 void pmc_outfile_abort(struct pmc_outfile *_o);
 
+/*
+ * pmc_fdstream — a buffered write stream over _fd that keeps the errno of
+ * its first failed write (stdio forgets it), in *_err if _err is not NULL
+ * (0 until a write fails; it must outlive the stream); fclose then fails
+ * with that errno.  fclose closes _fd only if _close_fd.  The stream of
+ * pmc_outfile_fopen, and of pmc's standard output.  NULL with errno
+ * (EBADF: _fd < 0; ENOMEM).
+ */
+FILE *pmc_fdstream(int _fd, int _close_fd, int *_err);
+
 /* pmc_event_name — the spec a PMC was allocated with ("cycles:u"). */
 const char *pmc_event_name(pmc_id_t _pmc);
 

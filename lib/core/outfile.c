@@ -186,15 +186,18 @@ int pmc__outfile_open(struct pmc_outfile *o, const char *path, int flags, mode_t
 }
 
 /*
- * The stream of pmc__outfile_fopen.  stdio forgets why a write failed (the
- * buffer is dropped; errno is overwritten by whatever the writer does
- * next, e.g. an fopen that fails), so the stream keeps the errno of its
- * first failed write and fclose answers with it: commit then says "No
- * space left on device", not a stale errno.
+ * pmc_fdstream: the one writer of pmc's output streams (files and fd 1).
+ * stdio forgets why a write failed (the buffer is dropped; errno is
+ * overwritten by whatever the writer does next, e.g. an fopen that fails),
+ * so the stream keeps the errno of its first failed write, in *perr for
+ * the caller, and fclose answers with it: commit then says "No space left
+ * on device", not a stale errno.
  */
 struct wstream {
 	int fd;
+	int close_fd;
 	int err;        /* errno of the first failed write, or 0 */
+	int *perr;      /* the caller's copy, or NULL */
 };
 
 static ssize_t wstream_write(void *cookie, const char *buf, size_t n)
@@ -209,6 +212,8 @@ static ssize_t wstream_write(void *cookie, const char *buf, size_t n)
 		if (r <= 0) {   /* a short count: stdio marks the stream failed */
 			if (!w->err)
 				w->err = r < 0 ? errno : EIO;
+			if (w->perr && !*w->perr)
+				*w->perr = w->err;
 			break;
 		}
 		done += (size_t)r;
@@ -219,7 +224,7 @@ static ssize_t wstream_write(void *cookie, const char *buf, size_t n)
 static int wstream_close(void *cookie)
 {
 	struct wstream *w = cookie;
-	int rc = close(w->fd), e = errno;
+	int rc = w->close_fd ? close(w->fd) : 0, e = errno;
 
 	if (w->err)
 		rc = -1, e = w->err;
@@ -228,24 +233,43 @@ static int wstream_close(void *cookie)
 	return rc;
 }
 
-int pmc__outfile_fopen(struct pmc_outfile *o, const char *path, int flags)
+FILE *pmc_fdstream(int fd, int close_fd, int *err)
 {
 	static const cookie_io_functions_t io = { .write = wstream_write,
 		.close = wstream_close };
 	struct wstream *w;
+	FILE *f;
+
+	pmc__clear_reason();
+	if (fd < 0) {
+		pmc__set_reason("no file descriptor");
+		errno = EBADF;
+		return NULL;
+	}
+	if (!(w = malloc(sizeof(*w)))) {
+		pmc__set_reason("out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	*w = (struct wstream){ .fd = fd, .close_fd = close_fd, .perr = err };
+	if (!(f = fopencookie(w, "w", io))) {
+		int e = errno;
+		free(w);
+		pmc__set_reason("cannot make a stream: %s", strerror(e));
+		errno = e;
+	}
+	return f;
+}
+
+int pmc__outfile_fopen(struct pmc_outfile *o, const char *path, int flags)
+{
 	int rc = pmc__outfile_open(o, path, flags, 0644);
 
 	if (rc < 0)
 		return rc;
-	if (!(w = malloc(sizeof(*w)))) {
-		pmc__outfile_abort(o);
-		return pmc__nomem();
-	}
-	w->fd = o->fd;
-	w->err = 0;
-	if (!(o->fp = fopencookie(w, "w", io))) {
+	if (!(o->fp = pmc_fdstream(o->fd, 1, NULL))) {
 		rc = -errno;
-		free(w);
+		pmc__clear_reason();
 		pmc__set_reason("cannot write '%s': %s", path, strerror(-rc));
 		pmc__outfile_abort(o);
 	}

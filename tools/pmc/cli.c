@@ -190,31 +190,12 @@ void cli_refuse_binary_tty(const char *what)
 
 /* stdio forgets why a write to standard output failed (the buffer is
  * dropped and errno is overwritten by whatever runs next), so pmc's stdout
- * is a stream over fd 1 that keeps the errno of the write that failed, for
- * the message ("No space left on device", "Broken pipe").  It replaces
- * stdout (glibc's stdout is an ordinary variable), so `f == stdout` still
- * tells standard output. */
+ * is libpmc's pmc_fdstream over fd 1, which keeps the errno of the write
+ * that failed, for the message ("No space left on device", "Broken pipe").
+ * It replaces stdout (glibc's stdout is an ordinary variable), so
+ * `f == stdout` still tells standard output. */
 static int stdout_errno;
 static int stdout_reported;       /* cli_close_output said it */
-
-static ssize_t stdout_write(void *cookie, const char *buf, size_t n)
-{
-	size_t done = 0;
-
-	(void)cookie;
-	while (done < n) {
-		ssize_t w = write(STDOUT_FILENO, buf + done, n - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {   /* a short count: stdio marks the stream failed */
-			if (!stdout_errno)
-				stdout_errno = w < 0 ? errno : EIO;
-			break;
-		}
-		done += (size_t)w;
-	}
-	return (ssize_t)done;
-}
 
 /* At exit: output nobody checked (--help, list) that could not be
  * written is a failure too, said once. */
@@ -244,8 +225,7 @@ int cli_flush_stdout(int failed)
 
 void cli_stdout_init(void)
 {
-	static const cookie_io_functions_t io = { .write = stdout_write };
-	FILE *f = fopencookie(NULL, "w", io);
+	FILE *f = pmc_fdstream(STDOUT_FILENO, 0, &stdout_errno);
 
 	if (f) {        /* else plain stdout: a message may say less */
 		if (isatty(STDOUT_FILENO))
