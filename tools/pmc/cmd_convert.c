@@ -99,7 +99,9 @@ int cmd_convert(int argc, char **argv)
 		cli_warn("%s: cannot read: %s", in_shown, strerror(-kind));
 	else if (kind == PD_KIND_OTHER)
 		cli_warn("%s: not a pmc log or a perf.data file", in_shown);
-	if (kind < 0 || kind == PD_KIND_OTHER) {
+	else if (kind == PD_KIND_EMPTY)
+		cli_warn("'%s' is empty: nothing to convert", in_shown);
+	if (kind < 0 || kind == PD_KIND_OTHER || kind == PD_KIND_EMPTY) {
 		if (in_fd != 0)
 			close(in_fd);
 		return CLI_EXIT_FAIL;
