@@ -2096,6 +2096,9 @@ struct pmc_outfile {
 	int existed;              /* target existed at open */
 	int created;              /* in place: we created target (abort removes it) */
 	int backed_up;            /* in place: the old file was renamed to NAME.old */
+	char *backup;             /* PMC_OUT_BACKUP and NAME exists: where it goes,
+	                           * "NAME.old", NAME cut to NAME_MAX - 4 bytes if
+	                           * longer (as the temporary names are); else NULL */
 };
 
 int pmc_outfile_open(struct pmc_outfile *_o, const char *_path, int _flags, mode_t _mode);

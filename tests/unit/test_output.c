@@ -155,6 +155,35 @@ static void test_inplace_backup(void **state)
 	unlink(at("e.log.old"));
 }
 
+/* A 252-255-byte NAME that exists: "NAME.old" would pass NAME_MAX, so the
+ * backup keeps NAME cut to NAME_MAX - 4 bytes (as the temporary names are)
+ * and says where in o->backup; in place and through a temporary file. */
+static void test_backup_of_a_long_name(void **state)
+{
+	(void)state;
+	for (int len = 252; len <= 255; len++)
+		for (int inplace = 0; inplace < 2; inplace++) {
+			char name[512], want[512];
+			struct pmc_outfile of;
+			int n = snprintf(name, sizeof(name), "%s/", dir);
+			memset(name + n, 'a' + inplace, (size_t)len);
+			name[n + len] = '\0';
+			snprintf(want, sizeof(want), "%.*s.old", n + (len > 251 ? 251 : len), name);
+			put(name, "first");
+			assert_int_equal(pmc__outfile_open(&of, name, PMC_OUT_BACKUP |
+			    (inplace ? PMC_OUT_INPLACE : 0), 0644), 0);
+			assert_non_null(of.backup);
+			assert_string_equal(of.backup, want);
+			assert_int_equal(write(of.fd, "second", 6), 6);
+			assert_int_equal(pmc__outfile_commit(&of), 0);
+			assert_string_equal(slurp(name), "second");
+			assert_string_equal(slurp(want), "first");
+			unlink(name);
+			unlink(want);
+		}
+	assert_int_equal(nfiles(), 0);
+}
+
 static void test_devices_and_directories(void **state)
 {
 	struct pmc_outfile of;
@@ -238,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_inplace_backup),
 		cmocka_unit_test(test_devices_and_directories),
 		cmocka_unit_test(test_fdstream),
+		cmocka_unit_test(test_backup_of_a_long_name),
 		cmocka_unit_test(test_json_string),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -6,6 +6,7 @@
  * the writer thread, the records — is the library's (lib/core/logctl.c).
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
@@ -229,6 +230,9 @@ static void open_output(struct rec *r)
 	if (pmc_outfile_open(&r->of, o->out, PMC_OUT_INPLACE |
 	    (o->force ? PMC_OUT_FORCE : PMC_OUT_BACKUP), 0644) < 0)
 		cli_sampling_fail(s, CLI_EXIT_FAIL, "%s", pmc_errmsg());
+	if (r->of.backup && strlen(r->of.backup) < strlen(r->of.target) + 4 && !s->quiet)
+		cli_warn("the old '%s' is now '%s' (its name with .old would be longer than "
+		    "%d bytes)", o->out, r->of.backup, NAME_MAX);
 	r->logfd = r->of.fd;
 }
 
