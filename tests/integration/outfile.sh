@@ -73,13 +73,13 @@ fi
 # ---- a valid long name ------------------------------------------------------------
 # 251 bytes: the temporary name beside it must still fit NAME_MAX (255)
 long=$(printf 'n%.0s' $(seq 247)).out
-mkdir "$TMP/longbak"
+mkdir "$TMP/long"
 for cmd in "report -i $TMP/a.log" "script -i $TMP/a.log" "diff $TMP/a.log $TMP/a.log" \
            "convert -i $TMP/a.log" "annotate -i $TMP/a.log main" "stat -e task-clock"; do
   name=${cmd%% *}
   case $name in stat) $PMC $cmd -o "$TMP/long/$long" -- true ;; *) $PMC $cmd -o "$TMP/long/$long" ;; esac \
     >/dev/null 2>"$TMP/long.err"; rc=$?
-  if [ "$rc" = 0 ] && [ -s "$TMP/long/$long" ] && [ "$(ls -A "$TMP/longbak")" = "$long" ]; then
+  if [ "$rc" = 0 ] && [ -s "$TMP/long/$long" ] && [ "$(ls -A "$TMP/long")" = "$long" ]; then
     ok "$name -o a 251-byte name: written, nothing else left"
   else fail "$name -o a 251-byte name" "rc=$rc $(cat "$TMP/long.err")"; fi
   rm -f "$TMP/long/$long"
