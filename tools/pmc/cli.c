@@ -305,7 +305,8 @@ long cli_read_proc_long(const char *path, long dflt)
 	return v;
 }
 
-/* A file named by -k or --kallsyms opens for reading: else a usage error
+/* A file named by -k or --kallsyms opens for reading and is what the
+ * option wants (an ELF kernel image; a kallsyms text): else a usage error
  * now, not a kernel left unresolved later. */
 static void check_readable(const char *opt, const char *path)
 {
@@ -316,6 +317,8 @@ static void check_readable(const char *opt, const char *path)
 		cli_usage_error("%s: '%s' is not a regular file", opt, path);
 	if (access(path, R_OK) != 0)
 		cli_usage_error("%s: cannot read '%s': %s", opt, path, strerror(errno));
+	if (symtab__check_kernel_file(path, strcmp(opt, "--kallsyms") != 0) < 0)
+		cli_usage_error("%s: %s", opt, pmc_errmsg());
 }
 
 int cli_filter_option(struct prof_filter *flt, struct symtab_opts *sym, int c, const char *arg)
