@@ -227,8 +227,11 @@ static void open_output(struct rec *r)
 	/* Written in place (report --follow may read it as it grows); an old
 	 * log is renamed to FILE.old as perf renames perf.data, or with -f
 	 * removed; a symlink planted there is never followed. */
-	if (pmc_outfile_open(&r->of, o->out, PMC_OUT_INPLACE |
-	    (o->force ? PMC_OUT_FORCE : PMC_OUT_BACKUP), 0644) < 0)
+	cli_fifo_begin(o->out, 1);
+	int rc = pmc_outfile_open(&r->of, o->out, PMC_OUT_INPLACE |
+	    (o->force ? PMC_OUT_FORCE : PMC_OUT_BACKUP), 0644);
+	cli_fifo_end();
+	if (rc < 0)
 		cli_sampling_fail(s, CLI_EXIT_FAIL, "%s", pmc_errmsg());
 	if (r->of.backup && strlen(r->of.backup) < strlen(r->of.target) + 4 && !s->quiet)
 		cli_warn("the old '%s' is now '%s' (its name with .old would be longer than "
