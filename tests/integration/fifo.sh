@@ -9,26 +9,24 @@ mkfifo "$TMP/ff" || { skip "FIFOs" "mkfifo failed"; done_testing; exit; }
 "$PMC" record -q -e cpu-clock -o "$TMP/a.log" -- "$HELPERS/busy" 100 >/dev/null 2>&1
 mkdir "$TMP/o"
 
-# waited: RC and stderr of "$@" interrupted (SIGINT) after 2.5 s
-waited() {
-  timeout --preserve-status -s INT 2.5 "$@" >/dev/null 2>"$TMP/w.err"; echo $?
+# waits PEER CMD...: interrupted (SIGINT) after 2.5 s, CMD said it waits for
+# PEER in one line and exited 130
+waits() {
+  local peer=$1 rc; shift
+  timeout --preserve-status -s INT 2.5 "$PMC" "$@" >/dev/null 2>"$TMP/w.err"; rc=$?
+  if [ "$rc" = 130 ] && [ "$(wc -l <"$TMP/w.err")" = 1 ] &&
+     grep -q "waiting for a $peer on FIFO '$TMP/ff'; Ctrl-C to stop" "$TMP/w.err"; then
+    ok "$1 with a FIFO and no $peer: says so, Ctrl-C ends it"
+  else fail "$1 with a FIFO and no $peer" "rc=$rc $(head -3 "$TMP/w.err")"; fi
 }
 for c in "report -i $TMP/ff -o $TMP/o/r.txt" "script -i $TMP/ff -o $TMP/o/s.txt" \
          "annotate -i $TMP/ff -o $TMP/o/a.txt main" "convert -i $TMP/ff -o $TMP/o/c.data" \
          "dump -i $TMP/ff"; do
-  rc=$(waited "$PMC" $c)
-  if [ "$rc" = 130 ] && [ "$(wc -l <"$TMP/w.err")" = 1 ] &&
-     grep -q "waiting for a writer on FIFO '$TMP/ff'; Ctrl-C to stop" "$TMP/w.err"; then
-    ok "${c%% *} -i FIFO without a writer: says so, Ctrl-C ends it"
-  else fail "${c%% *} -i FIFO without a writer" "rc=$rc $(head -3 "$TMP/w.err")"; fi
+  waits writer $c
 done
 for c in "record -e cpu-clock -o $TMP/ff -- true" "convert -i $TMP/a.log -o $TMP/ff" \
          "report -i $TMP/a.log -o $TMP/ff"; do
-  rc=$(waited "$PMC" $c)
-  if [ "$rc" = 130 ] && [ "$(wc -l <"$TMP/w.err")" = 1 ] &&
-     grep -q "waiting for a reader on FIFO '$TMP/ff'; Ctrl-C to stop" "$TMP/w.err"; then
-    ok "${c%% *} -o FIFO without a reader: says so, Ctrl-C ends it"
-  else fail "${c%% *} -o FIFO without a reader" "rc=$rc $(head -3 "$TMP/w.err")"; fi
+  waits reader $c
 done
 check "... and no output file left" test -z "$(ls -A "$TMP/o")"
 
