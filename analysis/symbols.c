@@ -1618,6 +1618,47 @@ static void load_ko(struct sym_dso *d)
 		    "build; module addresses are shown unresolved";
 }
 
+/* One line of a kallsyms file, "ffffffff81000000 T name\t[module]": its
+ * address, type and name (NULL if the line is not one). */
+static char *kallsyms_line(char *line, unsigned long long *a, char *type)
+{
+	char *e;
+	*a = strtoull(line, &e, 16);
+	if (e == line || e[0] != ' ' || !e[1] || e[1] == ' ' || e[2] != ' ' || !e[3] ||
+	    isspace((unsigned char)e[3]))
+		return NULL;
+	*type = e[1];
+	return e + 3;
+}
+
+int symtab__check_kernel_file(const char *path, int elf)
+{
+	char line[1024];
+	FILE *f = fopen(path, elf ? "rb" : "r");
+	int good = 0;
+
+	if (!f)
+		return pmc__err(-errno, "cannot read '%s': %s", path, strerror(errno));
+	if (elf) {
+		good = fread(line, 1, SELFMAG, f) == SELFMAG && memcmp(line, ELFMAG, SELFMAG) == 0;
+	} else {
+		/* the first line that is not empty tells */
+		while (fgets(line, sizeof(line), f)) {
+			unsigned long long a;
+			char type;
+			if (line[strspn(line, " \t\n")] == '\0')
+				continue;
+			good = kallsyms_line(line, &a, &type) && isalpha((unsigned char)type);
+			break;
+		}
+	}
+	fclose(f);
+	if (good)
+		return 0;
+	return pmc__err(-EINVAL, elf ? "'%s' is not an ELF file (a kernel image, vmlinux)" :
+	    "'%s' is not a kallsyms file (lines of ADDRESS TYPE NAME, as /proc/kallsyms)", path);
+}
+
 /* Text symbols of a kallsyms file: "ffffffff81000000 T name [module]". */
 static int read_kallsyms(struct sym_dso *d, int fd)
 {
@@ -1630,14 +1671,12 @@ static int read_kallsyms(struct sym_dso *d, int fd)
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		char *e, *name, *mod;
-		unsigned long long a = strtoull(line, &e, 16);
-		if (e == line || e[0] != ' ' || !e[1] || e[2] != ' ')
+		char *name, *mod, type;
+		unsigned long long a;
+		if (!(name = kallsyms_line(line, &a, &type)))
 			continue;
-		char type = e[1];
 		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 			continue;
-		name = e + 3;
 		size_t n = strcspn(name, " \t\n");
 		const char *m = NULL;
 		if (name[n] == '\t' && name[n + 1] == '[' && (mod = name + n + 2) &&

@@ -60,6 +60,10 @@ struct symtab_opts {
 };
 
 struct symtab *symtab__new(const struct symtab_opts *opts);
+/* Is path what -k/--vmlinux (elf: an ELF file) or --kallsyms (a kallsyms
+ * text: its first line ADDRESS TYPE NAME) wants?  0, or -errno with the
+ * reason. */
+int symtab__check_kernel_file(const char *path, int elf);
 void symtab__free(struct symtab *st);
 
 /* Interned string (pointer-comparable); "?" when out of memory (then

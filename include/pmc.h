@@ -1941,9 +1941,25 @@ int pmc_detach_thread(pmc_id_t _pmc, pid_t _tid);
  * CPU; before the first attach or start.  A member started (or started
  * again) while its leader runs counts from then on: the running group is
  * taken off the CPU and put back with it, which Linux does not do for a
- * member of another PMU (cpu-clock in a task-clock group).
+ * member of another PMU (cpu-clock in a task-clock group).  The group is
+ * one unit whatever the order of later calls: a member attached (or
+ * started, attaching it to the owner) where its leader is not attached yet
+ * brings the leader along (opened first, stopped), and the leader's own
+ * pmc_attach there later is a no-op; a system-mode member started first
+ * opens its leader's counter first.  A member counts while its leader runs.
  */
 int pmc_group(pmc_id_t _leader, pmc_id_t _member);
+
+/*
+ * pmc_set_period — a stopped sampling PMC samples every _period events, as
+ * perf's -c: a software event or a tracepoint every _period occurrences,
+ * down to 1 (every one); a hardware counter's period is raised to
+ * kern.hwpmc.mincount, a guard against interrupt storms, as pmc_set does
+ * (pmc_set and pmc_allocate raise every sampling PMC's, SOFT ones too, as
+ * FreeBSD's programs expect).  Replaces a frequency.  EINVAL: a counting
+ * PMC, 0 or above INT64_MAX; EBUSY: running.
+ */
+int pmc_set_period(pmc_id_t _pmc, pmc_value_t _period);
 
 /* pmc_set_frequency — a sampling PMC takes _hz samples per second instead
  * of one per period (perf's -F).  EBUSY while running. */
@@ -2080,6 +2096,9 @@ struct pmc_outfile {
 	int existed;              /* target existed at open */
 	int created;              /* in place: we created target (abort removes it) */
 	int backed_up;            /* in place: the old file was renamed to NAME.old */
+	char *backup;             /* PMC_OUT_BACKUP and NAME exists: where it goes,
+	                           * "NAME.old", NAME cut to NAME_MAX - 4 bytes if
+	                           * longer (as the temporary names are); else NULL */
 };
 
 int pmc_outfile_open(struct pmc_outfile *_o, const char *_path, int _flags, mode_t _mode);
@@ -2092,6 +2111,16 @@ int pmc_outfile_commit(struct pmc_outfile *_o);
 /* Give up: close, remove what was created (the temporary file, or an
  * in-place file this call created), free. */
 void pmc_outfile_abort(struct pmc_outfile *_o);
+
+/*
+ * pmc_fdstream — a buffered write stream over _fd that keeps the errno of
+ * its first failed write (stdio forgets it), in *_err if _err is not NULL
+ * (0 until a write fails; it must outlive the stream); fclose then fails
+ * with that errno.  fclose closes _fd only if _close_fd.  The stream of
+ * pmc_outfile_fopen, and of pmc's standard output.  NULL with errno
+ * (EBADF: _fd < 0; ENOMEM).
+ */
+FILE *pmc_fdstream(int _fd, int _close_fd, int *_err);
 
 /* pmc_event_name — the spec a PMC was allocated with ("cycles:u"). */
 const char *pmc_event_name(pmc_id_t _pmc);
@@ -2128,7 +2157,9 @@ int pmc_event_unit(pmc_id_t _pmc, double *_scale, const char **_unit);
  * pmc_spawn / pmc_spawn_go — run a command as a counting target.
  * pmc_spawn forks a child that waits before exec; attach PMCs to *_pid,
  * start them, then pmc_spawn_go lets it exec.  Counting begins at the exec,
- * so the tool's own fork and exec are never counted.  With the sim backend
+ * so the tool's own fork and exec are never counted, whatever the PMC's
+ * state when attached (running already, or started later); a PMC not
+ * running at the exec counts from its pmc_start.  With the sim backend
  * argv[0] is a workload file.  pmc_spawn_wait reaps it (status as waitpid).
  */
 int pmc_spawn(char *const _argv[], pid_t *_pid);
@@ -2165,7 +2196,12 @@ uint64_t pmc_clock_ns(void);
  */
 struct pmc_session_opts {
 	uint64_t ps_hz;                /* samples per second (pmc_set_frequency); 0: by period */
-	uint64_t ps_period;            /* one sample every ps_period events (0: the default) */
+	uint64_t ps_period;            /* one sample every ps_period events (0: the default);
+	                                * pmc_set_period's: software events and
+	                                * tracepoints are not raised to mincount */
+	uint64_t ps_tp_period;         /* tracepoints: one sample every ps_tp_period events
+	                                * instead of ps_hz (perf's default for them: 1);
+	                                * 0: as the other events */
 	int ps_callchain;              /* PMC_F_CALLCHAIN */
 	uint32_t ps_ustack;            /* user stack bytes per sample (pmc_set_user_stack), 0: none */
 	int ps_system_wide;            /* per-CPU PMCs */

@@ -58,11 +58,12 @@ int perfdata__sniff(int fd);
 
 /* What fd holds, by its magic, looked at as perfdata__sniff does (nothing
  * consumed): PD_KIND_PERF (or perf's directory), PD_KIND_PMCLOG,
- * PD_KIND_OTHER (neither: a text file, zeros, an empty file),
+ * PD_KIND_OTHER (neither: a text file, zeros), PD_KIND_EMPTY (no byte at
+ * all: a file, or a pipe whose writer closed it without writing),
  * PD_KIND_UNKNOWN (a terminal or socket: looking would consume), -EISDIR
  * for any other directory, or -errno when it cannot be read.  pmc convert
  * blames its input with it before it creates the output. */
-enum { PD_KIND_UNKNOWN, PD_KIND_PERF, PD_KIND_PMCLOG, PD_KIND_OTHER };
+enum { PD_KIND_UNKNOWN, PD_KIND_PERF, PD_KIND_PMCLOG, PD_KIND_OTHER, PD_KIND_EMPTY };
 int perfdata__sniff_kind(int fd);
 
 /* Deliver records in file order instead of perf's time order (before the

@@ -114,9 +114,10 @@ int perfdata__sniff_kind(int fd)
 		return PD_KIND_PERF;
 	if (isdir)
 		return -EISDIR;
+	if (got == 0)
+		return PD_KIND_EMPTY;
 	/* docs/log-format.md: "\x89PMCLOG" then R (raw) or Z (zstd); a log
-	 * cut inside its magic (even empty) is a log, which the reader calls
-	 * truncated */
+	 * cut inside its magic is a log, which the reader calls truncated */
 	if (memcmp(b, "\x89PMCLOG", got < 7 ? got : 7) == 0 &&
 	    (got < 8 || b[7] == 'R' || b[7] == 'Z'))
 		return PD_KIND_PMCLOG;

@@ -25,6 +25,8 @@ struct pmc_target {
 	struct pmc_bctr **probe;        /* LOG_PROCCSW: the group's context-switch
 	                                 * probe for each counter, else NULL */
 	int exited;                     /* the process exited (core/targetwatch.c) */
+	int implicit;                   /* a group leader's, opened because a member
+	                                 * was attached here first */
 	struct pmc_target *next;
 };
 
@@ -81,6 +83,8 @@ enum pmc_disp pmc__row_use(int ci, int r, int cpu);
 int pmc__pick_row(struct pmc *pm, pmc_id_t *id);
 /* Targets pmc_spawn() created and not yet released (core/spawn.c). */
 int pmc__spawn_pending(pid_t pid);
+/* The command execs now: reopen the counters of PMCs not running (pmc.c). */
+int pmc__spawn_release(pid_t pid);
 /* hwpmc's SIGIO when a PMC loses its last target (core/targetwatch.c). */
 void pmc__targets_lost(struct pmc *pm);
 void pmc__targetwatch_start(void);

@@ -90,20 +90,32 @@ static int open_temp(struct pmc_outfile *o, mode_t mode)
 	return -e;
 }
 
+/* The part of NAME a backup name keeps: "NAME.old" must fit in NAME_MAX
+ * (NAME cut as the temporary names are). */
+#define BACKUP_BASE_MAX (NAME_MAX - 4)
+
+/* o->backup: where an existing target goes, "NAME.old" beside it, NAME cut
+ * to BACKUP_BASE_MAX bytes. */
+static int backup_name(struct pmc_outfile *o)
+{
+	const char *base = strrchr(o->target, '/');
+	size_t dirlen = base ? (size_t)(base - o->target + 1) : 0, len = strlen(o->target) + 5;
+
+	base = base ? base + 1 : o->target;
+	int baselen = strlen(base) > BACKUP_BASE_MAX ? BACKUP_BASE_MAX : (int)strlen(base);
+	if (!(o->backup = malloc(len)))
+		return -ENOMEM;
+	snprintf(o->backup, len, "%.*s%.*s.old", (int)dirlen, o->target, baselen, base);
+	return 0;
+}
+
 /* In place: move the old file aside (or remove it), then create target. */
 static int open_inplace(struct pmc_outfile *o, int flags, mode_t mode, int exists)
 {
 	if (exists && !(flags & PMC_OUT_FORCE)) {
-		size_t len = strlen(o->target) + 5;
-		char *old = malloc(len);
-		if (!old)
-			return -ENOMEM;
-		snprintf(old, len, "%s.old", o->target);
-		int rc = rename(o->target, old);   /* renames a symlink itself */
-		int e = errno;
-		free(old);
-		if (rc < 0) {
-			pmc__set_reason("cannot rename '%s' to '%s.old': %s", o->target, o->target,
+		if (rename(o->target, o->backup) < 0) {   /* renames a symlink itself */
+			int e = errno;
+			pmc__set_reason("cannot rename '%s' to '%s': %s", o->target, o->backup,
 			    strerror(e));
 			return -e;
 		}
@@ -174,6 +186,11 @@ int pmc__outfile_open(struct pmc_outfile *o, const char *path, int flags, mode_t
 	}
 	o->flags = flags;
 	o->existed = exists;
+	if (exists && (flags & PMC_OUT_BACKUP) && !(flags & PMC_OUT_FORCE) &&
+	    backup_name(o) < 0) {
+		pmc__outfile_abort(o);
+		return pmc__nomem();
+	}
 	if (flags & PMC_OUT_INPLACE)
 		rc = open_inplace(o, flags, mode, exists);
 	else if ((rc = open_temp(o, mode)) < 0)
@@ -186,15 +203,18 @@ int pmc__outfile_open(struct pmc_outfile *o, const char *path, int flags, mode_t
 }
 
 /*
- * The stream of pmc__outfile_fopen.  stdio forgets why a write failed (the
- * buffer is dropped; errno is overwritten by whatever the writer does
- * next, e.g. an fopen that fails), so the stream keeps the errno of its
- * first failed write and fclose answers with it: commit then says "No
- * space left on device", not a stale errno.
+ * pmc_fdstream: the one writer of pmc's output streams (files and fd 1).
+ * stdio forgets why a write failed (the buffer is dropped; errno is
+ * overwritten by whatever the writer does next, e.g. an fopen that fails),
+ * so the stream keeps the errno of its first failed write, in *perr for
+ * the caller, and fclose answers with it: commit then says "No space left
+ * on device", not a stale errno.
  */
 struct wstream {
 	int fd;
+	int close_fd;
 	int err;        /* errno of the first failed write, or 0 */
+	int *perr;      /* the caller's copy, or NULL */
 };
 
 static ssize_t wstream_write(void *cookie, const char *buf, size_t n)
@@ -209,6 +229,8 @@ static ssize_t wstream_write(void *cookie, const char *buf, size_t n)
 		if (r <= 0) {   /* a short count: stdio marks the stream failed */
 			if (!w->err)
 				w->err = r < 0 ? errno : EIO;
+			if (w->perr && !*w->perr)
+				*w->perr = w->err;
 			break;
 		}
 		done += (size_t)r;
@@ -219,7 +241,7 @@ static ssize_t wstream_write(void *cookie, const char *buf, size_t n)
 static int wstream_close(void *cookie)
 {
 	struct wstream *w = cookie;
-	int rc = close(w->fd), e = errno;
+	int rc = w->close_fd ? close(w->fd) : 0, e = errno;
 
 	if (w->err)
 		rc = -1, e = w->err;
@@ -228,24 +250,43 @@ static int wstream_close(void *cookie)
 	return rc;
 }
 
-int pmc__outfile_fopen(struct pmc_outfile *o, const char *path, int flags)
+FILE *pmc_fdstream(int fd, int close_fd, int *err)
 {
 	static const cookie_io_functions_t io = { .write = wstream_write,
 		.close = wstream_close };
 	struct wstream *w;
+	FILE *f;
+
+	pmc__clear_reason();
+	if (fd < 0) {
+		pmc__set_reason("no file descriptor");
+		errno = EBADF;
+		return NULL;
+	}
+	if (!(w = malloc(sizeof(*w)))) {
+		pmc__set_reason("out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	*w = (struct wstream){ .fd = fd, .close_fd = close_fd, .perr = err };
+	if (!(f = fopencookie(w, "w", io))) {
+		int e = errno;
+		free(w);
+		pmc__set_reason("cannot make a stream: %s", strerror(e));
+		errno = e;
+	}
+	return f;
+}
+
+int pmc__outfile_fopen(struct pmc_outfile *o, const char *path, int flags)
+{
 	int rc = pmc__outfile_open(o, path, flags, 0644);
 
 	if (rc < 0)
 		return rc;
-	if (!(w = malloc(sizeof(*w)))) {
-		pmc__outfile_abort(o);
-		return pmc__nomem();
-	}
-	w->fd = o->fd;
-	w->err = 0;
-	if (!(o->fp = fopencookie(w, "w", io))) {
+	if (!(o->fp = pmc_fdstream(o->fd, 1, NULL))) {
 		rc = -errno;
-		free(w);
+		pmc__clear_reason();
 		pmc__set_reason("cannot write '%s': %s", path, strerror(-rc));
 		pmc__outfile_abort(o);
 	}
@@ -257,7 +298,8 @@ static void release(struct pmc_outfile *o)
 	free(o->path);
 	free(o->target);
 	free(o->tmp);
-	o->path = o->target = o->tmp = NULL;
+	free(o->backup);
+	o->path = o->target = o->tmp = o->backup = NULL;
 	o->fp = NULL;
 	o->fd = -1;
 }
@@ -304,15 +346,8 @@ int pmc__outfile_commit(struct pmc_outfile *o)
 	}
 	if (o->tmp) {
 		int replace = o->flags & PMC_OUT_FORCE;
-		if (o->existed && !replace) {   /* BACKUP: keep the old file as .old */
-			size_t len = strlen(o->target) + 5;
-			char *old = malloc(len);
-			if (old) {
-				snprintf(old, len, "%s.old", o->target);
-				(void)rename(o->target, old);
-				free(old);
-			}
-		}
+		if (o->existed && o->backup)    /* BACKUP: keep the old file as .old */
+			(void)rename(o->target, o->backup);
 		if (rename_into_place(o, replace) < 0) {
 			e = errno;
 			pmc__set_reason(e == EEXIST ? "'%s' exists; use -f to overwrite it" :
@@ -337,15 +372,8 @@ void pmc__outfile_abort(struct pmc_outfile *o)
 		unlink(o->tmp);
 	} else if (o->created && o->target) {
 		unlink(o->target);
-		if (o->backed_up) {   /* put the old file back */
-			size_t len = strlen(o->target) + 5;
-			char *old = malloc(len);
-			if (old) {
-				snprintf(old, len, "%s.old", o->target);
-				rename(old, o->target);
-				free(old);
-			}
-		}
+		if (o->backed_up)     /* put the old file back */
+			rename(o->backup, o->target);
 	}
 	release(o);
 }

@@ -299,7 +299,8 @@ void pmc__sampling_attr(const struct pmc *pm, struct perf_event_attr *a)
 	a->watermark = 1;
 }
 
-static void close_target(struct pmc_target *t)
+/* Close a target's counters; the target stays, with none. */
+static void close_ctrs(struct pmc_target *t)
 {
 	pmc__log_target_closing(t);
 	for (int i = 0; i < t->nctr; i++)
@@ -311,6 +312,15 @@ static void close_target(struct pmc_target *t)
 	free(t->ctr);
 	free(t->ctr_cpu);
 	free(t->ctr_tid);
+	t->probe = t->ctr = NULL;
+	t->ctr_cpu = NULL;
+	t->ctr_tid = NULL;
+	t->nctr = 0;
+}
+
+static void close_target(struct pmc_target *t)
+{
+	close_ctrs(t);
 	free(t);
 }
 
@@ -667,6 +677,9 @@ static int open_one(struct pmc *pm, struct pmc_target *t, pid_t tid, int cpu,
 			return rc;
 		leader = probe;
 	}
+	/* Opened stopped (pmc_start enables it), a group member enabled
+	 * (it counts while its leader does): perf's rule, for every backend. */
+	a.disabled = leader ? 0 : 1;
 	rc = pmc__g.be->open(&a, tid, cpu, leader, flags, &c);
 	if (rc == -EINVAL && a.build_id) {
 		/* A kernel before 5.12: MMAP2 records without build ids. */
@@ -831,13 +844,26 @@ static int attach_locked(struct pmc *pm, pid_t pid, int is_thread, unsigned flag
 	}
 	if (pid == 0)
 		pid = getpid();
-	if (find_target(pm, pid, is_thread)) {
+	if ((t = find_target(pm, pid, is_thread)) != NULL) {
+		if (t->implicit) {
+			t->implicit = 0;        /* a member brought it: now it is asked for */
+			return 0;
+		}
 		pmc__set_reason("PMC 0x%08x is already attached to %s %d", pm->id,
 		    is_thread ? "thread" : "process", (int)pid);
 		return -EEXIST;
 	}
 	if ((rc = pmc__g.be->target_check(pid)) < 0)
 		return rc;
+	/* A group is one unit on each target: a member attached where its
+	 * leader is not yet brings the leader along (opened first, so that
+	 * the member's counters join its group; counting when the leader
+	 * is started), and the leader's own attach there later is a no-op. */
+	if (pm->leader && !find_target(pm->leader, pid, is_thread)) {
+		if ((rc = attach_locked(pm->leader, pid, is_thread, flags)) < 0)
+			return rc;
+		pm->leader->targets->implicit = 1;
+	}
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
@@ -847,7 +873,11 @@ static int attach_locked(struct pmc *pm, pid_t pid, int is_thread, unsigned flag
 		close_target(t);
 		return rc;
 	}
-	if (pm->state == PMC_STATE_RUNNING)
+	/* A spawned command not yet released starts counting at its exec
+	 * (its counters were opened enable-on-exec), whether the PMC runs
+	 * already or starts later: enabling them now would count the
+	 * launcher's own code between fork and exec as the command's. */
+	if (pm->state == PMC_STATE_RUNNING && !(flags & PMC_BOPEN_ENABLE_EXEC))
 		enable_target(pm, t);
 	t->next = pm->targets;
 	pm->targets = t;
@@ -856,6 +886,39 @@ static int attach_locked(struct pmc *pm, pid_t pid, int is_thread, unsigned flag
 	if (!is_thread && pid != getpid())
 		pmc__targetwatch_start();       /* its exit may leave pm without targets */
 	return 0;
+}
+
+/*
+ * pmc_spawn_go: the command is about to exec.  Its counters were opened to
+ * start at the exec (enable_on_exec), which the kernel does whatever the
+ * PMC's state then: those of a PMC that is not running are opened again,
+ * plainly (they have counted nothing yet), so that it starts at its
+ * pmc_start.  A group's members are reopened with their leader (they
+ * belonged to its old counter's group); a member runs only while its
+ * leader does.
+ */
+int pmc__spawn_release(pid_t pid)
+{
+	int rc = 0;
+
+	for (struct pmc *pm = pmc__g.pmcs; pm && rc == 0; pm = pm->next) {
+		if (pm->leader || pm->state == PMC_STATE_RUNNING)
+			continue;
+		for (int is_thread = 0; is_thread < 2 && rc == 0; is_thread++) {
+			struct pmc_target *t = find_target(pm, pid, is_thread), *mt;
+			if (!t)
+				continue;
+			for (struct pmc *m = pmc__g.pmcs; m; m = m->next)
+				if (m->leader == pm && (mt = find_target(m, pid, is_thread)))
+					close_ctrs(mt);
+			close_ctrs(t);
+			rc = open_target(pm, t, 0);
+			for (struct pmc *m = pmc__g.pmcs; m && rc == 0; m = m->next)
+				if (m->leader == pm && (mt = find_target(m, pid, is_thread)))
+					rc = open_target(m, mt, PMC_BOPEN_ENABLE_EXEC);
+		}
+	}
+	return rc;
 }
 
 static int attach_api(pmc_id_t id, pid_t pid, int is_thread)
@@ -938,6 +1001,25 @@ static int for_each_ctr(struct pmc *pm, int (*fn)(struct pmc_bctr *))
 	return rc;
 }
 
+/* A system-mode PMC's one target: its CPU, opened at its first start. */
+static int open_system_target(struct pmc *pm)
+{
+	struct pmc_target *t;
+	int rc;
+
+	if (pm->targets)
+		return 0;
+	if (!(t = calloc(1, sizeof(*t))))
+		return -ENOMEM;
+	t->pid = -1;
+	if ((rc = open_one(pm, t, -1, pm->cpu, 0)) < 0) {
+		close_target(t);
+		return rc;
+	}
+	pm->targets = t;
+	return 0;
+}
+
 int pmc_start(pmc_id_t id)
 {
 	struct pmc *pm;
@@ -956,17 +1038,12 @@ int pmc_start(pmc_id_t id)
 	if (PMC_IS_SYSTEM_MODE(pm->mode)) {
 		if ((rc = pmc__g.be->cpu_check(pm->cpu)) < 0)
 			return leave(rc);
-		if (!pm->targets) {
-			struct pmc_target *t = calloc(1, sizeof(*t));
-			if (!t)
-				return leave(-ENOMEM);
-			t->pid = -1;
-			if ((rc = open_one(pm, t, -1, pm->cpu, 0)) < 0) {
-				close_target(t);
-				return leave(rc);
-			}
-			pm->targets = t;
-		}
+		/* A member started before its leader: the leader's counter is
+		 * opened first (stopped), so that the member joins its group. */
+		if (pm->leader && (rc = open_system_target(pm->leader)) < 0)
+			return leave(rc);
+		if ((rc = open_system_target(pm)) < 0)
+			return leave(rc);
 	} else if (pm->flags & PMC_F_ATTACH_DONE && !live_targets(pm)) {
 		/* hwpmc: every target it had is gone (detached or exited) */
 		pmc__set_reason("PMC 0x%08x has no target left: every process it was attached "
@@ -1178,7 +1255,36 @@ int pmc_rw(pmc_id_t id, pmc_value_t newv, pmc_value_t *oldv)
 	return leave(rc);
 }
 
-int pmc_set(pmc_id_t id, pmc_value_t v)
+/* Events of which perf samples every occurrence when asked: software
+ * events and tracepoints (no counter to overflow, no interrupt storm). */
+static int per_occurrence(const struct pmc *pm)
+{
+	return pm->ev.attr.type == PERF_TYPE_SOFTWARE ||
+	    pm->ev.attr.type == PERF_TYPE_TRACEPOINT;
+}
+
+/* A stopped sampling PMC samples every v events: raised to
+ * kern.hwpmc.mincount if clamp (pmc_set; pmc_set_period for a hardware
+ * counter). */
+static int set_period_locked(struct pmc *pm, uint64_t v, int clamp)
+{
+	uint64_t minc = (uint64_t)pmc__setting(PMC_SETTING_MINCOUNT);
+	int rc;
+
+	if ((rc = check_period(v)) < 0)
+		return rc;
+	pm->count = clamp && v < minc ? minc : v;
+	pm->freq = 0;
+	for (struct pmc_target *t = pm->targets; t; t = t->next)
+		for (int i = 0; i < t->nctr; i++)
+			if ((rc = pmc__g.be->set_period(t->ctr[i], pm->count)) < 0)
+				return rc;
+	return 0;
+}
+
+/* pmc_set (hwpmc's: every sampling period raised to mincount) and
+ * pmc_set_period (perf's -c: only a hardware counter's). */
+static int set_api(pmc_id_t id, pmc_value_t v, int perf)
 {
 	struct pmc *pm;
 	int rc;
@@ -1187,21 +1293,20 @@ int pmc_set(pmc_id_t id, pmc_value_t v)
 	if ((rc = lookup(id, &pm)) < 0)
 		return leave(rc);
 	if (pm->state == PMC_STATE_RUNNING) {
-		pmc__set_reason("PMC 0x%08x is running; stop it before setting its count", id);
+		pmc__set_reason("PMC 0x%08x is running; stop it before setting its %s", id,
+		    perf ? "period" : "count");
 		return leave(-EBUSY);
 	}
-	if (PMC_IS_SAMPLING_MODE(pm->mode)) {
-		uint64_t minc = (uint64_t)pmc__setting(PMC_SETTING_MINCOUNT);
-		if ((rc = check_period(v)) < 0)
-			return leave(rc);
-		pm->count = v < minc ? minc : v;
-		pm->freq = 0;
-		for (struct pmc_target *t = pm->targets; t; t = t->next)
-			for (int i = 0; i < t->nctr; i++)
-				if ((rc = pmc__g.be->set_period(t->ctr[i], pm->count)) < 0)
-					return leave(rc);
-		return leave(0);
+	if (perf && !PMC_IS_SAMPLING_MODE(pm->mode)) {
+		pmc__set_reason("PMC 0x%08x counts: a period is for a sampling PMC", id);
+		return leave(-EINVAL);
 	}
+	if (perf && v == 0) {
+		pmc__set_reason("a sampling period is at least 1");
+		return leave(-EINVAL);
+	}
+	if (PMC_IS_SAMPLING_MODE(pm->mode))
+		return leave(set_period_locked(pm, v, !(perf && per_occurrence(pm))));
 	/* hwpmc's PMCSETCOUNT: the initial count, which only a system-mode
 	 * PMC counts from (at its next start); process-mode values are
 	 * untouched. */
@@ -1210,6 +1315,9 @@ int pmc_set(pmc_id_t id, pmc_value_t v)
 		return leave(0);
 	return leave(write_locked(pm, v));
 }
+
+int pmc_set(pmc_id_t id, pmc_value_t v)                { return set_api(id, v, 0); }
+int pmc_set_period(pmc_id_t id, pmc_value_t period)    { return set_api(id, period, 1); }
 
 /* May a setting that shapes how a PMC samples still change?  Only on a
  * sampling PMC that is neither running nor attached yet (the attributes are

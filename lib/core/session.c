@@ -36,7 +36,8 @@ static int bad_opts(const struct pmc_session_opts *o)
 {
 	return !o || (o->ps_cpus && (!o->ps_system_wide || o->ps_ncpus <= 0)) ||
 	    (o->ps_system_wide && (o->ps_threads || o->ps_per_target || o->ps_flags)) ||
-	    (o->ps_count && (o->ps_hz || o->ps_period || o->ps_callchain || o->ps_ustack)) ||
+	    (o->ps_count && (o->ps_hz || o->ps_period || o->ps_tp_period || o->ps_callchain ||
+	    o->ps_ustack)) ||
 	    o->ps_per_target < 0 || (o->ps_per_target && !o->ps_threads);
 }
 
@@ -67,8 +68,18 @@ struct pmc_session *pmc_session_new(const struct pmc_session_opts *o)
  * every switch-out). */
 static int configure(const struct pmc_session *s, pmc_id_t id, int offcpu)
 {
-	if (offcpu ? pmc_set_switch_log(id, 1) < 0 :
-	    (s->o.ps_hz && pmc_set_frequency(id, s->o.ps_hz) < 0))
+	int rc = 0;
+
+	/* periods as perf's: software events and tracepoints unclamped */
+	if (offcpu)
+		rc = pmc_set_switch_log(id, 1);
+	else if (s->o.ps_tp_period && PMC_ID_TO_CLASS(id) == PMC_CLASS_TRACEPOINT)
+		rc = pmc_set_period(id, s->o.ps_tp_period);
+	else if (s->o.ps_hz)
+		rc = pmc_set_frequency(id, s->o.ps_hz);
+	else if (s->o.ps_period)
+		rc = pmc_set_period(id, s->o.ps_period);
+	if (rc < 0)
 		return -1;
 	return s->o.ps_ustack && pmc_set_user_stack(id, s->o.ps_ustack) < 0 ? -1 : 0;
 }

@@ -59,7 +59,10 @@ int pmc_spawn_go(pid_t pid)
 
 	pmc__clear_reason();
 	pthread_mutex_lock(&pmc__g.lock);
-	rc = pmc__g.initialized ? pmc__g.be->spawn_go(pid) : -ENXIO;
+	rc = !pmc__g.initialized ? -ENXIO : pmc__spawn_pending(pid) ?
+	    pmc__spawn_release(pid) : 0;
+	if (rc == 0)
+		rc = pmc__g.be->spawn_go(pid);
 	set_pending(pid, 0);
 	pthread_mutex_unlock(&pmc__g.lock);
 	return pmc__ret(rc);

@@ -214,6 +214,13 @@ said "convert of a text file on stdin: not a pmc log or perf.data" 1 \
   sh "$PMC" "$TMP/o/x"
 said "convert -i DIRECTORY: Is a directory" 1 "$TMP/dir: cannot read: Is a directory" \
   "$PMC" convert -i "$TMP/dir" -o "$TMP/o/x"
+# an empty input is said to be empty (not "truncated"), in both directions
+said "convert of an empty file: 'x' is empty" 1 "'$TMP/empty.log' is empty: nothing to convert" \
+  "$PMC" convert -i "$TMP/empty.log" -o "$TMP/o/x"
+said "convert --to pmc of an empty file: 'x' is empty" 1 "is empty: nothing to convert" \
+  "$PMC" convert --to pmc -i "$TMP/empty.log" -o "$TMP/o/x"
+said "convert of an empty stdin: '<stdin>' is empty" 1 "'<stdin>' is empty: nothing to convert" \
+  sh -c ': | "$1" convert -i - -o "$2"' sh "$PMC" "$TMP/o/x"
 check "... and no output made for any of them" test -z "$(ls -A "$TMP/o")"
 
 # the real errno of a failed write to standard output

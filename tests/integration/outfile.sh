@@ -113,4 +113,18 @@ done
 "$PMC" report -i "$TMP/a.log" -o "$TMP" 2>"$TMP/d.err"; rc=$?
 check "report -o DIRECTORY: exit 1, 'Is a directory'" \
   bash -c "[ $rc = 1 ] && grep -q 'Is a directory' '$TMP/d.err'"
+
+# record -o NAME of 252-255 bytes over an existing NAME: NAME.old would pass
+# NAME_MAX, so the backup is NAME cut to 251 bytes + .old, and said
+mkdir "$TMP/longbak"
+for len in 252 255; do
+  name=$(printf 'L%.0s' $(seq "$len")); bak="$(printf 'L%.0s' $(seq 251)).old"
+  echo "old log" >"$TMP/longbak/$name"
+  (cd "$TMP/longbak" && "$PMC" record -e cpu-clock -o "$name" -- true >/dev/null 2>"$TMP/long.err"); rc=$?
+  if [ "$rc" = 0 ] && [ "$(cat "$TMP/longbak/$bak" 2>/dev/null)" = "old log" ] &&
+     grep -q "is now '$bak'" "$TMP/long.err" && "$PMC" report -i "$TMP/longbak/$name" >/dev/null 2>&1; then
+    ok "record -o over an existing $len-byte name: old log kept as 251 bytes + .old, said"
+  else fail "record -o over an existing $len-byte name" "rc=$rc $(head -c 300 "$TMP/long.err")"; fi
+  rm -f "$TMP/longbak/"*
+done
 done_testing

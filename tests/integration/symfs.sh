@@ -116,9 +116,24 @@ check "--kallsyms missing file: the message" grep -q "kallsyms: cannot read '$TM
 "$PMC" report -i "$TMP/s.log" -k "$TMP" >"$TMP/bad.out" 2>&1
 check "-k a directory: usage error" test $? -eq 2
 check "-k a directory: the message" grep -q "is not a regular file" "$TMP/bad.out"
-"$PMC" report -i "$TMP/s.log" -k /proc/kallsyms --kallsyms /proc/kallsyms >"$TMP/bad.out" 2>&1
+"$PMC" report -i "$TMP/s.log" -k /bin/true --kallsyms /proc/kallsyms >"$TMP/bad.out" 2>&1
 check "-k and --kallsyms together: usage error" test $? -eq 2
 check "-k and --kallsyms together: the message" grep -q "give one source of kernel symbols" "$TMP/bad.out"
+# each checks what it is given: -k an ELF image, --kallsyms a kallsyms text
+for opt in -k --vmlinux; do
+  "$PMC" report -i "$TMP/s.log" $opt /etc/passwd >"$TMP/bad.out" 2>&1
+  check "$opt /etc/passwd: usage error" test $? -eq 2
+  check "$opt /etc/passwd: the message" grep -q "'/etc/passwd' is not an ELF file" "$TMP/bad.out"
+done
+for f in /etc/passwd /bin/true; do
+  "$PMC" report -i "$TMP/s.log" --kallsyms "$f" >"$TMP/bad.out" 2>&1
+  check "--kallsyms $f: usage error" test $? -eq 2
+  check "--kallsyms $f: the message" grep -q "'$f' is not a kallsyms file" "$TMP/bad.out"
+done
+for cmd in "script -i $TMP/s.log" "annotate -i $TMP/s.log main" "diff $TMP/s.log $TMP/s.log"; do
+  "$PMC" $cmd --kallsyms /etc/passwd >"$TMP/bad.out" 2>&1
+  check "${cmd%% *} --kallsyms /etc/passwd: usage error" test $? -eq 2
+done
 
 # ---- kernel symbols from a file ----------------------------------------------------
 if ! "$PMC" record -q -e cpu-clock -F 4000 -o "$TMP/k.log" -- dd if=/dev/zero of=/dev/null \

@@ -413,19 +413,41 @@ static void test_settings(void **s)
 	assert_int_equal(pmc__setting(PMC_SETTING_MINCOUNT), 1000);
 }
 
-static void test_mincount(void **s)
+/* The reload count of this process's system-sampling PMC on CPU 0. */
+static pmc_value_t ss_reload(void)
 {
 	struct pmc_pmcinfo *pi;
-	pmc_id_t id;
-	(void)s;
-	assert_int_equal(pmc_allocate("cpu-clock", PMC_MODE_SS, 0, 0, &id, 10), 0);
+	pmc_value_t v = 0;
 	assert_int_equal(pmc_pmcinfo(0, &pi), 0);
-	int ok = 0;
 	for (int i = 0; i < pmc_npmc(0); i++)
 		if (pi->pm_pmcs[i].pm_ownerpid == getpid() && pi->pm_pmcs[i].pm_mode == PMC_MODE_SS)
-			ok = pi->pm_pmcs[i].pm_reloadcount == 1000;   /* raised to mincount */
+			v = pi->pm_pmcs[i].pm_reloadcount;
 	free(pi);
-	assert_true(ok);
+	return v;
+}
+
+/*
+ * hwpmc's kern.hwpmc.mincount raises every sampling PMC's count through the
+ * FreeBSD calls, SOFT ones included; pmc_set_period (perf's -c) samples a
+ * software event every N occurrences, down to 1.
+ */
+static void test_mincount(void **s)
+{
+	pmc_id_t id, tc;
+	(void)s;
+	assert_int_equal(pmc_allocate("cpu-clock", PMC_MODE_SS, 0, 0, &id, 10), 0);
+	assert_int_equal(ss_reload(), 1000);                /* raised to mincount */
+	assert_int_equal(pmc_set(id, 1), 0);
+	assert_int_equal(ss_reload(), 1000);                /* pmc_set: the same */
+	assert_int_equal(pmc_set_period(id, 1), 0);
+	assert_int_equal(ss_reload(), 1);                   /* perf's: every one */
+	assert_int_equal(pmc_set_period(id, 20000), 0);
+	assert_int_equal(ss_reload(), 20000);
+	EXPECT_ERR(pmc_set_period(id, 0), EINVAL);
+	EXPECT_ERR(pmc_set_period(0xdead, 1), EINVAL);
+	assert_int_equal(pmc_allocate("cpu-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &tc, 0), 0);
+	EXPECT_ERR(pmc_set_period(tc, 1), EINVAL);          /* a counting PMC */
+	assert_int_equal(pmc_release(tc), 0);
 	assert_int_equal(pmc_release(id), 0);
 }
 

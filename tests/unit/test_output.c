@@ -13,6 +13,8 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +155,35 @@ static void test_inplace_backup(void **state)
 	unlink(at("e.log.old"));
 }
 
+/* A 252-255-byte NAME that exists: "NAME.old" would pass NAME_MAX, so the
+ * backup keeps NAME cut to NAME_MAX - 4 bytes (as the temporary names are)
+ * and says where in o->backup; in place and through a temporary file. */
+static void test_backup_of_a_long_name(void **state)
+{
+	(void)state;
+	for (int len = 252; len <= 255; len++)
+		for (int inplace = 0; inplace < 2; inplace++) {
+			char name[512], want[512];
+			struct pmc_outfile of;
+			int n = snprintf(name, sizeof(name), "%s/", dir);
+			memset(name + n, 'a' + inplace, (size_t)len);
+			name[n + len] = '\0';
+			snprintf(want, sizeof(want), "%.*s.old", n + (len > 251 ? 251 : len), name);
+			put(name, "first");
+			assert_int_equal(pmc__outfile_open(&of, name, PMC_OUT_BACKUP |
+			    (inplace ? PMC_OUT_INPLACE : 0), 0644), 0);
+			assert_non_null(of.backup);
+			assert_string_equal(of.backup, want);
+			assert_int_equal(write(of.fd, "second", 6), 6);
+			assert_int_equal(pmc__outfile_commit(&of), 0);
+			assert_string_equal(slurp(name), "second");
+			assert_string_equal(slurp(want), "first");
+			unlink(name);
+			unlink(want);
+		}
+	assert_int_equal(nfiles(), 0);
+}
+
 static void test_devices_and_directories(void **state)
 {
 	struct pmc_outfile of;
@@ -172,6 +203,43 @@ static char *json(const char *s)
 	json__string(f, s);
 	fclose(f);
 	return buf;
+}
+
+/* pmc_fdstream: what is written arrives; a failed write's errno is kept
+ * (in *err and from fclose); the descriptor is closed only if asked. */
+static void test_fdstream(void **state)
+{
+	int p[2], err = 0;
+	char buf[64] = "";
+	FILE *f;
+	(void)state;
+	errno = 0;
+	assert_null(pmc_fdstream(-1, 0, NULL));
+	assert_int_equal(errno, EBADF);
+	assert_int_equal(pipe(p), 0);
+	assert_non_null(f = pmc_fdstream(p[1], 1, &err));
+	fprintf(f, "hello %d\n", 42);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(fcntl(p[1], F_GETFD), -1);          /* closed with it */
+	assert_int_equal(read(p[0], buf, sizeof(buf) - 1), 9);
+	assert_string_equal(buf, "hello 42\n");
+	assert_int_equal(err, 0);
+	close(p[0]);
+
+	assert_int_equal(pipe(p), 0);
+	close(p[0]);                                         /* nobody reads */
+	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+	assert_non_null(f = pmc_fdstream(p[1], 0, &err));
+	fputs("lost\n", f);
+	assert_int_not_equal(fflush(f), 0);
+	assert_int_equal(err, EPIPE);
+	errno = 0;
+	open("/nonexistent/x", O_RDONLY);                    /* errno moves on */
+	assert_int_equal(fclose(f), -1);
+	assert_int_equal(errno, EPIPE);                      /* the write's, kept */
+	assert_int_not_equal(fcntl(p[1], F_GETFD), -1);      /* still open */
+	close(p[1]);
+	signal(SIGPIPE, old);
 }
 
 static void test_json_string(void **state)
@@ -198,6 +266,8 @@ int main(void)
 		cmocka_unit_test(test_never_replaces_a_file_that_appeared),
 		cmocka_unit_test(test_inplace_backup),
 		cmocka_unit_test(test_devices_and_directories),
+		cmocka_unit_test(test_fdstream),
+		cmocka_unit_test(test_backup_of_a_long_name),
 		cmocka_unit_test(test_json_string),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,6 +1,8 @@
 /* cli.c — shared helpers for the pmc subcommands (see cli.h). */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -190,31 +192,12 @@ void cli_refuse_binary_tty(const char *what)
 
 /* stdio forgets why a write to standard output failed (the buffer is
  * dropped and errno is overwritten by whatever runs next), so pmc's stdout
- * is a stream over fd 1 that keeps the errno of the write that failed, for
- * the message ("No space left on device", "Broken pipe").  It replaces
- * stdout (glibc's stdout is an ordinary variable), so `f == stdout` still
- * tells standard output. */
+ * is libpmc's pmc_fdstream over fd 1, which keeps the errno of the write
+ * that failed, for the message ("No space left on device", "Broken pipe").
+ * It replaces stdout (glibc's stdout is an ordinary variable), so
+ * `f == stdout` still tells standard output. */
 static int stdout_errno;
 static int stdout_reported;       /* cli_close_output said it */
-
-static ssize_t stdout_write(void *cookie, const char *buf, size_t n)
-{
-	size_t done = 0;
-
-	(void)cookie;
-	while (done < n) {
-		ssize_t w = write(STDOUT_FILENO, buf + done, n - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {   /* a short count: stdio marks the stream failed */
-			if (!stdout_errno)
-				stdout_errno = w < 0 ? errno : EIO;
-			break;
-		}
-		done += (size_t)w;
-	}
-	return (ssize_t)done;
-}
 
 /* At exit: output nobody checked (--help, list) that could not be
  * written is a failure too, said once. */
@@ -244,8 +227,7 @@ int cli_flush_stdout(int failed)
 
 void cli_stdout_init(void)
 {
-	static const cookie_io_functions_t io = { .write = stdout_write };
-	FILE *f = fopencookie(NULL, "w", io);
+	FILE *f = pmc_fdstream(STDOUT_FILENO, 0, &stdout_errno);
 
 	if (f) {        /* else plain stdout: a message may say less */
 		if (isatty(STDOUT_FILENO))
@@ -263,7 +245,10 @@ FILE *cli_open_output(struct pmc_outfile *of, const char *path, int force)
 	of->fd = -1;
 	if (!path || strcmp(path, "-") == 0)
 		return stdout;
-	if (pmc_outfile_fopen(of, path, force ? PMC_OUT_FORCE : 0) < 0)
+	cli_fifo_begin(path, 1);
+	int rc = pmc_outfile_fopen(of, path, force ? PMC_OUT_FORCE : 0);
+	cli_fifo_end();
+	if (rc < 0)
 		cli_die(CLI_EXIT_FAIL, "%s", pmc_errmsg());
 	if (!registered++)
 		atexit(abort_pending);
@@ -307,6 +292,89 @@ void cli_discard_output(struct pmc_outfile *of)
 		pmc_outfile_abort(of);
 }
 
+/*
+ * A FIFO with nobody on the other end blocks open(2) (perf's too): a
+ * frozen command.  While one is opened, a one-second alarm says what we
+ * wait for, and Ctrl-C (or SIGTERM) ends the wait: the open fails with
+ * EINTR and cli_fifo_end exits 128+N, an output half made removed (atexit).
+ */
+static struct {
+	int armed;
+	volatile sig_atomic_t stop;
+	char note[PATH_MAX + 128];
+	size_t len;
+	struct sigaction alrm, intr, term;
+} fifo;
+
+static void fifo_on_alarm(int sig)
+{
+	(void)sig;
+	if (write(STDERR_FILENO, fifo.note, fifo.len) < 0) { /* nothing to do */ }
+}
+
+static void fifo_on_stop(int sig)
+{
+	fifo.stop = sig;
+}
+
+void cli_fifo_begin(const char *path, int writing)
+{
+	struct sigaction a = { .sa_handler = fifo_on_alarm, .sa_flags = SA_RESTART };
+	struct sigaction st = { .sa_handler = fifo_on_stop };
+	struct stat sb;
+	int n;
+
+	if (fifo.armed || !path || !strcmp(path, "-") || stat(path, &sb) != 0 ||
+	    !S_ISFIFO(sb.st_mode))
+		return;
+	n = snprintf(fifo.note, sizeof(fifo.note), "%s: waiting for a %s on FIFO '%s'; "
+	    "Ctrl-C to stop\n", cli_prog, writing ? "reader" : "writer", path);
+	fifo.len = n < 0 ? 0 : (size_t)n < sizeof(fifo.note) ? (size_t)n : sizeof(fifo.note) - 1;
+	fifo.stop = 0;
+	sigemptyset(&a.sa_mask);
+	sigemptyset(&st.sa_mask);
+	sigaction(SIGALRM, &a, &fifo.alrm);
+	sigaction(SIGINT, &st, &fifo.intr);
+	sigaction(SIGTERM, &st, &fifo.term);
+	fifo.armed = 1;
+	alarm(1);
+}
+
+void cli_fifo_end(void)
+{
+	if (!fifo.armed)
+		return;
+	alarm(0);
+	sigaction(SIGALRM, &fifo.alrm, NULL);
+	sigaction(SIGINT, &fifo.intr, NULL);
+	sigaction(SIGTERM, &fifo.term, NULL);
+	fifo.armed = 0;
+	if (fifo.stop)
+		exit(128 + fifo.stop);
+}
+
+const char *cli_fifo_input(const char *path)
+{
+	struct stat sb;
+	int fd;
+
+	if (!path || !strcmp(path, "-") || stat(path, &sb) != 0 || !S_ISFIFO(sb.st_mode))
+		return path;
+	cli_fifo_begin(path, 0);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	cli_fifo_end();
+	if (fd < 0)
+		return path;             /* the reader says why */
+	if (fd != STDIN_FILENO) {
+		if (dup2(fd, STDIN_FILENO) < 0) {
+			close(fd);
+			return path;
+		}
+		close(fd);
+	}
+	return "-";
+}
+
 const char *cli_default_input(void)
 {
 	struct stat sb;
@@ -325,7 +393,8 @@ long cli_read_proc_long(const char *path, long dflt)
 	return v;
 }
 
-/* A file named by -k or --kallsyms opens for reading: else a usage error
+/* A file named by -k or --kallsyms opens for reading and is what the
+ * option wants (an ELF kernel image; a kallsyms text): else a usage error
  * now, not a kernel left unresolved later. */
 static void check_readable(const char *opt, const char *path)
 {
@@ -336,6 +405,8 @@ static void check_readable(const char *opt, const char *path)
 		cli_usage_error("%s: '%s' is not a regular file", opt, path);
 	if (access(path, R_OK) != 0)
 		cli_usage_error("%s: cannot read '%s': %s", opt, path, strerror(errno));
+	if (symtab__check_kernel_file(path, strcmp(opt, "--kallsyms") != 0) < 0)
+		cli_usage_error("%s: %s", opt, pmc_errmsg());
 }
 
 int cli_filter_option(struct prof_filter *flt, struct symtab_opts *sym, int c, const char *arg)

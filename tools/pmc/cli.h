@@ -92,6 +92,15 @@ long cli_read_proc_long(const char *path, long dflt);
 /* The input of report and annotate when -i is not given: standard input
  * ("-") when it is a pipe, as perf report reads it, else "pmc.log". */
 const char *cli_default_input(void);
+/* Around a call that opens path, a FIFO perhaps (writing: for writing):
+ * after a second with no peer, one line on stderr says what it waits for;
+ * Ctrl-C ends the wait (cli_fifo_end exits 128+N).  Nothing if path is not
+ * a FIFO. */
+void cli_fifo_begin(const char *path, int writing);
+void cli_fifo_end(void);
+/* An input that is a FIFO is opened here, so (cli_fifo_begin), and becomes
+ * standard input: "-" is returned for the reader; else path itself. */
+const char *cli_fifo_input(const char *path);
 
 /*
  * The sample filters of report, script, diff and annotate, and where they

@@ -98,7 +98,7 @@ int cmd_annotate(int argc, char **argv)
 	struct profile *p;
 	const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	lo.sums = !o.flt.time.n;      /* annotate adds samples up per stack and context */
-	if (profile__load(&p, path, &lo) != 0) {
+	if (profile__load(&p, cli_fifo_input(path), &lo) != 0) {
 		cli_warn("%s: %s", shown, pmc_errmsg());
 		cli_discard_output(&of);
 		return CLI_EXIT_FAIL;

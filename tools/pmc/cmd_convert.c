@@ -86,7 +86,9 @@ int cmd_convert(int argc, char **argv)
 		cli_refuse_binary_tty("a binary file");   /* both formats are */
 	in_shown = strcmp(in, "-") == 0 ? "<stdin>" : in;
 	out_shown = strcmp(out, "-") == 0 ? "<stdout>" : out;
+	cli_fifo_begin(in, 0);
 	in_fd = strcmp(in, "-") == 0 ? 0 : open(in, O_RDONLY | O_CLOEXEC);
+	cli_fifo_end();
 	if (in_fd < 0) {
 		cli_warn("%s: cannot open: %s", in_shown, strerror(errno));
 		return CLI_EXIT_FAIL;
@@ -99,7 +101,9 @@ int cmd_convert(int argc, char **argv)
 		cli_warn("%s: cannot read: %s", in_shown, strerror(-kind));
 	else if (kind == PD_KIND_OTHER)
 		cli_warn("%s: not a pmc log or a perf.data file", in_shown);
-	if (kind < 0 || kind == PD_KIND_OTHER) {
+	else if (kind == PD_KIND_EMPTY)
+		cli_warn("'%s' is empty: nothing to convert", in_shown);
+	if (kind < 0 || kind == PD_KIND_OTHER || kind == PD_KIND_EMPTY) {
 		if (in_fd != 0)
 			close(in_fd);
 		return CLI_EXIT_FAIL;
@@ -119,7 +123,10 @@ int cmd_convert(int argc, char **argv)
 	if (strcmp(out, "-") == 0) {
 		out_fd = 1;
 	} else {
-		if (pmc_outfile_open(&of, out, force ? PMC_OUT_FORCE : 0, 0644) < 0) {
+		cli_fifo_begin(out, 1);
+		rc = pmc_outfile_open(&of, out, force ? PMC_OUT_FORCE : 0, 0644);
+		cli_fifo_end();
+		if (rc < 0) {
 			cli_warn("%s", pmc_errmsg());
 			if (in_fd != 0)
 				close(in_fd);

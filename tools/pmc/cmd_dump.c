@@ -404,7 +404,9 @@ int cmd_dump(int argc, char **argv)
 
 	shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	if (!follow) {
+		cli_fifo_begin(path, 0);
 		int fd = strcmp(path, "-") == 0 ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+		cli_fifo_end();
 		if (fd >= 0 && perfdata__sniff(fd) == 1) {
 			rc = dump_perfdata(fd, shown);
 			if (fd != 0)

@@ -6,6 +6,7 @@
  * the writer thread, the records — is the library's (lib/core/logctl.c).
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
@@ -68,7 +69,9 @@ static void usage(FILE *f)
 "  -e, --event=LIST      events to sample (see 'pmc list'); repeatable\n"
 "  -F, --freq=HZ         samples per second (default %d; max: the kernel's\n"
 "                        highest rate, as perf's -F max)\n"
-"  -c, --count=PERIOD    one sample every PERIOD events (at least mincount)\n"
+"  -c, --count=PERIOD    one sample every PERIOD events (a hardware counter's\n"
+"                        at least mincount); tracepoints default to -c 1\n"
+"                        (every event) without -F or -c, as perf's\n"
 "  -g                    record call chains (kernel and user, frame pointers)\n"
 "      --call-graph=MODE fp: as -g; dwarf[,SIZE]: the kernel's chain plus a\n"
 "                        copy of the user registers and SIZE bytes of user\n"
@@ -167,7 +170,8 @@ static void show_settings(FILE *f)
 	    setting("nbuffers_pcpu"), setting("nbuffers_pcpu") * setting("logbuffersize"));
 	fprintf(f, "nsamples       %6ld  samples each per-CPU kernel ring holds (sized for\n"
 	    "                       callchaindepth frames with -g)\n", setting("nsamples"));
-	fprintf(f, "mincount       %6ld  smallest sampling period; a smaller -c is raised to it\n",
+	fprintf(f, "mincount       %6ld  smallest sampling period of a hardware counter; a\n"
+	    "                       smaller -c is raised to it (software events, tracepoints: any)\n",
 	    setting("mincount"));
 	fprintf(f, "\nSet them with PMC_<NAME>=value in the environment or in a config file\n"
 	    "(PMC_CONFIG, ~/.config/pmc/pmc.conf, /etc/pmc.conf); see pmc(3).\n");
@@ -223,9 +227,15 @@ static void open_output(struct rec *r)
 	/* Written in place (report --follow may read it as it grows); an old
 	 * log is renamed to FILE.old as perf renames perf.data, or with -f
 	 * removed; a symlink planted there is never followed. */
-	if (pmc_outfile_open(&r->of, o->out, PMC_OUT_INPLACE |
-	    (o->force ? PMC_OUT_FORCE : PMC_OUT_BACKUP), 0644) < 0)
+	cli_fifo_begin(o->out, 1);
+	int rc = pmc_outfile_open(&r->of, o->out, PMC_OUT_INPLACE |
+	    (o->force ? PMC_OUT_FORCE : PMC_OUT_BACKUP), 0644);
+	cli_fifo_end();
+	if (rc < 0)
 		cli_sampling_fail(s, CLI_EXIT_FAIL, "%s", pmc_errmsg());
+	if (r->of.backup && strlen(r->of.backup) < strlen(r->of.target) + 4 && !s->quiet)
+		cli_warn("the old '%s' is now '%s' (its name with .old would be longer than "
+		    "%d bytes)", o->out, r->of.backup, NAME_MAX);
 	r->logfd = r->of.fd;
 }
 
@@ -296,14 +306,13 @@ static void print_verbose(struct rec *r)
 		pmc_id_t id = pmc_session_pmc(s->sess, i, &spec, &cpu);
 		if (cpu >= 0)
 			snprintf(where, sizeof(where), " on CPU %d", cpu);
-		if (s->hz)
+		uint64_t period = cli_sampling_period(s, id);
+		if (!period)
 			cli_warn("PMC 0x%08x: %s at %llu samples/s%s%s", id, spec,
 			    (unsigned long long)s->hz, where, s->callchain ? ", call chains" : "");
 		else
-			cli_warn("PMC 0x%08x: %s every %llu events%s%s", id,
-			    spec, (unsigned long long)(s->period < (uint64_t)setting(
-			    "mincount") ? (uint64_t)setting("mincount") : s->period), where,
-			    s->callchain ? ", call chains" : "");
+			cli_warn("PMC 0x%08x: %s every %llu events%s%s", id, spec,
+			    (unsigned long long)period, where, s->callchain ? ", call chains" : "");
 	}
 }
 
@@ -398,15 +407,25 @@ int cmd_record(int argc, char **argv)
 	cli_sampling_finish(s, DEFAULT_HZ);
 	cli_sampling_init(s, o.backend, !o.quiet);
 	r.status_line = !o.quiet && isatty(STDERR_FILENO);
-	if (s->period && s->period < (uint64_t)setting("mincount") && !o.quiet)
-		cli_warn("period %llu is below mincount (%ld); sampling every %ld events",
-		    (unsigned long long)s->period, setting("mincount"), setting("mincount"));
 
 	/* Signals: recorded, then handled in the loop (never SA_RESTART, so a
 	 * wait returns).  The command resets them at its exec. */
 	cli_catch_stop_signals(on_signal);
 
 	cli_sampling_alloc(s);
+	/* hwpmc's minimum is a hardware counter's: software events and
+	 * tracepoints sample every -c events as perf's do */
+	for (int i = 0; s->period && !o.quiet && i < pmc_session_npmcs(s->sess); i++) {
+		const char *spec;
+		uint64_t p = cli_sampling_period(s, pmc_session_pmc(s->sess, i, &spec, NULL));
+		if (p != s->period) {
+			cli_warn("period %llu is below mincount (%ld) for the hardware "
+			    "counter '%s'; sampling every %llu events",
+			    (unsigned long long)s->period, setting("mincount"), spec,
+			    (unsigned long long)p);
+			break;
+		}
+	}
 	open_output(&r);
 	pmc_log_set_cmdline(cmdline);
 	/* The writer thread starts here, taking no signals: ours always reach

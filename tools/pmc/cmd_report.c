@@ -233,7 +233,7 @@ int cmd_report(int argc, char **argv)
 	 * and context: without a time window, only the sums are stored */
 	lo.sums = fmt != F_SPEEDSCOPE && !o.flt.time.n;
 	struct profile *p;
-	if (profile__load(&p, path, &lo) != 0) {
+	if (profile__load(&p, cli_fifo_input(path), &lo) != 0) {
 		if (tty)
 			fprintf(stderr, "\r\033[K");
 		cli_warn("%s: %s", o.input_name, pmc_errmsg());

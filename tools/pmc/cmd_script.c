@@ -127,7 +127,7 @@ int cmd_script(int argc, char **argv)
 	struct pmc_outfile of;
 	FILE *f = cli_open_output(&of, out, force);
 	struct profile *p;
-	if (profile__load(&p, path, &lo) != 0) {
+	if (profile__load(&p, cli_fifo_input(path), &lo) != 0) {
 		cli_warn("%s: %s", name, pmc_errmsg());
 		cli_discard_output(&of);
 		return CLI_EXIT_FAIL;

@@ -66,8 +66,23 @@ void cli_sampling_finish(struct cli_sampling *s, uint64_t default_hz)
 		cli_sampling_add_events(s, "cycles");
 		s->default_event = 1;
 	}
-	if (!s->hz && !s->period)
+	if (!s->hz && !s->period) {
 		s->hz = default_hz;
+		s->tp_period = 1;         /* perf samples every tracepoint hit */
+	}
+}
+
+uint64_t cli_sampling_period(const struct cli_sampling *s, pmc_id_t id)
+{
+	enum pmc_class c = PMC_ID_TO_CLASS(id);
+	long minc = 0;
+
+	if (s->tp_period && c == PMC_CLASS_TRACEPOINT)
+		return s->tp_period;
+	if (s->hz || c == PMC_CLASS_TRACEPOINT || c == PMC_CLASS_SOFT)
+		return s->hz ? 0 : s->period;
+	pmc_setting_get("mincount", &minc);
+	return s->period < (uint64_t)minc ? (uint64_t)minc : s->period;
 }
 
 void cli_sampling_init(struct cli_sampling *s, const char *backend, int warn)
@@ -105,7 +120,8 @@ static void say_narrowed(const struct cli_sampling *s, const char *spec)
 void cli_sampling_alloc(struct cli_sampling *s)
 {
 	const struct pmc_session_opts so = {
-		.ps_hz = s->hz, .ps_period = s->period, .ps_callchain = s->callchain,
+		.ps_hz = s->hz, .ps_period = s->period, .ps_tp_period = s->tp_period,
+		.ps_callchain = s->callchain,
 		.ps_ustack = s->ustack, .ps_system_wide = s->tgt.system_wide,
 		.ps_cpus = s->tgt.cpu_list ? s->tgt.cpus : NULL, .ps_ncpus = CLI_MAX_CPUS,
 		.ps_threads = s->tgt.threads,

@@ -26,6 +26,7 @@ struct cli_sampling {
 	int default_event;                /* no -e: cycles, else cpu-clock */
 	uint64_t hz;                      /* -F */
 	uint64_t period;                  /* -c */
+	uint64_t tp_period;               /* tracepoints' period: 1 without -F/-c (perf's) */
 	int callchain;                    /* -g, --call-graph */
 	uint32_t ustack;                  /* --call-graph dwarf: user stack bytes */
 	int offcpu;                       /* --off-cpu */
@@ -58,6 +59,10 @@ void cli_sampling_add_events(struct cli_sampling *s, const char *list);
  * time share a unit); without -F or -c, default_hz samples per second.
  */
 void cli_sampling_finish(struct cli_sampling *s, uint64_t default_hz);
+/* The period PMC id samples at (after cli_sampling_alloc): tracepoints
+ * every event without -F/-c; -c as given for software events and
+ * tracepoints, raised to mincount for hardware counters; 0: by frequency. */
+uint64_t cli_sampling_period(const struct cli_sampling *s, pmc_id_t id);
 
 /*
  * Select the backend (NULL: the default) and initialise libpmc; then a -F

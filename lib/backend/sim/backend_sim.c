@@ -113,6 +113,8 @@ int sim__parse_config(struct sim_config *c, const char *spec)
 			c->skid = v;
 		else if (!strcmp(tok, "max_sample_rate") && v <= 100000000)
 			c->max_sample_rate = v;
+		else if (!strcmp(tok, "launch") && v <= 1000000000)
+			c->launch = v;
 		else {
 			rc = -EINVAL;
 			break;
@@ -122,7 +124,7 @@ int sim__parse_config(struct sim_config *c, const char *spec)
 		pmc__set_reason("PMC_SIM_MACHINE: bad setting '%s' (keys: cpus=1..%d, "
 				"counters=0..31, p5, icntr, p9, lc, lp, user_access = 0|1, "
 				"slice=TIME, irq_cost=TIME, irq_latency=CYCLES, skid=INSTRUCTIONS, "
-				"max_sample_rate=N)", tok ? tok : spec, SIM_MAX_CPUS);
+				"max_sample_rate=N, launch=INSTRUCTIONS)", tok ? tok : spec, SIM_MAX_CPUS);
 	free(dup);
 	return rc;
 }

@@ -820,10 +820,10 @@ void sim__task_exec(struct sim_task *t)
 	for (int i = 0; i < t->natts; i++) {
 		struct pmc_bctr *e = t->atts[i]->ev;
 
-		if (e->exec_enable) {
-			e->exec_enable = 0;
-			e->enabled = 1;
-		}
+		/* as an enable: its times, and onto the PMU now if the task
+		 * runs (a launcher execs on a CPU) */
+		if (e->exec_enable)
+			sim__ev_enable(e, 1);
 	}
 }
 

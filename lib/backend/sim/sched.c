@@ -525,14 +525,24 @@ static void raise_irq(struct sim_cpu *c)
 	}
 }
 
+/* The spawned child's exec: enable-on-exec counters start, the side band
+ * tells the new name and mappings. */
+static void exec_task(struct sim_task *t)
+{
+	sim__task_exec(t);
+	sim__out_comm(t, 1);
+	sim__out_mmap(t);
+}
+
 /* Run c's current task for one step. */
 static void run_step(struct sim_cpu *c)
 {
 	struct sim_task *t = c->cur;
 	struct simwl *w = task_wl(t);
 	struct sim_frame *f;
+	static struct simwl_op launch_op = { .kind = SIMWL_WORK };
 	const struct simwl_op *op;
-	uint64_t C, p, s;
+	uint64_t C, p, s, *progress;
 	int el;
 
 	/* a pending interrupt whose line dropped (the counter was stopped or
@@ -549,7 +559,7 @@ static void run_step(struct sim_cpu *c)
 		tick(c);
 		return;
 	}
-	switch (exec_ops(c, t)) {
+	switch (t->launching ? 0 : exec_ops(c, t)) {
 	case 0:
 		break;
 	case 2:
@@ -563,9 +573,18 @@ static void run_step(struct sim_cpu *c)
 		return;
 	}
 	f = &t->stack[t->depth - 1];
-	op = &w->funcs[f->func].ops[f->op];
+	if (t->launching) {
+		/* the launcher's code between release and exec: a block of
+		 * sim.cfg.launch instructions at one per cycle, in user mode */
+		launch_op.q[SIMWL_INSNS] = launch_op.q[SIMWL_CYCLES] = sim.cfg.launch;
+		op = &launch_op;
+		progress = &t->launch_progress;
+	} else {
+		op = &w->funcs[f->func].ops[f->op];
+		progress = &f->progress;
+	}
 	C = op->q[SIMWL_CYCLES];
-	p = f->progress;
+	p = *progress;
 	el = op->kernel ? 1 : 0;
 	s = C - p;
 	if (c->slice_end - c->now < s)
@@ -609,9 +628,12 @@ static void run_step(struct sim_cpu *c)
 		}
 		c->now += s;
 		t->cpu_ns += s;
-		f->progress += s;
+		*progress += s;
 		raise_irq(c);          /* the pc is still in this block */
-		if (f->progress == C) {
+		if (*progress == C && t->launching) {
+			t->launching = 0;
+			exec_task(t);
+		} else if (*progress == C) {
 			f->progress = 0;
 			f->op++;
 		}
@@ -726,9 +748,10 @@ int sim__spawn_go(pid_t pid)
 		return -EBUSY;
 	}
 	t->cpu = -1;
-	sim__task_exec(t);
-	sim__out_comm(t, 1);
-	sim__out_mmap(t);
+	if (sim.cfg.launch)
+		t->launching = 1;    /* exec_task when the launcher's work is done */
+	else
+		exec_task(t);
 	make_runnable(t, sim__now());
 	pthread_cond_broadcast(&sim.cond);
 	return 0;

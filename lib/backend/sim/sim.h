@@ -48,6 +48,9 @@ struct sim_config {
 	uint64_t skid;              /* events of the sampled kind between overflow and pc */
 	uint64_t irq_latency;       /* cycles between overflow and the handler */
 	uint64_t irq_cost;          /* ns the overflow handler takes */
+	uint64_t launch;            /* instructions (one cycle each, EL0) a spawned
+	                             * child runs between its release and its exec:
+	                             * the launcher's own code; 0: none */
 };
 
 /* ---- tasks ------------------------------------------------------------ */
@@ -75,6 +78,8 @@ struct sim_task {
 	int cpu;                    /* current or last CPU, -1 never ran */
 	uint64_t ready_at;          /* may not start before this time */
 	int exec_pending;           /* emit exec side-band at first run */
+	int launching;              /* released, running the launcher before exec */
+	uint64_t launch_progress;   /* cycles of the launcher's work done */
 	/* process-level (valid on the leader) */
 	int live_threads;
 	int live_children;          /* child processes not yet exited */
