@@ -282,6 +282,18 @@ static void t_names_printable(void **state)
 	assert_string_equal(printable__str("x\033]0;t\007\n", buf, sizeof(buf)),
 	    "x\\x1b]0;t\\x07\\x0a");
 	assert_string_equal(printable__copy("abc\001def", buf, 6), "abc");   /* cut, not split */
+	/* C1 controls, raw (8-bit CSI) and UTF-8 (U+009B), and bytes that are
+	 * not UTF-8 are escaped; UTF-8 from U+00A0 up is not (0x82 is part of €) */
+	assert_true(printable__needs("a\x9b[31mX"));
+	assert_true(printable__needs("a\xc2\x9b[31mX"));
+	assert_true(printable__needs("\xff\xfe"));
+	assert_true(printable__needs("\xe2\x82"));             /* cut short */
+	assert_true(printable__needs("\xc0\xaf"));             /* overlong '/' */
+	assert_true(printable__needs("\xed\xa0\x80"));         /* a surrogate */
+	assert_false(printable__needs("\xc2\xa0 \xe2\x82\xac \xf0\x9f\x98\x80"));
+	assert_string_equal(printable__str("a\x9b" "b\xc2\x9b" "c\xff", buf, sizeof(buf)),
+	    "a\\x9bb\\xc2\\x9bc\\xff");
+	assert_string_equal(printable__copy("ab\xe2\x82\xac", buf, 5), "ab");   /* whole characters */
 	snprintf(mp, sizeof(mp), "/tmp/perf-%d.map", (int)pid);
 	FILE *f = fopen(mp, "w");
 	assert_non_null(f);
