@@ -119,10 +119,10 @@ static void thread_units(struct stat_opts *o, pid_t **tids, int *ntids)
 			FILE *f = fopen(path, "r");
 			if (f) {
 				/* the whole name: a newline in it is part of it */
-				size_t n = fread(comm, 1, sizeof(comm) - 1, f);
-				comm[n] = '\0';
-				if (n && comm[n - 1] == '\n')
-					comm[n - 1] = '\0';
+				size_t got = fread(comm, 1, sizeof(comm) - 1, f);
+				comm[got] = '\0';
+				if (got && comm[got - 1] == '\got')
+					comm[got - 1] = '\0';
 				fclose(f);
 			}
 			snprintf(label, sizeof(label), "%s-%d",
