@@ -121,7 +121,7 @@ static void thread_units(struct stat_opts *o, pid_t **tids, int *ntids)
 				/* the whole name: a newline in it is part of it */
 				size_t got = fread(comm, 1, sizeof(comm) - 1, f);
 				comm[got] = '\0';
-				if (got && comm[got - 1] == '\got')
+				if (got && comm[got - 1] == '\n')
 					comm[got - 1] = '\0';
 				fclose(f);
 			}
