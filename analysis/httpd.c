@@ -335,15 +335,16 @@ int httpd__parse_head(char *text, struct httpd_head *h)
 	int v11 = !strcmp(h->version, "HTTP/1.1");
 	const char *conn = header(lines, n, "Connection");
 	long long cl = content_length(lines, n);
-	int nte;
+	int nte, ncl;
 	header_n(lines, n, "Transfer-Encoding", &nte);
+	header_n(lines, n, "Content-Length", &ncl);
 	if (!v11 && strcmp(h->version, "HTTP/1.0")) {
 		h->close = 1;
 		return strncmp(h->version, "HTTP/", 5) ? 400 : 505;
 	}
 	h->close = v11 ? !strcasecmp(conn, "close") : !!strcasecmp(conn, "keep-alive");
 	h->head_only = !strcmp(h->method, "HEAD");
-	if (cl < 0 || (nte && cl)) {
+	if (cl < 0 || (nte && ncl)) {
 		/* framing that two parsers could read two ways (RFC 9112 6.3):
 		 * refused, and the connection closed */
 		h->close = 1;

@@ -84,6 +84,62 @@ check "413 for a request body" test "$(http 'GET /metrics HTTP/1.1\r\nContent-Le
 big=$(python3 -c 'print("X-Pad: " + "a" * 9000)')
 check "431 for a request head over 8 KiB" test "$(http "GET /metrics HTTP/1.1\r\n$big\r\n\r\n" "$port")" = "HTTP/1.1 431 Request Header Fields Too Large"
 check "400 for garbage" test "$(http 'hello\r\n\r\n' "$port")" = "HTTP/1.1 400 Bad Request"
+# RFC 9112 framing: what two parsers could read two ways is refused, and answered
+check "400 for two Content-Length that differ" \
+    test "$(http 'GET /metrics HTTP/1.1\r\nContent-Length: 0\r\nContent-Length: 5\r\n\r\nhello' "$port")" = "HTTP/1.1 400 Bad Request"
+check "400 for Content-Length with Transfer-Encoding" \
+    test "$(http 'GET /metrics HTTP/1.1\r\nContent-Length: 0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n' "$port")" = "HTTP/1.1 400 Bad Request"
+check "400 (an answer, not a wait) for bare CR line ends" \
+    test "$(http 'GET /metrics HTTP/1.1\rHost: x\r\r' "$port")" = "HTTP/1.1 400 Bad Request"
+many=$(python3 -c 'print("".join("X-H%d: v\\r\\n" % i for i in range(120)), end="")')
+check "431 for more than 100 header lines" \
+    test "$(http "GET /metrics HTTP/1.1\r\n${many}\r\n" "$port")" = "HTTP/1.1 431 Request Header Fields Too Large"
+late=$(python3 -c 'print("".join("X-H%d: v\\r\\n" % i for i in range(70)), end="")')
+check "a Content-Length on the 71st header line is seen (413, not a second request)" \
+    test "$(http "GET /metrics HTTP/1.1\r\n${late}Content-Length: 40\r\n\r\nGET /nope HTTP/1.1\r\nHost: x\r\n\r\n" "$port")" = "HTTP/1.1 413 Content Too Large"
+# slowloris: 64 connections that send one header byte every 0.5 s (and come
+# back when closed) hold every slot; a scraper that connects and asks at once
+# is answered within 2 s each time (the issue's known answer)
+if python3 - "$port" >"$TMP/slow.out" 2>&1 <<'PY'
+import socket, sys, threading, time
+port = int(sys.argv[1]); stop = False
+def slow():
+    socks = []
+    while not stop:
+        while len(socks) < 64 and not stop:
+            try:
+                s = socket.create_connection(("127.0.0.1", port)); s.sendall(b"G"); socks.append(s)
+            except OSError:
+                time.sleep(0.05)
+        for s in list(socks):
+            try: s.sendall(b"X")
+            except OSError: socks.remove(s); s.close()
+        time.sleep(0.5)
+threading.Thread(target=slow, daemon=True).start()
+time.sleep(3)                      # every slot taken by now
+lat = []
+for i in range(12):
+    t = time.monotonic()
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=2)
+        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        data = b""
+        while True:
+            b = s.recv(65536)
+            if not b: break
+            data += b
+        ok = data.startswith(b"HTTP/1.1 200")
+    except OSError:
+        ok = False
+    lat.append(time.monotonic() - t if ok else None)
+    time.sleep(0.5)
+stop = True
+good = [x for x in lat if x is not None]
+print("answered %d of %d, slowest %.3f s" % (len(good), len(lat), max(good) if good else -1))
+sys.exit(0 if len(good) == len(lat) else 1)
+PY
+then ok "64 slow clients: every scrape answered within 2 s ($(cat "$TMP/slow.out"))"
+else fail "64 slow clients: every scrape answered within 2 s" "$(cat "$TMP/slow.out")"; fi
 if python3 - "$port" <<'PY'
 import http.client, socket, sys
 # keep-alive: two requests on one connection; HEAD has no body
