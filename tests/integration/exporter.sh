@@ -212,6 +212,33 @@ for i in $(seq 1 500); do [ "$(cat /proc/$WPID/comm 2>/dev/null)" = touch_pages 
 "$PMC" exporter -e page-faults -p "$WPID" -L 127.0.0.1:0 2>"$TMP/p.err" 3>&- &
 EPID=$!; PIDS+=("$EPID")
 eport=$(served_port "$TMP/p.err")
+# processes that name themselves \xff\xfe (not UTF-8) and x<newline>y: the
+# scrape stays valid UTF-8 (promtool clean), nothing cut, and Prometheus
+# stores their series
+HOST=()
+for name in fffe 780a79; do
+  python3 -c 'import sys, time
+open("/proc/self/comm", "wb").write(bytes.fromhex(sys.argv[1])); print("named", flush=True); time.sleep(600)' "$name" >"$TMP/h$name.out" 3>&- &
+  HOST+=($!); PIDS+=($!)
+  for i in $(seq 1 500); do grep -q named "$TMP/h$name.out" && break; sleep 0.02; done
+done
+"$PMC" exporter -e page-faults -p "${HOST[0]},${HOST[1]}" -L 127.0.0.1:0 2>"$TMP/h.err" 3>&- &
+HPID=$!; PIDS+=("$HPID")
+hport=$(served_port "$TMP/h.err")
+curl -s http://127.0.0.1:$hport/metrics >"$TMP/hm"
+check "a comm that is not UTF-8 is escaped (\\\\xff), a newline in one kept (\\n): valid UTF-8" \
+    python3 - "$TMP/hm" "${HOST[0]}" "${HOST[1]}" <<'PY'
+import sys
+m = open(sys.argv[1], "rb").read(); m.decode("utf-8")
+assert ('pid="%s",comm="\\\\xff\\\\xfe"}' % sys.argv[2]).encode() in m, m
+assert ('pid="%s",comm="x\\ny"}' % sys.argv[3]).encode() in m, m
+PY
+if command -v promtool >/dev/null 2>&1; then
+  promtool check metrics <"$TMP/hm" >"$TMP/hlint" 2>&1
+  check "hostile names: promtool check metrics clean" test $? = 0 -a ! -s "$TMP/hlint"
+else
+  skip "hostile names: promtool check metrics" "promtool (Debian package prometheus) is not installed"
+fi
 pport=$(free_port)
 cat >"$TMP/prometheus.yml" <<YML
 global:
@@ -221,6 +248,9 @@ scrape_configs:
   - job_name: pmc
     static_configs:
       - targets: ['127.0.0.1:$eport']
+  - job_name: hostile
+    static_configs:
+      - targets: ['127.0.0.1:$hport']
 YML
 prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
     --web.listen-address=127.0.0.1:$pport --log.level=warn >"$TMP/prom.log" 2>&1 3>&- &
@@ -253,6 +283,11 @@ if ! before=$(wait_for "count_over_time(${series}[10m])" '[ "${v%.*}" -ge 2 ]');
   exec 3>&-; done_testing; exit
 fi
 ok "Prometheus scrapes pmc exporter ($before samples before the workload)"
+if nh=$(wait_for 'count(pmc_events_total{job="hostile"})' '[ "$v" = 2 ]'); then
+  ok "Prometheus stores the series of processes named \\xff\\xfe and x\\ny ($nh series)"
+else
+  fail "Prometheus stores the hostile names' series" "$(promql 'up{job="hostile"}') $(tail -3 "$TMP/prom.log")"
+fi
 echo go >&3
 for i in $(seq 1 3000); do grep -q done "$TMP/wl.out" && break; sleep 0.02; done
 final=$(curl -s http://127.0.0.1:$eport/metrics | sed -n 's/^pmc_events_total{event="page-faults",pid="[0-9]*",comm="touch_pages"} //p')
