@@ -29,6 +29,7 @@
 #include "symbols.h"
 #include "dbgcache.h"
 #include "kcache.h"
+#include "hmap.h"
 #include "printable.h"
 #include "common/dynlib.h"
 #include "common/error.h"
@@ -474,6 +475,7 @@ struct sym_dso {
 	int ko;                       /* the kernel's table */
 	uint64_t kbase;               /* a module: where the recording had it (.text) */
 	int jit_state;                /* perf maps: 0 not looked, 1 has JIT symbols, 2 none */
+	uint64_t jit_move_probes;     /* jitdump: entries looked at matching CODE_MOVEs */
 	int opened;                   /* open attempted */
 	const char *problem;
 	/* ELF */
@@ -814,6 +816,11 @@ struct sym_dso *symtab__jit(struct symtab *st, pid_t pid)
 	if (!d->jit_state)
 		d->jit_state = d->jitdump || stat(d->path, &sb) == 0 ? 1 : 2;
 	return d->jit_state == 1 ? d : NULL;
+}
+
+uint64_t sym_dso__jit_move_probes(const struct sym_dso *d)
+{
+	return d->jit_move_probes;
 }
 
 int sym_dso__jit_capable(const struct sym_dso *d)
@@ -1860,11 +1867,27 @@ static void jit_debug(struct sym_dso *d, const unsigned char *r, size_t len)
 	}
 }
 
+/* A CODE_MOVE names the code at its old address by the first symbol that
+ * starts there: starts maps an address to that symbol's index in d->tab
+ * (a hash, so that many moves are not each a walk of every symbol). */
+static void index_start(struct sym_dso *d, struct hmap *starts, size_t i)
+{
+	int found;
+	struct hent *e;
+	if (i >= d->tab.n)
+		return;                /* not added (out of memory: tab.nomem says it) */
+	if (!(e = hmap_slot(starts, d->tab.v[i].start, 0, &found)))
+		d->st->nomem = 1;
+	else if (!found)
+		e->v = (uint32_t)i;
+}
+
 static void load_jitdump(struct sym_dso *d)
 {
 	int fd = sym__open_regular(d->jitdump);
 	unsigned char hdr[40], pre[16], *r = NULL;
 	size_t cap = 0;
+	struct hmap starts = { NULL, 0, 0 };
 	uint32_t magic = 0, hsize;
 	FILE *f;
 
@@ -1888,6 +1911,8 @@ static void load_jitdump(struct sym_dso *d)
 		fclose(f);
 		return;
 	}
+	for (size_t i = 0; i < d->tab.n; i++)
+		index_start(d, &starts, i);    /* the perf map's, read before */
 	while (fread(pre, 1, 16, f) == 16) {
 		uint32_t id, size;
 		memcpy(&id, pre, 4);
@@ -1911,23 +1936,26 @@ static void load_jitdump(struct sym_dso *d)
 			memcpy(&addr, r + 32, 8);     /* code_addr (vma at 24 is informative) */
 			memcpy(&csize, r + 40, 8);
 			size_t nl = strnlen((const char *)r + 56, size - 56);
-			if (nl < size - 56 && csize && addr + csize > addr)
+			if (nl < size - 56 && csize && addr + csize > addr) {
 				table_add(&d->tab, addr, csize, intern_sym(d->st, (const char *)r + 56));
+				index_start(d, &starts, d->tab.n - 1);
+			}
 		} else if (id == JIT_CODE_MOVE && size >= 64) {
 			uint64_t from, to, csize;
 			memcpy(&from, r + 32, 8);
 			memcpy(&to, r + 40, 8);
 			memcpy(&csize, r + 48, 8);
-			for (size_t i = 0; i < d->tab.n; i++)
-				if (d->tab.v[i].start == from) {
-					table_add(&d->tab, to, csize, d->tab.v[i].name);
-					break;
-				}
+			const struct hent *e = hmap_find(&starts, from, 0, &d->jit_move_probes);
+			if (e && csize && to + csize > to) {
+				table_add(&d->tab, to, csize, d->tab.v[e->v].name);
+				index_start(d, &starts, d->tab.n - 1);
+			}
 		} else if (id == JIT_CODE_DEBUG_INFO) {
 			jit_debug(d, r, size);
 		}
 	}
 	free(r);
+	free(starts.t);
 	fclose(f);
 	if (d->njl)
 		qsort(d->jl, d->njl, sizeof(*d->jl), jline_cmp);

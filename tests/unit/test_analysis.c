@@ -1008,6 +1008,64 @@ static void t_perfmap_anon(void **state)
 	unlink(mp);
 }
 
+/* jit-PID.dump with 200,000 code loads and 200,000 moves of code that is
+ * not there (issue 25: matched in quadratic time, 17 s): the matching looks
+ * at about one symbol a move, and the one real move still names its code. */
+static void t_jitdump_moves(void **state)
+{
+	struct wlog w;
+	char jp[PATH_MAX];
+	pid_t pid = 999993;
+	const uint64_t n = 200000;
+	(void)state;
+	snprintf(jp, sizeof(jp), "%s/jit-%d.dump", dir, (int)pid);
+	FILE *f = fopen(jp, "wb");
+	assert_non_null(f);
+	uint32_t h32[6] = { 0x4A695444, 1, 40, 62, 0, (uint32_t)pid };
+	uint64_t h64[2] = { 0, 0 };
+	fwrite(h32, 4, 6, f);
+	fwrite(h64, 8, 2, f);
+	for (uint64_t i = 0; i < n; i++) {
+		char name[32];
+		int nl = snprintf(name, sizeof(name), "jit_%llu", (unsigned long long)i) + 1;
+		uint32_t pr[2] = { 0, 56 + (uint32_t)nl };
+		uint32_t pt[2] = { (uint32_t)pid, (uint32_t)pid };
+		uint64_t ts = 0, v[4] = { 0x100000 + 0x10 * i, 0x100000 + 0x10 * i, 0x10, i };
+		fwrite(pr, 4, 2, f);
+		fwrite(&ts, 8, 1, f);
+		fwrite(pt, 4, 2, f);
+		fwrite(v, 8, 4, f);
+		fwrite(name, 1, (size_t)nl, f);
+	}
+	for (uint64_t i = 0; i <= n; i++) {
+		/* CODE_MOVE: prefix, pid, tid, vma, old_code_addr, new_code_addr, size, index */
+		uint32_t pr[2] = { 1, 64 };
+		uint32_t pt[2] = { (uint32_t)pid, (uint32_t)pid };
+		uint64_t ts = 0, from = i < n ? 0x9000000000 + i : 0x100000 + 0x10 * 7;
+		uint64_t v[5] = { 0, from, i < n ? 0xa000000000 + i : 0x3f00000, 0x10, i };
+		fwrite(pr, 4, 2, f);
+		fwrite(&ts, 8, 1, f);
+		fwrite(pt, 4, 2, f);
+		fwrite(v, 8, 5, f);
+	}
+	fclose(f);
+	uint64_t a[1] = { 0x3f00004 };
+	w_begin(&w);
+	w_map(&w, pid, 0x100000, 0x4000000, 0, "//anon", NULL, 0);
+	w_map(&w, pid, 0x7f0000000000, 0x1000, 0, jp, NULL, 0);
+	w_sample(&w, pid, pid, 0, 1, a, 0);
+	struct profile *p = load(w_end(&w, "jitmoves.log", 1));
+	const struct prof_frame *fr;
+	profile__frames(p, smp(p, 0).stack, 0, &fr);
+	assert_string_equal(p->f[fr[0].func].name, "jit_7");
+	uint64_t probes = sym_dso__jit_move_probes(p->f[fr[0].func].dso);
+	print_message("jitdump: %llu symbols looked at for %llu moves\n",
+	    (unsigned long long)probes, (unsigned long long)n + 1);
+	assert_true(probes <= 4 * (n + 1));
+	profile__free(p);
+	unlink(jp);
+}
+
 /* jit-PID.dump: code loads (one moved), debug info; a damaged tail is
  * ignored. */
 static void t_jitdump(void **state)
@@ -1224,6 +1282,7 @@ int main(void)
 		cmocka_unit_test(t_user_frame_under_kernel),
 		cmocka_unit_test(t_perfmap_anon),
 		cmocka_unit_test(t_jitdump),
+		cmocka_unit_test(t_jitdump_moves),
 		cmocka_unit_test(t_fifo_and_device),
 		cmocka_unit_test(t_unknown_runs),
 		cmocka_unit_test(t_kernel_kaslr),
