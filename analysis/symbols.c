@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -26,6 +28,7 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
+#include "pmc.h"
 #include "symbols.h"
 #include "dbgcache.h"
 #include "kcache.h"
@@ -681,23 +684,62 @@ static const char *base_name(const char *p)
 	return s && s[1] ? s + 1 : p;
 }
 
+/* A kernel's own file system (procfs, sysfs, tracefs, debugfs ...): its
+ * "regular" files are views of the kernel, and reading one can block
+ * (/proc/kmsg, trace_pipe) or consume what it shows. */
+static int kernel_fs(long type)
+{
+	switch ((unsigned long)type) {
+	case 0x9fa0:        /* PROC_SUPER_MAGIC */
+	case 0x62656572:    /* SYSFS_MAGIC */
+	case 0x74726163:    /* TRACEFS_MAGIC */
+	case 0x64626720:    /* DEBUGFS_MAGIC */
+	case 0x73636673:    /* SECURITYFS_MAGIC */
+	case 0x27e0eb:      /* CGROUP_SUPER_MAGIC */
+	case 0x63677270:    /* CGROUP2_SUPER_MAGIC */
+	case 0xcafe4a11:    /* BPF_FS_MAGIC */
+	case 0xde5e81e4:    /* EFIVARFS_MAGIC */
+	case 0x6165676c:    /* PSTOREFS_MAGIC */
+	case 0x62656570:    /* CONFIGFS_MAGIC */
+	case 0x1cd1:        /* DEVPTS_SUPER_MAGIC */
+	case 0x67596969:    /* RPCAUTH_GSSMAGIC */
+		return 1;
+	}
+	return 0;
+}
+
 int sym__open_regular(const char *path)
 {
 	struct stat sb;
-	int fd, fl;
+	struct statfs fs;
+	int fd, fl, link;
 
 	/* look before opening: opening a device can have effects of its own */
+	if (lstat(path, &sb) != 0)
+		return -errno;
+	/* a link someone else made (in their home, in /tmp) is theirs to point
+	 * anywhere: followed only when it is the reader's or root's */
+	link = S_ISLNK(sb.st_mode);
+	if (link && sb.st_uid != geteuid() && sb.st_uid != 0)
+		return -EPERM;
 	if (stat(path, &sb) != 0)
 		return -errno;
 	if (!S_ISREG(sb.st_mode))
 		return -EINVAL;
-	/* O_NONBLOCK: if it became a FIFO meanwhile, the open does not wait */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (statfs(path, &fs) == 0 && kernel_fs((long)fs.f_type))
+		return -ENODEV;
+	/* O_NONBLOCK: if it became a FIFO meanwhile, the open does not wait;
+	 * O_NOFOLLOW: if it became a link meanwhile, it is not followed */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (link ? 0 : O_NOFOLLOW));
 	if (fd < 0)
-		return -errno;
+		return errno == ELOOP ? -EPERM : -errno;
 	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
 		close(fd);
 		return -EINVAL;
+	}
+	if (fstatfs(fd, &fs) == 0 && kernel_fs((long)fs.f_type)) {
+		close(fd);
+		return -ENODEV;
 	}
 	if ((fl = fcntl(fd, F_GETFL)) >= 0)
 		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
@@ -707,6 +749,8 @@ int sym__open_regular(const char *path)
 static const char *open_problem(int err)
 {
 	return err == -EINVAL ? "not a regular file (a FIFO, socket or device): not read" :
+	    err == -ENODEV ? "a file of the kernel's (procfs, sysfs, tracefs ...): not read" :
+	    err == -EPERM ? "a symbolic link of another user's: not followed" :
 	    err == -ENOENT || err == -ENOTDIR ? "not found" : "cannot be read";
 }
 
@@ -729,7 +773,7 @@ static const char *host_path(const struct symtab *st, const char *path, char *bu
 
 static enum sym_dso_kind classify(const struct symtab *st, const char *path)
 {
-	char magic[4], buf[4200];
+	char magic[sizeof(PMC_SIM_IMAGE_MAGIC) - 1], buf[4200];
 	int fd;
 	ssize_t n;
 
@@ -741,11 +785,13 @@ static enum sym_dso_kind classify(const struct symtab *st, const char *path)
 		return SYM_DSO_ANON;
 	if ((fd = sym__open_regular(host_path(st, path, buf, sizeof(buf)))) < 0)
 		return SYM_DSO_ELF;   /* missing or no file: reported as such at lookup */
-	n = read(fd, magic, 4);
+	n = read(fd, magic, sizeof(magic));
 	close(fd);
-	if (n == 4 && memcmp(magic, ELFMAG, 4) == 0)
-		return SYM_DSO_ELF;
-	return SYM_DSO_MAPFILE;       /* confirmed (or not) at open */
+	/* a binary is read as a perf map only when it says it is one (the
+	 * simulator's images): anything else is an ELF file or nothing */
+	if (n == (ssize_t)sizeof(magic) && memcmp(magic, PMC_SIM_IMAGE_MAGIC, sizeof(magic)) == 0)
+		return SYM_DSO_MAPFILE;
+	return SYM_DSO_ELF;
 }
 
 struct sym_dso *symtab__dso(struct symtab *st, const char *path, const uint8_t *bid,
@@ -1180,6 +1226,37 @@ static unsigned file_buildid(int fd, uint8_t *out)
  * Debian puts it (by build id) to check the copy against it; else (or
  * without a copy) libdwfl's own search, which opens the file for libdwfl
  * itself, so its fd is the answer, and a copy is made for the next report. */
+/* elfutils opens a .gnu_debuglink's candidates (beside the binary, in its
+ * .debug, under /usr/lib/debug) itself, and reads them whole for their CRC:
+ * 1 when none of those that exist is a file sym__open_regular refuses (a
+ * link to /proc/kmsg beside a user's binary), else 0. */
+static int debuglink_safe(const char *file, const char *debuglink)
+{
+	char dir[PATH_MAX], p[2 * PATH_MAX + 32];
+	const char *fmts[3] = { "%s/%s", "%s/.debug/%s", "/usr/lib/debug%s/%s" };
+	const char *slash;
+	struct stat sb;
+
+	if (!file || !debuglink || !*debuglink)
+		return 1;
+	slash = strrchr(file, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - file) : 1, slash ? file : ".");
+	for (int i = 0; i < 4; i++) {
+		if (i == 3)
+			snprintf(p, sizeof(p), "%s", debuglink);
+		else
+			snprintf(p, sizeof(p), fmts[i], dir, debuglink);
+		if (lstat(p, &sb) == 0) {
+			int fd = sym__open_regular(p);
+			if (fd < 0 && fd != -ENOENT)
+				return 0;
+			if (fd >= 0)
+				close(fd);
+		}
+	}
+	return 1;
+}
+
 static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
     const char *file, const char *debuglink, GElf_Word crc, char **dbgname)
 {
@@ -1201,6 +1278,8 @@ static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwar
 				close(c);
 		}
 	}
+	if (!debuglink_safe(file, debuglink))
+		return -1;
 	fd = dwfl_standard_find_debuginfo(mod, ud, modname, base, file, debuglink, crc, dbgname);
 	if (fd >= 0 && bl > 0 && bl <= 20 && (c = dbgcache__open(fd, bid, (unsigned)bl)) >= 0)
 		close(c);

@@ -1008,6 +1008,51 @@ static void t_perfmap_anon(void **state)
 	unlink(mp);
 }
 
+/* /tmp/perf-PID.map as another user's link to a file only root reads, with
+ * fs.protected_symlinks=0 (issue 25 item 10: the owner was checked after
+ * following the link, so the root-only file's "hex hex name" lines named
+ * root's samples): the link is not followed. */
+static void t_perfmap_link(void **state)
+{
+	struct wlog w;
+	char mp[PATH_MAX], secret[PATH_MAX], old[16] = "";
+	pid_t pid = 999992;
+	(void)state;
+	if (geteuid() != 0)
+		skip();                 /* the sysctl and lchown need root */
+	FILE *ps = fopen("/proc/sys/fs/protected_symlinks", "r+");
+	if (!ps || !fgets(old, sizeof(old), ps) || fseek(ps, 0, SEEK_SET) != 0 ||
+	    fputs("0\n", ps) < 0 || fflush(ps) != 0) {
+		if (ps)
+			fclose(ps);
+		skip();                 /* a container that cannot set it */
+	}
+	snprintf(secret, sizeof(secret), "%s/root-only.map", dir);
+	FILE *f = fopen(secret, "w");
+	assert_non_null(f);
+	fprintf(f, "3f00000000 100000 ROOT_ONLY_SECRET\n");
+	fclose(f);
+	chmod(secret, 0600);
+	snprintf(mp, sizeof(mp), "/tmp/perf-%d.map", (int)pid);
+	unlink(mp);
+	assert_int_equal(symlink(secret, mp), 0);
+	assert_int_equal(lchown(mp, 65534, 65534), 0);
+	uint64_t a[1] = { 0x3f00001010 };
+	w_begin(&w);
+	w_map(&w, pid, 0x3f00000000, 0x100000, 0, "//anon", NULL, 0);
+	w_sample(&w, pid, pid, 0, 1, a, 0);
+	struct profile *p = load(w_end(&w, "perfmaplink.log", 1));
+	const struct prof_frame *fr;
+	profile__frames(p, smp(p, 0).stack, 0, &fr);
+	const char *name = p->f[fr[0].func].name;
+	profile__free(p);
+	unlink(mp);
+	fseek(ps, 0, SEEK_SET);
+	fputs(old, ps);
+	fclose(ps);
+	assert_string_not_equal(name, "ROOT_ONLY_SECRET");
+}
+
 /* jit-PID.dump with 200,000 code loads and 200,000 moves of code that is
  * not there (issue 25: matched in quadratic time, 17 s): the matching looks
  * at about one symbol a move, and the one real move still names its code. */
@@ -1283,6 +1328,7 @@ int main(void)
 		cmocka_unit_test(t_perfmap_anon),
 		cmocka_unit_test(t_jitdump),
 		cmocka_unit_test(t_jitdump_moves),
+		cmocka_unit_test(t_perfmap_link),
 		cmocka_unit_test(t_fifo_and_device),
 		cmocka_unit_test(t_unknown_runs),
 		cmocka_unit_test(t_kernel_kaslr),
