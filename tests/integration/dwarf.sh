@@ -191,7 +191,7 @@ real() {
   # without inlined frames: how each tool expands a caller's inlines is
   # symbolization (analysis/symbols.c), not unwinding
   "$PMC" report --no-inline -i "$TMP/r.data" -F folded --comm "$comm" 2>/dev/null | canon >"$TMP/rp.folded"
-  perf script --no-inline -i "$TMP/r.data" --comms "$comm" 2>/dev/null | awk -f "$FOLD" | canon >"$TMP/pp.folded"
+  perf_oracle perf script --no-inline -i "$TMP/r.data" --comms "$comm" | awk -f "$FOLD" | canon >"$TMP/pp.folded"
   # the share of each function where the samples fell (self), for every
   # function perf gives >= 2 %; and pmc unwinds at least as many of perf's
   # samples to the program's start as perf itself (perf stops early more often)
