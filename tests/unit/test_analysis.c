@@ -1008,6 +1008,26 @@ static void t_perfmap_anon(void **state)
 	unlink(mp);
 }
 
+/* A kernel's file (procfs, sysfs ...) is refused before it is opened, a
+ * regular one is opened (issue 25 item 9). */
+static void t_open_regular(void **state)
+{
+	char p[PATH_MAX];
+	(void)state;
+	assert_int_equal(sym__open_regular("/proc/self/status"), -ENODEV);
+	assert_int_equal(sym__open_regular("/proc/kmsg"), -ENODEV);
+	if (access("/sys/kernel/notes", F_OK) == 0)
+		assert_int_equal(sym__open_regular("/sys/kernel/notes"), -ENODEV);
+	assert_int_equal(sym__open_regular("/dev/null"), -EINVAL);
+	snprintf(p, sizeof(p), "%s/plain", dir);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fclose(f);
+	int fd = sym__open_regular(p);
+	assert_true(fd >= 0);
+	close(fd);
+}
+
 /* /tmp/perf-PID.map as another user's link to a file only root reads, with
  * fs.protected_symlinks=0 (issue 25 item 10: the owner was checked after
  * following the link, so the root-only file's "hex hex name" lines named
@@ -1329,6 +1349,7 @@ int main(void)
 		cmocka_unit_test(t_jitdump),
 		cmocka_unit_test(t_jitdump_moves),
 		cmocka_unit_test(t_perfmap_link),
+		cmocka_unit_test(t_open_regular),
 		cmocka_unit_test(t_fifo_and_device),
 		cmocka_unit_test(t_unknown_runs),
 		cmocka_unit_test(t_kernel_kaslr),
