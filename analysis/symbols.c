@@ -1859,6 +1859,9 @@ extra:
 
 /* /tmp/perf-PID.map: "START SIZE name" per line (hex).  Like perf, a map
  * that is neither ours nor root's is not trusted. */
+/* A perf map's text is a line per function: a bigger one is not a map. */
+#define PERFMAP_MAX (1LL << 30)
+
 static int load_perfmap_file(struct sym_dso *d)
 {
 	char buf[4200];
@@ -1874,6 +1877,11 @@ static int load_perfmap_file(struct sym_dso *d)
 	    !(f = fdopen(fd, "r"))) {
 		close(fd);
 		d->problem = "JIT map not owned by this user or root: ignored";
+		return -1;
+	}
+	if (sb.st_size > PERFMAP_MAX) {
+		fclose(f);
+		d->problem = "JIT map over 1 GiB: not read";
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {

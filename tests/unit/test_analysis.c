@@ -1028,6 +1028,33 @@ static void t_open_regular(void **state)
 	close(fd);
 }
 
+/* A perf map is read only up to a size a map can have: a 2 GiB (sparse)
+ * /tmp/perf-PID.map is refused, not read through. */
+static void t_perfmap_bound(void **state)
+{
+	struct wlog w;
+	char mp[PATH_MAX];
+	pid_t pid = 999991;
+	(void)state;
+	snprintf(mp, sizeof(mp), "/tmp/perf-%d.map", (int)pid);
+	int fd = open(mp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 2LL << 30), 0);
+	close(fd);
+	uint64_t a[1] = { 0x3f00001010 };
+	w_begin(&w);
+	w_map(&w, pid, 0x3f00000000, 0x100000, 0, "//anon", NULL, 0);
+	w_sample(&w, pid, pid, 0, 1, a, 0);
+	struct profile *p = load(w_end(&w, "perfmapbig.log", 1));
+	const struct prof_frame *fr;
+	profile__frames(p, smp(p, 0).stack, 0, &fr);
+	const char *why = sym_dso__problem(p->f[fr[0].func].dso);
+	unlink(mp);
+	assert_non_null(why);
+	assert_string_equal(why, "JIT map over 1 GiB: not read");
+	profile__free(p);
+}
+
 /* /tmp/perf-PID.map as another user's link to a file only root reads, with
  * fs.protected_symlinks=0 (issue 25 item 10: the owner was checked after
  * following the link, so the root-only file's "hex hex name" lines named
@@ -1350,6 +1377,7 @@ int main(void)
 		cmocka_unit_test(t_jitdump_moves),
 		cmocka_unit_test(t_perfmap_link),
 		cmocka_unit_test(t_open_regular),
+		cmocka_unit_test(t_perfmap_bound),
 		cmocka_unit_test(t_fifo_and_device),
 		cmocka_unit_test(t_unknown_runs),
 		cmocka_unit_test(t_kernel_kaslr),
