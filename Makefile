@@ -5,6 +5,8 @@
 #   make check           the whole test suite (tests/run.sh)
 #   make check-layers    only the include-layering check (scripts/check-layers.py)
 #   make check-sanitize  the suite again under ASan+UBSan (build-asan/)
+#   make check-loaded    the suite with two CPU-bound processes beside it (a busy
+#                        machine; tests/loaded.sh, LOAD=N processes)
 #   make demo            build, then run the main job on a bundled example
 #   make install PREFIX=/usr/local [DESTDIR=...]
 #   make fuzz            libFuzzer harnesses tests/fuzz/fuzz_*.c (clang) into build-fuzz/
@@ -184,6 +186,13 @@ check: deps
 	$(MAKE) all
 	PMC_BUILD=$(B) tests/run.sh
 
+# The suite on a busy machine: LOAD (default 2) CPU-bound processes run
+# beside it, ended when it ends.  PMC_ONLY="dwarf symfs" runs only those.
+LOAD ?= 2
+check-loaded: deps
+	$(MAKE) all
+	PMC_BUILD=$(B) LOAD=$(LOAD) tests/loaded.sh
+
 # Also part of `make check` (tests/integration/layers.sh).
 check-layers:
 	scripts/check-layers.py
@@ -221,4 +230,4 @@ install: all
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all check check-layers check-sanitize deps demo install clean fuzz fuzz-bins fuzz-run
+.PHONY: all check check-layers check-loaded check-sanitize deps demo install clean fuzz fuzz-bins fuzz-run

@@ -17,6 +17,7 @@
 #include "pmc.h"
 #include "common/error.h"
 #include "exporter.h"
+#include "printable.h"
 
 struct series {
 	pmc_id_t id;
@@ -69,17 +70,27 @@ static void put(struct sbuf *b, const char *fmt, ...)
 	}
 }
 
-/* A label value: backslash, double quote and newline escaped (both formats). */
+/* A label value, whatever a process or a cgroup is called: backslash,
+ * double quote and newline escaped as both formats say; every other byte
+ * printable.h escapes (controls, and bytes that are not UTF-8, which would
+ * make the whole scrape invalid) written \\xNN, a backslash the format
+ * itself escapes: the value stays valid UTF-8, never cut. */
 static void put_label(struct sbuf *b, const char *name, const char *v, int first)
 {
 	put(b, "%s%s=\"", first ? "" : ",", name);
-	for (; *v; v++) {
+	while (*v) {
+		int esc;
+		size_t n = printable__unit(v, &esc);
 		if (*v == '\\' || *v == '"')
 			put(b, "\\%c", *v);
 		else if (*v == '\n')
 			put(b, "\\n");
+		else if (esc)
+			for (size_t i = 0; i < n; i++)
+				put(b, "\\\\x%02x", (unsigned char)v[i]);
 		else
-			put(b, "%c", *v);
+			put(b, "%.*s", (int)n, v);
+		v += n;
 	}
 	put(b, "\"");
 }
@@ -101,9 +112,13 @@ static int add_series(struct exporter *e, pmc_id_t id, int ev, int cpu, pid_t pi
 		char path[64];
 		snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
 		FILE *f = fopen(path, "r");
-		if (!f || !fgets(n[e->ns].comm, sizeof(n[0].comm), f))
-			snprintf(n[e->ns].comm, sizeof(n[0].comm), "?");
-		n[e->ns].comm[strcspn(n[e->ns].comm, "\n")] = '\0';
+		char *c = n[e->ns].comm;
+		size_t got = f ? fread(c, 1, sizeof(n[0].comm) - 1, f) : 0;
+		c[got] = '\0';
+		if (got && c[got - 1] == '\n')
+			c[got - 1] = '\0';     /* the kernel's; a newline before it is the name's */
+		else if (!got)
+			snprintf(c, sizeof(n[0].comm), "?");
 		if (f)
 			fclose(f);
 	}

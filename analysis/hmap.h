@@ -88,6 +88,22 @@ static inline struct hent *hmap_slot(struct hmap *m, uint64_t a, uint64_t b, int
 	return &m->t[j];
 }
 
+/* The entry of (a, b), or NULL; *probes (if not NULL) grows by the slots
+ * looked at. */
+static inline struct hent *hmap_find(const struct hmap *m, uint64_t a, uint64_t b,
+    uint64_t *probes)
+{
+	if (!m->cap)
+		return NULL;
+	for (size_t j = hmap_mix(a, b) & (m->cap - 1); m->t[j].used; j = (j + 1) & (m->cap - 1)) {
+		if (probes)
+			++*probes;
+		if (m->t[j].a == a && m->t[j].b == b)
+			return &m->t[j];
+	}
+	return NULL;
+}
+
 /* Undo the entry hmap_slot just made (nothing was added after it, so no
  * probe sequence passes through its slot): its value could not be made. */
 static inline void hmap_forget(struct hmap *m, struct hent *e)

@@ -30,7 +30,9 @@ struct client {
 	char *out;                     /* head + body being written */
 	size_t nout, off;
 	int close_after;               /* close once out is written */
-	uint64_t last;                 /* ms of the last progress */
+	uint64_t last;                 /* ms of the last progress (writing) */
+	uint64_t since;                /* ms: accepted, or the last answer written */
+	uint64_t req;                  /* ms of the current request's first byte */
 };
 
 struct httpd {
@@ -154,6 +156,18 @@ static void drop(struct client *c)
 	c->close_after = 0;
 }
 
+/* The client is past its time: a request not complete HTTPD_REQUEST_MS
+ * after its first byte (however it trickles in), a connection idle for
+ * HTTPD_TIMEOUT_MS, or an answer the client stopped reading for as long. */
+static int expired(const struct client *c, uint64_t t)
+{
+	if (c->out)
+		return t - c->last >= HTTPD_TIMEOUT_MS;
+	if (c->nin)
+		return t - c->req >= HTTPD_REQUEST_MS;
+	return t - c->since >= HTTPD_TIMEOUT_MS;
+}
+
 static const char *reason(int status)
 {
 	switch (status) {
@@ -206,25 +220,84 @@ static void respond(struct client *c, int status, const char *type, char *body, 
 	c->off = 0;
 }
 
-/* The value of header name in the head (NUL-terminated lines), "" if none. */
-static const char *header(char *const *lines, int n, const char *name)
+/* The value of header name in the head (NUL-terminated lines), "" if none;
+ * *count: how many lines carry it. */
+static const char *header_n(char *const *lines, int n, const char *name, int *count)
 {
 	size_t l = strlen(name);
+	const char *first = "";
+	*count = 0;
 	for (int i = 1; i < n; i++)
 		if (!strncasecmp(lines[i], name, l) && lines[i][l] == ':') {
 			const char *v = lines[i] + l + 1;
-			return v + strspn(v, " \t");
+			if (!(*count)++)
+				first = v + strspn(v, " \t");
 		}
-	return "";
+	return first;
+}
+
+static const char *header(char *const *lines, int n, const char *name)
+{
+	int count;
+	return header_n(lines, n, name, &count);
+}
+
+/* Content-Length as RFC 9112 6.3 takes it: every value on every such line
+ * (a line may list several, comma-separated) the same decimal number; -1
+ * when they differ or one is not a number. */
+static long long content_length(char *const *lines, int n)
+{
+	long long v = -2;
+	for (int i = 1; i < n; i++) {
+		if (strncasecmp(lines[i], "Content-Length:", 15))
+			continue;
+		for (const char *p = lines[i] + 15; ; p++) {
+			p += strspn(p, " \t");
+			size_t d = strspn(p, "0123456789");
+			long long x = 0;
+			if (d == 0 || d > 15)
+				return -1;
+			for (size_t k = 0; k < d; k++)
+				x = x * 10 + (p[k] - '0');
+			if (v != -2 && x != v)
+				return -1;
+			v = x;
+			p += d;
+			p += strspn(p, " \t");
+			if (!*p)
+				break;
+			if (*p != ',')
+				return -1;
+		}
+	}
+	return v == -2 ? 0 : v;
+}
+
+/* A header line as RFC 9112 5 has it: a token, then the colon (no space
+ * before it), no obsolete line folding, no bare CR. */
+static int field_ok(const char *l)
+{
+	size_t name = strcspn(l, ":");
+	if (!l[name] || name == 0 || strchr(l, '\r'))
+		return 0;
+	for (size_t i = 0; i < name; i++)
+		if ((unsigned char)l[i] <= ' ' || strchr("\"(),/;<=>?@[\\]{}", l[i]) ||
+		    (unsigned char)l[i] >= 0x7f)
+			return 0;
+	return 1;
 }
 
 int httpd__parse_head(char *text, struct httpd_head *h)
 {
-	char *lines[64], *p = text, *sp1, *sp2;
+	char *lines[HTTPD_MAX_HEADERS + 1], *p = text, *sp1, *sp2;
 	int n = 0;
 
 	memset(h, 0, sizeof(*h));
-	while (*p && n < 64) {
+	while (*p) {
+		if (n == HTTPD_MAX_HEADERS + 1) {
+			h->close = 1;
+			return 431;    /* more header lines than taken: refused, not cut */
+		}
 		char *eol = strstr(p, "\r\n");
 		char *lf = strchr(p, '\n');
 		if (eol && (!lf || eol < lf)) {
@@ -244,8 +317,16 @@ int httpd__parse_head(char *text, struct httpd_head *h)
 			break;
 		}
 	}
-	if (n == 0 || !(sp1 = strchr(lines[0], ' ')) || !(sp2 = strchr(sp1 + 1, ' ')))
+	if (n == 0 || !(sp1 = strchr(lines[0], ' ')) || !(sp2 = strchr(sp1 + 1, ' ')) ||
+	    strchr(lines[0], '\r')) {
+		h->close = 1;
 		return 400;
+	}
+	for (int i = 1; i < n; i++)
+		if (!field_ok(lines[i])) {
+			h->close = 1;
+			return 400;
+		}
 	*sp1 = *sp2 = '\0';
 	h->method = lines[0];
 	h->version = sp2 + 1;
@@ -253,15 +334,23 @@ int httpd__parse_head(char *text, struct httpd_head *h)
 	h->accept = header(lines, n, "Accept");
 	int v11 = !strcmp(h->version, "HTTP/1.1");
 	const char *conn = header(lines, n, "Connection");
-	const char *cl = header(lines, n, "Content-Length");
-	const char *te = header(lines, n, "Transfer-Encoding");
+	long long cl = content_length(lines, n);
+	int nte, ncl;
+	header_n(lines, n, "Transfer-Encoding", &nte);
+	header_n(lines, n, "Content-Length", &ncl);
 	if (!v11 && strcmp(h->version, "HTTP/1.0")) {
 		h->close = 1;
 		return strncmp(h->version, "HTTP/", 5) ? 400 : 505;
 	}
 	h->close = v11 ? !strcasecmp(conn, "close") : !!strcasecmp(conn, "keep-alive");
 	h->head_only = !strcmp(h->method, "HEAD");
-	if ((*cl && strcmp(cl, "0")) || *te) {
+	if (cl < 0 || (nte && ncl)) {
+		/* framing that two parsers could read two ways (RFC 9112 6.3):
+		 * refused, and the connection closed */
+		h->close = 1;
+		return 400;
+	}
+	if (cl > 0 || nte) {
 		/* no endpoint takes a body: refuse it rather than read it */
 		h->close = 1;
 		return 413;
@@ -284,7 +373,7 @@ static void handle(struct client *c, size_t end, httpd_handler handler, void *ar
 	memmove(c->in, c->in + end, c->nin - end);
 	c->nin -= end;
 	status = httpd__parse_head(text, &h);
-	c->close_after = status == 400 || h.close;
+	c->close_after = status == 400 || status == 431 || h.close;
 	if (status) {
 		respond(c, status, NULL, NULL, 0, status == 413 && h.head_only);
 		return;
@@ -295,23 +384,35 @@ static void handle(struct client *c, size_t end, httpd_handler handler, void *ar
 	respond(c, rs.status, rs.content_type, rs.body, rs.len, h.head_only);
 }
 
-/* The end of the head (index after the blank line) if complete, else 0. */
-static size_t head_end(const char *b, size_t n)
+/* The end of the head (index after the blank line) if complete, else 0;
+ * -1 when a byte before it can never make a request: a NUL, or a CR that
+ * is not followed by LF (RFC 9112 2.2: a bare CR is refused, not waited on). */
+static long head_end(const char *b, size_t n)
 {
-	for (size_t i = 0; i + 1 < n; i++) {
-		if (b[i] == '\n' && b[i + 1] == '\n')
-			return i + 2;
+	for (size_t i = 0; i < n; i++) {
+		if (b[i] == '\0' || (b[i] == '\r' && i + 1 < n && b[i + 1] != '\n'))
+			return -1;
+		if (i + 1 < n && b[i] == '\n' && b[i + 1] == '\n')
+			return (long)i + 2;
 		if (i + 3 < n && b[i] == '\r' && b[i + 1] == '\n' && b[i + 2] == '\r' &&
 		    b[i + 3] == '\n')
-			return i + 4;
+			return (long)i + 4;
 	}
 	return 0;
+}
+
+/* A head that cannot be answered: refused with status, then closed. */
+static void refuse(struct client *c, int status)
+{
+	c->close_after = 1;
+	c->nin = 0;
+	respond(c, status, NULL, NULL, 0, 0);
 }
 
 static void on_readable(struct client *c, httpd_handler handler, void *arg)
 {
 	ssize_t r = read(c->fd, c->in + c->nin, HTTPD_MAX_REQUEST - c->nin);
-	size_t end;
+	long end;
 
 	if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
 		drop(c);
@@ -319,15 +420,16 @@ static void on_readable(struct client *c, httpd_handler handler, void *arg)
 	}
 	if (r < 0)
 		return;
+	if (c->nin == 0 && r > 0)
+		c->req = now_ms();      /* the request's deadline runs from here */
 	c->nin += (size_t)r;
 	c->last = now_ms();
-	if ((end = head_end(c->in, c->nin)) != 0) {
-		handle(c, end, handler, arg);
-	} else if (c->nin >= HTTPD_MAX_REQUEST) {
-		c->close_after = 1;
-		c->nin = 0;
-		respond(c, 431, NULL, NULL, 0, 0);
-	}
+	if ((end = head_end(c->in, c->nin)) > 0)
+		handle(c, (size_t)end, handler, arg);
+	else if (end < 0)
+		refuse(c, 400);
+	else if (c->nin >= HTTPD_MAX_REQUEST)
+		refuse(c, 431);
 }
 
 static void on_writable(struct client *c, httpd_handler handler, void *arg)
@@ -344,15 +446,38 @@ static void on_writable(struct client *c, httpd_handler handler, void *arg)
 		free(c->out);
 		c->out = NULL;
 		c->nout = c->off = 0;
+		c->since = c->req = c->last;   /* idle from now; a pipelined request's time runs */
 		if (c->close_after) {
 			drop(c);
 			return;
 		}
 		/* a pipelined request already read */
-		size_t end = head_end(c->in, c->nin);
-		if (end)
-			handle(c, end, handler, arg);
+		long end = head_end(c->in, c->nin);
+		if (end > 0)
+			handle(c, (size_t)end, handler, arg);
+		else if (end < 0)
+			refuse(c, 400);
 	}
+}
+
+/* A slot for a new connection: a free one, else the one that has held its
+ * slot longest without being answered (idle, or a request still coming in,
+ * however slowly), closed for it.  So whoever fills the table, a scraper
+ * that connects and asks at once is answered.  -1 if every connection is
+ * being answered. */
+static int slot(struct httpd *h)
+{
+	int v = -1;
+	for (int i = 0; i < HTTPD_MAX_CLIENTS; i++) {
+		const struct client *c = &h->c[i];
+		if (c->fd < 0)
+			return i;
+		if (!c->out && (v < 0 || c->since < h->c[v].since))
+			v = i;
+	}
+	if (v >= 0)
+		drop(&h->c[v]);
+	return v;
 }
 
 static void accept_all(struct httpd *h)
@@ -361,14 +486,12 @@ static void accept_all(struct httpd *h)
 		int i, fd = accept4(h->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0)
 			return;
-		for (i = 0; i < HTTPD_MAX_CLIENTS && h->c[i].fd >= 0; i++)
-			;
-		if (i == HTTPD_MAX_CLIENTS) {
-			close(fd);     /* full: the client retries */
-			return;
+		if ((i = slot(h)) < 0) {
+			close(fd);     /* every slot is writing an answer: the client retries */
+			continue;
 		}
 		h->c[i].fd = fd;
-		h->c[i].last = now_ms();
+		h->c[i].last = h->c[i].since = h->c[i].req = now_ms();
 	}
 }
 
@@ -382,8 +505,8 @@ int httpd__serve(struct httpd *h, int timeout_ms, httpd_handler handler, void *a
 		struct client *c = &h->c[i];
 		if (c->fd < 0)
 			continue;
-		if (t - c->last >= HTTPD_TIMEOUT_MS) {
-			drop(c);       /* idle keep-alive, or a stalled client */
+		if (expired(c, t)) {
+			drop(c);       /* idle keep-alive, a slow request, a stalled reader */
 			continue;
 		}
 		pf[n].fd = c->fd;
@@ -392,16 +515,25 @@ int httpd__serve(struct httpd *h, int timeout_ms, httpd_handler handler, void *a
 		map[n++] = i;
 		busy++;
 	}
-	/* with the table full, leave new clients in the backlog */
-	if (busy < HTTPD_MAX_CLIENTS) {
-		pf[n].fd = h->fd;
-		pf[n].events = POLLIN;
-		pf[n].revents = 0;
-		map[n++] = -1;
+	/* always accepting: a full table makes room (slot) */
+	pf[n].fd = h->fd;
+	pf[n].events = POLLIN;
+	pf[n].revents = 0;
+	map[n++] = -1;
+	/* wake up in time to time out the first client due */
+	if (busy) {
+		uint64_t due = UINT64_MAX;
+		for (int i = 0; i < HTTPD_MAX_CLIENTS; i++) {
+			const struct client *c = &h->c[i];
+			uint64_t d = c->out ? c->last + HTTPD_TIMEOUT_MS : c->nin ?
+			    c->req + HTTPD_REQUEST_MS : c->since + HTTPD_TIMEOUT_MS;
+			if (c->fd >= 0 && d < due)
+				due = d;
+		}
+		int wait = due > t ? (int)(due - t) : 0;
+		if (timeout_ms < 0 || timeout_ms > wait)
+			timeout_ms = wait;
 	}
-	/* wake up in time to time out the oldest client */
-	if (busy && (timeout_ms < 0 || timeout_ms > HTTPD_TIMEOUT_MS))
-		timeout_ms = HTTPD_TIMEOUT_MS;
 	int r = poll(pf, (nfds_t)n, timeout_ms);
 	if (r < 0)
 		return -1;             /* errno: EINTR when a signal came */

@@ -4,10 +4,16 @@
  * thread per client: a scrape is a few kilobytes, answered from memory.
  *
  * Bounds, so that a bad or slow client cannot hold the server: at most
- * HTTPD_MAX_CLIENTS connections (more wait in the kernel's backlog), a
- * request head of at most HTTPD_MAX_REQUEST bytes (431 otherwise), no
- * request bodies (413), and a connection idle or stalled for
- * HTTPD_TIMEOUT_MS is closed.  GET and HEAD only (405); HTTP/1.1
+ * HTTPD_MAX_CLIENTS connections, and when they are all taken a new one
+ * closes the connection that has waited longest unanswered (idle, or a
+ * request still trickling in), so a scraper always gets through; a
+ * request head of at most HTTPD_MAX_REQUEST bytes and HTTPD_MAX_HEADERS
+ * header lines (431 otherwise), complete HTTPD_REQUEST_MS after its first
+ * byte however slowly it comes (else closed); no request bodies (413); a
+ * connection idle, or not reading its answer, for HTTPD_TIMEOUT_MS is
+ * closed.  RFC 9112 framing: differing or malformed Content-Length, both
+ * Content-Length and Transfer-Encoding, a bare CR, a NUL, a malformed
+ * header line: 400 and closed.  GET and HEAD only (405); HTTP/1.1
  * keep-alive (Prometheus reuses its connection) and HTTP/1.0.
  */
 #ifndef PMCSTAT_HTTPD_H
@@ -17,6 +23,8 @@
 
 #define HTTPD_MAX_CLIENTS  64
 #define HTTPD_MAX_REQUEST  8192
+#define HTTPD_MAX_HEADERS  100
+#define HTTPD_REQUEST_MS   5000
 #define HTTPD_TIMEOUT_MS   10000
 
 struct httpd;
@@ -43,8 +51,11 @@ typedef void (*httpd_handler)(void *arg, const struct httpd_request *rq,
 /*
  * httpd__parse_head — parse a request head (request line and headers, NUL-
  * terminated, modified in place: h points into it).  0 for a request to
- * answer, or the status to refuse it with: 400 (not a request line), 505
- * (not HTTP/1.0 or 1.1), 413 (a body), 405 (not GET or HEAD).  h->close:
+ * answer, or the status to refuse it with: 400 (not a request line, a
+ * malformed header line, a bare CR, Content-Length that differ or are not
+ * numbers, or with Transfer-Encoding), 431 (over HTTPD_MAX_HEADERS header
+ * lines), 505 (not HTTP/1.0 or 1.1), 413 (a body), 405 (not GET or
+ * HEAD).  h->close:
  * close after answering (Connection, the version's default, or a refusal).
  */
 struct httpd_head {

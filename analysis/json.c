@@ -1,45 +1,14 @@
 /*
  * json.c — the one JSON string escaper (json.h says why and how): valid
- * UTF-8 in, valid UTF-8 out, with invalid bytes escaped as \u00XX.
+ * UTF-8 in, valid UTF-8 out, with invalid bytes escaped as \u00XX.  What is
+ * valid, and which characters are controls (C0, DEL, C1), is printable.h's
+ * one rule; controls are written as their \uXXXX escapes.
  */
 #include <stddef.h>
 #include <stdio.h>
 
 #include "json.h"
-
-/* Length of the valid UTF-8 sequence at s (1-4), or 0 if s[0] does not
- * start one (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF). */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned char c = s[0];
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t n;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return n;
-}
+#include "printable.h"
 
 static void write_string(FILE *f, const char *str, int html)
 {
@@ -57,16 +26,20 @@ static void write_string(FILE *f, const char *str, int html)
 		case '\t': fputs("\\t", f); s++; continue;
 		case '\r': fputs("\\r", f); s++; continue;
 		}
-		if (c < 0x20 || c == 0x7f || (html && (c == '<' || c == '>' || c == '&'))) {
+		int esc;
+		n = printable__unit((const char *)s, &esc);
+		if (html && (c == '<' || c == '>' || c == '&')) {
 			fprintf(f, "\\u%04x", c);
-			s++;
-		} else if ((n = utf8_len(s)) == 0) {
-			fprintf(f, "\\u%04x", c);   /* not UTF-8: the Latin-1 character */
-			s++;
+		} else if (esc && n == 2) {
+			/* a C1 control (printable.h): its code point, escaped */
+			fprintf(f, "\\u%04x", (unsigned)((s[0] & 0x1f) << 6 | (s[1] & 0x3f)));
+		} else if (esc) {
+			/* C0, DEL, or a byte that is not UTF-8 (its Latin-1 character) */
+			fprintf(f, "\\u%04x", c);
 		} else {
 			fwrite(s, 1, n, f);
-			s += n;
 		}
+		s += n;
 	}
 	putc('"', f);
 }

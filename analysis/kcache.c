@@ -200,17 +200,34 @@ int kcache__dir(int create, const char **why)
 		snprintf(path, sizeof(path), "%s/.cache/pmc", home);
 	else
 		return -1;
-	if (create) {
-		char parent[4096];
-		snprintf(parent, sizeof(parent), "%s", path);
-		char *sl = strrchr(parent, '/');
-		if (sl && sl != parent) {
-			*sl = '\0';
-			(void)mkdir(parent, 0700);    /* ~/.cache as XDG says: 0700 */
-		}
-		(void)mkdir(path, 0700);
+	/* The directory it goes in ($XDG_CACHE_HOME, ~/.cache) is taken as
+	 * itself, not as a symbolic link to elsewhere, and only when it is
+	 * ours or root's: root given a user's XDG_CACHE_HOME (a link to a
+	 * directory of root's, or a directory the user can swap) writes
+	 * nothing through it. */
+	char parent[4096];
+	snprintf(parent, sizeof(parent), "%s", path);
+	char *sl = strrchr(parent, '/');
+	if (!sl || sl == parent)
+		return -1;
+	*sl = '\0';
+	if (create)
+		(void)mkdir(parent, 0700);    /* ~/.cache as XDG says: 0700 */
+	int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (pfd < 0) {
+		if (errno == ELOOP || errno == ENOTDIR)
+			return refuse(why, "is in a directory that is a symbolic link (or not a "
+			    "directory)", path, -1);
+		return -1;
 	}
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fstat(pfd, &sb) != 0 || (sb.st_uid != geteuid() && sb.st_uid != 0)) {
+		close(pfd);
+		return refuse(why, "is in a directory of another user's", path, -1);
+	}
+	if (create)
+		(void)mkdirat(pfd, "pmc", 0700);
+	fd = openat(pfd, "pmc", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	close(pfd);
 	if (fd < 0) {
 		if (errno == ELOOP || errno == ENOTDIR)
 			return refuse(why, "is not a directory (a symbolic link?)", path, -1);

@@ -14,11 +14,19 @@
 
 #include <stddef.h>
 
-/* 1 if s holds a byte a terminal acts on: a C0 control (newline, tab,
- * escape ...) or DEL; else 0. */
+/*
+ * The next unit of s (*s not NUL): its length in bytes (a UTF-8 character,
+ * or one byte that is not part of well-formed UTF-8), and in *escape 1 when
+ * each of its bytes is to be written \xNN: a C0 control (newline, tab,
+ * escape ...), DEL, a C1 control (U+0080..U+009F, or a raw byte
+ * 0x80..0x9f: 0x9b is CSI to an 8-bit terminal), or a byte that is not
+ * UTF-8.  The one rule every text output follows.
+ */
+size_t printable__unit(const char *s, int *escape);
+/* 1 if s holds something printable__unit escapes; else 0. */
 int printable__needs(const char *s);
-/* s copied into out (len >= 1 bytes, cut to fit) with each such byte
- * written \xNN: out. */
+/* s copied into out (len >= 1 bytes, cut to fit between characters) with
+ * each such byte written \xNN: out. */
 char *printable__copy(const char *s, char *out, size_t len);
 /* s (not NULL) itself when it needs nothing, else printable__copy(s, out,
  * len). */

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -26,9 +28,11 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
+#include "pmc.h"
 #include "symbols.h"
 #include "dbgcache.h"
 #include "kcache.h"
+#include "hmap.h"
 #include "printable.h"
 #include "common/dynlib.h"
 #include "common/error.h"
@@ -489,6 +493,7 @@ struct sym_dso {
 	int ko;                       /* the kernel's table */
 	uint64_t kbase;               /* a module: where the recording had it (.text) */
 	int jit_state;                /* perf maps: 0 not looked, 1 has JIT symbols, 2 none */
+	uint64_t jit_move_probes;     /* jitdump: entries looked at matching CODE_MOVEs */
 	int opened;                   /* open attempted */
 	const char *problem;
 	/* ELF */
@@ -699,23 +704,62 @@ static const char *base_name(const char *p)
 	return s && s[1] ? s + 1 : p;
 }
 
+/* A kernel's own file system (procfs, sysfs, tracefs, debugfs ...): its
+ * "regular" files are views of the kernel, and reading one can block
+ * (/proc/kmsg, trace_pipe) or consume what it shows. */
+static int kernel_fs(long type)
+{
+	switch ((unsigned long)type) {
+	case 0x9fa0:        /* PROC_SUPER_MAGIC */
+	case 0x62656572:    /* SYSFS_MAGIC */
+	case 0x74726163:    /* TRACEFS_MAGIC */
+	case 0x64626720:    /* DEBUGFS_MAGIC */
+	case 0x73636673:    /* SECURITYFS_MAGIC */
+	case 0x27e0eb:      /* CGROUP_SUPER_MAGIC */
+	case 0x63677270:    /* CGROUP2_SUPER_MAGIC */
+	case 0xcafe4a11:    /* BPF_FS_MAGIC */
+	case 0xde5e81e4:    /* EFIVARFS_MAGIC */
+	case 0x6165676c:    /* PSTOREFS_MAGIC */
+	case 0x62656570:    /* CONFIGFS_MAGIC */
+	case 0x1cd1:        /* DEVPTS_SUPER_MAGIC */
+	case 0x67596969:    /* RPCAUTH_GSSMAGIC */
+		return 1;
+	}
+	return 0;
+}
+
 int sym__open_regular(const char *path)
 {
 	struct stat sb;
-	int fd, fl;
+	struct statfs fs;
+	int fd, fl, link;
 
 	/* look before opening: opening a device can have effects of its own */
+	if (lstat(path, &sb) != 0)
+		return -errno;
+	/* a link someone else made (in their home, in /tmp) is theirs to point
+	 * anywhere: followed only when it is the reader's or root's */
+	link = S_ISLNK(sb.st_mode);
+	if (link && sb.st_uid != geteuid() && sb.st_uid != 0)
+		return -EPERM;
 	if (stat(path, &sb) != 0)
 		return -errno;
 	if (!S_ISREG(sb.st_mode))
 		return -EINVAL;
-	/* O_NONBLOCK: if it became a FIFO meanwhile, the open does not wait */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (statfs(path, &fs) == 0 && kernel_fs((long)fs.f_type))
+		return -ENODEV;
+	/* O_NONBLOCK: if it became a FIFO meanwhile, the open does not wait;
+	 * O_NOFOLLOW: if it became a link meanwhile, it is not followed */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (link ? 0 : O_NOFOLLOW));
 	if (fd < 0)
-		return -errno;
+		return errno == ELOOP ? -EPERM : -errno;
 	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
 		close(fd);
 		return -EINVAL;
+	}
+	if (fstatfs(fd, &fs) == 0 && kernel_fs((long)fs.f_type)) {
+		close(fd);
+		return -ENODEV;
 	}
 	if ((fl = fcntl(fd, F_GETFL)) >= 0)
 		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
@@ -725,6 +769,8 @@ int sym__open_regular(const char *path)
 static const char *open_problem(int err)
 {
 	return err == -EINVAL ? "not a regular file (a FIFO, socket or device): not read" :
+	    err == -ENODEV ? "a file of the kernel's (procfs, sysfs, tracefs ...): not read" :
+	    err == -EPERM ? "a symbolic link of another user's: not followed" :
 	    err == -ENOENT || err == -ENOTDIR ? "not found" : "cannot be read";
 }
 
@@ -747,7 +793,7 @@ static const char *host_path(const struct symtab *st, const char *path, char *bu
 
 static enum sym_dso_kind classify(const struct symtab *st, const char *path)
 {
-	char magic[4], buf[4200];
+	char magic[sizeof(PMC_SIM_IMAGE_MAGIC) - 1], buf[4200];
 	int fd;
 	ssize_t n;
 
@@ -759,11 +805,13 @@ static enum sym_dso_kind classify(const struct symtab *st, const char *path)
 		return SYM_DSO_ANON;
 	if ((fd = sym__open_regular(host_path(st, path, buf, sizeof(buf)))) < 0)
 		return SYM_DSO_ELF;   /* missing or no file: reported as such at lookup */
-	n = read(fd, magic, 4);
+	n = read(fd, magic, sizeof(magic));
 	close(fd);
-	if (n == 4 && memcmp(magic, ELFMAG, 4) == 0)
-		return SYM_DSO_ELF;
-	return SYM_DSO_MAPFILE;       /* confirmed (or not) at open */
+	/* a binary is read as a perf map only when it says it is one (the
+	 * simulator's images): anything else is an ELF file or nothing */
+	if (n == (ssize_t)sizeof(magic) && memcmp(magic, PMC_SIM_IMAGE_MAGIC, sizeof(magic)) == 0)
+		return SYM_DSO_MAPFILE;
+	return SYM_DSO_ELF;
 }
 
 struct sym_dso *symtab__dso(struct symtab *st, const char *path, const uint8_t *bid,
@@ -834,6 +882,11 @@ struct sym_dso *symtab__jit(struct symtab *st, pid_t pid)
 	if (!d->jit_state)
 		d->jit_state = d->jitdump || stat(d->path, &sb) == 0 ? 1 : 2;
 	return d->jit_state == 1 ? d : NULL;
+}
+
+uint64_t sym_dso__jit_move_probes(const struct sym_dso *d)
+{
+	return d->jit_move_probes;
 }
 
 int sym_dso__jit_capable(const struct sym_dso *d)
@@ -1193,6 +1246,37 @@ static unsigned file_buildid(int fd, uint8_t *out)
  * Debian puts it (by build id) to check the copy against it; else (or
  * without a copy) libdwfl's own search, which opens the file for libdwfl
  * itself, so its fd is the answer, and a copy is made for the next report. */
+/* elfutils opens a .gnu_debuglink's candidates (beside the binary, in its
+ * .debug, under /usr/lib/debug) itself, and reads them whole for their CRC:
+ * 1 when none of those that exist is a file sym__open_regular refuses (a
+ * link to /proc/kmsg beside a user's binary), else 0. */
+static int debuglink_safe(const char *file, const char *debuglink)
+{
+	char dir[PATH_MAX], p[2 * PATH_MAX + 32];
+	const char *fmts[3] = { "%s/%s", "%s/.debug/%s", "/usr/lib/debug%s/%s" };
+	const char *slash;
+	struct stat sb;
+
+	if (!file || !debuglink || !*debuglink)
+		return 1;
+	slash = strrchr(file, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - file) : 1, slash ? file : ".");
+	for (int i = 0; i < 4; i++) {
+		if (i == 3)
+			snprintf(p, sizeof(p), "%s", debuglink);
+		else
+			snprintf(p, sizeof(p), fmts[i], dir, debuglink);
+		if (lstat(p, &sb) == 0) {
+			int fd = sym__open_regular(p);
+			if (fd < 0 && fd != -ENOENT)
+				return 0;
+			if (fd >= 0)
+				close(fd);
+		}
+	}
+	return 1;
+}
+
 static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
     const char *file, const char *debuglink, GElf_Word crc, char **dbgname)
 {
@@ -1214,6 +1298,8 @@ static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwar
 				close(c);
 		}
 	}
+	if (!debuglink_safe(file, debuglink))
+		return -1;
 	fd = dwfl_standard_find_debuginfo(mod, ud, modname, base, file, debuglink, crc, dbgname);
 	if (fd >= 0 && bl > 0 && bl <= 20 && (c = dbgcache__open(fd, bid, (unsigned)bl)) >= 0)
 		close(c);
@@ -1845,6 +1931,9 @@ extra:
 
 /* /tmp/perf-PID.map: "START SIZE name" per line (hex).  Like perf, a map
  * that is neither ours nor root's is not trusted. */
+/* A perf map's text is a line per function: a bigger one is not a map. */
+#define PERFMAP_MAX (1LL << 30)
+
 static int load_perfmap_file(struct sym_dso *d)
 {
 	char buf[4200];
@@ -1860,6 +1949,11 @@ static int load_perfmap_file(struct sym_dso *d)
 	    !(f = fdopen(fd, "r"))) {
 		close(fd);
 		d->problem = "JIT map not owned by this user or root: ignored";
+		return -1;
+	}
+	if (sb.st_size > PERFMAP_MAX) {
+		fclose(f);
+		d->problem = "JIT map over 1 GiB: not read";
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -1932,11 +2026,27 @@ static void jit_debug(struct sym_dso *d, const unsigned char *r, size_t len)
 	}
 }
 
+/* A CODE_MOVE names the code at its old address by the first symbol that
+ * starts there: starts maps an address to that symbol's index in d->tab
+ * (a hash, so that many moves are not each a walk of every symbol). */
+static void index_start(struct sym_dso *d, struct hmap *starts, size_t i)
+{
+	int found;
+	struct hent *e;
+	if (i >= d->tab.n)
+		return;                /* not added (out of memory: tab.nomem says it) */
+	if (!(e = hmap_slot(starts, d->tab.v[i].start, 0, &found)))
+		d->st->nomem = 1;
+	else if (!found)
+		e->v = (uint32_t)i;
+}
+
 static void load_jitdump(struct sym_dso *d)
 {
 	int fd = sym__open_regular(d->jitdump);
 	unsigned char hdr[40], pre[16], *r = NULL;
 	size_t cap = 0;
+	struct hmap starts = { NULL, 0, 0 };
 	uint32_t magic = 0, hsize;
 	FILE *f;
 
@@ -1960,6 +2070,8 @@ static void load_jitdump(struct sym_dso *d)
 		fclose(f);
 		return;
 	}
+	for (size_t i = 0; i < d->tab.n; i++)
+		index_start(d, &starts, i);    /* the perf map's, read before */
 	while (fread(pre, 1, 16, f) == 16) {
 		uint32_t id, size;
 		memcpy(&id, pre, 4);
@@ -1983,23 +2095,26 @@ static void load_jitdump(struct sym_dso *d)
 			memcpy(&addr, r + 32, 8);     /* code_addr (vma at 24 is informative) */
 			memcpy(&csize, r + 40, 8);
 			size_t nl = strnlen((const char *)r + 56, size - 56);
-			if (nl < size - 56 && csize && addr + csize > addr)
+			if (nl < size - 56 && csize && addr + csize > addr) {
 				table_add(&d->tab, addr, csize, intern_sym(d->st, (const char *)r + 56));
+				index_start(d, &starts, d->tab.n - 1);
+			}
 		} else if (id == JIT_CODE_MOVE && size >= 64) {
 			uint64_t from, to, csize;
 			memcpy(&from, r + 32, 8);
 			memcpy(&to, r + 40, 8);
 			memcpy(&csize, r + 48, 8);
-			for (size_t i = 0; i < d->tab.n; i++)
-				if (d->tab.v[i].start == from) {
-					table_add(&d->tab, to, csize, d->tab.v[i].name);
-					break;
-				}
+			const struct hent *e = hmap_find(&starts, from, 0, &d->jit_move_probes);
+			if (e && csize && to + csize > to) {
+				table_add(&d->tab, to, csize, d->tab.v[e->v].name);
+				index_start(d, &starts, d->tab.n - 1);
+			}
 		} else if (id == JIT_CODE_DEBUG_INFO) {
 			jit_debug(d, r, size);
 		}
 	}
 	free(r);
+	free(starts.t);
 	fclose(f);
 	if (d->njl)
 		qsort(d->jl, d->njl, sizeof(*d->jl), jline_cmp);

@@ -127,6 +127,9 @@ int sym_dso__cmp(const struct sym_dso *a, const struct sym_dso *b);
 const char *sym_dso__problem(struct sym_dso *d);
 /* Anonymous memory that can hold JIT code (//anon, [anon:...], memfd). */
 int sym_dso__jit_capable(const struct sym_dso *d);
+/* jitdump: the symbols looked at to match its CODE_MOVE records to the code
+ * they move (about one a move: a measure of the matching's cost). */
+uint64_t sym_dso__jit_move_probes(const struct sym_dso *d);
 
 /* A pc of a mapping (start, pgoff) → the address space lookups use (ELF
  * vaddr; the pc itself for the kernel, JIT maps and workloads). */

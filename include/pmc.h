@@ -1913,6 +1913,12 @@ int pmc_seterror(int err, enum pmc_errcause cause, const char *fmt, ...)
 int pmc_backend_select(const char *_name);
 const char *pmc_backend_name(void);
 
+/* (Linux extension) The first line of the sim backend's workload images,
+ * the files its processes "execute" (perf-map text: "START SIZE name" per
+ * function).  A mapped file is read as such a map only when it starts so:
+ * any other file a recording names is a binary (ELF) or nothing. */
+#define PMC_SIM_IMAGE_MAGIC "# pmc sim image: perf-map text\n"
+
 /* pmc_fini — release every PMC, close the log, forget pmc_init(). */
 void pmc_fini(void);
 

@@ -12,7 +12,7 @@ set -e
 REQUIRED="build-essential pkg-config libelf-dev libdw-dev libpfm4-dev libzstd-dev \
 libcapstone-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev liblzma-dev libbz2-dev libcmocka-dev \
 python3 util-linux procps binutils g++ clang libclang-rt-dev lld"
-OPTIONAL="linux-perf chromium golang-go nodejs prometheus tmux strace xz-utils mold"
+OPTIONAL="linux-perf chromium golang-go nodejs prometheus tmux strace xz-utils mold passwd"
 missing() {
   for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || printf ' %s' "$p"

@@ -3,6 +3,8 @@
 # integration script (TAP output through tests/integration/lib.sh).  Counts
 # individual test cases, prints each failure, and ends with the closing line
 # "N passed, N failed, N skipped".  Exit 0 only if nothing failed.
+# PMC_ONLY="NAME ...": only the unit programs and scripts of those names
+# (test_analysis, dwarf ...), e.g. to try tests/loaded.sh on a few.
 set -u
 cd "$(dirname "$0")/.."
 B=${PMC_BUILD:-build}
@@ -22,6 +24,12 @@ trap 'rm -rf "$log"' EXIT
 # PMCADMIN row state is machine-wide (lib/core/rows.c): tests keep theirs
 # here, not in /run/pmc.
 export PMC_RUNDIR=$log/run
+
+wanted() {             # $1 = a test's name: 1 if PMC_ONLY is unset or names it
+  [ -z "${PMC_ONLY:-}" ] && return 0
+  case " $PMC_ONLY " in *" $1 "*) return 0 ;; esac
+  return 1
+}
 
 run_one() {            # $1 = display name, rest = command
   local name=$1; shift
@@ -51,10 +59,12 @@ run_one() {            # $1 = display name, rest = command
 
 for t in "$B"/tests/test_*; do
   [ -x "$t" ] || continue
+  wanted "$(basename "$t")" || continue
   run_one "unit/$(basename "$t")" "$t"
 done
 for t in tests/integration/*.sh; do
   [ "$(basename "$t")" = lib.sh ] && continue
+  wanted "$(basename "$t" .sh)" || continue
   run_one "integration/$(basename "$t" .sh)" bash "$t"
 done
 

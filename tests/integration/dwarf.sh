@@ -168,7 +168,12 @@ fi
 # do not fit (93 % of gcc -O2 -c reaches main) — those samples are counted
 # in the report's "truncated stacks" line.  perf's dwarf unwinding of the same program
 # and pmc's of perf's file agree on each function's share within 2 points.
-START='(^|;)(libc_start_main|libc_start_call_main|start_thread|clone3?)(;| [0-9]+$)'
+# The dynamic loader's own startup (_start;_dl_start ...) runs before
+# __libc_start_main: a stack that ends at the entry point _start (the first
+# frame after the command's name) reached the start too.  Without it, the
+# loader's samples (3 to 5 % of a short python3 run, more on a busy machine
+# where the run is shorter relative to its start) ate the whole margin.
+START='(^|;)(libc_start_main|libc_start_call_main|start_thread|clone3?)(;| [0-9]+$)|^[^;]*;start(;| [0-9]+$)'
 real() {
   local name=$1 comm=$2; shift 2
   if ! "$PMC" record -q --call-graph dwarf,32768 -f -o "$TMP/r.log" -- "$@" >/dev/null 2>"$TMP/r.err"; then
@@ -186,7 +191,7 @@ real() {
   # without inlined frames: how each tool expands a caller's inlines is
   # symbolization (analysis/symbols.c), not unwinding
   "$PMC" report --no-inline -i "$TMP/r.data" -F folded --comm "$comm" 2>/dev/null | canon >"$TMP/rp.folded"
-  perf script --no-inline -i "$TMP/r.data" --comms "$comm" 2>/dev/null | awk -f "$FOLD" | canon >"$TMP/pp.folded"
+  perf_oracle perf script --no-inline -i "$TMP/r.data" --comms "$comm" | awk -f "$FOLD" | canon >"$TMP/pp.folded"
   # the share of each function where the samples fell (self), for every
   # function perf gives >= 2 %; and pmc unwinds at least as many of perf's
   # samples to the program's start as perf itself (perf stops early more often)

@@ -84,6 +84,62 @@ check "413 for a request body" test "$(http 'GET /metrics HTTP/1.1\r\nContent-Le
 big=$(python3 -c 'print("X-Pad: " + "a" * 9000)')
 check "431 for a request head over 8 KiB" test "$(http "GET /metrics HTTP/1.1\r\n$big\r\n\r\n" "$port")" = "HTTP/1.1 431 Request Header Fields Too Large"
 check "400 for garbage" test "$(http 'hello\r\n\r\n' "$port")" = "HTTP/1.1 400 Bad Request"
+# RFC 9112 framing: what two parsers could read two ways is refused, and answered
+check "400 for two Content-Length that differ" \
+    test "$(http 'GET /metrics HTTP/1.1\r\nContent-Length: 0\r\nContent-Length: 5\r\n\r\nhello' "$port")" = "HTTP/1.1 400 Bad Request"
+check "400 for Content-Length with Transfer-Encoding" \
+    test "$(http 'GET /metrics HTTP/1.1\r\nContent-Length: 0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n' "$port")" = "HTTP/1.1 400 Bad Request"
+check "400 (an answer, not a wait) for bare CR line ends" \
+    test "$(http 'GET /metrics HTTP/1.1\rHost: x\r\r' "$port")" = "HTTP/1.1 400 Bad Request"
+many=$(python3 -c 'print("".join("X-H%d: v\\r\\n" % i for i in range(120)), end="")')
+check "431 for more than 100 header lines" \
+    test "$(http "GET /metrics HTTP/1.1\r\n${many}\r\n" "$port")" = "HTTP/1.1 431 Request Header Fields Too Large"
+late=$(python3 -c 'print("".join("X-H%d: v\\r\\n" % i for i in range(70)), end="")')
+check "a Content-Length on the 71st header line is seen (413, not a second request)" \
+    test "$(http "GET /metrics HTTP/1.1\r\n${late}Content-Length: 40\r\n\r\nGET /nope HTTP/1.1\r\nHost: x\r\n\r\n" "$port")" = "HTTP/1.1 413 Content Too Large"
+# slowloris: 64 connections that send one header byte every 0.5 s (and come
+# back when closed) hold every slot; a scraper that connects and asks at once
+# is answered within 2 s each time (the issue's known answer)
+if python3 - "$port" >"$TMP/slow.out" 2>&1 <<'PY'
+import socket, sys, threading, time
+port = int(sys.argv[1]); stop = False
+def slow():
+    socks = []
+    while not stop:
+        while len(socks) < 64 and not stop:
+            try:
+                s = socket.create_connection(("127.0.0.1", port)); s.sendall(b"G"); socks.append(s)
+            except OSError:
+                time.sleep(0.05)
+        for s in list(socks):
+            try: s.sendall(b"X")
+            except OSError: socks.remove(s); s.close()
+        time.sleep(0.5)
+threading.Thread(target=slow, daemon=True).start()
+time.sleep(3)                      # every slot taken by now
+lat = []
+for i in range(12):
+    t = time.monotonic()
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=2)
+        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        data = b""
+        while True:
+            b = s.recv(65536)
+            if not b: break
+            data += b
+        ok = data.startswith(b"HTTP/1.1 200")
+    except OSError:
+        ok = False
+    lat.append(time.monotonic() - t if ok else None)
+    time.sleep(0.5)
+stop = True
+good = [x for x in lat if x is not None]
+print("answered %d of %d, slowest %.3f s" % (len(good), len(lat), max(good) if good else -1))
+sys.exit(0 if len(good) == len(lat) else 1)
+PY
+then ok "64 slow clients: every scrape answered within 2 s ($(cat "$TMP/slow.out"))"
+else fail "64 slow clients: every scrape answered within 2 s" "$(cat "$TMP/slow.out")"; fi
 if python3 - "$port" <<'PY'
 import http.client, socket, sys
 # keep-alive: two requests on one connection; HEAD has no body
@@ -156,6 +212,33 @@ for i in $(seq 1 500); do [ "$(cat /proc/$WPID/comm 2>/dev/null)" = touch_pages 
 "$PMC" exporter -e page-faults -p "$WPID" -L 127.0.0.1:0 2>"$TMP/p.err" 3>&- &
 EPID=$!; PIDS+=("$EPID")
 eport=$(served_port "$TMP/p.err")
+# processes that name themselves \xff\xfe (not UTF-8) and x<newline>y: the
+# scrape stays valid UTF-8 (promtool clean), nothing cut, and Prometheus
+# stores their series
+HOST=()
+for name in fffe 780a79; do
+  python3 -c 'import sys, time
+open("/proc/self/comm", "wb").write(bytes.fromhex(sys.argv[1])); print("named", flush=True); time.sleep(600)' "$name" >"$TMP/h$name.out" 3>&- &
+  HOST+=($!); PIDS+=($!)
+  for i in $(seq 1 500); do grep -q named "$TMP/h$name.out" && break; sleep 0.02; done
+done
+"$PMC" exporter -e page-faults -p "${HOST[0]},${HOST[1]}" -L 127.0.0.1:0 2>"$TMP/h.err" 3>&- &
+HPID=$!; PIDS+=("$HPID")
+hport=$(served_port "$TMP/h.err")
+curl -s http://127.0.0.1:$hport/metrics >"$TMP/hm"
+check "a comm that is not UTF-8 is escaped (\\\\xff), a newline in one kept (\\n): valid UTF-8" \
+    python3 - "$TMP/hm" "${HOST[0]}" "${HOST[1]}" <<'PY'
+import sys
+m = open(sys.argv[1], "rb").read(); m.decode("utf-8")
+assert ('pid="%s",comm="\\\\xff\\\\xfe"}' % sys.argv[2]).encode() in m, m
+assert ('pid="%s",comm="x\\ny"}' % sys.argv[3]).encode() in m, m
+PY
+if command -v promtool >/dev/null 2>&1; then
+  promtool check metrics <"$TMP/hm" >"$TMP/hlint" 2>&1
+  check "hostile names: promtool check metrics clean" test $? = 0 -a ! -s "$TMP/hlint"
+else
+  skip "hostile names: promtool check metrics" "promtool (Debian package prometheus) is not installed"
+fi
 pport=$(free_port)
 cat >"$TMP/prometheus.yml" <<YML
 global:
@@ -165,6 +248,9 @@ scrape_configs:
   - job_name: pmc
     static_configs:
       - targets: ['127.0.0.1:$eport']
+  - job_name: hostile
+    static_configs:
+      - targets: ['127.0.0.1:$hport']
 YML
 prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
     --web.listen-address=127.0.0.1:$pport --log.level=warn >"$TMP/prom.log" 2>&1 3>&- &
@@ -197,6 +283,11 @@ if ! before=$(wait_for "count_over_time(${series}[10m])" '[ "${v%.*}" -ge 2 ]');
   exec 3>&-; done_testing; exit
 fi
 ok "Prometheus scrapes pmc exporter ($before samples before the workload)"
+if nh=$(wait_for 'count(pmc_events_total{job="hostile"})' '[ "$v" = 2 ]'); then
+  ok "Prometheus stores the series of processes named \\xff\\xfe and x\\ny ($nh series)"
+else
+  fail "Prometheus stores the hostile names' series" "$(promql 'up{job="hostile"}') $(tail -3 "$TMP/prom.log")"
+fi
 echo go >&3
 for i in $(seq 1 3000); do grep -q done "$TMP/wl.out" && break; sleep 0.02; done
 final=$(curl -s http://127.0.0.1:$eport/metrics | sed -n 's/^pmc_events_total{event="page-faults",pid="[0-9]*",comm="touch_pages"} //p')

@@ -29,6 +29,20 @@ perf_record() {
   done
   return 1
 }
+# perf_oracle CMD...: the standard output of a perf command used as the oracle
+# (perf report, perf script ...), its stderr dropped; perf 6.1 aborts now and
+# then (SIGABRT/SIGSEGV, or "assertion failed"), so an abort is tried again,
+# up to three times, before its (empty or cut) output is what the check sees
+perf_oracle() {
+  local try rc
+  for try in 1 2 3; do
+    "$@" >"$TMP/.oracle.out" 2>"$TMP/.oracle.err"; rc=$?
+    [ "$rc" -lt 128 ] && ! grep -q 'assertion failed' "$TMP/.oracle.err" && break
+  done
+  cat "$TMP/.oracle.out"
+  rm -f "$TMP/.oracle.out" "$TMP/.oracle.err"
+  return "$rc"
+}
 # kernel_build_id: the running kernel's build id (hex, from /sys/kernel/notes),
 # empty if it has none
 kernel_build_id() { python3 -c '

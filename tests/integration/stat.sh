@@ -182,6 +182,17 @@ if [ "$rc" = 2 ] && grep -q "9999.*does not have" "$TMP/e4"; then ok "CPU out of
 check "unknown option: exit 2" test "$rc" = 2
 "$PMC" stat 2>/dev/null; rc=$?
 check "nothing to count: exit 2" test "$rc" = 2
+# a process names itself with a comma, a newline, an escape sequence and an
+# 8-bit CSI (0x9b): one CSV row for it, the name quoted (RFC 4180) and
+# printable, no control byte anywhere in either layout
+hostile='printf "a,b\\n\\033[31mX\\233Y" >/proc/self/comm; i=0; while [ $i -lt 50 ]; do i=$((i+1)); done'
+"$PMC" stat --per-process -x, -e task-clock -o "$TMP/hn.csv" -- sh -c "$hostile" 2>/dev/null
+"$PMC" stat --per-process -e task-clock -o "$TMP/hn.txt" -- sh -c "$hostile" 2>/dev/null
+hrow=$(grep -a 'a,b' "$TMP/hn.csv")
+check "--per-process -x,: a hostile name is one quoted, printable field ($hrow)" \
+    sh -c "grep -q '^[0-9]*,[0-9]*,\"a,b\\\\x0a\\\\x1b\\[31mX\\\\x9bY\",[0-9.]*\$' '$TMP/hn.csv'"
+check "--per-process: no control byte (C0 but newline, DEL, C1) in either layout" \
+    sh -c "! LC_ALL=C grep -aq \"\$(printf '[\\001-\\011\\013-\\037\\177-\\237]')\" '$TMP/hn.csv' '$TMP/hn.txt' && grep -q 'a,b.x0a.x1b.31mX.x9bY' '$TMP/hn.txt'"
 "$PMC" stat --help | grep -q -- '--per-process'; check "--help documents the options" test $? = 0
 # careless values: a usage error naming the problem (brief cli-errs, issue 11)
 usage2() {   # NAME TEXT CMD...: exit 2, TEXT on stderr

@@ -41,7 +41,7 @@ usyms() { awk '$4 == "[.]" && $3 ~ /^(shlib_main|libwork\.so|work603010)$/ { pri
 rep() { "$PMC" report --color never -s dso,sym "$@" 2>&1; }
 # ran FILE: a report was made (a check that a name is absent means something)
 ran() { grep -q '^# Samples: [1-9]' "$1"; }
-prep() { perf report --stdio -n --no-children -s dso,sym "$@" 2>/dev/null; }
+prep() { perf_oracle perf report --stdio -n --no-children -s dso,sym "$@"; }
 
 # ---- reference: the binaries where they were recorded ---------------------------
 for r in s a; do rep -i "$TMP/$r.log" >"$TMP/$r.ref"; done
@@ -200,12 +200,12 @@ else
   if command -v perf >/dev/null && perf_record k -N -e cpu-clock -F 4000 -- dd if=/dev/zero \
        of=/dev/null bs=4k count=300000; then
     kref -i "$TMP/k.data" -k "$TMP/vmlinux" >"$TMP/kd.vml"
-    perf report -i "$TMP/k.data" --stdio -n --no-children -s sym -k "$TMP/vmlinux" 2>/dev/null \
+    perf_oracle perf report -i "$TMP/k.data" --stdio -n --no-children -s sym -k "$TMP/vmlinux" \
       >"$TMP/kd.perf"
     check "-k: perf report -k on the same perf.data agrees (kernel symbols, samples)" \
       cmp -s <(ksyms "$TMP/kd.vml") <(ksyms "$TMP/kd.perf")
     kref -i "$TMP/k.data" --kallsyms "$TMP/kallsyms.edited" >"$TMP/kd.ed"
-    perf report -i "$TMP/k.data" --stdio -n --no-children -s sym --kallsyms "$TMP/kallsyms.edited" \
+    perf_oracle perf report -i "$TMP/k.data" --stdio -n --no-children -s sym --kallsyms "$TMP/kallsyms.edited" \
       2>/dev/null >"$TMP/kd.ped"
     check "--kallsyms: perf report --kallsyms agrees (kernel symbols, samples)" \
       cmp -s <(ksyms "$TMP/kd.ed") <(ksyms "$TMP/kd.ped")

@@ -186,6 +186,17 @@ T send-keys -t top "stty -a | grep -o ' -\\?icanon' ; echo TTY-\$((6*7))" Enter
 wait_for '^TTY-42$' >/dev/null
 check "q: the terminal is cooked again (icanon)" grep -qx ' icanon' "$TMP/pane"
 
+# -l on a terminal: top ends by itself, the terminal given back; also when
+# the command ends first (it would otherwise stay until q)
+T send-keys -t top "clear; $PMC top -l 2 -e cpu-clock -d 0.5 -- $TMP/topwork 100000; echo TOP-ENDED-\$((40+1))" Enter
+check "-l 2 on a terminal: top exits by itself" wait_for '^TOP-ENDED-41$'
+check "-l 2: nothing left under the pane's shell" wait_until no_children
+T send-keys -t top "clear; $PMC top -l 2 -e cpu-clock -d 0.5 -- sleep 1; echo TOP-ENDED-\$((40+2))" Enter
+check "-l 2 -- a 1 s command, on a terminal: top exits by itself" wait_for '^TOP-ENDED-42$'
+T send-keys -t top "stty -a | grep -o ' -\\?icanon' ; echo TTY-\$((6*8))" Enter
+wait_for '^TTY-48$' >/dev/null
+check "-l: the terminal is cooked again (icanon)" grep -qx ' icanon' "$TMP/pane"
+
 # Ctrl-C: the same clean end
 T send-keys -t top "clear; $PMC top -e cpu-clock -d 0.5 -- $TMP/topwork 100000" Enter
 wait_for 'hot60' >/dev/null

@@ -282,6 +282,18 @@ static void t_names_printable(void **state)
 	assert_string_equal(printable__str("x\033]0;t\007\n", buf, sizeof(buf)),
 	    "x\\x1b]0;t\\x07\\x0a");
 	assert_string_equal(printable__copy("abc\001def", buf, 6), "abc");   /* cut, not split */
+	/* C1 controls, raw (8-bit CSI) and UTF-8 (U+009B), and bytes that are
+	 * not UTF-8 are escaped; UTF-8 from U+00A0 up is not (0x82 is part of €) */
+	assert_true(printable__needs("a\x9b[31mX"));
+	assert_true(printable__needs("a\xc2\x9b[31mX"));
+	assert_true(printable__needs("\xff\xfe"));
+	assert_true(printable__needs("\xe2\x82"));             /* cut short */
+	assert_true(printable__needs("\xc0\xaf"));             /* overlong '/' */
+	assert_true(printable__needs("\xed\xa0\x80"));         /* a surrogate */
+	assert_false(printable__needs("\xc2\xa0 \xe2\x82\xac \xf0\x9f\x98\x80"));
+	assert_string_equal(printable__str("a\x9b" "b\xc2\x9b" "c\xff", buf, sizeof(buf)),
+	    "a\\x9bb\\xc2\\x9bc\\xff");
+	assert_string_equal(printable__copy("ab\xe2\x82\xac", buf, 5), "ab");   /* whole characters */
 	snprintf(mp, sizeof(mp), "/tmp/perf-%d.map", (int)pid);
 	FILE *f = fopen(mp, "w");
 	assert_non_null(f);
@@ -996,6 +1008,156 @@ static void t_perfmap_anon(void **state)
 	unlink(mp);
 }
 
+/* A kernel's file (procfs, sysfs ...) is refused before it is opened, a
+ * regular one is opened (issue 25 item 9). */
+static void t_open_regular(void **state)
+{
+	char p[PATH_MAX];
+	(void)state;
+	assert_int_equal(sym__open_regular("/proc/self/status"), -ENODEV);
+	assert_int_equal(sym__open_regular("/proc/kmsg"), -ENODEV);
+	if (access("/sys/kernel/notes", F_OK) == 0)
+		assert_int_equal(sym__open_regular("/sys/kernel/notes"), -ENODEV);
+	assert_int_equal(sym__open_regular("/dev/null"), -EINVAL);
+	snprintf(p, sizeof(p), "%s/plain", dir);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fclose(f);
+	int fd = sym__open_regular(p);
+	assert_true(fd >= 0);
+	close(fd);
+}
+
+/* A perf map is read only up to a size a map can have: a 2 GiB (sparse)
+ * /tmp/perf-PID.map is refused, not read through. */
+static void t_perfmap_bound(void **state)
+{
+	struct wlog w;
+	char mp[PATH_MAX];
+	pid_t pid = 999991;
+	(void)state;
+	snprintf(mp, sizeof(mp), "/tmp/perf-%d.map", (int)pid);
+	int fd = open(mp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 2LL << 30), 0);
+	close(fd);
+	uint64_t a[1] = { 0x3f00001010 };
+	w_begin(&w);
+	w_map(&w, pid, 0x3f00000000, 0x100000, 0, "//anon", NULL, 0);
+	w_sample(&w, pid, pid, 0, 1, a, 0);
+	struct profile *p = load(w_end(&w, "perfmapbig.log", 1));
+	const struct prof_frame *fr;
+	profile__frames(p, smp(p, 0).stack, 0, &fr);
+	const char *why = sym_dso__problem(p->f[fr[0].func].dso);
+	unlink(mp);
+	assert_non_null(why);
+	assert_string_equal(why, "JIT map over 1 GiB: not read");
+	profile__free(p);
+}
+
+/* /tmp/perf-PID.map as another user's link to a file only root reads, with
+ * fs.protected_symlinks=0 (issue 25 item 10: the owner was checked after
+ * following the link, so the root-only file's "hex hex name" lines named
+ * root's samples): the link is not followed. */
+static void t_perfmap_link(void **state)
+{
+	struct wlog w;
+	char mp[PATH_MAX], secret[PATH_MAX], old[16] = "";
+	pid_t pid = 999992;
+	(void)state;
+	if (geteuid() != 0)
+		skip();                 /* the sysctl and lchown need root */
+	FILE *ps = fopen("/proc/sys/fs/protected_symlinks", "r+");
+	if (!ps || !fgets(old, sizeof(old), ps) || fseek(ps, 0, SEEK_SET) != 0 ||
+	    fputs("0\n", ps) < 0 || fflush(ps) != 0) {
+		if (ps)
+			fclose(ps);
+		skip();                 /* a container that cannot set it */
+	}
+	snprintf(secret, sizeof(secret), "%s/root-only.map", dir);
+	FILE *f = fopen(secret, "w");
+	assert_non_null(f);
+	fprintf(f, "3f00000000 100000 ROOT_ONLY_SECRET\n");
+	fclose(f);
+	chmod(secret, 0600);
+	snprintf(mp, sizeof(mp), "/tmp/perf-%d.map", (int)pid);
+	unlink(mp);
+	assert_int_equal(symlink(secret, mp), 0);
+	assert_int_equal(lchown(mp, 65534, 65534), 0);
+	uint64_t a[1] = { 0x3f00001010 };
+	w_begin(&w);
+	w_map(&w, pid, 0x3f00000000, 0x100000, 0, "//anon", NULL, 0);
+	w_sample(&w, pid, pid, 0, 1, a, 0);
+	struct profile *p = load(w_end(&w, "perfmaplink.log", 1));
+	const struct prof_frame *fr;
+	profile__frames(p, smp(p, 0).stack, 0, &fr);
+	const char *name = p->f[fr[0].func].name;
+	profile__free(p);
+	unlink(mp);
+	fseek(ps, 0, SEEK_SET);
+	fputs(old, ps);
+	fclose(ps);
+	assert_string_not_equal(name, "ROOT_ONLY_SECRET");
+}
+
+/* jit-PID.dump with 200,000 code loads and 200,000 moves of code that is
+ * not there (issue 25: matched in quadratic time, 17 s): the matching looks
+ * at about one symbol a move, and the one real move still names its code. */
+static void t_jitdump_moves(void **state)
+{
+	struct wlog w;
+	char jp[PATH_MAX];
+	pid_t pid = 999993;
+	const uint64_t n = 200000;
+	(void)state;
+	snprintf(jp, sizeof(jp), "%s/jit-%d.dump", dir, (int)pid);
+	FILE *f = fopen(jp, "wb");
+	assert_non_null(f);
+	uint32_t h32[6] = { 0x4A695444, 1, 40, 62, 0, (uint32_t)pid };
+	uint64_t h64[2] = { 0, 0 };
+	fwrite(h32, 4, 6, f);
+	fwrite(h64, 8, 2, f);
+	for (uint64_t i = 0; i < n; i++) {
+		char name[32];
+		int nl = snprintf(name, sizeof(name), "jit_%llu", (unsigned long long)i) + 1;
+		uint32_t pr[2] = { 0, 56 + (uint32_t)nl };
+		uint32_t pt[2] = { (uint32_t)pid, (uint32_t)pid };
+		uint64_t ts = 0, v[4] = { 0x100000 + 0x10 * i, 0x100000 + 0x10 * i, 0x10, i };
+		fwrite(pr, 4, 2, f);
+		fwrite(&ts, 8, 1, f);
+		fwrite(pt, 4, 2, f);
+		fwrite(v, 8, 4, f);
+		fwrite(name, 1, (size_t)nl, f);
+	}
+	for (uint64_t i = 0; i <= n; i++) {
+		/* CODE_MOVE: prefix, pid, tid, vma, old_code_addr, new_code_addr, size, index */
+		uint32_t pr[2] = { 1, 64 };
+		uint32_t pt[2] = { (uint32_t)pid, (uint32_t)pid };
+		uint64_t ts = 0, from = i < n ? 0x9000000000 + i : 0x100000 + 0x10 * 7;
+		uint64_t v[5] = { 0, from, i < n ? 0xa000000000 + i : 0x3f00000, 0x10, i };
+		fwrite(pr, 4, 2, f);
+		fwrite(&ts, 8, 1, f);
+		fwrite(pt, 4, 2, f);
+		fwrite(v, 8, 5, f);
+	}
+	fclose(f);
+	uint64_t a[1] = { 0x3f00004 };
+	w_begin(&w);
+	w_map(&w, pid, 0x100000, 0x4000000, 0, "//anon", NULL, 0);
+	w_map(&w, pid, 0x7f0000000000, 0x1000, 0, jp, NULL, 0);
+	w_sample(&w, pid, pid, 0, 1, a, 0);
+	struct profile *p = load(w_end(&w, "jitmoves.log", 1));
+	const struct prof_frame *fr;
+	profile__frames(p, smp(p, 0).stack, 0, &fr);
+	assert_string_equal(p->f[fr[0].func].name, "jit_7");
+	uint64_t probes = sym_dso__jit_move_probes(p->f[fr[0].func].dso);
+	print_message("jitdump: %llu symbols looked at for %llu moves\n",
+	    (unsigned long long)probes, (unsigned long long)n + 1);
+	assert_true(probes <= 4 * (n + 1));
+	profile__free(p);
+	unlink(jp);
+}
+
 /* jit-PID.dump: code loads (one moved), debug info; a damaged tail is
  * ignored. */
 static void t_jitdump(void **state)
@@ -1212,6 +1374,10 @@ int main(void)
 		cmocka_unit_test(t_user_frame_under_kernel),
 		cmocka_unit_test(t_perfmap_anon),
 		cmocka_unit_test(t_jitdump),
+		cmocka_unit_test(t_jitdump_moves),
+		cmocka_unit_test(t_perfmap_link),
+		cmocka_unit_test(t_open_regular),
+		cmocka_unit_test(t_perfmap_bound),
 		cmocka_unit_test(t_fifo_and_device),
 		cmocka_unit_test(t_unknown_runs),
 		cmocka_unit_test(t_kernel_kaslr),

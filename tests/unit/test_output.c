@@ -251,6 +251,7 @@ static void test_json_string(void **state)
 	assert_string_equal(json("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\xa5"),
 	    "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\xa5\"");          /* valid UTF-8 kept */
 	assert_string_equal(json("b\xff\xfeusy"), "\"b\\u00ff\\u00feusy\"");
+	assert_string_equal(json("a\xc2\x9b" "b\x9b"), "\"a\\u009bb\\u009b\"");   /* C1: U+009B, raw 0x9b */
 	assert_string_equal(json("\xc3"), "\"\\u00c3\"");               /* cut sequence */
 	assert_string_equal(json("\xc0\xaf"), "\"\\u00c0\\u00af\"");    /* overlong */
 	assert_string_equal(json("\xed\xa0\x80"), "\"\\u00ed\\u00a0\\u0080\""); /* surrogate */

@@ -458,6 +458,13 @@ static int keys(struct top *t, const char *buf, ssize_t n)
 
 /* ---- the loop ---------------------------------------------------------------- */
 
+static uint64_t wall_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 /* Has sampling ended on its own (the command, or every -p/-t target)? */
 static int targets_ended(struct top *t)
 {
@@ -596,7 +603,7 @@ int cmd_top(int argc, char **argv)
 	 * ends (the end is then drawn at each tick until the reader has
 	 * caught up). */
 	uint64_t t0 = cli_target_now_ns(&s->tgt), interval = (uint64_t)(o.delay * 1e9), next = t0 + interval;
-	uint64_t last = t0;
+	uint64_t last = t0, wall0 = wall_ns();
 	int ended = 0, quit = 0, drawn_end = 0, werr = 0, lerr = 0;
 	if (t.tty)
 		draw(&t);
@@ -622,6 +629,13 @@ int cmd_top(int argc, char **argv)
 			}
 			draw(&t);
 		}
+		/* -l on a terminal too: top ends when SECS have passed, though the
+		 * command ended before (the sim's clock then stops: the wall
+		 * clock's SECS) */
+		if (t.tty && ended && s->tgt.duration > 0 &&
+		    ((double)(now - t0) >= s->tgt.duration * 1e9 ||
+		    (double)(wall_ns() - wall0) >= s->tgt.duration * 1e9))
+			break;
 		if (now >= next || (ended && !drawn_end)) {
 			struct live_stats st;
 			live__stats(t.lv, &st);

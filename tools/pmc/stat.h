@@ -42,7 +42,7 @@ enum stat_aggr { AGGR_GLOBAL, AGGR_CPU, AGGR_CORE, AGGR_SOCKET, AGGR_THREAD };
 
 /* A row label of the aggregation: "CPU0", "S0-D0-C1", "S0", "sleep-1234". */
 struct stat_unit {
-	char label[64];
+	char label[160];
 	int ncpus;                      /* CPUs aggregated (core, socket) */
 	int cpu;                        /* AGGR_CPU: the CPU; else -1 */
 };

@@ -19,6 +19,7 @@
 
 #include "pmc.h"
 #include "cli.h"
+#include "printable.h"
 #include "stat.h"
 
 static volatile sig_atomic_t got_signal;
@@ -114,15 +115,19 @@ static void thread_units(struct stat_opts *o, pid_t **tids, int *ntids)
 				cli_die(CLI_EXIT_FAIL, "out of memory");
 			*tids = n;
 			n[(*ntids)++] = tid;
-			char comm[32] = "?", label[64];
+			char comm[32] = "?", shown[4 * sizeof(comm)], label[sizeof(shown) + 16];
 			snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
 			FILE *f = fopen(path, "r");
 			if (f) {
-				if (fgets(comm, sizeof(comm), f))
-					comm[strcspn(comm, "\n")] = '\0';
+				/* the whole name: a newline in it is part of it */
+				size_t got = fread(comm, 1, sizeof(comm) - 1, f);
+				comm[got] = '\0';
+				if (got && comm[got - 1] == '\n')
+					comm[got - 1] = '\0';
 				fclose(f);
 			}
-			snprintf(label, sizeof(label), "%s-%d", comm, (int)tid);
+			snprintf(label, sizeof(label), "%s-%d",
+			    printable__str(comm, shown, sizeof(shown)), (int)tid);
 			add_unit(o, label, -1);
 			if (!dir)
 				break;

@@ -16,6 +16,7 @@
 #include "json.h"
 #include "metrics.h"
 #include "pmclog.h"
+#include "printable.h"
 #include "stat.h"
 
 double stat_value(const struct stat_ev *e, const struct pmc_reading *r)
@@ -123,6 +124,27 @@ static void human_row(struct stat_opts *o, const struct stat_ev *e, const struct
 	fputc('\n', f);
 }
 
+/* One -x field: made printable (printable.h: no control character, so no
+ * line break), then quoted as RFC 4180 says when it holds the separator or
+ * a double quote (doubled inside). */
+static void csv_field(FILE *f, const char *sep, const char *s)
+{
+	char buf[4 * 4096 + 1];
+
+	s = printable__str(s, buf, sizeof(buf));
+	if (!strstr(s, sep) && !strchr(s, '"')) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
 /* value,unit,event[,rsd%],running-ns,running-%,metric,metric-unit */
 static void csv_row(struct stat_opts *o, const struct stat_ev *e, const struct row *w)
 {
@@ -131,14 +153,15 @@ static void csv_row(struct stat_opts *o, const struct stat_ev *e, const struct r
 	const char *unit = is_clock(e) ? "msec" : e->unit;
 
 	if (!e->supported || !w->counted)
-		fprintf(f, "%s%s%s%s%s", e->supported ? "<not counted>" : "<not supported>", s,
-		    e->supported ? unit : "", s, e->name);
+		fprintf(f, "%s%s%s%s", e->supported ? "<not counted>" : "<not supported>", s,
+		    e->supported ? unit : "", s);
 	else if (is_clock(e))
-		fprintf(f, "%.2f%s%s%s%s", w->value / 1e6, s, unit, s, e->name);
+		fprintf(f, "%.2f%s%s%s", w->value / 1e6, s, unit, s);
 	else if (e->unit[0])
-		fprintf(f, "%.2f%s%s%s%s", w->value, s, unit, s, e->name);
+		fprintf(f, "%.2f%s%s%s", w->value, s, unit, s);
 	else
-		fprintf(f, "%.0f%s%s%s%s", w->value, s, unit, s, e->name);
+		fprintf(f, "%.0f%s%s%s", w->value, s, unit, s);
+	csv_field(f, s, e->name);
 	if (o->repeat > 1)
 		fprintf(f, "%s%.2f%%", s, w->counted ? w->rsd : 0.0);
 	if (!e->supported || !w->counted) {
@@ -237,7 +260,8 @@ static void unit_prefix(struct stat_opts *o, int u)
 		return;
 	su = &o->units[u];
 	if (o->sep) {
-		fprintf(f, "%s%s", su->label, o->sep);
+		csv_field(f, o->sep, su->label);
+		fputs(o->sep, f);
 		if (o->aggr == AGGR_CORE || o->aggr == AGGR_SOCKET)
 			fprintf(f, "%d%s", su->ncpus, o->sep);
 	} else if (o->aggr == AGGR_CPU) {
@@ -485,8 +509,8 @@ static void print_proc_table(struct stat_opts *o, struct proc_row *rows, int n, 
 	}
 	if (o->sep) {
 		for (int i = 0; i < n; i++) {
-			fprintf(f, "%d%s%d%s%s", (int)rows[i].pid, o->sep, (int)rows[i].ppid, o->sep,
-			    rows[i].comm);
+			fprintf(f, "%d%s%d%s", (int)rows[i].pid, o->sep, (int)rows[i].ppid, o->sep);
+			csv_field(f, o->sep, rows[i].comm);
 			for (int k = 0; k < o->nev; k++)
 				if (rows[i].seen_exit)
 					fprintf(f, "%s%llu", o->sep, (unsigned long long)rows[i].vals[k]);
@@ -505,9 +529,9 @@ static void print_proc_table(struct stat_opts *o, struct proc_row *rows, int n, 
 	}
 	fputc('\n', f);
 	for (int i = 0; i < n; i++) {
-		char num[64];
+		char num[64], comm[4 * sizeof(rows[i].comm)];
 		fprintf(f, "%8d %8d  %-16s", (int)rows[i].pid, (int)rows[i].ppid,
-		    rows[i].comm[0] ? rows[i].comm : "?");
+		    rows[i].comm[0] ? printable__str(rows[i].comm, comm, sizeof(comm)) : "?");
 		for (int k = 0; k < o->nev; k++)
 			fprintf(f, " %18s", rows[i].seen_exit ?
 			    proc_value(&o->ev[k], rows[i].vals[k], num, sizeof(num)) : "-");

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pmc.h"
 #include "backend/sim/workload.h"
 #include "common/error.h"
 
@@ -546,7 +547,8 @@ int simwl__write_image(struct simwl *w)
 	FILE *f = open_memstream(&text, &len);
 	int rc = 0, fd;
 
-	if (!f || simwl__write_perfmap(w, f) != 0 || fclose(f) != 0) {
+	if (!f || fputs(PMC_SIM_IMAGE_MAGIC, f) < 0 || simwl__write_perfmap(w, f) != 0 ||
+	    fclose(f) != 0) {
 		free(text);
 		pmc__set_reason("sim: out of memory");
 		return -ENOMEM;
