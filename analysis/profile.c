@@ -121,6 +121,7 @@ struct prof_priv {
 	size_t nuwp, capuwp;
 	int keep_sb;               /* prof_load_opts.sideband */
 	int leaf_only;             /* prof_load_opts.leaf_only */
+	int zero_frames;           /* prof_load_opts.zero_frames */
 	struct walk_memo *wm;      /* the latest grouped walk's groups (foreach_group) */
 	int sums;                  /* prof_load_opts.sums, and the input allows it */
 	struct agg *ag;            /* its entries, in the order of their first samples */
@@ -885,7 +886,7 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		uint32_t npc = cc->pl_npc;
 		const uint64_t *pcs = cc->pl_pc;
 		const uint8_t *fl = cc->pl_pcflags;
-		while (npc > 1 && cc->pl_pc[npc - 1] == 0)
+		while (npc > 1 && cc->pl_pc[npc - 1] == 0 && !p->priv->zero_frames)
 			npc--;
 		if (p->priv->leaf_only && !cc->pl_nuregs)
 			npc = 1;
@@ -1331,6 +1332,8 @@ static int load(struct profile **out, const char *path, const struct prof_load_o
 	p->priv->leaf_only = o && o->leaf_only;
 	p->priv->sums = sums;
 	input__set_sample_leaf(in, p->priv->leaf_only);
+	p->priv->zero_frames = o && o->zero_frames;
+	input__set_sample_zeros(in, p->priv->zero_frames);
 	input__set_sample_unordered(in, o && o->input_order);
 	struct loading ld = { p, o };
 	int rc = input__set_sample_sink(in, take_sample, &ld);

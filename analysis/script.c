@@ -162,7 +162,10 @@ static void where(struct profile *p, const struct prof_frame *fr, int caller, st
 {
 	const struct prof_loc *l = &p->l[fr->loc];
 	const struct prof_func *fn = &p->f[l->func];
-	w->dso = sym_dso__path(l->dso);
+	/* perf names a binary by its path, the kernel and its modules by
+	 * their names: "[kernel.kallsyms]", "[ext4]" (map__fprintf_dsoname) */
+	w->dso = sym_dso__kind(l->dso) == SYM_DSO_KERNEL ? sym_dso__name(l->dso) :
+	    sym_dso__path(l->dso);
 	if (profile__func_unresolved(p, l->func)) {
 		w->sym = NULL;
 		w->off = 0;

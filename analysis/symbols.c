@@ -25,12 +25,12 @@
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
+#include <libiberty/demangle.h>
 
 #include "symbols.h"
 #include "dbgcache.h"
 #include "kcache.h"
 #include "printable.h"
-#include "common/dynlib.h"
 #include "common/error.h"
 #include "common/grow.h"
 #include "common/sysinfo.h"
@@ -1068,53 +1068,31 @@ int sym_dso__cmp(const struct sym_dso *a, const struct sym_dso *b)
 
 /* ---- demangling --------------------------------------------------------- */
 
-typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
-
-static cxa_demangle_fn demangler(void)
+/* libiberty's cplus_demangle, as perf 6.1 calls it (util/symbol-elf.c
+ * demangle_sym: DMGL_NO_OPTS, with DMGL_PARAMS | DMGL_ANSI under -v): the
+ * auto style tries Rust first (legacy "_ZN...17h<hash>E", its ".llvm.N"
+ * suffix and hash dropped, "$LT$" decoded; v0 "_R...") and then the
+ * Itanium C++ ABI.  Only names that can be mangled are handed to it (the
+ * check is the cost of every other name). */
+const char *sym__demangle(const char *name, int params, char *buf, size_t len)
 {
-	static int tried;
-	static cxa_demangle_fn fn;
-	if (!tried) {
-		static const char *const names[] = { "__cxa_demangle" };
-		void *f[1];
-		tried = 1;
-		/* libstdc++'s demangler, if the machine has it: not a link dependency */
-		if (pmc__dl_load("libstdc++.so.6", names, f, 1, NULL, 0) == 0)
-			PMC_DL_SET(fn, f[0]);
-	}
-	return fn;
-}
-
-/* Rust legacy names demangle as Itanium ones ending in "::h<16 hex>". */
-static void strip_rust_hash(char *s)
-{
-	size_t n = strlen(s);
-	if (n > 19 && strncmp(s + n - 19, "::h", 3) == 0) {
-		for (size_t i = n - 16; i < n; i++)
-			if (!isxdigit((unsigned char)s[i]))
-				return;
-		s[n - 19] = '\0';
-	}
-}
-
-const char *sym__demangle(const char *name, char *buf, size_t len)
-{
-	cxa_demangle_fn fn;
 	char *out;
-	int status = -1;
 
-	if (!name || strncmp(name, "_Z", 2) != 0 || !(fn = demangler()))
+	if (!name || name[0] != '_' || (name[1] != 'Z' && name[1] != 'R' &&
+	    strncmp(name, "_GLOBAL_", 8) != 0))
 		return name;
-	out = fn(name, NULL, NULL, &status);
-	if (!out || status != 0) {
-		free(out);
+	out = cplus_demangle(name, DMGL_AUTO | (params ? DMGL_PARAMS | DMGL_ANSI : 0));
+	if (!out)
 		return name;
-	}
 	snprintf(buf, len, "%s", out);
 	free(out);
-	if (strstr(name, "17h") && name[strlen(name) - 1] == 'E')
-		strip_rust_hash(buf);
 	return buf;
+}
+
+/* Demangled as the table's options say (symtab_opts.demangle). */
+static const char *demangled(const struct symtab *st, const char *name, char *buf, size_t len)
+{
+	return st->o.demangle ? sym__demangle(name, st->o.demangle > 1, buf, len) : name;
 }
 
 static const char *intern_sym(struct symtab *st, const char *raw)
@@ -1122,9 +1100,7 @@ static const char *intern_sym(struct symtab *st, const char *raw)
 	char buf[4096];
 	if (!raw)
 		return symtab__intern(st, UNKNOWN);
-	if (st->o.demangle)
-		raw = sym__demangle(raw, buf, sizeof(buf));
-	return symtab__intern(st, raw);
+	return symtab__intern(st, demangled(st, raw, buf, sizeof(buf)));
 }
 
 /* ---- opening ------------------------------------------------------------ */
@@ -1338,7 +1314,7 @@ static void load_plt(struct sym_dso *d, Elf *e, GElf_Addr bias)
 			continue;
 		char dm[1024];
 		snprintf(buf, sizeof(buf), "%s@plt",
-		    d->st->o.demangle ? sym__demangle(sn, dm, sizeof(dm)) : sn);
+		    demangled(d->st, sn, dm, sizeof(dm)));
 		table_add(&d->plt, base + 16 * i + bias, 16, symtab__intern(d->st, buf));
 	}
 }
@@ -1508,7 +1484,7 @@ static int ko_read(struct sym_dso *d, int fd)
 			    sym.st_shndx != text || !(n = elf_strptr(e, sh.sh_link, sym.st_name)) || !*n)
 				continue;
 			table_add(&d->tab, sym.st_value, sym.st_size ? sym.st_size : 1, symtab__intern(d->st,
-			    d->st->o.demangle ? sym__demangle(n, dm, sizeof(dm)) : n));
+			    demangled(d->st, n, dm, sizeof(dm))));
 		}
 	}
 	table_sort(&d->tab);
@@ -2351,7 +2327,8 @@ int sym_dso__find_func(struct sym_dso *d, const char *name, uint64_t *start, uin
 			if (!sn || GELF_ST_TYPE(sym.st_info) != STT_FUNC)
 				continue;
 			if (name_matches(sn, name) ||
-			    name_matches(sym__demangle(sn, buf, sizeof(buf)), name)) {
+			    name_matches(sym__demangle(sn, 1, buf, sizeof(buf)), name) ||
+			    name_matches(sym__demangle(sn, 0, buf, sizeof(buf)), name)) {
 				*start = a;
 				*size = sym.st_size;
 				return 0;
