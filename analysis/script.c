@@ -280,12 +280,25 @@ static void text_sample(const struct ctx *c, const struct prof_sample *s)
 		uint64_t a = pcs[k] - (uint64_t)back;
 		if (user[k] & PROF_PC_USER)
 			profile__map_offset(p, s->pid, a, &a);   /* perf: user frames as file offsets */
-		where(p, &fr[k], caller && !back, &w);
+		/* perf names a frame-pointer or kernel chain's caller by the
+		 * symbol at its return address itself (thread__find_symbol on
+		 * the address): where a call is the last instruction of its
+		 * function (a noreturn call), or a label starts right after it
+		 * (ld.so's _dl_start_user), that is the next symbol, not the
+		 * caller's, which reports name (fr[k], looked up at pc - 1) */
+		struct prof_frame at = fr[k];
+		if (caller && !back) {
+			uint8_t f1 = user[k];
+			uint32_t l1;
+			if (profile__locate(p, s->pid, &pcs[k], &f1, 1, &l1) == 0)
+				at.loc = l1;
+		}
+		where(p, &at, 0, &w);
 		/* perf expands the inlined functions of callers (not of the
 		 * sampled pc), innermost first at the same address, and names the
 		 * function by its DWARF name, "(inlined)" where that is not the
 		 * symbol's (a .constprop clone, a versioned alias) */
-		const char *dn = k > 0 && !c->o->no_inline ? dwarf_name(c, fr[k].loc) : NULL;
+		const char *dn = k > 0 && !c->o->no_inline ? dwarf_name(c, at.loc) : NULL;
 		if (k > 0 && !c->o->no_inline) {
 			const struct prof_frame *in;
 			int ni = profile__loc_frames(p, fr[k].loc, &in);

@@ -1198,6 +1198,7 @@ struct alias_cand {
 	uint64_t addr, size;
 	int bind;
 	const char *name;
+	int ix;                   /* symbol-table order: the first wins a tie */
 };
 
 static size_t underscores(const char *s)
@@ -1244,7 +1245,7 @@ static const char *irelative_name(Elf *e, Elf_Data *sd, size_t strndx, GElf_Addr
 		    !(n = elf_strptr(e, strndx, s.st_name)) || !*n)
 			continue;
 		/* the ifunc, not its resolver, which often has the same address */
-		struct alias_cand c = { s.st_value, s.st_size, GELF_ST_BIND(s.st_info), n };
+		struct alias_cand c = { s.st_value, s.st_size, GELF_ST_BIND(s.st_info), n, i };
 		int ifunc = type == STT_GNU_IFUNC;
 		if (!best.name || ifunc > best_ifunc ||
 		    (ifunc == best_ifunc && alias_better(&c, &best))) {
@@ -2126,7 +2127,9 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 static int alias_cmp(const void *a, const void *b)
 {
 	const struct alias_cand *x = a, *y = b;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->ix < y->ix ? -1 : x->ix > y->ix;
 }
 
 /* The addresses of d that several function symbols name, each with perf's
@@ -2156,17 +2159,23 @@ static void alias_build(struct sym_dso *d)
 			c = nc;
 			cap = ncap;
 		}
-		c[n++] = (struct alias_cand){ addr, sym.st_size, GELF_ST_BIND(sym.st_info), name };
+		c[n++] = (struct alias_cand){ addr, sym.st_size, GELF_ST_BIND(sym.st_info), name, i };
 	}
 	if (n)
 		qsort(c, n, sizeof(*c), alias_cmp);
 	for (size_t i = 0; i < n;) {
 		size_t j = i + 1, best = i;
-		for (; j < n && c[j].addr == c[i].addr; j++)
-			if (alias_better(&c[j], &c[best]))
-				best = j;
+		while (j < n && c[j].addr == c[i].addr)
+			j++;
+		/* perf compares the names it shows, demangled (Rust's
+		 * "<usize as ...>::fmt" over "<u64 as ...>::fmt", longer) */
+		for (size_t k = i; j - i > 1 && k < j; k++) {
+			c[k].name = intern_sym(d->st, c[k].name);
+			if (k > i && alias_better(&c[k], &c[best]))
+				best = k;
+		}
 		if (j - i > 1)
-			table_add(&d->alias, c[i].addr, 1, intern_sym(d->st, c[best].name));
+			table_add(&d->alias, c[i].addr, 1, c[best].name);
 		i = j;
 	}
 	free(c);
