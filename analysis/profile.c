@@ -1514,7 +1514,7 @@ static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, in
 			return nomem(p), NO_IX;
 		}
 		e2->v = (uint32_t)p->nl;
-		p->l[p->nl++] = (struct prof_loc){ d, addr, f, -1, NULL };
+		p->l[p->nl++] = (struct prof_loc){ d, addr, f, -1, NULL, s };
 	}
 	e->v = e2->v;   /* different maps: e is still valid */
 	return e2->v;

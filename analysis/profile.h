@@ -59,6 +59,10 @@ struct prof_loc {
 	uint32_t func;
 	int32_t line;            /* -1 not looked up, 0 none */
 	const char *file;
+	/* the start of the symbol holding addr: a function (one name in one
+	 * binary) can be several symbols, C++ overloads or C statics of one
+	 * name, and an offset is from the symbol's own start */
+	uint64_t start;
 };
 
 /* A sample as reports see it (stored packed: samples.h). */

@@ -171,7 +171,7 @@ static void where(struct profile *p, const struct prof_frame *fr, int caller, st
 		w->off = 0;
 	} else {
 		w->sym = fn->name;
-		w->off = l->addr + (caller ? 1 : 0) - fn->start;
+		w->off = l->addr + (caller ? 1 : 0) - l->start;
 	}
 }
 

@@ -256,7 +256,7 @@ static void t_perfmap_and_kernel(void **state)
 	int n = profile__frames(p, smp(p, 0).stack, 0, &fr);
 	assert_int_equal(n, 2);
 	assert_string_equal(p->f[fr[0].func].name, "jitted_hot");
-	assert_string_equal(p->f[fr[1].func].name, "ns::foo()");   /* demangled */
+	assert_string_equal(p->f[fr[1].func].name, "ns::foo");   /* demangled, as perf: no "()" */
 	n = profile__frames(p, smp(p, 1).stack, 0, &fr);
 	assert_int_equal(n, 3);
 	assert_string_equal(p->f[fr[0].func].name, "do_syscall_64");
@@ -520,11 +520,26 @@ static void t_demangle(void **state)
 {
 	char buf[256];
 	(void)state;
-	assert_string_equal(sym__demangle("_ZN2ns3fooEi", buf, sizeof(buf)), "ns::foo(int)");
-	/* Rust legacy: the hash is dropped */
-	assert_string_equal(sym__demangle("_ZN4core3fmt5write17h0123456789abcdefE", buf, sizeof(buf)),
-	    "core::fmt::write");
-	assert_string_equal(sym__demangle("main", buf, sizeof(buf)), "main");
+	/* perf 6.1's default: no parameter list; -v: with it */
+	assert_string_equal(sym__demangle("_ZN2ns3fooEi", 0, buf, sizeof(buf)), "ns::foo");
+	assert_string_equal(sym__demangle("_ZN2ns3fooEi", 1, buf, sizeof(buf)), "ns::foo(int)");
+	assert_string_equal(sym__demangle("_ZN2ns7run_hotEm.cold", 0, buf, sizeof(buf)),
+	    "ns::run_hot");   /* perf prints the clone suffix only with -v */
+	/* Rust legacy: the hash is dropped, $LT$..$GT$ decoded, .llvm.N dropped */
+	assert_string_equal(sym__demangle("_ZN4core3fmt5write17h0123456789abcdefE", 0, buf,
+	    sizeof(buf)), "core::fmt::write");
+	assert_string_equal(sym__demangle("_ZN9hashbrown3raw21RawTable$LT$T$C$A$GT$14reserve_rehash"
+	    "17h946be7c44156641fE.llvm.4646660702814907862", 0, buf, sizeof(buf)),
+	    "hashbrown::raw::RawTable<T,A>::reserve_rehash");
+	assert_string_equal(sym__demangle("_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$$u7d$"
+	    "17h0123456789abcdefE", 0, buf, sizeof(buf)), "std::rt::lang_start::{{closure}}");
+	/* Rust v0 */
+	assert_string_equal(sym__demangle("_RNvXsd_NtNtNtCsgEmfK2I1SDS_4core3fmt3num3impyNtB9_"
+	    "7Display3fmt", 0, buf, sizeof(buf)), "<u64 as core::fmt::Display>::fmt");
+	assert_string_equal(sym__demangle("_RNvNtCsjrHSEGnQ3l9_3std2rt19lang_start_internal", 0, buf,
+	    sizeof(buf)), "std::rt::lang_start_internal");
+	assert_string_equal(sym__demangle("main", 0, buf, sizeof(buf)), "main");
+	assert_string_equal(sym__demangle("_Rfoo!", 0, buf, sizeof(buf)), "_Rfoo!");
 }
 
 /* A fork, filters, sort keys, children, trees, PROCEXIT, USERDATA, truncation. */
