@@ -25,7 +25,7 @@ static void usage(FILE *f)
 	    "when the file is on this machine.\n"
 	    "\n"
 	    "  -i, --input FILE       the log (default: standard input if it is a pipe,\n"
-	    "                         else pmc.log; '-': standard input)\n"
+	    "                         else pmc.log, else perf.data; '-': standard input)\n"
 	    "  -d, --dso NAME         the function in this binary (name or path)\n"
 	    "      --pid LIST, --tid LIST, --cpu LIST, --comm LIST\n"
 	    "                         count only these samples\n"

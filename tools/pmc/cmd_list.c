@@ -185,6 +185,9 @@ static int print_text(const struct list_opts *o, struct catalogue *c)
 		size_t width = 0, count = 0, total = 0;
 		char nb[512];
 
+		if (o->category && strcmp(cat, o->category) != 0)
+			continue;
+
 		for (size_t i = 0; i < c->n; i++) {
 			if (strcmp(c->v[i].category, cat))
 				continue;

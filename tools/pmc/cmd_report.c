@@ -29,7 +29,7 @@ static void usage(FILE *f)
 	    "graphs, per-process counts and USERDATA markers; or export the profile.\n"
 	    "\n"
 	    "  -i, --input FILE       the log (default: standard input if it is a pipe,\n"
-	    "                         else pmc.log; '-': standard input)\n"
+	    "                         else pmc.log, else perf.data; '-': standard input)\n"
 	    "      --follow           the log is still being written: read until its end\n"
 	    "  -s, --sort KEYS        comma list of comm,pid,tid,dso,sym,srcline,cpu\n"
 	    "                         (default comm,dso,sym; perf's column names\n"

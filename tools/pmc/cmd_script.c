@@ -26,7 +26,7 @@ static void usage(FILE *f)
 	    "frame, then a blank line).\n"
 	    "\n"
 	    "  -i, --input FILE       the log (default: standard input if it is a pipe,\n"
-	    "                         else pmc.log; '-': standard input)\n"
+	    "                         else pmc.log, else perf.data; '-': standard input)\n"
 	    "  -F, --fields LIST      comma list of comm,tid,pid,time,cpu,event,period,\n"
 	    "                         ip,sym,symoff,dso,callchain (perf's names; the\n"
 	    "                         default is perf's: comm,tid,time,period,event,ip,\n"
