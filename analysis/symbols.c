@@ -1095,6 +1095,14 @@ static const char *demangled(const struct symtab *st, const char *name, char *bu
 	return st->o.demangle ? sym__demangle(name, st->o.demangle > 1, buf, len) : name;
 }
 
+/* A kernel symbol's name, interned: demangled only with demangle_kernel
+ * (perf's --demangle-kernel; a kernel built with Rust has v0 names). */
+static const char *kernel_name(struct symtab *st, const char *raw)
+{
+	char buf[4096];
+	return symtab__intern(st, st->o.demangle_kernel ? demangled(st, raw, buf, sizeof(buf)) : raw);
+}
+
 static const char *intern_sym(struct symtab *st, const char *raw)
 {
 	char buf[4096];
@@ -2077,7 +2085,7 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 			/* the module's own .ko: offsets from its base */
 			if (!(t = table_find(&d->tab, addr - d->kbase)))
 				return -1;
-			*name = t->name;
+			*name = kernel_name(d->st, t->name);
 			*start = t->start + d->kbase;
 			*size = t->size;
 			return 0;
@@ -2103,7 +2111,7 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 		/* in this boot's addresses (the table), answered in the recording's */
 		if (!(t = ksym_find(k, addr + d->st->kdelta, &tb)))
 			return -1;
-		*name = symtab__intern(d->st, t->name);
+		*name = kernel_name(d->st, t->name);
 		*start = t->start - d->st->kdelta;
 		*size = t->size;
 		return 0;

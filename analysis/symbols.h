@@ -46,6 +46,9 @@ struct symtab_opts {
 	 * default: no parameter lists), 2 names with their parameter lists
 	 * (perf's -v) */
 	int demangle;
+	/* kernel symbols demangled too (perf's --demangle-kernel; off by
+	 * default, as perf's) */
+	int demangle_kernel;
 	const char *kallsyms;    /* default "/proc/kallsyms" */
 	const char *perfmap_dir; /* default "/tmp" */
 	const char *debug_dir;   /* extra place for debug files (default none) */

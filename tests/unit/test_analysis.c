@@ -542,6 +542,34 @@ static void t_demangle(void **state)
 	assert_string_equal(sym__demangle("_Rfoo!", 0, buf, sizeof(buf)), "_Rfoo!");
 }
 
+/* Kernel symbols are demangled only with demangle_kernel (perf's
+ * --demangle-kernel): a kernel built with Rust has v0 names. */
+static void t_demangle_kernel(void **state)
+{
+	char ks[300];
+	const char *name;
+	uint64_t start, size;
+	(void)state;
+	snprintf(ks, sizeof(ks), "%s/kallsyms.rust", dir);
+	FILE *f = fopen(ks, "w");
+	assert_non_null(f);
+	fprintf(f, "ffffffff81000000 T _stext\nffffffff81001000 T "
+	    "_RNvNtCsjrHSEGnQ3l9_3std2rt19lang_start_internal\nffffffff81002000 T _etext\n");
+	fclose(f);
+	for (int dk = 0; dk < 2; dk++) {
+		struct symtab_opts so = { .demangle = 1, .demangle_kernel = dk, .kallsyms = ks };
+		struct symtab *st = symtab__new(&so);
+		assert_non_null(st);
+		struct sym_dso *k = symtab__kernel(st);
+		assert_non_null(k);
+		assert_int_equal(sym_dso__func(k, 0xffffffff81001010ull, &name, &start, &size), 0);
+		assert_string_equal(name, dk ? "std::rt::lang_start_internal" :
+		    "_RNvNtCsjrHSEGnQ3l9_3std2rt19lang_start_internal");
+		symtab__free(st);
+	}
+	unlink(ks);
+}
+
 /* A fork, filters, sort keys, children, trees, PROCEXIT, USERDATA, truncation. */
 static void t_aggregation(void **state)
 {
@@ -1218,6 +1246,7 @@ int main(void)
 		cmocka_unit_test(t_func_lookup_as_libdwfl),
 		cmocka_unit_test(t_plt_irelative),
 		cmocka_unit_test(t_demangle),
+		cmocka_unit_test(t_demangle_kernel),
 		cmocka_unit_test(t_aggregation),
 		cmocka_unit_test(t_not_a_log),
 		cmocka_unit_test(t_603010_libpmc),

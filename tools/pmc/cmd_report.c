@@ -70,6 +70,7 @@ static void usage(FILE *f)
 	    "  -f, --force            overwrite FILE\n"
 	    "      --no-demangle      keep C++/Rust names mangled (--demangle: the\n"
 	    "                         default, names without parameter lists, as perf's)\n"
+	    "      --demangle-kernel  demangle kernel symbols too (Rust in the kernel)\n"
 	    "  -v, --verbose          C++ names with their parameter lists (perf's -v)\n"
 	    "      --header-only      print the recording's header lines, no report\n"
 	    "      --color WHEN       always, never, auto (default: on a terminal)\n"
@@ -95,7 +96,8 @@ int cmd_report(int argc, char **argv)
 {
 	enum {
 		O_CHILDREN = 256, O_NOCHILDREN, O_PLIMIT, O_FOLLOW, O_NOINLINE, O_NODEMANGLE, O_COLOR,
-		O_STDIO, O_MAXSTACK, O_PERCENTAGE, O_WALL, O_DEMANGLE, O_HEADER_ONLY, O_TUI
+		O_STDIO, O_MAXSTACK, O_PERCENTAGE, O_WALL, O_DEMANGLE, O_DEMANGLE_KERNEL, O_HEADER_ONLY,
+		O_TUI
 	};
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
@@ -119,6 +121,7 @@ int cmd_report(int argc, char **argv)
 		{ "force", no_argument, NULL, 'f' },
 		{ "no-demangle", no_argument, NULL, O_NODEMANGLE },
 		{ "demangle", no_argument, NULL, O_DEMANGLE },
+		{ "demangle-kernel", no_argument, NULL, O_DEMANGLE_KERNEL },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "header-only", no_argument, NULL, O_HEADER_ONLY },
 		{ "threads", no_argument, NULL, 'T' },
@@ -209,6 +212,7 @@ int cmd_report(int argc, char **argv)
 		case 'f': force = 1; break;
 		case O_NODEMANGLE: lo.sym.demangle = 0; break;
 		case O_DEMANGLE: lo.sym.demangle = 1; break;
+		case O_DEMANGLE_KERNEL: lo.sym.demangle_kernel = 1; break;
 		case 'v': verbose = 1; break;
 		case O_HEADER_ONLY: header_only = 1; break;
 		case 'T': threads = 1; break;

@@ -49,6 +49,7 @@ static void usage(FILE *f)
 	    "  -f, --force            overwrite FILE\n"
 	    "      --no-demangle      keep C++/Rust names mangled (--demangle: the\n"
 	    "                         default, names without parameter lists, as perf's)\n"
+	    "      --demangle-kernel  demangle kernel symbols too (Rust in the kernel)\n"
 	    "  -v, --verbose          C++ names with their parameter lists (perf's -v)\n"
 	    "      --header           the recording's header lines ('# ...') first\n"
 	    "  -h, --help             this help\n"
@@ -60,7 +61,7 @@ static void usage(FILE *f)
 int cmd_script(int argc, char **argv)
 {
 	enum {
-		O_TASK = 256, O_MMAP, O_NS, O_FORMAT, O_NODEMANGLE, O_NOINLINE, O_DEMANGLE, O_HEADER
+		O_TASK = 256, O_MMAP, O_NS, O_FORMAT, O_NODEMANGLE, O_NOINLINE, O_DEMANGLE, O_DEMANGLE_KERNEL, O_HEADER
 	};
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
@@ -77,6 +78,7 @@ int cmd_script(int argc, char **argv)
 		{ "force", no_argument, NULL, 'f' },
 		{ "no-demangle", no_argument, NULL, O_NODEMANGLE },
 		{ "demangle", no_argument, NULL, O_DEMANGLE },
+		{ "demangle-kernel", no_argument, NULL, O_DEMANGLE_KERNEL },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "header", no_argument, NULL, O_HEADER },
 		{ "no-inline", no_argument, NULL, O_NOINLINE },
@@ -117,6 +119,7 @@ int cmd_script(int argc, char **argv)
 		case 'f': force = 1; break;
 		case O_NODEMANGLE: lo.sym.demangle = 0; break;
 		case O_DEMANGLE: lo.sym.demangle = 1; break;
+		case O_DEMANGLE_KERNEL: lo.sym.demangle_kernel = 1; break;
 		case 'v': verbose = 1; break;
 		case O_HEADER: header = 1; break;
 		case O_NOINLINE: o.no_inline = 1; break;
