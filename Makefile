@@ -46,7 +46,9 @@ ALLCFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -fno-omit-frame-pointer -D_
 # the loader's relocation of their tables (41 000 and 75 000 entries) was
 # most of every pmc command's start-up; their -dev packages give the headers.
 LDLIBS_LIB := -lzstd -lpthread -lm
-LDLIBS_ANA := -ldw -lelf -lprotobuf-c -lz
+# libiberty (Debian's libiberty-dev) is the demangler perf uses
+# (cplus_demangle: C++ and Rust); Debian ships it as an archive only.
+LDLIBS_ANA := -ldw -lelf -lprotobuf-c -lz -liberty
 LDLIBS_TEST:= -lcmocka
 # The pmc command links the analysis layer's libraries (elfutils,
 # protobuf-c and what they pull in) statically (their Debian -dev packages

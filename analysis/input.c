@@ -194,6 +194,12 @@ void input__set_sample_leaf(struct pmcstat_input *in, int on)
 		perfdata__set_sample_leaf(in->pd, on);
 }
 
+void input__set_sample_zeros(struct pmcstat_input *in, int on)
+{
+	if (in->kind == K_PERFDATA)
+		perfdata__set_sample_zeros(in->pd, on);
+}
+
 void input__set_sample_unordered(struct pmcstat_input *in, int on)
 {
 	if (in->kind == K_PERFDATA)

@@ -34,6 +34,8 @@ int input__set_sample_sink(struct pmcstat_input *in, perfdata_sample_fn fn, void
 /* on: only each chain's first pc to that sink (perfdata__set_sample_leaf);
  * nothing for a pmc log. */
 void input__set_sample_leaf(struct pmcstat_input *in, int on);
+/* on: the sink keeps the 0s that end a chain (perfdata__set_sample_zeros). */
+void input__set_sample_zeros(struct pmcstat_input *in, int on);
 /* on: the sink takes samples in input order, not time order
  * (perfdata__set_sample_unordered); a pmc log's are in input order
  * anyway. */

@@ -124,6 +124,7 @@ struct prof_priv {
 	size_t nuwp, capuwp;
 	int keep_sb;               /* prof_load_opts.sideband */
 	int leaf_only;             /* prof_load_opts.leaf_only */
+	int zero_frames;           /* prof_load_opts.zero_frames */
 	struct walk_memo *wm;      /* the latest grouped walk's groups (foreach_group) */
 	int sums;                  /* prof_load_opts.sums, and the input allows it */
 	struct agg *ag;            /* its entries, in the order of their first samples */
@@ -916,7 +917,7 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		uint32_t npc = cc->pl_npc;
 		const uint64_t *pcs = cc->pl_pc;
 		const uint8_t *fl = cc->pl_pcflags;
-		while (npc > 1 && cc->pl_pc[npc - 1] == 0)
+		while (npc > 1 && cc->pl_pc[npc - 1] == 0 && !p->priv->zero_frames)
 			npc--;
 		if (p->priv->leaf_only && !cc->pl_nuregs)
 			npc = 1;
@@ -1363,6 +1364,8 @@ static int load(struct profile **out, const char *path, const struct prof_load_o
 	p->priv->leaf_only = o && o->leaf_only;
 	p->priv->sums = sums;
 	input__set_sample_leaf(in, p->priv->leaf_only);
+	p->priv->zero_frames = o && o->zero_frames;
+	input__set_sample_zeros(in, p->priv->zero_frames);
 	input__set_sample_unordered(in, o && o->input_order);
 	struct loading ld = { p, o };
 	int rc = input__set_sample_sink(in, take_sample, &ld);
@@ -1557,7 +1560,7 @@ static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, in
 			return nomem(p), NO_IX;
 		}
 		e2->v = (uint32_t)p->nl;
-		p->l[p->nl++] = (struct prof_loc){ d, addr, f, -1, NULL };
+		p->l[p->nl++] = (struct prof_loc){ d, addr, f, -1, NULL, s };
 	}
 	e->v = e2->v;   /* different maps: e is still valid */
 	return e2->v;

@@ -59,6 +59,10 @@ struct prof_loc {
 	uint32_t func;
 	int32_t line;            /* -1 not looked up, 0 none */
 	const char *file;
+	/* the start of the symbol holding addr: a function (one name in one
+	 * binary) can be several symbols, C++ overloads or C statics of one
+	 * name, and an offset is from the symbol's own start */
+	uint64_t start;
 };
 
 /* A sample as reports see it (stored packed: samples.h). */
@@ -165,6 +169,9 @@ struct prof_load_opts {
 	 * report, whose rows sort on their keys, prints the same; profile__foreach
 	 * and anything else that lists samples see them in input order. */
 	int input_order;
+	/* keep the 0 return addresses that end a frame-pointer walk as frames
+	 * ("0 [unknown] ([unknown])" in perf script); else they are dropped */
+	int zero_frames;
 	/* only sums are wanted (what profile__foreach_group gives, with no time
 	 * window: the caller must not filter by time, nor list samples): the
 	 * samples are added up per (stack, event, CPU, pid, tid, name, marker

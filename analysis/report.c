@@ -26,6 +26,12 @@ int report__parse_sort(struct report_opts *o, const char *list)
 	o->nsort = 0;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int k;
+		/* perf's output columns, which its --sort takes too: the report
+		 * always prints them (Self, Samples) and orders rows by the
+		 * overhead first */
+		if (strcmp(tok, "overhead") == 0 || strcmp(tok, "sample") == 0 ||
+		    strcmp(tok, "period") == 0)
+			continue;
 		for (k = 0; k < SK_N; k++)
 			if (strcmp(tok, sk_names[k]) == 0 || (k == SK_SYM && strcmp(tok, "symbol") == 0))
 				break;

@@ -162,13 +162,16 @@ static void where(struct profile *p, const struct prof_frame *fr, int caller, st
 {
 	const struct prof_loc *l = &p->l[fr->loc];
 	const struct prof_func *fn = &p->f[l->func];
-	w->dso = sym_dso__path(l->dso);
+	/* perf names a binary by its path, the kernel and its modules by
+	 * their names: "[kernel.kallsyms]", "[ext4]" (map__fprintf_dsoname) */
+	w->dso = sym_dso__kind(l->dso) == SYM_DSO_KERNEL ? sym_dso__name(l->dso) :
+	    sym_dso__path(l->dso);
 	if (profile__func_unresolved(p, l->func)) {
 		w->sym = NULL;
 		w->off = 0;
 	} else {
 		w->sym = fn->name;
-		w->off = l->addr + (caller ? 1 : 0) - fn->start;
+		w->off = l->addr + (caller ? 1 : 0) - l->start;
 	}
 }
 
@@ -277,14 +280,27 @@ static void text_sample(const struct ctx *c, const struct prof_sample *s)
 		uint64_t a = pcs[k] - (uint64_t)back;
 		if (user[k] & PROF_PC_USER)
 			profile__map_offset(p, s->pid, a, &a);   /* perf: user frames as file offsets */
-		where(p, &fr[k], caller && !back, &w);
+		/* perf names a frame-pointer or kernel chain's caller by the
+		 * symbol at its return address itself (thread__find_symbol on
+		 * the address): where a call is the last instruction of its
+		 * function (a noreturn call), or a label starts right after it
+		 * (ld.so's _dl_start_user), that is the next symbol, not the
+		 * caller's, which reports name (fr[k], looked up at pc - 1) */
+		struct prof_frame at = fr[k];
+		if (caller && !back) {
+			uint8_t f1 = user[k];
+			uint32_t l1;
+			if (profile__locate(p, s->pid, &pcs[k], &f1, 1, &l1) == 0)
+				at.loc = l1;
+		}
+		where(p, &at, 0, &w);
 		/* perf 6.1 expands the inlined functions of the frames its DWARF
 		 * unwinder hands out (the sampled pc included; not frame-pointer
 		 * or kernel chains), innermost first at the same address, and
 		 * names the function by its DWARF name, "(inlined)" where that is
 		 * not the symbol's (a .constprop clone, a versioned alias) */
 		int expand = (user[k] & PROF_PC_UNWOUND) && !c->o->no_inline;
-		const char *dn = expand ? dwarf_name(c, fr[k].loc) : NULL;
+		const char *dn = expand ? dwarf_name(c, at.loc) : NULL;
 		if (expand) {
 			const struct prof_frame *in;
 			int ni = profile__loc_frames(p, fr[k].loc, &in);

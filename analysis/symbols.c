@@ -27,6 +27,7 @@
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
+#include <libiberty/demangle.h>
 
 #include "pmc.h"
 #include "symbols.h"
@@ -34,7 +35,6 @@
 #include "kcache.h"
 #include "hmap.h"
 #include "printable.h"
-#include "common/dynlib.h"
 #include "common/error.h"
 #include "common/grow.h"
 #include "common/sysinfo.h"
@@ -1141,53 +1141,39 @@ int sym_dso__cmp(const struct sym_dso *a, const struct sym_dso *b)
 
 /* ---- demangling --------------------------------------------------------- */
 
-typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
-
-static cxa_demangle_fn demangler(void)
+/* libiberty's cplus_demangle, as perf 6.1 calls it (util/symbol-elf.c
+ * demangle_sym: DMGL_NO_OPTS, with DMGL_PARAMS | DMGL_ANSI under -v): the
+ * auto style tries Rust first (legacy "_ZN...17h<hash>E", its ".llvm.N"
+ * suffix and hash dropped, "$LT$" decoded; v0 "_R...") and then the
+ * Itanium C++ ABI.  Only names that can be mangled are handed to it (the
+ * check is the cost of every other name). */
+const char *sym__demangle(const char *name, int params, char *buf, size_t len)
 {
-	static int tried;
-	static cxa_demangle_fn fn;
-	if (!tried) {
-		static const char *const names[] = { "__cxa_demangle" };
-		void *f[1];
-		tried = 1;
-		/* libstdc++'s demangler, if the machine has it: not a link dependency */
-		if (pmc__dl_load("libstdc++.so.6", names, f, 1, NULL, 0) == 0)
-			PMC_DL_SET(fn, f[0]);
-	}
-	return fn;
-}
-
-/* Rust legacy names demangle as Itanium ones ending in "::h<16 hex>". */
-static void strip_rust_hash(char *s)
-{
-	size_t n = strlen(s);
-	if (n > 19 && strncmp(s + n - 19, "::h", 3) == 0) {
-		for (size_t i = n - 16; i < n; i++)
-			if (!isxdigit((unsigned char)s[i]))
-				return;
-		s[n - 19] = '\0';
-	}
-}
-
-const char *sym__demangle(const char *name, char *buf, size_t len)
-{
-	cxa_demangle_fn fn;
 	char *out;
-	int status = -1;
 
-	if (!name || strncmp(name, "_Z", 2) != 0 || !(fn = demangler()))
+	if (!name || name[0] != '_' || (name[1] != 'Z' && name[1] != 'R' &&
+	    strncmp(name, "_GLOBAL_", 8) != 0))
 		return name;
-	out = fn(name, NULL, NULL, &status);
-	if (!out || status != 0) {
-		free(out);
+	out = cplus_demangle(name, DMGL_AUTO | (params ? DMGL_PARAMS | DMGL_ANSI : 0));
+	if (!out)
 		return name;
-	}
 	snprintf(buf, len, "%s", out);
 	free(out);
-	if (strstr(name, "17h") && name[strlen(name) - 1] == 'E')
-		strip_rust_hash(buf);
 	return buf;
+}
+
+/* Demangled as the table's options say (symtab_opts.demangle). */
+static const char *demangled(const struct symtab *st, const char *name, char *buf, size_t len)
+{
+	return st->o.demangle ? sym__demangle(name, st->o.demangle > 1, buf, len) : name;
+}
+
+/* A kernel symbol's name, interned: demangled only with demangle_kernel
+ * (perf's --demangle-kernel; a kernel built with Rust has v0 names). */
+static const char *kernel_name(struct symtab *st, const char *raw)
+{
+	char buf[4096];
+	return symtab__intern(st, st->o.demangle_kernel ? demangled(st, raw, buf, sizeof(buf)) : raw);
 }
 
 static const char *intern_sym(struct symtab *st, const char *raw)
@@ -1195,9 +1181,7 @@ static const char *intern_sym(struct symtab *st, const char *raw)
 	char buf[4096];
 	if (!raw)
 		return symtab__intern(st, UNKNOWN);
-	if (st->o.demangle)
-		raw = sym__demangle(raw, buf, sizeof(buf));
-	return symtab__intern(st, raw);
+	return symtab__intern(st, demangled(st, raw, buf, sizeof(buf)));
 }
 
 /* ---- opening ------------------------------------------------------------ */
@@ -1328,6 +1312,7 @@ struct alias_cand {
 	uint64_t addr, size;
 	int bind;
 	const char *name;
+	int ix;                   /* symbol-table order: the first wins a tie */
 };
 
 static size_t underscores(const char *s)
@@ -1374,7 +1359,7 @@ static const char *irelative_name(Elf *e, Elf_Data *sd, size_t strndx, GElf_Addr
 		    !(n = elf_strptr(e, strndx, s.st_name)) || !*n)
 			continue;
 		/* the ifunc, not its resolver, which often has the same address */
-		struct alias_cand c = { s.st_value, s.st_size, GELF_ST_BIND(s.st_info), n };
+		struct alias_cand c = { s.st_value, s.st_size, GELF_ST_BIND(s.st_info), n, i };
 		int ifunc = type == STT_GNU_IFUNC;
 		if (!best.name || ifunc > best_ifunc ||
 		    (ifunc == best_ifunc && alias_better(&c, &best))) {
@@ -1444,7 +1429,7 @@ static void load_plt(struct sym_dso *d, Elf *e, GElf_Addr bias)
 			continue;
 		char dm[1024];
 		snprintf(buf, sizeof(buf), "%s@plt",
-		    d->st->o.demangle ? sym__demangle(sn, dm, sizeof(dm)) : sn);
+		    demangled(d->st, sn, dm, sizeof(dm)));
 		table_add(&d->plt, base + 16 * i + bias, 16, symtab__intern(d->st, buf));
 	}
 }
@@ -1627,7 +1612,7 @@ static int ko_read(struct sym_dso *d, int fd)
 			    sym.st_shndx != text || !(n = elf_strptr(e, sh.sh_link, sym.st_name)) || !*n)
 				continue;
 			table_add(&d->tab, sym.st_value, sym.st_size ? sym.st_size : 1, symtab__intern(d->st,
-			    d->st->o.demangle ? sym__demangle(n, dm, sizeof(dm)) : n));
+			    demangled(d->st, n, dm, sizeof(dm))));
 		}
 	}
 	table_sort(&d->tab);
@@ -2314,7 +2299,7 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 			/* the module's own .ko: offsets from its base */
 			if (!(t = table_find(&d->tab, addr - d->kbase)))
 				return -1;
-			*name = t->name;
+			*name = kernel_name(d->st, t->name);
 			*start = t->start + d->kbase;
 			*size = t->size;
 			return 0;
@@ -2340,7 +2325,7 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 		/* in this boot's addresses (the table), answered in the recording's */
 		if (!(t = ksym_find(k, addr + d->st->kdelta, &tb)))
 			return -1;
-		*name = symtab__intern(d->st, t->name);
+		*name = kernel_name(d->st, t->name);
 		*start = t->start - d->st->kdelta;
 		*size = t->size;
 		return 0;
@@ -2364,7 +2349,9 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 static int alias_cmp(const void *a, const void *b)
 {
 	const struct alias_cand *x = a, *y = b;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->ix < y->ix ? -1 : x->ix > y->ix;
 }
 
 /* The addresses of d that several function symbols name, each with perf's
@@ -2394,17 +2381,23 @@ static void alias_build(struct sym_dso *d)
 			c = nc;
 			cap = ncap;
 		}
-		c[n++] = (struct alias_cand){ addr, sym.st_size, GELF_ST_BIND(sym.st_info), name };
+		c[n++] = (struct alias_cand){ addr, sym.st_size, GELF_ST_BIND(sym.st_info), name, i };
 	}
 	if (n)
 		qsort(c, n, sizeof(*c), alias_cmp);
 	for (size_t i = 0; i < n;) {
 		size_t j = i + 1, best = i;
-		for (; j < n && c[j].addr == c[i].addr; j++)
-			if (alias_better(&c[j], &c[best]))
-				best = j;
+		while (j < n && c[j].addr == c[i].addr)
+			j++;
+		/* perf compares the names it shows, demangled (Rust's
+		 * "<usize as ...>::fmt" over "<u64 as ...>::fmt", longer) */
+		for (size_t k = i; j - i > 1 && k < j; k++) {
+			c[k].name = intern_sym(d->st, c[k].name);
+			if (k > i && alias_better(&c[k], &c[best]))
+				best = k;
+		}
 		if (j - i > 1)
-			table_add(&d->alias, c[i].addr, 1, intern_sym(d->st, c[best].name));
+			table_add(&d->alias, c[i].addr, 1, c[best].name);
 		i = j;
 	}
 	free(c);
@@ -2726,7 +2719,8 @@ int sym_dso__find_func(struct sym_dso *d, const char *name, uint64_t *start, uin
 			if (!sn || GELF_ST_TYPE(sym.st_info) != STT_FUNC)
 				continue;
 			if (name_matches(sn, name) ||
-			    name_matches(sym__demangle(sn, buf, sizeof(buf)), name)) {
+			    name_matches(sym__demangle(sn, 1, buf, sizeof(buf)), name) ||
+			    name_matches(sym__demangle(sn, 0, buf, sizeof(buf)), name)) {
 				*start = a;
 				*size = sym.st_size;
 				return 0;

@@ -42,7 +42,13 @@ struct sym_frame {
 };
 
 struct symtab_opts {
-	int demangle;            /* C++/Rust demangling (default on) */
+	/* C++/Rust demangling: 0 off (--no-demangle), 1 names (perf's
+	 * default: no parameter lists), 2 names with their parameter lists
+	 * (perf's -v) */
+	int demangle;
+	/* kernel symbols demangled too (perf's --demangle-kernel; off by
+	 * default, as perf's) */
+	int demangle_kernel;
 	const char *kallsyms;    /* default "/proc/kallsyms" */
 	const char *perfmap_dir; /* default "/tmp" */
 	const char *debug_dir;   /* extra place for debug files (default none) */
@@ -174,8 +180,9 @@ int sym_dso__find_func(struct sym_dso *d, const char *name, uint64_t *start, uin
  * a regular file) or another -errno. */
 int sym__open_regular(const char *path);
 
-/* Demangle a C++ (Itanium) or Rust (legacy) name into buf; returns name
- * itself when it is not mangled or no demangler is available. */
-const char *sym__demangle(const char *name, char *buf, size_t len);
+/* Demangle a C++ (Itanium) or Rust (legacy or v0) name into buf, with its
+ * parameter list if params (perf -v's form); returns name itself when it
+ * is not mangled. */
+const char *sym__demangle(const char *name, int params, char *buf, size_t len);
 
 #endif

@@ -10,7 +10,7 @@
 #             counts as skipped
 set -e
 REQUIRED="build-essential pkg-config libelf-dev libdw-dev libpfm4-dev libzstd-dev \
-libcapstone-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev liblzma-dev libbz2-dev libcmocka-dev \
+libcapstone-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev liblzma-dev libbz2-dev libcmocka-dev libiberty-dev \
 python3 util-linux procps binutils g++ clang libclang-rt-dev lld"
 OPTIONAL="linux-perf chromium golang-go nodejs prometheus tmux strace xz-utils mold passwd"
 missing() {

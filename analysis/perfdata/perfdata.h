@@ -104,6 +104,9 @@ int perfdata__set_sample_sink(struct perfdata *p, perfdata_sample_fn fn, void *a
  * neither decoded nor hashed; a flat report reads nothing more.  0: whole
  * chains (the default). */
 void perfdata__set_sample_leaf(struct perfdata *p, int on);
+/* on: keep the 0 return addresses that end a frame-pointer walk (perf
+ * script prints them as frames); 0: they are dropped (the default). */
+void perfdata__set_sample_zeros(struct perfdata *p, int on);
 /* on: the sink does not need the samples in time order (a flat profile
  * sums them), so each sample it takes goes to it as the file holds it,
  * not through the ordering queue.  While every attr's samples go to the

@@ -177,6 +177,7 @@ struct perfdata {
 	uint32_t sdepth;              /* pcs kept per chain: 1 (perfdata__set_sample_leaf)
 	                               * or PMC_CALLCHAIN_DEPTH_MAX */
 	int sunordered;               /* perfdata__set_sample_unordered */
+	int szeros;                   /* perfdata__set_sample_zeros */
 	int norder_seen;              /* file_order (reader.c): attrs looked at */
 	int file_order;               /* ... and what they allow */
 

@@ -70,6 +70,11 @@ void perfdata__set_sample_leaf(struct perfdata *p, int on)
 	p->sdepth = on ? 1 : PMC_CALLCHAIN_DEPTH_MAX;
 }
 
+void perfdata__set_sample_zeros(struct perfdata *p, int on)
+{
+	p->szeros = !!on;
+}
+
 void perfdata__set_sample_unordered(struct perfdata *p, int on)
 {
 	p->sunordered = !!on;
@@ -226,8 +231,11 @@ static __attribute__((noinline)) int direct_any(struct perfdata *p, const struct
 		h1 = hmap_chain_step(h, 0, u);
 		n = 1;
 	}
-	/* a frame-pointer walk ends in a 0 return address: not a frame */
-	if (last == 0) {
+	/* a frame-pointer walk ends in a 0 return address: not a frame
+	 * (unless asked for: perf script prints it) */
+	if (p->szeros) {
+		/* n and h as read */
+	} else if (last == 0) {
 		n = 1;
 		h = h1;
 	} else {

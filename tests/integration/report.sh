@@ -162,9 +162,9 @@ check "stripped + debuglink: source lines" grep -Eq 'hot60 +work603010\.c:[0-9]+
 if [ -x "$W/inline_work" ]; then
   rec "$TMP/in.log" "$W/inline_work" 20
   "$PMC" report -i "$TMP/in.log" --color never >"$TMP/in.txt"
-  check "C++: demangled ns::run_hot(unsigned long)" grep -q 'ns::run_hot(unsigned long)' "$TMP/in.txt"
+  check "C++: demangled ns::run_hot, without parameter list (perf 6.1)" grep -q 'ns::run_hot$' "$TMP/in.txt"
   "$PMC" report -i "$TMP/in.log" -F folded >"$TMP/in.folded"
-  check "C++: inlined Accum::step under run_hot" grep -q 'ns::run_hot(unsigned long);ns::Accum<unsigned long>::step(unsigned long) ' "$TMP/in.folded"
+  check "C++: inlined Accum::step under run_hot" grep -q 'ns::run_hot;ns::Accum<unsigned long>::step ' "$TMP/in.folded"
   "$PMC" report -i "$TMP/in.log" -F folded --no-inline >"$TMP/in2.folded"
   check "C++: --no-inline hides it" bash -c "! grep -q 'Accum' '$TMP/in2.folded'"
   "$PMC" report -i "$TMP/in.log" -s sym,srcline --color never >"$TMP/in3.txt"

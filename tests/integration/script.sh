@@ -45,9 +45,12 @@ else fail "pmc log with call chains" "exit $rc, $n samples, $nd descend frames";
 # folding pmc script's output as stackcollapse-perf.pl does = pmc report's folded export
 # (which makes a run of unresolved frames one [unknown], issue 9 item 5: a
 # sample in ld.so, which has no frame pointers, has such runs; pmc script
-# prints every frame, as perf script does)
+# prints every frame, as perf script does).  pmc script names a caller by
+# the symbol at its return address, as perf script does, report by the
+# call's (return address - 1): in ld.so's _start, the call to _dl_start is
+# its last instruction and the label _dl_start_user follows it.
 "$PMC" script -i "$TMP/g.log" --no-inline | awk -f "$FOLD" |
-  sed -E 's/\[unknown\](;\[unknown\])+/[unknown]/g' |
+  sed -E 's/\[unknown\](;\[unknown\])+/[unknown]/g; s/;_dl_start_user;/;_start;/' |
   awk '{ n = $NF; sub(/ [0-9]+$/, ""); s[$0] += n } END { for (k in s) print k " " s[k] }' |
   sort >"$TMP/f1"
 "$PMC" report -i "$TMP/g.log" --no-inline -F folded | sort >"$TMP/f2"

@@ -256,7 +256,7 @@ static void t_perfmap_and_kernel(void **state)
 	int n = profile__frames(p, smp(p, 0).stack, 0, &fr);
 	assert_int_equal(n, 2);
 	assert_string_equal(p->f[fr[0].func].name, "jitted_hot");
-	assert_string_equal(p->f[fr[1].func].name, "ns::foo()");   /* demangled */
+	assert_string_equal(p->f[fr[1].func].name, "ns::foo");   /* demangled, as perf: no "()" */
 	n = profile__frames(p, smp(p, 1).stack, 0, &fr);
 	assert_int_equal(n, 3);
 	assert_string_equal(p->f[fr[0].func].name, "do_syscall_64");
@@ -532,11 +532,54 @@ static void t_demangle(void **state)
 {
 	char buf[256];
 	(void)state;
-	assert_string_equal(sym__demangle("_ZN2ns3fooEi", buf, sizeof(buf)), "ns::foo(int)");
-	/* Rust legacy: the hash is dropped */
-	assert_string_equal(sym__demangle("_ZN4core3fmt5write17h0123456789abcdefE", buf, sizeof(buf)),
-	    "core::fmt::write");
-	assert_string_equal(sym__demangle("main", buf, sizeof(buf)), "main");
+	/* perf 6.1's default: no parameter list; -v: with it */
+	assert_string_equal(sym__demangle("_ZN2ns3fooEi", 0, buf, sizeof(buf)), "ns::foo");
+	assert_string_equal(sym__demangle("_ZN2ns3fooEi", 1, buf, sizeof(buf)), "ns::foo(int)");
+	assert_string_equal(sym__demangle("_ZN2ns7run_hotEm.cold", 0, buf, sizeof(buf)),
+	    "ns::run_hot");   /* perf prints the clone suffix only with -v */
+	/* Rust legacy: the hash is dropped, $LT$..$GT$ decoded, .llvm.N dropped */
+	assert_string_equal(sym__demangle("_ZN4core3fmt5write17h0123456789abcdefE", 0, buf,
+	    sizeof(buf)), "core::fmt::write");
+	assert_string_equal(sym__demangle("_ZN9hashbrown3raw21RawTable$LT$T$C$A$GT$14reserve_rehash"
+	    "17h946be7c44156641fE.llvm.4646660702814907862", 0, buf, sizeof(buf)),
+	    "hashbrown::raw::RawTable<T,A>::reserve_rehash");
+	assert_string_equal(sym__demangle("_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$$u7d$"
+	    "17h0123456789abcdefE", 0, buf, sizeof(buf)), "std::rt::lang_start::{{closure}}");
+	/* Rust v0 */
+	assert_string_equal(sym__demangle("_RNvXsd_NtNtNtCsgEmfK2I1SDS_4core3fmt3num3impyNtB9_"
+	    "7Display3fmt", 0, buf, sizeof(buf)), "<u64 as core::fmt::Display>::fmt");
+	assert_string_equal(sym__demangle("_RNvNtCsjrHSEGnQ3l9_3std2rt19lang_start_internal", 0, buf,
+	    sizeof(buf)), "std::rt::lang_start_internal");
+	assert_string_equal(sym__demangle("main", 0, buf, sizeof(buf)), "main");
+	assert_string_equal(sym__demangle("_Rfoo!", 0, buf, sizeof(buf)), "_Rfoo!");
+}
+
+/* Kernel symbols are demangled only with demangle_kernel (perf's
+ * --demangle-kernel): a kernel built with Rust has v0 names. */
+static void t_demangle_kernel(void **state)
+{
+	char ks[300];
+	const char *name;
+	uint64_t start, size;
+	(void)state;
+	snprintf(ks, sizeof(ks), "%s/kallsyms.rust", dir);
+	FILE *f = fopen(ks, "w");
+	assert_non_null(f);
+	fprintf(f, "ffffffff81000000 T _stext\nffffffff81001000 T "
+	    "_RNvNtCsjrHSEGnQ3l9_3std2rt19lang_start_internal\nffffffff81002000 T _etext\n");
+	fclose(f);
+	for (int dk = 0; dk < 2; dk++) {
+		struct symtab_opts so = { .demangle = 1, .demangle_kernel = dk, .kallsyms = ks };
+		struct symtab *st = symtab__new(&so);
+		assert_non_null(st);
+		struct sym_dso *k = symtab__kernel(st);
+		assert_non_null(k);
+		assert_int_equal(sym_dso__func(k, 0xffffffff81001010ull, &name, &start, &size), 0);
+		assert_string_equal(name, dk ? "std::rt::lang_start_internal" :
+		    "_RNvNtCsjrHSEGnQ3l9_3std2rt19lang_start_internal");
+		symtab__free(st);
+	}
+	unlink(ks);
 }
 
 /* A fork, filters, sort keys, children, trees, PROCEXIT, USERDATA, truncation. */
@@ -1365,6 +1408,7 @@ int main(void)
 		cmocka_unit_test(t_func_lookup_as_libdwfl),
 		cmocka_unit_test(t_plt_irelative),
 		cmocka_unit_test(t_demangle),
+		cmocka_unit_test(t_demangle_kernel),
 		cmocka_unit_test(t_aggregation),
 		cmocka_unit_test(t_not_a_log),
 		cmocka_unit_test(t_603010_libpmc),

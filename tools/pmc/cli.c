@@ -375,10 +375,25 @@ const char *cli_fifo_input(const char *path)
 	return "-";
 }
 
+void cli_no_tui(void)
+{
+	cli_die(CLI_EXIT_USAGE, "--tui: not built with a TUI; use --stdio (the text output, "
+	    "the default)");
+}
+
 const char *cli_default_input(void)
 {
 	struct stat sb;
-	return fstat(STDIN_FILENO, &sb) == 0 && S_ISFIFO(sb.st_mode) ? "-" : "pmc.log";
+	if (fstat(STDIN_FILENO, &sb) == 0 && S_ISFIFO(sb.st_mode))
+		return "-";
+	if (stat("pmc.log", &sb) == 0)
+		return "pmc.log";
+	if (stat("perf.data", &sb) == 0) {
+		cli_warn("no pmc.log here: reading perf.data (-i FILE to choose)");
+		return "perf.data";
+	}
+	cli_die(CLI_EXIT_FAIL, "no input: neither pmc.log nor perf.data is in this directory "
+	    "(-i FILE names one)");
 }
 
 long cli_read_proc_long(const char *path, long dflt)

@@ -89,8 +89,9 @@ int cli_parse_pid_list(const char *s, pid_t **pids, int *n);
  * be read. */
 long cli_read_proc_long(const char *path, long dflt);
 
-/* The input of report and annotate when -i is not given: standard input
- * ("-") when it is a pipe, as perf report reads it, else "pmc.log". */
+/* The input of report, script and annotate when -i is not given: standard
+ * input ("-") when it is a pipe, as perf report reads it, else pmc.log, else
+ * perf.data (said on stderr); neither: exits 1 naming both. */
 const char *cli_default_input(void);
 /* Around a call that opens path, a FIFO perhaps (writing: for writing):
  * after a second with no peer, one line on stderr says what it waits for;
@@ -101,6 +102,8 @@ void cli_fifo_end(void);
 /* An input that is a FIFO is opened here, so (cli_fifo_begin), and becomes
  * standard input: "-" is returned for the reader; else path itself. */
 const char *cli_fifo_input(const char *path);
+/* perf's --tui of report and annotate: pmc has none; exits 2 saying so. */
+void cli_no_tui(void) __attribute__((noreturn));
 
 /*
  * The sample filters of report, script, diff and annotate, and where they

@@ -25,7 +25,7 @@ static void usage(FILE *f)
 	    "when the file is on this machine.\n"
 	    "\n"
 	    "  -i, --input FILE       the log (default: standard input if it is a pipe,\n"
-	    "                         else pmc.log; '-': standard input)\n"
+	    "                         else pmc.log, else perf.data; '-': standard input)\n"
 	    "  -d, --dso NAME         the function in this binary (name or path)\n"
 	    "      --pid LIST, --tid LIST, --cpu LIST, --comm LIST\n"
 	    "                         count only these samples\n"
@@ -35,6 +35,8 @@ static void usage(FILE *f)
 	    "      --source-only      only the per-source-line section\n"
 	    "  -o, --output FILE      write there (-f to overwrite)\n"
 	    "      --color WHEN       always, never, auto\n"
+	    "      --stdio            accepted (perf's): text is the only output\n"
+	    "      --tui              refused: pmc is not built with a TUI\n"
 	    "  -h, --help             this help\n"
 	    "\n"
 	    "Exit status: 0; 1 no such function with samples, or the log cannot be\n"
@@ -43,7 +45,7 @@ static void usage(FILE *f)
 
 int cmd_annotate(int argc, char **argv)
 {
-	enum { O_NOSRC = 256, O_SRCONLY, O_COLOR };
+	enum { O_NOSRC = 256, O_SRCONLY, O_COLOR, O_STDIO, O_TUI };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "dso", required_argument, NULL, 'd' },
@@ -54,6 +56,8 @@ int cmd_annotate(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "color", required_argument, NULL, O_COLOR },
+		{ "stdio", no_argument, NULL, O_STDIO },
+		{ "tui", no_argument, NULL, O_TUI },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -78,6 +82,8 @@ int cmd_annotate(int argc, char **argv)
 		case 'o': out = cli_file_arg("-o", optarg); break;
 		case 'f': force = 1; break;
 		case O_COLOR: color = optarg; break;
+		case O_STDIO: break;
+		case O_TUI: cli_no_tui();
 		case 'h': usage(stdout); return CLI_EXIT_OK;
 		default:
 			if (!cli_filter_option(&o.flt, &lo.sym, c, optarg))

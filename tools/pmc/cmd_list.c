@@ -26,6 +26,7 @@ struct catalogue {
 
 struct list_opts {
 	int json, all, tracepoints, sim, classes;
+	const char *category;         /* perf's "hw", "sw", ... (NULL: all) */
 	char **globs;
 	int nglobs;
 };
@@ -33,7 +34,7 @@ struct list_opts {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: pmc list [options] [GLOB...]\n"
+"usage: pmc list [options] [hw|sw|cache|tracepoint|pmu] [GLOB...]\n"
 "       pmc list --classes [--backend NAME] [--json]\n"
 "\n"
 "List the events this machine offers, by category, with a one-line\n"
@@ -41,7 +42,9 @@ static void usage(FILE *f)
 "sysfs PMU's events, tracepoints (a count per subsystem unless asked for),\n"
 "ARMv8 PMUv3 events (for the sim backend) and vendor events from libpfm4\n"
 "when the machine has a hardware PMU.  GLOBs (fnmatch, case-insensitive)\n"
-"filter by name or alias, e.g. 'pmc list \"*cache*\" \"sched:*\"'.\n"
+"filter by name or alias, e.g. 'pmc list \"*cache*\" \"sched:*\"'.  A first word\n"
+"hw (hardware), sw (software), cache (hwcache), tracepoint or pmu lists only\n"
+"that category, as perf list's does (every tracepoint with 'tracepoint').\n"
 "\n"
 "  -a, --all            everything: every tracepoint and the ARMv8 events\n"
 "      --tracepoints    list every tracepoint instead of a count per subsystem\n"
@@ -126,10 +129,12 @@ static int shown(const struct list_opts *o, const struct entry *e)
 	int is_tp = !strcmp(e->category, "tracepoint");
 	int is_arm = !strcmp(e->category, "armv8");
 
+	if (o->category && strcmp(e->category, o->category) != 0)
+		return 0;
 	if (o->nglobs)
 		return glob_match(o, e);
 	if (is_tp)
-		return o->tracepoints || o->all;
+		return o->tracepoints || o->all || o->category;
 	if (is_arm)
 		return o->all || o->sim;
 	return 1;
@@ -179,6 +184,9 @@ static int print_text(const struct list_opts *o, struct catalogue *c)
 		const char *cat = sections[s].category;
 		size_t width = 0, count = 0, total = 0;
 		char nb[512];
+
+		if (o->category && strcmp(cat, o->category) != 0)
+			continue;
 
 		for (size_t i = 0; i < c->n; i++) {
 			if (strcmp(c->v[i].category, cat))
@@ -357,6 +365,16 @@ int cmd_list(int argc, char **argv)
 			cli_usage_error("--classes takes no event globs (got '%s')", argv[optind]);
 		return list_classes(&o, backend);
 	}
+	/* perf list's category words */
+	static const char *const words[][2] = { { "hw", "hardware" }, { "hardware", "hardware" },
+		{ "sw", "software" }, { "software", "software" }, { "cache", "cache" },
+		{ "hwcache", "cache" }, { "tracepoint", "tracepoint" }, { "pmu", "pmu" } };
+	for (size_t w = 0; optind < argc && w < sizeof(words) / sizeof(words[0]); w++)
+		if (strcmp(argv[optind], words[w][0]) == 0) {
+			o.category = words[w][1];
+			optind++;
+			break;
+		}
 	o.globs = argv + optind;
 	o.nglobs = argc - optind;
 

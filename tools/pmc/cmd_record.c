@@ -111,41 +111,6 @@ static void usage(FILE *f)
 "readable); 2 for a usage error.\n", DEFAULT_HZ, DEFAULT_FILE);
 }
 
-/* perf's --call-graph fp | dwarf[,SIZE] | lbr (SIZE rounded up to 8, as
- * perf's get_stack_size does, then at most 65528). */
-static void parse_call_graph(struct opts *o, const char *arg)
-{
-	if (strcmp(arg, "fp") == 0) {
-		o->smp.callchain = 1;
-		o->smp.ustack = 0;
-		return;
-	}
-	if (strncmp(arg, "dwarf", 5) == 0 && (arg[5] == '\0' || arg[5] == ',')) {
-		unsigned long long size = PMC_USER_STACK_DEFAULT;
-		if (arg[5] == ',') {
-			char *end;
-			errno = 0;
-			size = strtoull(arg + 6, &end, 0);
-			if (errno || end == arg + 6 || *end || arg[6] == '-')
-				cli_usage_error("--call-graph dwarf,SIZE: '%s' is not a size in bytes",
-				    arg + 6);
-			size = (size + 7) / 8 * 8;
-			if (size == 0 || size > PMC_USER_STACK_MAX)
-				cli_usage_error("--call-graph dwarf,SIZE: the stack dump size must be "
-				    "1-%d bytes, not '%s'", PMC_USER_STACK_MAX, arg + 6);
-		}
-		o->smp.callchain = 1;
-		o->smp.ustack = (uint32_t)size;
-		return;
-	}
-	if (strcmp(arg, "lbr") == 0) {
-		cli_die(CLI_EXIT_FAIL, "--call-graph lbr: not supported on this machine (LBR call "
-		    "stacks need an Intel CPU's hardware PMU, and pmc does not program them); use "
-		    "--call-graph dwarf or fp");
-	}
-	cli_usage_error("--call-graph: unknown mode '%s' (fp, dwarf[,SIZE] or lbr)", arg);
-}
-
 static long setting(const char *name)
 {
 	long v = 0;
@@ -366,7 +331,7 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'c': s->period = cli_parse_u64(optarg, "period"); break;
 		case 'g': s->callchain = 1; break;
-		case OPT_CALL_GRAPH: parse_call_graph(&o, optarg); break;
+		case OPT_CALL_GRAPH: cli_sampling_call_graph(&o.smp, optarg); break;
 		case 'o': o.out = cli_file_arg("-o", optarg); break;
 		case 'f': o.force = 1; break;
 		case 'z': o.zstd = 1; break;

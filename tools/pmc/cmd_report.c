@@ -29,10 +29,13 @@ static void usage(FILE *f)
 	    "graphs, per-process counts and USERDATA markers; or export the profile.\n"
 	    "\n"
 	    "  -i, --input FILE       the log (default: standard input if it is a pipe,\n"
-	    "                         else pmc.log; '-': standard input)\n"
+	    "                         else pmc.log, else perf.data; '-': standard input)\n"
 	    "      --follow           the log is still being written: read until its end\n"
 	    "  -s, --sort KEYS        comma list of comm,pid,tid,dso,sym,srcline,cpu\n"
-	    "                         (default comm,dso,sym)\n"
+	    "                         (default comm,dso,sym; perf's column names\n"
+	    "                         overhead, sample, period are accepted: those\n"
+	    "                         columns are always shown)\n"
+	    "  -T, --threads          per-thread rows: pid,tid before the sort keys\n"
 	    "      --children         add inclusive (children) percentages, sort by them\n"
 	    "      --no-children      self only (the default)\n"
 	    "      --percent-limit P  hide entries below P %%\n"
@@ -65,9 +68,14 @@ static void usage(FILE *f)
 	    "  -o, --output FILE      write there (default standard output; pprof needs\n"
 	    "                         a file or a pipe)\n"
 	    "  -f, --force            overwrite FILE\n"
-	    "      --no-demangle      keep C++/Rust names mangled\n"
+	    "      --no-demangle      keep C++/Rust names mangled (--demangle: the\n"
+	    "                         default, names without parameter lists, as perf's)\n"
+	    "      --demangle-kernel  demangle kernel symbols too (Rust in the kernel)\n"
+	    "  -v, --verbose          C++ names with their parameter lists (perf's -v)\n"
+	    "      --header-only      print the recording's header lines, no report\n"
 	    "      --color WHEN       always, never, auto (default: on a terminal)\n"
 	    "      --stdio            accepted (perf's): the text report is the default\n"
+	    "      --tui              refused: pmc is not built with a TUI\n"
 	    "  -h, --help             this help\n"
 	    "\n"
 	    "Exit status: 0; 1 the input could not be read, or was cut short (the\n"
@@ -88,7 +96,8 @@ int cmd_report(int argc, char **argv)
 {
 	enum {
 		O_CHILDREN = 256, O_NOCHILDREN, O_PLIMIT, O_FOLLOW, O_NOINLINE, O_NODEMANGLE, O_COLOR,
-		O_STDIO, O_MAXSTACK, O_PERCENTAGE, O_WALL
+		O_STDIO, O_MAXSTACK, O_PERCENTAGE, O_WALL, O_DEMANGLE, O_DEMANGLE_KERNEL, O_HEADER_ONLY,
+		O_TUI
 	};
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
@@ -111,6 +120,12 @@ int cmd_report(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "no-demangle", no_argument, NULL, O_NODEMANGLE },
+		{ "demangle", no_argument, NULL, O_DEMANGLE },
+		{ "demangle-kernel", no_argument, NULL, O_DEMANGLE_KERNEL },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "header-only", no_argument, NULL, O_HEADER_ONLY },
+		{ "threads", no_argument, NULL, 'T' },
+		{ "tui", no_argument, NULL, O_TUI },
 		{ "color", required_argument, NULL, O_COLOR },
 		{ "wall", no_argument, NULL, O_WALL },
 		{ "help", no_argument, NULL, 'h' },
@@ -120,7 +135,7 @@ int cmd_report(int argc, char **argv)
 	struct prof_load_opts lo;
 	const char *path = NULL, *out = NULL, *sort = "comm,dso,sym", *color = "auto";
 	enum fmt fmt = F_TEXT;
-	int force = 0, c, rc = CLI_EXIT_OK, wall = 0;
+	int force = 0, c, rc = CLI_EXIT_OK, wall = 0, verbose = 0, header_only = 0, threads = 0;
 	char *end;
 
 	memset(&o, 0, sizeof(o));
@@ -132,7 +147,7 @@ int cmd_report(int argc, char **argv)
 	lo.sym.demangle = 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:s:n:g::z:F:o:fhbk:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:s:n:g::z:F:o:fhbk:vT", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': path = cli_file_arg("-i", optarg); break;
 		case O_FOLLOW: lo.follow = 1; break;
@@ -196,6 +211,12 @@ int cmd_report(int argc, char **argv)
 		case 'o': out = cli_file_arg("-o", optarg); break;
 		case 'f': force = 1; break;
 		case O_NODEMANGLE: lo.sym.demangle = 0; break;
+		case O_DEMANGLE: lo.sym.demangle = 1; break;
+		case O_DEMANGLE_KERNEL: lo.sym.demangle_kernel = 1; break;
+		case 'v': verbose = 1; break;
+		case O_HEADER_ONLY: header_only = 1; break;
+		case 'T': threads = 1; break;
+		case O_TUI: cli_no_tui();
 		case O_COLOR: color = optarg; break;
 		case O_WALL: wall = 1; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
@@ -209,6 +230,13 @@ int cmd_report(int argc, char **argv)
 	cli_filter_check(&o.flt, &lo.sym);
 	if (!path)
 		path = cli_default_input();
+	if (verbose && lo.sym.demangle)
+		lo.sym.demangle = 2;        /* perf -v: DMGL_PARAMS */
+	char tsort[300];
+	if (threads) {
+		snprintf(tsort, sizeof(tsort), "pid,tid,%s", sort);
+		sort = tsort;
+	}
 	if (report__parse_sort(&o, sort) != 0)
 		cli_usage_error("--sort: %s", pmc_errmsg());
 	if (fmt == F_PPROF && (!out || !strcmp(out, "-")))
@@ -224,7 +252,7 @@ int cmd_report(int argc, char **argv)
 		lo.progress = progress;
 	/* a flat report reads each sample's leaf only: the rest of the chain
 	 * is not decoded, stored or resolved */
-	lo.leaf_only = (fmt == F_TEXT || fmt == F_JSON) && !report__uses_chains(&o);
+	lo.leaf_only = header_only || ((fmt == F_TEXT || fmt == F_JSON) && !report__uses_chains(&o));
 	/* a report's rows and call-graph nodes sort on their keys, never on
 	 * the order samples came in: it takes them as the file holds them,
 	 * without putting them in time order first */
@@ -245,6 +273,15 @@ int cmd_report(int argc, char **argv)
 		cli_discard_output(&of);
 		profile__free(p);
 		return CLI_EXIT_FAIL;
+	}
+	if (header_only) {
+		if (tty)
+			fprintf(stderr, "\r\033[K");
+		fprintf(f, "# pmc report: %s (%s)\n", o.input_name, p->input_kind);
+		report__header_lines(f, p, "# ");
+		rc = cli_close_output(&of, f, ferror(f)) != 0 ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+		profile__free(p);
+		return rc;
 	}
 	if (tty) {
 		fprintf(stderr, "\r\033[Kpmc report: resolving symbols...");

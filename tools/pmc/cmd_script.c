@@ -11,6 +11,7 @@
 
 #include "pmc.h"
 #include "cli.h"
+#include "report.h"
 #include "script.h"
 
 static void usage(FILE *f)
@@ -25,7 +26,7 @@ static void usage(FILE *f)
 	    "frame, then a blank line).\n"
 	    "\n"
 	    "  -i, --input FILE       the log (default: standard input if it is a pipe,\n"
-	    "                         else pmc.log; '-': standard input)\n"
+	    "                         else pmc.log, else perf.data; '-': standard input)\n"
 	    "  -F, --fields LIST      comma list of comm,tid,pid,time,cpu,event,period,\n"
 	    "                         ip,sym,symoff,dso,callchain (perf's names; the\n"
 	    "                         default is perf's: comm,tid,time,period,event,ip,\n"
@@ -46,7 +47,11 @@ static void usage(FILE *f)
 	    CLI_SYMBOL_HELP
 	    "  -o, --output FILE      write there (default standard output)\n"
 	    "  -f, --force            overwrite FILE\n"
-	    "      --no-demangle      keep C++/Rust names mangled\n"
+	    "      --no-demangle      keep C++/Rust names mangled (--demangle: the\n"
+	    "                         default, names without parameter lists, as perf's)\n"
+	    "      --demangle-kernel  demangle kernel symbols too (Rust in the kernel)\n"
+	    "  -v, --verbose          C++ names with their parameter lists (perf's -v)\n"
+	    "      --header           the recording's header lines ('# ...') first\n"
 	    "  -h, --help             this help\n"
 	    "\n"
 	    "Exit status: 0; 1 the input could not be read, or was cut short (what was\n"
@@ -56,7 +61,7 @@ static void usage(FILE *f)
 int cmd_script(int argc, char **argv)
 {
 	enum {
-		O_TASK = 256, O_MMAP, O_NS, O_FORMAT, O_NODEMANGLE, O_NOINLINE
+		O_TASK = 256, O_MMAP, O_NS, O_FORMAT, O_NODEMANGLE, O_NOINLINE, O_DEMANGLE, O_DEMANGLE_KERNEL, O_HEADER
 	};
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
@@ -72,6 +77,10 @@ int cmd_script(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "no-demangle", no_argument, NULL, O_NODEMANGLE },
+		{ "demangle", no_argument, NULL, O_DEMANGLE },
+		{ "demangle-kernel", no_argument, NULL, O_DEMANGLE_KERNEL },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "header", no_argument, NULL, O_HEADER },
 		{ "no-inline", no_argument, NULL, O_NOINLINE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -79,7 +88,7 @@ int cmd_script(int argc, char **argv)
 	struct script_opts o;
 	struct prof_load_opts lo;
 	const char *path = NULL, *out = NULL, *name;
-	int force = 0, c, rc = CLI_EXIT_OK;
+	int force = 0, c, rc = CLI_EXIT_OK, verbose = 0, header = 0;
 	char err[512];
 
 	script__init(&o);
@@ -87,7 +96,7 @@ int cmd_script(int argc, char **argv)
 	lo.sym.demangle = 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:F:GC:o:fhk:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:F:GC:o:fhk:v", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': path = cli_file_arg("-i", optarg); break;
 		case 'F':
@@ -109,6 +118,10 @@ int cmd_script(int argc, char **argv)
 		case 'o': out = cli_file_arg("-o", optarg); break;
 		case 'f': force = 1; break;
 		case O_NODEMANGLE: lo.sym.demangle = 0; break;
+		case O_DEMANGLE: lo.sym.demangle = 1; break;
+		case O_DEMANGLE_KERNEL: lo.sym.demangle_kernel = 1; break;
+		case 'v': verbose = 1; break;
+		case O_HEADER: header = 1; break;
 		case O_NOINLINE: o.no_inline = 1; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
 		default:
@@ -123,6 +136,10 @@ int cmd_script(int argc, char **argv)
 		path = cli_default_input();
 	name = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	lo.sideband = o.show_task || o.show_mmap;
+	if (verbose && lo.sym.demangle)
+		lo.sym.demangle = 2;        /* perf -v: DMGL_PARAMS */
+	/* perf script prints the 0 that ends a frame-pointer walk as a frame */
+	lo.zero_frames = 1;
 
 	struct pmc_outfile of;
 	FILE *f = cli_open_output(&of, out, force);
@@ -131,6 +148,10 @@ int cmd_script(int argc, char **argv)
 		cli_warn("%s: %s", name, pmc_errmsg());
 		cli_discard_output(&of);
 		return CLI_EXIT_FAIL;
+	}
+	if (header) {
+		fprintf(f, "# pmc script: %s (%s)\n", name, p->input_kind);
+		report__header_lines(f, p, "# ");
 	}
 	int r = script__print(f, p, &o);
 	if (r == 0)

@@ -42,6 +42,7 @@ struct opts {
 	double delay;                 /* -d seconds */
 	int zero;                     /* -z: per-interval counts */
 	int rows;                     /* --rows: plain blocks */
+	int stdio;                    /* --stdio: plain blocks on a terminal too */
 	const char *sort;
 };
 
@@ -68,6 +69,9 @@ static void usage(FILE *f)
 "                        at least mincount); tracepoints default to -c 1\n"
 "  -g                    call chains: a Children column (the function and\n"
 "                        what it called), sorted by it\n"
+"      --call-graph=MODE fp: as -g; dwarf[,SIZE]: user stacks unwound from\n"
+"                        DWARF CFI (SIZE bytes of stack per sample, default\n"
+"                        8192), for code without frame pointers\n"
 "  -s, --sort=KEYS       comm,pid,tid,dso,sym,cpu (default %s)\n"
 "  -d, --delay=SECS      refresh interval (default 1; 0.1 to 3600)\n"
 "  -z, --zero            per-interval counts instead of decaying ones\n"
@@ -77,6 +81,7 @@ static void usage(FILE *f)
 "  -p, --pid=PIDS        existing processes (all threads, and children)\n"
 "  -t, --tid=TIDS        existing threads only\n"
 "  -l, --duration=SECS   stop after SECS seconds\n"
+"      --stdio           plain-text blocks at each refresh, even on a terminal\n"
 "      --rows=N          rows per block when standard output is not a terminal\n"
 "                        (default %d)\n"
 "  -h, --help            this help\n"
@@ -504,7 +509,7 @@ static int close_log(int wfd)
 
 int cmd_top(int argc, char **argv)
 {
-	enum { OPT_ROWS = 256 };
+	enum { OPT_ROWS = 256, OPT_CALL_GRAPH, OPT_STDIO };
 	static const struct option lopts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "freq", required_argument, NULL, 'F' },
@@ -513,6 +518,8 @@ int cmd_top(int argc, char **argv)
 		{ "delay", required_argument, NULL, 'd' },
 		{ "zero", no_argument, NULL, 'z' },
 		{ "rows", required_argument, NULL, OPT_ROWS },
+		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+		{ "stdio", no_argument, NULL, OPT_STDIO },
 		CLI_TARGET_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -544,6 +551,8 @@ int cmd_top(int argc, char **argv)
 		case 'F': s->hz = cli_parse_u64(optarg, "frequency"); break;
 		case 'c': s->period = cli_parse_u64(optarg, "period"); break;
 		case 'g': s->callchain = 1; break;
+		case OPT_CALL_GRAPH: cli_sampling_call_graph(s, optarg); break;
+		case OPT_STDIO: o.stdio = 1; break;
 		case 's': o.sort = optarg; break;
 		case 'd':
 			o.delay = strtod(optarg, &end);
@@ -566,7 +575,7 @@ int cmd_top(int argc, char **argv)
 	cli_sampling_finish(s, DEFAULT_HZ);
 	set_sort(&t, o.sort);
 	t.view.children = s->callchain;
-	t.tty = isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
+	t.tty = !o.stdio && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
 
 	/* as record: a rate above the kernel's highest is lowered to it */
 	cli_sampling_init(s, NULL, 1);

@@ -37,6 +37,41 @@ uint64_t cli_parse_u64(const char *s, const char *what)
 	return (uint64_t)v;
 }
 
+/* perf's --call-graph fp | dwarf[,SIZE] | lbr (SIZE rounded up to 8, as
+ * perf's get_stack_size does, then at most 65528). */
+void cli_sampling_call_graph(struct cli_sampling *s, const char *arg)
+{
+	if (strcmp(arg, "fp") == 0) {
+		s->callchain = 1;
+		s->ustack = 0;
+		return;
+	}
+	if (strncmp(arg, "dwarf", 5) == 0 && (arg[5] == '\0' || arg[5] == ',')) {
+		unsigned long long size = PMC_USER_STACK_DEFAULT;
+		if (arg[5] == ',') {
+			char *end;
+			errno = 0;
+			size = strtoull(arg + 6, &end, 0);
+			if (errno || end == arg + 6 || *end || arg[6] == '-')
+				cli_usage_error("--call-graph dwarf,SIZE: '%s' is not a size in bytes",
+				    arg + 6);
+			size = (size + 7) / 8 * 8;
+			if (size == 0 || size > PMC_USER_STACK_MAX)
+				cli_usage_error("--call-graph dwarf,SIZE: the stack dump size must be "
+				    "1-%d bytes, not '%s'", PMC_USER_STACK_MAX, arg + 6);
+		}
+		s->callchain = 1;
+		s->ustack = (uint32_t)size;
+		return;
+	}
+	if (strcmp(arg, "lbr") == 0) {
+		cli_die(CLI_EXIT_FAIL, "--call-graph lbr: not supported on this machine (LBR call "
+		    "stacks need an Intel CPU's hardware PMU, and pmc does not program them); use "
+		    "--call-graph dwarf or fp");
+	}
+	cli_usage_error("--call-graph: unknown mode '%s' (fp, dwarf[,SIZE] or lbr)", arg);
+}
+
 void cli_sampling_add_events(struct cli_sampling *s, const char *list)
 {
 	int max = s->max_events > 0 && s->max_events < CLI_SAMPLING_MAX_EVENTS ?

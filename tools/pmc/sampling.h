@@ -51,6 +51,9 @@ struct cli_sampling {
 uint64_t cli_parse_u64(const char *s, const char *what);
 
 /* -e LIST: append its events (a usage error past max_events). */
+/* --call-graph fp | dwarf[,SIZE] | lbr of record and top: call chains, and
+ * with dwarf SIZE bytes of user stack per sample; a usage error else. */
+void cli_sampling_call_graph(struct cli_sampling *s, const char *arg);
 void cli_sampling_add_events(struct cli_sampling *s, const char *list);
 
 /*
