@@ -279,10 +279,16 @@ static void report(struct space *s, const struct unwind_map *m)
 
 	if (sym_dso__kind(m->dso) != SYM_DSO_ELF || sym_dso__problem(m->dso))
 		return;
+	/* A mapping known not to be code holds no pc, and its page may hold
+	 * two segments (GNU ld's read-only data and the RELRO page of its
+	 * data share file page 0x2000 at addresses a page apart): reported
+	 * first, it would place the whole file a page off and hide the text
+	 * mapping's right placement (a frame lost at a function's entry). */
+	if (m->prot && !(m->prot & PROT_EXEC))
+		return;
 	if (dwfl_addrmodule(s->dwfl, m->start))
 		return;                       /* the same file's other segment, or older */
-	if (sym_dso__bias(m->dso, m->start, m->end - m->start, m->pgoff,
-	    !m->prot || (m->prot & PROT_EXEC), &bias) < 0)
+	if (sym_dso__bias(m->dso, m->start, m->end - m->start, m->pgoff, 1, &bias) < 0)
 		return;
 	path = sym_dso__path(m->dso);
 	mod = dwfl_report_elf(s->dwfl, path, path, -1, bias, false);
