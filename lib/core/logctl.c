@@ -179,7 +179,10 @@ static int register_counter(struct pmc *pm, struct pmc_bctr *c, enum pmc_logw_ro
 
 	if ((rc = pmc__g.be->id(c, &kid)) < 0)
 		return rc;
-	return pmc__logw_add_counter(L.lw, kid, pm->id, pmc__g.be->attr(c), role);
+	if ((rc = pmc__logw_add_counter(L.lw, kid, pm->id, pmc__g.be->attr(c), role)) < 0)
+		return rc;
+	/* PROCEXIT/PROCCSW in the PMC's units, as pmc_read: clock ticks */
+	return pm->ev.tick_ns ? pmc__logw_set_unit(L.lw, pm->id, pm->ev.tick_ns) : 0;
 }
 
 /* The per-thread ring owner: a dummy event on the thread, not inherited. */

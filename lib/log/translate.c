@@ -402,7 +402,7 @@ void pmc__logw_exit_emit(struct pmc_logw *lw, struct logw_exitwatch *w)
 			sum += v.value;
 	}
 	if (pmc__logrec_procexit(&lw->rec, w->pmc, (pid_t)hole->pid, (pid_t)hole->tid,
-	    sum > w->reported ? sum - w->reported : 0) == 0)
+	    pmc__logw_in_units(lw, w->pmc, sum > w->reported ? sum - w->reported : 0)) == 0)
 		emit(lw, hole->exit_ts);
 }
 
@@ -465,7 +465,8 @@ static void do_sample(struct pmc_logw *lw, const struct perf_event_header *h,
 			delta = rv[i].value >= e->last ? rv[i].value - e->last : rv[i].value;
 			e->last = rv[i].value;
 			if (pmc__logrec_proccsw(&lw->rec, m->pmc, (pid_t)ps.pid, (pid_t)ps.tid,
-			    (ps.present & PERF_SAMPLE_CPU) ? (int)ps.cpu : -1, delta) == 0)
+			    (ps.present & PERF_SAMPLE_CPU) ? (int)ps.cpu : -1,
+			    pmc__logw_in_units(lw, m->pmc, delta)) == 0)
 				emit(lw, time);
 		}
 		return;
@@ -666,7 +667,7 @@ void pmc__logw_translate(struct pmc_logw *lw, const struct perf_event_header *h)
 			if (!e || e->role != PMC_LOGW_EXIT_READ)
 				continue;
 			if (pmc__logrec_procexit(&lw->rec, e->pmc, (pid_t)pid, (pid_t)tid,
-			    rv[i].value) == 0)
+			    pmc__logw_in_units(lw, e->pmc, rv[i].value)) == 0)
 				emit(lw, ts);
 			if (lw->nxw > 0)
 				exit_read_seen(lw, e->pmc, (int32_t)pid, (int32_t)tid, rv[i].value);

@@ -647,6 +647,105 @@ static void test_hwpmc_errnos(void **s)
 	EXPECT_ERRNO(pmc_start(other), ESRCH);
 }
 
+/* A child that waits for a byte on fd, spins ms of CPU time, exits 0. */
+static pid_t spin_child(int *go_w, int ms)
+{
+	int go[2];
+	pid_t pid;
+	assert_int_equal(pipe(go), 0);
+	if ((pid = fork()) == 0) {
+		char c;
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(99);
+		pmc_test_spin_ms(ms);
+		_exit(0);
+	}
+	close(go[0]);
+	*go_w = go[1];
+	return pid;
+}
+
+/*
+ * hwpmc_mod.c's errnos for attach and detach (issue 23): a running PMC
+ * cannot be attached (PMC_OP_PMCATTACH: EBUSY); a target that exited was
+ * detached by hwpmc at its exit, so detaching it again finds no process
+ * (ESRCH), as FreeBSD's detach_after_target_reaped test expects.
+ */
+static void test_attach_running_detach_reaped(void **s)
+{
+	pmc_id_t id;
+	int go, st;
+	pid_t a, b;
+	(void)s;
+	a = spin_child(&go, 20);
+	b = spin_child(&st, 20);
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), 0);
+	assert_int_equal(pmc_attach(id, a), 0);
+	assert_int_equal(pmc_start(id), 0);
+	EXPECT_ERRNO(pmc_attach(id, b), EBUSY);
+	assert_int_equal(pmc_stop(id), 0);
+	assert_int_equal(pmc_attach(id, b), 0);       /* stopped: allowed */
+	assert_int_equal(write(go, "g", 1), 1);
+	assert_int_equal(write(st, "g", 1), 1);
+	close(go);
+	close(st);
+	assert_int_equal(waitpid(a, &st, 0), a);
+	assert_int_equal(waitpid(b, &st, 0), b);
+	EXPECT_ERRNO(pmc_detach(id, a), ESRCH);
+	EXPECT_ERRNO(pmc_detach(id, b), ESRCH);
+	assert_int_equal(pmc_release(id), 0);
+}
+
+/*
+ * PROCEXIT in the PMC's own units (issue 23): pmcstat -E on SOFT-CLOCK.HARD
+ * prints clock ticks, what pmc_read of the same PMC returns, not the
+ * kernel's nanoseconds.
+ */
+static void test_procexit_in_pmc_units(void **s)
+{
+	char path[] = "/tmp/pmc-fbsd-XXXXXX";
+	struct pmclog_ev ev;
+	pmc_value_t v = 0, exit_value = 0;
+	pmc_id_t id;
+	int fd, go, st, nexit = 0;
+	pid_t child;
+	void *lp;
+	(void)s;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	unlink(path);
+	child = spin_child(&go, 300);
+	assert_int_equal(pmc_allocate("SOFT-CLOCK.HARD", PMC_MODE_TC, PMC_F_LOG_PROCEXIT,
+	    PMC_CPU_ANY, &id, 0), 0);
+	assert_int_equal(pmc_configure_logfile(fd), 0);
+	assert_int_equal(pmc_attach(id, child), 0);
+	assert_int_equal(pmc_start(id), 0);
+	assert_int_equal(write(go, "g", 1), 1);
+	close(go);
+	assert_int_equal(waitpid(child, &st, 0), child);
+	assert_int_equal(pmc_read(id, &v), 0);
+	assert_int_equal(pmc_stop(id), 0);
+	assert_int_equal(pmc_close_logfile(), 0);
+	assert_int_equal(pmc_release(id), 0);
+	lseek(fd, 0, SEEK_SET);
+	lp = pmclog_open(fd);
+	assert_non_null(lp);
+	while (pmclog_read(lp, &ev) == 0)
+		if (ev.pl_type == PMCLOG_TYPE_PROCEXIT && (pid_t)ev.pl_u.pl_e.pl_pid == child) {
+			nexit++;
+			exit_value += ev.pl_u.pl_e.pl_value;
+		}
+	pmclog_close(lp);
+	close(fd);
+	assert_int_equal(nexit, 1);
+	/* ~300 ticks of 1 ms (hz = 1000), as pmc_read says; nanoseconds
+	 * would be ~3*10^8 */
+	assert_true(v >= 200 && v < 100000);
+	assert_true(exit_value >= 200 && exit_value < 100000);
+	assert_true(exit_value <= v + 2 && exit_value + 2 + v / 50 >= v);
+}
+
 /* Item 10: "TSC" in any case; the TSC counts system-wide only. */
 static void test_tsc(void **s)
 {
@@ -677,6 +776,8 @@ int main(void)
 		cmocka_unit_test(test_procexit_and_procexec),
 		cmocka_unit_test(test_sigio_on_last_target),
 		cmocka_unit_test(test_hwpmc_errnos),
+		cmocka_unit_test(test_attach_running_detach_reaped),
+		cmocka_unit_test(test_procexit_in_pmc_units),
 		cmocka_unit_test(test_tsc),
 		cmocka_unit_test(test_event_blocks_and_aliases),
 		cmocka_unit_test(test_ppc_and_uncore_event_blocks),
