@@ -394,6 +394,15 @@ static int base_calls(const char *self)
 	printf("elf_getshnum %d %d\n", n != 0, nsh > 0);
 	elf_end(elf);
 	close(fd);
+	/* reallocarray moves a block it grows (FreeBSD's libpmcstat counts on
+	 * a moved pointer as the sign of success) */
+	{
+		char *a = reallocarray(NULL, 4, 8), *b;
+		uintptr_t was = (uintptr_t)a;
+		b = reallocarray(a, 8, 8);
+		printf("realloc-moves %d\n", b != NULL && (uintptr_t)b != was);
+		free(b);
+	}
 	/* errc: err(3) with an explicit code */
 	fflush(stdout);
 	if (fork() == 0)

@@ -100,6 +100,7 @@ check "sysctl {CTL_KERN, KERN_CLOCKRATE}: hz 1000, stathz 127, profhz 8128" want
 check "sysctlbyname vm.ndomains" want "ndomains 1"
 check "elf_getshnum returns nonzero on success (elftoolchain's convention)" want "elf_getshnum 1 1"
 check "getopt stops at the first operand (BSD)" want "getopt a -1 2 op"
+check "reallocarray moves a block it grows (as libpmcstat expects)" want "realloc-moves 1"
 echo "$out" | grep -q "errc: No such file or directory"
 check "errc (libbsd)" test $? = 0
 
