@@ -746,6 +746,38 @@ static void test_procexit_in_pmc_units(void **s)
 	assert_true(exit_value <= v + 2 && exit_value + 2 + v / 50 >= v);
 }
 
+/*
+ * pmc_configure_logfile takes its own reference on the file, as hwpmc's
+ * fget (issue 23; FreeBSD's log_survives_userland_closing_the_fd): the
+ * caller may close its descriptor and the log is still written and closed.
+ */
+static void test_log_survives_closing_the_fd(void **s)
+{
+	char path[] = "/tmp/pmc-fbsd-XXXXXX";
+	struct pmclog_ev ev;
+	int fd, nud = 0;
+	void *lp;
+	(void)s;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(pmc_configure_logfile(fd), 0);
+	assert_int_equal(close(fd), 0);
+	assert_int_equal(pmc_writelog(0x1234), 0);
+	assert_int_equal(pmc_flush_logfile(), 0);
+	assert_int_equal(pmc_close_logfile(), 0);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	unlink(path);
+	lp = pmclog_open(fd);
+	assert_non_null(lp);
+	while (pmclog_read(lp, &ev) == 0)
+		nud += ev.pl_type == PMCLOG_TYPE_USERDATA && ev.pl_u.pl_u.pl_userdata == 0x1234;
+	assert_int_equal(ev.pl_state, PMCLOG_EOF);
+	pmclog_close(lp);
+	close(fd);
+	assert_int_equal(nud, 1);
+}
+
 /* Item 10: "TSC" in any case; the TSC counts system-wide only. */
 static void test_tsc(void **s)
 {
@@ -778,6 +810,7 @@ int main(void)
 		cmocka_unit_test(test_hwpmc_errnos),
 		cmocka_unit_test(test_attach_running_detach_reaped),
 		cmocka_unit_test(test_procexit_in_pmc_units),
+		cmocka_unit_test(test_log_survives_closing_the_fd),
 		cmocka_unit_test(test_tsc),
 		cmocka_unit_test(test_event_blocks_and_aliases),
 		cmocka_unit_test(test_ppc_and_uncore_event_blocks),
