@@ -116,7 +116,16 @@ HELP_BIN  := $(HELP_SRC:tests/helpers/%.c=$(B)/helpers/%)
 REPLAY_BIN:= $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz-replay/%)
 FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/%)
 
-all: $(B)/libpmc.a $(B)/libpmc.so $(B)/libpmcstat.a $(B)/pmc $(UNIT_BIN) $(HELP_BIN) $(REPLAY_BIN)
+# libpmc-freebsd: what FreeBSD's own programs need beyond libpmc and that
+# Linux lacks (kqueue, kvm, cpuset, sysctl); compat/freebsd/*.c, compiled
+# against the FreeBSD include set (include/freebsd) and libpmc's public API
+# only.  FreeBSD programs link it through libpmc-freebsd.pc.
+COMPAT_SRC := $(wildcard compat/freebsd/*.c)
+COMPAT_OBJ := $(COMPAT_SRC:%.c=$(B)/pic/%.o)
+$(B)/pic/compat/%.o: LAYER_INC := -Iinclude/freebsd
+
+all: $(B)/libpmc.a $(B)/libpmc.so $(B)/libpmcstat.a $(B)/pmc $(B)/libpmc-freebsd.a \
+     $(B)/libpmc-freebsd.so $(UNIT_BIN) $(HELP_BIN) $(REPLAY_BIN)
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
@@ -135,6 +144,15 @@ $(B)/libpmc.so.$(VERSION): $(LIB_OBJ) lib/libpmc.map Makefile
 	    -o $@ $(LIB_OBJ) $(LDLIBS_LIB)
 $(B)/libpmc.so: $(B)/libpmc.so.$(VERSION)
 	ln -sf libpmc.so.$(VERSION) $(B)/libpmc.so.$(SOVERSION); ln -sf libpmc.so.$(VERSION) $@
+$(B)/libpmc-freebsd.a: $(COMPAT_OBJ)
+	@rm -f $@; ar rcs $@ $^
+$(B)/libpmc-freebsd.so.$(VERSION): $(COMPAT_OBJ) $(B)/libpmc.so Makefile
+	$(CC) $(SANFLAGS) -shared -Wl,-soname,libpmc-freebsd.so.$(SOVERSION) -o $@ $(COMPAT_OBJ) \
+	    -L$(B) -lpmc -lbsd -lpthread
+$(B)/libpmc-freebsd.so: $(B)/libpmc-freebsd.so.$(VERSION)
+	ln -sf libpmc-freebsd.so.$(VERSION) $(B)/libpmc-freebsd.so.$(SOVERSION); \
+	    ln -sf libpmc-freebsd.so.$(VERSION) $@
+
 # libpmcstat (analysis) carries its own copy of lib/common's stateless
 # helpers (zstd's lib/common model: libpmc.so keeps its copy hidden); the
 # per-thread error reasons are state, so there is one copy, in libpmc.so,
@@ -216,8 +234,12 @@ install: all
 	install -m 755 $(B)/pmc $(DESTDIR)$(PREFIX)/bin/pmc
 	install -m 644 include/pmc.h $(wildcard include/pmclog.h) $(DESTDIR)$(PREFIX)/include/
 	install -d $(DESTDIR)$(PREFIX)/include/pmc-freebsd/sys
-	install -m 644 include/freebsd/unistd.h $(DESTDIR)$(PREFIX)/include/pmc-freebsd/
+	install -m 644 $(wildcard include/freebsd/*.h) $(DESTDIR)$(PREFIX)/include/pmc-freebsd/
 	install -m 644 $(wildcard include/freebsd/sys/*.h) $(DESTDIR)$(PREFIX)/include/pmc-freebsd/sys/
+	install -m 644 $(B)/libpmc-freebsd.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(B)/libpmc-freebsd.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libpmc-freebsd.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpmc-freebsd.so.$(SOVERSION)
+	ln -sf libpmc-freebsd.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpmc-freebsd.so
 	install -m 644 $(B)/libpmc.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(B)/libpmc.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libpmc.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpmc.so.$(SOVERSION)

@@ -80,6 +80,7 @@ extern "C" {
 	__PMC_CPU(INTEL_GRANITE_RAPIDS, 0xA2, "Intel Granite Rapids") \
 	__PMC_CPU(INTEL_METEOR_LAKE, 0xA3, "Intel Meteorlake") \
 	__PMC_CPU(INTEL_SAPPHIRE_RAPIDS, 0xA4, "Intel Sapphire Rapids") \
+	__PMC_CPU(INTEL_XSCALE, 0x100, "Intel XScale") \
 	__PMC_CPU(PPC_7450, 0x300, "PowerPC MPC7450") \
 	__PMC_CPU(PPC_E500, 0x340, "PowerPC e500 Core") \
 	__PMC_CPU(PPC_970, 0x380, "IBM PowerPC 970") \
@@ -118,6 +119,7 @@ enum pmc_cputype {
 	__PMC_CLASS(IAP, 0x07, "Intel Core...Atom, programmable") \
 	__PMC_CLASS(UCF, 0x08, "Intel Uncore fixed function") \
 	__PMC_CLASS(UCP, 0x09, "Intel Uncore programmable") \
+	__PMC_CLASS(XSCALE, 0x0A, "Intel XScale counters") \
 	__PMC_CLASS(PPC7450, 0x0D, "Motorola MPC7450 class") \
 	__PMC_CLASS(PPC970, 0x0E, "IBM PowerPC 970 class") \
 	__PMC_CLASS(SOFT, 0x0F, "Software events") \

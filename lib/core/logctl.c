@@ -52,6 +52,7 @@ static struct {
 	struct mapped_ring *rings;
 	unsigned flags;
 	int logged_all;                 /* every process's state is in this log */
+	int fd;                         /* our reference on the log file (a dup) */
 	int logged_ksyms;               /* KSYMSRC is in this log */
 	char cmdline[1024];
 	struct pmc_logw_stats done;     /* totals of the logs already closed */
@@ -179,7 +180,10 @@ static int register_counter(struct pmc *pm, struct pmc_bctr *c, enum pmc_logw_ro
 
 	if ((rc = pmc__g.be->id(c, &kid)) < 0)
 		return rc;
-	return pmc__logw_add_counter(L.lw, kid, pm->id, pmc__g.be->attr(c), role);
+	if ((rc = pmc__logw_add_counter(L.lw, kid, pm->id, pmc__g.be->attr(c), role)) < 0)
+		return rc;
+	/* PROCEXIT/PROCCSW in the PMC's units, as pmc_read: clock ticks */
+	return pm->ev.tick_ns ? pmc__logw_set_unit(L.lw, pm->id, pm->ev.tick_ns) : 0;
 }
 
 /* The per-thread ring owner: a dummy event on the thread, not inherited. */
@@ -389,6 +393,8 @@ static int close_log(struct pmc_logw_stats *fin_out)
 		*fin_out = fin;
 	L.lw = NULL;
 	L.logged_all = L.logged_ksyms = 0;
+	close(L.fd);                    /* the writer is done with it */
+	L.fd = -1;
 	return rc;
 }
 
@@ -420,8 +426,18 @@ int pmc_configure_logfile_flags(int fd, unsigned flags)
 		pmc__logw_set_cpu(pmc__g.ci.pm_cputype, pmc__g.m.cpu_desc);
 		/* hwpmc's logbuffersize: the size of the writer's buffer. */
 		pmc__logw_set_bufsize((size_t)pmc__setting(PMC_SETTING_LOGBUFFERSIZE) * 1024);
-		rc = pmc__logw_open(fd, (flags & PMC_LOGF_ZSTD) ? PMC_LOGW_ZSTD : 0,
-		    L.cmdline, &L.lw);
+		/* hwpmc holds its own reference on the file (fget): the caller
+		 * may close its descriptor and the log goes on. */
+		int dfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+		if (dfd < 0) {
+			rc = -errno;
+			pmc__set_reason("cannot take a reference on log descriptor %d", fd);
+		} else if ((rc = pmc__logw_open(dfd, (flags & PMC_LOGF_ZSTD) ? PMC_LOGW_ZSTD : 0,
+		    L.cmdline, &L.lw)) < 0) {
+			close(dfd);
+		} else {
+			L.fd = dfd;
+		}
 		if (rc == 0) {
 			L.flags = flags;
 			/* Records the core writes get the backend's clock, as samples do. */

@@ -926,9 +926,16 @@ static int attach_api(pmc_id_t id, pid_t pid, int is_thread)
 	struct pmc *pm;
 	int rc;
 	ENTER();
-	if ((rc = lookup(id, &pm)) == 0)
-		rc = attach_locked(pm, pid, is_thread, pmc__spawn_pending(pid) ?
-		    PMC_BOPEN_ENABLE_EXEC : 0);
+	if ((rc = lookup(id, &pm)) < 0)
+		return leave(rc);
+	/* hwpmc (PMC_OP_PMCATTACH): PMCs may be (re)attached only when
+	 * allocated or stopped. */
+	if (pm->state == PMC_STATE_RUNNING) {
+		pmc__set_reason("PMC 0x%08x is running: stop it before attaching it", id);
+		return leave(-EBUSY);
+	}
+	rc = attach_locked(pm, pid, is_thread, pmc__spawn_pending(pid) ?
+	    PMC_BOPEN_ENABLE_EXEC : 0);
 	return leave(rc);
 }
 
@@ -965,10 +972,20 @@ static int detach_api(pmc_id_t id, pid_t pid, int is_thread)
 					pm->offset += (int64_t)v.value;
 			}
 		}
-		pmc__log_pmc_detach(pm, t);
+		/* hwpmc detached it when it exited (pmc_process_exit), so
+		 * detaching a process that is gone finds none: ESRCH. */
+		int gone = !is_thread && pid != getpid() &&
+		    pmc__g.be->target_check(pid) == -ESRCH;
+		if (!gone)
+			pmc__log_pmc_detach(pm, t);
 		*pp = t->next;
 		close_target(t);
 		pmc__targets_lost(pm);          /* SIGIO if no live target is left */
+		if (gone) {
+			pmc__clear_reason();
+			pmc__set_reason("no process %d (it exited)", (int)pid);
+			return leave(-ESRCH);
+		}
 		return leave(0);
 	}
 	if (pmc__g.be->target_check(pid) == -ESRCH) {

@@ -8,11 +8,14 @@
  * error and dropped.  The mapping is
  * documented in docs/log-format.md ("From kernel records").
  */
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "log/writer_impl.h"
 
@@ -220,10 +223,34 @@ static int exec_find(struct pmc_logw *lw, int32_t pid)
 	return -1;
 }
 
+/*
+ * FreeBSD's pl_dynaddr: the load bias of a position-independent executable
+ * (ET_DYN: where its file offset 0 went, the base its mapping gave), 0 for
+ * one linked at fixed addresses (ET_EXEC), whose addresses need no bias.
+ */
+static uint64_t exec_bias(const char *path, uint64_t base)
+{
+	unsigned char h[EI_NIDENT + 2];
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	ssize_t n = fd >= 0 ? pread(fd, h, sizeof(h), 0) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n == (ssize_t)sizeof(h) && memcmp(h, ELFMAG, SELFMAG) == 0) {
+		unsigned type = h[EI_DATA] == ELFDATA2MSB ? (unsigned)h[16] << 8 | h[17] :
+		    (unsigned)h[17] << 8 | h[16];
+		if (type == ET_EXEC)
+			return 0;
+	}
+	return base;
+}
+
 static void exec_flush(struct pmc_logw *lw, int i, uint64_t dyn, uint64_t ts)
 {
 	struct logw_exec *x = &lw->pexec[i];
-	if (pmc__logrec_procexec(&lw->rec, x->pmc, x->pid, x->tid, x->base, dyn,
+	/* hwpmc's meaning: pl_baseaddr is the dynamic linker's base (0 for a
+	 * static program), pl_dynaddr the executable's load bias. */
+	if (pmc__logrec_procexec(&lw->rec, x->pmc, x->pid, x->tid, dyn,
+	    x->have_exe ? exec_bias(x->path, x->base) : 0,
 	    x->path ? x->path : x->name) == 0)
 		emit(lw, ts);
 	free(x->path);
@@ -375,7 +402,7 @@ void pmc__logw_exit_emit(struct pmc_logw *lw, struct logw_exitwatch *w)
 			sum += v.value;
 	}
 	if (pmc__logrec_procexit(&lw->rec, w->pmc, (pid_t)hole->pid, (pid_t)hole->tid,
-	    sum > w->reported ? sum - w->reported : 0) == 0)
+	    pmc__logw_in_units(lw, w->pmc, sum > w->reported ? sum - w->reported : 0)) == 0)
 		emit(lw, hole->exit_ts);
 }
 
@@ -409,7 +436,10 @@ static void do_sample(struct pmc_logw *lw, const struct perf_event_header *h,
 		lw->st.errors++;
 		return;
 	}
-	if (lw->npexec > 0 && (ps.present & PERF_SAMPLE_TID))
+	/* A user-mode sample means the new image runs: its mappings came.  A
+	 * kernel-mode one can fall inside the exec itself, after its COMM and
+	 * before the kernel maps the image (load_elf_binary). */
+	if (lw->npexec > 0 && user && (ps.present & PERF_SAMPLE_TID))
 		exec_done(lw, (int32_t)ps.pid, (ps.present & PERF_SAMPLE_TIME) ? ps.time : 0);
 	if (ps.present & PERF_SAMPLE_READ)
 		nrv = read_values(&ps, ev->layout.read_format, rv);
@@ -435,7 +465,8 @@ static void do_sample(struct pmc_logw *lw, const struct perf_event_header *h,
 			delta = rv[i].value >= e->last ? rv[i].value - e->last : rv[i].value;
 			e->last = rv[i].value;
 			if (pmc__logrec_proccsw(&lw->rec, m->pmc, (pid_t)ps.pid, (pid_t)ps.tid,
-			    (ps.present & PERF_SAMPLE_CPU) ? (int)ps.cpu : -1, delta) == 0)
+			    (ps.present & PERF_SAMPLE_CPU) ? (int)ps.cpu : -1,
+			    pmc__logw_in_units(lw, m->pmc, delta)) == 0)
 				emit(lw, time);
 		}
 		return;
@@ -638,7 +669,7 @@ void pmc__logw_translate(struct pmc_logw *lw, const struct perf_event_header *h)
 			if (!e || e->role != PMC_LOGW_EXIT_READ)
 				continue;
 			if (pmc__logrec_procexit(&lw->rec, e->pmc, (pid_t)pid, (pid_t)tid,
-			    rv[i].value) == 0)
+			    pmc__logw_in_units(lw, e->pmc, rv[i].value)) == 0)
 				emit(lw, ts);
 			if (lw->nxw > 0)
 				exit_read_seen(lw, e->pmc, (int32_t)pid, (int32_t)tid, rv[i].value);

@@ -284,6 +284,7 @@ static void lw_free(struct pmc_logw *lw)
 	for (int i = 0; i < lw->npexec; i++)
 		free(lw->pexec[i].path);
 	free(lw->pexec);
+	free(lw->units);
 	for (int i = 0; i < lw->nxw; i++)
 		exitwatch_free(&lw->xw[i]);
 	free(lw->xw);
@@ -438,6 +439,35 @@ int pmc__logw_set_period(struct pmc_logw *lw, uint64_t kernel_id, uint64_t perio
 		e->period = period;
 	pthread_mutex_unlock(&lw->mu);
 	return e ? 0 : -ENOENT;
+}
+
+int pmc__logw_set_unit(struct pmc_logw *lw, pmc_id_t pmc, uint64_t unit)
+{
+	int i;
+	pthread_mutex_lock(&lw->mu);
+	for (i = 0; i < lw->nunits && lw->units[i].pmc != pmc; i++)
+		;
+	if (i == lw->nunits) {
+		void *u = realloc(lw->units, (size_t)(i + 1) * sizeof(*lw->units));
+		if (!u) {
+			pthread_mutex_unlock(&lw->mu);
+			return pmc__nomem();
+		}
+		lw->units = u;
+		lw->nunits++;
+	}
+	lw->units[i].pmc = pmc;
+	lw->units[i].unit = unit ? unit : 1;
+	pthread_mutex_unlock(&lw->mu);
+	return 0;
+}
+
+uint64_t pmc__logw_in_units(const struct pmc_logw *lw, pmc_id_t pmc, uint64_t v)
+{
+	for (int i = 0; i < lw->nunits; i++)
+		if (lw->units[i].pmc == pmc)
+			return v / lw->units[i].unit;
+	return v;
 }
 
 int pmc__logw_add_counter(struct pmc_logw *lw, uint64_t kernel_id, pmc_id_t pmc,

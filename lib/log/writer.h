@@ -83,6 +83,11 @@ int  pmc__logw_add_event(struct pmc_logw *lw, uint64_t kernel_id, pmc_id_t pmc,
 int  pmc__logw_add_counter(struct pmc_logw *lw, uint64_t kernel_id, pmc_id_t pmc,
     const struct perf_event_attr *opened, enum pmc_logw_role role);
 
+/* PROCEXIT and PROCCSW values of pmc are its counts divided by unit, as
+ * pmc_read reports them (FreeBSD's CLOCK.* PMCs count clock ticks, the
+ * kernel's cpu-clock nanoseconds: unit is the tick's length).  Default 1. */
+int  pmc__logw_set_unit(struct pmc_logw *lw, pmc_id_t pmc, uint64_t unit);
+
 /* Samples of this id without PERF_SAMPLE_PERIOD (a fixed period) carry
  * period in their CALLCHAIN records.  -ENOENT if the id was not added. */
 int  pmc__logw_set_period(struct pmc_logw *lw, uint64_t kernel_id, uint64_t period);

@@ -112,6 +112,8 @@ struct pmc_logw {
 	int npexec, pexeccap;
 	struct logw_exitwatch *xw;
 	int nxw, xwcap;
+	struct { pmc_id_t pmc; uint64_t unit; } *units; /* pmc__logw_set_unit */
+	int nunits;
 
 	struct pmc_logchains *chains; /* interned call chains; made at the first sample */
 	struct pmc_logrec rec;        /* translation scratch (under mu) */
@@ -127,6 +129,8 @@ int pmc__logw_append(struct pmc_logw *lw, int type, uint64_t ts, const void *pay
 /* Translate one kernel record into log records (under mu). */
 void pmc__logw_translate(struct pmc_logw *lw, const struct perf_event_header *h);
 struct logw_event *pmc__logw_find_event(struct pmc_logw *lw, uint64_t kid);
+/* v in pmc's own units (pmc__logw_set_unit): what PROCEXIT and PROCCSW say. */
+uint64_t pmc__logw_in_units(const struct pmc_logw *lw, pmc_id_t pmc, uint64_t v);
 /* Write a watched process's PROCEXIT if it exited and has none (under mu). */
 void pmc__logw_exit_emit(struct pmc_logw *lw, struct logw_exitwatch *w);
 /* Add pid to w's tree (NULL without memory); the entry, zeroed. */

@@ -15,6 +15,11 @@
  *                          request structures, log macros
  *   fbsd_client u          measure itself with LOG_PROCEXIT, then LOG_PROCCSW
  *                          (pmcstat -E / -P on oneself; works unprivileged)
+ *   fbsd_client k          the rest of FreeBSD's base that pmcstat and pmc use
+ *                          (libpmc-freebsd): kqueue's READ/PROC/SIGNAL/TIMER
+ *                          filters, kvm_getprocs, cpuset_getaffinity,
+ *                          sysctl by MIB, BSD queue macros, nitems, errc,
+ *                          elftoolchain's elf_getshnum, BSD getopt
  */
 #include <sys/cdefs.h>
 __FBSDID("$FreeBSD$");
@@ -25,8 +30,15 @@ __FBSDID("$FreeBSD$");
 #include <sys/sysctl.h>
 #include <sys/pmc.h>
 #include <sys/pmclog.h>
+#include <sys/event.h>
+#include <sys/user.h>
+#include <sys/wait.h>
 
 #include <err.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <kvm.h>
+#include <signal.h>
 #include <errno.h>
 #include <pmc.h>
 #include <pmclog.h>
@@ -259,6 +271,159 @@ static int measure_self(void)
 	return pmc_close_logfile() < 0;
 }
 
+struct item {
+	TAILQ_ENTRY(item) next;
+	int v;
+};
+
+static int base_calls(const char *self)
+{
+	struct kevent kev, out[4];
+	struct timespec ts = { 5, 0 };
+	int kq, p[2], n, ncpu, fd;
+	pid_t child;
+	cpuset_t root;
+	struct clockinfo ci;
+	size_t len, nsh;
+	int mib[2] = { CTL_KERN, KERN_CLOCKRATE }, ndom;
+	struct kinfo_proc *kp;
+	kvm_t *kd;
+	char errbuf[_POSIX2_LINE_MAX];
+	static const int three[] = { 1, 2, 3 };
+	TAILQ_HEAD(, item) q = TAILQ_HEAD_INITIALIZER(q);
+	struct item it[3], *e, *tmp;
+	Elf *elf;
+
+	/* sys/queue.h's _SAFE iteration, nitems */
+	for (size_t i = 0; i < nitems(three); i++) {
+		it[i].v = three[i];
+		TAILQ_INSERT_TAIL(&q, &it[i], next);
+	}
+	n = 0;
+	TAILQ_FOREACH_SAFE(e, &q, next, tmp) {
+		n += e->v;
+		TAILQ_REMOVE(&q, e, next);
+	}
+	printf("queue %d %d\n", n, TAILQ_EMPTY(&q));
+
+	if ((kq = kqueue()) < 0)
+		err(EX_OSERR, "kqueue");
+	/* EVFILT_TIMER, milliseconds, once */
+	EV_SET(&kev, 7, EVFILT_TIMER, EV_ADD | EV_ONESHOT, 0, 10, NULL);
+	if (kevent(kq, &kev, 1, NULL, 0, NULL) < 0)
+		err(EX_OSERR, "kevent timer");
+	n = kevent(kq, NULL, 0, out, 4, &ts);
+	printf("timer %d %d %jd\n", n, n == 1 && out[0].filter == EVFILT_TIMER ?
+	    (int)out[0].ident : -1, n == 1 ? (intmax_t)out[0].data : -1);
+	/* EVFILT_SIGNAL sees a signal whose disposition is SIG_IGN (one:
+	 * Linux keeps one pending instance of a standard signal) */
+	EV_SET(&kev, SIGUSR1, EVFILT_SIGNAL, EV_ADD, 0, 0, NULL);
+	if (kevent(kq, &kev, 1, NULL, 0, NULL) < 0)
+		err(EX_OSERR, "kevent signal");
+	signal(SIGUSR1, SIG_IGN);
+	kill(getpid(), SIGUSR1);
+	n = kevent(kq, NULL, 0, out, 4, &ts);
+	printf("signal %d %d %jd\n", n, n == 1 && out[0].filter == EVFILT_SIGNAL ?
+	    (int)out[0].ident : -1, n == 1 ? (intmax_t)out[0].data : -1);
+	/* EVFILT_READ: bytes readable */
+	if (pipe(p) < 0 || write(p[1], "hello", 5) != 5)
+		err(EX_OSERR, "pipe");
+	EV_SET(&kev, p[0], EVFILT_READ, EV_ADD, 0, 0, NULL);
+	n = kevent(kq, &kev, 1, out, 4, &ts);
+	printf("read %d %jd\n", n, n == 1 ? (intmax_t)out[0].data : -1);
+	EV_SET(&kev, p[0], EVFILT_READ, EV_DELETE, 0, 0, NULL);
+	if (kevent(kq, &kev, 1, NULL, 0, NULL) < 0)
+		err(EX_OSERR, "kevent delete");
+	/* ... a regular file is readable while bytes remain */
+	if ((fd = open(self, O_RDONLY)) < 0)
+		err(EX_OSERR, "%s", self);
+	EV_SET(&kev, fd, EVFILT_READ, EV_ADD, 0, 0, NULL);
+	n = kevent(kq, &kev, 1, out, 4, &ts);
+	printf("file %d %d\n", n, n == 1 && out[0].data > 1000);
+	EV_SET(&kev, fd, EVFILT_READ, EV_DELETE, 0, 0, NULL);
+	kevent(kq, &kev, 1, NULL, 0, NULL);
+	/* EVFILT_PROC NOTE_EXIT: the exit status, the child left to reap */
+	fflush(stdout);
+	if ((child = fork()) == 0) {
+		usleep(20000);
+		_exit(3);
+	}
+	EV_SET(&kev, child, EVFILT_PROC, EV_ADD, NOTE_EXIT, 0, NULL);
+	if (kevent(kq, &kev, 1, NULL, 0, NULL) < 0)
+		err(EX_OSERR, "kevent proc");
+	n = kevent(kq, NULL, 0, out, 4, &ts);
+	printf("proc %d %d %d %d\n", n, n == 1 && (int)out[0].ident == child,
+	    n == 1 && (out[0].fflags & NOTE_EXIT) ? WEXITSTATUS((int)out[0].data) : -1,
+	    waitpid(child, NULL, 0) == child);
+	/* an unknown knote: ENOENT */
+	EV_SET(&kev, 99, EVFILT_TIMER, EV_DELETE, 0, 0, NULL);
+	n = kevent(kq, &kev, 1, NULL, 0, NULL);
+	printf("enoent %d %d\n", n, errno == ENOENT);
+	close(kq);
+
+	/* kvm(3): the process list */
+	if ((kd = kvm_openfiles(NULL, "/dev/null", NULL, 0, errbuf)) == NULL)
+		errx(EX_OSERR, "kvm_openfiles: %s", errbuf);
+	if ((kp = kvm_getprocs(kd, KERN_PROC_PID, getpid(), &n)) == NULL)
+		errx(EX_OSERR, "kvm_getprocs: %s", kvm_geterr(kd));
+	printf("kvm %d %d %s\n", n, n == 1 && kp[0].ki_pid == getpid(), n == 1 ? kp[0].ki_comm : "-");
+	if ((kp = kvm_getprocs(kd, KERN_PROC_PROC, 0, &n)) == NULL)
+		errx(EX_OSERR, "kvm_getprocs: %s", kvm_geterr(kd));
+	printf("kvm-all %d\n", n > 1);
+	kvm_close(kd);
+
+	/* cpuset_getaffinity: the root set is every CPU online */
+	if (cpuset_getaffinity(CPU_LEVEL_ROOT, CPU_WHICH_PID, -1, sizeof(root), &root) < 0)
+		err(EX_OSERR, "cpuset_getaffinity");
+	ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	printf("cpuset %d\n", CPU_COUNT(&root) == ncpu);
+	/* sysctl by MIB and by name */
+	len = sizeof(ci);
+	if (sysctl(mib, 2, &ci, &len, NULL, 0) < 0)
+		err(EX_OSERR, "sysctl kern.clockrate");
+	printf("clockrate %d %d %d\n", ci.hz, ci.stathz, ci.profhz);
+	len = sizeof(ndom);
+	if (sysctlbyname("vm.ndomains", &ndom, &len, NULL, 0) < 0)
+		err(EX_OSERR, "vm.ndomains");
+	printf("ndomains %d\n", ndom >= 1);
+	/* elftoolchain's convention: nonzero is success */
+	if (elf_version(EV_CURRENT) == EV_NONE || (fd = open(self, O_RDONLY)) < 0 ||
+	    (elf = elf_begin(fd, ELF_C_READ, NULL)) == NULL)
+		errx(EX_OSERR, "elf_begin");
+	n = elf_getshnum(elf, &nsh);
+	printf("elf_getshnum %d %d\n", n != 0, nsh > 0);
+	elf_end(elf);
+	close(fd);
+	/* reallocarray moves a block it grows (FreeBSD's libpmcstat counts on
+	 * a moved pointer as the sign of success) */
+	{
+		char *a = reallocarray(NULL, 4, 8), *b;
+		uintptr_t was = (uintptr_t)a;
+		b = reallocarray(a, 8, 8);
+		printf("realloc-moves %d\n", b != NULL && (uintptr_t)b != was);
+		free(b);
+	}
+	/* errc: err(3) with an explicit code */
+	fflush(stdout);
+	if (fork() == 0)
+		errc(0, ENOENT, "errc");
+	wait(NULL);
+	return 0;
+}
+
+/* BSD getopt: options end at the first operand. */
+static int bsd_getopt_order(void)
+{
+	char a0[] = "fc", a1[] = "-a", a2[] = "op", a3[] = "-b";
+	char *av[] = { a0, a1, a2, a3, NULL };
+	int c1, c2;
+	optind = 1;
+	c1 = getopt(4, av, "ab");
+	c2 = getopt(4, av, "ab");
+	printf("getopt %c %d %d %s\n", c1, c2, optind, av[optind]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -272,6 +437,7 @@ int main(int argc, char **argv)
 	case 'x': return freebsd_names();
 	case 'b': return event_blocks();
 	case 'u': return measure_self();
+	case 'k': return base_calls(argv[0]) || bsd_getopt_order();
 	case 'd':
 	case 'e':
 		if (argc < 4)

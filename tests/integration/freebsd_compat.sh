@@ -17,21 +17,26 @@ if [ "$PMC_BUILD" = build-asan ] || [ -n "${PMC_SANITIZED:-}" ]; then
 fi
 CC=${CC:-cc}
 D=$TMP/dest
-make -C "$PMC_ROOT" $SAN install DESTDIR="$D" PREFIX=/usr >"$TMP/make.log" 2>&1; rc=$?
+# PREFIX (not DESTDIR): libpmc-freebsd.pc requires libbsd-overlay and
+# others from the system, which a pkg-config sysroot would move too.
+make -C "$PMC_ROOT" $SAN install PREFIX="$D/usr" >"$TMP/make.log" 2>&1; rc=$?
 if [ "$rc" != 0 ]; then
-  fail "make install DESTDIR" "exit $rc: $(tail -5 "$TMP/make.log")"; done_testing; exit 1
+  fail "make install PREFIX" "exit $rc: $(tail -5 "$TMP/make.log")"; done_testing; exit 1
 fi
-for h in sys/pmc.h sys/pmclog.h sys/cpuset.h sys/sysctl.h sys/cdefs.h unistd.h; do
+for h in sys/pmc.h sys/pmclog.h sys/cpuset.h sys/sysctl.h sys/cdefs.h unistd.h sys/event.h kvm.h \
+         sys/_cpuset.h sys/user.h libelf.h; do
   [ -f "$D/usr/include/pmc-freebsd/$h" ] || missing="${missing:-} $h"
 done
 check "the FreeBSD include set is installed under include/pmc-freebsd${missing:+ (missing:$missing)}" test -z "${missing:-}"
 if ! command -v pkg-config >/dev/null; then
   skip "the FreeBSD-style client" "pkg-config is not installed"; done_testing; exit 0
 fi
-# The staged .pc files say prefix=/usr: point pkg-config into DESTDIR.
-export PKG_CONFIG_PATH=$D/usr/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$D
+if ! pkg-config --exists libbsd-overlay 2>/dev/null; then
+  skip "the FreeBSD-style client" "libbsd-dev (pkg-config libbsd-overlay) is not installed"; done_testing; exit 0
+fi
+export PKG_CONFIG_PATH=$D/usr/lib/pkgconfig
 flags=$(pkg-config --cflags --libs libpmc-freebsd 2>&1)
-if echo "$flags" | grep -q -- "-I$D/usr/include/pmc-freebsd" && echo "$flags" | grep -q -- "-lpmc"; then
+if echo "$flags" | grep -q -- "-I$D/usr/include/pmc-freebsd" && echo "$flags" | grep -q -- "-lpmc-freebsd"; then
   ok "pkg-config libpmc-freebsd: $flags"
 else fail "pkg-config libpmc-freebsd" "$flags"; fi
 
@@ -76,6 +81,28 @@ rm -rf "$U"
 if [ "$rc" = 0 ] && echo "$out" | grep -Eq '^self 0x8 [1-9][0-9]{6,}$' && echo "$out" | grep -Eq '^self 0x4 [1-9][0-9]{6,}$'; then
   ok "an unprivileged user counts itself with LOG_PROCEXIT and LOG_PROCCSW ($(echo $out))"
 else fail "unprivileged LOG_PROCEXIT/LOG_PROCCSW on oneself" "rc=$rc $out"; fi
+
+# FreeBSD's base beyond pmc(3), from libpmc-freebsd (issue 23)
+out=$("$FC" k 2>&1); rc=$?
+check "k: runs (rc=$rc)" test "$rc" = 0
+want() { echo "$out" | grep -qx -- "$1"; }
+check "sys/queue.h TAILQ_FOREACH_SAFE and nitems (libbsd)" want "queue 6 1"
+check "kqueue EVFILT_TIMER: one expiry of a one-shot 10 ms timer" want "timer 1 7 1"
+check "kqueue EVFILT_SIGNAL: the delivery of an ignored signal" want "signal 1 10 1"
+check "kqueue EVFILT_READ: bytes readable in a pipe" want "read 1 5"
+check "kqueue EVFILT_READ on a regular file: readable while bytes remain" want "file 1 1"
+check "kqueue EVFILT_PROC NOTE_EXIT: exit status 3, the child still to reap" want "proc 1 1 3 1"
+check "kevent EV_DELETE of an unknown knote: ENOENT" want "enoent -1 1"
+check "kvm_getprocs KERN_PROC_PID: one entry, our pid and command name" want "kvm 1 1 fc"
+check "kvm_getprocs KERN_PROC_PROC: the process list" want "kvm-all 1"
+check "cpuset_getaffinity CPU_LEVEL_ROOT: every online CPU" want "cpuset 1"
+check "sysctl {CTL_KERN, KERN_CLOCKRATE}: hz 1000, stathz 127, profhz 8128" want "clockrate 1000 127 8128"
+check "sysctlbyname vm.ndomains" want "ndomains 1"
+check "elf_getshnum returns nonzero on success (elftoolchain's convention)" want "elf_getshnum 1 1"
+check "getopt stops at the first operand (BSD)" want "getopt a -1 2 op"
+check "reallocarray moves a block it grows (as libpmcstat expects)" want "realloc-moves 1"
+echo "$out" | grep -q "errc: No such file or directory"
+check "errc (libbsd)" test $? = 0
 
 # -s
 out=$("$FC" s); rc=$?

@@ -26,8 +26,12 @@ assert all(r["pid"] == pid and r["tid"] == pid for r in s), {(r["pid"], r["tid"]
 assert all(r["period"] == 100000 for r in s)
 a = [r for r in recs if r["type"] == "PMCALLOCATE"]
 assert len(a) == 1 and a[0]["rate"] == 100000 and a[0]["mode"] == "TS", a
-# enable on exec: nothing before the command's exec (the fork of pmc is not sampled)
-ex = min(r["time"] for r in recs if r["type"] == "PROCEXEC" and r["pid"] == pid)
+# enable on exec: nothing before the command's exec (the fork of pmc is not
+# sampled).  The exec is its COMM record with the exec flag, written when the
+# kernel reports it: the PROCEXEC waits for the image's mappings, and a
+# kernel-mode sample inside the exec may come before them.
+ex = min(r["time"] for r in recs if r.get("pid") == pid and
+         (r["type"] == "PROCEXEC" or (r["type"] == "COMM" and r.get("exec") == "yes")))
 assert all(r["time"] >= ex for r in s), "a sample before the exec"
 assert recs[-1]["type"] == "CLOSELOG"
 PY

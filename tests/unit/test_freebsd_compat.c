@@ -225,9 +225,11 @@ static void test_clock_sampling_in_ticks(void **s)
 /*
  * Items 5 and 8: pmcstat -E -p: a TC PMC with LOG_PROCEXIT attached to a
  * process that then execs and exits.  The log has, as hwpmc's: INITIALIZE
- * with pmc_cpuinfo's CPU type; PROCEXEC with the image's full path, its
- * load base and the dynamic linker's base; PROCEXIT for the target itself
- * with its count.
+ * with pmc_cpuinfo's CPU type; PROCEXEC with the image's full path and
+ * hwpmc's addresses (libpmcstat's reading: pl_baseaddr is where the dynamic
+ * linker was loaded, pl_dynaddr the load bias of a position-independent
+ * executable, 0 for an ET_EXEC one); PROCEXIT for the target itself with
+ * its count.
  */
 static void test_procexit_and_procexec(void **s)
 {
@@ -239,6 +241,7 @@ static void test_procexit_and_procexec(void **s)
 	pmc_id_t id;
 	pid_t child;
 	void *lp;
+	uint64_t sh_base = 0, ld_base = 0;
 	(void)s;
 	assert_non_null(realpath("/bin/sh", sh));
 	assert_int_equal(pmc_cpuinfo(&ci), 0);
@@ -278,15 +281,29 @@ static void test_procexit_and_procexec(void **s)
 		case PMCLOG_TYPE_INITIALIZE:
 			arch = (int)ev.pl_u.pl_i.pl_arch;
 			break;
+		case PMCLOG_TYPE_MAP_IN:
+			/* sh's first executable mapping, and ld.so's last one
+			 * before the PROCEXEC (the child's snapshot before its
+			 * exec maps the test program's ld.so too) */
+			if (ev.pl_u.pl_mi.pl_pid != child)
+				break;
+			if (strcmp(ev.pl_u.pl_mi.pl_pathname, sh) == 0 && sh_base == 0)
+				sh_base = ev.pl_u.pl_mi.pl_start - ev.pl_u.pl_mi.pl_pgoff;
+			else if (strstr(ev.pl_u.pl_mi.pl_pathname, "/ld-") && nexec == 0)
+				ld_base = ev.pl_u.pl_mi.pl_start - ev.pl_u.pl_mi.pl_pgoff;
+			break;
 		case PMCLOG_TYPE_PROCEXEC:
 			if (ev.pl_u.pl_x.pl_pid != child)
 				break;
 			nexec++;
 			assert_string_equal(ev.pl_u.pl_x.pl_pathname, sh);
 			assert_int_equal(ev.pl_u.pl_x.pl_pmcid, id);
-			assert_true(ev.pl_u.pl_x.pl_baseaddr != 0);
-			assert_true(ev.pl_u.pl_x.pl_dynaddr != 0);   /* sh is dynamic */
-			assert_true(ev.pl_u.pl_x.pl_dynaddr != ev.pl_u.pl_x.pl_baseaddr);
+			/* hwpmc's meaning (libpmcstat links the executable at
+			 * pi_vaddr + pl_dynaddr and ld.so at pl_baseaddr): sh is a
+			 * dynamic PIE on the systems this runs on */
+			assert_true(ld_base != 0 && sh_base != 0);
+			assert_int_equal(ev.pl_u.pl_x.pl_baseaddr, ld_base);
+			assert_int_equal(ev.pl_u.pl_x.pl_dynaddr, sh_base);
 			break;
 		case PMCLOG_TYPE_PROCEXIT:
 			if ((pid_t)ev.pl_u.pl_e.pl_pid == child) {
@@ -630,6 +647,137 @@ static void test_hwpmc_errnos(void **s)
 	EXPECT_ERRNO(pmc_start(other), ESRCH);
 }
 
+/* A child that waits for a byte on fd, spins ms of CPU time, exits 0. */
+static pid_t spin_child(int *go_w, int ms)
+{
+	int go[2];
+	pid_t pid;
+	assert_int_equal(pipe(go), 0);
+	if ((pid = fork()) == 0) {
+		char c;
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(99);
+		pmc_test_spin_ms(ms);
+		_exit(0);
+	}
+	close(go[0]);
+	*go_w = go[1];
+	return pid;
+}
+
+/*
+ * hwpmc_mod.c's errnos for attach and detach (issue 23): a running PMC
+ * cannot be attached (PMC_OP_PMCATTACH: EBUSY); a target that exited was
+ * detached by hwpmc at its exit, so detaching it again finds no process
+ * (ESRCH), as FreeBSD's detach_after_target_reaped test expects.
+ */
+static void test_attach_running_detach_reaped(void **s)
+{
+	pmc_id_t id;
+	int go, st;
+	pid_t a, b;
+	(void)s;
+	a = spin_child(&go, 20);
+	b = spin_child(&st, 20);
+	assert_int_equal(pmc_allocate("task-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &id, 0), 0);
+	assert_int_equal(pmc_attach(id, a), 0);
+	assert_int_equal(pmc_start(id), 0);
+	EXPECT_ERRNO(pmc_attach(id, b), EBUSY);
+	assert_int_equal(pmc_stop(id), 0);
+	assert_int_equal(pmc_attach(id, b), 0);       /* stopped: allowed */
+	assert_int_equal(write(go, "g", 1), 1);
+	assert_int_equal(write(st, "g", 1), 1);
+	close(go);
+	close(st);
+	assert_int_equal(waitpid(a, &st, 0), a);
+	assert_int_equal(waitpid(b, &st, 0), b);
+	EXPECT_ERRNO(pmc_detach(id, a), ESRCH);
+	EXPECT_ERRNO(pmc_detach(id, b), ESRCH);
+	assert_int_equal(pmc_release(id), 0);
+}
+
+/*
+ * PROCEXIT in the PMC's own units (issue 23): pmcstat -E on SOFT-CLOCK.HARD
+ * prints clock ticks, what pmc_read of the same PMC returns, not the
+ * kernel's nanoseconds.
+ */
+static void test_procexit_in_pmc_units(void **s)
+{
+	char path[] = "/tmp/pmc-fbsd-XXXXXX";
+	struct pmclog_ev ev;
+	pmc_value_t v = 0, exit_value = 0;
+	pmc_id_t id;
+	int fd, go, st, nexit = 0;
+	pid_t child;
+	void *lp;
+	(void)s;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	unlink(path);
+	child = spin_child(&go, 300);
+	assert_int_equal(pmc_allocate("SOFT-CLOCK.HARD", PMC_MODE_TC, PMC_F_LOG_PROCEXIT,
+	    PMC_CPU_ANY, &id, 0), 0);
+	assert_int_equal(pmc_configure_logfile(fd), 0);
+	assert_int_equal(pmc_attach(id, child), 0);
+	assert_int_equal(pmc_start(id), 0);
+	assert_int_equal(write(go, "g", 1), 1);
+	close(go);
+	assert_int_equal(waitpid(child, &st, 0), child);
+	assert_int_equal(pmc_read(id, &v), 0);
+	assert_int_equal(pmc_stop(id), 0);
+	assert_int_equal(pmc_close_logfile(), 0);
+	assert_int_equal(pmc_release(id), 0);
+	lseek(fd, 0, SEEK_SET);
+	lp = pmclog_open(fd);
+	assert_non_null(lp);
+	while (pmclog_read(lp, &ev) == 0)
+		if (ev.pl_type == PMCLOG_TYPE_PROCEXIT && (pid_t)ev.pl_u.pl_e.pl_pid == child) {
+			nexit++;
+			exit_value += ev.pl_u.pl_e.pl_value;
+		}
+	pmclog_close(lp);
+	close(fd);
+	assert_int_equal(nexit, 1);
+	/* ~300 ticks of 1 ms (hz = 1000), as pmc_read says; nanoseconds
+	 * would be ~3*10^8 */
+	assert_true(v >= 200 && v < 100000);
+	assert_true(exit_value >= 200 && exit_value < 100000);
+	assert_true(exit_value <= v + 2 && exit_value + 2 + v / 50 >= v);
+}
+
+/*
+ * pmc_configure_logfile takes its own reference on the file, as hwpmc's
+ * fget (issue 23; FreeBSD's log_survives_userland_closing_the_fd): the
+ * caller may close its descriptor and the log is still written and closed.
+ */
+static void test_log_survives_closing_the_fd(void **s)
+{
+	char path[] = "/tmp/pmc-fbsd-XXXXXX";
+	struct pmclog_ev ev;
+	int fd, nud = 0;
+	void *lp;
+	(void)s;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(pmc_configure_logfile(fd), 0);
+	assert_int_equal(close(fd), 0);
+	assert_int_equal(pmc_writelog(0x1234), 0);
+	assert_int_equal(pmc_flush_logfile(), 0);
+	assert_int_equal(pmc_close_logfile(), 0);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	unlink(path);
+	lp = pmclog_open(fd);
+	assert_non_null(lp);
+	while (pmclog_read(lp, &ev) == 0)
+		nud += ev.pl_type == PMCLOG_TYPE_USERDATA && ev.pl_u.pl_u.pl_userdata == 0x1234;
+	assert_int_equal(ev.pl_state, PMCLOG_EOF);
+	pmclog_close(lp);
+	close(fd);
+	assert_int_equal(nud, 1);
+}
+
 /* Item 10: "TSC" in any case; the TSC counts system-wide only. */
 static void test_tsc(void **s)
 {
@@ -660,6 +808,9 @@ int main(void)
 		cmocka_unit_test(test_procexit_and_procexec),
 		cmocka_unit_test(test_sigio_on_last_target),
 		cmocka_unit_test(test_hwpmc_errnos),
+		cmocka_unit_test(test_attach_running_detach_reaped),
+		cmocka_unit_test(test_procexit_in_pmc_units),
+		cmocka_unit_test(test_log_survives_closing_the_fd),
 		cmocka_unit_test(test_tsc),
 		cmocka_unit_test(test_event_blocks_and_aliases),
 		cmocka_unit_test(test_ppc_and_uncore_event_blocks),

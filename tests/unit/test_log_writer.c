@@ -333,13 +333,14 @@ static void check_translated(int i, const struct pmclog_ev *ev)
 		assert_string_equal(ev->pl_u.pl_mi.pl_pathname, "/lib/ld.so");
 		break;
 	case 7:
-		/* hwpmc's PROCEXEC: the image's full path, its load base and the
-		 * dynamic linker's */
+		/* hwpmc's PROCEXEC: the image's full path, the dynamic linker's
+		 * base (pl_baseaddr) and the executable's load bias (pl_dynaddr:
+		 * /bin/true is a PIE, its bias is where offset 0 went) */
 		assert_int_equal(ev->pl_u.pl_x.pl_pid, 100);
 		assert_int_equal(ev->pl_u.pl_x.pl_pmcid, 0x11);
 		assert_string_equal(ev->pl_u.pl_x.pl_pathname, "/bin/true");
-		assert_int_equal(ev->pl_u.pl_x.pl_baseaddr, 0x400000 - 0x1000);
-		assert_int_equal(ev->pl_u.pl_x.pl_dynaddr, 0x7f0000000000ull);
+		assert_int_equal(ev->pl_u.pl_x.pl_baseaddr, 0x7f0000000000ull);
+		assert_int_equal(ev->pl_u.pl_x.pl_dynaddr, 0x400000 - 0x1000);
 		break;
 	case 8:
 		assert_int_equal(ev->pl_u.pl_f.pl_oldpid, 100);

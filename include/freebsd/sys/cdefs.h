@@ -1,7 +1,9 @@
 /*
  * <sys/cdefs.h> of the libpmc-freebsd include set: the C library's own
  * header, plus the FreeBSD-only macros that FreeBSD tools use (__FBSDID
- * and a few attributes).  See docs/freebsd-compat.md.
+ * and a few attributes).  With libbsd's overlay (pkg-config libbsd-overlay,
+ * which libpmc-freebsd.pc requires) the next <sys/cdefs.h> is libbsd's,
+ * which defines most of them already.  See docs/freebsd-compat.md.
  */
 #ifndef _PMC_FREEBSD_SYS_CDEFS_H_
 #define _PMC_FREEBSD_SYS_CDEFS_H_
@@ -35,7 +37,16 @@
 #define __predict_false(exp) __builtin_expect((exp), 0)
 #endif
 #ifndef __DECONST
-#define __DECONST(type, var) ((type)(__uintptr_t)(const void *)(var))
+#define __DECONST(type, var) ((type)(__UINTPTR_TYPE__)(const void *)(var))
+#endif
+#ifndef __DEVOLATILE
+#define __DEVOLATILE(type, var) ((type)(__UINTPTR_TYPE__)(volatile void *)(var))
+#endif
+#ifndef __DEQUALIFY
+#define __DEQUALIFY(type, var) ((type)(__UINTPTR_TYPE__)(const volatile void *)(var))
+#endif
+#ifndef __BSD_VISIBLE
+#define __BSD_VISIBLE 1
 #endif
 
 #endif

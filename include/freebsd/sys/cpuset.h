@@ -85,4 +85,43 @@ static __inline int __pmc_cpuset_ffs(const cpuset_t *p)
 #define CPU_FFS(p)       __pmc_cpuset_ffs(p)
 #define CPU_COPY(s, d)   (*(d) = *(s))
 
+/*
+ * cpuset_getaffinity(2)/cpuset_setaffinity(2) (libpmc-freebsd): the CPU
+ * sets Linux has.  CPU_LEVEL_ROOT is the CPUs online, CPU_LEVEL_CPUSET and
+ * CPU_LEVEL_WHICH a thread's or process's sched_getaffinity(2) mask
+ * (CPU_WHICH_TID, CPU_WHICH_PID; id -1 is the caller), CPU_WHICH_DOMAIN
+ * the CPUs of NUMA node id (/sys/devices/system/node/nodeN/cpulist).
+ * Other kinds are EINVAL.  See docs/freebsd-compat.md.
+ */
+#include <sys/types.h>
+
+typedef int cpulevel_t;
+typedef int cpuwhich_t;
+typedef int cpusetid_t;
+
+#define CPU_LEVEL_ROOT   1
+#define CPU_LEVEL_CPUSET 2
+#define CPU_LEVEL_WHICH  3
+
+#define CPU_WHICH_TID     1
+#define CPU_WHICH_PID     2
+#define CPU_WHICH_CPUSET  3
+#define CPU_WHICH_IRQ     4
+#define CPU_WHICH_JAIL    5
+#define CPU_WHICH_DOMAIN  6
+#define CPU_WHICH_INTRHANDLER 7
+#define CPU_WHICH_ITHREAD 8
+#define CPU_WHICH_TIDPID  9
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+int cpuset_getaffinity(cpulevel_t level, cpuwhich_t which, id_t id,
+    size_t setsize, cpuset_t *mask);
+int cpuset_setaffinity(cpulevel_t level, cpuwhich_t which, id_t id,
+    size_t setsize, const cpuset_t *mask);
+#ifdef __cplusplus
+}
+#endif
+
 #endif

@@ -9,6 +9,13 @@
 #define _PMC_FREEBSD_SYS_PMC_H_
 
 #include <sys/cdefs.h>
+#include <stdint.h>
 #include <pmc.h>
+
+/* FreeBSD's <sys/pmc.h> declares the log's program-counter type too. */
+#ifndef _PMC_UINTFPTR_T_DECLARED
+#define _PMC_UINTFPTR_T_DECLARED
+typedef uint64_t uintfptr_t;
+#endif
 
 #endif
