@@ -1513,10 +1513,13 @@ static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, in
 	if (!user && !v->kmap_seen && strcmp(p->input_kind, "perf.data") == 0) {
 		/* a perf.data without the kernel's MMAP: perf cannot place its
 		 * kernel addresses, and neither can we (whatever kernel runs
-		 * here, it need not be the recording's) */
-		if (!v->unknown_dso)
-			v->unknown_dso = symtab__dso(p->st, "[unknown]", NULL, 0);
-		d = v->unknown_dso;
+		 * here, it need not be the recording's), but those in a module
+		 * the recording mapped */
+		if (!(d = symtab__kmodule_at(p->st, a))) {
+			if (!v->unknown_dso)
+				v->unknown_dso = symtab__dso(p->st, "[unknown]", NULL, 0);
+			d = v->unknown_dso;
+		}
 		addr = a;
 	} else if (!user) {
 		d = symtab__kernel_at(p->st, a);

@@ -1097,6 +1097,14 @@ static const struct tsym *ksym_find(struct sym_dso *k, uint64_t addr, struct tsy
 	return t;
 }
 
+struct sym_dso *symtab__kmodule_at(struct symtab *st, uint64_t addr)
+{
+	for (size_t i = st->nkmods; i > 0; i--)     /* the latest covering addr */
+		if (addr >= st->kmods[i - 1].start && addr < st->kmods[i - 1].end)
+			return st->kmods[i - 1].dso;
+	return NULL;
+}
+
 struct sym_dso *symtab__kernel_at(struct symtab *st, uint64_t addr)
 {
 	struct sym_dso *k = symtab__kernel(st), *m;
@@ -1104,10 +1112,9 @@ struct sym_dso *symtab__kernel_at(struct symtab *st, uint64_t addr)
 	struct tsym tb;
 	if (!k)
 		return NULL;
-	/* the recording's module maps first (the latest covering addr) */
-	for (size_t i = st->nkmods; i > 0; i--)
-		if (addr >= st->kmods[i - 1].start && addr < st->kmods[i - 1].end)
-			return st->kmods[i - 1].dso;
+	/* the recording's module maps first */
+	if ((m = symtab__kmodule_at(st, addr)) != NULL)
+		return m;
 	/* else the module kallsyms names for this address */
 	dso_open(k);
 	if ((t = ksym_find(k, addr + st->kdelta, &tb)) != NULL && t->mod &&

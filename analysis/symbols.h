@@ -91,6 +91,9 @@ struct sym_dso *symtab__dso(struct symtab *st, const char *path, const uint8_t *
  * memory, as below. */
 struct sym_dso *symtab__kernel(struct symtab *st);
 struct sym_dso *symtab__perfmap(struct symtab *st, pid_t pid);
+/* The recording's module mapping (symtab__add_kmodule) covering a kernel
+ * address, NULL if none. */
+struct sym_dso *symtab__kmodule_at(struct symtab *st, uint64_t addr);
 /* The binary of a kernel address: a module ([name]) when a recorded module
  * mapping (symtab__add_kmodule) or the kallsyms module tag covers it, else
  * the kernel; NULL out of memory. */
