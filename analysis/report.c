@@ -407,6 +407,41 @@ int report__hist(struct hist *h, struct profile *p, const struct report_opts *o,
 	return 0;
 }
 
+struct epick {
+	struct hist_priv v;
+	const struct hist_entry *e;
+};
+
+/* The frame whose key is the entry's: the leaf, or with children any. */
+static int pick_entry(void *arg, const struct prof_sample *s, const struct prof_frame *fr, int n)
+{
+	struct epick *x = arg;
+	struct hist_entry k;
+	for (int i = 0; i < n && (i == 0 || x->v.o->children); i++) {
+		make_key(&x->v, &k, s, &fr[i]);
+		if (eeq(&k, x->e))
+			return i;
+	}
+	return -1;
+}
+
+int report__entry_tree(struct ctree *t, struct profile *p, const struct report_opts *o, int ev,
+    const struct hist_entry *e)
+{
+	struct epick x;
+	struct prof_filter flt = o->flt;
+	memset(&x, 0, sizeof(x));
+	x.v.o = o;
+	x.v.p = p;
+	x.e = e;
+	flt.ev = ev;
+	int rc = tree__build_pick(t, p, &flt, o->callgraph == TREE_CALLER ? TREE_CALLER :
+	    TREE_CALLEE, 0, 0, pick_entry, &x);
+	if (rc == 0)
+		tree__sort(t);
+	return rc;
+}
+
 void report__hist_free(struct hist *h)
 {
 	if (h->priv) {

@@ -69,6 +69,14 @@ struct hist {
 /* The flat profile of event ev, sorted (self, or children with o->children). */
 int report__hist(struct hist *h, struct profile *p, const struct report_opts *o, int ev);
 void report__hist_free(struct hist *h);
+/* The call graph of entry e of report__hist(p, o, ev): its samples' stacks
+ * from the entry's frame (the leaf; with o->children, the first frame with
+ * the entry's keys) outwards, callee → caller (who called it), or with
+ * o->callgraph TREE_CALLER the other way round (from the outermost caller
+ * down to it); children sorted heaviest first.  Frames as the entry's
+ * (no inlined ones).  0, or -ENOMEM. */
+int report__entry_tree(struct ctree *t, struct profile *p, const struct report_opts *o, int ev,
+    const struct hist_entry *e);
 
 /* Events that have samples (indices), in order; returns how many. */
 int report__events(const struct profile *p, int *out, int max);

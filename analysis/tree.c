@@ -99,6 +99,8 @@ struct build {
 	struct ctree *t;
 	struct profile *p;
 	int dir, comm_root;
+	tree_pick pick;
+	void *pick_arg;
 };
 
 static void add(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt,
@@ -109,6 +111,13 @@ static void add(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt
 	uint32_t cur = 0;
 	if (t->priv->nomem)
 		return;
+	if (b->pick) {
+		int k = b->pick(b->pick_arg, s, fr, n);
+		if (k < 0 || k >= n)
+			return;
+		fr += k;
+		n -= k;
+	}
 	t->n[0].total += w;
 	t->n[0].nsamples += cnt;
 	t->total += w;
@@ -147,7 +156,13 @@ static void add(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt
 int tree__build(struct ctree *t, struct profile *p, const struct prof_filter *flt, int dir,
     int flags, int comm_root)
 {
-	struct build b = { t, p, dir, comm_root };
+	return tree__build_pick(t, p, flt, dir, flags, comm_root, NULL, NULL);
+}
+
+int tree__build_pick(struct ctree *t, struct profile *p, const struct prof_filter *flt, int dir,
+    int flags, int comm_root, tree_pick pick, void *arg)
+{
+	struct build b = { t, p, dir, comm_root, pick, arg };
 	memset(t, 0, sizeof(*t));
 	t->priv = calloc(1, sizeof(*t->priv));
 	if (!t->priv)

@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "offcpu.h"
 #include "report.h"
+#include "report_tui.h"
 
 static void usage(FILE *f)
 {
@@ -67,7 +68,10 @@ static void usage(FILE *f)
 	    "  -f, --force            overwrite FILE\n"
 	    "      --no-demangle      keep C++/Rust names mangled\n"
 	    "      --color WHEN       always, never, auto (default: on a terminal)\n"
-	    "      --stdio            accepted (perf's): the text report is the default\n"
+	    "      --tui              browse the profile in the terminal (the default when\n"
+	    "                         standard input and output are a terminal, -F text,\n"
+	    "                         no -o and PMC_PAGER unset; keys: ? in it)\n"
+	    "      --stdio, --no-tui  the text report, also on a terminal\n"
 	    "  -h, --help             this help\n"
 	    "\n"
 	    "Exit status: 0; 1 the input could not be read, or was cut short (the\n"
@@ -88,7 +92,7 @@ int cmd_report(int argc, char **argv)
 {
 	enum {
 		O_CHILDREN = 256, O_NOCHILDREN, O_PLIMIT, O_FOLLOW, O_NOINLINE, O_NODEMANGLE, O_COLOR,
-		O_STDIO, O_MAXSTACK, O_PERCENTAGE, O_WALL
+		O_STDIO, O_MAXSTACK, O_PERCENTAGE, O_WALL, O_TUI
 	};
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
@@ -107,6 +111,8 @@ int cmd_report(int argc, char **argv)
 		{ "max-stack", required_argument, NULL, O_MAXSTACK },
 		{ "percentage", required_argument, NULL, O_PERCENTAGE },
 		{ "stdio", no_argument, NULL, O_STDIO },
+		{ "no-tui", no_argument, NULL, O_STDIO },
+		{ "tui", no_argument, NULL, O_TUI },
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
@@ -120,7 +126,7 @@ int cmd_report(int argc, char **argv)
 	struct prof_load_opts lo;
 	const char *path = NULL, *out = NULL, *sort = "comm,dso,sym", *color = "auto";
 	enum fmt fmt = F_TEXT;
-	int force = 0, c, rc = CLI_EXIT_OK, wall = 0;
+	int force = 0, c, rc = CLI_EXIT_OK, wall = 0, tui = -1;
 	char *end;
 
 	memset(&o, 0, sizeof(o));
@@ -175,7 +181,8 @@ int cmd_report(int argc, char **argv)
 			else
 				cli_usage_error("--percentage: '%s' is not relative or absolute", optarg);
 			break;
-		case O_STDIO: break;
+		case O_STDIO: tui = 0; break;
+		case O_TUI: tui = 1; break;
 		case 'b':
 			cli_usage_error("-b: pmc report has no -b; perf's -b (--branch-stack) needs "
 			    "branch stacks, which pmc does not record");
@@ -214,6 +221,8 @@ int cmd_report(int argc, char **argv)
 	if (fmt == F_PPROF && (!out || !strcmp(out, "-")))
 		cli_refuse_binary_tty("a binary pprof profile");
 
+	tui = report_use_tui(tui, fmt == F_TEXT && !out);
+
 	struct pmc_outfile of;
 	FILE *f = cli_open_output(&of, out, force);
 	o.color = cli_parse_color(color, fmt == F_TEXT && f == stdout && cli_use_color(stdout));
@@ -224,7 +233,7 @@ int cmd_report(int argc, char **argv)
 		lo.progress = progress;
 	/* a flat report reads each sample's leaf only: the rest of the chain
 	 * is not decoded, stored or resolved */
-	lo.leaf_only = (fmt == F_TEXT || fmt == F_JSON) && !report__uses_chains(&o);
+	lo.leaf_only = (fmt == F_TEXT || fmt == F_JSON) && !report__uses_chains(&o) && !tui;
 	/* a report's rows and call-graph nodes sort on their keys, never on
 	 * the order samples came in: it takes them as the file holds them,
 	 * without putting them in time order first */
@@ -253,7 +262,12 @@ int cmd_report(int argc, char **argv)
 	}
 	int r = 0;
 	switch (fmt) {
-	case F_TEXT: r = report__text(f, p, &o); break;
+	case F_TEXT:
+		if (!tui)
+			r = report__text(f, p, &o);
+		else if (report_tui(p, &o) < 0)
+			rc = CLI_EXIT_FAIL;
+		break;
 	case F_JSON: r = report__json(f, p, &o); break;
 	case F_FOLDED: r = export__folded(f, p, &o); break;
 	case F_PPROF: r = export__pprof(f, p, &o); break;
