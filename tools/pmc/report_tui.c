@@ -76,11 +76,23 @@ static void line(struct tui *u, int reverse, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void line(struct tui *u, int reverse, const char *fmt, ...)
 {
-	char buf[8192];
+	char raw[8192], buf[8192];
+	size_t o = 0;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	/* tabs (source lines) as spaces: a tab would skip cells, not clear them */
+	for (const char *c = raw; *c && o + 9 < sizeof(buf); c++) {
+		if (*c != '\t') {
+			buf[o++] = *c;
+			continue;
+		}
+		do
+			buf[o++] = ' ';
+		while (o % 8);
+	}
+	buf[o] = 0;
 	if ((int)strlen(buf) > u->cols)
 		buf[u->cols] = 0;
 	if (u->y >= u->rows)
