@@ -50,6 +50,12 @@ const char *report__func_name(const struct profile *p, uint32_t func)
 	return func == NONE ? "[root]" : p->f[func].name;
 }
 
+const char *report__frame_name(const struct profile *p, uint32_t func)
+{
+	return func != NONE && profile__func_unresolved(p, func) ? "[unknown]" :
+	    report__func_name(p, func);
+}
+
 const char *report__dso_name(const struct profile *p, uint32_t func)
 {
 	return func == NONE ? "" : sym_dso__name(p->f[func].dso);

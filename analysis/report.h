@@ -30,6 +30,8 @@ struct report_opts {
 	int color;
 	int max_entries;              /* 0: all */
 	int relative;                 /* % of the filtered samples (perf's --percentage relative) */
+	int flame_by;                 /* HTML flame graph's first level: 0 none, or
+	                               * TREE_ROOT_COMM, _PID, _TID (--flame-by) */
 	const char *input_name;
 };
 
@@ -95,6 +97,9 @@ int export__html(FILE *f, struct profile *p, const struct report_opts *o);
 /* Shared helpers. */
 const char *report__func_name(const struct profile *p, uint32_t func);
 const char *report__dso_name(const struct profile *p, uint32_t func);
+/* A function's name in a graph (HTML, SVG): "[unknown]" for every
+ * unresolved one (an address-named "0x..." too), its binary said apart. */
+const char *report__frame_name(const struct profile *p, uint32_t func);
 /* One sort key of an entry as the flat profile prints it ("[.] hot60",
  * "003" for a CPU), and the key's column title ("Shared Object"). */
 void report__key_str(const struct profile *p, const struct hist_entry *e, enum sort_key k,

@@ -26,9 +26,10 @@ struct tree_priv {
 	const struct profile *p;   /* the names, for tree__sort's ties */
 };
 
-static uint64_t hkey(uint32_t parent, uint32_t func, const char *comm)
+static uint64_t hkey(uint32_t parent, uint32_t func, const char *comm, int32_t id)
 {
-	uint64_t h = ((uint64_t)parent << 32 | func) ^ (uint64_t)(uintptr_t)comm * 31;
+	uint64_t h = ((uint64_t)parent << 32 | func) ^
+	    (id >= 0 ? (uint64_t)(uint32_t)id * 0x9e3779b97f4a7c15ull : (uint64_t)(uintptr_t)comm * 31);
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdull;
 	h ^= h >> 33;
@@ -36,7 +37,8 @@ static uint64_t hkey(uint32_t parent, uint32_t func, const char *comm)
 }
 
 /* A new node; NONE out of memory. */
-static uint32_t new_node(struct ctree *t, uint32_t parent, uint32_t func, const char *comm)
+static uint32_t new_node(struct ctree *t, uint32_t parent, uint32_t func, const char *comm,
+    int32_t id)
 {
 	if (t->nn == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 1024;
@@ -49,7 +51,7 @@ static uint32_t new_node(struct ctree *t, uint32_t parent, uint32_t func, const 
 		t->cap = cap;
 	}
 	uint32_t i = (uint32_t)t->nn++;
-	t->n[i] = (struct tnode){ func, parent, NONE, NONE, 0, 0, 0, comm };
+	t->n[i] = (struct tnode){ func, parent, NONE, NONE, 0, 0, 0, comm, id };
 	if (parent != NONE) {
 		t->n[i].next = t->n[parent].child;
 		t->n[parent].child = i;
@@ -57,7 +59,10 @@ static uint32_t new_node(struct ctree *t, uint32_t parent, uint32_t func, const 
 	return i;
 }
 
-static uint32_t child(struct ctree *t, uint32_t parent, uint32_t func, const char *comm)
+/* The child (func, comm) of parent; a pid or tid root (id >= 0) is found
+ * by its id alone and named by its first sample's comm. */
+static uint32_t child(struct ctree *t, uint32_t parent, uint32_t func, const char *comm,
+    int32_t id)
 {
 	struct tree_priv *v = t->priv;
 	if ((v->n + 1) * 2 > v->cap) {
@@ -79,15 +84,16 @@ static uint32_t child(struct ctree *t, uint32_t parent, uint32_t func, const cha
 		v->t = nt;
 		v->cap = ncap;
 	}
-	uint64_t k = hkey(parent, func, comm);
+	uint64_t k = hkey(parent, func, comm, id);
 	size_t j = k & (v->cap - 1);
 	while (v->t[j].used) {
 		struct tnode *n = &t->n[v->t[j].node];
-		if (v->t[j].key == k && n->parent == parent && n->func == func && n->comm == comm)
+		if (v->t[j].key == k && n->parent == parent && n->func == func && n->id == id &&
+		    (id >= 0 || n->comm == comm))
 			return v->t[j].node;
 		j = (j + 1) & (v->cap - 1);
 	}
-	uint32_t i = new_node(t, parent, func, comm);
+	uint32_t i = new_node(t, parent, func, comm, id);
 	if (i == NONE)
 		return NONE;
 	v->t[j] = (struct tslot){ k, i, 1 };
@@ -123,7 +129,10 @@ static void add(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt
 	t->total += w;
 	t->nsamples += cnt;
 	if (b->comm_root) {
-		if ((cur = child(t, cur, NONE, s->comm)) == NONE)
+		int32_t id = b->comm_root == TREE_ROOT_PID ? s->pid :
+		    b->comm_root == TREE_ROOT_TID ? s->tid : -1;
+		if ((cur = child(t, cur, NONE, s->comm, id < 0 && b->comm_root != TREE_ROOT_COMM ?
+		    INT32_MAX : id)) == NONE)
 			return;
 		t->n[cur].total += w;
 		t->n[cur].nsamples += cnt;
@@ -140,7 +149,7 @@ static void add(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt
 			while (i + 1 < n && profile__func_unresolved(b->p, FR(i + 1)->func))
 				i++;
 		}
-		if ((cur = child(t, cur, func, NULL)) == NONE)
+		if ((cur = child(t, cur, func, NULL, -1)) == NONE)
 			return;
 		t->n[cur].total += w;
 		t->n[cur].nsamples += cnt;
@@ -167,7 +176,7 @@ int tree__build_pick(struct ctree *t, struct profile *p, const struct prof_filte
 	t->priv = calloc(1, sizeof(*t->priv));
 	if (!t->priv)
 		return pmc__nomem();
-	if (new_node(t, NONE, NONE, NULL) == NONE) {
+	if (new_node(t, NONE, NONE, NULL, -1) == NONE) {
 		tree__free(t);
 		return pmc__nomem();
 	}

@@ -17,7 +17,9 @@ struct tnode {
 	uint32_t parent, child, next;   /* UINT32_MAX: none */
 	uint64_t total, self;      /* weights (periods) */
 	uint64_t nsamples;         /* samples through this node */
-	const char *comm;          /* with comm roots: the command */
+	const char *comm;          /* with comm roots: the command (pid, tid roots:
+	                            * the name of its first sample) */
+	int32_t id;                /* with pid or tid roots: the pid or tid; else -1 */
 };
 
 struct ctree {
@@ -43,8 +45,13 @@ static inline uint64_t tree__width(const struct ctree *t, uint32_t i)
 #define TREE_CALLER  0   /* top-down */
 #define TREE_CALLEE  1   /* bottom-up */
 
+#define TREE_ROOT_COMM 1
+#define TREE_ROOT_PID  2
+#define TREE_ROOT_TID  3
+
 /* Build over the samples passing flt.  flags: PROF_INLINE.  comm_root: a
- * first level per command (folded-stack style).  0, or -ENOMEM with
+ * first level per command (folded-stack style: TREE_ROOT_COMM, or 1), per
+ * process (TREE_ROOT_PID) or per thread (TREE_ROOT_TID); 0 none.  0, or -ENOMEM with
  * pmc_errmsg() "out of memory". */
 int tree__build(struct ctree *t, struct profile *p, const struct prof_filter *flt, int dir,
     int flags, int comm_root);
