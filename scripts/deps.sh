@@ -4,14 +4,15 @@
 #   required: to build, to run the test suite, and (clang, libclang-rt-dev:
 #             libFuzzer) `make fuzz`
 #   optional: oracles and consumers some tests compare with (perf, go tool
-#             pprof, headless Chromium, node for JIT maps, strace, xz as a real
+#             pprof, headless Chromium (npm: playwright-core, installed by
+#             tests/integration/html_report.sh into build/node), node for JIT maps, strace, xz as a real
 #             program to profile); a test that lacks one says so and
 #             counts as skipped
 set -e
 REQUIRED="build-essential pkg-config libelf-dev libdw-dev libpfm4-dev libzstd-dev \
 libcapstone-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev liblzma-dev libbz2-dev libcmocka-dev \
 python3 util-linux procps binutils g++ clang libclang-rt-dev"
-OPTIONAL="linux-perf chromium golang-go nodejs prometheus tmux strace xz-utils"
+OPTIONAL="linux-perf chromium golang-go nodejs npm prometheus tmux strace xz-utils"
 missing() {
   for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || printf ' %s' "$p"

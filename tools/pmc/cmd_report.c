@@ -63,6 +63,8 @@ static void usage(FILE *f)
 	    "                         off-CPU time is its own event, offcpu-time\n"
 	    "  -F, --format FMT       text (default), json, folded, pprof, speedscope,\n"
 	    "                         callgrind, svg, html\n"
+	    "      --flame-by KEY     -F html: the flame graph's first level is the\n"
+	    "                         command (comm), process (pid) or thread (tid)\n"
 	    "  -o, --output FILE      write there (default standard output; pprof needs\n"
 	    "                         a file or a pipe)\n"
 	    "  -f, --force            overwrite FILE\n"
@@ -92,7 +94,7 @@ int cmd_report(int argc, char **argv)
 {
 	enum {
 		O_CHILDREN = 256, O_NOCHILDREN, O_PLIMIT, O_FOLLOW, O_NOINLINE, O_NODEMANGLE, O_COLOR,
-		O_STDIO, O_MAXSTACK, O_PERCENTAGE, O_WALL, O_TUI
+		O_STDIO, O_MAXSTACK, O_PERCENTAGE, O_WALL, O_TUI, O_FLAMEBY
 	};
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
@@ -113,6 +115,7 @@ int cmd_report(int argc, char **argv)
 		{ "stdio", no_argument, NULL, O_STDIO },
 		{ "no-tui", no_argument, NULL, O_STDIO },
 		{ "tui", no_argument, NULL, O_TUI },
+		{ "flame-by", required_argument, NULL, O_FLAMEBY },
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
@@ -183,6 +186,12 @@ int cmd_report(int argc, char **argv)
 			break;
 		case O_STDIO: tui = 0; break;
 		case O_TUI: tui = 1; break;
+		case O_FLAMEBY:
+			o.flame_by = !strcmp(optarg, "comm") ? TREE_ROOT_COMM : !strcmp(optarg, "pid") ?
+			    TREE_ROOT_PID : !strcmp(optarg, "tid") ? TREE_ROOT_TID : 0;
+			if (!o.flame_by)
+				cli_usage_error("--flame-by: '%s' is not comm, pid or tid", optarg);
+			break;
 		case 'b':
 			cli_usage_error("-b: pmc report has no -b; perf's -b (--branch-stack) needs "
 			    "branch stacks, which pmc does not record");
