@@ -597,6 +597,90 @@ static int print_callgraph(FILE *f, struct profile *p, const struct report_opts 
 	return 0;
 }
 
+/* The children of node i shown: above the threshold, at most -g's limit. */
+static int eg_kids(const struct report_opts *o, const struct ctree *t, uint32_t i, uint64_t base,
+    uint32_t *kids, int max)
+{
+	int n = 0;
+	for (uint32_t c = t->n[i].child; c != NONE && n < max && (!o->cg_limit || n < o->cg_limit);
+	    c = t->n[c].next) {
+		if (base && 100.0 * (double)t->n[c].total / (double)base < o->cg_threshold)
+			break;
+		kids[n++] = c;
+	}
+	return n;
+}
+
+/* From node i: its run of single children one name a line after pre
+ * (perf's "---a / b / c"), then at a branch each child as "|--PCT%--name"
+ * with its own graph lined up under the name. */
+static void eg_print(FILE *f, struct profile *p, const struct report_opts *o,
+    const struct ctree *t, uint32_t i, uint64_t base, const char *pre, int depth)
+{
+	uint32_t kids[64];
+	int n;
+	for (;;) {
+		if (o->cg_depth && depth >= o->cg_depth)
+			return;
+		n = eg_kids(o, t, i, base, kids, 64);
+		if (n != 1)
+			break;
+		i = kids[0];
+		depth++;
+		fprintf(f, "%s%s\n", pre, report__func_name(p, t->n[i].func));
+	}
+	for (int k = 0; k < n; k++) {
+		char branch[64], sub[1024];
+		double pct = base ? 100.0 * (double)t->n[kids[k]].total / (double)base : 0;
+		int last = k == n - 1;
+		int w = snprintf(branch, sizeof(branch), "--%.2f%%--", pct);
+		fprintf(f, "%s|\n%s%c%s%s\n", pre, pre, last ? ' ' : '|', branch,
+		    report__func_name(p, t->n[kids[k]].func));
+		if (strlen(pre) + (size_t)w + 2 < sizeof(sub)) {
+			snprintf(sub, sizeof(sub), "%s%c%*s", pre, last ? ' ' : '|', w, "");
+			eg_print(f, p, o, t, kids[k], base, sub, depth + 1);
+		}
+	}
+}
+
+/* Entry he's call graph under its line, as perf report --stdio: 0, or -ENOMEM. */
+static int print_entry_graph(FILE *f, struct profile *p, const struct report_opts *o, int ev,
+    const struct hist_entry *he, uint64_t base)
+{
+	struct ctree t;
+	char pre[1024];
+	int rc = report__entry_tree(&t, p, o, ev, he);
+	if (rc < 0)
+		return rc;
+	uint32_t top = 0, c = t.n[0].child;
+	/* callee → caller: the first level is the entry's own function */
+	if (o->callgraph != TREE_CALLER && c != NONE && t.n[c].next == NONE)
+		top = c;
+	if (top != 0 || eg_kids(o, &t, 0, base, &c, 1)) {
+		fprintf(f, "            |\n");
+		if (top)
+			fprintf(f, "            ---%s\n", report__func_name(p, t.n[top].func));
+		else
+			fprintf(f, "            ---");
+		snprintf(pre, sizeof(pre), "%15s", "");
+		if (!top) {
+			/* the first name goes after the "---" */
+			uint32_t k[2];
+			int n = eg_kids(o, &t, 0, base, k, 2);
+			if (n == 1) {
+				fprintf(f, "%s\n", report__func_name(p, t.n[k[0]].func));
+				top = k[0];
+			} else {
+				fprintf(f, "\n");
+			}
+		}
+		eg_print(f, p, o, &t, top, base, pre, 1);
+		fprintf(f, "\n");
+	}
+	tree__free(&t);
+	return 0;
+}
+
 /* 0, or -ENOMEM (pmc_errmsg() says so). */
 static int print_section(FILE *f, struct profile *p, const struct report_opts *o, int ev)
 {
@@ -660,6 +744,11 @@ static int print_section(FILE *f, struct profile *p, const struct report_opts *o
 			fprintf(f, "  %-*s", k == o->nsort - 1 ? 0 : w[k], buf);
 		}
 		fprintf(f, "\n");
+		if (o->callgraph >= 0 && o->cg_layout == REPORT_CG_ENTRY &&
+		    (rc = print_entry_graph(f, p, o, ev, he, h.base)) < 0) {
+			report__hist_free(&h);
+			return rc;
+		}
 	}
 	if (shown < h.n) {
 		if (o->percent_limit > 0)
@@ -669,7 +758,7 @@ static int print_section(FILE *f, struct profile *p, const struct report_opts *o
 			fprintf(f, "# ... %zu more entries past the first %zu (-n)\n", h.n - shown, shown);
 	}
 	report__hist_free(&h);
-	return o->callgraph >= 0 ? print_callgraph(f, p, o, ev) : 0;
+	return o->callgraph >= 0 && o->cg_layout == REPORT_CG_TREE ? print_callgraph(f, p, o, ev) : 0;
 }
 
 static void print_problems(FILE *f, struct profile *p)

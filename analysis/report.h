@@ -14,6 +14,9 @@
 #include "profile.h"
 #include "tree.h"
 
+#define REPORT_CG_TREE  0
+#define REPORT_CG_ENTRY 1
+
 enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_SRCLINE, SK_CPU, SK_N };
 
 struct report_opts {
@@ -26,6 +29,8 @@ struct report_opts {
 	int cg_depth;                 /* 0: unlimited */
 	double cg_threshold;          /* % of the event's total */
 	int cg_limit;                 /* entries per level (perf's print_limit), 0: all */
+	int cg_layout;                /* REPORT_CG_TREE: one call graph after the table;
+	                               * REPORT_CG_ENTRY: each entry's under it (perf's) */
 	int inline_frames;            /* expand inlined functions (call graphs, exports) */
 	int color;
 	int max_entries;              /* 0: all */

@@ -27,7 +27,7 @@ if ! "$PMC" record -q -g -e cpu-clock -F 4000 -o "$TMP/a.log" -f -- "$W/work6030
 fi
 "$PMC" report -i "$TMP/a.log" --color never >"$TMP/text.txt"
 check "a pipe: the text report" grep -q '^# Event: cpu-clock' "$TMP/text.txt"
-"$PMC" report -i "$TMP/a.log" -g callee --color never >"$TMP/cg.txt"
+"$PMC" report -i "$TMP/a.log" -g callee --graph-layout tree --color never >"$TMP/cg.txt"
 "$PMC" annotate -i "$TMP/a.log" hot60 --color never >"$TMP/an.txt"
 # hot60's share, and that of its caller main in the callee graph
 hshare=$(awk '$NF == "hot60" && $1 ~ /%$/ { print $1; exit }' "$TMP/text.txt")

@@ -45,6 +45,10 @@ static void usage(FILE *f)
 	    "                         percent, none; numbers: the THRESHOLD %% under\n"
 	    "                         which branches are hidden (default 0.5), then the\n"
 	    "                         most entries per level (e.g. -g caller,0.5,10)\n"
+	    "      --graph-layout perf|tree\n"
+	    "                         perf: each entry's call graph under it, as perf\n"
+	    "                         report --stdio (the default); tree: one call\n"
+	    "                         graph of the event after the table\n"
 	    "  -z, --depth N          call graph depth limit (pmcstat's -z; perf's\n"
 	    "                         --max-stack N)\n"
 	    "      --no-inline        do not expand inlined functions in call graphs\n"
@@ -94,7 +98,7 @@ int cmd_report(int argc, char **argv)
 {
 	enum {
 		O_CHILDREN = 256, O_NOCHILDREN, O_PLIMIT, O_FOLLOW, O_NOINLINE, O_NODEMANGLE, O_COLOR,
-		O_STDIO, O_MAXSTACK, O_PERCENTAGE, O_WALL, O_TUI, O_FLAMEBY
+		O_STDIO, O_MAXSTACK, O_PERCENTAGE, O_WALL, O_TUI, O_FLAMEBY, O_GLAYOUT
 	};
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
@@ -116,6 +120,7 @@ int cmd_report(int argc, char **argv)
 		{ "no-tui", no_argument, NULL, O_STDIO },
 		{ "tui", no_argument, NULL, O_TUI },
 		{ "flame-by", required_argument, NULL, O_FLAMEBY },
+		{ "graph-layout", required_argument, NULL, O_GLAYOUT },
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
@@ -137,6 +142,7 @@ int cmd_report(int argc, char **argv)
 	o.callgraph = -1;
 	o.cg_threshold = 0.5;
 	o.inline_frames = 1;
+	o.cg_layout = REPORT_CG_ENTRY;
 	profile__filter_init(&o.flt);
 	lo.sym.demangle = 1;
 	optind = 1;
@@ -186,6 +192,11 @@ int cmd_report(int argc, char **argv)
 			break;
 		case O_STDIO: tui = 0; break;
 		case O_TUI: tui = 1; break;
+		case O_GLAYOUT:
+			if (strcmp(optarg, "perf") && strcmp(optarg, "tree"))
+				cli_usage_error("--graph-layout: '%s' is not perf or tree", optarg);
+			o.cg_layout = !strcmp(optarg, "perf") ? REPORT_CG_ENTRY : REPORT_CG_TREE;
+			break;
 		case O_FLAMEBY:
 			o.flame_by = !strcmp(optarg, "comm") ? TREE_ROOT_COMM : !strcmp(optarg, "pid") ?
 			    TREE_ROOT_PID : !strcmp(optarg, "tid") ? TREE_ROOT_TID : 0;
