@@ -104,6 +104,7 @@ static int load(struct browse *b)
 {
 	free_entries(b);
 	report__hist_free(&b->h);
+	b->nrows = 0;                /* the rows named the old entries */
 	int rc = report__hist(&b->h, b->p, &b->o, b->ev[b->evi]);
 	if (rc < 0)
 		return rc;
