@@ -441,8 +441,9 @@ int report__entry_tree(struct ctree *t, struct profile *p, const struct report_o
 	x.v.p = p;
 	x.e = e;
 	flt.ev = ev;
-	int rc = tree__build_pick(t, p, &flt, o->callgraph == TREE_CALLER ? TREE_CALLER :
-	    TREE_CALLEE, 0, 0, pick_entry, &x);
+	int caller = o->callgraph == TREE_CALLER;
+	int rc = tree__build_pick(t, p, &flt, caller ? TREE_CALLER : TREE_CALLEE, 0, 0, pick_entry,
+	    &x, caller && o->children);
 	if (rc == 0)
 		tree__sort(t);
 	return rc;

@@ -80,7 +80,8 @@ void report__hist_free(struct hist *h);
  * from the entry's frame (the leaf; with o->children, the first frame with
  * the entry's keys) outwards, callee → caller (who called it), or with
  * o->callgraph TREE_CALLER the other way round (from the outermost caller
- * down to it); children sorted heaviest first.  Frames as the entry's
+ * down to it; with o->children from it down to what it called, as perf's
+ * children entries); children sorted heaviest first.  Frames as the entry's
  * (no inlined ones).  0, or -ENOMEM. */
 int report__entry_tree(struct ctree *t, struct profile *p, const struct report_opts *o, int ev,
     const struct hist_entry *e);

@@ -107,6 +107,7 @@ struct build {
 	int dir, comm_root;
 	tree_pick pick;
 	void *pick_arg;
+	int pick_down;
 };
 
 static void add(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt,
@@ -121,8 +122,12 @@ static void add(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt
 		int k = b->pick(b->pick_arg, s, fr, n);
 		if (k < 0 || k >= n)
 			return;
-		fr += k;
-		n -= k;
+		if (b->pick_down) {
+			n = k + 1;
+		} else {
+			fr += k;
+			n -= k;
+		}
 	}
 	t->n[0].total += w;
 	t->n[0].nsamples += cnt;
@@ -165,13 +170,13 @@ static void add(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt
 int tree__build(struct ctree *t, struct profile *p, const struct prof_filter *flt, int dir,
     int flags, int comm_root)
 {
-	return tree__build_pick(t, p, flt, dir, flags, comm_root, NULL, NULL);
+	return tree__build_pick(t, p, flt, dir, flags, comm_root, NULL, NULL, 0);
 }
 
 int tree__build_pick(struct ctree *t, struct profile *p, const struct prof_filter *flt, int dir,
-    int flags, int comm_root, tree_pick pick, void *arg)
+    int flags, int comm_root, tree_pick pick, void *arg, int down)
 {
-	struct build b = { t, p, dir, comm_root, pick, arg };
+	struct build b = { t, p, dir, comm_root, pick, arg, down };
 	memset(t, 0, sizeof(*t));
 	t->priv = calloc(1, sizeof(*t->priv));
 	if (!t->priv)

@@ -56,13 +56,14 @@ static inline uint64_t tree__width(const struct ctree *t, uint32_t i)
 int tree__build(struct ctree *t, struct profile *p, const struct prof_filter *flt, int dir,
     int flags, int comm_root);
 /* As tree__build, over part of each stack: pick(arg, sample, frames leaf
- * first, n) answers the index of the frame the stack is taken from (frames
- * k .. n - 1: that function and its callers), or -1 to leave the stack out.
+ * first, n) answers the index k of a frame, or -1 to leave the stack out;
+ * the stack is taken from frame k outwards (k .. n - 1: that function and
+ * its callers), or with down from it inwards (0 .. k: what it called).
  * report__entry_tree builds one flat-profile entry's call graph with it. */
 typedef int (*tree_pick)(void *arg, const struct prof_sample *s, const struct prof_frame *fr,
     int n);
 int tree__build_pick(struct ctree *t, struct profile *p, const struct prof_filter *flt, int dir,
-    int flags, int comm_root, tree_pick pick, void *arg);
+    int flags, int comm_root, tree_pick pick, void *arg, int down);
 /* Children of node i sorted by total, heaviest first (in place). */
 void tree__sort(struct ctree *t);
 void tree__free(struct ctree *t);
