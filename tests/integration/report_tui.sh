@@ -130,6 +130,25 @@ check "q: stty -a as before (but the size)" bash -c "diff <(sed 's/rows [0-9]*; 
 check "q: the cursor visible" test "$(T display -p -t tui '#{cursor_flag}')" = 1
 check "q: the alternate screen off" test "$(T display -p -t tui '#{alternate_on}')" = 0
 
+# -g caller: hot60's graph from the outermost caller down, as the text
+# report's -g caller prints it under hot60 (perf's layout)
+"$PMC" report -i "$TMP/a.log" -g caller --stdio --color never >"$TMP/gc.txt"
+awk '/\[\.\] hot60$/ { e = 1; next } e && /^$/ { exit } e && /---|^ +[A-Za-z_]/ {
+  sub(/^ *(---)?/, ""); print }' "$TMP/gc.txt" >"$TMP/gc.names"
+T resize-window -t tui -x 120 -y 32 2>/dev/null || T resize-pane -t tui -x 120 -y 32
+T send-keys -t tui "clear; $PMC report -g caller -i $TMP/a.log; echo EXIT-\$?" Enter
+wait_for '^Samples: ' >/dev/null
+T send-keys -t tui Enter
+wait_for '^ +- +[0-9.]+% +__libc_start_call_main' >/dev/null
+awk '/\[\.\] hot60$/ { e = 1; next } e && /^[-+] +[0-9.]+%/ { exit }
+  e && /%/ { print $3 }' "$TMP/pane" >"$TMP/tui.names"
+check "-g caller: Enter shows hot60's chain as report -g caller ($(tr '\n' ' ' <"$TMP/tui.names"))" \
+  bash -c "test -s '$TMP/tui.names' && cmp -s '$TMP/gc.names' '$TMP/tui.names'"
+hs=$(awk '/ hot60  \[work603010\]/ { print $2; exit }' "$TMP/pane")
+check "-g caller: the chain's hot60 at its entry's share ($hs, $hshare)" test "$hs" = "$hshare"
+T send-keys -t tui q
+wait_for 'EXIT-0' >/dev/null
+
 # SIGTERM, and a crash signal: the terminal given back too
 for sig in TERM SEGV; do
   rm -f "$TMP/stty1" "$TMP/stty2"
