@@ -449,6 +449,76 @@ int report__entry_tree(struct ctree *t, struct profile *p, const struct report_o
 	return rc;
 }
 
+/* Entries 0 .. nt of a sorted hist by key (the hist's own table holds the
+ * indices from before the sort). */
+struct epick_many {
+	struct hist_priv v;
+	const struct hist *h;
+	uint32_t *slot;              /* index + 1; 0 empty */
+	size_t cap;
+};
+
+static long elookup(const struct epick_many *x, const struct hist_entry *k)
+{
+	size_t j = ehash(k) & (x->cap - 1);
+	while (x->slot[j]) {
+		if (eeq(&x->h->e[x->slot[j] - 1], k))
+			return (long)x->slot[j] - 1;
+		j = (j + 1) & (x->cap - 1);
+	}
+	return -1;
+}
+
+static int pick_entries(void *arg, const struct prof_sample *s, const struct prof_frame *fr,
+    int n, uint32_t *ix, int *k, int max)
+{
+	struct epick_many *x = arg;
+	struct hist_entry key;
+	int c = 0;
+	for (int i = 0; i < n && c < max && (i == 0 || x->v.o->children); i++) {
+		make_key(&x->v, &key, s, &fr[i]);
+		long e = elookup(x, &key);
+		int dup = e < 0;
+		for (int j = 0; j < c && !dup; j++)
+			dup = ix[j] == (uint32_t)e;
+		if (dup)
+			continue;
+		ix[c] = (uint32_t)e;
+		k[c++] = i;
+	}
+	return c;
+}
+
+int report__entry_trees(struct ctree *t, size_t nt, struct profile *p,
+    const struct report_opts *o, int ev, const struct hist *h)
+{
+	struct epick_many x;
+	struct prof_filter flt = o->flt;
+	memset(&x, 0, sizeof(x));
+	x.v.o = o;
+	x.v.p = p;
+	x.h = h;
+	flt.ev = ev;
+	for (x.cap = 16; x.cap < 2 * nt; x.cap *= 2)
+		;
+	if (!(x.slot = calloc(x.cap, sizeof(*x.slot))))
+		return pmc__nomem();
+	for (size_t i = 0; i < nt && i < h->n; i++) {
+		size_t j = ehash(&h->e[i]) & (x.cap - 1);
+		while (x.slot[j])
+			j = (j + 1) & (x.cap - 1);
+		x.slot[j] = (uint32_t)i + 1;
+	}
+	int caller = o->callgraph == TREE_CALLER;
+	int rc = tree__build_many(t, nt, p, &flt, caller ? TREE_CALLER : TREE_CALLEE, 0,
+	    pick_entries, &x, caller && o->children);
+	free(x.slot);
+	if (rc == 0)
+		for (size_t i = 0; i < nt; i++)
+			tree__sort(&t[i]);
+	return rc;
+}
+
 void report__hist_free(struct hist *h)
 {
 	if (h->priv) {
@@ -644,15 +714,13 @@ static void eg_print(FILE *f, struct profile *p, const struct report_opts *o,
 	}
 }
 
-/* Entry he's call graph under its line, as perf report --stdio: 0, or -ENOMEM. */
-static int print_entry_graph(FILE *f, struct profile *p, const struct report_opts *o, int ev,
-    const struct hist_entry *he, uint64_t base)
+/* An entry's call graph (report__entry_trees) under its line, as perf
+ * report --stdio. */
+static void print_entry_graph(FILE *f, struct profile *p, const struct report_opts *o,
+    const struct ctree *tp, uint64_t base)
 {
-	struct ctree t;
+	const struct ctree t = *tp;
 	char pre[1024];
-	int rc = report__entry_tree(&t, p, o, ev, he);
-	if (rc < 0)
-		return rc;
 	uint32_t top = 0, c = t.n[0].child;
 	/* callee → caller: the first level is the entry's own function */
 	if (o->callgraph != TREE_CALLER && c != NONE && t.n[c].next == NONE)
@@ -678,8 +746,6 @@ static int print_entry_graph(FILE *f, struct profile *p, const struct report_opt
 		eg_print(f, p, o, &t, top, base, pre, 1);
 		fprintf(f, "\n");
 	}
-	tree__free(&t);
-	return 0;
 }
 
 /* 0, or -ENOMEM (pmc_errmsg() says so). */
@@ -732,6 +798,16 @@ static int print_section(FILE *f, struct profile *p, const struct report_opts *o
 	for (int k = 0; k < o->nsort; k++)
 		fprintf(f, "  %-*s", k == o->nsort - 1 ? 0 : w[k], report__col_title(o->sort[k]));
 	fprintf(f, "\n");
+	/* perf's layout: every shown entry's call graph, made in one walk */
+	struct ctree *trees = NULL;
+	if (o->callgraph >= 0 && o->cg_layout == REPORT_CG_ENTRY && shown) {
+		if (!(trees = calloc(shown, sizeof(*trees))) ||
+		    (rc = report__entry_trees(trees, shown, p, o, ev, &h)) < 0) {
+			free(trees);
+			report__hist_free(&h);
+			return trees ? rc : pmc__nomem();
+		}
+	}
 	for (size_t i = 0; i < shown; i++) {
 		const struct hist_entry *he = &h.e[i];
 		double ps = h.base ? 100.0 * (double)he->self / (double)h.base : 0;
@@ -745,12 +821,12 @@ static int print_section(FILE *f, struct profile *p, const struct report_opts *o
 			fprintf(f, "  %-*s", k == o->nsort - 1 ? 0 : w[k], buf);
 		}
 		fprintf(f, "\n");
-		if (o->callgraph >= 0 && o->cg_layout == REPORT_CG_ENTRY &&
-		    (rc = print_entry_graph(f, p, o, ev, he, h.base)) < 0) {
-			report__hist_free(&h);
-			return rc;
+		if (trees) {
+			print_entry_graph(f, p, o, &trees[i], h.base);
+			tree__free(&trees[i]);
 		}
 	}
+	free(trees);
 	if (shown < h.n) {
 		if (o->percent_limit > 0)
 			fprintf(f, "# ... %zu more entries below %.2f%% or past the first %zu\n",

@@ -85,6 +85,10 @@ void report__hist_free(struct hist *h);
  * (no inlined ones).  0, or -ENOMEM. */
 int report__entry_tree(struct ctree *t, struct profile *p, const struct report_opts *o, int ev,
     const struct hist_entry *e);
+/* The same for entries 0 .. nt of h (report__hist(h, p, o, ev)) into
+ * t[0 .. nt), in one walk of the samples: 0, or -ENOMEM (none to free). */
+int report__entry_trees(struct ctree *t, size_t nt, struct profile *p,
+    const struct report_opts *o, int ev, const struct hist *h);
 
 /* Events that have samples (indices), in order; returns how many. */
 int report__events(const struct profile *p, int *out, int max);

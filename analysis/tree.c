@@ -110,25 +110,38 @@ struct build {
 	int pick_down;
 };
 
+static void grow(struct build *b, const struct prof_sample *s, uint64_t w, uint64_t cnt,
+    const struct prof_frame *fr, int n);
+
+/* A picked stack: frames k outwards, or with pick_down 0 .. k. */
+static void grow_from(struct build *b, const struct prof_sample *s, uint64_t w, uint64_t cnt,
+    const struct prof_frame *fr, int n, int k)
+{
+	if (k < 0 || k >= n)
+		return;
+	if (b->pick_down)
+		grow(b, s, w, cnt, fr, k + 1);
+	else
+		grow(b, s, w, cnt, fr + k, n - k);
+}
+
 static void add(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt,
     const struct prof_frame *fr, int n)
 {
 	struct build *b = arg;
+	if (b->pick)
+		grow_from(b, s, w, cnt, fr, n, b->pick(b->pick_arg, s, fr, n));
+	else
+		grow(b, s, w, cnt, fr, n);
+}
+
+static void grow(struct build *b, const struct prof_sample *s, uint64_t w, uint64_t cnt,
+    const struct prof_frame *fr, int n)
+{
 	struct ctree *t = b->t;
 	uint32_t cur = 0;
 	if (t->priv->nomem)
 		return;
-	if (b->pick) {
-		int k = b->pick(b->pick_arg, s, fr, n);
-		if (k < 0 || k >= n)
-			return;
-		if (b->pick_down) {
-			n = k + 1;
-		} else {
-			fr += k;
-			n -= k;
-		}
-	}
 	t->n[0].total += w;
 	t->n[0].nsamples += cnt;
 	t->total += w;
@@ -173,10 +186,8 @@ int tree__build(struct ctree *t, struct profile *p, const struct prof_filter *fl
 	return tree__build_pick(t, p, flt, dir, flags, comm_root, NULL, NULL, 0);
 }
 
-int tree__build_pick(struct ctree *t, struct profile *p, const struct prof_filter *flt, int dir,
-    int flags, int comm_root, tree_pick pick, void *arg, int down)
+static int tree_init(struct ctree *t, struct profile *p, const struct prof_filter *flt)
 {
-	struct build b = { t, p, dir, comm_root, pick, arg, down };
 	memset(t, 0, sizeof(*t));
 	t->priv = calloc(1, sizeof(*t->priv));
 	if (!t->priv)
@@ -187,7 +198,11 @@ int tree__build_pick(struct ctree *t, struct profile *p, const struct prof_filte
 	}
 	t->priv->p = p;
 	t->by_weight = flt->ev >= 0 && (size_t)flt->ev < p->nev && p->ev[flt->ev].what;
-	profile__foreach_group(p, flt, flags, add, &b);
+	return 0;
+}
+
+static int tree_finish(struct ctree *t, int dir, int comm_root)
+{
 	if (t->priv->nomem) {
 		tree__free(t);
 		return pmc__nomem();
@@ -197,6 +212,65 @@ int tree__build_pick(struct ctree *t, struct profile *p, const struct prof_filte
 			if (!comm_root)
 				t->n[c].self = t->n[c].total;
 	return 0;
+}
+
+int tree__build_pick(struct ctree *t, struct profile *p, const struct prof_filter *flt, int dir,
+    int flags, int comm_root, tree_pick pick, void *arg, int down)
+{
+	struct build b = { t, p, dir, comm_root, pick, arg, down };
+	int rc = tree_init(t, p, flt);
+	if (rc < 0)
+		return rc;
+	profile__foreach_group(p, flt, flags, add, &b);
+	return tree_finish(t, dir, comm_root);
+}
+
+struct many {
+	struct build *b;
+	size_t nt;
+	tree_pick_many pick;
+	void *arg;
+};
+
+static void add_many(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt,
+    const struct prof_frame *fr, int n)
+{
+	struct many *m = arg;
+	uint32_t ix[256];
+	int k[256];
+	int c = m->pick(m->arg, s, fr, n, ix, k, 256);
+	for (int i = 0; i < c; i++)
+		if (ix[i] < m->nt)
+			grow_from(&m->b[ix[i]], s, w, cnt, fr, n, k[i]);
+}
+
+int tree__build_many(struct ctree *t, size_t nt, struct profile *p, const struct prof_filter *flt,
+    int dir, int flags, tree_pick_many pick, void *arg, int down)
+{
+	struct many m = { calloc(nt ? nt : 1, sizeof(struct build)), nt, pick, arg };
+	int rc = 0;
+	size_t i;
+	if (!m.b)
+		return pmc__nomem();
+	for (i = 0; i < nt && rc == 0; i++) {
+		m.b[i] = (struct build){ &t[i], p, dir, 0, NULL, NULL, down };
+		rc = tree_init(&t[i], p, flt);
+	}
+	if (rc == 0)
+		profile__foreach_group(p, flt, flags, add_many, &m);
+	else
+		i--;                 /* t[i - 1] failed: freed already */
+	for (size_t j = 0; j < i; j++)
+		if (rc == 0)
+			rc = tree_finish(&t[j], dir, 0);
+		else
+			tree__free(&t[j]);
+	if (rc < 0)              /* free what finished before the failure */
+		for (size_t j = 0; j < i; j++)
+			if (t[j].priv)
+				tree__free(&t[j]);
+	free(m.b);
+	return rc;
 }
 
 /* Heaviest first; siblings of equal weight by command, then function name,

@@ -64,6 +64,14 @@ typedef int (*tree_pick)(void *arg, const struct prof_sample *s, const struct pr
     int n);
 int tree__build_pick(struct ctree *t, struct profile *p, const struct prof_filter *flt, int dir,
     int flags, int comm_root, tree_pick pick, void *arg, int down);
+/* As tree__build_pick for nt trees t[0 .. nt) in one walk of the samples:
+ * pick(arg, sample, frames, n, ix, k, max) answers up to max pairs (tree
+ * ix[i], frame k[i]): the stack goes to each such tree as tree__build_pick
+ * takes it.  0 (every tree built), or -ENOMEM (none left to free). */
+typedef int (*tree_pick_many)(void *arg, const struct prof_sample *s,
+    const struct prof_frame *fr, int n, uint32_t *ix, int *k, int max);
+int tree__build_many(struct ctree *t, size_t nt, struct profile *p, const struct prof_filter *flt,
+    int dir, int flags, tree_pick_many pick, void *arg, int down);
 /* Children of node i sorted by total, heaviest first (in place). */
 void tree__sort(struct ctree *t);
 void tree__free(struct ctree *t);
