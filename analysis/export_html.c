@@ -1,7 +1,10 @@
 /*
  * export_html.c — one self-contained HTML report (no network, no external
- * files): summary, flat profile table (click a heading to sort), call tree
- * (expandable), and an interactive flame graph (click to zoom, search).
+ * files): summary, flat profile table (every function with its self and
+ * children shares and samples; click a heading to sort, pages of rows),
+ * call tree (expandable), and an interactive flame graph (click to zoom,
+ * search with the matched share; --flame-by: a level per command, process
+ * or thread).
  * The data is embedded as JSON; a small script draws it.  The page sets
  * #status to "ready" when drawn, or to the error if a script failed (the
  * tests load it in headless Chromium and check that).
@@ -16,10 +19,22 @@
 static void tree_json(FILE *f, struct profile *p, const struct ctree *t, uint32_t i, uint64_t min)
 {
 	const struct tnode *n = &t->n[i];
+	char grp[512];
 	fputs("{\"n\":", f);
-	json__string_html(f, i == 0 ? "all" : report__func_name(p, n->func));
+	if (i == 0) {
+		json__string_html(f, "all");
+	} else if (n->func == UINT32_MAX) {
+		/* a --flame-by level: "cc1 [1234]" for a process or thread */
+		if (n->id >= 0 && n->id != INT32_MAX)
+			snprintf(grp, sizeof(grp), "%s [%d]", n->comm ? n->comm : "?", (int)n->id);
+		else
+			snprintf(grp, sizeof(grp), "%s", n->comm ? n->comm : "?");
+		json__string_html(f, grp);
+	} else {
+		json__string_html(f, report__frame_name(p, n->func));
+	}
 	fputs(",\"d\":", f);
-	json__string_html(f, i == 0 ? "" : report__dso_name(p, n->func));
+	json__string_html(f, i == 0 || n->func == UINT32_MAX ? "" : report__dso_name(p, n->func));
 	fprintf(f, ",\"v\":%" PRIu64 ",\"c\":[", tree__width(t, i));
 	int first = 1;
 	for (uint32_t c = n->child; c != UINT32_MAX; c = t->n[c].next) {
@@ -39,7 +54,7 @@ static const char page_head[] =
 "body{font:14px/1.4 system-ui,sans-serif;margin:1em 2em;color:#222;background:#fcfcf8}\n"
 "h1{font-size:20px}h2{font-size:16px;margin-top:1.5em;border-bottom:1px solid #ccc}\n"
 "table{border-collapse:collapse;font-size:13px}td,th{padding:2px 8px;text-align:left}\n"
-"th{cursor:pointer;background:#eee}tr:nth-child(even){background:#f4f4ee}\n"
+"th{cursor:pointer;background:#eee}th.sorted{background:#dde}tr:nth-child(even){background:#f4f4ee}\n"
 "td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
 ".bar{display:inline-block;height:10px;background:#e8743b;vertical-align:middle}\n"
 "#fgbox{max-height:70vh;overflow-y:auto;border:1px solid #ccc}\n"
@@ -56,7 +71,11 @@ static const char page_head[] =
 "<h2>Flame graph</h2><p><button id=\"reset\">Reset zoom</button> "
 "<input id=\"q\" placeholder=\"search (regular expression)\"> <span id=\"matched\"></span></p>\n"
 "<div id=\"fgbox\"><div id=\"fg\"></div></div><div id=\"fgdetail\">&nbsp;</div>\n"
-"<h2>Flat profile</h2><table id=\"flat\"></table>\n"
+"<h2>Flat profile</h2><p id=\"pager\"><button id=\"prev\">&lsaquo; Previous</button> "
+"<span id=\"rows\"></span> <button id=\"next\">Next &rsaquo;</button> "
+"<label>rows per page <select id=\"per\"><option>50</option><option selected>100</option>"
+"<option>500</option><option value=\"0\">all</option></select></label></p>\n"
+"<table id=\"flat\"></table>\n"
 "<h2>Call tree (caller &rarr; callee)</h2><div id=\"tree\"></div>\n"
 "<p id=\"status\">loading</p>\n"
 "<script>window.onerror=function(m,s,l){document.getElementById('status').textContent="
@@ -93,27 +112,43 @@ static const char page_tail[] =
 "  /* the root is at the bottom: open there, where the samples are */\n"
 "  var box=document.getElementById('fgbox');box.scrollTop=box.scrollHeight;\n"
 "}\n"
+"/* the matched share: the samples of the matching frames not under another\n"
+" * matching frame (flamegraph.pl's), of all the event's */\n"
 "function search(){var q=document.getElementById('q').value,re=null,m=0;\n"
 "  try{re=q?new RegExp(q):null;}catch(e){re=null;}\n"
 "  var divs=document.getElementById('fg').children;\n"
 "  for(var i=0;i<divs.length;i++){var hit=re&&re.test(divs[i].dataset.name);divs[i].className=hit?'match':'';}\n"
-"  document.getElementById('matched').textContent=re?'':'';}\n"
+"  function sum(n){if(re.test(n.n))return n.v;var s=0;n.c.forEach(function(c){s+=sum(c);});return s;}\n"
+"  if(re)E.tree.c.forEach(function(c){m+=sum(c);});\n"
+"  var ms=document.getElementById('matched');ms.dataset.samples=re?m:'';\n"
+"  ms.textContent=re?'Matched: '+pct(m,E.tree.v)+' ('+m+' of '+E.tree.v+')':'';}\n"
+"var cols=[['children','Children'],['csamples','Samples (children)'],['self','Self'],['samples','Samples (self)'],['comm','Command'],['dso','Shared Object'],['sym','Symbol']];\n"
+"var skey='children',sdir=1,page=0;\n"
+"function sortflat(){var k=skey,d=sdir;E.flat.sort(function(a,b){var c=typeof a[k]=='number'?b[k]-a[k]:String(a[k]).localeCompare(b[k]);\n"
+"  if(!c)c=b.children-a.children||b.self-a.self||String(a.sym).localeCompare(b.sym);return d*c;});}\n"
 "function flat(){var t=document.getElementById('flat');t.innerHTML='';\n"
-"  var cols=[['self','Self'],['children','Children'],['samples','Samples'],['comm','Command'],['dso','Shared Object'],['sym','Symbol']];\n"
-"  var tr=el('tr');cols.forEach(function(c){var th=el('th',{},c[1]);th.onclick=function(){\n"
-"    E.flat.sort(function(a,b){return typeof a[c[0]]=='number'?b[c[0]]-a[c[0]]:String(a[c[0]]).localeCompare(b[c[0]]);});flat();};tr.appendChild(th);});\n"
+"  var per=+document.getElementById('per').value,n=E.flat.length,pages=per?Math.max(1,Math.ceil(n/per)):1;\n"
+"  if(page>=pages)page=pages-1;if(page<0)page=0;var lo=per?page*per:0,hi=per?Math.min(n,lo+per):n;\n"
+"  var tr=el('tr');cols.forEach(function(c){var th=el('th',{'data-key':c[0],title:'sort by '+c[1]},c[1]+(skey==c[0]?(sdir>0?' \\u25bc':' \\u25b2'):''));\n"
+"    if(skey==c[0])th.className='sorted';\n"
+"    th.onclick=function(){if(skey==c[0])sdir=-sdir;else{skey=c[0];sdir=1;}page=0;sortflat();flat();};tr.appendChild(th);});\n"
 "  t.appendChild(tr);\n"
-"  E.flat.forEach(function(r){var tr=el('tr');\n"
-"    var td=el('td',{class:'num'});td.appendChild(el('span',{class:'bar',style:'width:'+Math.round(r.self)+'px'}));"
-"td.appendChild(document.createTextNode(' '+r.self.toFixed(2)+'%'));tr.appendChild(td);\n"
-"    tr.appendChild(el('td',{class:'num'},r.children.toFixed(2)+'%'));tr.appendChild(el('td',{class:'num'},r.samples));\n"
-"    tr.appendChild(el('td',{},r.comm));tr.appendChild(el('td',{},r.dso));tr.appendChild(el('td',{},r.sym));t.appendChild(tr);});}\n"
+"  for(var i=lo;i<hi;i++){var r=E.flat[i],row=el('tr');\n"
+"    var td=el('td',{class:'num'});td.appendChild(el('span',{class:'bar',style:'width:'+Math.round(r.children)+'px'}));"
+"td.appendChild(document.createTextNode(' '+r.children.toFixed(2)+'%'));row.appendChild(td);\n"
+"    row.appendChild(el('td',{class:'num'},r.csamples));row.appendChild(el('td',{class:'num'},r.self.toFixed(2)+'%'));row.appendChild(el('td',{class:'num'},r.samples));\n"
+"    row.appendChild(el('td',{},r.comm));row.appendChild(el('td',{},r.dso));row.appendChild(el('td',{},r.sym));t.appendChild(row);}\n"
+"  document.getElementById('rows').textContent=n?'rows '+(lo+1)+'\\u2013'+hi+' of '+n:'no rows';\n"
+"  document.getElementById('prev').disabled=page<=0;document.getElementById('next').disabled=page>=pages-1;}\n"
+"document.getElementById('prev').onclick=function(){page--;flat();};\n"
+"document.getElementById('next').onclick=function(){page++;flat();};\n"
+"document.getElementById('per').onchange=function(){page=0;flat();};\n"
 "function tree(){var box=document.getElementById('tree');box.innerHTML='';\n"
 "  function add(parent,n,d){n.c.forEach(function(c){var det=el('details');if(d<2)det.open=true;\n"
 "    var sum=el('summary',{},pct(c.v,E.total)+'  '+c.n+' ');sum.appendChild(el('span',{class:'dso'},c.d));\n"
 "    det.appendChild(sum);add(det,c,d+1);parent.appendChild(det);});}\n"
 "  add(box,E.tree,0);}\n"
-"function show(i){E=D.events[i];zoomed=E.tree;flame(E.tree);flat();tree();search();}\n"
+"function show(i){E=D.events[i];zoomed=E.tree;page=0;sortflat();flame(E.tree);flat();tree();search();}\n"
 "sel.onchange=function(){show(sel.value);};\n"
 "document.getElementById('reset').onclick=function(){flame(E.tree);search();};\n"
 "document.getElementById('q').oninput=search;\n"
@@ -163,26 +198,28 @@ int export__html(FILE *f, struct profile *p, const struct report_opts *o)
 		json__string_html(f, p->ev[evs[e]].name);
 		fprintf(f, ",\"samples\":%" PRIu64 ",\"lost\":%" PRIu64 ",\"total\":%" PRIu64
 		    ",\"flat\":[", p->ev[evs[e]].samples, p->ev[evs[e]].lost, h.total_n);
-		/* the table: by self, the 500 heaviest */
-		for (size_t i = 0, k = 0; i < h.n && k < 500; i++) {
+		/* the table: every function, with its self and children shares and
+		 * samples (the page sorts and pages them) */
+		for (size_t i = 0; i < h.n; i++) {
 			const struct hist_entry *he = &h.e[i];
-			if (!he->self_n && h.n > 500)
-				continue;
-			fprintf(f, "%s{\"self\":%.4f,\"children\":%.4f,\"samples\":%" PRIu64 ",\"comm\":",
-			    k++ ? "," : "", h.base ? 100.0 * (double)he->self / (double)h.base : 0,
-			    h.base ? 100.0 * (double)he->children / (double)h.base : 0, he->self_n);
+			fprintf(f, "%s{\"self\":%.4f,\"children\":%.4f,\"samples\":%" PRIu64
+			    ",\"csamples\":%" PRIu64 ",\"comm\":", i ? "," : "",
+			    h.base ? 100.0 * (double)he->self / (double)h.base : 0,
+			    h.base ? 100.0 * (double)he->children / (double)h.base : 0, he->self_n,
+			    he->children_n);
 			json__string_html(f, he->comm ? he->comm : "");
 			fputs(",\"dso\":", f);
 			json__string_html(f, he->dso ? sym_dso__name(he->dso) : "");
 			fputs(",\"sym\":", f);
-			json__string_html(f, he->func != UINT32_MAX ? p->f[he->func].name : "");
+			json__string_html(f, he->func != UINT32_MAX ? report__frame_name(p, he->func) : "");
 			fputs("}", f);
 		}
 		fputs("],\"tree\":", f);
 		report__hist_free(&h);
 		struct prof_filter flt = o->flt;
 		flt.ev = evs[e];
-		if (tree__build(&t, p, &flt, TREE_CALLER, o->inline_frames ? PROF_INLINE : 0, 0) != 0)
+		if (tree__build(&t, p, &flt, TREE_CALLER, o->inline_frames ? PROF_INLINE : 0,
+		    o->flame_by) != 0)
 			return -1;
 		tree__sort(&t);
 		/* paths under 0.01 % are left out of the page */

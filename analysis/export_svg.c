@@ -17,7 +17,7 @@ static const char *nm(void *arg, const struct ctree *t, uint32_t i)
 {
 	struct fgarg *a = arg;
 	return t->n[i].func == UINT32_MAX ? (t->n[i].comm ? t->n[i].comm : "?") :
-	    a->p->f[t->n[i].func].name;
+	    report__frame_name(a->p, t->n[i].func);
 }
 
 static const char *dso(void *arg, const struct ctree *t, uint32_t i)

@@ -56,6 +56,12 @@ const char *report__func_name(const struct profile *p, uint32_t func)
 	return func == NONE ? "[root]" : p->f[func].name;
 }
 
+const char *report__frame_name(const struct profile *p, uint32_t func)
+{
+	return func != NONE && profile__func_unresolved(p, func) ? "[unknown]" :
+	    report__func_name(p, func);
+}
+
 const char *report__dso_name(const struct profile *p, uint32_t func)
 {
 	return func == NONE ? "" : sym_dso__name(p->f[func].dso);
@@ -417,6 +423,112 @@ int report__hist(struct hist *h, struct profile *p, const struct report_opts *o,
 	return 0;
 }
 
+struct epick {
+	struct hist_priv v;
+	const struct hist_entry *e;
+};
+
+/* The frame whose key is the entry's: the leaf, or with children any. */
+static int pick_entry(void *arg, const struct prof_sample *s, const struct prof_frame *fr, int n)
+{
+	struct epick *x = arg;
+	struct hist_entry k;
+	for (int i = 0; i < n && (i == 0 || x->v.o->children); i++) {
+		make_key(&x->v, &k, s, &fr[i]);
+		if (eeq(&k, x->e))
+			return i;
+	}
+	return -1;
+}
+
+int report__entry_tree(struct ctree *t, struct profile *p, const struct report_opts *o, int ev,
+    const struct hist_entry *e)
+{
+	struct epick x;
+	struct prof_filter flt = o->flt;
+	memset(&x, 0, sizeof(x));
+	x.v.o = o;
+	x.v.p = p;
+	x.e = e;
+	flt.ev = ev;
+	int caller = o->callgraph == TREE_CALLER;
+	int rc = tree__build_pick(t, p, &flt, caller ? TREE_CALLER : TREE_CALLEE, 0, 0, pick_entry,
+	    &x, caller && o->children);
+	if (rc == 0)
+		tree__sort(t);
+	return rc;
+}
+
+/* Entries 0 .. nt of a sorted hist by key (the hist's own table holds the
+ * indices from before the sort). */
+struct epick_many {
+	struct hist_priv v;
+	const struct hist *h;
+	uint32_t *slot;              /* index + 1; 0 empty */
+	size_t cap;
+};
+
+static long elookup(const struct epick_many *x, const struct hist_entry *k)
+{
+	size_t j = ehash(k) & (x->cap - 1);
+	while (x->slot[j]) {
+		if (eeq(&x->h->e[x->slot[j] - 1], k))
+			return (long)x->slot[j] - 1;
+		j = (j + 1) & (x->cap - 1);
+	}
+	return -1;
+}
+
+static int pick_entries(void *arg, const struct prof_sample *s, const struct prof_frame *fr,
+    int n, uint32_t *ix, int *k, int max)
+{
+	struct epick_many *x = arg;
+	struct hist_entry key;
+	int c = 0;
+	for (int i = 0; i < n && c < max && (i == 0 || x->v.o->children); i++) {
+		make_key(&x->v, &key, s, &fr[i]);
+		long e = elookup(x, &key);
+		int dup = e < 0;
+		for (int j = 0; j < c && !dup; j++)
+			dup = ix[j] == (uint32_t)e;
+		if (dup)
+			continue;
+		ix[c] = (uint32_t)e;
+		k[c++] = i;
+	}
+	return c;
+}
+
+int report__entry_trees(struct ctree *t, size_t nt, struct profile *p,
+    const struct report_opts *o, int ev, const struct hist *h)
+{
+	struct epick_many x;
+	struct prof_filter flt = o->flt;
+	memset(&x, 0, sizeof(x));
+	x.v.o = o;
+	x.v.p = p;
+	x.h = h;
+	flt.ev = ev;
+	for (x.cap = 16; x.cap < 2 * nt; x.cap *= 2)
+		;
+	if (!(x.slot = calloc(x.cap, sizeof(*x.slot))))
+		return pmc__nomem();
+	for (size_t i = 0; i < nt && i < h->n; i++) {
+		size_t j = ehash(&h->e[i]) & (x.cap - 1);
+		while (x.slot[j])
+			j = (j + 1) & (x.cap - 1);
+		x.slot[j] = (uint32_t)i + 1;
+	}
+	int caller = o->callgraph == TREE_CALLER;
+	int rc = tree__build_many(t, nt, p, &flt, caller ? TREE_CALLER : TREE_CALLEE, 0,
+	    pick_entries, &x, caller && o->children);
+	free(x.slot);
+	if (rc == 0)
+		for (size_t i = 0; i < nt; i++)
+			tree__sort(&t[i]);
+	return rc;
+}
+
 void report__hist_free(struct hist *h)
 {
 	if (h->priv) {
@@ -566,6 +678,86 @@ static int print_callgraph(FILE *f, struct profile *p, const struct report_opts 
 	return 0;
 }
 
+/* The children of node i shown: above the threshold, at most -g's limit. */
+static int eg_kids(const struct report_opts *o, const struct ctree *t, uint32_t i, uint64_t base,
+    uint32_t *kids, int max)
+{
+	int n = 0;
+	for (uint32_t c = t->n[i].child; c != NONE && n < max && (!o->cg_limit || n < o->cg_limit);
+	    c = t->n[c].next) {
+		if (base && 100.0 * (double)t->n[c].total / (double)base < o->cg_threshold)
+			break;
+		kids[n++] = c;
+	}
+	return n;
+}
+
+/* From node i: its run of single children one name a line after pre
+ * (perf's "---a / b / c"), then at a branch each child as "|--PCT%--name"
+ * with its own graph lined up under the name. */
+static void eg_print(FILE *f, struct profile *p, const struct report_opts *o,
+    const struct ctree *t, uint32_t i, uint64_t base, const char *pre, int depth)
+{
+	uint32_t kids[64];
+	int n;
+	for (;;) {
+		if (o->cg_depth && depth >= o->cg_depth)
+			return;
+		n = eg_kids(o, t, i, base, kids, 64);
+		if (n != 1)
+			break;
+		i = kids[0];
+		depth++;
+		fprintf(f, "%s%s\n", pre, report__func_name(p, t->n[i].func));
+	}
+	for (int k = 0; k < n; k++) {
+		char branch[64], sub[1024];
+		double pct = base ? 100.0 * (double)t->n[kids[k]].total / (double)base : 0;
+		int last = k == n - 1;
+		int w = snprintf(branch, sizeof(branch), "--%.2f%%--", pct);
+		fprintf(f, "%s|\n%s%c%s%s\n", pre, pre, last ? ' ' : '|', branch,
+		    report__func_name(p, t->n[kids[k]].func));
+		if (strlen(pre) + (size_t)w + 2 < sizeof(sub)) {
+			snprintf(sub, sizeof(sub), "%s%c%*s", pre, last ? ' ' : '|', w, "");
+			eg_print(f, p, o, t, kids[k], base, sub, depth + 1);
+		}
+	}
+}
+
+/* An entry's call graph (report__entry_trees) under its line, as perf
+ * report --stdio. */
+static void print_entry_graph(FILE *f, struct profile *p, const struct report_opts *o,
+    const struct ctree *tp, uint64_t base)
+{
+	const struct ctree t = *tp;
+	char pre[1024];
+	uint32_t top = 0, c = t.n[0].child;
+	/* callee → caller: the first level is the entry's own function */
+	if (o->callgraph != TREE_CALLER && c != NONE && t.n[c].next == NONE)
+		top = c;
+	if (top != 0 || eg_kids(o, &t, 0, base, &c, 1)) {
+		fprintf(f, "            |\n");
+		if (top)
+			fprintf(f, "            ---%s\n", report__func_name(p, t.n[top].func));
+		else
+			fprintf(f, "            ---");
+		snprintf(pre, sizeof(pre), "%15s", "");
+		if (!top) {
+			/* the first name goes after the "---" */
+			uint32_t k[2];
+			int n = eg_kids(o, &t, 0, base, k, 2);
+			if (n == 1) {
+				fprintf(f, "%s\n", report__func_name(p, t.n[k[0]].func));
+				top = k[0];
+			} else {
+				fprintf(f, "\n");
+			}
+		}
+		eg_print(f, p, o, &t, top, base, pre, 1);
+		fprintf(f, "\n");
+	}
+}
+
 /* 0, or -ENOMEM (pmc_errmsg() says so). */
 static int print_section(FILE *f, struct profile *p, const struct report_opts *o, int ev)
 {
@@ -616,6 +808,16 @@ static int print_section(FILE *f, struct profile *p, const struct report_opts *o
 	for (int k = 0; k < o->nsort; k++)
 		fprintf(f, "  %-*s", k == o->nsort - 1 ? 0 : w[k], report__col_title(o->sort[k]));
 	fprintf(f, "\n");
+	/* perf's layout: every shown entry's call graph, made in one walk */
+	struct ctree *trees = NULL;
+	if (o->callgraph >= 0 && o->cg_layout == REPORT_CG_ENTRY && shown) {
+		if (!(trees = calloc(shown, sizeof(*trees))) ||
+		    (rc = report__entry_trees(trees, shown, p, o, ev, &h)) < 0) {
+			free(trees);
+			report__hist_free(&h);
+			return trees ? rc : pmc__nomem();
+		}
+	}
 	for (size_t i = 0; i < shown; i++) {
 		const struct hist_entry *he = &h.e[i];
 		double ps = h.base ? 100.0 * (double)he->self / (double)h.base : 0;
@@ -629,7 +831,12 @@ static int print_section(FILE *f, struct profile *p, const struct report_opts *o
 			fprintf(f, "  %-*s", k == o->nsort - 1 ? 0 : w[k], buf);
 		}
 		fprintf(f, "\n");
+		if (trees) {
+			print_entry_graph(f, p, o, &trees[i], h.base);
+			tree__free(&trees[i]);
+		}
 	}
+	free(trees);
 	if (shown < h.n) {
 		if (o->percent_limit > 0)
 			fprintf(f, "# ... %zu more entries below %.2f%% or past the first %zu\n",
@@ -638,7 +845,7 @@ static int print_section(FILE *f, struct profile *p, const struct report_opts *o
 			fprintf(f, "# ... %zu more entries past the first %zu (-n)\n", h.n - shown, shown);
 	}
 	report__hist_free(&h);
-	return o->callgraph >= 0 ? print_callgraph(f, p, o, ev) : 0;
+	return o->callgraph >= 0 && o->cg_layout == REPORT_CG_TREE ? print_callgraph(f, p, o, ev) : 0;
 }
 
 static void print_problems(FILE *f, struct profile *p)

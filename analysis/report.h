@@ -14,6 +14,9 @@
 #include "profile.h"
 #include "tree.h"
 
+#define REPORT_CG_TREE  0
+#define REPORT_CG_ENTRY 1
+
 enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_SRCLINE, SK_CPU, SK_N };
 
 struct report_opts {
@@ -26,10 +29,14 @@ struct report_opts {
 	int cg_depth;                 /* 0: unlimited */
 	double cg_threshold;          /* % of the event's total */
 	int cg_limit;                 /* entries per level (perf's print_limit), 0: all */
+	int cg_layout;                /* REPORT_CG_TREE: one call graph after the table;
+	                               * REPORT_CG_ENTRY: each entry's under it (perf's) */
 	int inline_frames;            /* expand inlined functions (call graphs, exports) */
 	int color;
 	int max_entries;              /* 0: all */
 	int relative;                 /* % of the filtered samples (perf's --percentage relative) */
+	int flame_by;                 /* HTML flame graph's first level: 0 none, or
+	                               * TREE_ROOT_COMM, _PID, _TID (--flame-by) */
 	const char *input_name;
 };
 
@@ -69,6 +76,19 @@ struct hist {
 /* The flat profile of event ev, sorted (self, or children with o->children). */
 int report__hist(struct hist *h, struct profile *p, const struct report_opts *o, int ev);
 void report__hist_free(struct hist *h);
+/* The call graph of entry e of report__hist(p, o, ev): its samples' stacks
+ * from the entry's frame (the leaf; with o->children, the first frame with
+ * the entry's keys) outwards, callee → caller (who called it), or with
+ * o->callgraph TREE_CALLER the other way round (from the outermost caller
+ * down to it; with o->children from it down to what it called, as perf's
+ * children entries); children sorted heaviest first.  Frames as the entry's
+ * (no inlined ones).  0, or -ENOMEM. */
+int report__entry_tree(struct ctree *t, struct profile *p, const struct report_opts *o, int ev,
+    const struct hist_entry *e);
+/* The same for entries 0 .. nt of h (report__hist(h, p, o, ev)) into
+ * t[0 .. nt), in one walk of the samples: 0, or -ENOMEM (none to free). */
+int report__entry_trees(struct ctree *t, size_t nt, struct profile *p,
+    const struct report_opts *o, int ev, const struct hist *h);
 
 /* Events that have samples (indices), in order; returns how many. */
 int report__events(const struct profile *p, int *out, int max);
@@ -87,6 +107,9 @@ int export__html(FILE *f, struct profile *p, const struct report_opts *o);
 /* Shared helpers. */
 const char *report__func_name(const struct profile *p, uint32_t func);
 const char *report__dso_name(const struct profile *p, uint32_t func);
+/* A function's name in a graph (HTML, SVG): "[unknown]" for every
+ * unresolved one (an address-named "0x..." too), its binary said apart. */
+const char *report__frame_name(const struct profile *p, uint32_t func);
 /* One sort key of an entry as the flat profile prints it ("[.] hot60",
  * "003" for a CPU), and the key's column title ("Shared Object"). */
 void report__key_str(const struct profile *p, const struct hist_entry *e, enum sort_key k,

@@ -26,9 +26,10 @@ struct tree_priv {
 	const struct profile *p;   /* the names, for tree__sort's ties */
 };
 
-static uint64_t hkey(uint32_t parent, uint32_t func, const char *comm)
+static uint64_t hkey(uint32_t parent, uint32_t func, const char *comm, int32_t id)
 {
-	uint64_t h = ((uint64_t)parent << 32 | func) ^ (uint64_t)(uintptr_t)comm * 31;
+	uint64_t h = ((uint64_t)parent << 32 | func) ^
+	    (id >= 0 ? (uint64_t)(uint32_t)id * 0x9e3779b97f4a7c15ull : (uint64_t)(uintptr_t)comm * 31);
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdull;
 	h ^= h >> 33;
@@ -36,7 +37,8 @@ static uint64_t hkey(uint32_t parent, uint32_t func, const char *comm)
 }
 
 /* A new node; NONE out of memory. */
-static uint32_t new_node(struct ctree *t, uint32_t parent, uint32_t func, const char *comm)
+static uint32_t new_node(struct ctree *t, uint32_t parent, uint32_t func, const char *comm,
+    int32_t id)
 {
 	if (t->nn == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 1024;
@@ -49,7 +51,7 @@ static uint32_t new_node(struct ctree *t, uint32_t parent, uint32_t func, const 
 		t->cap = cap;
 	}
 	uint32_t i = (uint32_t)t->nn++;
-	t->n[i] = (struct tnode){ func, parent, NONE, NONE, 0, 0, 0, comm };
+	t->n[i] = (struct tnode){ func, parent, NONE, NONE, 0, 0, 0, comm, id };
 	if (parent != NONE) {
 		t->n[i].next = t->n[parent].child;
 		t->n[parent].child = i;
@@ -57,7 +59,10 @@ static uint32_t new_node(struct ctree *t, uint32_t parent, uint32_t func, const 
 	return i;
 }
 
-static uint32_t child(struct ctree *t, uint32_t parent, uint32_t func, const char *comm)
+/* The child (func, comm) of parent; a pid or tid root (id >= 0) is found
+ * by its id alone and named by its first sample's comm. */
+static uint32_t child(struct ctree *t, uint32_t parent, uint32_t func, const char *comm,
+    int32_t id)
 {
 	struct tree_priv *v = t->priv;
 	if ((v->n + 1) * 2 > v->cap) {
@@ -79,15 +84,16 @@ static uint32_t child(struct ctree *t, uint32_t parent, uint32_t func, const cha
 		v->t = nt;
 		v->cap = ncap;
 	}
-	uint64_t k = hkey(parent, func, comm);
+	uint64_t k = hkey(parent, func, comm, id);
 	size_t j = k & (v->cap - 1);
 	while (v->t[j].used) {
 		struct tnode *n = &t->n[v->t[j].node];
-		if (v->t[j].key == k && n->parent == parent && n->func == func && n->comm == comm)
+		if (v->t[j].key == k && n->parent == parent && n->func == func && n->id == id &&
+		    (id >= 0 || n->comm == comm))
 			return v->t[j].node;
 		j = (j + 1) & (v->cap - 1);
 	}
-	uint32_t i = new_node(t, parent, func, comm);
+	uint32_t i = new_node(t, parent, func, comm, id);
 	if (i == NONE)
 		return NONE;
 	v->t[j] = (struct tslot){ k, i, 1 };
@@ -99,12 +105,39 @@ struct build {
 	struct ctree *t;
 	struct profile *p;
 	int dir, comm_root;
+	tree_pick pick;
+	void *pick_arg;
+	int pick_down;
 };
+
+static void grow(struct build *b, const struct prof_sample *s, uint64_t w, uint64_t cnt,
+    const struct prof_frame *fr, int n);
+
+/* A picked stack: frames k outwards, or with pick_down 0 .. k. */
+static void grow_from(struct build *b, const struct prof_sample *s, uint64_t w, uint64_t cnt,
+    const struct prof_frame *fr, int n, int k)
+{
+	if (k < 0 || k >= n)
+		return;
+	if (b->pick_down)
+		grow(b, s, w, cnt, fr, k + 1);
+	else
+		grow(b, s, w, cnt, fr + k, n - k);
+}
 
 static void add(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt,
     const struct prof_frame *fr, int n)
 {
 	struct build *b = arg;
+	if (b->pick)
+		grow_from(b, s, w, cnt, fr, n, b->pick(b->pick_arg, s, fr, n));
+	else
+		grow(b, s, w, cnt, fr, n);
+}
+
+static void grow(struct build *b, const struct prof_sample *s, uint64_t w, uint64_t cnt,
+    const struct prof_frame *fr, int n)
+{
 	struct ctree *t = b->t;
 	uint32_t cur = 0;
 	if (t->priv->nomem)
@@ -114,7 +147,10 @@ static void add(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt
 	t->total += w;
 	t->nsamples += cnt;
 	if (b->comm_root) {
-		if ((cur = child(t, cur, NONE, s->comm)) == NONE)
+		int32_t id = b->comm_root == TREE_ROOT_PID ? s->pid :
+		    b->comm_root == TREE_ROOT_TID ? s->tid : -1;
+		if ((cur = child(t, cur, NONE, s->comm, id < 0 && b->comm_root != TREE_ROOT_COMM ?
+		    INT32_MAX : id)) == NONE)
 			return;
 		t->n[cur].total += w;
 		t->n[cur].nsamples += cnt;
@@ -131,7 +167,7 @@ static void add(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt
 			while (i + 1 < n && profile__func_unresolved(b->p, FR(i + 1)->func))
 				i++;
 		}
-		if ((cur = child(t, cur, func, NULL)) == NONE)
+		if ((cur = child(t, cur, func, NULL, -1)) == NONE)
 			return;
 		t->n[cur].total += w;
 		t->n[cur].nsamples += cnt;
@@ -147,18 +183,26 @@ static void add(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt
 int tree__build(struct ctree *t, struct profile *p, const struct prof_filter *flt, int dir,
     int flags, int comm_root)
 {
-	struct build b = { t, p, dir, comm_root };
+	return tree__build_pick(t, p, flt, dir, flags, comm_root, NULL, NULL, 0);
+}
+
+static int tree_init(struct ctree *t, struct profile *p, const struct prof_filter *flt)
+{
 	memset(t, 0, sizeof(*t));
 	t->priv = calloc(1, sizeof(*t->priv));
 	if (!t->priv)
 		return pmc__nomem();
-	if (new_node(t, NONE, NONE, NULL) == NONE) {
+	if (new_node(t, NONE, NONE, NULL, -1) == NONE) {
 		tree__free(t);
 		return pmc__nomem();
 	}
 	t->priv->p = p;
 	t->by_weight = flt->ev >= 0 && (size_t)flt->ev < p->nev && p->ev[flt->ev].what;
-	profile__foreach_group(p, flt, flags, add, &b);
+	return 0;
+}
+
+static int tree_finish(struct ctree *t, int dir, int comm_root)
+{
 	if (t->priv->nomem) {
 		tree__free(t);
 		return pmc__nomem();
@@ -168,6 +212,65 @@ int tree__build(struct ctree *t, struct profile *p, const struct prof_filter *fl
 			if (!comm_root)
 				t->n[c].self = t->n[c].total;
 	return 0;
+}
+
+int tree__build_pick(struct ctree *t, struct profile *p, const struct prof_filter *flt, int dir,
+    int flags, int comm_root, tree_pick pick, void *arg, int down)
+{
+	struct build b = { t, p, dir, comm_root, pick, arg, down };
+	int rc = tree_init(t, p, flt);
+	if (rc < 0)
+		return rc;
+	profile__foreach_group(p, flt, flags, add, &b);
+	return tree_finish(t, dir, comm_root);
+}
+
+struct many {
+	struct build *b;
+	size_t nt;
+	tree_pick_many pick;
+	void *arg;
+};
+
+static void add_many(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt,
+    const struct prof_frame *fr, int n)
+{
+	struct many *m = arg;
+	uint32_t ix[256];
+	int k[256];
+	int c = m->pick(m->arg, s, fr, n, ix, k, 256);
+	for (int i = 0; i < c; i++)
+		if (ix[i] < m->nt)
+			grow_from(&m->b[ix[i]], s, w, cnt, fr, n, k[i]);
+}
+
+int tree__build_many(struct ctree *t, size_t nt, struct profile *p, const struct prof_filter *flt,
+    int dir, int flags, tree_pick_many pick, void *arg, int down)
+{
+	struct many m = { calloc(nt ? nt : 1, sizeof(struct build)), nt, pick, arg };
+	int rc = 0;
+	size_t i;
+	if (!m.b)
+		return pmc__nomem();
+	for (i = 0; i < nt && rc == 0; i++) {
+		m.b[i] = (struct build){ &t[i], p, dir, 0, NULL, NULL, down };
+		rc = tree_init(&t[i], p, flt);
+	}
+	if (rc == 0)
+		profile__foreach_group(p, flt, flags, add_many, &m);
+	else
+		i--;                 /* t[i - 1] failed: freed already */
+	for (size_t j = 0; j < i; j++)
+		if (rc == 0)
+			rc = tree_finish(&t[j], dir, 0);
+		else
+			tree__free(&t[j]);
+	if (rc < 0)              /* free what finished before the failure */
+		for (size_t j = 0; j < i; j++)
+			if (t[j].priv)
+				tree__free(&t[j]);
+	free(m.b);
+	return rc;
 }
 
 /* Heaviest first; siblings of equal weight by command, then function name,

@@ -33,7 +33,7 @@ fi
 if ! "$PMC" record -q --call-graph dwarf -F 2000 -o "$TMP/d.log" -- "$W/dwarf_work" 3 >/dev/null 2>"$TMP/rec.err"; then
   skip "debug-file cache" "pmc record cannot sample here: $(tail -1 "$TMP/rec.err")"; done_testing; exit
 fi
-report() { "$PMC" report -i "$TMP/d.log" --color never -g --stdio 2>&1; }
+report() { "$PMC" report -i "$TMP/d.log" --color never -g --graph-layout tree --stdio 2>&1; }
 PMC_NO_KSYM_CACHE=1 report >"$TMP/ref.txt"
 check "the reference report shows libc's frames" grep -q '__libc_start_call_main' "$TMP/ref.txt"
 

@@ -23,10 +23,10 @@ depth=$(awk '{ n = split($1, a, ";"); if (n > m) m = n } END { print m + 0 }' "$
 check "no towers: deepest folded stack ${depth} frames (<= 64)" test "$depth" -le 64
 runs=$(grep -cE '(\[unknown\]|0x[0-9a-f]+);(\[unknown\]|0x[0-9a-f]+)(;| )' "$TMP/cc.folded")
 check "no two unresolved frames in a row (${runs} stacks have them)" test "$runs" -eq 0
-"$PMC" report -i "$TMP/cc.log" --call-graph=caller,0 --color never >"$TMP/cg.txt" 2>&1
+"$PMC" report -i "$TMP/cc.log" --call-graph=caller,0 --graph-layout tree --color never >"$TMP/cg.txt" 2>&1
 check "call graph text: no doubled brackets" bash -c "! grep -q '\[\[' '$TMP/cg.txt'"
 check "call graph text: kernel frames named [kernel.kallsyms]" grep -q '  \[kernel.kallsyms\]$' "$TMP/cg.txt"
-"$PMC" report -i "$TMP/cc.log" --call-graph=caller --color never >"$TMP/cg2.txt" 2>&1
+"$PMC" report -i "$TMP/cc.log" --call-graph=caller --graph-layout tree --color never >"$TMP/cg2.txt" 2>&1
 top=$(awk '/^# Call graph/ { on = 1; next } on && /%/ { sub("%", "", $1); print $1; exit }' "$TMP/cg2.txt")
 check "call graph text: the heaviest root is shown (${top:-none}%, >= 20)" awk -v v="${top:-0}" 'BEGIN{exit !(v >= 20)}' 
 "$PMC" report -i "$TMP/cc.log" -s dso,sym --color never >"$TMP/flat.txt" 2>&1

@@ -35,9 +35,12 @@ else fail "report --header-only" "exit $rc: $(head -3 "$TMP/h.txt" | tr '\n' ' '
 "$PMC" report -i "$TMP/g.log" -T --color never >"$TMP/t.txt" 2>"$TMP/e"; rc=$?
 if [ $rc -eq 0 ] && grep -q 'Pid.*Tid' "$TMP/t.txt"; then ok "report -T: per-thread rows"
 else fail "report -T" "exit $rc: $(grep -m1 '^#  *Self' "$TMP/t.txt") $(cat "$TMP/e")"; fi
-"$PMC" report -i "$TMP/g.log" --tui >/dev/null 2>"$TMP/e"; rc=$?
-if [ $rc -eq 2 ] && grep -q 'not built with a TUI; use --stdio' "$TMP/e"; then ok "report --tui: clear refusal, exit 2"
-else fail "report --tui" "exit $rc: $(cat "$TMP/e")"; fi
+"$PMC" report -i "$TMP/g.log" --tui >/dev/null 2>"$TMP/e" </dev/null; rc=$?
+if [ $rc -eq 2 ] && grep -q 'must be a terminal' "$TMP/e"; then ok "report --tui off a terminal: clear refusal, exit 2"
+else fail "report --tui off a terminal" "exit $rc: $(cat "$TMP/e")"; fi
+"$PMC" annotate -i "$TMP/g.log" --tui >/dev/null 2>"$TMP/e" </dev/null; rc=$?
+if [ $rc -eq 2 ] && grep -q "pmc report --tui" "$TMP/e"; then ok "annotate --tui: clear refusal naming report's browser, exit 2"
+else fail "annotate --tui" "exit $rc: $(cat "$TMP/e")"; fi
 "$PMC" report -i "$TMP/g.log" --sort overhead,sym --color never >"$TMP/o.txt" 2>"$TMP/e"; rc=$?
 "$PMC" report -i "$TMP/g.log" --sort sym --color never >"$TMP/o2.txt" 2>/dev/null
 if [ $rc -eq 0 ] && diff -q <(grep -v '^# pmc report' "$TMP/o.txt") <(grep -v '^# pmc report' "$TMP/o2.txt") >/dev/null; then

@@ -184,18 +184,18 @@ rep >"$TMP/plain.txt"
 rep --stdio >"$TMP/stdio.txt"; rc=$?
 check "report --stdio: accepted, the text report (rc $rc)" \
   bash -c "[ $rc -eq 0 ] && diff -q '$TMP/plain.txt' '$TMP/stdio.txt' >/dev/null"
-rep -g caller,0.5,callee,function,percent >"$TMP/g1.txt"; rc=$?
+rep --graph-layout tree -g caller,0.5,callee,function,percent >"$TMP/g1.txt"; rc=$?
 check "-g caller,0.5,callee,function,percent: perf's form (rc $rc)" \
   bash -c "[ $rc -eq 0 ] && grep -q '^# Call graph (callee' '$TMP/g1.txt'"
-rep -g caller,0.5 >"$TMP/g2.txt"; rc=$?
-rep --call-graph=caller,0.5 >"$TMP/g3.txt"
+rep --graph-layout tree -g caller,0.5 >"$TMP/g2.txt"; rc=$?
+rep --graph-layout tree --call-graph=caller,0.5 >"$TMP/g3.txt"
 check "-g caller,0.5 as a separate word = --call-graph=caller,0.5 (rc $rc)" \
   bash -c "[ $rc -eq 0 ] && diff -q '$TMP/g2.txt' '$TMP/g3.txt' >/dev/null && grep -q '^# Call graph (caller' '$TMP/g2.txt'"
-rep -g graph,50 >"$TMP/g4.txt"
+rep --graph-layout tree -g graph,50 >"$TMP/g4.txt"
 big=$(awk '/^# Call graph/ { cg = 1; next } cg && $1 ~ /%$/ { sub("%", "", $1); if ($1 + 0 < 50) bad++; else good++ }
   END { print (good ? bad + 0 : "none") }' "$TMP/g4.txt")
 check "-g graph,50: the threshold hides branches under 50% ($big shown)" test "$big" = 0
-rep --call-graph=fp >"$TMP/g5.txt"; rc=$?
+rep --graph-layout tree --call-graph=fp >"$TMP/g5.txt"; rc=$?
 check "report --call-graph=fp: accepted with a note (rc $rc)" \
   bash -c "[ $rc -eq 0 ] && grep -q 'chosen when recording' '$TMP/rep.err' && grep -q '^# Call graph' '$TMP/g5.txt'"
 rep -g fractal >/dev/null; rc=$?
@@ -241,7 +241,7 @@ main_all=$(awk '$NF == "main" { print $1; exit }' "$TMP/plain.txt")
 main_sym=$(awk '$NF == "main" { print $1; exit }' "$TMP/s1.txt")
 check "--sym main: main keeps its share of the whole ($main_sym, unfiltered $main_all)" \
   test "$main_sym" = "$main_all"
-rep --sym main -g caller >"$TMP/s4.txt"
+rep --sym main --graph-layout tree -g caller >"$TMP/s4.txt"
 cg_main=$(awk '/^# Call graph/ { cg = 1; next } cg && $2 == "main" { print $1; exit }' "$TMP/s4.txt")
 check "--sym main -g: the call graph's main has the same share ($cg_main, flat $main_all)" \
   test "$cg_main" = "$main_all"

@@ -46,11 +46,27 @@ check "symbol column names the binary" grep -q 'work603010 .*\[\.\] hot60' "$TMP
 m=$(awk '$NF == "main" { sub("%","",$1); print $1; exit }' "$TMP/ch.txt")
 check "children: main ~ 100% (${m:-none})" approx "${m:-0}" 100 3
 
-"$PMC" report -i "$TMP/a.log" -g caller --color never >"$TMP/cg.txt"
+"$PMC" report -i "$TMP/a.log" -g caller --graph-layout tree --color never >"$TMP/cg.txt"
 check "call graph caller: main calls hot60" awk '/└ main/ { m = 1 } m && /└ hot60/ { f = 1 } END { exit !f }' "$TMP/cg.txt"
-"$PMC" report -i "$TMP/a.log" -g callee --depth 2 --color never >"$TMP/cge.txt"
+"$PMC" report -i "$TMP/a.log" -g callee --graph-layout tree --depth 2 --color never >"$TMP/cge.txt"
 check "call graph callee: hot60 called by main, depth 2" \
   awk '/^ *[0-9.]+%  hot60/ { h = 1; next } h && /└ main/ { f = 1 } /└ __libc/ { bad = 1 } END { exit !(f && !bad) }' "$TMP/cge.txt"
+# -g's default layout is perf's: each entry's call graph under it
+"$PMC" report -i "$TMP/a.log" -g caller --color never >"$TMP/pg.txt"
+check "-g perf layout: hot60's chain under its entry, outermost first" \
+  awk '/\[\.\] hot60$/ { e = NR } e && NR == e + 1 && /^ +\|$/ { b = 1 }
+       e && NR == e + 2 && /^ +---__libc_start_call_main$/ { c = 1 }
+       e && NR == e + 3 && /^ +main$/ { d = 1 } e && NR == e + 4 && /^ +hot60$/ { f = 1 }
+       END { exit !(b && c && d && f) }' "$TMP/pg.txt"
+check "-g perf layout: no call graph after the table" bash -c "! grep -q '^# Call graph' '$TMP/pg.txt'"
+"$PMC" report -i "$TMP/a.log" -g callee --children -s sym --color never >"$TMP/pgc.txt"
+# main's callees... with --children, main's entry branches to nothing above
+# it but __libc_start_call_main: main, then its caller
+check "-g callee --children: main's entry, then its caller" \
+  awk '/\[\.\] main$/ { e = NR } e && NR == e + 2 && /^ +---main$/ { c = 1 }
+       e && NR == e + 3 && /^ +__libc_start_call_main$/ { f = 1 } END { exit !(c && f) }' "$TMP/pgc.txt"
+"$PMC" report -i "$TMP/a.log" -g caller --graph-layout nonsense >/dev/null 2>"$TMP/e"; rc=$?
+check "--graph-layout nonsense: exit 2 ($rc)" test "$rc" -eq 2
 "$PMC" report -i "$TMP/a.log" -s sym,srcline --color never >"$TMP/sl.txt"
 check "srcline: hot60's loop line" grep -Eq 'hot60 +work603010\.c:[0-9]+' "$TMP/sl.txt"
 "$PMC" report -i - --color never <"$TMP/a.log" >"$TMP/stdin.txt"

@@ -21,6 +21,7 @@
 #include "profile.h"
 #include "report.h"
 #include "tree.h"
+#include "browse.h"
 #include "perfdata/perfdata.h"
 #include "printable.h"
 
@@ -683,6 +684,88 @@ static void t_aggregation(void **state)
 	assert_int_equal(profile__parse_time(&flt, "0,"), 0);
 	assert_int_equal(profile__parse_time(&flt, "x"), -EINVAL);
 	assert_int_equal(profile__parse_time(&flt, "2,1"), -EINVAL);
+	profile__free(p);
+}
+
+/* The report browser's rows (browse.h), as its keys change them: an
+ * entry opened into its callers (a chain of one caller opens all the
+ * way), closed, every entry opened, the symbol filter, a zoom into a
+ * command and back, a zoom the sort keys do not allow. */
+static void t_browse(void **state)
+{
+	struct wlog w;
+	char ks[PATH_MAX];
+	(void)state;
+	snprintf(ks, sizeof(ks), "%s/kallsyms3", dir);
+	FILE *f = fopen(ks, "w");
+	fprintf(f, "ffffffff81000000 T kfunc_a\nffffffff81001000 T kfunc_b\nffffffff81002000 T kend\n");
+	fclose(f);
+	/* pid 10 "one": kfunc_a called by kfunc_b called by kfunc_b (6);
+	 * pid 11 "two": kfunc_b called by kfunc_a (2) */
+	uint64_t s1[3] = { 0xffffffff81000010, 0xffffffff81001010, 0xffffffff81001020 };
+	uint64_t s2[2] = { 0xffffffff81001010, 0xffffffff81000020 };
+	w_begin(&w);
+	w_comm(&w, 10, 10, "one");
+	for (int i = 0; i < 6; i++)
+		w_sample(&w, 10, 10, 0, 3, s1, 2);
+	w_comm(&w, 11, 11, "two");
+	for (int i = 0; i < 2; i++)
+		w_sample(&w, 11, 11, 1, 2, s2, 2);
+	const char *path = w_end(&w, "browse.log", 1);
+	struct profile *p;
+	struct prof_load_opts o = { 0 };
+	o.sym.kallsyms = ks;
+	assert_int_equal(profile__load(&p, path, &o), 0);
+	profile__resolve(p);
+
+	struct report_opts ro = { 0 };
+	struct browse b;
+	char text[512];
+	const char *dso;
+	profile__filter_init(&ro.flt);
+	ro.callgraph = -1;
+	assert_int_equal(report__parse_sort(&ro, "sym"), 0);
+	assert_int_equal(browse__open(&b, p, &ro), 0);
+	assert_int_equal(b.nrows, 2);
+	assert_string_equal(browse__row_sym(&b, 0, &dso), "kfunc_a");
+	assert_true(browse__row_pct(&b, 0) == 75.0);
+	assert_true(browse__can_open(&b, 0));
+	assert_false(browse__is_open(&b, 0));
+	/* kfunc_a's callers: kfunc_b, and its caller kfunc_b, opened at once */
+	assert_int_equal(browse__toggle(&b, 0), 0);
+	assert_int_equal(b.nrows, 4);
+	assert_true(browse__is_open(&b, 0));
+	assert_int_equal(b.rows[1].depth, 1);
+	assert_int_equal(b.rows[2].depth, 2);
+	assert_string_equal(browse__row_sym(&b, 1, NULL), "kfunc_b");
+	assert_true(browse__row_pct(&b, 1) == 75.0);
+	browse__row_text(&b, 2, text, sizeof(text));
+	assert_string_equal(text, "    kfunc_b  [kernel.kallsyms]");
+	assert_int_equal(browse__toggle(&b, 0), 0);
+	assert_int_equal(b.nrows, 2);
+	/* every entry: kfunc_a's two levels, kfunc_b's one */
+	assert_int_equal(browse__expand(&b, BROWSE_ALL, 1), 0);
+	assert_int_equal(b.nrows, 5);
+	assert_int_equal(browse__expand(&b, BROWSE_ALL, 0), 0);
+	assert_int_equal(b.nrows, 2);
+	/* the symbol filter */
+	assert_int_equal(browse__set_filter(&b, "_b"), 0);
+	assert_int_equal(b.nrows, 1);
+	assert_string_equal(browse__row_sym(&b, 0, NULL), "kfunc_b");
+	assert_int_equal(browse__set_filter(&b, ""), 0);
+	/* sort by command: zoom into "two" and back */
+	assert_int_equal(browse__set_sort(&b, "comm,sym"), 0);
+	assert_int_equal(b.nrows, 2);
+	assert_int_equal(browse__zoom(&b, 1, SK_TID), 0);
+	assert_non_null(strstr(b.note, "sort by tid"));
+	assert_int_equal(browse__zoom(&b, 1, SK_COMM), 1);
+	assert_int_equal(b.nrows, 1);
+	assert_int_equal(b.h.total_n, 2);
+	assert_string_equal(b.zoom[0].label, "command two");
+	assert_int_equal(browse__unzoom(&b), 1);
+	assert_int_equal(b.nrows, 2);
+	assert_int_equal(browse__unzoom(&b), 0);
+	browse__free(&b);
 	profile__free(p);
 }
 
@@ -1410,6 +1493,7 @@ int main(void)
 		cmocka_unit_test(t_demangle),
 		cmocka_unit_test(t_demangle_kernel),
 		cmocka_unit_test(t_aggregation),
+		cmocka_unit_test(t_browse),
 		cmocka_unit_test(t_not_a_log),
 		cmocka_unit_test(t_603010_libpmc),
 		cmocka_unit_test(t_kernel_identity),

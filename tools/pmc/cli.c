@@ -377,8 +377,8 @@ const char *cli_fifo_input(const char *path)
 
 void cli_no_tui(void)
 {
-	cli_die(CLI_EXIT_USAGE, "--tui: not built with a TUI; use --stdio (the text output, "
-	    "the default)");
+	cli_die(CLI_EXIT_USAGE, "--tui: pmc annotate has no browser of its own; use --stdio "
+	    "(the text output, the default), or 'a' in pmc report --tui");
 }
 
 const char *cli_default_input(void)

@@ -102,7 +102,8 @@ void cli_fifo_end(void);
 /* An input that is a FIFO is opened here, so (cli_fifo_begin), and becomes
  * standard input: "-" is returned for the reader; else path itself. */
 const char *cli_fifo_input(const char *path);
-/* perf's --tui of report and annotate: pmc has none; exits 2 saying so. */
+/* perf's --tui of annotate: pmc annotate has no browser (pmc report --tui
+ * annotates with 'a'); exits 2 saying so. */
 void cli_no_tui(void) __attribute__((noreturn));
 
 /*

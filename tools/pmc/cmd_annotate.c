@@ -36,7 +36,7 @@ static void usage(FILE *f)
 	    "  -o, --output FILE      write there (-f to overwrite)\n"
 	    "      --color WHEN       always, never, auto\n"
 	    "      --stdio            accepted (perf's): text is the only output\n"
-	    "      --tui              refused: pmc is not built with a TUI\n"
+	    "      --tui              refused: use pmc report --tui and its a key\n"
 	    "  -h, --help             this help\n"
 	    "\n"
 	    "Exit status: 0; 1 no such function with samples, or the log cannot be\n"

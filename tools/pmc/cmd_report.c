@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "offcpu.h"
 #include "report.h"
+#include "report_tui.h"
 
 static void usage(FILE *f)
 {
@@ -47,6 +48,10 @@ static void usage(FILE *f)
 	    "                         percent, none; numbers: the THRESHOLD %% under\n"
 	    "                         which branches are hidden (default 0.5), then the\n"
 	    "                         most entries per level (e.g. -g caller,0.5,10)\n"
+	    "      --graph-layout perf|tree\n"
+	    "                         perf: each entry's call graph under it, as perf\n"
+	    "                         report --stdio (the default); tree: one call\n"
+	    "                         graph of the event after the table\n"
 	    "  -z, --depth N          call graph depth limit (pmcstat's -z; perf's\n"
 	    "                         --max-stack N)\n"
 	    "      --no-inline        do not expand inlined functions in call graphs\n"
@@ -65,6 +70,8 @@ static void usage(FILE *f)
 	    "                         off-CPU time is its own event, offcpu-time\n"
 	    "  -F, --format FMT       text (default), json, folded, pprof, speedscope,\n"
 	    "                         callgrind, svg, html\n"
+	    "      --flame-by KEY     -F html: the flame graph's first level is the\n"
+	    "                         command (comm), process (pid) or thread (tid)\n"
 	    "  -o, --output FILE      write there (default standard output; pprof needs\n"
 	    "                         a file or a pipe)\n"
 	    "  -f, --force            overwrite FILE\n"
@@ -74,8 +81,10 @@ static void usage(FILE *f)
 	    "  -v, --verbose          C++ names with their parameter lists (perf's -v)\n"
 	    "      --header-only      print the recording's header lines, no report\n"
 	    "      --color WHEN       always, never, auto (default: on a terminal)\n"
-	    "      --stdio            accepted (perf's): the text report is the default\n"
-	    "      --tui              refused: pmc is not built with a TUI\n"
+	    "      --tui              browse the profile in the terminal (the default when\n"
+	    "                         standard input and output are a terminal, -F text,\n"
+	    "                         no -o and PMC_PAGER unset; keys: ? in it)\n"
+	    "      --stdio, --no-tui  the text report, also on a terminal\n"
 	    "  -h, --help             this help\n"
 	    "\n"
 	    "Exit status: 0; 1 the input could not be read, or was cut short (the\n"
@@ -97,7 +106,7 @@ int cmd_report(int argc, char **argv)
 	enum {
 		O_CHILDREN = 256, O_NOCHILDREN, O_PLIMIT, O_FOLLOW, O_NOINLINE, O_NODEMANGLE, O_COLOR,
 		O_STDIO, O_MAXSTACK, O_PERCENTAGE, O_WALL, O_DEMANGLE, O_DEMANGLE_KERNEL, O_HEADER_ONLY,
-		O_TUI
+		O_TUI, O_FLAMEBY, O_GLAYOUT
 	};
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
@@ -116,6 +125,10 @@ int cmd_report(int argc, char **argv)
 		{ "max-stack", required_argument, NULL, O_MAXSTACK },
 		{ "percentage", required_argument, NULL, O_PERCENTAGE },
 		{ "stdio", no_argument, NULL, O_STDIO },
+		{ "no-tui", no_argument, NULL, O_STDIO },
+		{ "tui", no_argument, NULL, O_TUI },
+		{ "flame-by", required_argument, NULL, O_FLAMEBY },
+		{ "graph-layout", required_argument, NULL, O_GLAYOUT },
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
@@ -125,7 +138,6 @@ int cmd_report(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "header-only", no_argument, NULL, O_HEADER_ONLY },
 		{ "threads", no_argument, NULL, 'T' },
-		{ "tui", no_argument, NULL, O_TUI },
 		{ "color", required_argument, NULL, O_COLOR },
 		{ "wall", no_argument, NULL, O_WALL },
 		{ "help", no_argument, NULL, 'h' },
@@ -136,6 +148,7 @@ int cmd_report(int argc, char **argv)
 	const char *path = NULL, *out = NULL, *sort = "comm,dso,sym", *color = "auto";
 	enum fmt fmt = F_TEXT;
 	int force = 0, c, rc = CLI_EXIT_OK, wall = 0, verbose = 0, header_only = 0, threads = 0;
+	int tui = -1;
 	char *end;
 
 	memset(&o, 0, sizeof(o));
@@ -143,6 +156,7 @@ int cmd_report(int argc, char **argv)
 	o.callgraph = -1;
 	o.cg_threshold = 0.5;
 	o.inline_frames = 1;
+	o.cg_layout = REPORT_CG_ENTRY;
 	profile__filter_init(&o.flt);
 	lo.sym.demangle = 1;
 	optind = 1;
@@ -190,7 +204,19 @@ int cmd_report(int argc, char **argv)
 			else
 				cli_usage_error("--percentage: '%s' is not relative or absolute", optarg);
 			break;
-		case O_STDIO: break;
+		case O_STDIO: tui = 0; break;
+		case O_TUI: tui = 1; break;
+		case O_GLAYOUT:
+			if (strcmp(optarg, "perf") && strcmp(optarg, "tree"))
+				cli_usage_error("--graph-layout: '%s' is not perf or tree", optarg);
+			o.cg_layout = !strcmp(optarg, "perf") ? REPORT_CG_ENTRY : REPORT_CG_TREE;
+			break;
+		case O_FLAMEBY:
+			o.flame_by = !strcmp(optarg, "comm") ? TREE_ROOT_COMM : !strcmp(optarg, "pid") ?
+			    TREE_ROOT_PID : !strcmp(optarg, "tid") ? TREE_ROOT_TID : 0;
+			if (!o.flame_by)
+				cli_usage_error("--flame-by: '%s' is not comm, pid or tid", optarg);
+			break;
 		case 'b':
 			cli_usage_error("-b: pmc report has no -b; perf's -b (--branch-stack) needs "
 			    "branch stacks, which pmc does not record");
@@ -216,7 +242,6 @@ int cmd_report(int argc, char **argv)
 		case 'v': verbose = 1; break;
 		case O_HEADER_ONLY: header_only = 1; break;
 		case 'T': threads = 1; break;
-		case O_TUI: cli_no_tui();
 		case O_COLOR: color = optarg; break;
 		case O_WALL: wall = 1; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
@@ -242,6 +267,8 @@ int cmd_report(int argc, char **argv)
 	if (fmt == F_PPROF && (!out || !strcmp(out, "-")))
 		cli_refuse_binary_tty("a binary pprof profile");
 
+	tui = report_use_tui(tui, fmt == F_TEXT && !out && !header_only);
+
 	struct pmc_outfile of;
 	FILE *f = cli_open_output(&of, out, force);
 	o.color = cli_parse_color(color, fmt == F_TEXT && f == stdout && cli_use_color(stdout));
@@ -252,7 +279,8 @@ int cmd_report(int argc, char **argv)
 		lo.progress = progress;
 	/* a flat report reads each sample's leaf only: the rest of the chain
 	 * is not decoded, stored or resolved */
-	lo.leaf_only = header_only || ((fmt == F_TEXT || fmt == F_JSON) && !report__uses_chains(&o));
+	lo.leaf_only = header_only ||
+	    ((fmt == F_TEXT || fmt == F_JSON) && !report__uses_chains(&o) && !tui);
 	/* a report's rows and call-graph nodes sort on their keys, never on
 	 * the order samples came in: it takes them as the file holds them,
 	 * without putting them in time order first */
@@ -290,7 +318,12 @@ int cmd_report(int argc, char **argv)
 	}
 	int r = 0;
 	switch (fmt) {
-	case F_TEXT: r = report__text(f, p, &o); break;
+	case F_TEXT:
+		if (!tui)
+			r = report__text(f, p, &o);
+		else if (report_tui(p, &o) < 0)
+			rc = CLI_EXIT_FAIL;
+		break;
 	case F_JSON: r = report__json(f, p, &o); break;
 	case F_FOLDED: r = export__folded(f, p, &o); break;
 	case F_PPROF: r = export__pprof(f, p, &o); break;

@@ -17,14 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/wait.h>
-#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "pmc.h"
 #include "cli.h"
+#include "term.h"
 #include "sampling.h"
 #include "target.h"
 #include "live.h"
@@ -46,9 +45,8 @@ struct opts {
 	const char *sort;
 };
 
-static volatile sig_atomic_t got_signal, got_winch;
+static volatile sig_atomic_t got_signal;
 static void on_signal(int sig) { got_signal = sig; }
-static void on_winch(int sig) { (void)sig; got_winch = 1; }
 
 static void usage(FILE *f)
 {
@@ -101,55 +99,13 @@ static void usage(FILE *f)
 	    DEFAULT_HZ, DEFAULT_SORT, PLAIN_ROWS);
 }
 
-/* ---- the terminal ----------------------------------------------------- */
-
-static struct termios saved_tio;
-static int tty_raw;                /* the terminal is ours: restore it at exit */
-
-static void tty_restore(void)
-{
-	if (!tty_raw)
-		return;
-	tty_raw = 0;
-	/* show the cursor, leave the alternate screen */
-	fputs("\033[?25h\033[?1049l", stdout);
-	fflush(stdout);
-	tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_tio);
-}
+/* ---- the terminal (term.h) ------------------------------------------------ */
 
 /* A setup failure must not leave the terminal raw (cli_sampling_fail). */
 static void tty_cleanup(void *arg)
 {
 	(void)arg;
-	tty_restore();
-}
-
-static void tty_setup(void)
-{
-	struct termios t;
-	if (tcgetattr(STDIN_FILENO, &saved_tio) < 0)
-		return;
-	t = saved_tio;
-	/* keys one at a time, unechoed; Ctrl-C still a signal */
-	t.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
-	t.c_cc[VMIN] = 0;
-	t.c_cc[VTIME] = 0;
-	tcsetattr(STDIN_FILENO, TCSAFLUSH, &t);
-	tty_raw = 1;
-	atexit(tty_restore);
-	fputs("\033[?1049h\033[?25l\033[H\033[2J", stdout);
-	fflush(stdout);
-}
-
-static void tty_size(int *rows, int *cols)
-{
-	struct winsize ws;
-	*rows = 24;
-	*cols = 80;
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row && ws.ws_col) {
-		*rows = ws.ws_row;
-		*cols = ws.ws_col;
-	}
+	term_close();
 }
 
 /* ---- state -------------------------------------------------------------- */
@@ -272,7 +228,7 @@ static void draw(struct top *t)
 	int nrows;
 
 	if (t->tty)
-		tty_size(&w.rows, &w.cols);
+		term_size(&w.rows, &w.cols);
 	live__stats(t->lv, &st);
 	report__hist_free(&t->h);
 	live__hist(t->lv, &t->view, &t->h);
@@ -402,21 +358,14 @@ static void zoom_in(struct top *t, enum sort_key k)
 /* 1: quit */
 static int keys(struct top *t, const char *buf, ssize_t n)
 {
-	for (ssize_t i = 0; i < n; i++) {
-		char ch = buf[i];
-		if (ch == '\033') {
-			if (i + 2 < n + 0 && buf[i + 1] == '[') {
-				if (buf[i + 2] == 'A' && t->sel > 0)
-					t->sel--;
-				else if (buf[i + 2] == 'B')
-					t->sel++;
-				i += 2;
-				continue;
-			}
-			if (i + 1 < n && (buf[i + 1] == '[' || buf[i + 1] == 'O'))
-				continue;   /* a sequence cut short: ignore */
+	for (ssize_t i = 0; i < n;) {
+		int ch = term_key(buf, n, &i);
+		if (ch == TK_UP && t->sel > 0)
+			t->sel--;
+		else if (ch == TK_DOWN)
+			t->sel++;
+		else if (ch == TK_ESC)
 			ch = 0x7f;          /* a lone Escape: back */
-		}
 		switch (ch) {
 		case 'q': case 'Q':
 			return 1;
@@ -582,10 +531,6 @@ int cmd_top(int argc, char **argv)
 	cli_sampling_alloc(s);
 
 	cli_catch_stop_signals(on_signal);
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_winch;
-	sigaction(SIGWINCH, &sa, NULL);
 
 	/* The log goes through a pipe to the live aggregator's reader. */
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
@@ -604,8 +549,8 @@ int cmd_top(int argc, char **argv)
 	cli_sampling_start(s);
 	cli_sampling_go(s);
 	signal(SIGTSTP, SIG_IGN);     /* a stopped top would leave the terminal raw */
-	if (t.tty)
-		tty_setup();
+	if (t.tty && term_open() < 0)
+		t.tty = 0;
 
 	/* The session's clock, as record's -l and status line: simulated
 	 * time for a command under the sim, which stops when the command
@@ -662,12 +607,9 @@ int cmd_top(int argc, char **argv)
 			next = now + interval;
 			t.refreshes++;
 		}
-		if (got_winch) {
-			got_winch = 0;
-			if (t.tty) {
-				fputs("\033[2J", stdout);
-				draw(&t);
-			}
+		if (t.tty && term_resized()) {
+			fputs("\033[2J", stdout);
+			draw(&t);
 		}
 		int ms = (int)((next - now) / 1000000ull);
 		if (ms > TICK_MS)
@@ -686,7 +628,7 @@ int cmd_top(int argc, char **argv)
 
 	/* Clean up: the terminal first, then the sampling, the command and
 	 * the reader (the writer's end of the pipe closes: the reader's EOF). */
-	tty_restore();
+	term_close();
 	live__stop(t.lv);
 	if (!ended) {
 		cli_sampling_stop(s);
