@@ -210,7 +210,7 @@ static int join_percpu_attr(struct pw *w, const struct pmclog_ev_pmcallocate *al
 static void emit_attr_records(struct pw *w, struct wattr *a);
 
 static struct wattr *add_attr(struct pw *w, pmc_id_t pmcid, const char *name, uint64_t rate,
-    int freq)
+    int freq, uint32_t pmcflags)
 {
 	struct wattr *a;
 	struct perf_event_attr attr;
@@ -257,7 +257,11 @@ static struct wattr *add_attr(struct pw *w, pmc_id_t pmcid, const char *name, ui
 	st32(a->attr + PD_AOFF_SIZE, ATTR_SIZE);
 	st64(a->attr + PD_AOFF_CONFIG, config);
 	st64(a->attr + PD_AOFF_PERIOD, rate ? rate : 1);
-	st64(a->attr + PD_AOFF_SAMPLE_TYPE, SAMPLE_TYPE | (a->raw ? PD_S_RAW : 0));
+	/* a pipe's attrs go out now: a tracepoint's samples are taken to
+	 * carry their fields, and a call chain only if the PMC recorded them
+	 * (file mode decides by the first sample: decide_raw) */
+	st64(a->attr + PD_AOFF_SAMPLE_TYPE, a->raw ? (SAMPLE_TYPE | PD_S_RAW) &
+	    ~((pmcflags & PMC_F_CALLCHAIN) ? 0 : (uint64_t)PD_S_CALLCHAIN) : SAMPLE_TYPE);
 	st64(a->attr + PD_AOFF_READ_FORMAT, 0);
 	st64(a->attr + PD_AOFF_FLAGS, flags);
 	st64(a->attr + PD_AOFF_CONFIG1, config1);
@@ -278,7 +282,7 @@ static struct wattr *attr_of(struct pw *w, pmc_id_t pmcid)
 	if (a)
 		return a;
 	snprintf(name, sizeof(name), "pmc-0x%x", pmcid);
-	return add_attr(w, pmcid, name, 1, 0);
+	return add_attr(w, pmcid, name, 1, 0, 0);
 }
 
 /* ---- records ------------------------------------------------------------ */
@@ -459,10 +463,11 @@ static void kernel_maps(struct pw *w, uint64_t ts)
  * Tracepoint samples carry their fields (PERF_SAMPLE_RAW), which perf
  * script prints with the tracing data's formats.  In file mode the attrs
  * are written last, so the first sample of an attr decides: RAW when it has
- * a raw payload, and no CALLCHAIN when it was recorded without one (perf
- * script and perf report print a tracepoint's call chain when its attr
- * has one).  A pipe's attrs are out before any sample: RAW for tracepoint
- * events, and always a CALLCHAIN.
+ * a raw payload (a log that pmc record wrote has none), and no CALLCHAIN
+ * when it was recorded without one (perf script and perf report print a
+ * tracepoint's call chain when its attr has one).  A pipe's attrs are out
+ * before any sample (add_attr): RAW for tracepoint events, CALLCHAIN when
+ * the PMCALLOCATE says PMC_F_CALLCHAIN.
  */
 static void decide_raw(struct pw *w, struct wattr *a, const struct pmclog_ev_callchain *c)
 {
@@ -471,8 +476,8 @@ static void decide_raw(struct pw *w, struct wattr *a, const struct pmclog_ev_cal
 		return;
 	a->decided = 1;
 	memcpy(&st, a->attr + PD_AOFF_SAMPLE_TYPE, 8);
-	if (c->pl_raw)
-		a->raw = 1;
+	a->raw = c->pl_raw != NULL || c->pl_raw_flags;
+	st = (st | PD_S_CALLCHAIN) & ~(uint64_t)PD_S_RAW;
 	if (a->raw)
 		st |= PD_S_RAW;
 	if (a->raw && (c->pl_raw_flags & PMCLOG_RAW_F_NOCHAIN))
@@ -1110,7 +1115,7 @@ int perfdata__from_pmclog(int in_fd, int out_fd, uint64_t *nsamples, int *trunca
 			if (find_attr(w, al->pl_pmcid) || join_percpu_attr(w, al))
 				break;
 			if ((a = add_attr(w, al->pl_pmcid, al->pl_evname, al->pl_rate,
-			    (int)al->pl_freq))) {
+			    (int)al->pl_freq, al->pl_flags))) {
 				a->rate = al->pl_rate;
 				a->freq = (int)al->pl_freq;
 				a->flags = al->pl_flags;
@@ -1140,7 +1145,7 @@ int perfdata__from_pmclog(int in_fd, int out_fd, uint64_t *nsamples, int *trunca
 	if (!w->err && ev->pl_state == PMCLOG_EOF)
 		*truncated = pmclog_truncated(lp, NULL, NULL);
 	if (w->nattrs == 0)
-		add_attr(w, 0, "cpu-clock", 1, 0);   /* perf needs one event */
+		add_attr(w, 0, "cpu-clock", 1, 0, 0);   /* perf needs one event */
 	{
 		unsigned char r[8];
 		st32(r, PD_REC_FINISHED_ROUND);
