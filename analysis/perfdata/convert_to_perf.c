@@ -72,6 +72,7 @@ struct wattr {
 	int ustack;                   /* samples carry user regs + stack: 1, 0 not yet known, -1 no */
 	int raw;                      /* samples carry PERF_SAMPLE_RAW (a tracepoint's fields) */
 	int decided;                  /* its first sample has set raw and the call chain */
+	int emitted;                  /* pipe mode: its HEADER_ATTR is out */
 	uint64_t umask;               /* their register mask (one per attr, as perf parses it) */
 };
 
@@ -207,7 +208,7 @@ static int join_percpu_attr(struct pw *w, const struct pmclog_ev_pmcallocate *al
 	return 0;
 }
 
-static void emit_attr_records(struct pw *w, struct wattr *a);
+static void flush_attrs(struct pw *w);
 
 static struct wattr *add_attr(struct pw *w, pmc_id_t pmcid, const char *name, uint64_t rate,
     int freq, uint32_t pmcflags)
@@ -257,9 +258,10 @@ static struct wattr *add_attr(struct pw *w, pmc_id_t pmcid, const char *name, ui
 	st32(a->attr + PD_AOFF_SIZE, ATTR_SIZE);
 	st64(a->attr + PD_AOFF_CONFIG, config);
 	st64(a->attr + PD_AOFF_PERIOD, rate ? rate : 1);
-	/* a pipe's attrs go out now: a tracepoint's samples are taken to
-	 * carry their fields, and a call chain only if the PMC recorded them
-	 * (file mode decides by the first sample: decide_raw) */
+	/* a pipe's attrs go out before the records after them: a tracepoint's
+	 * samples are taken to carry their fields (if the log has tracing data:
+	 * flush_attrs), and a call chain only if the PMC recorded them (file
+	 * mode decides by the first sample: decide_raw) */
 	st64(a->attr + PD_AOFF_SAMPLE_TYPE, a->raw ? (SAMPLE_TYPE | PD_S_RAW) &
 	    ~((pmcflags & PMC_F_CALLCHAIN) ? 0 : (uint64_t)PD_S_CALLCHAIN) : SAMPLE_TYPE);
 	st64(a->attr + PD_AOFF_READ_FORMAT, 0);
@@ -269,8 +271,6 @@ static struct wattr *add_attr(struct pw *w, pmc_id_t pmcid, const char *name, ui
 	st32(a->attr + PD_AOFF_CLOCKID, 1);   /* CLOCK_MONOTONIC: the log's clock */
 	st16(a->attr + PD_AOFF_MAX_STACK, PMC_CALLCHAIN_DEPTH_MAX);
 	w->nattrs++;
-	if (w->pipe)
-		emit_attr_records(w, a);
 	return a;
 }
 
@@ -466,8 +466,9 @@ static void kernel_maps(struct pw *w, uint64_t ts)
  * a raw payload (a log that pmc record wrote has none), and no CALLCHAIN
  * when it was recorded without one (perf script and perf report print a
  * tracepoint's call chain when its attr has one).  A pipe's attrs are out
- * before any sample (add_attr): RAW for tracepoint events, CALLCHAIN when
- * the PMCALLOCATE says PMC_F_CALLCHAIN.
+ * before any sample (add_attr, flush_attrs): RAW for tracepoint events when
+ * the log has tracing data, CALLCHAIN unless the PMCALLOCATE of such an
+ * event lacks PMC_F_CALLCHAIN.
  */
 static void decide_raw(struct pw *w, struct wattr *a, const struct pmclog_ev_callchain *c)
 {
@@ -510,6 +511,7 @@ static void rec_sample(struct pw *w, const struct pmclog_ev *ev)
 	int ctx = -1;
 	uint32_t npc = c->pl_npc;
 
+	flush_attrs(w);                   /* before kernel_maps' records; a is new */
 	if (!w->kmaps && w->nattrs)
 		kernel_maps(w, w->last_ts);
 	if (!a)
@@ -652,6 +654,7 @@ static void rec_other(struct pw *w, const struct pmclog_ev *ev)
 	uint64_t ts = ev->pl_time;
 	size_t off = 8;
 
+	flush_attrs(w);
 	switch (ev->pl_type) {
 	case PMCLOG_TYPE_COMM: {
 		const struct pmclog_ev_comm *c = &ev->pl_u.pl_cm;
@@ -818,6 +821,7 @@ static void on_tracedata(struct pw *w, const struct pmclog_ev_tracedata *t)
 	memcpy(w->tdata + w->tdhave, t->pl_bytes, t->pl_len);
 	w->tdhave += t->pl_len;
 	if (w->pipe && have_tdata(w) && w->tdtotal <= UINT32_MAX - 8) {
+		flush_attrs(w);           /* perf gives the formats to the attrs it has */
 		static const unsigned char zero[8];
 		uint32_t al = (uint32_t)((w->tdtotal + 7) & ~7ull);
 		unsigned char h[16];
@@ -960,6 +964,7 @@ static void emit_feature_record(struct pw *w, int feat)
 
 static void emit_attr_records(struct pw *w, struct wattr *a)
 {
+	a->emitted = 1;
 	unsigned char h[8];
 	size_t nl = strlen(a->name) + 1, padded = (nl + 7) & ~(size_t)7;
 	st32(h, PD_REC_HEADER_ATTR);
@@ -981,6 +986,27 @@ static void emit_attr_records(struct pw *w, struct wattr *a)
 }
 
 /* in bit order, as perf reads the table; TRACING_DATA only when there is one */
+/*
+ * Pipe mode: the attrs not yet out, before the record that needs them.
+ * They wait from their PMCALLOCATE to here so that a tracepoint's knows
+ * whether the log has tracing data (its TRACEDATA comes right after the
+ * PMCALLOCATEs): without it, its samples carry no fields (a log of pmc
+ * record), and perf is given no RAW it would parse without formats.
+ */
+static void flush_attrs(struct pw *w)
+{
+	for (int i = 0; w->pipe && i < w->nattrs; i++) {
+		struct wattr *a = &w->attrs[i];
+		if (a->emitted)
+			continue;
+		if (a->raw && !have_tdata(w)) {
+			a->raw = 0;
+			st64(a->attr + PD_AOFF_SAMPLE_TYPE, SAMPLE_TYPE);
+		}
+		emit_attr_records(w, a);
+	}
+}
+
 static const int file_feats[] = {
 	PD_FEAT_TRACING_DATA, PD_FEAT_BUILD_ID, PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION, PD_FEAT_NRCPUS,
 	PD_FEAT_CPUDESC, PD_FEAT_CMDLINE, PD_FEAT_EVENT_DESC, PD_FEAT_SAMPLE_TIME,
@@ -1146,6 +1172,7 @@ int perfdata__from_pmclog(int in_fd, int out_fd, uint64_t *nsamples, int *trunca
 		*truncated = pmclog_truncated(lp, NULL, NULL);
 	if (w->nattrs == 0)
 		add_attr(w, 0, "cpu-clock", 1, 0, 0);   /* perf needs one event */
+	flush_attrs(w);
 	{
 		unsigned char r[8];
 		st32(r, PD_REC_FINISHED_ROUND);

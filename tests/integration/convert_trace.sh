@@ -99,4 +99,18 @@ if grep -q '%' "$TMP/rc.txt" && cmp -s "$TMP/ra.txt" "$TMP/rc.txt"; then
 else
   fail "perf report -i - on pmc convert -o - = the original" "$(diff "$TMP/ra.txt" "$TMP/rc.txt" | head -6 | tr '\n' ' ')"
 fi
+# a log without tracing data (pmc record's): a pipe's tracepoint attrs get
+# no RAW, which perf would parse without formats (it crashed on that)
+if "$PMC" record -e sched:sched_switch -a -o "$TMP/pr.log" -- sleep 0.2 >/dev/null 2>"$TMP/pr.err"; then
+  "$PMC" convert -i "$TMP/pr.log" -o - 2>/dev/null | perf script -i - >"$TMP/pr.txt" 2>"$TMP/pr.txt.err"
+  rc=${PIPESTATUS[1]}
+  if [ "$rc" -eq 0 ] && grep -q 'sched:sched_switch' "$TMP/pr.txt"; then
+    ok "pmc record's tracepoint log (no tracing data) through a pipe: perf script reads it"
+  else
+    fail "pmc record's tracepoint log (no tracing data) through a pipe: perf script reads it" \
+      "rc $rc: $(head -c 200 "$TMP/pr.txt.err")"
+  fi
+else
+  skip "pmc record's tracepoint log through a pipe" "pmc record -e sched:sched_switch failed: $(tail -1 "$TMP/pr.err")"
+fi
 done_testing
