@@ -750,6 +750,8 @@ static void unwind_later(struct profile *p, const struct pmclog_ev_callchain *cc
 	if (cc->pl_ustack_len)
 		memcpy(c + 1, cc->pl_ustack, cc->pl_ustack_len);
 	c->pl_ustack = (const unsigned char *)(c + 1);
+	c->pl_raw = NULL;                 /* not kept: the unwinder does not read it */
+	c->pl_raw_len = 0;
 	v->uwp[v->nuwp++] = (struct uw_pending){ p->ns, c };
 }
 

@@ -91,7 +91,8 @@ enum pmclog_type {
 	PMCLOG_TYPE_KSYMBOL = 68,         /* a kernel symbol (BPF, trampolines) appeared/went */
 	PMCLOG_TYPE_CHAIN = 69,           /* a call chain that samples refer to (format 2 only) */
 	PMCLOG_TYPE_CHAINSAMPLE = 70,     /* a sample of an interned chain: read as a CALLCHAIN */
-	PMCLOG_TYPE_SWITCH = 71           /* a thread left or got a CPU (pmc_set_switch_log) */
+	PMCLOG_TYPE_SWITCH = 71,          /* a thread left or got a CPU (pmc_set_switch_log) */
+	PMCLOG_TYPE_TRACEDATA = 72        /* a piece of perf's tracing data (tracepoint formats) */
 };
 #define PMCLOG_TYPE_SAMPLE PMCLOG_TYPE_CALLCHAIN /* ext: our name for it */
 
@@ -128,7 +129,15 @@ struct pmclog_ev_callchain {          /* PMCLOG_TYPE_CALLCHAIN: one sample */
 	 * pl_chain, pl_pmcid, pl_pid, pl_cpuflags2, pl_npc, pl_pc, pl_pcflags;
 	 * its per-sample fields are 0. */
 	uint32_t pl_chain;
+	/* ext (format 3.1): the sample's raw payload (PERF_SAMPLE_RAW: a
+	 * tracepoint's fields, as the tracing data's format describes them);
+	 * pl_raw_len 0 and pl_raw NULL when it has none.  pl_raw_flags:
+	 * PMCLOG_RAW_F_*. */
+	uint32_t pl_raw_flags;
+	uint32_t pl_raw_len;
+	const unsigned char *pl_raw;  /* points into the reader: valid until the next read */
 };
+#define PMCLOG_RAW_F_NOCHAIN 0x1      /* recorded without a call chain: pl_pc[0] is the IP */
 #ifndef PMC_CALLCHAIN_CPUFLAGS_TO_CPU
 #define PMC_CALLCHAIN_CPUFLAGS_TO_CPU(CF)       (((CF) >> 16) & 0xFFFF)
 #define PMC_CALLCHAIN_CPUFLAGS_TO_USERMODE(CF)  ((CF) & PMC_CC_F_USERSPACE ? 1 : 0)
@@ -349,6 +358,17 @@ struct pmclog_ev_switch {
 #define PMCLOG_SWITCH_F_OUT     0x1   /* switched out (else in) */
 #define PMCLOG_SWITCH_F_PREEMPT 0x2   /* out while still runnable (preempted) */
 
+/* ext: PMCLOG_TYPE_TRACEDATA: pl_len bytes at pl_offset of perf's tracing
+ * data (perf.data's HEADER_TRACING_DATA: the tracepoint formats its raw
+ * sample payloads follow), pl_total bytes in all; the pieces come in
+ * order, before the first sample that needs them. */
+struct pmclog_ev_tracedata {
+	uint64_t pl_total;
+	uint64_t pl_offset;
+	uint32_t pl_len;
+	const unsigned char *pl_bytes; /* points into the reader: valid until the next read */
+};
+
 /* ext: PMCLOG_TYPE_KSYMSRC */
 struct pmclog_ev_ksymsrc {
 	char pl_pathname[PATH_MAX];   /* "/proc/kallsyms", a vmlinux ... */
@@ -401,6 +421,7 @@ struct pmclog_ev {
 		struct pmclog_ev_ksymsrc pl_ks;
 		struct pmclog_ev_ksymbol pl_ksym;
 		struct pmclog_ev_switch pl_sw;
+		struct pmclog_ev_tracedata pl_td;
 	} pl_u;
 	/* ext */
 	uint64_t pl_time;             /* the record's timestamp in ns (= pl_ts) */
@@ -453,11 +474,11 @@ void pmclog_close(void *_cookie);
 #define PMCLOG_FORMAT_MAJOR 3       /* 2: interned call chains (CHAIN, CHAINSAMPLE);
                                        3: a chain's first sample defines it */
 #define PMCLOG_FORMAT_MAJOR_MIN 1   /* the oldest major this reader reads */
-#define PMCLOG_FORMAT_MINOR 0
+#define PMCLOG_FORMAT_MINOR 1       /* 1: TRACEDATA, raw sample payloads */
 
 /*
  * Deliver the Linux-only record types (PMCLOG_TYPE_HEADER and up: HEADER,
- * COMM, THROTTLE, KSYMSRC, KSYMBOL, CHAIN, SWITCH) from pmclog_read.  (A
+ * COMM, THROTTLE, KSYMSRC, KSYMBOL, CHAIN, SWITCH, TRACEDATA) from pmclog_read.  (A
  * CHAINSAMPLE is always delivered, as the CALLCHAIN it stands for.)  Off by default, so a
  * FreeBSD client sees only FreeBSD's record types; pmclog_header() works
  * either way.  pmc's own tools turn it on.
@@ -499,7 +520,7 @@ const char *pmclog_type_name(int _type);
  * from pmc.h for a zstd-compressed log); NULL with errno on failure.
  * pmclog_write encodes one record, stamped with its pl_time (or the last
  * time written, when 0); a HEADER is followed by the INITIALIZE every log
- * has.  -1 with errno ENOENT for a record type a log cannot hold (nothing
+ * has; a TRACEDATA of any pl_len becomes as many records as it takes.  -1 with errno ENOENT for a record type a log cannot hold (nothing
  * is written; carry on), any other errno for a write error (the writer is
  * then finished: close it).  pmclog_writer_close appends CLOSELOG,
  * flushes and frees (it does not close _fd): -1 with errno if a write

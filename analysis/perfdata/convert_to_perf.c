@@ -70,6 +70,9 @@ struct wattr {
 	uint32_t flags;               /* the same event join this attr */
 	int percpu, freq;
 	int ustack;                   /* samples carry user regs + stack: 1, 0 not yet known, -1 no */
+	int raw;                      /* samples carry PERF_SAMPLE_RAW (a tracepoint's fields) */
+	int decided;                  /* its first sample has set raw and the call chain */
+	int emitted;                  /* pipe mode: its HEADER_ATTR is out */
 	uint64_t umask;               /* their register mask (one per attr, as perf parses it) */
 };
 
@@ -107,6 +110,8 @@ struct pw {
 	uint32_t max_cpu;
 	uint64_t first_ts, last_ts;
 	uint64_t nrec, nsamples;
+	unsigned char *tdata;         /* perf's tracing data (TRACEDATA records) */
+	uint64_t tdtotal, tdhave;     /* complete when tdhave == tdtotal != 0 */
 	unsigned char rec[65536 + 64];
 };
 
@@ -203,10 +208,10 @@ static int join_percpu_attr(struct pw *w, const struct pmclog_ev_pmcallocate *al
 	return 0;
 }
 
-static void emit_attr_records(struct pw *w, struct wattr *a);
+static void flush_attrs(struct pw *w);
 
 static struct wattr *add_attr(struct pw *w, pmc_id_t pmcid, const char *name, uint64_t rate,
-    int freq)
+    int freq, uint32_t pmcflags)
 {
 	struct wattr *a;
 	struct perf_event_attr attr;
@@ -248,11 +253,17 @@ static struct wattr *add_attr(struct pw *w, pmc_id_t pmcid, const char *name, ui
 	}
 	if (freq)
 		flags |= PD_ATTR_FREQ;
+	a->raw = type == PERF_TYPE_TRACEPOINT;   /* its fields: perf record's RAW */
 	st32(a->attr + PD_AOFF_TYPE, type);
 	st32(a->attr + PD_AOFF_SIZE, ATTR_SIZE);
 	st64(a->attr + PD_AOFF_CONFIG, config);
 	st64(a->attr + PD_AOFF_PERIOD, rate ? rate : 1);
-	st64(a->attr + PD_AOFF_SAMPLE_TYPE, SAMPLE_TYPE);
+	/* a pipe's attrs go out before the records after them: a tracepoint's
+	 * samples are taken to carry their fields (if the log has tracing data:
+	 * flush_attrs), and a call chain only if the PMC recorded them (file
+	 * mode decides by the first sample: decide_raw) */
+	st64(a->attr + PD_AOFF_SAMPLE_TYPE, a->raw ? (SAMPLE_TYPE | PD_S_RAW) &
+	    ~((pmcflags & PMC_F_CALLCHAIN) ? 0 : (uint64_t)PD_S_CALLCHAIN) : SAMPLE_TYPE);
 	st64(a->attr + PD_AOFF_READ_FORMAT, 0);
 	st64(a->attr + PD_AOFF_FLAGS, flags);
 	st64(a->attr + PD_AOFF_CONFIG1, config1);
@@ -260,8 +271,6 @@ static struct wattr *add_attr(struct pw *w, pmc_id_t pmcid, const char *name, ui
 	st32(a->attr + PD_AOFF_CLOCKID, 1);   /* CLOCK_MONOTONIC: the log's clock */
 	st16(a->attr + PD_AOFF_MAX_STACK, PMC_CALLCHAIN_DEPTH_MAX);
 	w->nattrs++;
-	if (w->pipe)
-		emit_attr_records(w, a);
 	return a;
 }
 
@@ -273,7 +282,7 @@ static struct wattr *attr_of(struct pw *w, pmc_id_t pmcid)
 	if (a)
 		return a;
 	snprintf(name, sizeof(name), "pmc-0x%x", pmcid);
-	return add_attr(w, pmcid, name, 1, 0);
+	return add_attr(w, pmcid, name, 1, 0, 0);
 }
 
 /* ---- records ------------------------------------------------------------ */
@@ -349,7 +358,9 @@ static void decide_ustack(struct pw *w, struct wattr *a, const struct pmclog_ev_
 	a->umask = c->pl_uregs_mask;
 	memcpy(&flags, a->attr + PD_AOFF_FLAGS, 8);
 	st64(a->attr + PD_AOFF_FLAGS, flags | PD_ATTR_EXCLUDE_CALLCHAIN_USER);
-	st64(a->attr + PD_AOFF_SAMPLE_TYPE, SAMPLE_TYPE | PD_S_REGS_USER | PD_S_STACK_USER);
+	uint64_t st;
+	memcpy(&st, a->attr + PD_AOFF_SAMPLE_TYPE, 8);
+	st64(a->attr + PD_AOFF_SAMPLE_TYPE, st | PD_S_REGS_USER | PD_S_STACK_USER);
 	st64(a->attr + PD_AOFF_REGS_USER, a->umask);
 }
 
@@ -448,6 +459,49 @@ static void kernel_maps(struct pw *w, uint64_t ts)
 	fclose(f);
 }
 
+/*
+ * Tracepoint samples carry their fields (PERF_SAMPLE_RAW), which perf
+ * script prints with the tracing data's formats.  In file mode the attrs
+ * are written last, so the first sample of an attr decides: RAW when it has
+ * a raw payload (a log that pmc record wrote has none), and no CALLCHAIN
+ * when it was recorded without one (perf script and perf report print a
+ * tracepoint's call chain when its attr has one).  A pipe's attrs are out
+ * before any sample (add_attr, flush_attrs): RAW for tracepoint events when
+ * the log has tracing data, CALLCHAIN unless the PMCALLOCATE of such an
+ * event lacks PMC_F_CALLCHAIN.
+ */
+static void decide_raw(struct pw *w, struct wattr *a, const struct pmclog_ev_callchain *c)
+{
+	uint64_t st;
+	if (a->decided || w->pipe)
+		return;
+	a->decided = 1;
+	memcpy(&st, a->attr + PD_AOFF_SAMPLE_TYPE, 8);
+	a->raw = c->pl_raw != NULL || c->pl_raw_flags;
+	st = (st | PD_S_CALLCHAIN) & ~(uint64_t)PD_S_RAW;
+	if (a->raw)
+		st |= PD_S_RAW;
+	if (a->raw && (c->pl_raw_flags & PMCLOG_RAW_F_NOCHAIN))
+		st &= ~(uint64_t)PD_S_CALLCHAIN;
+	st64(a->attr + PD_AOFF_SAMPLE_TYPE, st);
+}
+
+/* PERF_SAMPLE_RAW at rec + off: u32 size, the bytes, padded so that the
+ * field ends 8-aligned (as the kernel pads it); the new offset.  A payload
+ * the record cannot hold is written empty. */
+static size_t put_raw(struct pw *w, const struct pmclog_ev_callchain *c, size_t off)
+{
+	uint32_t n = c->pl_raw ? c->pl_raw_len : 0;
+	if (n > 0xFFF0 - off - 8)
+		n = 0;
+	uint32_t sz = (uint32_t)(((n + 4 + 7) & ~7u) - 4);
+	st32(w->rec + off, sz);
+	if (n)
+		memcpy(w->rec + off + 4, c->pl_raw, n);
+	memset(w->rec + off + 4 + n, 0, sz - n);
+	return off + 4 + sz;
+}
+
 static void rec_sample(struct pw *w, const struct pmclog_ev *ev)
 {
 	const struct pmclog_ev_callchain *c = &ev->pl_u.pl_cc;
@@ -457,11 +511,15 @@ static void rec_sample(struct pw *w, const struct pmclog_ev *ev)
 	int ctx = -1;
 	uint32_t npc = c->pl_npc;
 
+	flush_attrs(w);                   /* before kernel_maps' records; a is new */
 	if (!w->kmaps && w->nattrs)
 		kernel_maps(w, w->last_ts);
 	if (!a)
 		return;
 	decide_ustack(w, a, c);
+	decide_raw(w, a, c);
+	uint64_t st;
+	memcpy(&st, a->attr + PD_AOFF_SAMPLE_TYPE, 8);
 	int unwinds = a->ustack > 0 && c->pl_nuregs && c->pl_uregs_mask == a->umask &&
 	    c->pl_ustack && c->pl_ustack_len;
 	if (npc > PMC_CALLCHAIN_DEPTH_MAX)
@@ -482,6 +540,10 @@ static void rec_sample(struct pw *w, const struct pmclog_ev *ev)
 	off += 8;
 	nrpos = off;
 	off += 8;
+	if (!(st & PD_S_CALLCHAIN)) {
+		off = nrpos;          /* no chain: the IP said it all */
+		npc = 0;
+	}
 	for (uint32_t i = 0; i < npc; i++) {
 		int u = (c->pl_pcflags[i] & PMC_CC_F_USERSPACE) != 0;
 		if (u && unwinds)
@@ -496,7 +558,10 @@ static void rec_sample(struct pw *w, const struct pmclog_ev *ev)
 		off += 8;
 		nr++;
 	}
-	st64(w->rec + nrpos, nr);
+	if (st & PD_S_CALLCHAIN)
+		st64(w->rec + nrpos, nr);
+	if (st & PD_S_RAW)
+		off = put_raw(w, c, off);
 	if (a->ustack > 0)
 		off = put_ustack(w, a, c, off);
 	if (c->pl_cpu > w->max_cpu)
@@ -589,6 +654,7 @@ static void rec_other(struct pw *w, const struct pmclog_ev *ev)
 	uint64_t ts = ev->pl_time;
 	size_t off = 8;
 
+	flush_attrs(w);
 	switch (ev->pl_type) {
 	case PMCLOG_TYPE_COMM: {
 		const struct pmclog_ev_comm *c = &ev->pl_u.pl_cm;
@@ -722,6 +788,54 @@ static void rec_other(struct pw *w, const struct pmclog_ev *ev)
 
 /* ---- header and features ------------------------------------------------- */
 
+#define TDATA_MAX (64ull << 20)           /* as the reader's largest feature section */
+
+static int have_tdata(const struct pw *w)
+{
+	return w->tdtotal && w->tdhave == w->tdtotal;
+}
+
+/*
+ * perf's tracing data, from the log's TRACEDATA pieces (in order; a piece
+ * out of order or of another total is ignored, and an incomplete whole is
+ * not written).  File mode writes it as the HEADER_TRACING_DATA feature
+ * section; a pipe gets perf's TRACING_DATA record (u32 size, then the data
+ * padded to 8) as soon as it is complete, before the samples after it.
+ */
+static void on_tracedata(struct pw *w, const struct pmclog_ev_tracedata *t)
+{
+	if (t->pl_offset == 0 && t->pl_total && t->pl_total <= TDATA_MAX &&
+	    t->pl_total != w->tdtotal) {
+		unsigned char *b = realloc(w->tdata, (size_t)t->pl_total);
+		if (!b)
+			return;
+		w->tdata = b;
+		w->tdtotal = t->pl_total;
+		w->tdhave = 0;
+	} else if (t->pl_offset == 0 && t->pl_total == w->tdtotal) {
+		w->tdhave = 0;                /* sent again: the later one counts */
+	}
+	if (!w->tdtotal || t->pl_total != w->tdtotal || t->pl_offset != w->tdhave ||
+	    t->pl_len > w->tdtotal - w->tdhave)
+		return;
+	memcpy(w->tdata + w->tdhave, t->pl_bytes, t->pl_len);
+	w->tdhave += t->pl_len;
+	if (w->pipe && have_tdata(w) && w->tdtotal <= UINT32_MAX - 8) {
+		flush_attrs(w);           /* perf gives the formats to the attrs it has */
+		static const unsigned char zero[8];
+		uint32_t al = (uint32_t)((w->tdtotal + 7) & ~7ull);
+		unsigned char h[16];
+		st32(h, PD_REC_TRACING_DATA);
+		st16(h + 4, 0);
+		st16(h + 6, 16);
+		st32(h + 8, al);
+		st32(h + 12, 0);
+		wbytes(w, h, 16);
+		wbytes(w, w->tdata, (size_t)w->tdtotal);
+		wbytes(w, zero, al - (size_t)w->tdtotal);
+	}
+}
+
 static void set_s(char **dst, const char *s)
 {
 	free(*dst);
@@ -738,6 +852,7 @@ static size_t feat_size(struct pw *w, int feat)
 {
 	size_t n = 0;
 	switch (feat) {
+	case PD_FEAT_TRACING_DATA: return have_tdata(w) ? (size_t)w->tdtotal : 0;
 	case PD_FEAT_HOSTNAME: return string_size(or_empty(w->hostname));
 	case PD_FEAT_OSRELEASE: return string_size(or_empty(w->osrelease));
 	case PD_FEAT_VERSION: return string_size("pmc " PMC_VERSION_STRING_OR);
@@ -772,6 +887,7 @@ static size_t feat_size(struct pw *w, int feat)
 static void feat_write(struct pw *w, int feat)
 {
 	switch (feat) {
+	case PD_FEAT_TRACING_DATA: wbytes(w, w->tdata, (size_t)w->tdtotal); break;
 	case PD_FEAT_HOSTNAME: wstring(w, or_empty(w->hostname)); break;
 	case PD_FEAT_OSRELEASE: wstring(w, or_empty(w->osrelease)); break;
 	case PD_FEAT_VERSION: wstring(w, "pmc " PMC_VERSION_STRING_OR); break;
@@ -848,6 +964,7 @@ static void emit_feature_record(struct pw *w, int feat)
 
 static void emit_attr_records(struct pw *w, struct wattr *a)
 {
+	a->emitted = 1;
 	unsigned char h[8];
 	size_t nl = strlen(a->name) + 1, padded = (nl + 7) & ~(size_t)7;
 	st32(h, PD_REC_HEADER_ATTR);
@@ -868,8 +985,30 @@ static void emit_attr_records(struct pw *w, struct wattr *a)
 	}
 }
 
+/* in bit order, as perf reads the table; TRACING_DATA only when there is one */
+/*
+ * Pipe mode: the attrs not yet out, before the record that needs them.
+ * They wait from their PMCALLOCATE to here so that a tracepoint's knows
+ * whether the log has tracing data (its TRACEDATA comes right after the
+ * PMCALLOCATEs): without it, its samples carry no fields (a log of pmc
+ * record), and perf is given no RAW it would parse without formats.
+ */
+static void flush_attrs(struct pw *w)
+{
+	for (int i = 0; w->pipe && i < w->nattrs; i++) {
+		struct wattr *a = &w->attrs[i];
+		if (a->emitted)
+			continue;
+		if (a->raw && !have_tdata(w)) {
+			a->raw = 0;
+			st64(a->attr + PD_AOFF_SAMPLE_TYPE, SAMPLE_TYPE);
+		}
+		emit_attr_records(w, a);
+	}
+}
+
 static const int file_feats[] = {
-	PD_FEAT_BUILD_ID, PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION, PD_FEAT_NRCPUS,
+	PD_FEAT_TRACING_DATA, PD_FEAT_BUILD_ID, PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION, PD_FEAT_NRCPUS,
 	PD_FEAT_CPUDESC, PD_FEAT_CMDLINE, PD_FEAT_EVENT_DESC, PD_FEAT_SAMPLE_TIME,
 };
 #define NFEATS ((int)(sizeof(file_feats) / sizeof(file_feats[0])))
@@ -881,8 +1020,26 @@ static int finish_file(struct pw *w)
 	unsigned char h[PD_FILE_HDR_SIZE];
 	uint64_t feat[4] = { 0, 0, 0, 0 };
 
-	off = w->written + 16 * (uint64_t)NFEATS;
+	/* an attr without samples (perf's dummy event) takes the call chain
+	 * setting of the others, which perf report shows for all */
+	int keep = 0, drop = 0;
+	for (int i = 0; i < w->nattrs; i++) {
+		uint64_t st;
+		memcpy(&st, w->attrs[i].attr + PD_AOFF_SAMPLE_TYPE, 8);
+		if (w->attrs[i].decided)
+			*((st & PD_S_CALLCHAIN) ? &keep : &drop) = 1;
+	}
+	for (int i = 0; i < w->nattrs && drop && !keep; i++) {
+		uint64_t st;
+		memcpy(&st, w->attrs[i].attr + PD_AOFF_SAMPLE_TYPE, 8);
+		if (!w->attrs[i].decided)
+			st64(w->attrs[i].attr + PD_AOFF_SAMPLE_TYPE, st & ~(uint64_t)PD_S_CALLCHAIN);
+	}
+	int nfeats = NFEATS - !have_tdata(w);
+	off = w->written + 16 * (uint64_t)nfeats;
 	for (int i = 0; i < NFEATS; i++) {
+		if (file_feats[i] == PD_FEAT_TRACING_DATA && !have_tdata(w))
+			continue;
 		size_t sz = feat_size(w, file_feats[i]);
 		w64(w, off);
 		w64(w, sz);
@@ -890,7 +1047,8 @@ static int finish_file(struct pw *w)
 		feat[file_feats[i] / 64] |= 1ULL << (file_feats[i] % 64);
 	}
 	for (int i = 0; i < NFEATS; i++)
-		feat_write(w, file_feats[i]);
+		if (file_feats[i] != PD_FEAT_TRACING_DATA || have_tdata(w))
+			feat_write(w, file_feats[i]);
 	ids_off = w->written;
 	for (int i = 0; i < w->nattrs; i++)
 		w64(w, w->attrs[i].kid);
@@ -983,7 +1141,7 @@ int perfdata__from_pmclog(int in_fd, int out_fd, uint64_t *nsamples, int *trunca
 			if (find_attr(w, al->pl_pmcid) || join_percpu_attr(w, al))
 				break;
 			if ((a = add_attr(w, al->pl_pmcid, al->pl_evname, al->pl_rate,
-			    (int)al->pl_freq))) {
+			    (int)al->pl_freq, al->pl_flags))) {
 				a->rate = al->pl_rate;
 				a->freq = (int)al->pl_freq;
 				a->flags = al->pl_flags;
@@ -994,6 +1152,9 @@ int perfdata__from_pmclog(int in_fd, int out_fd, uint64_t *nsamples, int *trunca
 		}
 		case PMCLOG_TYPE_CALLCHAIN:
 			rec_sample(w, ev);
+			break;
+		case PMCLOG_TYPE_TRACEDATA:
+			on_tracedata(w, &ev->pl_u.pl_td);
 			break;
 		default:
 			rec_other(w, ev);
@@ -1010,7 +1171,8 @@ int perfdata__from_pmclog(int in_fd, int out_fd, uint64_t *nsamples, int *trunca
 	if (!w->err && ev->pl_state == PMCLOG_EOF)
 		*truncated = pmclog_truncated(lp, NULL, NULL);
 	if (w->nattrs == 0)
-		add_attr(w, 0, "cpu-clock", 1, 0);   /* perf needs one event */
+		add_attr(w, 0, "cpu-clock", 1, 0, 0);   /* perf needs one event */
+	flush_attrs(w);
 	{
 		unsigned char r[8];
 		st32(r, PD_REC_FINISHED_ROUND);
@@ -1048,6 +1210,7 @@ out:
 		free(w->osrelease);
 		free(w->cpudesc);
 		free(w->cmdline);
+		free(w->tdata);
 		free(w->buf);
 		free(w);
 	}

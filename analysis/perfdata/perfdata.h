@@ -16,6 +16,10 @@
  *   LOST, LOST_SAMPLES -> DROPNOTIFY   THROTTLE/UNTHROTTLE -> THROTTLE
  *   KSYMBOL -> KSYMBOL   READ -> PROCEXIT per value   others: nothing
  *
+ * and, when the file holds perf's tracing data (HEADER_TRACING_DATA, or
+ * pipe mode's TRACING_DATA record), one TRACEDATA event with all of it
+ * before the samples; a SAMPLE's RAW field comes as pl_cc.pl_raw.
+ *
  * docs/perfdata.md has the details (ids, build ids, ordering, damage).
  * pl_data/pl_len point at the perf record the event came from (NULL/0 for
  * the synthetic HEADER and PMCALLOCATE records); pl_offset is its file

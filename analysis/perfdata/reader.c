@@ -61,12 +61,20 @@ int pd_process_user(struct perfdata *p, const unsigned char *r, size_t len,
 		if (p->ordered && p->dirfd < 0)
 			pd_flush_round(p);
 		return 0;
-	case PD_REC_TRACING_DATA:
-		/* u32 size; the tracing data follows the record, 8-byte aligned */
-		if (len >= 12)
-			pd_skip_bytes(p, ((uint64_t)ld32(p, r + 8) + 7) & ~7ULL);
-		p->st.skipped++;
+	case PD_REC_TRACING_DATA: {
+		/* u32 size; the tracing data follows the record, 8-byte aligned
+		 * (pipe mode's HEADER_TRACING_DATA): kept for a TRACEDATA event */
+		uint64_t n = len >= 12 ? ((uint64_t)ld32(p, r + 8) + 7) & ~7ULL : 0;
+		unsigned char *b = n && n <= FEAT_MAX ? malloc((size_t)n) : NULL;
+		if (!b) {
+			pd_skip_bytes(p, n);
+			p->st.skipped++;
+			return 0;
+		}
+		pd_set_tracing_data(p, b, pd_take_bytes(p, b, n));
+		free(b);
 		return 0;
+	}
 	case PD_REC_AUXTRACE:
 		/* u64 size ... ; the trace data follows the record */
 		if (len >= 16)
@@ -293,8 +301,9 @@ static int next_record(struct perfdata *p)
 		p->flushing = 0;
 		if (p->input_done)
 			return -1;
-		/* new attrs (pipe mode) are announced before what follows them */
-		if (!p->announced_all)
+		/* new attrs (pipe mode) are announced before what follows them,
+		 * and so is the tracing data */
+		if (!p->announced_all || p->tdpending)
 			return 0;
 
 		if (file_order(p) >= 1 && !p->pend_err) {
@@ -396,6 +405,19 @@ int perfdata__read(struct perfdata *p, struct pmclog_ev *ev)
 				goto ok;
 			}
 			p->announced_all = 1;
+		}
+		if (p->tdpending) {
+			/* the tracepoint formats, before the samples they describe */
+			memset(&ev->pl_u.pl_td, 0, sizeof(ev->pl_u.pl_td));
+			ev->pl_type = PMCLOG_TYPE_TRACEDATA;
+			ev->pl_u.pl_td.pl_total = p->tdlen;
+			ev->pl_u.pl_td.pl_len = (uint32_t)p->tdlen;
+			ev->pl_u.pl_td.pl_bytes = p->tdata;
+			ev->pl_data = NULL;
+			ev->pl_len = 0;
+			pd_set_time(ev, p->last_time);
+			p->tdpending = 0;
+			goto ok;
 		}
 		if (p->curactive && p->sink && p->cursub == 0 &&
 		    ld32(p, p->cur) == PD_REC_SAMPLE &&

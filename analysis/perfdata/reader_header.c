@@ -367,11 +367,26 @@ static void parse_event_desc(struct perfdata *p, struct fcur *c)
 	}
 }
 
+void pd_set_tracing_data(struct perfdata *p, const unsigned char *b, size_t n)
+{
+	unsigned char *t = malloc(n ? n : 1);
+	if (!t) {
+		pd_set_err(p, ENOMEM, "out of memory");
+		return;
+	}
+	memcpy(t, b, n);
+	free(p->tdata);
+	p->tdata = t;
+	p->tdlen = n;
+	p->tdpending = n > 0;
+}
+
 void pd_parse_feature(struct perfdata *p, int feat, const unsigned char *b, size_t n)
 {
 	struct fcur c = { p, b, n, 0, 0 };
 
 	switch (feat) {
+	case PD_FEAT_TRACING_DATA: pd_set_tracing_data(p, b, n); break;
 	case PD_FEAT_HOSTNAME: set_str(&p->hostname, fstr(&c)); break;
 	case PD_FEAT_OSRELEASE: set_str(&p->osrelease, fstr(&c)); break;
 	case PD_FEAT_VERSION: set_str(&p->version, fstr(&c)); break;
@@ -989,6 +1004,7 @@ void perfdata__close(struct perfdata *p)
 	free(p->bids);
 	free(p->bhash);
 	pd_q_release(p);
+	free(p->tdata);
 	free(p->ustack);
 	free(p->spcs);
 	free(p->sflags);

@@ -99,6 +99,10 @@ struct perfdata {
 	int pipe;
 	unsigned flags;
 
+	unsigned char *tdata;         /* perf's tracing data (HEADER_TRACING_DATA, */
+	size_t tdlen;                 /* or pipe mode's TRACING_DATA record) */
+	int tdpending;                /* not yet delivered as a TRACEDATA event */
+
 	unsigned char *ustack;        /* the current sample's user stack copy */
 	size_t ustack_cap;
 
@@ -245,6 +249,11 @@ void pd_set_attr_name(struct perfdata *p, struct pd_attr *a, const char *name,
     size_t maxlen);
 void pd_parse_feature(struct perfdata *p, int feat, const unsigned char *b, size_t n);
 size_t pd_peek_raw(struct perfdata *p);
+/* Keep n bytes of tracing data (they replace any before) for delivery. */
+void pd_set_tracing_data(struct perfdata *p, const unsigned char *b, size_t n);
+/* Read n stream bytes that follow a record into dst: how many were there
+ * (fewer at a cut: then truncated). */
+size_t pd_take_bytes(struct perfdata *p, unsigned char *dst, uint64_t n);
 
 /* reader_buildid.c: build ids */
 const struct pd_bid *pd_bid_find(const struct perfdata *p, const char *path);

@@ -227,6 +227,24 @@ void pd_skip_bytes(struct perfdata *p, uint64_t n)
 	}
 }
 
+size_t pd_take_bytes(struct perfdata *p, unsigned char *dst, uint64_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		size_t c = pd_ensure(p, 1);
+		if (!c) {
+			p->truncated = 1;
+			break;
+		}
+		if (c > n - got)
+			c = (size_t)(n - got);
+		memcpy(dst + got, p->ibuf + p->ipos, c);
+		pd_consume(p, c);
+		got += c;
+	}
+	return got;
+}
+
 int pd_decompress(struct perfdata *p, const unsigned char *src, size_t n)
 {
 	ZSTD_inBuffer in = { src, n, 0 };

@@ -127,6 +127,13 @@ static int tr_sample(struct perfdata *p, const struct pd_attr *a, const unsigned
 		cc->pl_npc = 1;
 	}
 	take_ustack(p, &ps, cc);
+	/* a tracepoint's fields: they point into the record, which stays until
+	 * the next read */
+	cc->pl_raw_flags = (l.sample_type & PD_S_CALLCHAIN) ? 0 : PMCLOG_RAW_F_NOCHAIN;
+	cc->pl_raw_len = (l.sample_type & PD_S_RAW) ? ps.raw_size : 0;
+	cc->pl_raw = cc->pl_raw_len ? ps.raw : NULL;
+	if (!(l.sample_type & PD_S_RAW))
+		cc->pl_raw_flags = 0;
 	/* pl_usermode and the cpuflags bit are pc[0]'s flag, as a log's reader
 	 * derives them */
 	cc->pl_cpuflags = PMC_CALLCHAIN_TO_CPUFLAGS(ps.cpu, cc->pl_pcflags[0] & PMC_CC_F_USERSPACE);

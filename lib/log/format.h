@@ -61,6 +61,12 @@
  * u32 copied, u8 stack[len], zero padding to 8). */
 #define PMCLOG_CC2_USTACK         0x40000000u
 #define PMCLOG_USTACK_MIN         24
+/* CALLCHAIN cpuflags2 (format 3.1): the sample's raw payload follows, after
+ * the pcs, the mask and the USTACK extension (u32 flags (PMCLOG_RAW_F_*),
+ * u32 len, u8 raw[len], zero padding to 8).  Such a sample is never
+ * interned. */
+#define PMCLOG_CC2_RAW            0x20000000u
+#define PMCLOG_RAW_MIN            8
 #define PMCLOG_MIN_PMCALLOCATEDYN 16
 #define PMCLOG_MIN_THR_CREATE     16
 #define PMCLOG_MIN_THR_EXIT        8
@@ -83,6 +89,9 @@
 #define PMCLOG_MIN_CHAINSAMPLE    16
 #define PMCLOG_CHAIN_ID_MAX       65535u
 #define PMCLOG_MIN_SWITCH         24
+/* Format 3.1: TRACEDATA: u64 total, u64 offset, u32 len, u32 spare,
+ * u8 bytes[len] — one piece of perf's tracing data. */
+#define PMCLOG_MIN_TRACEDATA      24
 
 /* Little-endian loads and stores at any alignment. */
 static inline uint32_t pmclog__ld32(const void *p)

@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +104,7 @@ static const char *const type_names[] = {
 	[PMCLOG_TYPE_CHAIN] = "CHAIN",
 	[PMCLOG_TYPE_CHAINSAMPLE] = "CHAINSAMPLE",
 	[PMCLOG_TYPE_SWITCH] = "SWITCH",
+	[PMCLOG_TYPE_TRACEDATA] = "TRACEDATA",
 };
 
 const char *pmclog_type_name(int type)
@@ -528,8 +530,9 @@ static int chain_keep(struct pmclog_parser *p, uint32_t id, const struct pmclog_
 	uint32_t n = cc->pl_npc;
 	struct rchain *c;
 
-	if (id == 0 || id > PMCLOG_CHAIN_ID_MAX || (cc->pl_cpuflags2 & PMCLOG_CC2_USTACK))
-		return fail(p, EILSEQ, "record at offset %lld: bad chain id %u or a user stack",
+	if (id == 0 || id > PMCLOG_CHAIN_ID_MAX ||
+	    (cc->pl_cpuflags2 & (PMCLOG_CC2_USTACK | PMCLOG_CC2_RAW)))
+		return fail(p, EILSEQ, "record at offset %lld: bad chain id %u, a user stack or a raw payload",
 		    (long long)off, id);
 	c = malloc(sizeof(*c) + (sizeof(uintfptr_t) + 1) * (size_t)n);
 	if (!c)
@@ -569,6 +572,8 @@ static int decode_chain(struct pmclog_parser *p, const unsigned char *pl, size_t
 	uint32_t n = L32(16);
 
 	cc->pl_chain = L32(0);
+	cc->pl_raw_flags = cc->pl_raw_len = 0;
+	cc->pl_raw = NULL;
 	cc->pl_pmcid = L32(4);
 	cc->pl_pid = L32(8);
 	cc->pl_cpuflags2 = L32(12);
@@ -608,32 +613,53 @@ static int decode_chainsample(struct pmclog_parser *p, const unsigned char *pl,
 	cc->pl_ustack_len = 0;
 	cc->pl_ustack = NULL;
 	cc->pl_chain = id;
+	cc->pl_raw_flags = cc->pl_raw_len = 0;
+	cc->pl_raw = NULL;
 	return 0;
 }
 
-/* The CALLCHAIN record's user registers and stack, at pl + off. */
-static int decode_ustack(struct pmclog_ev_callchain *cc, const unsigned char *pl, size_t plen,
+/* The CALLCHAIN record's user registers and stack, at pl + off: the offset
+ * after them, or 0 if they do not decode. */
+static size_t decode_ustack(struct pmclog_ev_callchain *cc, const unsigned char *pl, size_t plen,
     size_t off)
 {
 	uint32_t nr, len;
 
 	if (plen < off || plen - off < PMCLOG_USTACK_MIN)
-		return -1;
+		return 0;
 	cc->pl_uregs_abi = pmclog__ld32(pl + off);
 	nr = pmclog__ld32(pl + off + 4);
 	cc->pl_uregs_mask = pmclog__ld64(pl + off + 8);
 	if (nr > 64 || nr != (uint32_t)__builtin_popcountll(cc->pl_uregs_mask) ||
 	    plen - off - PMCLOG_USTACK_MIN < 8 * (size_t)nr)
-		return -1;
+		return 0;
 	for (uint32_t i = 0; i < nr; i++)
 		cc->pl_uregs[i] = pmclog__ld64(pl + off + 16 + 8 * i);
 	off += 16 + 8 * (size_t)nr;
 	len = pmclog__ld32(pl + off);
 	if (len > plen - off - 8)
-		return -1;
+		return 0;
 	cc->pl_nuregs = nr;
 	cc->pl_ustack_len = len;
 	cc->pl_ustack = len ? pl + off + 8 : NULL;
+	return (off + 8 + len + 7) & ~(size_t)7;
+}
+
+/* The CALLCHAIN record's raw payload (format 3.1), at pl + off: 0, or -1
+ * if it does not decode. */
+static int decode_raw(struct pmclog_ev_callchain *cc, const unsigned char *pl, size_t plen,
+    size_t off)
+{
+	uint32_t len;
+
+	if (plen < off || plen - off < PMCLOG_RAW_MIN)
+		return -1;
+	len = pmclog__ld32(pl + off + 4);
+	if (len > plen - off - PMCLOG_RAW_MIN)
+		return -1;
+	cc->pl_raw_flags = pmclog__ld32(pl + off);
+	cc->pl_raw_len = len;
+	cc->pl_raw = len ? pl + off + PMCLOG_RAW_MIN : NULL;
 	return 0;
 }
 
@@ -670,6 +696,7 @@ static int decode(struct pmclog_parser *p, int type, uint32_t aux, const unsigne
 		[PMCLOG_TYPE_CHAIN] = PMCLOG_MIN_CHAIN,
 		[PMCLOG_TYPE_CHAINSAMPLE] = PMCLOG_MIN_CHAINSAMPLE,
 		[PMCLOG_TYPE_SWITCH] = PMCLOG_MIN_SWITCH,
+		[PMCLOG_TYPE_TRACEDATA] = PMCLOG_MIN_TRACEDATA,
 	};
 
 	if (!pmclog_type_name(type))
@@ -799,9 +826,14 @@ static int decode(struct pmclog_parser *p, int type, uint32_t aux, const unsigne
 		cc->pl_ustack_len = 0;
 		cc->pl_ustack = NULL;
 		cc->pl_chain = 0;
-		if ((cf2 & PMCLOG_CC2_USTACK) &&
-		    decode_ustack(cc, pl, plen, PMCLOG_MIN_CALLCHAIN + used) < 0)
+		cc->pl_raw_flags = cc->pl_raw_len = 0;
+		cc->pl_raw = NULL;
+		size_t end = PMCLOG_MIN_CALLCHAIN + used;
+		if ((cf2 & PMCLOG_CC2_USTACK) && !(end = decode_ustack(cc, pl, plen, end)))
 			return fail(p, EILSEQ, "CALLCHAIN record at offset %lld: bad user stack",
+			    (long long)ev->pl_offset);
+		if ((cf2 & PMCLOG_CC2_RAW) && decode_raw(cc, pl, plen, end) < 0)
+			return fail(p, EILSEQ, "CALLCHAIN record at offset %lld: bad raw payload",
 			    (long long)ev->pl_offset);
 		/* format 3: the first sample of a chain defines its id (the
 		 * header's spare word, 0 before format 3 and for a chain that
@@ -847,6 +879,19 @@ static int decode(struct pmclog_parser *p, int type, uint32_t aux, const unsigne
 		ev->pl_u.pl_cm.pl_flags = L32(8);
 		getstr(ev->pl_u.pl_cm.pl_comm, MAXCOMLEN + 1, pl + 16, plen - 16);
 		break;
+	case PMCLOG_TYPE_TRACEDATA: {
+		struct pmclog_ev_tracedata *t = &ev->pl_u.pl_td;
+		t->pl_total = L64(0);
+		t->pl_offset = L64(8);
+		t->pl_len = L32(16);
+		if (t->pl_len > plen - PMCLOG_MIN_TRACEDATA || t->pl_offset > t->pl_total ||
+		    t->pl_len > t->pl_total - t->pl_offset)
+			return fail(p, EILSEQ, "TRACEDATA record at offset %lld: %u bytes at %" PRIu64
+			    " of %" PRIu64, (long long)ev->pl_offset, t->pl_len, t->pl_offset,
+			    t->pl_total);
+		t->pl_bytes = pl + PMCLOG_MIN_TRACEDATA;
+		break;
+	}
 	case PMCLOG_TYPE_SWITCH:
 		ev->pl_u.pl_sw.pl_pmcid = L32(0);
 		ev->pl_u.pl_sw.pl_pid = (pid_t)L32(4);

@@ -252,6 +252,12 @@ int pmc__logrec_callchain(struct pmc_logrec *r, const struct pmc_logrec_sample *
 int pmc__logrec_callchain_ustack(struct pmc_logrec *r, const struct pmc_logrec_sample *s,
     const struct pmc_logrec_ustack *u)
 {
+	return pmc__logrec_callchain_ext(r, s, u, NULL);
+}
+
+int pmc__logrec_callchain_ext(struct pmc_logrec *r, const struct pmc_logrec_sample *s,
+    const struct pmc_logrec_ustack *u, const struct pmc_logrec_raw *raw)
+{
 	uint32_t n = s->npc, nk = 0, prefix = 1;
 
 	if (n == 0 || n > PMC_CALLCHAIN_DEPTH_MAX)
@@ -281,7 +287,34 @@ int pmc__logrec_callchain_ustack(struct pmc_logrec *r, const struct pmc_logrec_s
 	}
 	if (ustack)
 		put_ustack(r, u);
+	/* a payload that does not fit is left out: a cut one would not decode */
+	if (raw && (raw->len == 0 || raw->bytes) &&
+	    raw->len <= PMCLOG_PAYLOAD_MAX - r->len - PMCLOG_RAW_MIN) {
+		size_t off = r->len;
+		P32(16, pmclog__ld32(r->buf + 16) | PMCLOG_CC2_RAW);
+		P32(off, raw->flags);
+		P32(off + 4, raw->len);
+		if (raw->len)
+			memcpy(r->buf + off + 8, raw->bytes, raw->len);
+		r->len = off + 8 + raw->len;
+		finish(r);
+	}
 	return 0;
+}
+
+int pmc__logrec_tracedata(struct pmc_logrec *r, uint64_t total, uint64_t offset,
+    const unsigned char *bytes, uint32_t len)
+{
+	if (len > PMCLOG_TRACEDATA_CHUNK || offset > total || len > total - offset)
+		return -EINVAL;
+	begin(r, PMCLOG_TYPE_TRACEDATA, PMCLOG_MIN_TRACEDATA);
+	P64(0, total);
+	P64(8, offset);
+	P32(16, len);
+	if (len)
+		memcpy(r->buf + PMCLOG_MIN_TRACEDATA, bytes, len);
+	r->len += len;
+	return finish(r);
 }
 
 /* The bytes of a CALLCHAIN payload that make its chain: the pcs and, in
@@ -295,7 +328,7 @@ static size_t chain_bytes(const unsigned char *cc, size_t cclen)
 		return 0;
 	cf2 = pmclog__ld32(cc + 16);
 	n = pmclog__ld32(cc + 20);
-	if ((cf2 & PMCLOG_CC2_USTACK) || n == 0 || n > PMC_CALLCHAIN_DEPTH_MAX ||
+	if ((cf2 & (PMCLOG_CC2_USTACK | PMCLOG_CC2_RAW)) || n == 0 || n > PMC_CALLCHAIN_DEPTH_MAX ||
 	    pmclog__ld64(cc + 24) > UINT32_MAX)
 		return 0;
 	need = 8 * ((size_t)n + ((cf2 & PMCLOG_CC2_KPREFIX) ? 0 : (n + 63) / 64));

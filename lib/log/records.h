@@ -102,6 +102,21 @@ struct pmc_logrec_ustack {
 };
 int pmc__logrec_callchain_ustack(struct pmc_logrec *r, const struct pmc_logrec_sample *s,
     const struct pmc_logrec_ustack *u);
+/* A sample's raw payload (PERF_SAMPLE_RAW: a tracepoint's fields) appended
+ * after the pcs and the user stack (format 3.1).  A payload that does not
+ * fit in the record is left out (a cut one would not decode). */
+struct pmc_logrec_raw {
+	uint32_t flags;               /* PMCLOG_RAW_F_* */
+	uint32_t len;
+	const unsigned char *bytes;
+};
+int pmc__logrec_callchain_ext(struct pmc_logrec *r, const struct pmc_logrec_sample *s,
+    const struct pmc_logrec_ustack *u, const struct pmc_logrec_raw *raw);
+/* One piece of perf's tracing data: len bytes at offset of total. */
+int pmc__logrec_tracedata(struct pmc_logrec *r, uint64_t total, uint64_t offset,
+    const unsigned char *bytes, uint32_t len);
+/* The most bytes of tracing data one TRACEDATA record holds. */
+#define PMCLOG_TRACEDATA_CHUNK (PMCLOG_PAYLOAD_MAX - PMCLOG_MIN_TRACEDATA)
 
 /*
  * Interned call chains (docs/log-format.md): the CHAIN record (format 2;

@@ -9,6 +9,7 @@
  * it was recorded, so the HEADER comes from the caller.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,7 +107,10 @@ static int encode(const struct pmclog_ev *ev, struct pmc_logrec *r, int zstd)
 		/* perf record --call-graph dwarf: the registers and stack go along */
 		struct pmc_logrec_ustack u = { c->pl_uregs_abi, c->pl_nuregs, c->pl_uregs_mask,
 			c->pl_uregs, c->pl_ustack_len, c->pl_ustack };
-		return pmc__logrec_callchain_ustack(r, &s, c->pl_nuregs ? &u : NULL);
+		/* a tracepoint's fields go along too (perf.data's PERF_SAMPLE_RAW) */
+		struct pmc_logrec_raw raw = { c->pl_raw_flags, c->pl_raw_len, c->pl_raw };
+		return pmc__logrec_callchain_ext(r, &s, c->pl_nuregs ? &u : NULL,
+		    c->pl_raw || c->pl_raw_flags ? &raw : NULL);
 	}
 	case PMCLOG_TYPE_MAP_IN: {
 		const struct pmclog_ev_map_in *m = &ev->pl_u.pl_mi;
@@ -179,11 +183,40 @@ struct pmclog_writer *pmclog_writer_open(int fd, int flags)
 	return o;
 }
 
+/* perf's tracing data (tracepoint formats): as many TRACEDATA records as
+ * its pieces take. */
+static int write_tracedata(struct pmclog_writer *o, const struct pmclog_ev *ev)
+{
+	const struct pmclog_ev_tracedata *t = &ev->pl_u.pl_td;
+	uint64_t ts = ev->pl_time ? ev->pl_time : o->last_ts;
+
+	if (t->pl_offset > t->pl_total || t->pl_len > t->pl_total - t->pl_offset ||
+	    (t->pl_len && !t->pl_bytes)) {
+		pmc__set_reason("tracing data of %u bytes at %" PRIu64 " of %" PRIu64,
+		    t->pl_len, t->pl_offset, t->pl_total);
+		return pmc__ret(-EINVAL);
+	}
+	uint32_t done = 0;
+	do {
+		uint32_t n = t->pl_len - done;
+		if (n > PMCLOG_TRACEDATA_CHUNK)
+			n = PMCLOG_TRACEDATA_CHUNK;
+		pmc__logrec_tracedata(o->rec, t->pl_total, t->pl_offset + done,
+		    t->pl_bytes + done, n);
+		if (lout_rec(o, o->rec->type, ts, o->rec->buf, o->rec->len) < 0)
+			return write_failed(o);
+		done += n;
+	} while (done < t->pl_len);
+	return 0;
+}
+
 int pmclog_write(struct pmclog_writer *o, const struct pmclog_ev *ev)
 {
 	struct pmc_logrec *r = o->rec;
 
 	pmc__clear_reason();
+	if (ev->pl_type == PMCLOG_TYPE_TRACEDATA)
+		return write_tracedata(o, ev);
 	if (encode(ev, r, o->zstd) < 0) {
 		pmc__set_reason("record type %d has no encoding in a pmc log", (int)ev->pl_type);
 		return pmc__ret(-ENOENT);

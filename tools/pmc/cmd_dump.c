@@ -255,6 +255,8 @@ static void print_record(const struct pmclog_ev *ev)
 			f_x("uregs_mask", ev->pl_u.pl_cc.pl_uregs_mask);
 			f_u("ustack", ev->pl_u.pl_cc.pl_ustack_len);
 		}
+		if (ev->pl_u.pl_cc.pl_raw)          /* a raw payload (a tracepoint's fields) */
+			f_u("raw", ev->pl_u.pl_cc.pl_raw_len);
 		break;
 	case PMCLOG_TYPE_THR_CREATE:
 		f_i("tid", ev->pl_u.pl_tc.pl_tid);
@@ -281,6 +283,11 @@ static void print_record(const struct pmclog_ev *ev)
 		f_x("pmcid", ev->pl_u.pl_th.pl_pmcid);
 		f_s("state", ev->pl_u.pl_th.pl_throttled ? "throttled" : "unthrottled");
 		f_i("cpu", ev->pl_u.pl_th.pl_cpu);
+		break;
+	case PMCLOG_TYPE_TRACEDATA:
+		f_u("total", ev->pl_u.pl_td.pl_total);
+		f_u("at", ev->pl_u.pl_td.pl_offset);
+		f_u("bytes", ev->pl_u.pl_td.pl_len);
 		break;
 	case PMCLOG_TYPE_SWITCH:
 		f_x("pmcid", ev->pl_u.pl_sw.pl_pmcid);
