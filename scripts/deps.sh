@@ -5,8 +5,9 @@
 #             linker), and (clang, libclang-rt-dev:
 #             libFuzzer) `make fuzz`
 #   optional: oracles and consumers some tests compare with (perf, go tool
-#             pprof, headless Chromium (npm: playwright-core, installed by
-#             tests/integration/html_report.sh into build/node), node for JIT maps, strace, xz as a real
+#             pprof, headless Chromium (playwright-core from the npm registry,
+#             installed by tests/integration/html_report.sh into build/node
+#             with the npm that comes with nodejs), node for JIT maps, strace, xz as a real
 #             program to profile, mold as one more linker, the ATF runtime
 #             for FreeBSD's tests/sys/pmc: tests/freebsd/run.sh); a test that
 #             lacks one says so and counts as skipped
@@ -14,7 +15,7 @@ set -e
 REQUIRED="build-essential pkg-config libelf-dev libdw-dev libpfm4-dev libzstd-dev \
 libcapstone-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev liblzma-dev libbz2-dev libcmocka-dev libiberty-dev \
 python3 util-linux procps binutils g++ clang libclang-rt-dev lld libbsd-dev libncurses-dev"
-OPTIONAL="linux-perf chromium golang-go nodejs prometheus tmux strace xz-utils npm mold passwd libatf-dev atf-sh kyua"
+OPTIONAL="linux-perf chromium golang-go nodejs prometheus tmux strace xz-utils mold passwd libatf-dev atf-sh kyua"
 missing() {
   for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || printf ' %s' "$p"
