@@ -1512,7 +1512,7 @@ static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, in
 		return e->v;
 	struct sym_dso *d;
 	uint64_t addr, a = caller && pc ? pc - 1 : pc;
-	if (!user && !v->kmap_seen && strcmp(p->input_kind, "perf.data") == 0) {
+	if (!user && !v->kmap_seen && p->input_kind && strcmp(p->input_kind, "perf.data") == 0) {
 		/* a perf.data without the kernel's MMAP: perf cannot place its
 		 * kernel addresses, and neither can we (whatever kernel runs
 		 * here, it need not be the recording's), but those in a module

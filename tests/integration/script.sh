@@ -49,7 +49,11 @@ else fail "pmc log with call chains" "exit $rc, $n samples, $nd descend frames";
 # the symbol at its return address, as perf script does, report by the
 # call's (return address - 1): in ld.so's _start, the call to _dl_start is
 # its last instruction and the label _dl_start_user follows it.
-"$PMC" script -i "$TMP/g.log" --no-inline | awk -f "$FOLD" |
+# pmc script prints the zero-address frames perf script prints (a chain's
+# "0 [unknown] ([unknown])" where the walk read a 0 return address); the
+# folded report leaves them out
+"$PMC" script -i "$TMP/g.log" --no-inline |
+  grep -Ev '^[[:space:]]+0 \[unknown\] \(\[unknown\]\)$' | awk -f "$FOLD" |
   sed -E 's/\[unknown\](;\[unknown\])+/[unknown]/g; s/;_dl_start_user;/;_start;/' |
   awk '{ n = $NF; sub(/ [0-9]+$/, ""); s[$0] += n } END { for (k in s) print k " " s[k] }' |
   sort >"$TMP/f1"
