@@ -1217,7 +1217,8 @@ static void t_perfmap_link(void **state)
 	struct profile *p = load(w_end(&w, "perfmaplink.log", 1));
 	const struct prof_frame *fr;
 	profile__frames(p, smp(p, 0).stack, 0, &fr);
-	const char *name = p->f[fr[0].func].name;
+	char name[256];
+	snprintf(name, sizeof(name), "%s", p->f[fr[0].func].name ? p->f[fr[0].func].name : "");
 	profile__free(p);
 	unlink(mp);
 	fseek(ps, 0, SEEK_SET);

@@ -201,9 +201,17 @@ static int stdout_reported;       /* cli_close_output said it */
 
 /* At exit: output nobody checked (--help, list) that could not be
  * written is a failure too, said once. */
+static FILE *plain_stdout;      /* the C library's, before cli_stdout_init */
+
 static void stdout_check(void)
 {
-	if (fflush(stdout) == 0 && !ferror(stdout))
+	int bad = fflush(stdout) != 0 || ferror(stdout);
+	if (plain_stdout && stdout != plain_stdout) {
+		FILE *f = stdout;       /* its cookie is freed by fclose */
+		stdout = plain_stdout;
+		fclose(f);
+	}
+	if (!bad)
 		return;
 	if (stdout_reported)
 		return;
@@ -232,6 +240,7 @@ void cli_stdout_init(void)
 	if (f) {        /* else plain stdout: a message may say less */
 		if (isatty(STDOUT_FILENO))
 			setvbuf(f, NULL, _IOLBF, 0);
+		plain_stdout = stdout;
 		stdout = f;
 	}
 	atexit(stdout_check);
