@@ -962,7 +962,8 @@ static void print_uwstops(FILE *f, struct profile *p)
 {
 	enum { SHOWN = 10 };
 	uint64_t rest = 0;
-	qsort(p->uwstop, p->nuwstop, sizeof(*p->uwstop), uwstop_cmp);
+	if (p->nuwstop)           /* qsort(NULL, 0) is undefined behaviour */
+		qsort(p->uwstop, p->nuwstop, sizeof(*p->uwstop), uwstop_cmp);
 	for (size_t i = 0; i < p->nuwstop; i++) {
 		char n[32];
 		if (i >= SHOWN) {

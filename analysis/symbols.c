@@ -2570,7 +2570,8 @@ static int cu_func(struct sym_dso *d, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *o
 			free(f->v);
 			return -ENOMEM;
 		}
-		qsort(f->v, f->n, sizeof(*f->v), frange_cmp);
+		if (f->n)                 /* a CU without functions: v is NULL */
+			qsort(f->v, f->n, sizeof(*f->v), frange_cmp);
 		d->ncuf++;
 	}
 	/* the last range starting at or below pc, then back over overlaps

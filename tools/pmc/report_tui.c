@@ -302,7 +302,8 @@ static void annotate(struct tui *u)
 	const char *t = u->naline ? strstr(u->aline[0], ": ") : NULL;
 	snprintf(u->atitle, sizeof(u->atitle), "%s", t ? t + 2 : sym);
 	hot_lines = (const char *const *)u->aline;
-	qsort(u->ahot, u->nhot, sizeof(*u->ahot), cmp_hot);
+	if (u->nhot)              /* qsort(NULL, 0) is undefined behaviour */
+		qsort(u->ahot, u->nhot, sizeof(*u->ahot), cmp_hot);
 	u->hoti = 0;
 	u->asel = u->nhot ? u->ahot[0] : 0;
 	u->atop = 0;
