@@ -257,7 +257,10 @@ int pmc__log_pmc_started(struct pmc *pm)
 {
 	int rc;
 
-	if (!L.lw || !(pm->flags & PMC_F_NEEDS_LOGFILE))
+	/* Sampling PMCs write to a configured log whatever their target:
+	 * hwpmc sends the samples of one attached to its owner to profil(2)
+	 * instead, which Linux lacks (docs/freebsd-compat.md). */
+	if (!L.lw || !((pm->flags & PMC_F_NEEDS_LOGFILE) || PMC_IS_SAMPLING_MODE(pm->mode)))
 		return 0;
 	if (PMC_IS_SAMPLING_MODE(pm->mode) && pids_are_real()) {
 		if (!L.logged_ksyms) {
@@ -400,7 +403,7 @@ static int close_log(struct pmc_logw_stats *fin_out)
 
 int pmc_configure_logfile_flags(int fd, unsigned flags)
 {
-	int rc;
+	int rc, fl;
 
 	pmc__clear_reason();
 	pthread_mutex_lock(&pmc__g.lock);
@@ -418,8 +421,12 @@ int pmc_configure_logfile_flags(int fd, unsigned flags)
 	} else if (L.lw) {
 		pmc__set_reason("a log file is already configured");
 		rc = -EBUSY;
-	} else if (fd < 0 || fcntl(fd, F_GETFL) < 0) {
+	} else if (fd < 0 || (fl = fcntl(fd, F_GETFL)) < 0) {
 		pmc__set_reason("%d is not an open file descriptor", fd);
+		rc = -EBADF;
+	} else if ((fl & O_ACCMODE) == O_RDONLY || (fl & O_PATH)) {
+		/* hwpmc's fget_write: a descriptor not open for writing */
+		pmc__set_reason("descriptor %d is not open for writing", fd);
 		rc = -EBADF;
 	} else {
 		/* INITIALIZE's pl_arch is pmc_cpuinfo's CPU type, as hwpmc's */
@@ -476,13 +483,32 @@ static int with_log(int (*fn)(void *), void *arg)
 	return pmc__ret(rc);
 }
 
-static int do_flush(void *arg)  { (void)arg; return pmc__logw_flush(L.lw); }
+static int do_flush(void *arg)
+{
+	int rc = pmc__logw_flush(L.lw);
+	(void)arg;
+	if (rc < 0)
+		pmc__set_reason("cannot write the log: %s", strerror(-rc));
+	return rc;
+}
 static int do_close(void *arg)  { (void)arg; return close_log(NULL); }
 static int do_writelog(void *arg)
 {
 	struct pmc_logrec *r = rec_buf();
+	struct pmc_logw_stats ls;
 	int rc = pmc__logrec_userdata(r, *(uint32_t *)arg);
-	return rc < 0 ? rc : pmc__logw_write(L.lw, r->type, r->buf, r->len);
+	if (rc < 0)
+		return rc;
+	rc = pmc__logw_write(L.lw, r->type, r->buf, r->len);
+	/* hwpmc's WRITELOG only queues the record: a write error of the
+	 * log (this one's or an earlier one) is the flush's and the close's
+	 * to report, not WRITELOG's. */
+	pmc__logw_get_stats(L.lw, &ls);
+	if (rc < 0 && ls.error && rc == -ls.error) {
+		pmc__clear_reason();
+		rc = 0;
+	}
+	return rc;
 }
 
 int pmc_flush_logfile(void)          { return with_log(do_flush, NULL); }

@@ -477,7 +477,11 @@ static int allocate_common(struct pmc *pm, enum pmc_mode mode, uint32_t flags,
 		uint64_t minc = (uint64_t)pmc__setting(PMC_SETTING_MINCOUNT);
 		/* hwpmc raises a sampling rate below kern.hwpmc.mincount. */
 		pm->count = count < minc ? minc : count;
-		pm->flags |= PMC_F_NEEDS_LOGFILE;
+		/* hwpmc: a system-mode sampling PMC needs a log from the
+		 * start; a process-mode one once attached to a process other
+		 * than its owner (attach_locked). */
+		if (PMC_IS_SYSTEM_MODE(mode))
+			pm->flags |= PMC_F_NEEDS_LOGFILE;
 	} else {
 		/* hwpmc keeps the count as the PMC's initial value: a system-mode
 		 * PMC starts counting from it; a process-mode PMC's per-process
@@ -881,6 +885,14 @@ static int attach_locked(struct pmc *pm, pid_t pid, int is_thread, unsigned flag
 		enable_target(pm, t);
 	t->next = pm->targets;
 	pm->targets = t;
+	/* hwpmc (pmc_link_target_process, pmc_attach_one_process): a PMC
+	 * on its owner is ATTACHED_TO_OWNER; a sampling PMC attached to
+	 * another process while not on its owner needs a log from then on
+	 * (EDOOFUS at pmc_start without one). */
+	if (!is_thread && pid == getpid())
+		pm->flags |= PMC_F_ATTACHED_TO_OWNER;
+	else if (PMC_IS_SAMPLING_MODE(pm->mode) && !(pm->flags & PMC_F_ATTACHED_TO_OWNER))
+		pm->flags |= PMC_F_NEEDS_LOGFILE;
 	pm->flags |= PMC_F_ATTACH_DONE;
 	pm->sigio_sent = 0;
 	if (!is_thread && pid != getpid())
@@ -980,6 +992,8 @@ static int detach_api(pmc_id_t id, pid_t pid, int is_thread)
 			pmc__log_pmc_detach(pm, t);
 		*pp = t->next;
 		close_target(t);
+		if (!is_thread && pid == getpid())
+			pm->flags &= ~PMC_F_ATTACHED_TO_OWNER;
 		pmc__targets_lost(pm);          /* SIGIO if no live target is left */
 		if (gone) {
 			pmc__clear_reason();
@@ -1070,7 +1084,6 @@ int pmc_start(pmc_id_t id)
 		/* hwpmc: starting an unattached process PMC attaches it to the owner. */
 		if ((rc = attach_locked(pm, getpid(), 0, 0)) < 0)
 			return leave(rc);
-		pm->flags |= PMC_F_ATTACHED_TO_OWNER;
 	}
 	if ((rc = pmc__log_pmc_started(pm)) < 0)
 		return leave(rc);

@@ -9,6 +9,12 @@
  * decoded from the record buffer only when complete, so a log cut at any
  * byte yields every record before the cut and then EOF with the truncated
  * flag.  Unknown record types are skipped by their length.
+ *
+ * A bare record stream (no file magic, no HEADER: the records FreeBSD's
+ * readers write back with pl_data/pl_len, as usr.sbin/pmc's filter does,
+ * INITIALIZE first) is read too, as FreeBSD's libpmc reads its logs; and a
+ * FreeBSD client's pl_data is always a record such a stream can hold on
+ * its own (an interned call chain comes as a whole CALLCHAIN).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +30,7 @@
 #include "pmclog.h"
 #include "common/error.h"
 #include "log/format.h"
+#include "log/records.h"
 
 #define IN_CHUNK   (64 * 1024)
 #define RB_MINFREE (128 * 1024)
@@ -65,6 +72,8 @@ struct pmclog_parser {
 	uint64_t skipped;
 	int extensions;               /* deliver Linux-only record types (>= 64) */
 	int header_seen, closed, truncated;
+	int bare;                     /* a record stream without magic nor HEADER */
+	unsigned char *flat;          /* a FreeBSD client's whole CALLCHAIN record */
 
 	/* Format 2's interned call chains, by id (chains[id - 1]); as many as
 	 * the highest id seen, at most PMCLOG_CHAIN_ID_MAX. */
@@ -197,6 +206,7 @@ void pmclog_close(void *cookie)
 		ZSTD_freeDStream(p->zd);
 	free(p->in);
 	free(p->rb);
+	free(p->flat);
 	while (p->hdr_strings) {
 		char **blk = (char **)p->hdr_strings;
 		p->hdr_strings = blk[0];
@@ -377,7 +387,22 @@ static int consume_input(struct pmclog_parser *p)
 		memcpy(p->magic + p->magic_len, p->in + p->in_pos, n);
 		p->magic_len += n;
 		p->in_pos += n;
-		/* A mismatch is known as soon as the first byte differs. */
+		/* A mismatch is known as soon as the first byte differs; a
+		 * stream that starts with a record header instead is bare. */
+		if (p->magic[0] != (unsigned char)PMCLOG_FILE_MAGIC_RAW[0]) {
+			if (p->magic_len < 4)
+				return 0;
+			if (PMCLOG_HDR_MAGIC(pmclog__ld32(p->magic)) != PMCLOG_REC_MAGIC)
+				return fail(p, ENOEXEC, "not a pmc log (bad magic)");
+			if (rb_reserve(p, p->magic_len) < 0)
+				return -1;
+			memcpy(p->rb + p->rb_end, p->magic, p->magic_len);
+			p->rb_end += p->magic_len;
+			p->mode = PS_RAW;
+			p->bare = 1;
+			p->rb_off = p->last_end = 0;
+			return 0;
+		}
 		if (memcmp(p->magic, PMCLOG_FILE_MAGIC_RAW, p->magic_len < 7 ? p->magic_len : 7) != 0)
 			return fail(p, ENOEXEC, "not a pmc log (bad magic)");
 		if (p->magic_len < PMCLOG_FILE_MAGIC_LEN)
@@ -838,7 +863,7 @@ static int decode(struct pmclog_parser *p, int type, uint32_t aux, const unsigne
 		/* format 3: the first sample of a chain defines its id (the
 		 * header's spare word, 0 before format 3 and for a chain that
 		 * is not interned) */
-		if (aux && p->hdr.pl_format_major >= 3) {
+		if (aux && (p->bare || p->hdr.pl_format_major >= 3)) {
 			if (chain_keep(p, aux, cc, ev->pl_offset) < 0)
 				return -1;
 			cc->pl_chain = aux;
@@ -929,6 +954,52 @@ static int decode(struct pmclog_parser *p, int type, uint32_t aux, const unsigne
 	return 0;
 }
 
+/*
+ * A FreeBSD client writes pl_data/pl_len back as a record of its own
+ * (usr.sbin/pmc's filter keeps some samples and drops others): an
+ * interned chain's sample must not depend on a record it may drop.  So
+ * for such a client the sample that defines a chain comes with its chain
+ * id cleared, and a CHAINSAMPLE as the whole CALLCHAIN it stands for.
+ */
+static int flatten(struct pmclog_parser *p, const unsigned char *r, struct pmclog_ev *ev)
+{
+	const struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
+	size_t len;
+
+	if (!p->flat && !(p->flat = malloc(PMCLOG_REC_MAX)))
+		return fail(p, ENOMEM, "out of memory");
+	if (pmclog__ld32(r) >> 16 == ((PMCLOG_REC_MAGIC << 8) | PMCLOG_TYPE_CALLCHAIN)) {
+		len = (size_t)ev->pl_len;
+		memcpy(p->flat, r, len);
+	} else {
+		struct pmc_logrec *rec = malloc(sizeof(*rec));
+		uint64_t pcs[PMC_CALLCHAIN_DEPTH_MAX];
+		struct pmc_logrec_sample smp = {
+			.pmc = cc->pl_pmcid, .pid = (pid_t)cc->pl_pid, .tid = (pid_t)cc->pl_tid,
+			.cpu = cc->pl_cpu, .period = cc->pl_period, .npc = cc->pl_npc,
+			.pcs = pcs, .pcflags = cc->pl_pcflags,
+		};
+		if (!rec)
+			return fail(p, ENOMEM, "out of memory");
+		for (uint32_t i = 0; i < cc->pl_npc; i++)
+			pcs[i] = cc->pl_pc[i];
+		if (pmc__logrec_callchain(rec, &smp) < 0) {
+			free(rec);
+			return fail(p, EILSEQ, "CHAINSAMPLE record at offset %lld: cannot be "
+			    "written as a CALLCHAIN", (long long)ev->pl_offset);
+		}
+		len = PMCLOG_REC_HDR_LEN + rec->len;
+		pmclog__st32(p->flat, PMCLOG_HDR_MAKE(PMCLOG_TYPE_CALLCHAIN, len));
+		pmclog__st64(p->flat + 8, ev->pl_time);
+		memcpy(p->flat + PMCLOG_REC_HDR_LEN, rec->buf, rec->len);
+		free(rec);
+	}
+	pmclog__st32(p->flat + 4, 0);          /* defines no chain */
+	ev->pl_data = p->flat;
+	ev->pl_len = (int)len;
+	return 0;
+}
+
 /* 0: a record was decoded into ev; 1: need more data; -1 error. */
 static int next_record(struct pmclog_parser *p, struct pmclog_ev *ev)
 {
@@ -961,7 +1032,7 @@ static int next_record(struct pmclog_parser *p, struct pmclog_ev *ev)
 		ev->pl_ts.tv_sec = (time_t)(ev->pl_time / 1000000000u);
 		ev->pl_ts.tv_nsec = (long)(ev->pl_time % 1000000000u);
 
-		if (!p->header_seen && type != PMCLOG_TYPE_HEADER)
+		if (!p->header_seen && !p->bare && type != PMCLOG_TYPE_HEADER)
 			return fail(p, EILSEQ, "corrupt log: the first record is not a HEADER");
 		rc = decode(p, type, pmclog__ld32(r + 4), r + PMCLOG_REC_HDR_LEN,
 		    len - PMCLOG_REC_HDR_LEN, ev);
@@ -981,6 +1052,9 @@ static int next_record(struct pmclog_parser *p, struct pmclog_ev *ev)
 		 * that asked (pmclog_set_extensions) get them. */
 		if (ev->pl_type >= PMCLOG_TYPE_HEADER && !p->extensions)
 			continue;
+		if (!p->extensions && ev->pl_type == PMCLOG_TYPE_CALLCHAIN &&
+		    (type != PMCLOG_TYPE_CALLCHAIN || pmclog__ld32(r + 4)) && flatten(p, r, ev) < 0)
+			return -1;
 		p->count++;
 		ev->pl_count = p->count;
 		return 0;

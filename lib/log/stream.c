@@ -43,10 +43,10 @@ int pmc__logstream_open(struct pmc_logstream *s, int fd, size_t cap, int zstd, s
 	}
 	rc = pmc__write_full(fd, zstd ? PMCLOG_FILE_MAGIC_ZSTD : PMCLOG_FILE_MAGIC_RAW,
 	    PMCLOG_FILE_MAGIC_LEN, written);
-	if (rc < 0) {
+	/* A write error leaves the stream set up (the caller decides: the
+	 * log writer keeps the error for the flush, as hwpmc does). */
+	if (rc < 0)
 		pmc__set_reason("cannot write the log: %s", strerror(-rc));
-		pmc__logstream_free(s);
-	}
 	return rc;
 }
 

@@ -29,7 +29,8 @@ struct pmc_logstream {
  * A stream on fd with a cap-byte buffer (at least PMCLOG_REC_MAX), zstd
  * frames when zstd is set; the file magic is written at once (*written:
  * its bytes).  0, -ENOMEM, or the write's -errno (with a reason).  The
- * stream is freed on failure.
+ * stream is freed on -ENOMEM; after a write error it stays set up (the
+ * caller frees it, or keeps the error, as the log writer does).
  */
 int pmc__logstream_open(struct pmc_logstream *s, int fd, size_t cap, int zstd, size_t *written);
 void pmc__logstream_free(struct pmc_logstream *s);

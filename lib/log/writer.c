@@ -2,7 +2,8 @@
  * writer.c — the log writer thread, its bounded buffer and its I/O (see
  * writer.h).  hwpmc's log helper thread in user space: it waits on the
  * rings, drains them, and writes whole records to the log fd; a write error
- * stops logging, is kept, and is reported by the next flush and by close.
+ * (the first one included: the HEADER's, at open) stops logging, is kept,
+ * and is reported by the next flush and by close, as hwpmc's po_error.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -330,12 +331,17 @@ int pmc__logw_open(int fd, unsigned flags, const char *cmdline, struct pmc_logw 
 	int locked = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
 	    flock(fd, LOCK_EX | LOCK_NB) == 0;
 	rc = pmc__logstream_open(&lw->out, fd, g_bufsize, !!(flags & PMC_LOGW_ZSTD), &done);
-	if (rc < 0) {
+	if (rc == -ENOMEM) {
 		lw_free(lw);
 		return rc;
 	}
 	lw->st.bytes += done;
 	lw->st.writes++;
+	if (rc < 0) {
+		/* the file refused the magic: kept for the flush (below) */
+		pmc__clear_reason();
+		set_error(lw, -rc);
+	}
 
 	if (gethostname(host, sizeof(host)) < 0)
 		host[0] = '\0';
@@ -360,12 +366,10 @@ int pmc__logw_open(int fd, unsigned flags, const char *cmdline, struct pmc_logw 
 	pmc__logw_append(lw, lw->rec.type, h.start_clock, lw->rec.buf, lw->rec.len);
 	pmc__logrec_initialize(&lw->rec, PMC_VERSION, (uint32_t)g_cputype, h.start_realtime, cpu);
 	pmc__logw_append(lw, lw->rec.type, h.start_clock, lw->rec.buf, lw->rec.len);
-	rc = write_out(lw);
-	if (rc < 0) {
-		pmc__set_reason("cannot write the log: %s", strerror(-rc));
-		lw_free(lw);
-		return rc;
-	}
+	/* hwpmc queues INITIALIZE and lets its log thread write it: a file
+	 * that refuses the write (/dev/full, a pipe with no reader) is
+	 * accepted, and the error is kept for the next flush and the close. */
+	write_out(lw);
 	/* signals stay with the program's threads (pmc record's SIGINT) */
 	if (pmc__thread_start(&lw->thr, thread_main, lw) != 0) {
 		pmc__set_reason("cannot start the log writer thread");
