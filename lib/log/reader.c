@@ -390,6 +390,9 @@ static int consume_input(struct pmclog_parser *p)
 		/* A mismatch is known as soon as the first byte differs; a
 		 * stream that starts with a record header instead is bare. */
 		if (p->magic[0] != (unsigned char)PMCLOG_FILE_MAGIC_RAW[0]) {
+			/* a record's length, a multiple of 8, starts it */
+			if (p->magic[0] & 7)
+				return fail(p, ENOEXEC, "not a pmc log (bad magic)");
 			if (p->magic_len < 4)
 				return 0;
 			if (PMCLOG_HDR_MAGIC(pmclog__ld32(p->magic)) != PMCLOG_REC_MAGIC)
