@@ -394,7 +394,7 @@ static int is_freebsd_tsc(const char *name)
 }
 
 static int allocate_common(struct pmc *pm, enum pmc_mode mode, uint32_t flags,
-    int cpu, pmc_id_t *id, uint64_t count)
+    int cpu, pmc_id_t *id, uint64_t count, int share)
 {
 	int rc;
 
@@ -493,7 +493,7 @@ static int allocate_common(struct pmc *pm, enum pmc_mode mode, uint32_t flags,
 	}
 	if ((rc = probe_event(pm)) < 0)
 		return rc;
-	if ((rc = pmc__pick_row(pm, &pm->id)) < 0)
+	if ((rc = pmc__pick_row(pm, &pm->id, share)) < 0)
 		return rc;
 	pm->next = pmc__g.pmcs;
 	pmc__g.pmcs = pm;
@@ -502,8 +502,9 @@ static int allocate_common(struct pmc *pm, enum pmc_mode mode, uint32_t flags,
 	return 0;
 }
 
-int pmc_allocate(const char *spec, enum pmc_mode mode, uint32_t flags, int cpu,
-    pmc_id_t *id, uint64_t count)
+/* pmc_allocate; share: rows shared past the owner's limit (multiplexed). */
+static int allocate_spec(const char *spec, enum pmc_mode mode, uint32_t flags, int cpu,
+    pmc_id_t *id, uint64_t count, int share)
 {
 	struct pmc *pm;
 	int rc;
@@ -519,12 +520,24 @@ int pmc_allocate(const char *spec, enum pmc_mode mode, uint32_t flags, int cpu,
 	if (!pm)
 		return leave(-ENOMEM);
 	if ((rc = pmc__event_parse(spec, &pm->ev)) < 0 ||
-	    (rc = allocate_common(pm, mode, flags, cpu, id, count)) < 0) {
+	    (rc = allocate_common(pm, mode, flags, cpu, id, count, share)) < 0) {
 		free(pm);
 		/* libpmc answers EINVAL for an event it cannot name */
 		return leave(rc == -ENOENT ? -EINVAL : rc);
 	}
 	return leave(0);
+}
+
+int pmc_allocate(const char *spec, enum pmc_mode mode, uint32_t flags, int cpu,
+    pmc_id_t *id, uint64_t count)
+{
+	return allocate_spec(spec, mode, flags, cpu, id, count, 0);
+}
+
+int pmc__allocate_shared(const char *spec, enum pmc_mode mode, uint32_t flags, int cpu,
+    pmc_id_t *id, uint64_t count)
+{
+	return allocate_spec(spec, mode, flags, cpu, id, count, 1);
 }
 
 int pmc_allocate_attr(const struct perf_event_attr *attr, enum pmc_mode mode,
@@ -550,7 +563,8 @@ int pmc_allocate_attr(const struct perf_event_attr *attr, enum pmc_mode mode,
 	    PMC_CAP_USER | PMC_CAP_SYSTEM;
 	pm->ev.scale = 1.0;
 	pm->ev.event = PMC_EV_SOFT_FIRST + PMC_EV_DYN_COUNT - 1;
-	if ((rc = allocate_common(pm, mode, flags, cpu, id, count)) < 0) {
+	/* a Linux extension: Linux's rules, rows shared (multiplexed) */
+	if ((rc = allocate_common(pm, mode, flags, cpu, id, count, 1)) < 0) {
 		free(pm);
 		return leave(rc);
 	}

@@ -204,22 +204,27 @@ static int id_in_use(pmc_id_t id)
  * Choose the PMC's row, hwpmc's way, and so its id.  On classes with a
  * fixed set of counters (strict_rows: the sim's ARMv8 PMU) a row serves
  * either process-mode PMCs (THREAD) or system-mode PMCs (STANDALONE, one per
- * CPU), never both, and disabled rows serve neither.  Unlike hwpmc, more
+ * CPU), never both, and disabled rows serve neither.  On those and on
+ * FreeBSD's SOFT class (hwpmc's 16 rows) an owner has hwpmc's limit
+ * (pmc_can_allocate_row / pmc_can_allocate_rowindex): one process-mode PMC
+ * per row, one system-mode PMC per row and CPU; past it PMCALLOCATE is
+ * EINVAL.  With share (sessions, pmc_allocate_attr: Linux's rules) more
  * process-mode PMCs than rows may exist: they share rows and the backend
  * multiplexes them, as Linux does.  Other classes are virtual: any row.
  */
-int pmc__pick_row(struct pmc *pm, pmc_id_t *id)
+int pmc__pick_row(struct pmc *pm, pmc_id_t *id, int share)
 {
 	int ci = pmc__class_index(pm->ev.pclass);
 	int strict = ci >= 0 && pmc__g.m.strict_rows[ci];
 	int num = ci >= 0 ? (int)pmc__g.m.classes[ci].pm_num : 0;
+	int limited = ci >= 0 && (strict || (pm->ev.pclass == PMC_CLASS_SOFT && !share));
 	int cpu = PMC_IS_SYSTEM_MODE(pm->mode) ? pm->cpu : PMC_CPU_ANY;
 
 	for (int r = 0; r < 256; r++) {
 		pmc_id_t cand = PMC_ID_MAKE_ID(cpu, pm->mode, pm->ev.pclass, r);
 		if (id_in_use(cand))
 			continue;
-		if (strict) {
+		if (limited) {
 			if (num == 0)
 				break;
 			int hr = r % num;
@@ -228,6 +233,14 @@ int pmc__pick_row(struct pmc *pm, pmc_id_t *id)
 					break;
 				if (pmc__row_use(ci, hr, pm->cpu) != PMC_DISP_FREE)
 					continue;
+			} else if (!share) {
+				/* hwpmc: a row without a system-mode PMC (or an
+				 * administrator's disable) and without one of the
+				 * owner's process-mode PMCs */
+				if (r >= num)
+					break;
+				if (pmc__row_use(ci, hr, -1) != PMC_DISP_FREE)
+					continue;
 			} else if (pmc__row_use(ci, hr, -1) == PMC_DISP_STANDALONE) {
 				continue;
 			}
@@ -235,13 +248,14 @@ int pmc__pick_row(struct pmc *pm, pmc_id_t *id)
 		*id = cand;
 		return 0;
 	}
-	if (strict)
-		pmc__set_reason("no %s counter row is free for a %s-mode PMC%s (rows used by "
-		    "the other scope or disabled)", pmc_name_of_class(pm->ev.pclass),
+	if (limited)
+		pmc__set_reason("no %s counter row is free for a %s-mode PMC%s (each row "
+		    "holds one of this process's process-mode PMCs, or its system-mode "
+		    "PMCs, one per CPU; rows used by the other scope or disabled serve "
+		    "neither)", pmc_name_of_class(pm->ev.pclass),
 		    PMC_IS_SYSTEM_MODE(pm->mode) ? "system" : "process",
 		    PMC_IS_SYSTEM_MODE(pm->mode) ? " on this CPU" : "");
 	else
 		pmc__set_reason("too many PMCs in class %s", pmc_name_of_class(pm->ev.pclass));
 	return -EINVAL;
 }
-

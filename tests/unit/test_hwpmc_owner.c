@@ -224,6 +224,74 @@ static void test_log_write_error_keeps_what_was_written(void **s)
 	assert_int_equal(ud, 42);
 }
 
+/* The number of rows of class c (pmc_cpuinfo), 0 if not listed. */
+static int class_rows(enum pmc_class c)
+{
+	const struct pmc_cpuinfo *ci;
+	assert_int_equal(pmc_cpuinfo(&ci), 0);
+	for (uint32_t i = 0; i < ci->pm_nclass; i++)
+		if (ci->pm_classes[i].pm_class == c)
+			return (int)ci->pm_classes[i].pm_num;
+	return 0;
+}
+
+/*
+ * hwpmc's per-owner row limit (pmc_can_allocate_row, _rowindex,
+ * PMC_OP_PMCALLOCATE): one process-mode PMC per row of the class, one
+ * system-mode PMC per row and CPU, a row serving one scope; past that
+ * EINVAL.  FreeBSD's exhaust_then_release_reverse, with SOFT PMCs: the
+ * allocations stop at the class's rows and every release succeeds in
+ * reverse order.
+ */
+static void test_soft_row_limit(void **s)
+{
+	pmc_id_t ids[64], sc, more;
+	int rows = class_rows(PMC_CLASS_SOFT), n = 0;
+	(void)s;
+
+	assert_true(rows > 0 && rows < 64);
+	while (n < 64 && pmc_allocate(n % 3 ? "SOFT-CLOCK.HARD" : "SOFT-PAGE_FAULT.ALL",
+	    n % 2 ? PMC_MODE_TS : PMC_MODE_TC, 0, PMC_CPU_ANY, &ids[n], 1000) == 0) {
+		assert_int_equal(PMC_ID_TO_CLASS(ids[n]), PMC_CLASS_SOFT);
+		assert_int_equal(PMC_ID_TO_ROWINDEX(ids[n]), n);
+		n++;
+	}
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(n, rows);
+	/* every row is THREAD: no system-mode PMC either */
+	EXPECT_ERRNO(pmc_allocate("SOFT-CLOCK.HARD", PMC_MODE_SC, 0, 0, &sc, 0), EINVAL);
+	for (int i = n - 1; i >= 0; i--)
+		assert_int_equal(pmc_release(ids[i]), 0);
+
+	/* system mode: one per row on each CPU */
+	for (n = 0; n < rows; n++)
+		assert_int_equal(pmc_allocate("SOFT-CLOCK.HARD", PMC_MODE_SC, 0, 0, &ids[n], 0), 0);
+	EXPECT_ERRNO(pmc_allocate("SOFT-CLOCK.HARD", PMC_MODE_SC, 0, 0, &sc, 0), EINVAL);
+	if (pmc_ncpu() > 1) {
+		assert_int_equal(pmc_allocate("SOFT-CLOCK.HARD", PMC_MODE_SC, 0, 1, &sc, 0), 0);
+		assert_int_equal(PMC_ID_TO_ROWINDEX(sc), 0);
+		assert_int_equal(pmc_release(sc), 0);
+	}
+	/* STANDALONE rows serve no process-mode PMC */
+	EXPECT_ERRNO(pmc_allocate("SOFT-CLOCK.HARD", PMC_MODE_TC, 0, PMC_CPU_ANY, &more, 0), EINVAL);
+	for (int i = 0; i < n; i += 2)
+		assert_int_equal(pmc_release(ids[i]), 0);
+	/* a row freed on every CPU is FREE again: a process-mode PMC takes it */
+	assert_int_equal(pmc_allocate("SOFT-CLOCK.HARD", PMC_MODE_TC, 0, PMC_CPU_ANY, &more, 0), 0);
+	assert_int_equal(PMC_ID_TO_ROWINDEX(more), 0);
+	assert_int_equal(pmc_release(more), 0);
+	for (int i = 1; i < n; i += 2)
+		assert_int_equal(pmc_release(ids[i]), 0);
+
+	/* Linux's software events are SOFT PMCs too: the same rows */
+	for (n = 0; n < rows; n++)
+		assert_int_equal(pmc_allocate(n % 2 ? "cpu-clock" : "page-faults", PMC_MODE_TC, 0,
+		    PMC_CPU_ANY, &ids[n], 0), 0);
+	EXPECT_ERRNO(pmc_allocate("task-clock", PMC_MODE_TC, 0, PMC_CPU_ANY, &more, 0), EINVAL);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(pmc_release(ids[i]), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_ts_on_owner_with_log_samples),
 		cmocka_unit_test(test_log_write_error_at_flush),
 		cmocka_unit_test(test_log_write_error_keeps_what_was_written),
+		cmocka_unit_test(test_soft_row_limit),
 	};
 	return cmocka_run_group_tests(tests, pmc_test_setup, pmc_test_teardown);
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "pmc.h"
+#include "core/internal.h"
 
 static int ncpu, nrows, armv8;   /* armv8: first global row of the class */
 
@@ -134,9 +135,28 @@ static void test_exhaustion(void **s)
 	assert_int_equal(errno, EINVAL);
 	for (int i = 0; i < n; i++)
 		assert_int_equal(pmc_release(ids[i]), 0);
-	/* Process mode: more PMCs than rows share them (multiplexed). */
-	for (int i = 0; i < 12; i++)
-		assert_int_equal(pmc_allocate("cycles", PMC_MODE_TC, 0, PMC_CPU_ANY, &tc[i], 0), 0);
+	/* Process mode, hwpmc's per-owner limit (pmc_can_allocate_rowindex):
+	 * one PMC per row, whatever its mode (TC and TS share rows), then
+	 * EINVAL (PMCALLOCATE found no row). */
+	for (int i = 0; i < nrows; i++)
+		assert_int_equal(pmc_allocate("cycles", i % 2 ? PMC_MODE_TS : PMC_MODE_TC, 0,
+		    PMC_CPU_ANY, &tc[i], 100000), 0);
+	errno = 0;
+	assert_int_equal(pmc_allocate("cycles", PMC_MODE_TC, 0, PMC_CPU_ANY, &tc[nrows], 0), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(pmc_errmsg(), "row"));
+	errno = 0;
+	assert_int_equal(pmc_allocate("instructions", PMC_MODE_TS, 0, PMC_CPU_ANY, &tc[nrows],
+	    100000), -1);
+	assert_int_equal(errno, EINVAL);
+	/* a released row is free again, whichever it was */
+	assert_int_equal(pmc_release(tc[3]), 0);
+	assert_int_equal(pmc_allocate("instructions", PMC_MODE_TC, 0, PMC_CPU_ANY, &tc[3], 0), 0);
+	assert_int_equal(PMC_ID_TO_ROWINDEX(tc[3]), 3);
+	/* Linux's rules (sessions): more PMCs than rows share them (multiplexed). */
+	for (int i = nrows; i < 12; i++)
+		assert_int_equal(pmc__allocate_shared("cycles", PMC_MODE_TC, 0, PMC_CPU_ANY,
+		    &tc[i], 0), 0);
 	for (int i = 0; i < 12; i++)
 		for (int j = i + 1; j < 12; j++)
 			assert_true(tc[i] != tc[j]);                    /* ids stay unique */
@@ -145,8 +165,13 @@ static void test_exhaustion(void **s)
 	errno = 0;
 	assert_int_equal(pmc_allocate("cycles", PMC_MODE_SC, 0, 3, &ids[0], 0), -1);
 	assert_int_equal(errno, EINVAL);
-	for (int i = 0; i < 12; i++)
+	errno = 0;
+	assert_int_equal(pmc_allocate("cycles", PMC_MODE_TC, 0, PMC_CPU_ANY, &ids[0], 0), -1);
+	assert_int_equal(errno, EINVAL);
+	for (int i = 11; i >= 0; i--)                           /* any order */
 		assert_int_equal(pmc_release(tc[i]), 0);
+	for (int r = 0; r < nrows; r++)
+		assert_int_equal(disp(3, r, NULL), PMC_DISP_FREE);
 }
 
 static void test_admin(void **s)
