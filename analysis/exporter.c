@@ -149,7 +149,7 @@ static int open_event(struct exporter *e, const struct exporter_opts *o, int ev)
 			for (int c = 0; c < ncpu; c++) {
 				if (o->cpus && (c >= o->ncpus_set || !o->cpus[c]))
 					continue;
-				if (pmc_allocate(spec, PMC_MODE_SC, 0, c, &id, 0) < 0) {
+				if (pmc_allocate_shared(spec, PMC_MODE_SC, 0, c, &id, 0) < 0) {
 					if (errno == ENXIO && !o->cpus)
 						continue;        /* an offline CPU */
 					snprintf(e->why, sizeof(e->why), "%s", pmc_errmsg());
@@ -170,7 +170,7 @@ static int open_event(struct exporter *e, const struct exporter_opts *o, int ev)
 		return 0;
 	}
 	for (int i = 0; i < o->npids; i++) {
-		if (pmc_allocate(spec, PMC_MODE_TC, PMC_F_DESCENDANTS, PMC_CPU_ANY, &id, 0) < 0) {
+		if (pmc_allocate_shared(spec, PMC_MODE_TC, PMC_F_DESCENDANTS, PMC_CPU_ANY, &id, 0) < 0) {
 			snprintf(e->why, sizeof(e->why), "%s", pmc_errmsg());
 			return -1;
 		}

@@ -2018,6 +2018,17 @@ int pmc_allocate_attr(const struct perf_event_attr *_attr, enum pmc_mode _mode,
     uint32_t _flags, int _cpu, pmc_id_t *_pmcid, uint64_t count);
 
 /*
+ * pmc_allocate_shared — pmc_allocate with Linux's rules for rows: past
+ * hwpmc's limit for an owner (one process-mode PMC per row of a class with
+ * fixed counters or of SOFT, one system-mode PMC per row and CPU), PMCs
+ * share rows and the kernel multiplexes them, as perf's events
+ * (pmc_read_ext's pm_enabled/pm_running say by how much).  pmc_session_*
+ * and pmc_allocate_attr allocate so.
+ */
+int pmc_allocate_shared(const char *_ctrspec, enum pmc_mode _mode, uint32_t _flags,
+    int _cpu, pmc_id_t *_pmcid, uint64_t _count);
+
+/*
  * pmc_event_split — split an event list ("cycles,instructions:u,msr/tsc/")
  * the way every pmc command does: on commas, except inside pmu/.../ and
  * {...}; hwpmc's qualifiers ("instructions,usr") stay with their event.

@@ -81,14 +81,6 @@ int pmc__class_index(enum pmc_class c);
 int pmc__hw_row(const struct pmc *pm, int num);
 enum pmc_disp pmc__row_use(int ci, int r, int cpu);
 int pmc__pick_row(struct pmc *pm, pmc_id_t *id, int share);
-/*
- * pmc_allocate with Linux's rules for rows: past the owner's hwpmc limit
- * (one process-mode PMC per row of a class, one system-mode PMC per row
- * and CPU) PMCs share rows and the kernel multiplexes them, as perf's
- * events do.  Sessions (core/session.c) allocate so (core/pmc.c).
- */
-int pmc__allocate_shared(const char *spec, enum pmc_mode mode, uint32_t flags, int cpu,
-    pmc_id_t *id, uint64_t count);
 /* Targets pmc_spawn() created and not yet released (core/spawn.c). */
 int pmc__spawn_pending(pid_t pid);
 /* The command execs now: reopen the counters of PMCs not running (pmc.c). */

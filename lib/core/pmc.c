@@ -534,7 +534,7 @@ int pmc_allocate(const char *spec, enum pmc_mode mode, uint32_t flags, int cpu,
 	return allocate_spec(spec, mode, flags, cpu, id, count, 0);
 }
 
-int pmc__allocate_shared(const char *spec, enum pmc_mode mode, uint32_t flags, int cpu,
+int pmc_allocate_shared(const char *spec, enum pmc_mode mode, uint32_t flags, int cpu,
     pmc_id_t *id, uint64_t count)
 {
 	return allocate_spec(spec, mode, flags, cpu, id, count, 1);

@@ -5,16 +5,15 @@
  * started, read and stopped together.  libperf's evlist over perf's
  * util/target.c is the model; `pmc record` and `pmc top` sample through
  * it, `pmc stat` counts through it, and a library user gets the same.
- * Built on the public calls (each sets errno and the reason pmc_errmsg()
- * returns), but for pmc__allocate_shared: a session's PMCs share rows past
- * hwpmc's per-owner limit, multiplexed, as perf's events.
+ * Built on the public calls only (each sets errno and the reason
+ * pmc_errmsg() returns); its PMCs are pmc_allocate_shared's, multiplexed
+ * past hwpmc's rows as perf's events.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pmc.h"
-#include "core/internal.h"
 
 struct session_pmc {
 	pmc_id_t id;
@@ -111,7 +110,7 @@ static int alloc_one(struct pmc_session *s, const char *spec, int offcpu, enum p
 {
 	pmc_id_t id;
 
-	if (pmc__allocate_shared(spec, mode, flags, cpu, &id, s->o.ps_period) < 0)
+	if (pmc_allocate_shared(spec, mode, flags, cpu, &id, s->o.ps_period) < 0)
 		return -1;
 	if (configure(s, id, offcpu) < 0) {
 		int e = errno;

@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "pmc.h"
-#include "core/internal.h"
 #include "helpers/pmc_test.h"
 
 #define NCPU 1
@@ -132,7 +131,7 @@ static void group_round(int member_first, int start_member_first)
 	assert_int_equal(pmc_allocate("instructions", PMC_MODE_TC, 0, PMC_CPU_ANY, &m1, 0), 0);
 	assert_int_equal(pmc_allocate("instructions", PMC_MODE_TC, 0, PMC_CPU_ANY, &m2, 0), 0);
 	/* a fourth PMC on three rows: past hwpmc's limit, shared (Linux's rules) */
-	assert_int_equal(pmc__allocate_shared("branches", PMC_MODE_TC, 0, PMC_CPU_ANY, &other, 0), 0);
+	assert_int_equal(pmc_allocate_shared("branches", PMC_MODE_TC, 0, PMC_CPU_ANY, &other, 0), 0);
 	assert_int_equal(pmc_group(l, m1), 0);
 	assert_int_equal(pmc_group(l, m2), 0);
 	if (member_first) {

@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "pmc.h"
-#include "core/internal.h"
 
 static int ncpu, nrows, armv8;   /* armv8: first global row of the class */
 
@@ -155,7 +154,7 @@ static void test_exhaustion(void **s)
 	assert_int_equal(PMC_ID_TO_ROWINDEX(tc[3]), 3);
 	/* Linux's rules (sessions): more PMCs than rows share them (multiplexed). */
 	for (int i = nrows; i < 12; i++)
-		assert_int_equal(pmc__allocate_shared("cycles", PMC_MODE_TC, 0, PMC_CPU_ANY,
+		assert_int_equal(pmc_allocate_shared("cycles", PMC_MODE_TC, 0, PMC_CPU_ANY,
 		    &tc[i], 0), 0);
 	for (int i = 0; i < 12; i++)
 		for (int j = i + 1; j < 12; j++)
