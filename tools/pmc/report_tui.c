@@ -36,7 +36,8 @@ static const char *const help_lines[] = {
 	"  a                              annotate the function (Tab: the next hottest line)",
 	"  t / d / c                      zoom into the thread / binary / command",
 	"  Esc, Backspace                 back out of a zoom (or the filter)",
-	"  s                              sort keys (comm,pid,tid,dso,sym,srcline,cpu)",
+	"  s                              sort keys (comm,pid,tid,dso,sym,srcline,cpu;",
+	"                                 Ctrl-U clears the line)",
 	"  /                              keep symbols containing a string (empty: all)",
 	"  Tab                            the next event (a recording with several)",
 	"  ?                              this help",
@@ -148,7 +149,8 @@ static void draw_list(struct tui *u)
 			continue;
 		}
 		const struct browse_row *w = &b->rows[i];
-		char mark = browse__is_open(b, i) ? '-' : browse__can_open(b, i) ? '+' : ' ';
+		/* an entry whose call graph holds nothing more has no mark */
+		char mark = !browse__can_open(b, i) ? ' ' : browse__is_open(b, i) ? '-' : '+';
 		browse__row_text(b, i, text, sizeof(text));
 		if (w->node == BROWSE_ENTRY) {
 			const struct hist_entry *he = &b->h.e[w->entry];
@@ -359,6 +361,8 @@ static void prompt_key(struct tui *u, int k)
 	}
 	if ((k == 0x7f || k == 0x08) && u->ninput)
 		u->ninput--;
+	else if (k == 0x15)            /* Ctrl-U: the whole line */
+		u->ninput = 0;
 	else if (k >= 0x20 && k < 0x7f && u->ninput + 1 < sizeof(u->input))
 		u->input[u->ninput++] = (char)k;
 	u->input[u->ninput] = 0;
