@@ -57,12 +57,16 @@ LDLIBS_TEST:= -lcmocka
 # overhead (docs/BENCHMARKS.md, "Start-up").  libpmc itself stays shared
 # (pmc links it through its public API), with its own zstd.
 # PMC_STATIC_DEPS=0 links everything dynamically.
+# The full-screen commands (top, report --tui) read what the terminal can
+# do from terminfo: ncurses' libtinfo (Debian's libncurses-dev), linked
+# with the others (tools/pmc/term.c; docs/architecture.md "The terminal").
+LDLIBS_TERM := -ltinfo
 PMC_STATIC_DEPS ?= 1
 ifeq ($(PMC_STATIC_DEPS),1)
-LDLIBS_TOOL := -Wl,-Bstatic -Wl,--start-group $(LDLIBS_ANA) -lzstd -llzma -lbz2 \
+LDLIBS_TOOL := -Wl,-Bstatic -Wl,--start-group $(LDLIBS_ANA) $(LDLIBS_TERM) -lzstd -llzma -lbz2 \
                -Wl,--end-group -Wl,-Bdynamic -lpthread -lm
 else
-LDLIBS_TOOL := $(LDLIBS_ANA) $(LDLIBS_LIB)
+LDLIBS_TOOL := $(LDLIBS_ANA) $(LDLIBS_TERM) $(LDLIBS_LIB)
 endif
 
 # The layers (docs/architecture.md "Layers").  SEES_x lists the lib/

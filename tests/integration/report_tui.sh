@@ -141,16 +141,143 @@ wait_for '^Samples: ' >/dev/null
 T send-keys -t tui Enter
 wait_for '^ +- +[0-9.]+% +__libc_start_call_main' >/dev/null
 awk '/\[\.\] hot60$/ { e = 1; next } e && /^[-+] +[0-9.]+%/ { exit }
-  e && /%/ { print $3 }' "$TMP/pane" >"$TMP/tui.names"
+  e && /%/ { print $(NF - 1) }' "$TMP/pane" >"$TMP/tui.names"
 check "-g caller: Enter shows hot60's chain as report -g caller ($(tr '\n' ' ' <"$TMP/tui.names"))" \
   bash -c "test -s '$TMP/tui.names' && cmp -s '$TMP/gc.names' '$TMP/tui.names'"
-hs=$(awk '/ hot60  \[work603010\]/ { print $2; exit }' "$TMP/pane")
+# (the chain's last frame has no mark: nothing more to open)
+hs=$(awk '/ hot60  \[work603010\]/ { match($0, /[0-9.]+%/); print substr($0, RSTART, RLENGTH); exit }' "$TMP/pane")
 check "-g caller: the chain's hot60 at its entry's share ($hs, $hshare)" test "$hs" = "$hshare"
 T send-keys -t tui q
 wait_for 'EXIT-0' >/dev/null
 
-# SIGTERM, and a crash signal: the terminal given back too
-for sig in TERM SEGV; do
+# the keys not tried above, on the same recording
+T send-keys -t tui "clear; $PMC report -i $TMP/a.log; echo EXIT-\$?" Enter
+wait_for '^Samples: ' >/dev/null
+last=$(awk '/Samples +Command/ { t = 1; next } t && /%/ { l = $NF } END { print l }' "$TMP/text.txt")
+T send-keys -t tui End
+sel_is() { selected | grep -q " $1\$"; }
+check "End: the last row selected ($last)" wait_until sel_is "$last"
+T send-keys -t tui Home
+check "Home: hot60 selected again" wait_until sel_is hot60
+T send-keys -t tui PgDn
+pg_moved() { ! sel_is hot60; }
+check "PgDn: a page down" wait_until pg_moved
+T send-keys -t tui Home E
+opened() { test "$(grep -Ec '^- +[0-9.]+%' "$TMP/pane")" -ge 3; }
+check "E: every entry's call graph open (hot60, warm30, cold10)" wait_until opened
+T send-keys -t tui E
+check "E again: all closed" wait_gone '^- +[0-9.]+%'
+T send-keys -t tui e
+check "e: the entry's whole call graph" wait_for '^ +[0-9.]+% +__libc_start_call_main'
+T send-keys -t tui e c
+check "c: zoomed into the command" wait_for "command work603010"
+T send-keys -t tui Escape
+check "Esc: out of the command's zoom" wait_gone "command work603010"
+T send-keys -t tui t
+check "t without a tid key: says to sort by tid" wait_for "no thread to zoom into: sort by tid"
+T send-keys -t tui s C-u t i d , s y m Enter
+check "s tid,sym: the columns Tid and Symbol" wait_until bash -c "grep -Eq 'Samples +Pid:Command +Symbol|Samples +[A-Za-z:]+ +Symbol' '$TMP/pane' && ! grep -q 'Shared Object' '$TMP/pane'"
+T send-keys -t tui Home t
+check "t: zoomed into hot60's thread" wait_for "thread [0-9]+"
+T send-keys -t tui Escape
+check "Esc: out of the thread's zoom" wait_gone ", thread [0-9]+"
+T send-keys -t tui s C-u s y m Enter
+check "s sym: one column, Symbol" wait_until bash -c "grep -Eq 'Samples +Symbol' '$TMP/pane' && ! grep -q 'Command' '$TMP/pane'"
+rm -f "$TMP/stty2"
+T send-keys -t tui C-c
+check "Ctrl-C: quits" wait_for 'EXIT-'
+T send-keys -t tui "stty -a >$TMP/stty2" Enter
+wait_until test -s "$TMP/stty2"
+check "Ctrl-C: stty -a as before" bash -c "diff <(sed 's/rows [0-9]*; columns [0-9]*;//' '$TMP/stty1') <(sed 's/rows [0-9]*; columns [0-9]*;//' '$TMP/stty2')"
+check "Ctrl-C: the cursor visible" test "$(T display -p -t tui '#{cursor_flag}')" = 1
+check "Ctrl-C: the alternate screen off" test "$(T display -p -t tui '#{alternate_on}')" = 0
+
+# --children: main's inclusive share as the text report's
+"$PMC" report -i "$TMP/a.log" --children --stdio --color never >"$TMP/ch.txt"
+cmain=$(awk '$NF == "main" && $1 ~ /%$/ { print $1; exit }' "$TMP/ch.txt")
+T send-keys -t tui "clear; $PMC report --children -i $TMP/a.log; echo EXIT-\$?" Enter
+check "--children: the Children column" wait_for '^ +Children +Self +Samples'
+T send-keys -t tui / m a i n Enter
+wait_for "symbols 'main'" >/dev/null
+tmain=$(awk '$NF == "main" && $2 ~ /%$/ { print $2; exit }' "$TMP/pane")
+check "--children: main's children share as report --children's ($tmain, $cmain)" \
+  test -n "$cmain" -a "$tmain" = "$cmain"
+T send-keys -t tui q
+wait_for 'EXIT-0' >/dev/null
+
+# several events: Tab goes from one to the next; each event's rows are the
+# text report's of that event
+two_first() {   # the first row of event $1 in $TMP/two.txt: share and symbol
+  awk -v ev="$1" '/^# Event: / { e = ($3 == ev); next } e && $1 ~ /%$/ { print $1, $NF; exit }' \
+    "$TMP/two.txt"; }
+first_row() { rows | head -1 | awk '{ print $2, $NF }'; }
+if "$PMC" record -q -g -e cpu-clock,page-faults -F 4000 -o "$TMP/two.log" -f -- \
+    "$W/work603010" 20 >/dev/null 2>&1; then
+  "$PMC" report -i "$TMP/two.log" --stdio --color never >"$TMP/two.txt"
+  T send-keys -t tui "clear; $PMC report -i $TMP/two.log; echo EXIT-\$?" Enter
+  check "two events: the first one's header, Tab offered" wait_for "^Samples: [0-9,]+ of event '[a-z-]+' \(Tab: next\)"
+  ev1=$(sed -n "s/^Samples: [0-9,]* of event '\([a-z-]*\)'.*/\1/p" "$TMP/pane" | head -1)
+  check "two events: $ev1's first row as the text report's ($(first_row); $(two_first "$ev1"))" \
+    test "$(first_row)" = "$(two_first "$ev1")"
+  T send-keys -t tui Tab
+  check "Tab: the other event" wait_gone "of event '$ev1'"
+  ev2=$(sed -n "s/^Samples: [0-9,]* of event '\([a-z-]*\)'.*/\1/p" "$TMP/pane" | head -1)
+  check "Tab: $ev2's first row as the text report's ($(first_row); $(two_first "$ev2"))" \
+    test -n "$ev2" -a "$(first_row)" = "$(two_first "$ev2")"
+  T send-keys -t tui Tab
+  check "Tab again: back to $ev1" wait_for "of event '$ev1'"
+  T send-keys -t tui q
+  wait_for 'EXIT-0' >/dev/null
+else
+  skip "two events" "pmc record -e cpu-clock,page-faults failed here"
+fi
+
+# --wall: the on- and off-CPU time of a 'pmc record --off-cpu' log as one
+# event, the text report's rows
+if "$PMC" record -q -g --off-cpu -o "$TMP/off.log" -f -- sh -c "$W/work603010 10; sleep 0.3" \
+    >/dev/null 2>&1; then
+  "$PMC" report -i "$TMP/off.log" --wall --stdio --color never >"$TMP/two.txt"
+  T send-keys -t tui "clear; $PMC report --wall -i $TMP/off.log; echo EXIT-\$?" Enter
+  check "--wall: the wall-time event" wait_for "^Samples: [0-9,]+ of event 'wall-time'"
+  check "--wall: the first row as the text report's ($(first_row); $(two_first wall-time))" \
+    test "$(first_row)" = "$(two_first wall-time)"
+  T send-keys -t tui q
+  wait_for 'EXIT-0' >/dev/null
+else
+  skip "--wall" "pmc record --off-cpu failed here"
+fi
+
+# perf.data: perf's recording of the same workload, two events
+if ! command -v perf >/dev/null; then
+  skip "perf.data" "perf is not installed (scripts/deps.sh: linux-perf)"
+elif ! perf_record pd -g -e cpu-clock,page-faults -F 4000 -- "$W/work603010" 20; then
+  skip "perf.data" "perf record cannot sample here: $(tail -1 "$TMP/pd.err")"
+else
+  "$PMC" report -i "$TMP/pd.data" --stdio --color never >"$TMP/two.txt"
+  T send-keys -t tui "clear; $PMC report -i $TMP/pd.data; echo EXIT-\$?" Enter
+  wait_for "^Samples: " >/dev/null
+  grep -q "of event 'cpu-clock'" "$TMP/pane" || T send-keys -t tui Tab
+  check "perf.data: the cpu-clock event" wait_for "^Samples: [0-9,]+ of event 'cpu-clock' \(Tab: next\)"
+  check "perf.data: hot60 first, as the text report ($(first_row); $(two_first cpu-clock))" \
+    test "$(first_row)" = "$(two_first cpu-clock)"
+  T send-keys -t tui Enter
+  check "perf.data: Enter shows hot60's caller main" wait_for '^ +- +[0-9.]+% +main  \[work603010\]'
+  T send-keys -t tui q
+  wait_for 'EXIT-0' >/dev/null
+fi
+
+# a terminal that terminfo cannot draw on (TERM=dumb): the text report by
+# default, and --tui says why
+T send-keys -t tui "clear; TERM=dumb $PMC report -i $TMP/a.log --color never --sym hot60 --comm work603010; echo DUMB-\$?" Enter
+check "TERM=dumb: the text report" wait_for '^DUMB-0'
+check "TERM=dumb: hot60's text row" grep -Eq '^ +[0-9.]+% +[0-9]+ +work603010 .*\[\.\] hot60$' "$TMP/pane"
+T send-keys -t tui "clear; TERM=dumb $PMC report --tui -i $TMP/a.log 2>$TMP/dumb.err; echo DUMB-\$((40+2))-\$?" Enter
+check "TERM=dumb --tui: exit 2" wait_for '^DUMB-42-2'
+check "TERM=dumb --tui: says why" grep -q "cannot place the cursor" "$TMP/dumb.err"
+
+# SIGTERM, and crash signals: the terminal given back too
+T send-keys -t tui "ulimit -c 0" Enter
+for sig in TERM SEGV ABRT; do
   rm -f "$TMP/stty1" "$TMP/stty2"
   T send-keys -t tui "clear; stty -a >$TMP/stty1; $PMC report -i $TMP/a.log & echo PID-\$!; fg; stty -a >$TMP/stty2" Enter
   wait_for '^Samples: ' >/dev/null

@@ -206,4 +206,28 @@ check "Ctrl-C: the shell's screen is back" wait_for 'SHELL-READY'
 check "Ctrl-C: the command is not left running (${wp:-none})" wait_until gone "${wp:-0}"
 check "Ctrl-C: nothing left under the pane's shell" wait_until no_children
 
+# SIGTERM, and a crash signal (SIGABRT): the terminal given back as it was
+# (tools/pmc/term.c: terminfo's way back, written by the crash handler)
+T send-keys -t top "ulimit -c 0" Enter
+for sig in TERM ABRT; do
+  rm -f "$TMP/stty1" "$TMP/stty2"
+  T send-keys -t top "clear; stty -a >$TMP/stty1; $PMC top -e cpu-clock -d 0.5 -- $TMP/topwork 100000; stty -a >$TMP/stty2" Enter
+  wait_for 'hot60' >/dev/null
+  wp=$(workload_pid); WPIDS="$WPIDS $wp"
+  pid=$(pgrep -P "$(pane_pid)" -x pmc | head -1)
+  kill -s $sig "${pid:-0}" 2>/dev/null
+  wait_until test -s "$TMP/stty2"
+  check "SIG$sig: stty -a as before" cmp -s "$TMP/stty1" "$TMP/stty2"
+  check "SIG$sig: the cursor visible" test "$(T display -p -t top '#{cursor_flag}')" = 1
+  check "SIG$sig: the alternate screen off" test "$(T display -p -t top '#{alternate_on}')" = 0
+  # a top that crashed could not end its command
+  [ -n "$wp" ] && kill -KILL "$wp" 2>/dev/null
+done
+
+# a terminal terminfo cannot draw on (TERM=dumb): the plain-text blocks
+T send-keys -t top "clear; TERM=dumb $PMC top -l 1 -e cpu-clock -d 0.5 -- $TMP/topwork 100000; echo TOP-DUMB-\$((40+3))" Enter
+check "TERM=dumb: top ends" wait_for '^TOP-DUMB-43$'
+check "TERM=dumb: plain blocks, no key line" bash -c "grep -q 'Overhead' '$TMP/pane' && ! grep -q 'q quit' '$TMP/pane'"
+check "TERM=dumb: never the alternate screen" test "$(T display -p -t top '#{alternate_on}')" = 0
+
 done_testing

@@ -213,11 +213,7 @@ static void emit(struct out *w, int reverse, const char *fmt, ...)
 	}
 	if (w->line >= w->rows)
 		return;
-	if (w->cols > 0 && (int)strlen(buf) > w->cols)
-		buf[w->cols] = '\0';
-	fprintf(w->f, "\033[%d;1H%s%s\033[K%s", w->line + 1, reverse ? "\033[7m" : "", buf,
-	    reverse ? "\033[m" : "");
-	w->line++;
+	term_line(w->line++, reverse, buf, w->cols);
 }
 
 static void draw(struct top *t)
@@ -324,7 +320,7 @@ static void draw(struct top *t)
 	if (!t->h.n)
 		emit(&w, 0, "%s", t->paused ? "(paused)" : "(no samples yet)");
 	if (t->tty) {
-		fputs("\033[J", stdout);
+		term_clear_below(w.line);
 		w.line = w.rows - 1;
 		emit(&w, 1, "q quit  s sort  Up/Down select  Enter/z zoom  t thread  d dso  "
 		    "Esc back  p pause%s", st.nev > 1 ? "  e event" : "");
@@ -608,7 +604,7 @@ int cmd_top(int argc, char **argv)
 			t.refreshes++;
 		}
 		if (t.tty && term_resized()) {
-			fputs("\033[2J", stdout);
+			term_clear();
 			draw(&t);
 		}
 		int ms = (int)((next - now) / 1000000ull);

@@ -36,7 +36,8 @@ static const char *const help_lines[] = {
 	"  a                              annotate the function (Tab: the next hottest line)",
 	"  t / d / c                      zoom into the thread / binary / command",
 	"  Esc, Backspace                 back out of a zoom (or the filter)",
-	"  s                              sort keys (comm,pid,tid,dso,sym,srcline,cpu)",
+	"  s                              sort keys (comm,pid,tid,dso,sym,srcline,cpu;",
+	"                                 Ctrl-U clears the line)",
 	"  /                              keep symbols containing a string (empty: all)",
 	"  Tab                            the next event (a recording with several)",
 	"  ?                              this help",
@@ -70,8 +71,8 @@ struct tui {
 
 /* ---- drawing ---------------------------------------------------------- */
 
-/* One screen line: at most cols columns (bytes: names are printable), the
- * rest cleared. */
+/* One screen line (term_line): at most cols columns (bytes: names are
+ * printable), the rest cleared. */
 static void line(struct tui *u, int reverse, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void line(struct tui *u, int reverse, const char *fmt, ...)
@@ -93,16 +94,9 @@ static void line(struct tui *u, int reverse, const char *fmt, ...)
 		while (o % 8);
 	}
 	buf[o] = 0;
-	if ((int)strlen(buf) > u->cols)
-		buf[u->cols] = 0;
 	if (u->y >= u->rows)
 		return;
-	/* placed, never a newline: the last line must not scroll */
-	printf("\033[%d;1H%s", ++u->y, reverse ? "\033[7m" : "");
-	fputs(buf, stdout);
-	if (reverse)
-		printf("%*s\033[0m", u->cols - (int)strlen(buf), "");
-	fputs("\033[K", stdout);
+	term_line(u->y++, reverse, buf, u->cols);
 }
 
 static void header(struct tui *u)
@@ -155,7 +149,8 @@ static void draw_list(struct tui *u)
 			continue;
 		}
 		const struct browse_row *w = &b->rows[i];
-		char mark = browse__is_open(b, i) ? '-' : browse__can_open(b, i) ? '+' : ' ';
+		/* an entry whose call graph holds nothing more has no mark */
+		char mark = !browse__can_open(b, i) ? ' ' : browse__is_open(b, i) ? '-' : '+';
 		browse__row_text(b, i, text, sizeof(text));
 		if (w->node == BROWSE_ENTRY) {
 			const struct hist_entry *he = &b->h.e[w->entry];
@@ -214,8 +209,7 @@ static void draw(struct tui *u)
 	case M_ANNOTATE: draw_annotate(u); break;
 	default: draw_list(u); break;
 	}
-	if (u->y < u->rows)
-		fputs("\033[J", stdout);    /* nothing below the last line */
+	term_clear_below(u->y);     /* nothing below the last line */
 	fflush(stdout);
 }
 
@@ -367,6 +361,8 @@ static void prompt_key(struct tui *u, int k)
 	}
 	if ((k == 0x7f || k == 0x08) && u->ninput)
 		u->ninput--;
+	else if (k == 0x15)            /* Ctrl-U: the whole line */
+		u->ninput = 0;
 	else if (k >= 0x20 && k < 0x7f && u->ninput + 1 < sizeof(u->input))
 		u->input[u->ninput++] = (char)k;
 	u->input[u->ninput] = 0;
@@ -459,17 +455,16 @@ static int list_key(struct tui *u, int k)
 
 int report_use_tui(int asked, int text_stdout)
 {
-	int term = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	const char *pager = getenv("PMC_PAGER");
 	if (asked == 0)
 		return 0;
+	/* by default on a terminal terminfo can draw on (not TERM=dumb) */
 	if (asked < 0)
-		return text_stdout && term && !(pager && *pager);
+		return text_stdout && !(pager && *pager) && term_usable();
 	if (!text_stdout)
 		cli_usage_error("--tui browses the text report's profile: not with -F or -o");
-	if (!term)
-		cli_usage_error("--tui: standard input and output must be a terminal (--stdio: "
-		    "the text report)");
+	if (!term_usable())
+		cli_usage_error("--tui: %s (--stdio: the text report)", term_why());
 	return 1;
 }
 
@@ -486,7 +481,7 @@ int report_tui(struct profile *p, const struct report_opts *o)
 	cli_catch_stop_signals(on_signal);
 	signal(SIGTSTP, SIG_IGN);     /* a stopped browser would leave the terminal raw */
 	if (term_open() < 0) {
-		cli_warn("--tui: standard input and output must be a terminal (--stdio: text)");
+		cli_warn("--tui: %s (--stdio: the text report)", term_why());
 		browse__free(&u.b);
 		return -1;
 	}
@@ -495,7 +490,7 @@ int report_tui(struct profile *p, const struct report_opts *o)
 		struct pollfd pf = { STDIN_FILENO, POLLIN, 0 };
 		int quit = 0;
 		if (term_resized()) {
-			fputs("\033[2J", stdout);
+			term_clear();
 			draw(&u);
 		}
 		if (poll(&pf, 1, 200) <= 0 || !(pf.revents & (POLLIN | POLLHUP)))
