@@ -19,14 +19,6 @@ cleanup() {
   rm -rf "$TMP"
 }
 trap cleanup EXIT
-served_port() {  # FILE: the port of "serving http://127.0.0.1:PORT/metrics", once printed
-  local i
-  for i in $(seq 1 500); do
-    grep -q 'serving http://' "$1" 2>/dev/null && break
-    sleep 0.05
-  done
-  sed -n 's|.*serving http://127.0.0.1:\([0-9]*\)/metrics.*|\1|p' "$1"
-}
 # connections the exporter on port PORT has accepted and holds open
 established() { awk -v p=":$(printf '%04X' "$1")" '$2 ~ p"$" && $4 == "01"' /proc/net/tcp | wc -l; }
 code() { curl -s -o "$TMP/body" -D "$TMP/head" -w '%{http_code}' "http://127.0.0.1:$1$2"; }
