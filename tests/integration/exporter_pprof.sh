@@ -7,7 +7,8 @@
 # mappings with the binary's build id (readelf's); --call-graph dwarf gives
 # whole stacks.  The HTTP side: bad seconds/hz get 400 with the reason, a
 # second request while one runs gets 429 and Retry-After, /metrics answers
-# during a profile, a client that goes away frees the profiler at once.
+# during a profile, a client that goes away frees the profiler at once; an
+# idle target's profile has no samples but its sample types.
 . "$(dirname "$0")/lib.sh"
 
 W=$TMP/w
@@ -157,6 +158,22 @@ check "after its client went, the profile was cancelled: the next one is answere
 check "the content type is application/octet-stream" grep -qi '^Content-Type: application/octet-stream' "$TMP/head"
 kill -TERM "$XPID"; wait "$XPID"; rc=$?
 check "SIGTERM: exit 0 ($rc)" test "$rc" = 0
+
+# ---- an idle process: a profile without samples still says what it is of -------------
+sleep 1000 & SPID=$!; PIDS+=("$SPID")
+"$PMC" exporter -e cpu-clock -p "$SPID" -L 127.0.0.1:0 2>"$TMP/i.err" &
+IPID=$!; PIDS+=("$IPID")
+iport=$(served_port "$TMP/i.err")
+c=$(code "$iport" "$P?seconds=1")
+cp "$TMP/body" "$TMP/idle.pb.gz"
+if [ -n "$HAVE_GO" ]; then
+  go tool pprof -raw "$TMP/idle.pb.gz" >"$TMP/idle.txt" 2>&1
+  check "an idle process: 200 ($c), no samples, its sample types (cpu-clock nanoseconds)" \
+      sh -c "[ '$c' = 200 ] && grep -q '^samples/count cpu-clock/nanoseconds' '$TMP/idle.txt'"
+else
+  check "an idle process: 200 ($c)" test "$c" = 200
+fi
+kill -TERM "$IPID"; wait "$IPID"; kill "$SPID"; wait "$SPID" 2>/dev/null
 
 # ---- --call-graph dwarf: whole stacks from the sampled user stack ---------------------
 "$PMC" exporter -e cpu-clock -p "$WPID" --call-graph dwarf -L 127.0.0.1:0 2>"$TMP/d.err" &
