@@ -331,9 +331,10 @@ void xprofile__handle(struct xprofile *x, const struct httpd_request *rq,
 		hz = maxhz;                /* -F above what the kernel now allows */
 	if (x->running) {
 		uint64_t now = pmc__mono_ns();
-		/* the rest of its sampling, and a second to symbolize */
-		unsigned long long left = x->end_ns > now ? (x->end_ns - now + 999999999) /
-		    1000000000 : 0;
+		/* the rest of its sampling (none once cancelled), and a second
+		 * to symbolize */
+		unsigned long long left = x->end_ns > now && !x->cancelled ?
+		    (x->end_ns - now + 999999999) / 1000000000 : 0;
 		snprintf(retry, sizeof(retry), "Retry-After: %llu\r\n", left + 1);
 		rs->status = 429;
 		rs->headers = retry;
