@@ -133,6 +133,13 @@ static int gzwrite_all(FILE *f, const uint8_t *buf, size_t len)
 int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 {
 	int evs[256], nev = report__events(p, evs, 256), rc = -1;
+	/* no samples at all (an idle target): the sampled events still give
+	 * the sample types, so that the profile says what it is of, as Go's
+	 * empty CPU profile does (fleet profilers take it as a valid one) */
+	if (nev == 0)
+		for (size_t i = 0; i < p->nev && nev < 256; i++)
+			if (PMC_IS_SAMPLING_MODE((enum pmc_mode)p->ev[i].mode))
+				evs[nev++] = (int)i;
 	struct strtab st = { 0 };
 	struct agg a = { 0 };
 	PProfile prof = PERFTOOLS__PROFILES__PROFILE__INIT;

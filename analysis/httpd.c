@@ -3,7 +3,9 @@
  * to HTTPD_MAX_CLIENTS connections in one poll(2) loop.  Each connection
  * reads a request head into a fixed buffer, hands it to the handler, and
  * writes the answer as the socket takes it (a slow reader never blocks the
- * others).  Only what a scraper needs: GET/HEAD, no bodies, keep-alive.
+ * others).  Only what a scraper needs: GET/HEAD, no bodies, keep-alive;
+ * an answer the handler defers waits on its connection (waiting) until the
+ * owner gives it, an eventfd waking the poll loop for that.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,10 +36,15 @@ struct client {
 	uint64_t last;                 /* ms of the last progress (writing) */
 	uint64_t since;                /* ms: accepted, or the last answer written */
 	uint64_t req;                  /* ms of the current request's first byte */
+	int waiting;                   /* a deferred answer is due (HTTPD_LATER) */
+	int head_only;                 /* ... to a HEAD request */
+	unsigned long long ticket;     /* the connection's (httpd__answer) */
 };
 
 struct httpd {
 	int fd;
+	int wakefd;                    /* eventfd: httpd__wake */
+	unsigned long long tickets;    /* the last given */
 	char addr[INET6_ADDRSTRLEN + 16];
 	struct client c[HTTPD_MAX_CLIENTS];
 };
@@ -123,6 +131,13 @@ struct httpd *httpd__listen(const char *addr, int *usage)
 		return NULL;
 	}
 	h->fd = fd;
+	if ((h->wakefd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0) {
+		int er = errno;
+		close(fd);
+		free(h);
+		pmc__err(-er, "cannot listen on '%s': eventfd: %s", addr, strerror(er));
+		return NULL;
+	}
 	for (int i = 0; i < HTTPD_MAX_CLIENTS; i++)
 		h->c[i].fd = -1;
 	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
@@ -154,6 +169,7 @@ static void drop(struct client *c)
 	c->fd = -1;
 	c->nin = c->nout = c->off = 0;
 	c->close_after = 0;
+	c->waiting = 0;
 }
 
 /* The client is past its time: a request not complete HTTPD_REQUEST_MS
@@ -161,6 +177,8 @@ static void drop(struct client *c)
  * HTTPD_TIMEOUT_MS, or an answer the client stopped reading for as long. */
 static int expired(const struct client *c, uint64_t t)
 {
+	if (c->waiting)
+		return 0;              /* the server owes the answer */
 	if (c->out)
 		return t - c->last >= HTTPD_TIMEOUT_MS;
 	if (c->nin)
@@ -176,18 +194,21 @@ static const char *reason(int status)
 	case 404: return "Not Found";
 	case 405: return "Method Not Allowed";
 	case 413: return "Content Too Large";
+	case 429: return "Too Many Requests";
 	case 431: return "Request Header Fields Too Large";
 	case 500: return "Internal Server Error";
+	case 503: return "Service Unavailable";
 	case 505: return "HTTP Version Not Supported";
 	default:  return "Error";
 	}
 }
 
-/* Queue the answer: head, and the body unless HEAD. Takes body. */
+/* Queue the answer: head (with the extra header lines, if any), and the
+ * body unless HEAD.  Takes body. */
 static void respond(struct client *c, int status, const char *type, char *body, size_t len,
-    int head_only)
+    const char *extra, int head_only)
 {
-	char hdr[512];
+	char hdr[512 + HTTPD_MAX_EXTRA_HEADERS];
 	int n;
 	char *plain = NULL;
 
@@ -200,10 +221,11 @@ static void respond(struct client *c, int status, const char *type, char *body, 
 		}
 	}
 	n = snprintf(hdr, sizeof(hdr), "HTTP/1.1 %d %s\r\nContent-Type: %s\r\n"
-	    "Content-Length: %zu\r\n%s%s\r\n", status, reason(status),
+	    "Content-Length: %zu\r\n%s%s%.*s\r\n", status, reason(status),
 	    type ? type : "text/plain; charset=utf-8", body ? len : 0,
 	    status == 405 ? "Allow: GET, HEAD\r\n" : "",
-	    c->close_after ? "Connection: close\r\n" : "");
+	    c->close_after ? "Connection: close\r\n" : "", HTTPD_MAX_EXTRA_HEADERS,
+	    extra ? extra : "");
 	size_t blen = body && !head_only ? len : 0;
 	free(c->out);
 	c->out = malloc((size_t)n + blen);
@@ -331,6 +353,16 @@ int httpd__parse_head(char *text, struct httpd_head *h)
 	h->method = lines[0];
 	h->version = sp2 + 1;
 	snprintf(h->path, sizeof(h->path), "%.*s", (int)strcspn(sp1 + 1, "?#"), sp1 + 1);
+	{
+		char *q = sp1 + 1 + strcspn(sp1 + 1, "?#");
+		if (*q == '?') {
+			q++;
+			q[strcspn(q, "#")] = '\0';
+			h->query = q;
+		} else {
+			h->query = "";
+		}
+	}
 	h->accept = header(lines, n, "Accept");
 	int v11 = !strcmp(h->version, "HTTP/1.1");
 	const char *conn = header(lines, n, "Connection");
@@ -360,7 +392,8 @@ int httpd__parse_head(char *text, struct httpd_head *h)
 	return 0;
 }
 
-/* A whole head is in c->in (ends at the blank line at end): parse, answer. */
+/* A whole head is in c->in (ends at the blank line at end): parse, answer
+ * (or leave it waiting when the handler defers). */
 static void handle(struct client *c, size_t end, httpd_handler handler, void *arg)
 {
 	static char text[HTTPD_MAX_REQUEST + 1];   /* one thread serves */
@@ -375,13 +408,19 @@ static void handle(struct client *c, size_t end, httpd_handler handler, void *ar
 	status = httpd__parse_head(text, &h);
 	c->close_after = status == 400 || status == 431 || h.close;
 	if (status) {
-		respond(c, status, NULL, NULL, 0, status == 413 && h.head_only);
+		respond(c, status, NULL, NULL, 0, NULL, status == 413 && h.head_only);
 		return;
 	}
-	struct httpd_request rq = { h.method, h.path, h.accept };
-	struct httpd_response rs = { 404, NULL, NULL, 0 };
+	struct httpd_request rq = { h.method, h.path, h.accept, h.query, c->ticket };
+	struct httpd_response rs = { 404, NULL, NULL, 0, NULL };
 	handler(arg, &rq, &rs);
-	respond(c, rs.status, rs.content_type, rs.body, rs.len, h.head_only);
+	if (rs.status == HTTPD_LATER) {
+		free(rs.body);
+		c->waiting = 1;
+		c->head_only = h.head_only;
+		return;
+	}
+	respond(c, rs.status, rs.content_type, rs.body, rs.len, rs.headers, h.head_only);
 }
 
 /* The end of the head (index after the blank line) if complete, else 0;
@@ -406,7 +445,7 @@ static void refuse(struct client *c, int status)
 {
 	c->close_after = 1;
 	c->nin = 0;
-	respond(c, status, NULL, NULL, 0, 0);
+	respond(c, status, NULL, NULL, 0, NULL, 0);
 }
 
 static void on_readable(struct client *c, httpd_handler handler, void *arg)
@@ -472,7 +511,7 @@ static int slot(struct httpd *h)
 		const struct client *c = &h->c[i];
 		if (c->fd < 0)
 			return i;
-		if (!c->out && (v < 0 || c->since < h->c[v].since))
+		if (!c->out && !c->waiting && (v < 0 || c->since < h->c[v].since))
 			v = i;
 	}
 	if (v >= 0)
@@ -491,6 +530,7 @@ static void accept_all(struct httpd *h)
 			continue;
 		}
 		h->c[i].fd = fd;
+		h->c[i].ticket = ++h->tickets;
 		h->c[i].last = h->c[i].since = h->c[i].req = now_ms();
 	}
 }
@@ -510,7 +550,8 @@ int httpd__serve(struct httpd *h, int timeout_ms, httpd_handler handler, void *a
 			continue;
 		}
 		pf[n].fd = c->fd;
-		pf[n].events = c->out ? POLLOUT : POLLIN;
+		/* waiting: only whether the client goes (not its next request) */
+		pf[n].events = c->waiting ? POLLRDHUP : c->out ? POLLOUT : POLLIN;
 		pf[n].revents = 0;
 		map[n++] = i;
 		busy++;
@@ -520,6 +561,10 @@ int httpd__serve(struct httpd *h, int timeout_ms, httpd_handler handler, void *a
 	pf[n].events = POLLIN;
 	pf[n].revents = 0;
 	map[n++] = -1;
+	pf[n].fd = h->wakefd;
+	pf[n].events = POLLIN;
+	pf[n].revents = 0;
+	map[n++] = -2;
 	/* wake up in time to time out the first client due */
 	if (busy) {
 		uint64_t due = UINT64_MAX;
@@ -527,7 +572,7 @@ int httpd__serve(struct httpd *h, int timeout_ms, httpd_handler handler, void *a
 			const struct client *c = &h->c[i];
 			uint64_t d = c->out ? c->last + HTTPD_TIMEOUT_MS : c->nin ?
 			    c->req + HTTPD_REQUEST_MS : c->since + HTTPD_TIMEOUT_MS;
-			if (c->fd >= 0 && d < due)
+			if (c->fd >= 0 && !c->waiting && d < due)
 				due = d;
 		}
 		int wait = due > t ? (int)(due - t) : 0;
@@ -540,12 +585,19 @@ int httpd__serve(struct httpd *h, int timeout_ms, httpd_handler handler, void *a
 	for (int k = 0; k < n; k++) {
 		if (!pf[k].revents)
 			continue;
+		if (map[k] == -2) {
+			uint64_t v;
+			if (read(h->wakefd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+				return -1;
+			continue;
+		}
 		if (map[k] < 0) {
 			accept_all(h);
 			continue;
 		}
 		struct client *c = &h->c[map[k]];
-		if (pf[k].revents & (POLLERR | POLLNVAL)) {
+		if (c->waiting || (pf[k].revents & (POLLERR | POLLNVAL))) {
+			/* a waiting client that closed (or failed): it goes */
 			drop(c);
 			continue;
 		}
@@ -557,6 +609,79 @@ int httpd__serve(struct httpd *h, int timeout_ms, httpd_handler handler, void *a
 	return 0;
 }
 
+static struct client *waiting_client(const struct httpd *h, unsigned long long ticket)
+{
+	for (int i = 0; i < HTTPD_MAX_CLIENTS; i++)
+		if (h->c[i].fd >= 0 && h->c[i].waiting && h->c[i].ticket == ticket)
+			return (struct client *)&h->c[i];
+	return NULL;
+}
+
+int httpd__waiting(const struct httpd *h, unsigned long long ticket)
+{
+	return waiting_client(h, ticket) != NULL;
+}
+
+int httpd__answer(struct httpd *h, unsigned long long ticket, struct httpd_response *rs)
+{
+	struct client *c = waiting_client(h, ticket);
+	if (!c) {
+		free(rs->body);
+		rs->body = NULL;
+		return -1;
+	}
+	c->waiting = 0;
+	c->last = now_ms();            /* the answer's write time runs from here */
+	respond(c, rs->status, rs->content_type, rs->body, rs->len, rs->headers, c->head_only);
+	rs->body = NULL;
+	return 0;
+}
+
+void httpd__wake(struct httpd *h)
+{
+	uint64_t one = 1;
+	ssize_t w = write(h->wakefd, &one, sizeof(one));
+	(void)w;                       /* EAGAIN: a wake is pending already */
+}
+
+static int hexval(int ch)
+{
+	return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 :
+	    ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+}
+
+int httpd__query(const char *query, const char *name, char *val, size_t len)
+{
+	size_t nl = strlen(name);
+	for (const char *p = query; p && *p; ) {
+		size_t n = strcspn(p, "&;");
+		if (n >= nl && !strncmp(p, name, nl) && (n == nl || p[nl] == '=')) {
+			size_t o = 0;
+			for (size_t i = nl + (n > nl); i < n; i++) {
+				int ch = (unsigned char)p[i];
+				if (ch == '+') {
+					ch = ' ';
+				} else if (ch == '%') {
+					int hi = i + 2 < n ? hexval(p[i + 1]) : -1;
+					int lo = hi >= 0 ? hexval(p[i + 2]) : -1;
+					if (lo < 0)
+						return -1;
+					ch = hi * 16 + lo;
+					i += 2;
+				}
+				if (ch == 0 || o + 1 >= len)
+					return -1;
+				val[o++] = (char)ch;
+			}
+			if (len)
+				val[o] = '\0';
+			return 1;
+		}
+		p += n + (p[n] != '\0');
+	}
+	return 0;
+}
+
 void httpd__close(struct httpd *h)
 {
 	if (!h)
@@ -564,5 +689,6 @@ void httpd__close(struct httpd *h)
 	for (int i = 0; i < HTTPD_MAX_CLIENTS; i++)
 		drop(&h->c[i]);
 	close(h->fd);
+	close(h->wakefd);
 	free(h);
 }

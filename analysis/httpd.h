@@ -15,6 +15,14 @@
  * Content-Length and Transfer-Encoding, a bare CR, a NUL, a malformed
  * header line: 400 and closed.  GET and HEAD only (405); HTTP/1.1
  * keep-alive (Prometheus reuses its connection) and HTTP/1.0.
+ *
+ * An answer that takes time (a CPU profile of N seconds) is deferred: the
+ * handler says HTTPD_LATER, the connection waits, exempt from the time
+ * limits and from being closed for a newcomer, while the server goes on
+ * answering the others; the owner answers it later with httpd__answer
+ * (after httpd__wake, from any thread, has made httpd__serve return).  A
+ * client that closes its side while it waits is dropped (httpd__waiting
+ * then says 0), as Go's servers cancel a request whose client went.
  */
 #ifndef PMCSTAT_HTTPD_H
 #define PMCSTAT_HTTPD_H
@@ -34,15 +42,22 @@ struct httpd_request {
 	const char *method;            /* "GET" or "HEAD" */
 	const char *path;              /* "/metrics" (without the query) */
 	const char *accept;            /* the Accept header, "" if none */
+	const char *query;             /* after '?', without a fragment; "" if none */
+	unsigned long long ticket;     /* the connection's, for httpd__answer */
 };
 
 /* What it answers: status, content type and a body it allocated with
- * malloc (the server frees it), or NULL for none. */
+ * malloc (the server frees it), or NULL for none; headers: more header
+ * lines ("Retry-After: 3\r\n"), copied, or NULL.  Status HTTPD_LATER: no
+ * answer yet (httpd__answer gives it). */
+#define HTTPD_LATER (-1)
+#define HTTPD_MAX_EXTRA_HEADERS 512
 struct httpd_response {
 	int status;                    /* 200, 404 ... */
 	const char *content_type;
 	char *body;
 	size_t len;
+	const char *headers;           /* at most HTTPD_MAX_EXTRA_HEADERS bytes */
 };
 
 typedef void (*httpd_handler)(void *arg, const struct httpd_request *rq,
@@ -60,6 +75,7 @@ typedef void (*httpd_handler)(void *arg, const struct httpd_request *rq,
  */
 struct httpd_head {
 	const char *method, *version, *accept;
+	const char *query;             /* in text: after '?', without fragment ("") */
 	char path[1024];               /* the target without query or fragment */
 	int head_only, close;
 };
@@ -83,6 +99,27 @@ const char *httpd__address(const struct httpd *h);
  * calls again).
  */
 int httpd__serve(struct httpd *h, int timeout_ms, httpd_handler handler, void *arg);
+
+/*
+ * The deferred request of connection ticket (its handler said HTTPD_LATER)
+ * is answered with rs (its body taken, whatever happens): 0, or -1 when
+ * that connection has gone meanwhile (nothing sent).  From the thread that
+ * calls httpd__serve.
+ */
+int httpd__answer(struct httpd *h, unsigned long long ticket, struct httpd_response *rs);
+/* Does connection ticket still wait for its deferred answer?  1 or 0. */
+int httpd__waiting(const struct httpd *h, unsigned long long ticket);
+/* Make httpd__serve return now (or its next call at once): from any
+ * thread, async-signal-safe. */
+void httpd__wake(struct httpd *h);
+
+/*
+ * The value of parameter name in a query string ("seconds=30&hz=99"),
+ * percent-decoded ('+' a space), the first if it is given twice: 1 and the
+ * value in val, 0 when the query lacks it, -1 when its value is malformed
+ * (a bad %-escape, a NUL) or longer than len - 1.
+ */
+int httpd__query(const char *query, const char *name, char *val, size_t len);
 
 /* Close every connection and the listening socket. */
 void httpd__close(struct httpd *h);

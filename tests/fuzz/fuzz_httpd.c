@@ -1,8 +1,9 @@
 /*
  * fuzz_httpd.c — libFuzzer harness for what a network client hands
  * `pmc exporter`: an HTTP request head (analysis/httpd.c's
- * httpd__parse_head, bounded as the server bounds it) and the Accept
- * header's content negotiation (analysis/exporter.c).  Built by `make fuzz`
+ * httpd__parse_head, bounded as the server bounds it), the Accept
+ * header's content negotiation (analysis/exporter.c) and the query's
+ * parameters (httpd__query: /debug/pprof/profile's seconds and hz).  Built by `make fuzz`
  * (docs/fuzzing.md); replayed by the normal suite.
  */
 #include <stddef.h>
@@ -30,6 +31,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (strlen(h.path) >= sizeof(h.path) || !h.method || !h.version)
 			abort();
 		(void)exporter__negotiate(h.accept);
+		if (!h.query)
+			abort();
+		char val[64];
+		const char *names[] = { "seconds", "hz", "" };
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (httpd__query(h.query, names[i], val, sizeof(val)) == 1 &&
+			    strlen(val) >= sizeof(val))
+				abort();
 	}
 	free(text);
 	return 0;

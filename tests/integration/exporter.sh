@@ -17,14 +17,6 @@ cleanup() {
 }
 trap cleanup EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-served_port() {  # FILE: the port of "serving http://127.0.0.1:PORT/metrics", once printed
-  local i
-  for i in $(seq 1 500); do
-    grep -q 'serving http://' "$1" 2>/dev/null && break
-    sleep 0.05
-  done
-  sed -n 's|.*serving http://127.0.0.1:\([0-9]*\)/metrics.*|\1|p' "$1"
-}
 http() {  # RAW-REQUEST PORT: the status line of the answer (python: exact bytes)
   python3 - "$1" "$2" <<'PY'
 import socket, sys

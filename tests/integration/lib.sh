@@ -52,3 +52,13 @@ while o+12<=len(b):
     d=o+12+((nz+3)&~3)
     if ty==3 and b[o+12:o+15]==b"GNU": print(b[d:d+dz].hex()); break
     o=d+((dz+3)&~3)' 2>/dev/null; }
+# served_port FILE: the port pmc exporter printed to FILE ("serving
+# http://127.0.0.1:PORT/metrics"), once it has (exporter.sh, exporter_pprof.sh)
+served_port() {
+  local i
+  for i in $(seq 1 500); do
+    grep -q 'serving http://' "$1" 2>/dev/null && break
+    sleep 0.05
+  done
+  sed -n 's|.*serving http://127.0.0.1:\([0-9]*\)/metrics.*|\1|p' "$1"
+}
