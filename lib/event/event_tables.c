@@ -294,6 +294,11 @@ static const struct { const char *alias, *target; } freebsd_alias[] = {
 	{ "iaf-cpu-clk-unhalted-ref", "ref-cycles" },
 	{ "branch-instruction-retired", "branches" },
 	{ "branch-misses-retired", "branch-misses" },
+	/* Intel architectural LONGEST_LAT_CACHE.{REFERENCE,MISS}: what Linux's
+	 * generic cache-references / cache-misses count (pmc stat's defaults) */
+	{ "llc-reference", "cache-references" },
+	{ "llc-references", "cache-references" },
+	{ "llc-misses", "cache-misses" },
 };
 
 /*
