@@ -8,14 +8,21 @@
 #
 #   usr.sbin/pmccontrol     builds; -L lists classes
 #   usr.sbin/pmcstat        with lib/libpmcstat (SRCS of both Makefiles):
-#                           -p SOFT-CLOCK.HARD counts the workload's CPU time
-#                           in ticks; -P ... -O then -R -m names >= 95 % of a
-#                           PIE program's user samples; -G has its call graph
+#                           SOFT-CLOCK.HARD counts in ticks within 2 % of the
+#                           workload's CPU time or of pmc stat -p on the same
+#                           process: -p, -d, -t, -w, -C -w, -s (bounds), -E;
+#                           -n 100000 -P cpu-clock -O then -R: the sample
+#                           count, -m names >= 95 % of a PIE program's user
+#                           samples, -G its call graph, -g its gmon file;
+#                           -S names the workload's samples
 #   usr.sbin/pmcannotate    builds; annotates the PIE program's hot function
-#   usr.sbin/pmc            (C++) builds; list, stat, summary, filter
+#   usr.sbin/pmc            (C and C++) builds; list-events, stat (needs a
+#                           hardware PMU), summary -f, filter -j, filter
 #   tests/sys/pmc           each ATF program (but pmc_exterr_test, which needs
-#                           FreeBSD's kernel) builds; every case passes or is
-#                           skipped for lack of a hardware counter
+#                           FreeBSD's kernel) builds; each case runs alone,
+#                           as nobody where require.user is unprivileged; it
+#                           passes or is skipped for lack of a hardware
+#                           counter (or of a set-id program: wall, ping)
 #
 # TAP through tests/integration/lib.sh; PMC_ROOT is this repository.
 # shellcheck disable=SC2046,SC2086
