@@ -131,6 +131,7 @@ enum pmc_cputype {
 	__PMC_CLASS(DMC620_PMU_C, 0x17, "ARM DMC620 Memory Controller PMU CLK") \
 	__PMC_CLASS(CMN600_PMU, 0x18, "Arm CoreLink CMN600 Coherent Mesh Network PMU") \
 	__PMC_CLASS(RAPL, 0x19, "AMD/Intel RAPL energy counters") \
+	__PMC_CLASS(PERF, 0x1A, "AMD/Intel APERF/MPERF counters") \
 	__PMC_CLASS(GENERIC, 0x40, "Linux generic hardware events (extension)") \
 	__PMC_CLASS(CACHE, 0x41, "Linux hardware cache events (extension)") \
 	__PMC_CLASS(TRACEPOINT, 0x42, "Linux tracepoints (extension)") \

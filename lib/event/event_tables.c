@@ -294,6 +294,11 @@ static const struct { const char *alias, *target; } freebsd_alias[] = {
 	{ "iaf-cpu-clk-unhalted-ref", "ref-cycles" },
 	{ "branch-instruction-retired", "branches" },
 	{ "branch-misses-retired", "branch-misses" },
+	/* Intel architectural LONGEST_LAT_CACHE.REFERENCE: what Linux's
+	 * generic cache-references counts (pmc stat's defaults; LLC-MISSES
+	 * below) */
+	{ "llc-reference", "cache-references" },
+	{ "llc-references", "cache-references" },
 };
 
 /*
@@ -352,6 +357,11 @@ int ev__lookup_freebsd(const char *name, struct pmc_evspec *out)
 {
 	char n[192];
 
+	/* FreeBSD's LLC-MISSES, LONGEST_LAT_CACHE.MISS: Linux's generic
+	 * cache-misses.  Only in FreeBSD's capitals: perf's LLC-misses is the
+	 * LL cache's load misses (a cache event). */
+	if (strcmp(name, "LLC-MISSES") == 0)
+		return ev__lookup_generic("cache-misses", out);
 	for (size_t i = 0; i < sizeof(freebsd_alias) / sizeof(freebsd_alias[0]); i++) {
 		if (!norm_eq(name, freebsd_alias[i].alias))
 			continue;

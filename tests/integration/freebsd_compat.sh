@@ -152,4 +152,25 @@ check "DMC620_PMU_C block: 3 events 0x14520..0x14522" \
 check "CMN600_PMU block: 177 events 0x14600..0x146b0" \
   want "cmn600 177 0x14600..0x146b0 dn_rxreq_dvmop..cxla_avg_latency_form_tx_tlp named 177"
 check "E500 codes are constant expressions (switch case)" want "e500 L2MMU_MISSES 0x13341"
+
+# A C++ client written as usr.sbin/pmc is: <pmcformat.h>'s event_to_json,
+# struct rusage and P_KPROC from <sys/user.h>, std::sort with only the
+# containers included.  Its JSON lines parse, with the fields put in.
+if ! command -v c++ >/dev/null; then
+  skip "the FreeBSD-style C++ client" "c++ is not installed"
+elif ! c++ $SANFLAGS -Wall -Wextra -Werror -o "$TMP/fcxx" "$PMC_ROOT/tests/freebsd/fbsd_client_cxx.cc" \
+     $flags >"$TMP/cxx.log" 2>&1; then
+  fail "a C++ client written like usr.sbin/pmc compiles with that one pkg-config command" "$(head -10 "$TMP/cxx.log")"
+else
+  ok "a C++ client written like usr.sbin/pmc compiles with that one pkg-config command (-Werror)"
+  "$TMP/fcxx" >"$TMP/fcxx.out" 2>&1
+  res=$(python3 -c '
+import json, sys
+l = open(sys.argv[1]).read().splitlines()
+a, b = json.loads(l[0]), json.loads(l[1])
+print(a["type"], a["pid"], a["flags"], a["pcomm"] == "a\"b\\c\td",
+      b["type"], b["tsc"], b["pid"], b["tid"], b["pmcid"], " ".join(b["pc"]), l[2])' "$TMP/fcxx.out" 2>&1)
+  check "event_to_json: PROC_CREATE and CALLCHAIN records as JSON lines, strings escaped" \
+    test "$res" = "proc_create 42 0x4 True callchain 1000000005 7 8 0x1f00 0x401000 0x401234 sorted 123 rusage 16"
+fi
 done_testing

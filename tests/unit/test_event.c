@@ -106,6 +106,14 @@ static void test_freebsd_aliases(void **state)
 	assert_int_equal(ev.attr.config, PERF_COUNT_HW_CPU_CYCLES);
 	ok("INSTR_RETIRED_ANY", &ev);
 	assert_int_equal(ev.attr.config, PERF_COUNT_HW_INSTRUCTIONS);
+	/* FreeBSD's LLC aliases (pmc stat's defaults): LONGEST_LAT_CACHE,
+	 * what Linux's generic cache-references / cache-misses count */
+	ok("LLC-REFERENCE", &ev);
+	assert_int_equal(ev.attr.type, PERF_TYPE_HARDWARE);
+	assert_int_equal(ev.attr.config, PERF_COUNT_HW_CACHE_REFERENCES);
+	ok("LLC-MISSES", &ev);
+	assert_int_equal(ev.attr.type, PERF_TYPE_HARDWARE);
+	assert_int_equal(ev.attr.config, PERF_COUNT_HW_CACHE_MISSES);
 	ok("dc-misses", &ev);
 	assert_int_equal(ev.attr.type, PERF_TYPE_HW_CACHE);
 	assert_int_equal(ev.attr.config, 0 | (0 << 8) | (1 << 16));

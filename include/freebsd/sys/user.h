@@ -10,8 +10,26 @@
 #define _PMC_FREEBSD_SYS_USER_H_
 
 #include <stdint.h>
+#include <sys/resource.h>	/* FreeBSD's <sys/user.h> brings struct rusage */
 #include <sys/time.h>
 #include <sys/types.h>
+
+/* <sys/proc.h>'s process flags that FreeBSD tools test in a PROC_CREATE or
+ * THR_CREATE record's pl_flags: Linux logs have none of them set. */
+#ifndef P_KPROC
+#define P_KPROC 0x00004		/* a kernel process */
+#endif
+#ifndef P_SUGID
+#define P_SUGID 0x00100		/* had set-id privileges since the last exec */
+#endif
+
+/* FreeBSD's C++ library (libc++) brings <algorithm> with its containers,
+ * and FreeBSD's C++ tools (usr.sbin/pmc) call std::sort having included
+ * only <vector> and <unordered_map>; libstdc++ does not, so this header
+ * (which every such tool includes) does. */
+#ifdef __cplusplus
+#include <algorithm>
+#endif
 
 #ifndef COMMLEN
 #define COMMLEN 19
