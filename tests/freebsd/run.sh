@@ -346,11 +346,18 @@ print(n)' "$TMP/f.json" 2>&1)
     total=$(grep -c '^callchain' "$TMP/s.txt")
     if [ "$jn" = "$total" ]; then ok "pmc filter -j: $jn callchain records as JSON lines, as pmcstat -R says"
     else fail "pmc filter -j writes every record as JSON" "json=$jn pmcstat=$total"; fi
-    "$B/pmc" filter -p "$spinpid" "$TMP/s.log" "$TMP/f.log" >"$TMP/f.out" 2>&1 &&
+    # usr.sbin/pmc's filter drops the records that match a list unless -x
+    # inverts it (cmd_pmc_filter.cc: `(i == pidcount) == exclusive`): -x -p
+    # keeps spin's samples only, -p keeps every other process's
+    "$B/pmc" filter -x -p "$spinpid" "$TMP/s.log" "$TMP/f.log" >"$TMP/f.out" 2>&1 &&
       "$P" -R "$TMP/f.log" >"$TMP/f.txt" 2>&1
     fc=$(grep -c '^callchain' "$TMP/f.txt" 2>/dev/null)
-    if [ "${fc:-0}" = "$cnt" ]; then ok "pmc filter -p: a log pmclog_open reads back, with spin's $cnt samples"
-    else fail "pmc filter writes a log pmclog_open reads back" "$(head -3 "$TMP/f.txt" 2>/dev/null) (samples ${fc:-0}, want $cnt)"; fi
+    "$B/pmc" filter -p "$spinpid" "$TMP/s.log" "$TMP/f2.log" >"$TMP/f2.out" 2>&1 &&
+      "$P" -R "$TMP/f2.log" >"$TMP/f2.txt" 2>&1
+    fo=$(grep -c '^callchain' "$TMP/f2.txt" 2>/dev/null)
+    if [ "${fc:-0}" = "$cnt" ] && [ "$cnt" -gt 0 ] && [ "${fo:-0}" = "$((total - cnt))" ]; then
+      ok "pmc filter -x -p / -p: logs pmclog_open reads back, with spin's $cnt samples / the other $fo"
+    else fail "pmc filter writes a log pmclog_open reads back" "$(head -3 "$TMP/f.txt" 2>/dev/null) (-x -p: ${fc:-0}, want $cnt; -p: ${fo:-0}, want $((total - cnt)))"; fi
   fi
 fi
 
