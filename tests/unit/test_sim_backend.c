@@ -718,12 +718,18 @@ struct reader {
 	struct prof p;
 	int stop;
 	int waits;
+	int started;
 };
 
 static void *reader_main(void *arg)
 {
 	struct reader *r = arg;
 
+	/* known as the ring's reader (ring_wait) before the workload starts:
+	 * a ring merely mapped has a short grace period, which a thread slow
+	 * to start on a loaded machine outlived (its records were then lost) */
+	o->ring_wait(&r->c, 1, 0);
+	__atomic_store_n(&r->started, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
 		int n = o->ring_wait(&r->c, 1, 100);
 
@@ -750,6 +756,8 @@ static void test_reader_thread_no_loss(void **s)
 	r.c = open_sampler(hw(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), pid, -1,
 			   PMC_BOPEN_INHERIT | PMC_BOPEN_ENABLE_EXEC, 1000, 2, &r.pg);
 	assert_int_equal(pthread_create(&th, NULL, reader_main, &r), 0);
+	while (!__atomic_load_n(&r.started, __ATOMIC_ACQUIRE))
+		sched_yield();
 	assert_int_equal(o->spawn_go(pid), 0);
 	assert_int_equal(o->spawn_wait(pid, &st, -1), 0);
 	__atomic_store_n(&r.stop, 1, __ATOMIC_RELEASE);
