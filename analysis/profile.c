@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "hmap.h"
+#include "common/hmap.h"
 #include "offcpu.h"
 #include "printable.h"
 #include "profile.h"

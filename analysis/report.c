@@ -10,6 +10,8 @@
 #include <time.h>
 
 #include "common/error.h"
+#include "common/grow.h"
+#include "common/hmap.h"
 #include "kcache.h"
 #include "numfmt.h"
 #include "printable.h"
@@ -90,8 +92,7 @@ struct hist_memo {
 };
 
 struct hist_priv {
-	uint32_t *slot;               /* entry index + 1; 0 empty */
-	size_t cap;
+	struct hidx ix;               /* of the hist's entries by key (stale once sorted) */
 	const struct report_opts *o;
 	struct profile *p;
 	int need_lines;
@@ -121,52 +122,34 @@ static uint64_t ehash(const struct hist_entry *e)
 	return h ^ (h >> 29);
 }
 
-static int eeq(const struct hist_entry *a, const struct hist_entry *b)
+static int same_key(const struct hist_entry *a, const struct hist_entry *b)
 {
 	return a->func == b->func && a->dso == b->dso && a->comm == b->comm && a->file == b->file &&
 	    a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu && a->line == b->line;
+}
+
+/* hidx's compare: does entry i of the hist tab hold key? */
+static int eeq(const void *tab, uint32_t i, const void *key)
+{
+	return same_key(&((const struct hist *)tab)->e[i], key);
 }
 
 /* k's entry, made if new; NULL out of memory (v->nomem set). */
 static struct hist_entry *hfind(struct hist *h, const struct hist_entry *k)
 {
 	struct hist_priv *v = h->priv;
-	if ((h->n + 1) * 2 > v->cap) {
-		size_t ncap = v->cap ? v->cap * 2 : 1024;
-		uint32_t *ns = calloc(ncap, sizeof(*ns));
-		if (!ns) {
-			v->nomem = 1;
-			return NULL;
-		}
-		for (size_t i = 0; i < h->n; i++) {
-			size_t j = ehash(&h->e[i]) & (ncap - 1);
-			while (ns[j])
-				j = (j + 1) & (ncap - 1);
-			ns[j] = (uint32_t)i + 1;
-		}
-		free(v->slot);
-		v->slot = ns;
-		v->cap = ncap;
-	}
-	size_t j = ehash(k) & (v->cap - 1);
-	while (v->slot[j]) {
-		if (eeq(&h->e[v->slot[j] - 1], k))
-			return &h->e[v->slot[j] - 1];
-		j = (j + 1) & (v->cap - 1);
-	}
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? h->cap * 2 : 256;
-		struct hist_entry *e = realloc(h->e, cap * sizeof(*h->e));
-		if (!e) {
-			v->nomem = 1;
-			return NULL;
-		}
-		h->e = e;
-		h->cap = cap;
+	int added;
+	struct hidx_slot *s = hidx_get(&v->ix, ehash(k), 1024, eeq, h, k, (uint32_t)h->n, &added);
+	if (s && !added)
+		return &h->e[s->v - 1];
+	if (!s || GROW(h->e, h->n, h->cap) < 0) {
+		if (s)
+			hidx_unadd(&v->ix, s);
+		v->nomem = 1;
+		return NULL;
 	}
 	h->e[h->n] = *k;
-	v->slot[j] = (uint32_t)++h->n;
-	return &h->e[h->n - 1];
+	return &h->e[h->n++];
 }
 
 static void make_key(struct hist_priv *v, struct hist_entry *k, const struct prof_sample *s,
@@ -435,7 +418,7 @@ static int pick_entry(void *arg, const struct prof_sample *s, const struct prof_
 	struct hist_entry k;
 	for (int i = 0; i < n && (i == 0 || x->v.o->children); i++) {
 		make_key(&x->v, &k, s, &fr[i]);
-		if (eeq(&k, x->e))
+		if (same_key(&k, x->e))
 			return i;
 	}
 	return -1;
@@ -464,19 +447,12 @@ int report__entry_tree(struct ctree *t, struct profile *p, const struct report_o
 struct epick_many {
 	struct hist_priv v;
 	const struct hist *h;
-	uint32_t *slot;              /* index + 1; 0 empty */
-	size_t cap;
+	struct hidx ix;              /* of h's entries 0 .. nt */
 };
 
 static long elookup(const struct epick_many *x, const struct hist_entry *k)
 {
-	size_t j = ehash(k) & (x->cap - 1);
-	while (x->slot[j]) {
-		if (eeq(&x->h->e[x->slot[j] - 1], k))
-			return (long)x->slot[j] - 1;
-		j = (j + 1) & (x->cap - 1);
-	}
-	return -1;
+	return (long)hidx_find(&x->ix, ehash(k), eeq, x->h, k);
 }
 
 static int pick_entries(void *arg, const struct prof_sample *s, const struct prof_frame *fr,
@@ -509,20 +485,17 @@ int report__entry_trees(struct ctree *t, size_t nt, struct profile *p,
 	x.v.p = p;
 	x.h = h;
 	flt.ev = ev;
-	for (x.cap = 16; x.cap < 2 * nt; x.cap *= 2)
-		;
-	if (!(x.slot = calloc(x.cap, sizeof(*x.slot))))
+	size_t cap = 16;
+	while (cap < 2 * nt)
+		cap *= 2;
+	if (hidx_resize(&x.ix, cap) < 0)
 		return pmc__nomem();
-	for (size_t i = 0; i < nt && i < h->n; i++) {
-		size_t j = ehash(&h->e[i]) & (x.cap - 1);
-		while (x.slot[j])
-			j = (j + 1) & (x.cap - 1);
-		x.slot[j] = (uint32_t)i + 1;
-	}
+	for (size_t i = 0; i < nt && i < h->n; i++)
+		hidx_put(&x.ix, ehash(&h->e[i]), (uint32_t)i);
 	int caller = o->callgraph == TREE_CALLER;
 	int rc = tree__build_many(t, nt, p, &flt, caller ? TREE_CALLER : TREE_CALLEE, 0,
 	    pick_entries, &x, caller && o->children);
-	free(x.slot);
+	hidx_free(&x.ix);
 	if (rc == 0)
 		for (size_t i = 0; i < nt; i++)
 			tree__sort(&t[i]);
@@ -532,7 +505,7 @@ int report__entry_trees(struct ctree *t, size_t nt, struct profile *p,
 void report__hist_free(struct hist *h)
 {
 	if (h->priv) {
-		free(h->priv->slot);
+		hidx_free(&h->priv->ix);
 		free(h->priv->memo);
 		free(h->priv->mix);
 	}
