@@ -17,6 +17,7 @@
 #include "common/clock.h"
 #include "common/thread.h"
 #include "common/error.h"
+#include "common/grow.h"
 #include "log/writer_impl.h"
 
 #ifndef PMC_VERSION_STRING
@@ -277,10 +278,12 @@ static void lw_free(struct pmc_logw *lw)
 {
 	pmc__logstream_free(&lw->out);
 	free(lw->ev);
+	hidx_free(&lw->evix);
 	free(lw->rings);
 	free(lw->wait_cs);
 	free(lw->scratch);
 	free(lw->csw);
+	hidx_free(&lw->cswix);
 	for (int i = 0; i < lw->npexec; i++)
 		free(lw->pexec[i].path);
 	free(lw->pexec);
@@ -316,9 +319,7 @@ int pmc__logw_open(int fd, unsigned flags, const char *cmdline, struct pmc_logw 
 	pthread_mutex_init(&lw->mu, NULL);
 	pthread_cond_init(&lw->cv, NULL);
 	lw->scratch = malloc(PMC_RING_SCRATCH_SIZE);
-	lw->evcap = 64;
-	lw->ev = calloc(lw->evcap, sizeof(*lw->ev));
-	if (!lw->scratch || !lw->ev) {
+	if (!lw->scratch) {
 		lw_free(lw);
 		return -ENOMEM;
 	}
@@ -384,19 +385,20 @@ void pmc__logw_set_clock(struct pmc_logw *lw, uint64_t (*now)(void))
 	pthread_mutex_unlock(&lw->mu);
 }
 
-static struct logw_event *ev_slot(struct logw_event *tab, size_t cap, uint64_t kid)
+static uint64_t ev_hash(uint64_t kid)
 {
-	size_t i = (size_t)((kid * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+	return (kid * 0x9E3779B97F4A7C15ull) >> 32;
+}
 
-	while (tab[i].used && tab[i].kid != kid)
-		i = (i + 1) & (cap - 1);
-	return &tab[i];
+static int ev_eq(const void *tab, uint32_t i, const void *key)
+{
+	return ((const struct pmc_logw *)tab)->ev[i].kid == *(const uint64_t *)key;
 }
 
 struct logw_event *pmc__logw_find_event(struct pmc_logw *lw, uint64_t kid)
 {
-	struct logw_event *e = ev_slot(lw->ev, lw->evcap, kid);
-	return e->used ? e : NULL;
+	int64_t i = hidx_find(&lw->evix, ev_hash(kid), ev_eq, lw, &kid);
+	return i < 0 ? NULL : &lw->ev[i];
 }
 
 int pmc__logw_add_event(struct pmc_logw *lw, uint64_t kernel_id, pmc_id_t pmc,
@@ -405,24 +407,22 @@ int pmc__logw_add_event(struct pmc_logw *lw, uint64_t kernel_id, pmc_id_t pmc,
 	struct logw_event *e;
 
 	pthread_mutex_lock(&lw->mu);
-	if ((lw->nev + 1) * 2 > lw->evcap) {
-		size_t ncap = lw->evcap * 2;
-		struct logw_event *n = calloc(ncap, sizeof(*n));
-		if (!n) {
-			pthread_mutex_unlock(&lw->mu);
-			return -ENOMEM;
-		}
-		for (size_t i = 0; i < lw->evcap; i++)
-			if (lw->ev[i].used)
-				*ev_slot(n, ncap, lw->ev[i].kid) = lw->ev[i];
-		free(lw->ev);
-		lw->ev = n;
-		lw->evcap = ncap;
+	int added;
+	struct hidx_slot *sl = hidx_get(&lw->evix, ev_hash(kernel_id), 128, ev_eq, lw, &kernel_id,
+	    (uint32_t)lw->nev, &added);
+	if (sl && added && GROW(lw->ev, lw->nev, lw->evcap) < 0) {
+		hidx_unadd(&lw->evix, sl);
+		sl = NULL;
 	}
-	e = ev_slot(lw->ev, lw->evcap, kernel_id);
-	if (!e->used)
+	if (!sl) {
+		pthread_mutex_unlock(&lw->mu);
+		return -ENOMEM;
+	}
+	e = &lw->ev[sl->v - 1];
+	if (added) {
+		memset(e, 0, sizeof(*e));   /* no period until pmc__logw_set_period */
 		lw->nev++;
-	e->used = 1;
+	}
 	e->kid = kernel_id;
 	e->pmc = pmc;
 	e->layout = *layout;
