@@ -262,16 +262,11 @@ static void exec_begin(struct pmc_logw *lw, int32_t pid, int32_t tid, pmc_id_t p
 
 	if (i >= 0)
 		exec_flush(lw, i, 0, ts);      /* exec'ed again before mapping anything */
-	if (lw->npexec == lw->pexeccap) {
-		int c = lw->pexeccap ? lw->pexeccap * 2 : 8;
-		x = realloc(lw->pexec, (size_t)c * sizeof(*x));
-		if (!x) {                        /* no memory: the name is all we say */
-			if (pmc__logrec_procexec(&lw->rec, pmc, pid, tid, 0, 0, name) == 0)
-				emit(lw, ts);
-			return;
-		}
-		lw->pexec = x;
-		lw->pexeccap = c;
+	if (GROW(lw->pexec, lw->npexec, lw->pexeccap) < 0) {
+		/* no memory: the name is all we say */
+		if (pmc__logrec_procexec(&lw->rec, pmc, pid, tid, 0, 0, name) == 0)
+			emit(lw, ts);
+		return;
 	}
 	x = &lw->pexec[lw->npexec++];
 	memset(x, 0, sizeof(*x));
@@ -320,14 +315,8 @@ static struct logw_exitproc *exit_proc(struct logw_exitwatch *w, int32_t pid)
 
 struct logw_exitproc *pmc__logw_exit_proc_add(struct logw_exitwatch *w, int32_t pid)
 {
-	if (w->nprocs == w->proccap) {
-		int c = w->proccap ? w->proccap * 2 : 8;
-		struct logw_exitproc *n = realloc(w->procs, (size_t)c * sizeof(*n));
-		if (!n)
-			return NULL;
-		w->procs = n;
-		w->proccap = c;
-	}
+	if (GROW(w->procs, w->nprocs, w->proccap) < 0)
+		return NULL;
 	memset(&w->procs[w->nprocs], 0, sizeof(w->procs[0]));
 	w->procs[w->nprocs].pid = pid;
 	return &w->procs[w->nprocs++];

@@ -504,15 +504,9 @@ int pmc__logw_add_ring(struct pmc_logw *lw, const struct pmc_backend_ops *be,
 	r.be = be;
 	r.c = c;
 	pthread_mutex_lock(&lw->mu);
-	if (lw->nrings == lw->ringcap) {
-		int ncap = lw->ringcap ? 2 * lw->ringcap : 8;
-		struct logw_source *n = realloc(lw->rings, sizeof(*n) * (size_t)ncap);
-		if (!n) {
-			pthread_mutex_unlock(&lw->mu);
-			return -ENOMEM;
-		}
-		lw->rings = n;
-		lw->ringcap = ncap;
+	if (GROW(lw->rings, lw->nrings, lw->ringcap) < 0) {
+		pthread_mutex_unlock(&lw->mu);
+		return -ENOMEM;
 	}
 	lw->rings[lw->nrings++] = r;
 	pthread_cond_broadcast(&lw->cv);
@@ -605,15 +599,9 @@ int pmc__logw_watch_exit(struct pmc_logw *lw, pid_t pid, pmc_id_t pmc,
 	int rc = 0;
 
 	pthread_mutex_lock(&lw->mu);
-	if (lw->nxw == lw->xwcap) {
-		int c = lw->xwcap ? lw->xwcap * 2 : 8;
-		w = realloc(lw->xw, (size_t)c * sizeof(*w));
-		if (!w) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		lw->xw = w;
-		lw->xwcap = c;
+	if (GROW(lw->xw, lw->nxw, lw->xwcap) < 0) {
+		rc = -ENOMEM;
+		goto out;
 	}
 	w = &lw->xw[lw->nxw];
 	memset(w, 0, sizeof(*w));
