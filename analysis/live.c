@@ -225,15 +225,9 @@ void live__stats(struct live *lv, struct live_stats *st)
 
 static int zoom_match(const struct hist_entry *e, const struct live_zoom *z)
 {
-	switch (z->key) {
-	case SK_COMM: return e->comm == z->val.comm;
-	case SK_PID: return e->pid == z->val.pid;
-	case SK_TID: return e->tid == z->val.tid;
-	case SK_CPU: return e->cpu == z->val.cpu;
-	case SK_DSO: return e->dso == z->val.dso;
-	case SK_SYM: return e->func == z->val.func;
-	default: return 1;
-	}
+	/* (no srcline zoom: top keeps no lines) */
+	return (unsigned)z->key >= SK_N || z->key == SK_SRCLINE ||
+	    report__sort_keys[z->key].same(e, &z->val);
 }
 
 /* An entry reduced to the view's keys (report's make_key). */
@@ -243,15 +237,10 @@ static void view_key(const struct live_view *v, const struct lent *e, struct len
 	memset(k, 0, sizeof(*k));
 	k->ev = e->ev;
 	for (int i = 0; i < v->nsort; i++) {
-		switch (v->sort[i]) {
-		case SK_COMM: k->he.comm = e->he.comm; break;
-		case SK_PID: k->he.pid = e->he.pid; break;
-		case SK_TID: k->he.tid = e->he.tid; break;
-		case SK_CPU: k->he.cpu = e->he.cpu; break;
-		case SK_DSO: k->he.dso = e->he.dso; break;
-		case SK_SYM: k->he.func = e->he.func; k->he.dso = e->he.dso; sym = 1; break;
-		default: break;
-		}
+		if (v->sort[i] == SK_SRCLINE)     /* not kept live */
+			continue;
+		report__sort_keys[v->sort[i]].key(&k->he, &e->he);
+		sym |= v->sort[i] == SK_SYM;
 	}
 	if (!sym)
 		k->he.func = NONE;

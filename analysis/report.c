@@ -19,40 +19,6 @@
 
 #define NONE UINT32_MAX
 
-static const char *const sk_names[SK_N] = { "comm", "pid", "tid", "dso", "sym", "srcline", "cpu" };
-
-int report__parse_sort(struct report_opts *o, const char *list)
-{
-	char buf[256], *save = NULL, *tok;
-	snprintf(buf, sizeof(buf), "%s", list);
-	o->nsort = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int k;
-		/* perf's output columns, which its --sort takes too: the report
-		 * always prints them (Self, Samples) and orders rows by the
-		 * overhead first */
-		if (strcmp(tok, "overhead") == 0 || strcmp(tok, "sample") == 0 ||
-		    strcmp(tok, "period") == 0)
-			continue;
-		for (k = 0; k < SK_N; k++)
-			if (strcmp(tok, sk_names[k]) == 0 || (k == SK_SYM && strcmp(tok, "symbol") == 0))
-				break;
-		if (k == SK_N || o->nsort == SK_N)
-			return pmc__err(-EINVAL, "unknown sort key '%s' (comm, pid, tid, dso, sym, "
-			    "srcline, cpu)", tok);
-		o->sort[o->nsort++] = (enum sort_key)k;
-	}
-	if (o->nsort == 0)
-		return pmc__err(-EINVAL, "no sort key in '%s' (comm, pid, tid, dso, sym, srcline, "
-		    "cpu)", list);
-	return 0;
-}
-
-const char *report__sort_name(enum sort_key k)
-{
-	return (unsigned)k < SK_N ? sk_names[k] : "?";
-}
-
 const char *report__func_name(const struct profile *p, uint32_t func)
 {
 	return func == NONE ? "[root]" : p->f[func].name;
@@ -326,28 +292,8 @@ static int cmp_keys(const struct hist_entry *x, const struct hist_entry *y,
 	const struct prof_func *fx = x->func < v->p->nf ? &v->p->f[x->func] : &none;
 	const struct prof_func *fy = y->func < v->p->nf ? &v->p->f[y->func] : &none;
 	int c = 0;
-	for (int i = 0; i < o->nsort && !c; i++) {
-		switch (o->sort[i]) {
-		case SK_COMM: c = prof_name_cmp(x->comm, y->comm); break;
-		case SK_PID: c = NUM_CMP(x->pid, y->pid); break;
-		case SK_TID: c = NUM_CMP(x->tid, y->tid); break;
-		case SK_CPU: c = NUM_CMP(x->cpu, y->cpu); break;
-		case SK_DSO:
-			c = prof_name_cmp(x->dso ? sym_dso__name(x->dso) : NULL,
-			    y->dso ? sym_dso__name(y->dso) : NULL);
-			break;
-		case SK_SYM:
-			c = fx->kernel != fy->kernel ? NUM_CMP(fx->kernel, fy->kernel) :
-			    prof_name_cmp(fx->name, fy->name);
-			break;
-		case SK_SRCLINE:
-			c = prof_name_cmp(x->file, y->file);
-			if (!c)
-				c = NUM_CMP(x->line, y->line);
-			break;
-		default: break;
-		}
-	}
+	for (int i = 0; i < o->nsort && !c; i++)
+		c = report__sort_keys[o->sort[i]].cmp(v->p, x, y);
 	/* the same names: two static functions, two copies of a library */
 	if (!c)
 		c = sym_dso__cmp(x->dso, y->dso);
@@ -559,40 +505,6 @@ static const char *colr(const struct report_opts *o, double pct)
 static const char *creset(const struct report_opts *o, double pct)
 {
 	return o->color && pct >= 0.5 ? "\033[0m" : "";
-}
-
-static void srcline_str(const struct hist_entry *e, char *buf, size_t len)
-{
-	char name[1024];
-	if (e->file)
-		snprintf(buf, len, "%s:%d", printable__str(strrchr(e->file, '/') ?
-		    strrchr(e->file, '/') + 1 : e->file, name, sizeof(name)), e->line);
-	else
-		snprintf(buf, len, "??:0");
-}
-
-void report__key_str(const struct profile *p, const struct hist_entry *e, enum sort_key k,
-    char *buf, size_t len)
-{
-	switch (k) {
-	case SK_COMM: snprintf(buf, len, "%s", e->comm ? e->comm : "?"); break;
-	case SK_PID: snprintf(buf, len, "%d", (int)e->pid); break;
-	case SK_TID: snprintf(buf, len, "%d", (int)e->tid); break;
-	case SK_CPU: snprintf(buf, len, "%03d", (int)e->cpu); break;
-	case SK_DSO: snprintf(buf, len, "%s", e->dso ? sym_dso__name(e->dso) : "?"); break;
-	case SK_SYM:
-		snprintf(buf, len, "[%c] %s", p->f[e->func].kernel ? 'k' : '.', p->f[e->func].name);
-		break;
-	case SK_SRCLINE: srcline_str(e, buf, len); break;
-	default: buf[0] = '\0';
-	}
-}
-
-const char *report__col_title(enum sort_key k)
-{
-	static const char *const t[SK_N] = { "Command", "Pid", "Tid", "Shared Object", "Symbol",
-	    "Source:Line", "CPU" };
-	return t[k];
 }
 
 /* 0, or -ENOMEM (pmc_errmsg() says so). */
@@ -1038,7 +950,7 @@ int report__json(FILE *f, struct profile *p, const struct report_opts *o)
 	    p->unwind_samples, p->unwind_truncated);
 	fprintf(f, ",\"sort\":[");
 	for (int k = 0; k < o->nsort; k++)
-		fprintf(f, "%s\"%s\"", k ? "," : "", sk_names[o->sort[k]]);
+		fprintf(f, "%s\"%s\"", k ? "," : "", report__sort_name(o->sort[k]));
 	fprintf(f, "],\"events\":[");
 	for (int i = 0; i < n; i++) {
 		const struct prof_event *e = &p->ev[evs[i]];
@@ -1078,7 +990,7 @@ int report__json(FILE *f, struct profile *p, const struct report_opts *o)
 					break;
 				default:
 					report__key_str(p, he, o->sort[s], buf, sizeof(buf));
-					fprintf(f, ",\"%s\":", sk_names[o->sort[s]]);
+					fprintf(f, ",\"%s\":", report__sort_name(o->sort[s]));
 					json__string(f, buf);
 				}
 			}
