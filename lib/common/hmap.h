@@ -135,6 +135,15 @@ struct hidx {
 /* Does the caller's entry i hold key?  (tab: the caller's table.) */
 typedef int hidx_eq_fn(const void *tab, uint32_t i, const void *key);
 
+/* Put slot s in the first free slot of its probe sequence in t (cap slots). */
+static inline void hidx_place(struct hidx_slot *t, size_t cap, struct hidx_slot s)
+{
+	size_t j = s.h & (cap - 1);
+	while (t[j].v)
+		j = (j + 1) & (cap - 1);
+	t[j] = s;
+}
+
 /* Make the table ncap slots (a power of two, above its count): 0, or -1
  * out of memory with the table as it was. */
 static inline int hidx_resize(struct hidx *x, size_t ncap)
@@ -142,14 +151,9 @@ static inline int hidx_resize(struct hidx *x, size_t ncap)
 	struct hidx_slot *nt = calloc(ncap, sizeof(*nt));
 	if (!nt)
 		return -1;
-	for (size_t i = 0; i < x->cap; i++) {
-		if (!x->t[i].v)
-			continue;
-		size_t j = x->t[i].h & (ncap - 1);
-		while (nt[j].v)
-			j = (j + 1) & (ncap - 1);
-		nt[j] = x->t[i];
-	}
+	for (size_t i = 0; i < x->cap; i++)
+		if (x->t[i].v)
+			hidx_place(nt, ncap, x->t[i]);
 	free(x->t);
 	x->t = nt;
 	x->cap = ncap;
@@ -205,10 +209,7 @@ static inline void hidx_unadd(struct hidx *x, struct hidx_slot *s)
  * indexed again. */
 static inline void hidx_put(struct hidx *x, uint64_t h, uint32_t i)
 {
-	size_t j = h & (x->cap - 1);
-	while (x->t[j].v)
-		j = (j + 1) & (x->cap - 1);
-	x->t[j] = (struct hidx_slot){ (uint32_t)h, i + 1 };
+	hidx_place(x->t, x->cap, (struct hidx_slot){ (uint32_t)h, i + 1 });
 	x->n++;
 }
 
