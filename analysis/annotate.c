@@ -19,6 +19,7 @@
 #include "annotate.h"
 #include "common/dynlib.h"
 #include "common/error.h"
+#include "common/grow.h"
 #include "report.h"
 #include "printable.h"
 
@@ -223,15 +224,9 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o)
 					if (lines[k].file == file && lines[k].line == line)
 						break;
 				if (k == nlines) {
-					if (nlines == caplines) {
-						size_t cap = caplines ? caplines * 2 : 64;
-						struct line *nl = realloc(lines, cap * sizeof(*lines));
-						if (!nl) {
-							a.nomem = 1;
-							break;
-						}
-						lines = nl;
-						caplines = cap;
+					if (GROW(lines, nlines, caplines) < 0) {
+						a.nomem = 1;
+						break;
 					}
 					lines[nlines++] = (struct line){ file, line, 0 };
 				}

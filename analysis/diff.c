@@ -14,6 +14,8 @@
 
 #include "diff.h"
 #include "common/error.h"
+#include "common/grow.h"
+#include "common/hmap.h"
 #include "flamegraph.h"
 #include "report.h"
 
@@ -27,58 +29,37 @@ struct dtab {
 	struct symtab *pool;
 	struct drow *r;
 	size_t n, cap;
-	uint32_t *slot;
-	size_t hcap;
+	struct hidx ix;            /* of r by (sym, dso) */
 	int side;
 	uint64_t tot[2];           /* samples of each side */
 	uint64_t wtot[2];          /* their weights */
 	int nomem;                 /* a table could not grow: diff__print fails */
 };
 
+static int row_eq(const void *tab, uint32_t i, const void *key)
+{
+	const struct drow *r = &((const struct dtab *)tab)->r[i], *k = key;
+	return r->sym == k->sym && r->dso == k->dso;
+}
+
 /* The row of (sym, dso), made if new; NULL out of memory (t->nomem set). */
 static struct drow *row(struct dtab *t, const char *sym, const char *dso)
 {
-	sym = symtab__intern(t->pool, sym);
-	dso = symtab__intern(t->pool, dso);
-	if ((t->n + 1) * 2 > t->hcap) {
-		size_t nc = t->hcap ? t->hcap * 2 : 1024;
-		uint32_t *ns = calloc(nc, sizeof(*ns));
-		if (!ns) {
-			t->nomem = 1;
-			return NULL;
-		}
-		for (size_t i = 0; i < t->n; i++) {
-			size_t j = (((uintptr_t)t->r[i].sym ^ (uintptr_t)t->r[i].dso * 31) >> 3) *
-			    0x9E3779B97F4A7C15ull & (nc - 1);
-			while (ns[j])
-				j = (j + 1) & (nc - 1);
-			ns[j] = (uint32_t)i + 1;
-		}
-		free(t->slot);
-		t->slot = ns;
-		t->hcap = nc;
+	struct drow k = { symtab__intern(t->pool, sym), symtab__intern(t->pool, dso), 0, 0, 0, 0 };
+	int added;
+	struct hidx_slot *s = hidx_get(&t->ix,
+	    (((uintptr_t)k.sym ^ (uintptr_t)k.dso * 31) >> 3) * 0x9E3779B97F4A7C15ull, 1024,
+	    row_eq, t, &k, (uint32_t)t->n, &added);
+	if (s && !added)
+		return &t->r[s->v - 1];
+	if (!s || GROW(t->r, t->n, t->cap) < 0) {
+		if (s)
+			hidx_unadd(&t->ix, s);
+		t->nomem = 1;
+		return NULL;
 	}
-	size_t j = (((uintptr_t)sym ^ (uintptr_t)dso * 31) >> 3) * 0x9E3779B97F4A7C15ull &
-	    (t->hcap - 1);
-	while (t->slot[j]) {
-		struct drow *r = &t->r[t->slot[j] - 1];
-		if (r->sym == sym && r->dso == dso)
-			return r;
-		j = (j + 1) & (t->hcap - 1);
-	}
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		struct drow *r = realloc(t->r, cap * sizeof(*t->r));
-		if (!r) {
-			t->nomem = 1;
-			return NULL;
-		}
-		t->r = r;
-		t->cap = cap;
-	}
-	t->r[t->n] = (struct drow){ sym, dso, 0, 0, 0, 0 };
-	t->slot[j] = (uint32_t)++t->n;
-	return &t->r[t->n - 1];
+	t->r[t->n] = k;
+	return &t->r[t->n++];
 }
 
 struct cbarg {
@@ -255,7 +236,7 @@ int diff__print(FILE *f, struct profile *a, struct profile *b, const struct diff
 	profile__foreach_group(b, &flt, 0, add, &c);
 	if (t.nomem) {
 		free(t.r);
-		free(t.slot);
+		hidx_free(&t.ix);
 		symtab__free(t.pool);
 		return pmc__nomem();
 	}
@@ -303,7 +284,7 @@ int diff__print(FILE *f, struct profile *a, struct profile *b, const struct diff
 	if (o->format == DIFF_JSON)
 		fprintf(f, "]}\n");
 	free(t.r);
-	free(t.slot);
+	hidx_free(&t.ix);
 	symtab__free(t.pool);
 	return ferror(f) ? -1 : 0;
 }

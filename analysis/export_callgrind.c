@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/grow.h"
+#include "common/hmap.h"
 #include "report.h"
 #include "printable.h"
 
@@ -24,61 +26,39 @@ struct cg {
 	int nev, *col;
 	struct cost *c;
 	size_t n, cap;
-	uint32_t *slot;
-	size_t hcap;
+	struct hidx ix;           /* of c by (a, b, edge) */
 	uint64_t *tot;
 	int lines;
 	int nomem;                /* a table could not grow: the export fails */
 };
+
+static int cost_eq(const void *tab, uint32_t i, const void *key)
+{
+	const struct cost *c = &((const struct cg *)tab)->c[i], *k = key;
+	return c->a == k->a && c->b == k->b && c->edge == k->edge;
+}
 
 /* The costs of (a, b, edge), made if new; NULL out of memory (g->nomem). */
 static uint64_t *get(struct cg *g, uint32_t a, uint32_t b, int edge)
 {
 	if (g->nomem)
 		return NULL;
-	if ((g->n + 1) * 2 > g->hcap) {
-		size_t nc = g->hcap ? g->hcap * 2 : 1024;
-		uint32_t *ns = calloc(nc, sizeof(*ns));
-		if (!ns) {
-			g->nomem = 1;
-			return NULL;
-		}
-		for (size_t i = 0; i < g->n; i++) {
-			size_t j = ((uint64_t)g->c[i].a * 0x9E3779B1u ^ g->c[i].b * 0x85EBCA6Bu ^
-			    (uint64_t)g->c[i].edge) & (nc - 1);
-			while (ns[j])
-				j = (j + 1) & (nc - 1);
-			ns[j] = (uint32_t)i + 1;
-		}
-		free(g->slot);
-		g->slot = ns;
-		g->hcap = nc;
-	}
-	size_t j = ((uint64_t)a * 0x9E3779B1u ^ b * 0x85EBCA6Bu ^ (uint64_t)edge) & (g->hcap - 1);
-	while (g->slot[j]) {
-		struct cost *c = &g->c[g->slot[j] - 1];
-		if (c->a == a && c->b == b && c->edge == edge)
-			return c->v;
-		j = (j + 1) & (g->hcap - 1);
-	}
-	if (g->n == g->cap) {
-		size_t cap = g->cap ? g->cap * 2 : 1024;
-		struct cost *c = realloc(g->c, cap * sizeof(*g->c));
-		if (!c) {
-			g->nomem = 1;
-			return NULL;
-		}
-		g->c = c;
-		g->cap = cap;
-	}
-	uint64_t *v = calloc((size_t)g->nev + 1, sizeof(uint64_t));
-	if (!v) {
+	struct cost k = { a, b, edge, NULL };
+	int added;
+	struct hidx_slot *s = hidx_get(&g->ix,
+	    (uint64_t)a * 0x9E3779B1u ^ b * 0x85EBCA6Bu ^ (uint64_t)edge, 1024, cost_eq, g, &k,
+	    (uint32_t)g->n, &added);
+	if (s && !added)
+		return g->c[s->v - 1].v;
+	if (!s || GROW(g->c, g->n, g->cap) < 0 ||
+	    !(k.v = calloc((size_t)g->nev + 1, sizeof(uint64_t)))) {
+		if (s)
+			hidx_unadd(&g->ix, s);
 		g->nomem = 1;
 		return NULL;
 	}
-	g->c[g->n] = (struct cost){ a, b, edge, v };
-	g->slot[j] = (uint32_t)++g->n;
-	return g->c[g->n - 1].v;
+	g->c[g->n++] = k;
+	return k.v;
 }
 
 static void add(void *arg, const struct prof_sample *s, uint64_t w, uint64_t cnt,
@@ -194,7 +174,7 @@ out:
 	for (size_t i = 0; i < g.n; i++)
 		free(g.c[i].v);
 	free(g.c);
-	free(g.slot);
+	hidx_free(&g.ix);
 	free(g.col);
 	free(g.tot);
 	if (nomem)

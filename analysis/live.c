@@ -14,6 +14,8 @@
 
 #include "live.h"
 #include "common/error.h"
+#include "common/grow.h"
+#include "common/hmap.h"
 #include "common/thread.h"
 
 #define NONE UINT32_MAX
@@ -30,8 +32,7 @@ struct live {
 	struct profile *p;
 	struct lent *e;
 	size_t n, cap;
-	uint32_t *slot;               /* entry index + 1; 0 empty */
-	size_t nslot;
+	struct hidx ix;               /* of e by key */
 	uint32_t *locs;               /* scratch: one sample's locations */
 	uint32_t *seen;               /* scratch: functions already given children */
 	int paused;
@@ -64,57 +65,29 @@ static uint64_t key_hash(const struct lent *k)
 	return h;
 }
 
-static int key_eq(const struct lent *a, const struct lent *b)
+static int key_eq(const void *tab, uint32_t i, const void *key)
 {
+	const struct lent *a = &((const struct live *)tab)->e[i], *b = key;
 	return a->ev == b->ev && a->he.pid == b->he.pid && a->he.tid == b->he.tid &&
 	    a->he.cpu == b->he.cpu && a->he.func == b->he.func && a->he.comm == b->he.comm &&
 	    a->he.dso == b->he.dso;
 }
 
-/* Rebuild the slot table at nslot entries (the same size reuses it, so
- * live__age cannot fail): 0, or -1 out of memory with the table as it was. */
-static int rehash(struct live *lv, size_t nslot)
-{
-	uint32_t *s = nslot == lv->nslot ? lv->slot : calloc(nslot, sizeof(*s));
-	if (!s)
-		return -1;
-	if (s == lv->slot)
-		memset(s, 0, nslot * sizeof(*s));
-	for (size_t i = 0; i < lv->n; i++) {
-		size_t j = key_hash(&lv->e[i]) & (nslot - 1);
-		while (s[j])
-			j = (j + 1) & (nslot - 1);
-		s[j] = (uint32_t)i + 1;
-	}
-	if (s != lv->slot)
-		free(lv->slot);
-	lv->slot = s;
-	lv->nslot = nslot;
-	return 0;
-}
-
 /* k's entry, made if new; NULL out of memory. */
 static struct lent *entry(struct live *lv, const struct lent *k)
 {
-	if ((lv->n + 1) * 2 > lv->nslot && rehash(lv, lv->nslot ? lv->nslot * 2 : 256) < 0)
+	int added;
+	struct hidx_slot *s = hidx_get(&lv->ix, key_hash(k), 256, key_eq, lv, k, (uint32_t)lv->n,
+	    &added);
+	if (s && !added)
+		return &lv->e[s->v - 1];
+	if (!s || GROW(lv->e, lv->n, lv->cap) < 0) {
+		if (s)
+			hidx_unadd(&lv->ix, s);
 		return NULL;
-	size_t j = key_hash(k) & (lv->nslot - 1);
-	while (lv->slot[j]) {
-		if (key_eq(&lv->e[lv->slot[j] - 1], k))
-			return &lv->e[lv->slot[j] - 1];
-		j = (j + 1) & (lv->nslot - 1);
-	}
-	if (lv->n == lv->cap) {
-		size_t cap = lv->cap ? lv->cap * 2 : 256;
-		struct lent *e = realloc(lv->e, cap * sizeof(*lv->e));
-		if (!e)
-			return NULL;
-		lv->e = e;
-		lv->cap = cap;
 	}
 	lv->e[lv->n] = *k;
-	lv->slot[j] = (uint32_t)++lv->n;
-	return &lv->e[lv->n - 1];
+	return &lv->e[lv->n++];
 }
 
 struct live *live__new(const struct symtab_opts *so)
@@ -232,7 +205,9 @@ void live__age(struct live *lv, int zero)
 			lv->e[k++] = lv->e[i];
 	}
 	lv->n = k;
-	rehash(lv, lv->nslot ? lv->nslot : 256);
+	hidx_clear(&lv->ix);          /* the same slots: live__age cannot fail */
+	for (size_t i = 0; i < lv->n; i++)
+		hidx_put(&lv->ix, key_hash(&lv->e[i]), (uint32_t)i);
 	lv->st.interval = 0;
 	lv->lost_at_age = lost_total(lv->p);
 	pthread_mutex_unlock(&lv->mu);
@@ -250,15 +225,9 @@ void live__stats(struct live *lv, struct live_stats *st)
 
 static int zoom_match(const struct hist_entry *e, const struct live_zoom *z)
 {
-	switch (z->key) {
-	case SK_COMM: return e->comm == z->val.comm;
-	case SK_PID: return e->pid == z->val.pid;
-	case SK_TID: return e->tid == z->val.tid;
-	case SK_CPU: return e->cpu == z->val.cpu;
-	case SK_DSO: return e->dso == z->val.dso;
-	case SK_SYM: return e->func == z->val.func;
-	default: return 1;
-	}
+	/* (no srcline zoom: top keeps no lines) */
+	return (unsigned)z->key >= SK_N || z->key == SK_SRCLINE ||
+	    report__sort_keys[z->key].same(e, &z->val);
 }
 
 /* An entry reduced to the view's keys (report's make_key). */
@@ -268,15 +237,10 @@ static void view_key(const struct live_view *v, const struct lent *e, struct len
 	memset(k, 0, sizeof(*k));
 	k->ev = e->ev;
 	for (int i = 0; i < v->nsort; i++) {
-		switch (v->sort[i]) {
-		case SK_COMM: k->he.comm = e->he.comm; break;
-		case SK_PID: k->he.pid = e->he.pid; break;
-		case SK_TID: k->he.tid = e->he.tid; break;
-		case SK_CPU: k->he.cpu = e->he.cpu; break;
-		case SK_DSO: k->he.dso = e->he.dso; break;
-		case SK_SYM: k->he.func = e->he.func; k->he.dso = e->he.dso; sym = 1; break;
-		default: break;
-		}
+		if (v->sort[i] == SK_SRCLINE)     /* not kept live */
+			continue;
+		report__sort_keys[v->sort[i]].key(&k->he, &e->he);
+		sym |= v->sort[i] == SK_SYM;
 	}
 	if (!sym)
 		k->he.func = NONE;
@@ -330,7 +294,7 @@ int live__hist(struct live *lv, const struct live_view *v, struct hist *h)
 		r->he.children_n += e->he.children_n;
 	}
 	pthread_mutex_unlock(&lv->mu);
-	free(g.slot);
+	hidx_free(&g.ix);
 	h->n = h->cap = g.n;
 	h->e = g.n ? malloc(g.n * sizeof(*h->e)) : NULL;
 	if (g.n && !h->e) {
@@ -456,7 +420,7 @@ void live__free(struct live *lv)
 	live__wait(lv);
 	profile__free(lv->p);
 	free(lv->e);
-	free(lv->slot);
+	hidx_free(&lv->ix);
 	free(lv->locs);
 	free(lv->seen);
 	pthread_mutex_destroy(&lv->mu);

@@ -19,7 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "hmap.h"
+#include "common/hmap.h"
+#include "cpulist.h"
 #include "offcpu.h"
 #include "printable.h"
 #include "profile.h"
@@ -2093,13 +2094,16 @@ int profile__check_filter(const struct prof_filter *flt)
 
 	pmc__clear_reason();
 	if ((rc = check_numbers(flt->pids, "--pid", "a process id")) < 0 ||
-	    (rc = check_numbers(flt->tids, "--tid", "a thread id")) < 0 ||
-	    (rc = check_numbers(flt->cpus, "--cpu", "a CPU number")) < 0)
+	    (rc = check_numbers(flt->tids, "--tid", "a thread id")) < 0)
 		return rc;
+	if (flt->cpus && cpulist__check(flt->cpus) < 0)
+		return pmc__err(-EINVAL, "--cpu: '%.40s' is not a CPU number or range (e.g. 0-3,6)",
+		    flt->cpus);
 	return 0;
 }
 
-/* Is item (a number or a name) in the comma list? */
+/* Is item (a number or a name) in the comma list?  (CPU lists, whose
+ * items may be ranges: cpulist__has.) */
 static int in_list(const char *list, const char *name, long num, int numeric)
 {
 	const char *s = list;
@@ -2107,12 +2111,9 @@ static int in_list(const char *list, const char *name, long num, int numeric)
 		const char *e = strchr(s, ',');
 		size_t n = e ? (size_t)(e - s) : strlen(s);
 		if (numeric) {
-			char buf[64], *x;
-			long a, b;
+			char buf[64];
 			snprintf(buf, sizeof(buf), "%.*s", (int)(n < 63 ? n : 63), s);
-			a = strtol(buf, &x, 10);
-			b = *x == '-' ? strtol(x + 1, &x, 10) : a;
-			if (num >= a && num <= b)
+			if (strtol(buf, NULL, 10) == num)
 				return 1;
 		} else if (name && strlen(name) == n && strncmp(name, s, n) == 0) {
 			return 1;
@@ -2134,7 +2135,7 @@ static int match_sample(const struct profile *p, const struct prof_filter *flt,
 		return 0;
 	if (flt->tids && !in_list(flt->tids, NULL, s->tid, 1))
 		return 0;
-	if (flt->cpus && !in_list(flt->cpus, NULL, s->cpu, 1))
+	if (flt->cpus && !cpulist__has(flt->cpus, s->cpu))
 		return 0;
 	if (flt->comms && !in_list(flt->comms, s->comm, 0, 0))
 		return 0;

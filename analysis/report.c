@@ -10,46 +10,14 @@
 #include <time.h>
 
 #include "common/error.h"
+#include "common/grow.h"
+#include "common/hmap.h"
 #include "kcache.h"
 #include "numfmt.h"
 #include "printable.h"
 #include "report.h"
 
 #define NONE UINT32_MAX
-
-static const char *const sk_names[SK_N] = { "comm", "pid", "tid", "dso", "sym", "srcline", "cpu" };
-
-int report__parse_sort(struct report_opts *o, const char *list)
-{
-	char buf[256], *save = NULL, *tok;
-	snprintf(buf, sizeof(buf), "%s", list);
-	o->nsort = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int k;
-		/* perf's output columns, which its --sort takes too: the report
-		 * always prints them (Self, Samples) and orders rows by the
-		 * overhead first */
-		if (strcmp(tok, "overhead") == 0 || strcmp(tok, "sample") == 0 ||
-		    strcmp(tok, "period") == 0)
-			continue;
-		for (k = 0; k < SK_N; k++)
-			if (strcmp(tok, sk_names[k]) == 0 || (k == SK_SYM && strcmp(tok, "symbol") == 0))
-				break;
-		if (k == SK_N || o->nsort == SK_N)
-			return pmc__err(-EINVAL, "unknown sort key '%s' (comm, pid, tid, dso, sym, "
-			    "srcline, cpu)", tok);
-		o->sort[o->nsort++] = (enum sort_key)k;
-	}
-	if (o->nsort == 0)
-		return pmc__err(-EINVAL, "no sort key in '%s' (comm, pid, tid, dso, sym, srcline, "
-		    "cpu)", list);
-	return 0;
-}
-
-const char *report__sort_name(enum sort_key k)
-{
-	return (unsigned)k < SK_N ? sk_names[k] : "?";
-}
 
 const char *report__func_name(const struct profile *p, uint32_t func)
 {
@@ -90,8 +58,7 @@ struct hist_memo {
 };
 
 struct hist_priv {
-	uint32_t *slot;               /* entry index + 1; 0 empty */
-	size_t cap;
+	struct hidx ix;               /* of the hist's entries by key (stale once sorted) */
 	const struct report_opts *o;
 	struct profile *p;
 	int need_lines;
@@ -121,52 +88,34 @@ static uint64_t ehash(const struct hist_entry *e)
 	return h ^ (h >> 29);
 }
 
-static int eeq(const struct hist_entry *a, const struct hist_entry *b)
+static int same_key(const struct hist_entry *a, const struct hist_entry *b)
 {
 	return a->func == b->func && a->dso == b->dso && a->comm == b->comm && a->file == b->file &&
 	    a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu && a->line == b->line;
+}
+
+/* hidx's compare: does entry i of the hist tab hold key? */
+static int eeq(const void *tab, uint32_t i, const void *key)
+{
+	return same_key(&((const struct hist *)tab)->e[i], key);
 }
 
 /* k's entry, made if new; NULL out of memory (v->nomem set). */
 static struct hist_entry *hfind(struct hist *h, const struct hist_entry *k)
 {
 	struct hist_priv *v = h->priv;
-	if ((h->n + 1) * 2 > v->cap) {
-		size_t ncap = v->cap ? v->cap * 2 : 1024;
-		uint32_t *ns = calloc(ncap, sizeof(*ns));
-		if (!ns) {
-			v->nomem = 1;
-			return NULL;
-		}
-		for (size_t i = 0; i < h->n; i++) {
-			size_t j = ehash(&h->e[i]) & (ncap - 1);
-			while (ns[j])
-				j = (j + 1) & (ncap - 1);
-			ns[j] = (uint32_t)i + 1;
-		}
-		free(v->slot);
-		v->slot = ns;
-		v->cap = ncap;
-	}
-	size_t j = ehash(k) & (v->cap - 1);
-	while (v->slot[j]) {
-		if (eeq(&h->e[v->slot[j] - 1], k))
-			return &h->e[v->slot[j] - 1];
-		j = (j + 1) & (v->cap - 1);
-	}
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? h->cap * 2 : 256;
-		struct hist_entry *e = realloc(h->e, cap * sizeof(*h->e));
-		if (!e) {
-			v->nomem = 1;
-			return NULL;
-		}
-		h->e = e;
-		h->cap = cap;
+	int added;
+	struct hidx_slot *s = hidx_get(&v->ix, ehash(k), 1024, eeq, h, k, (uint32_t)h->n, &added);
+	if (s && !added)
+		return &h->e[s->v - 1];
+	if (!s || GROW(h->e, h->n, h->cap) < 0) {
+		if (s)
+			hidx_unadd(&v->ix, s);
+		v->nomem = 1;
+		return NULL;
 	}
 	h->e[h->n] = *k;
-	v->slot[j] = (uint32_t)++h->n;
-	return &h->e[h->n - 1];
+	return &h->e[h->n++];
 }
 
 static void make_key(struct hist_priv *v, struct hist_entry *k, const struct prof_sample *s,
@@ -343,28 +292,8 @@ static int cmp_keys(const struct hist_entry *x, const struct hist_entry *y,
 	const struct prof_func *fx = x->func < v->p->nf ? &v->p->f[x->func] : &none;
 	const struct prof_func *fy = y->func < v->p->nf ? &v->p->f[y->func] : &none;
 	int c = 0;
-	for (int i = 0; i < o->nsort && !c; i++) {
-		switch (o->sort[i]) {
-		case SK_COMM: c = prof_name_cmp(x->comm, y->comm); break;
-		case SK_PID: c = NUM_CMP(x->pid, y->pid); break;
-		case SK_TID: c = NUM_CMP(x->tid, y->tid); break;
-		case SK_CPU: c = NUM_CMP(x->cpu, y->cpu); break;
-		case SK_DSO:
-			c = prof_name_cmp(x->dso ? sym_dso__name(x->dso) : NULL,
-			    y->dso ? sym_dso__name(y->dso) : NULL);
-			break;
-		case SK_SYM:
-			c = fx->kernel != fy->kernel ? NUM_CMP(fx->kernel, fy->kernel) :
-			    prof_name_cmp(fx->name, fy->name);
-			break;
-		case SK_SRCLINE:
-			c = prof_name_cmp(x->file, y->file);
-			if (!c)
-				c = NUM_CMP(x->line, y->line);
-			break;
-		default: break;
-		}
-	}
+	for (int i = 0; i < o->nsort && !c; i++)
+		c = report__sort_keys[o->sort[i]].cmp(v->p, x, y);
 	/* the same names: two static functions, two copies of a library */
 	if (!c)
 		c = sym_dso__cmp(x->dso, y->dso);
@@ -435,7 +364,7 @@ static int pick_entry(void *arg, const struct prof_sample *s, const struct prof_
 	struct hist_entry k;
 	for (int i = 0; i < n && (i == 0 || x->v.o->children); i++) {
 		make_key(&x->v, &k, s, &fr[i]);
-		if (eeq(&k, x->e))
+		if (same_key(&k, x->e))
 			return i;
 	}
 	return -1;
@@ -464,19 +393,12 @@ int report__entry_tree(struct ctree *t, struct profile *p, const struct report_o
 struct epick_many {
 	struct hist_priv v;
 	const struct hist *h;
-	uint32_t *slot;              /* index + 1; 0 empty */
-	size_t cap;
+	struct hidx ix;              /* of h's entries 0 .. nt */
 };
 
 static long elookup(const struct epick_many *x, const struct hist_entry *k)
 {
-	size_t j = ehash(k) & (x->cap - 1);
-	while (x->slot[j]) {
-		if (eeq(&x->h->e[x->slot[j] - 1], k))
-			return (long)x->slot[j] - 1;
-		j = (j + 1) & (x->cap - 1);
-	}
-	return -1;
+	return (long)hidx_find(&x->ix, ehash(k), eeq, x->h, k);
 }
 
 static int pick_entries(void *arg, const struct prof_sample *s, const struct prof_frame *fr,
@@ -509,20 +431,17 @@ int report__entry_trees(struct ctree *t, size_t nt, struct profile *p,
 	x.v.p = p;
 	x.h = h;
 	flt.ev = ev;
-	for (x.cap = 16; x.cap < 2 * nt; x.cap *= 2)
-		;
-	if (!(x.slot = calloc(x.cap, sizeof(*x.slot))))
+	size_t cap = 16;
+	while (cap < 2 * nt)
+		cap *= 2;
+	if (hidx_resize(&x.ix, cap) < 0)
 		return pmc__nomem();
-	for (size_t i = 0; i < nt && i < h->n; i++) {
-		size_t j = ehash(&h->e[i]) & (x.cap - 1);
-		while (x.slot[j])
-			j = (j + 1) & (x.cap - 1);
-		x.slot[j] = (uint32_t)i + 1;
-	}
+	for (size_t i = 0; i < nt && i < h->n; i++)
+		hidx_put(&x.ix, ehash(&h->e[i]), (uint32_t)i);
 	int caller = o->callgraph == TREE_CALLER;
 	int rc = tree__build_many(t, nt, p, &flt, caller ? TREE_CALLER : TREE_CALLEE, 0,
 	    pick_entries, &x, caller && o->children);
-	free(x.slot);
+	hidx_free(&x.ix);
 	if (rc == 0)
 		for (size_t i = 0; i < nt; i++)
 			tree__sort(&t[i]);
@@ -532,7 +451,7 @@ int report__entry_trees(struct ctree *t, size_t nt, struct profile *p,
 void report__hist_free(struct hist *h)
 {
 	if (h->priv) {
-		free(h->priv->slot);
+		hidx_free(&h->priv->ix);
 		free(h->priv->memo);
 		free(h->priv->mix);
 	}
@@ -586,40 +505,6 @@ static const char *colr(const struct report_opts *o, double pct)
 static const char *creset(const struct report_opts *o, double pct)
 {
 	return o->color && pct >= 0.5 ? "\033[0m" : "";
-}
-
-static void srcline_str(const struct hist_entry *e, char *buf, size_t len)
-{
-	char name[1024];
-	if (e->file)
-		snprintf(buf, len, "%s:%d", printable__str(strrchr(e->file, '/') ?
-		    strrchr(e->file, '/') + 1 : e->file, name, sizeof(name)), e->line);
-	else
-		snprintf(buf, len, "??:0");
-}
-
-void report__key_str(const struct profile *p, const struct hist_entry *e, enum sort_key k,
-    char *buf, size_t len)
-{
-	switch (k) {
-	case SK_COMM: snprintf(buf, len, "%s", e->comm ? e->comm : "?"); break;
-	case SK_PID: snprintf(buf, len, "%d", (int)e->pid); break;
-	case SK_TID: snprintf(buf, len, "%d", (int)e->tid); break;
-	case SK_CPU: snprintf(buf, len, "%03d", (int)e->cpu); break;
-	case SK_DSO: snprintf(buf, len, "%s", e->dso ? sym_dso__name(e->dso) : "?"); break;
-	case SK_SYM:
-		snprintf(buf, len, "[%c] %s", p->f[e->func].kernel ? 'k' : '.', p->f[e->func].name);
-		break;
-	case SK_SRCLINE: srcline_str(e, buf, len); break;
-	default: buf[0] = '\0';
-	}
-}
-
-const char *report__col_title(enum sort_key k)
-{
-	static const char *const t[SK_N] = { "Command", "Pid", "Tid", "Shared Object", "Symbol",
-	    "Source:Line", "CPU" };
-	return t[k];
 }
 
 /* 0, or -ENOMEM (pmc_errmsg() says so). */
@@ -1065,7 +950,7 @@ int report__json(FILE *f, struct profile *p, const struct report_opts *o)
 	    p->unwind_samples, p->unwind_truncated);
 	fprintf(f, ",\"sort\":[");
 	for (int k = 0; k < o->nsort; k++)
-		fprintf(f, "%s\"%s\"", k ? "," : "", sk_names[o->sort[k]]);
+		fprintf(f, "%s\"%s\"", k ? "," : "", report__sort_name(o->sort[k]));
 	fprintf(f, "],\"events\":[");
 	for (int i = 0; i < n; i++) {
 		const struct prof_event *e = &p->ev[evs[i]];
@@ -1105,7 +990,7 @@ int report__json(FILE *f, struct profile *p, const struct report_opts *o)
 					break;
 				default:
 					report__key_str(p, he, o->sort[s], buf, sizeof(buf));
-					fprintf(f, ",\"%s\":", sk_names[o->sort[s]]);
+					fprintf(f, ",\"%s\":", report__sort_name(o->sort[s]));
 					json__string(f, buf);
 				}
 			}

@@ -73,6 +73,24 @@ struct hist {
 	                               * relative, the total after filters */
 	struct hist_priv *priv;
 };
+
+/* A sort key (analysis/sort_keys.c): the one table of the keys that
+ * report (its sort, columns, JSON) and top (live.c's views and zooms) read.
+ * cmp orders two entries by the key (names by prof_name_cmp, numbers by
+ * value); key copies the entry fields the key stands for (what a grouping
+ * by keys keeps, so the entry hash covers them); same: do two entries share
+ * the key's value (a zoom; sym: the function alone); print writes it as the
+ * flat profile does ("[.] hot60", "003" for a CPU). */
+struct sort_key_def {
+	const char *name;             /* as -s spells it */
+	const char *header;           /* the column's title */
+	int (*cmp)(const struct profile *p, const struct hist_entry *x,
+	    const struct hist_entry *y);
+	void (*key)(struct hist_entry *to, const struct hist_entry *from);
+	int (*same)(const struct hist_entry *x, const struct hist_entry *y);
+	void (*print)(const struct profile *p, const struct hist_entry *e, char *buf, size_t len);
+};
+extern const struct sort_key_def report__sort_keys[SK_N];
 /* The flat profile of event ev, sorted (self, or children with o->children). */
 int report__hist(struct hist *h, struct profile *p, const struct report_opts *o, int ev);
 void report__hist_free(struct hist *h);

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "hmap.h"
+#include "common/hmap.h"
 #include "samples.h"
 
 #define BLOCK_SHIFT 12            /* 4096 samples share a time base */

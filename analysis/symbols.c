@@ -33,7 +33,7 @@
 #include "symbols.h"
 #include "dbgcache.h"
 #include "kcache.h"
-#include "hmap.h"
+#include "common/hmap.h"
 #include "printable.h"
 #include "common/error.h"
 #include "common/grow.h"

@@ -10,18 +10,13 @@
 
 #include "tree.h"
 #include "common/error.h"
+#include "common/grow.h"
+#include "common/hmap.h"
 
 #define NONE UINT32_MAX
 
-struct tslot {
-	uint64_t key;
-	uint32_t node;
-	uint32_t used;
-};
-
 struct tree_priv {
-	struct tslot *t;
-	size_t cap, n;
+	struct hidx ix;            /* of the nodes by (parent, func, comm or id) */
 	int nomem;                 /* a table could not grow: tree__build fails */
 	const struct profile *p;   /* the names, for tree__sort's ties */
 };
@@ -40,15 +35,9 @@ static uint64_t hkey(uint32_t parent, uint32_t func, const char *comm, int32_t i
 static uint32_t new_node(struct ctree *t, uint32_t parent, uint32_t func, const char *comm,
     int32_t id)
 {
-	if (t->nn == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 1024;
-		struct tnode *n = realloc(t->n, cap * sizeof(*t->n));
-		if (!n) {
-			t->priv->nomem = 1;
-			return NONE;
-		}
-		t->n = n;
-		t->cap = cap;
+	if (GROW(t->n, t->nn, t->cap) < 0) {
+		t->priv->nomem = 1;
+		return NONE;
 	}
 	uint32_t i = (uint32_t)t->nn++;
 	t->n[i] = (struct tnode){ func, parent, NONE, NONE, 0, 0, 0, comm, id };
@@ -59,45 +48,32 @@ static uint32_t new_node(struct ctree *t, uint32_t parent, uint32_t func, const 
 	return i;
 }
 
+static int child_eq(const void *tab, uint32_t i, const void *key)
+{
+	const struct tnode *n = &((const struct ctree *)tab)->n[i], *k = key;
+	return n->parent == k->parent && n->func == k->func && n->id == k->id &&
+	    (k->id >= 0 || n->comm == k->comm);
+}
+
 /* The child (func, comm) of parent; a pid or tid root (id >= 0) is found
  * by its id alone and named by its first sample's comm. */
 static uint32_t child(struct ctree *t, uint32_t parent, uint32_t func, const char *comm,
     int32_t id)
 {
 	struct tree_priv *v = t->priv;
-	if ((v->n + 1) * 2 > v->cap) {
-		size_t ncap = v->cap ? v->cap * 2 : 4096;
-		struct tslot *nt = calloc(ncap, sizeof(*nt));
-		if (!nt) {
-			v->nomem = 1;
-			return NONE;
-		}
-		for (size_t i = 0; i < v->cap; i++) {
-			if (!v->t[i].used)
-				continue;
-			size_t j = v->t[i].key & (ncap - 1);
-			while (nt[j].used)
-				j = (j + 1) & (ncap - 1);
-			nt[j] = v->t[i];
-		}
-		free(v->t);
-		v->t = nt;
-		v->cap = ncap;
+	struct tnode k = { .func = func, .parent = parent, .comm = comm, .id = id };
+	int added;
+	struct hidx_slot *s = hidx_get(&v->ix, hkey(parent, func, comm, id), 4096, child_eq, t, &k,
+	    (uint32_t)t->nn, &added);
+	if (!s) {
+		v->nomem = 1;
+		return NONE;
 	}
-	uint64_t k = hkey(parent, func, comm, id);
-	size_t j = k & (v->cap - 1);
-	while (v->t[j].used) {
-		struct tnode *n = &t->n[v->t[j].node];
-		if (v->t[j].key == k && n->parent == parent && n->func == func && n->id == id &&
-		    (id >= 0 || n->comm == comm))
-			return v->t[j].node;
-		j = (j + 1) & (v->cap - 1);
-	}
+	if (!added)
+		return s->v - 1;
 	uint32_t i = new_node(t, parent, func, comm, id);
 	if (i == NONE)
-		return NONE;
-	v->t[j] = (struct tslot){ k, i, 1 };
-	v->n++;
+		hidx_unadd(&v->ix, s);
 	return i;
 }
 
@@ -318,7 +294,7 @@ void tree__sort(struct ctree *t)
 void tree__free(struct ctree *t)
 {
 	if (t->priv)
-		free(t->priv->t);
+		hidx_free(&t->priv->ix);
 	free(t->priv);
 	free(t->n);
 	memset(t, 0, sizeof(*t));

@@ -44,6 +44,7 @@
 
 #include "common/error.h"
 #include "common/fdio.h"
+#include "common/grow.h"
 #include "common/sysinfo.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/format.h"
@@ -194,14 +195,8 @@ static int join_percpu_attr(struct pw *w, const struct pmclog_ev_pmcallocate *al
 		    a->flags != al->pl_flags || strcmp(a->name, al->pl_evname && *al->pl_evname ?
 		    al->pl_evname : "cpu-clock") != 0)
 			continue;
-		if (w->nalias == w->alcap) {
-			int nc = w->alcap ? w->alcap * 2 : 8;
-			struct walias *na = realloc(w->alias, (size_t)nc * sizeof(*na));
-			if (!na)
-				return 0;
-			w->alias = na;
-			w->alcap = nc;
-		}
+		if (GROW(w->alias, w->nalias, w->alcap) < 0)
+			return 0;
 		w->alias[w->nalias++] = (struct walias){ al->pl_pmcid, i };
 		return 1;
 	}
@@ -219,14 +214,8 @@ static struct wattr *add_attr(struct pw *w, pmc_id_t pmcid, const char *name, ui
 	uint32_t type = PD_TYPE_SOFTWARE;
 	uint64_t config = 0, config1 = 0, config2 = 0;
 
-	if (w->nattrs == w->acap) {
-		int nc = w->acap ? w->acap * 2 : 8;
-		struct wattr *na = realloc(w->attrs, (size_t)nc * sizeof(*na));
-		if (!na)
-			return NULL;
-		w->attrs = na;
-		w->acap = nc;
-	}
+	if (GROW(w->attrs, w->nattrs, w->acap) < 0)
+		return NULL;
 	a = &w->attrs[w->nattrs];
 	memset(a, 0, sizeof(*a));
 	a->pmcid = pmcid;
@@ -577,14 +566,8 @@ static void add_bid(struct pw *w, int32_t pid, uint16_t misc, const uint8_t *id,
 	for (int i = 0; i < w->nbids; i++)
 		if (strcmp(w->bids[i].path, path) == 0)
 			return;
-	if (w->nbids == w->bcap) {
-		int nc = w->bcap ? w->bcap * 2 : 32;
-		struct wbid *nb = realloc(w->bids, (size_t)nc * sizeof(*nb));
-		if (!nb)
-			return;
-		w->bids = nb;
-		w->bcap = nc;
-	}
+	if (GROW(w->bids, w->nbids, w->bcap) < 0)
+		return;
 	struct wbid *b = &w->bids[w->nbids];
 	memset(b, 0, sizeof(*b));
 	b->pid = pid;

@@ -83,7 +83,7 @@ void perfdata__set_ordered(struct perfdata *p, int on);
  * chain already as a report keeps it: context markers gone, the sampled
  * pc first, each pc's flag PMC_CC_F_USERSPACE or 0, the trailing 0 of a
  * frame-pointer walk dropped (at least one pc stays), and its hash
- * (analysis/hmap.h's hmap_chain_*) computed on the way. */
+ * (lib/common/hmap.h's hmap_chain_*) computed on the way. */
 struct perfdata_sample {
 	pmc_id_t pmcid;
 	uint32_t pid, tid, cpu;

@@ -8,45 +8,23 @@
 
 /* ---- build ids -------------------------------------------------------- */
 
-static size_t hash_str(const char *s)
+static uint64_t hash_str(const char *s)
 {
-	size_t h = 1469598103934665603ULL;
+	uint64_t h = 1469598103934665603ULL;
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
 	return h;
 }
 
-static int bid_rehash(struct perfdata *p)
+static int bid_eq(const void *tab, uint32_t i, const void *key)
 {
-	size_t nc = p->bhcap ? p->bhcap * 2 : 64;
-	int *nh = calloc(nc, sizeof(*nh));
-	if (!nh)
-		return -ENOMEM;
-	free(p->bhash);
-	p->bhash = nh;
-	p->bhcap = nc;
-	for (int i = 0; i < p->nbids; i++) {
-		size_t h = hash_str(p->bids[i].path) & (nc - 1);
-		while (nh[h])
-			h = (h + 1) & (nc - 1);
-		nh[h] = i + 1;
-	}
-	return 0;
+	return strcmp(((const struct perfdata *)tab)->bids[i].path, key) == 0;
 }
 
 const struct pd_bid *pd_bid_find(const struct perfdata *p, const char *path)
 {
-	if (!p->bhcap)
-		return NULL;
-	size_t h = hash_str(path) & (p->bhcap - 1);
-	const struct pd_bid *found = NULL;
-	while (p->bhash[h]) {
-		const struct pd_bid *b = &p->bids[p->bhash[h] - 1];
-		if (strcmp(b->path, path) == 0)
-			found = b;        /* the last one wins */
-		h = (h + 1) & (p->bhcap - 1);
-	}
-	return found;
+	int64_t i = hidx_find(&p->bidx, hash_str(path), bid_eq, p, path);
+	return i < 0 ? NULL : &p->bids[i];
 }
 
 /* One build_id_event: header(8) pid(4) build_id[24] filename[] */
@@ -59,16 +37,8 @@ void pd_add_buildid(struct perfdata *p, const unsigned char *b, size_t len)
 	if (len < 8 + 4 + 24)
 		return;
 	misc = ld16(p, b + 4);
-	if (p->nbids == p->bcap) {
-		int nc = p->bcap ? p->bcap * 2 : 32;
-		struct pd_bid *nb = realloc(p->bids, (size_t)nc * sizeof(*nb));
-		if (!nb)
-			return;
-		p->bids = nb;
-		p->bcap = nc;
-		for (int i = 0; i < p->nbids; i++)
-			p->bids[i].pub.path = p->bids[i].path;
-	}
+	if (GROW(p->bids, p->nbids, p->bcap) < 0)
+		return;
 	x = &p->bids[p->nbids];
 	memset(x, 0, sizeof(*x));
 	x->pub.pid = (int32_t)ld32(p, b + 8);
@@ -84,16 +54,16 @@ void pd_add_buildid(struct perfdata *p, const unsigned char *b, size_t len)
 	memcpy(x->path, b + 36, flen);
 	x->path[flen] = '\0';
 	x->pub.path = x->path;
-	p->nbids++;
-	if ((size_t)p->nbids * 2 > p->bhcap) {
-		if (bid_rehash(p) < 0)
-			p->nbids--, free(x->path);
+	/* a path seen before now finds this one: the last one wins */
+	int added;
+	struct hidx_slot *sl = hidx_get(&p->bidx, hash_str(x->path), 64, bid_eq, p, x->path,
+	    (uint32_t)p->nbids, &added);
+	if (!sl) {
+		free(x->path);
 		return;
 	}
-	size_t h = hash_str(x->path) & (p->bhcap - 1);
-	while (p->bhash[h])
-		h = (h + 1) & (p->bhcap - 1);
-	p->bhash[h] = p->nbids;
+	sl->v = (uint32_t)p->nbids + 1;
+	p->nbids++;
 }
 
 void pd_parse_buildid_section(struct perfdata *p, const unsigned char *b, size_t len)

@@ -1002,7 +1002,7 @@ void perfdata__close(struct perfdata *p)
 	for (int i = 0; i < p->nbids; i++)
 		free(p->bids[i].path);
 	free(p->bids);
-	free(p->bhash);
+	hidx_free(&p->bidx);
 	pd_q_release(p);
 	free(p->tdata);
 	free(p->ustack);

@@ -33,6 +33,8 @@
 #include <zstd.h>
 
 #include "common/error.h"
+#include "common/grow.h"
+#include "common/hmap.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/format.h"
 #include "common/perf_sample.h"
@@ -138,8 +140,7 @@ struct perfdata {
 	/* build ids */
 	struct pd_bid *bids;
 	int nbids, bcap;
-	int *bhash;                   /* path hash -> bid index + 1 */
-	size_t bhcap;
+	struct hidx bidx;             /* of bids by path: the last one of a path */
 
 	/* features */
 	char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid, *cmdline;

@@ -12,7 +12,7 @@
  * record its layout does not fit is dropped as a bad sample either way.
  */
 #include "perfdata/reader_internal.h"
-#include "hmap.h"
+#include "common/hmap.h"
 
 /* Fields of fixed size before the chain, in the kernel's order. */
 #define FIXED (PD_S_IDENTIFIER | PD_S_IP | PD_S_TID | PD_S_TIME | PD_S_ADDR | PD_S_ID | \

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "common/grow.h"
 #include "common/sysinfo.h"
 #include "event/event.h"
 
@@ -39,13 +40,8 @@ static int add_ent(const struct pmc_evinfo *e, void *arg)
 	struct pmu_ent *n;
 
 	(void)arg;
-	if (ntab == cap_tab) {
-		int c = cap_tab ? cap_tab * 2 : 256;
-		if ((n = realloc(tab, (size_t)c * sizeof(*n))) == NULL)
-			return -ENOMEM;
-		tab = n;
-		cap_tab = c;
-	}
+	if (GROW(tab, ntab, cap_tab) < 0)
+		return -ENOMEM;
 	n = &tab[ntab];
 	n->name = strdup(e->name);
 	n->desc = strdup(e->desc ? e->desc : "");

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/grow.h"
 #include "common/error.h"
 #include "event/event_impl.h"
 #include "event/event_pfm.h"
@@ -140,14 +141,8 @@ struct name_store { pthread_once_t once; char **v; int n, cap; const char *cat; 
 static int store_add(const struct pmc_evinfo *e, void *arg)
 {
 	struct name_store *st = arg;
-	if (st->n == st->cap) {
-		int c = st->cap ? st->cap * 2 : 128;
-		char **nv = realloc(st->v, (size_t)c * sizeof(*nv));
-		if (!nv)
-			return -ENOMEM;
-		st->v = nv;
-		st->cap = c;
-	}
+	if (GROW(st->v, st->n, st->cap) < 0)
+		return -ENOMEM;
 	if ((st->v[st->n] = strdup(e->name)) == NULL)
 		return -ENOMEM;
 	st->n++;
@@ -726,14 +721,8 @@ void pmc__event_split_free(char **specs, int n)
 
 static int push(char ***v, int *n, int *cap, char *s)
 {
-	if (*n == *cap) {
-		int nc = *cap ? *cap * 2 : 8;
-		char **nv = realloc(*v, sizeof(char *) * (size_t)nc);
-		if (!nv)
-			return -ENOMEM;
-		*v = nv;
-		*cap = nc;
-	}
+	if (GROW(*v, *n, *cap) < 0)
+		return -ENOMEM;
 	(*v)[(*n)++] = s;
 	return 0;
 }

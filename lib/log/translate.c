@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "common/grow.h"
 #include "log/writer_impl.h"
 
 /* lib/common/perf_sample.h names the kernel's ABI values itself. */
@@ -146,41 +147,33 @@ static void emit(struct pmc_logw *lw, uint64_t ts)
 
 /* ---- per-(tid, member id) values for PROCCSW ------------------------- */
 
-static struct logw_csw *csw_slot(struct logw_csw *tab, size_t cap, int32_t tid, uint64_t kid)
+static uint64_t csw_hash(int32_t tid, uint64_t kid)
 {
 	uint64_t h = ((uint64_t)(uint32_t)tid * 0x9E3779B97F4A7C15ull) ^ (kid * 0xC2B2AE3D27D4EB4Full);
-	size_t i = (size_t)(h >> 29) & (cap - 1);
+	return h >> 29;
+}
 
-	while (tab[i].used && (tab[i].tid != tid || tab[i].kid != kid))
-		i = (i + 1) & (cap - 1);
-	return &tab[i];
+static int csw_eq(const void *tab, uint32_t i, const void *key)
+{
+	const struct logw_csw *e = &((const struct pmc_logw *)tab)->csw[i], *k = key;
+	return e->tid == k->tid && e->kid == k->kid;
 }
 
 static struct logw_csw *csw_get(struct pmc_logw *lw, int32_t tid, uint64_t kid)
 {
-	struct logw_csw *e;
-
-	if ((lw->ncsw + 1) * 2 > lw->cswcap) {
-		size_t ncap = lw->cswcap ? lw->cswcap * 2 : 256;
-		struct logw_csw *n = calloc(ncap, sizeof(*n));
-		if (!n)
-			return NULL;
-		for (size_t i = 0; i < lw->cswcap; i++)
-			if (lw->csw[i].used)
-				*csw_slot(n, ncap, lw->csw[i].tid, lw->csw[i].kid) = lw->csw[i];
-		free(lw->csw);
-		lw->csw = n;
-		lw->cswcap = ncap;
+	struct logw_csw k = { .kid = kid, .last = 0, .tid = tid };
+	int added;
+	struct hidx_slot *s = hidx_get(&lw->cswix, csw_hash(tid, kid), 256, csw_eq, lw, &k,
+	    (uint32_t)lw->ncsw, &added);
+	if (s && !added)
+		return &lw->csw[s->v - 1];
+	if (!s || GROW(lw->csw, lw->ncsw, lw->cswcap) < 0) {
+		if (s)
+			hidx_unadd(&lw->cswix, s);
+		return NULL;
 	}
-	e = csw_slot(lw->csw, lw->cswcap, tid, kid);
-	if (!e->used) {
-		e->used = 1;
-		e->tid = tid;
-		e->kid = kid;
-		e->last = 0;
-		lw->ncsw++;
-	}
-	return e;
+	lw->csw[lw->ncsw] = k;
+	return &lw->csw[lw->ncsw++];
 }
 
 /* A thread ended: forget its values (tids are reused). */
@@ -188,13 +181,11 @@ static void csw_forget(struct pmc_logw *lw, int32_t tid)
 {
 	if (!lw->ncsw)
 		return;
-	for (size_t i = 0; i < lw->evcap; i++) {
-		struct logw_csw *e;
-		if (!lw->ev[i].used)
-			continue;
-		e = csw_slot(lw->csw, lw->cswcap, tid, lw->ev[i].kid);
-		if (e->used)
-			e->last = 0;
+	for (size_t i = 0; i < lw->nev; i++) {
+		struct logw_csw k = { .kid = lw->ev[i].kid, .tid = tid };
+		int64_t e = hidx_find(&lw->cswix, csw_hash(tid, k.kid), csw_eq, lw, &k);
+		if (e >= 0)
+			lw->csw[e].last = 0;
 	}
 }
 
@@ -271,16 +262,11 @@ static void exec_begin(struct pmc_logw *lw, int32_t pid, int32_t tid, pmc_id_t p
 
 	if (i >= 0)
 		exec_flush(lw, i, 0, ts);      /* exec'ed again before mapping anything */
-	if (lw->npexec == lw->pexeccap) {
-		int c = lw->pexeccap ? lw->pexeccap * 2 : 8;
-		x = realloc(lw->pexec, (size_t)c * sizeof(*x));
-		if (!x) {                        /* no memory: the name is all we say */
-			if (pmc__logrec_procexec(&lw->rec, pmc, pid, tid, 0, 0, name) == 0)
-				emit(lw, ts);
-			return;
-		}
-		lw->pexec = x;
-		lw->pexeccap = c;
+	if (GROW(lw->pexec, lw->npexec, lw->pexeccap) < 0) {
+		/* no memory: the name is all we say */
+		if (pmc__logrec_procexec(&lw->rec, pmc, pid, tid, 0, 0, name) == 0)
+			emit(lw, ts);
+		return;
 	}
 	x = &lw->pexec[lw->npexec++];
 	memset(x, 0, sizeof(*x));
@@ -329,14 +315,8 @@ static struct logw_exitproc *exit_proc(struct logw_exitwatch *w, int32_t pid)
 
 struct logw_exitproc *pmc__logw_exit_proc_add(struct logw_exitwatch *w, int32_t pid)
 {
-	if (w->nprocs == w->proccap) {
-		int c = w->proccap ? w->proccap * 2 : 8;
-		struct logw_exitproc *n = realloc(w->procs, (size_t)c * sizeof(*n));
-		if (!n)
-			return NULL;
-		w->procs = n;
-		w->proccap = c;
-	}
+	if (GROW(w->procs, w->nprocs, w->proccap) < 0)
+		return NULL;
 	memset(&w->procs[w->nprocs], 0, sizeof(w->procs[0]));
 	w->procs[w->nprocs].pid = pid;
 	return &w->procs[w->nprocs++];

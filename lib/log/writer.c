@@ -18,6 +18,7 @@
 #include "common/clock.h"
 #include "common/thread.h"
 #include "common/error.h"
+#include "common/grow.h"
 #include "log/writer_impl.h"
 
 #ifndef PMC_VERSION_STRING
@@ -278,10 +279,12 @@ static void lw_free(struct pmc_logw *lw)
 {
 	pmc__logstream_free(&lw->out);
 	free(lw->ev);
+	hidx_free(&lw->evix);
 	free(lw->rings);
 	free(lw->wait_cs);
 	free(lw->scratch);
 	free(lw->csw);
+	hidx_free(&lw->cswix);
 	for (int i = 0; i < lw->npexec; i++)
 		free(lw->pexec[i].path);
 	free(lw->pexec);
@@ -317,9 +320,7 @@ int pmc__logw_open(int fd, unsigned flags, const char *cmdline, struct pmc_logw 
 	pthread_mutex_init(&lw->mu, NULL);
 	pthread_cond_init(&lw->cv, NULL);
 	lw->scratch = malloc(PMC_RING_SCRATCH_SIZE);
-	lw->evcap = 64;
-	lw->ev = calloc(lw->evcap, sizeof(*lw->ev));
-	if (!lw->scratch || !lw->ev) {
+	if (!lw->scratch) {
 		lw_free(lw);
 		return -ENOMEM;
 	}
@@ -388,19 +389,20 @@ void pmc__logw_set_clock(struct pmc_logw *lw, uint64_t (*now)(void))
 	pthread_mutex_unlock(&lw->mu);
 }
 
-static struct logw_event *ev_slot(struct logw_event *tab, size_t cap, uint64_t kid)
+static uint64_t ev_hash(uint64_t kid)
 {
-	size_t i = (size_t)((kid * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+	return (kid * 0x9E3779B97F4A7C15ull) >> 32;
+}
 
-	while (tab[i].used && tab[i].kid != kid)
-		i = (i + 1) & (cap - 1);
-	return &tab[i];
+static int ev_eq(const void *tab, uint32_t i, const void *key)
+{
+	return ((const struct pmc_logw *)tab)->ev[i].kid == *(const uint64_t *)key;
 }
 
 struct logw_event *pmc__logw_find_event(struct pmc_logw *lw, uint64_t kid)
 {
-	struct logw_event *e = ev_slot(lw->ev, lw->evcap, kid);
-	return e->used ? e : NULL;
+	int64_t i = hidx_find(&lw->evix, ev_hash(kid), ev_eq, lw, &kid);
+	return i < 0 ? NULL : &lw->ev[i];
 }
 
 int pmc__logw_add_event(struct pmc_logw *lw, uint64_t kernel_id, pmc_id_t pmc,
@@ -409,24 +411,22 @@ int pmc__logw_add_event(struct pmc_logw *lw, uint64_t kernel_id, pmc_id_t pmc,
 	struct logw_event *e;
 
 	pthread_mutex_lock(&lw->mu);
-	if ((lw->nev + 1) * 2 > lw->evcap) {
-		size_t ncap = lw->evcap * 2;
-		struct logw_event *n = calloc(ncap, sizeof(*n));
-		if (!n) {
-			pthread_mutex_unlock(&lw->mu);
-			return -ENOMEM;
-		}
-		for (size_t i = 0; i < lw->evcap; i++)
-			if (lw->ev[i].used)
-				*ev_slot(n, ncap, lw->ev[i].kid) = lw->ev[i];
-		free(lw->ev);
-		lw->ev = n;
-		lw->evcap = ncap;
+	int added;
+	struct hidx_slot *sl = hidx_get(&lw->evix, ev_hash(kernel_id), 128, ev_eq, lw, &kernel_id,
+	    (uint32_t)lw->nev, &added);
+	if (sl && added && GROW(lw->ev, lw->nev, lw->evcap) < 0) {
+		hidx_unadd(&lw->evix, sl);
+		sl = NULL;
 	}
-	e = ev_slot(lw->ev, lw->evcap, kernel_id);
-	if (!e->used)
+	if (!sl) {
+		pthread_mutex_unlock(&lw->mu);
+		return -ENOMEM;
+	}
+	e = &lw->ev[sl->v - 1];
+	if (added) {
+		memset(e, 0, sizeof(*e));   /* no period until pmc__logw_set_period */
 		lw->nev++;
-	e->used = 1;
+	}
 	e->kid = kernel_id;
 	e->pmc = pmc;
 	e->layout = *layout;
@@ -508,15 +508,9 @@ int pmc__logw_add_ring(struct pmc_logw *lw, const struct pmc_backend_ops *be,
 	r.be = be;
 	r.c = c;
 	pthread_mutex_lock(&lw->mu);
-	if (lw->nrings == lw->ringcap) {
-		int ncap = lw->ringcap ? 2 * lw->ringcap : 8;
-		struct logw_source *n = realloc(lw->rings, sizeof(*n) * (size_t)ncap);
-		if (!n) {
-			pthread_mutex_unlock(&lw->mu);
-			return -ENOMEM;
-		}
-		lw->rings = n;
-		lw->ringcap = ncap;
+	if (GROW(lw->rings, lw->nrings, lw->ringcap) < 0) {
+		pthread_mutex_unlock(&lw->mu);
+		return -ENOMEM;
 	}
 	lw->rings[lw->nrings++] = r;
 	pthread_cond_broadcast(&lw->cv);
@@ -609,15 +603,9 @@ int pmc__logw_watch_exit(struct pmc_logw *lw, pid_t pid, pmc_id_t pmc,
 	int rc = 0;
 
 	pthread_mutex_lock(&lw->mu);
-	if (lw->nxw == lw->xwcap) {
-		int c = lw->xwcap ? lw->xwcap * 2 : 8;
-		w = realloc(lw->xw, (size_t)c * sizeof(*w));
-		if (!w) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		lw->xw = w;
-		lw->xwcap = c;
+	if (GROW(lw->xw, lw->nxw, lw->xwcap) < 0) {
+		rc = -ENOMEM;
+		goto out;
 	}
 	w = &lw->xw[lw->nxw];
 	memset(w, 0, sizeof(*w));

@@ -7,6 +7,7 @@
 
 #include <pthread.h>
 
+#include "common/hmap.h"
 #include "log/chains.h"
 #include "log/stream.h"
 #include "log/writer.h"
@@ -18,7 +19,6 @@ struct logw_event {
 	struct psample_layout layout; /* as opened: decodes its records */
 	uint64_t period;              /* for samples without PERF_SAMPLE_PERIOD */
 	enum pmc_logw_role role;
-	int used;
 };
 
 /* A ring the writer drains: its counter and the reader over its mapping. */
@@ -33,7 +33,6 @@ struct logw_csw {              /* last group-member value seen per (tid, id) */
 	uint64_t kid;
 	uint64_t last;
 	int32_t tid;
-	int used;
 };
 
 /*
@@ -99,8 +98,9 @@ struct pmc_logw {
 	uint64_t buf_samples;         /* CALLCHAIN records in out's buffer */
 	uint64_t last_write_ns;       /* CLOCK_MONOTONIC of the last write-out */
 
-	struct logw_event *ev;        /* open addressing on kid, evcap a power of 2 */
+	struct logw_event *ev;        /* in the order added */
 	size_t nev, evcap;
+	struct hidx evix;             /* of ev by kid */
 	struct logw_source *rings;
 	int nrings, ringcap;
 	struct pmc_bctr **wait_cs;
@@ -108,6 +108,7 @@ struct pmc_logw {
 	unsigned char *scratch;       /* PMC_RING_SCRATCH_SIZE */
 	struct logw_csw *csw;
 	size_t ncsw, cswcap;
+	struct hidx cswix;            /* of csw by (tid, kid) */
 	struct logw_exec *pexec;
 	int npexec, pexeccap;
 	struct logw_exitwatch *xw;

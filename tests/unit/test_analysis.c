@@ -162,7 +162,7 @@ static void t_elf_symbols(void **state)
 	struct wlog w;
 	uint64_t ms, off, len, pc = elf_vaddr_of(t_elf_symbols, &ms, &off, &len);
 	uint8_t bid[20];
-	unsigned bl = ta_buildid(self_exe, bid);
+	unsigned bl = tio_buildid(self_exe, bid);
 	uint64_t pcs[2] = { pc + 4, pc + 8 };
 	(void)state;
 
@@ -1090,7 +1090,7 @@ static void t_user_frame_under_kernel(void **state)
 	struct wlog w;
 	uint64_t ms, off, len, pc = elf_vaddr_of(first_byte_target, &ms, &off, &len);
 	uint8_t bid[20];
-	unsigned bl = ta_buildid(self_exe, bid);
+	unsigned bl = tio_buildid(self_exe, bid);
 	uint64_t ret = (uint64_t)(uintptr_t)t_elf_symbols + 8;
 	uint64_t pcs[3] = { 0xffffffff81000010ull, pc, ret };
 	(void)state;
@@ -1402,7 +1402,7 @@ static void t_unknown_runs(void **state)
 	struct wlog w;
 	uint64_t ms, off, len, pc = elf_vaddr_of(t_elf_symbols, &ms, &off, &len);
 	uint8_t bid[20];
-	unsigned bl = ta_buildid(self_exe, bid);
+	unsigned bl = tio_buildid(self_exe, bid);
 	uint64_t pcs[12];
 	(void)state;
 	pcs[0] = pc + 4;                          /* leaf: known */

@@ -22,33 +22,13 @@
 #include <elfutils/libdwelf.h>
 #include <gelf.h>
 
+#include "lib/testio.h"
 #include "pmc.h"
 #include "pmclog.h"
 #include "log/format.h"
 #include "log/records.h"
 
 static struct pmc_logrec ta_rec;
-
-static unsigned ta_buildid(const char *path, uint8_t *out)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	unsigned n = 0;
-	if (fd < 0)
-		return 0;
-	elf_version(EV_CURRENT);
-	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-	if (e) {
-		const void *p;
-		ssize_t l = dwelf_elf_gnu_build_id(e, &p);
-		if (l > 0) {
-			n = (unsigned)(l > 20 ? 20 : l);
-			memcpy(out, p, n);
-		}
-		elf_end(e);
-	}
-	close(fd);
-	return n;
-}
 
 /* Append one encoded record (header + payload) to buf. */
 static void ta_append(char **buf, size_t *len, uint64_t ts)
@@ -61,24 +41,6 @@ static void ta_append(char **buf, size_t *len, uint64_t ts)
 	memcpy(p + 8, &ts, 8);
 	memcpy(p + 16, ta_rec.buf, ta_rec.len);
 	*len += rl;
-}
-
-static char *ta_slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *b = NULL;
-	size_t cap = 0, n = 0, r;
-	if (!f)
-		return NULL;
-	do {
-		if (n + 65536 > cap)
-			b = realloc(b, cap = cap ? cap * 2 : 1 << 20);
-		r = fread(b + n, 1, 65536, f);
-		n += r;
-	} while (r > 0);
-	fclose(f);
-	*len = n;
-	return b;
 }
 
 /* Mapping snapshot of a running process: executable mappings with a path. */
@@ -158,7 +120,7 @@ static int ta_record(const char *out, char *const argv[], uint64_t period, int m
 	close(fd);
 
 	size_t len;
-	char *buf = ta_slurp(tmpl, &len);
+	char *buf = (char *)tio_slurp(tmpl, &len);
 	unlink(tmpl);
 	if (!buf || len < 24)
 		return -1;
@@ -202,7 +164,7 @@ static int ta_record(const char *out, char *const argv[], uint64_t period, int m
 				continue;
 			uint8_t bid[20];
 			const char *path = line + k;
-			unsigned bl = path[0] == '/' ? ta_buildid(path, bid) : 0;
+			unsigned bl = path[0] == '/' ? tio_buildid(path, bid) : 0;
 			struct pmc_logrec_map m = { pid, lo, hi - lo, off, 5, 2, bl, bid, path };
 			if (pmc__logrec_map_in(&ta_rec, &m) == 0)
 				ta_append(&outb, &ol, first - 1);

@@ -17,6 +17,8 @@
 #include "common/armv8.h"
 #include "common/dynlib.h"
 #include "common/elfnote.h"
+#include "common/grow.h"
+#include "common/hmap.h"
 
 /* Append one note (namesz, descsz, type, name, desc, each 4-aligned). */
 static size_t note(unsigned char *p, const char *name, uint32_t type, const void *desc,
@@ -142,6 +144,77 @@ static void test_dl_load(void **state)
 	assert_int_equal(pmc__dl_load("libpmc-no-such-library.so.9", one, f, 1, NULL, 0), -1);
 }
 
+/* hmap.h's index over a caller's array: keys by the caller's compare, the
+ * entries in the order added; a weak hash (every key one of 4 values) makes
+ * long probe runs, which growth, hidx_unadd and hidx_clear/hidx_put keep
+ * right. */
+struct ix_tab {
+	uint64_t *k;
+	size_t n, cap;
+	struct hidx ix;
+};
+
+static int ix_eq(const void *tab, uint32_t i, const void *key)
+{
+	return ((const struct ix_tab *)tab)->k[i] == *(const uint64_t *)key;
+}
+
+static int64_t ix_add(struct ix_tab *t, uint64_t key)
+{
+	int added;
+	struct hidx_slot *s = hidx_get(&t->ix, key & 3, 16, ix_eq, t, &key, (uint32_t)t->n, &added);
+	assert_non_null(s);
+	if (!added)
+		return s->v - 1;
+	assert_int_equal(GROW(t->k, t->n, t->cap), 0);
+	t->k[t->n] = key;
+	return (int64_t)t->n++;
+}
+
+static void test_hidx_find_or_add(void **state)
+{
+	struct ix_tab t = { 0 };
+	(void)state;
+	assert_int_equal(hidx_find(&t.ix, 0, ix_eq, &t, &(uint64_t){ 7 }), -1);   /* empty */
+	for (uint64_t k = 0; k < 1000; k++)
+		assert_int_equal(ix_add(&t, k * 7), (int64_t)k);           /* new: in order */
+	assert_int_equal(t.ix.n, 1000);
+	assert_true(t.ix.cap >= 2000);                                 /* grown at half full */
+	for (uint64_t k = 0; k < 1000; k++) {
+		assert_int_equal(ix_add(&t, k * 7), (int64_t)k);           /* found, not added */
+		uint64_t key = k * 7;
+		assert_int_equal(hidx_find(&t.ix, key & 3, ix_eq, &t, &key), (int64_t)k);
+	}
+	assert_int_equal(t.n, 1000);
+	uint64_t absent = 3;
+	assert_int_equal(hidx_find(&t.ix, absent & 3, ix_eq, &t, &absent), -1);
+
+	/* a slot taken back: the key is absent again, the others still found */
+	int added;
+	struct hidx_slot *s = hidx_get(&t.ix, absent & 3, 16, ix_eq, &t, &absent, (uint32_t)t.n,
+	    &added);
+	assert_true(added);
+	hidx_unadd(&t.ix, s);
+	assert_int_equal(hidx_find(&t.ix, absent & 3, ix_eq, &t, &absent), -1);
+	assert_int_equal(t.ix.n, 1000);
+
+	/* the array compacted (every other entry), indexed again */
+	size_t m = 0;
+	for (size_t i = 0; i < t.n; i += 2)
+		t.k[m++] = t.k[i];
+	t.n = m;
+	hidx_clear(&t.ix);
+	for (size_t i = 0; i < t.n; i++)
+		hidx_put(&t.ix, t.k[i] & 3, (uint32_t)i);
+	for (size_t i = 0; i < 1000; i++) {
+		uint64_t key = i * 7;
+		assert_int_equal(hidx_find(&t.ix, key & 3, ix_eq, &t, &key),
+		    i % 2 ? -1 : (int64_t)(i / 2));
+	}
+	hidx_free(&t.ix);
+	free(t.k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +223,7 @@ int main(void)
 		cmocka_unit_test(test_build_id_never_reads_past_the_end),
 		cmocka_unit_test(test_armv8_generic_map),
 		cmocka_unit_test(test_dl_load),
+		cmocka_unit_test(test_hidx_find_or_add),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,7 +25,7 @@ static void check_chain(void **state, const uint8_t *flags, uint32_t n, int comp
 	assert_int_equal(pmc__logw_open(fileno(f), 0, "test", &lw), 0);
 	assert_int_equal(pmc__logw_write(lw, r.type, r.buf, r.len), 0);
 	assert_int_equal(pmc__logw_close(lw), 0);
-	unsigned char *b = tl_slurp(fileno(f), &len);
+	unsigned char *b = tio_slurp_fd(fileno(f), &len);
 	fclose(f);
 	void *p = pmclog_open(PMCLOG_FD_NONE);
 	if (p)

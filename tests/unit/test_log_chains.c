@@ -88,7 +88,7 @@ static unsigned char *make_log(struct smp *smp, int n, unsigned nchains, unsigne
 		put_sample(lw, &smp[i]);
 	}
 	assert_int_equal(pmc__logw_close(lw), 0);
-	b = tl_slurp(fileno(f), len);
+	b = tio_slurp_fd(fileno(f), len);
 	fclose(f);
 	return b;
 }
@@ -165,7 +165,7 @@ static void test_bytes_per_sample(void **state)
 			assert_int_equal(pmc__logw_put(lw, &r), 0);
 		}
 		assert_int_equal(pmc__logw_close(lw), 0);
-		b = tl_slurp(fileno(f), &len);
+		b = tio_slurp_fd(fileno(f), &len);
 		fclose(f);
 		free(b);
 		if (!with)
@@ -209,7 +209,7 @@ static void test_distinct_chains_cost(void **state)
 			assert_int_equal(pmc__logw_put(lw, &r), 0);
 		}
 		assert_int_equal(pmc__logw_close(lw), 0);
-		b = tl_slurp(fileno(f), &len);
+		b = tio_slurp_fd(fileno(f), &len);
 		fclose(f);
 		if (!with) {
 			base = len;
@@ -300,7 +300,7 @@ static void test_undefined_chain(void **state)
 	assert_int_equal(pmc__logw_open(fileno(f), 0, "test", &lw), 0);
 	assert_int_equal(pmc__logw_write(lw, PMCLOG_TYPE_CHAINSAMPLE, cs, sizeof(cs)), 0);
 	assert_int_equal(pmc__logw_close(lw), 0);
-	b = tl_slurp(fileno(f), &len);
+	b = tio_slurp_fd(fileno(f), &len);
 	fclose(f);
 	p = pmclog_open(PMCLOG_FD_NONE);
 	assert_int_equal(pmclog_feed(p, (char *)b, (int)len), 0);
@@ -372,7 +372,7 @@ static void test_chaindef_rules(void **state)
 	assert_int_equal(pmc__logrec_callchain_ustack(&r, &x, &u), 0);
 	assert_int_equal(pmc__logw_put(lw, &r), 0);
 	assert_int_equal(pmc__logw_close(lw), 0);
-	b = tl_slurp(fileno(f), &len);
+	b = tio_slurp_fd(fileno(f), &len);
 	fclose(f);
 
 	def = find_rec(b, len, PMCLOG_TYPE_CALLCHAIN, 0);

@@ -17,12 +17,6 @@ struct run {
 	char err[4096];
 };
 
-static void slurp_into(int fd, char *buf, size_t cap)
-{
-	ssize_t n = pread(fd, buf, cap - 1, 0);
-	buf[n > 0 ? n : 0] = '\0';
-}
-
 /* Run `pmc dump ARGS...` with stdin from in_path (may be NULL). */
 static void run_dump(struct run *r, const char *in_path, const char *const *args)
 {
@@ -53,8 +47,8 @@ static void run_dump(struct run *r, const char *in_path, const char *const *args
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFEXITED(st));
 	r->status = WEXITSTATUS(st);
-	slurp_into(fileno(o), r->out, sizeof(r->out));
-	slurp_into(fileno(e), r->err, sizeof(r->err));
+	tio_slurp_into(fileno(o), r->out, sizeof(r->out));
+	tio_slurp_into(fileno(e), r->err, sizeof(r->err));
 	fclose(o);
 	fclose(e);
 }

@@ -21,7 +21,7 @@ static unsigned char *write_log(const struct pmclog_ev *evs, int n, size_t *len)
 	for (int i = 0; i < n; i++)
 		assert_int_equal(pmclog_write(w, &evs[i]), 0);
 	assert_int_equal(pmclog_writer_close(w), 0);
-	b = tl_slurp(fileno(f), len);
+	b = tio_slurp_fd(fileno(f), len);
 	fclose(f);
 	return b;
 }
@@ -171,7 +171,7 @@ static int read_one(struct pmc_logrec *r)
 	assert_int_equal(pmc__logw_open(fileno(f), 0, "test", &lw), 0);
 	assert_int_equal(pmc__logw_write(lw, r->type, r->buf, r->len), 0);
 	assert_int_equal(pmc__logw_close(lw), 0);
-	unsigned char *b = tl_slurp(fileno(f), &len);
+	unsigned char *b = tio_slurp_fd(fileno(f), &len);
 	fclose(f);
 	void *p = reader_of(b, len);
 	while (pmclog_read(p, &ev) == 0)

@@ -83,7 +83,7 @@ static void test_cut_zstd_at_every_byte(void **state)
 	assert_int_equal(pmc__logw_open(fileno(f), PMC_LOGW_ZSTD, "pmc record -o x -- prog", &lw), 0);
 	tl_write_all(lw, 8);
 	assert_int_equal(pmc__logw_close(lw), 0);
-	b = tl_slurp(fileno(f), &len);
+	b = tio_slurp_fd(fileno(f), &len);
 	fclose(f);
 	/* find the end of the 2nd frame (magic, frame(HEADER+INIT), frame(8 recs), ...) */
 	{

@@ -19,6 +19,7 @@
 
 #include <zstd.h>
 
+#include "lib/testio.h"
 #include "pmclog.h"
 #include "log/format.h"
 #include "log/records.h"
@@ -93,17 +94,6 @@ static inline void tl_write_all(struct pmc_logw *lw, int flush_at)
 #undef STEP
 }
 
-/* Read all of fd (from 0) into a malloc'd buffer. */
-static inline unsigned char *tl_slurp(int fd, size_t *len)
-{
-	off_t end = lseek(fd, 0, SEEK_END);
-	unsigned char *b = malloc((size_t)end + 1);
-	assert_non_null(b);
-	assert_int_equal(pread(fd, b, (size_t)end, 0), end);
-	*len = (size_t)end;
-	return b;
-}
-
 /* Make the every-type log; returns the bytes. */
 static inline unsigned char *tl_make_log(unsigned flags, size_t *len, int flush_at)
 {
@@ -115,7 +105,7 @@ static inline unsigned char *tl_make_log(unsigned flags, size_t *len, int flush_
 	assert_int_equal(pmc__logw_open(fileno(f), flags, "pmc record -o x -- prog", &lw), 0);
 	tl_write_all(lw, flush_at);
 	assert_int_equal(pmc__logw_close(lw), 0);
-	b = tl_slurp(fileno(f), len);
+	b = tio_slurp_fd(fileno(f), len);
 	fclose(f);
 	return b;
 }

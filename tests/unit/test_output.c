@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/testio.h"
 #include "pmc.h"
 #include "core/outfile.h"
 #include "json.h"
@@ -64,15 +65,16 @@ static int nfiles(void)
 	return n;
 }
 
+/* The start of the file at path (a static buffer), NULL if it is absent. */
 static char *slurp(const char *path)
 {
 	static char buf[256];
-	FILE *f = fopen(path, "r");
-	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-	if (f)
-		fclose(f);
-	buf[n] = '\0';
-	return f ? buf : NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	tio_slurp_into(fd, buf, sizeof(buf));
+	close(fd);
+	return buf;
 }
 
 static void put(const char *path, const char *s)

@@ -14,7 +14,7 @@
  * record too short for its chain.
  */
 #include "test_perfdata_util.h"
-#include "hmap.h"
+#include "common/hmap.h"
 
 #define ID_F 0xF1                    /* perf record -g's layout (fast decoder) */
 #define ID_G 0xF2                    /* READ and RAW: the general decoder */

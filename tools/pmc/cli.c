@@ -104,38 +104,6 @@ double cli_parse_percent(const char *arg, const char *opt)
 	return v;
 }
 
-int cli_parse_cpu_list(const char *s, unsigned char *set, int max)
-{
-	memset(set, 0, (size_t)max);
-	if (!s || !*s)
-		return -1;
-	while (*s) {
-		char *end;
-		if (!isdigit((unsigned char)*s))
-			return -1;
-		long a = strtol(s, &end, 10), b = a;
-		s = end;
-		if (*s == '-') {
-			s++;
-			if (!isdigit((unsigned char)*s))
-				return -1;
-			b = strtol(s, &end, 10);
-			s = end;
-		}
-		if (a < 0 || b < a)
-			return -1;
-		if (b >= max)
-			return -2;
-		for (long i = a; i <= b; i++)
-			set[i] = 1;
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return -1;
-	}
-	return 0;
-}
-
 int cli_parse_pid_list(const char *s, pid_t **pids, int *n)
 {
 	while (*s) {

@@ -76,10 +76,6 @@ int cli_close_output(struct pmc_outfile *of, FILE *f, int failed);
 void cli_discard_output(struct pmc_outfile *of);
 
 
-/* Parse a CPU list "0-3,6" into a bitmap of up to max CPUs: 0, -1 for bad
- * syntax, -2 for a CPU number >= max. */
-int cli_parse_cpu_list(const char *s, unsigned char *set, int max);
-
 /* Parse "PID[,PID...]" (positive ids, no empty item), appending to *pids
  * / *n the ids not already there; -1 on a bad list (or an empty one, or
  * out of memory).  -p and -t of stat and record. */

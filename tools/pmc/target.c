@@ -14,12 +14,13 @@
 #include "pmc.h"
 
 #include "cli.h"
+#include "cpulist.h"
 #include "target.h"
 
 static void parse_cpus(struct cli_target *t, const char *arg)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	int rc = cli_parse_cpu_list(arg, t->cpus, ncpu > 0 && ncpu < CLI_MAX_CPUS ?
+	int rc = cpulist__parse(arg, t->cpus, ncpu > 0 && ncpu < CLI_MAX_CPUS ?
 	    (int)ncpu : CLI_MAX_CPUS);
 
 	if (rc == -2)

@@ -18,6 +18,7 @@
 
 #include "common/armv8.h"
 #include "common/error.h"
+#include "common/grow.h"
 #include "backend/sim/sim.h"
 
 #define SLOT_SW 100    /* att->slot of a running software counter */
@@ -90,22 +91,6 @@ static int map_event(const struct perf_event_attr *a, enum sim_evkind *kind, uns
 	}
 }
 
-static int grow(void **p, int *cap, int n, size_t sz)
-{
-	void *q;
-	int nc;
-
-	if (n < *cap)
-		return 0;
-	nc = *cap ? *cap * 2 : 4;
-	q = realloc(*p, (size_t)nc * sz);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = nc;
-	return 0;
-}
-
 static void remove_ptr(struct sim_att **v, int *n, struct sim_att *a)
 {
 	for (int i = 0; i < *n; i++)
@@ -162,11 +147,10 @@ static struct sim_att *att_new(struct pmc_bctr *e, struct sim_task *t, int cpu)
 
 	if (!a)
 		return NULL;
-	if (grow((void **)&e->atts, &e->capatts, e->natts, sizeof(a)))
+	if (GROW(e->atts, e->natts, e->capatts) < 0)
 		goto fail;
-	if (t ? grow((void **)&t->atts, &t->capatts, t->natts, sizeof(a))
-	      : grow((void **)&sim.cpus[cpu].catts, &sim.cpus[cpu].capcatts,
-		     sim.cpus[cpu].ncatts, sizeof(a)))
+	if (t ? GROW(t->atts, t->natts, t->capatts) < 0
+	      : GROW(sim.cpus[cpu].catts, sim.cpus[cpu].ncatts, sim.cpus[cpu].capcatts) < 0)
 		goto fail;
 	a->ev = e;
 	a->task = t;

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/grow.h"
 #include "backend/sim/sim.h"
 
 struct sim sim = {
@@ -81,15 +82,8 @@ static struct sim_task *task_new(void)
 {
 	struct sim_task *t;
 
-	if (sim.ntasks == sim.captasks) {
-		int nc = sim.captasks ? sim.captasks * 2 : 64;
-		void *p = realloc(sim.tasks, (size_t)nc * sizeof(*sim.tasks));
-
-		if (!p)
-			return NULL;
-		sim.tasks = p;
-		sim.captasks = nc;
-	}
+	if (GROW(sim.tasks, sim.ntasks, sim.captasks) < 0)
+		return NULL;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;

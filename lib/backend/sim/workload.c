@@ -16,6 +16,7 @@
 #include "pmc.h"
 #include "backend/sim/workload.h"
 #include "common/error.h"
+#include "common/grow.h"
 
 #define TOTAL_LIMIT (1ull << 62)
 #define TASK_LIMIT  100000ull
@@ -146,27 +147,11 @@ static const struct {
 	{ "branch-misses", SIMWL_BRANCH_MISSES }, { "branch_misses", SIMWL_BRANCH_MISSES },
 };
 
-static int grow(void **p, int *cap, int n, size_t sz)
-{
-	void *q;
-	int nc;
-
-	if (n < *cap)
-		return 0;
-	nc = *cap ? *cap * 2 : 8;
-	q = realloc(*p, (size_t)nc * sz);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = nc;
-	return 0;
-}
-
 static int parse_lines(struct simwl *w, const char *text, struct pctx *c, int pass)
 {
 	const char *p = text;
 	char buf[1024], *tok[16];
-	int cur = -1, capf = 0, capp = 0, rc;
+	int cur = -1, capf = 0, capp = 0;
 
 	if (pass == 1) {
 		capf = w->nfuncs;
@@ -196,9 +181,8 @@ static int parse_lines(struct simwl *w, const char *text, struct pctx *c, int pa
 			if (pass == 0) {
 				if (simwl__find_func(w, tok[1]) >= 0)
 					return perr(c, "function '%s' defined twice", tok[1]);
-				if ((rc = grow((void **)&w->funcs, &capf, w->nfuncs,
-					       sizeof(*w->funcs))))
-					return rc;
+				if (GROW(w->funcs, w->nfuncs, capf) < 0)
+					return -ENOMEM;
 				memset(&w->funcs[w->nfuncs], 0, sizeof(w->funcs[0]));
 				strcpy(w->funcs[w->nfuncs].name, tok[1]);
 				w->funcs[w->nfuncs].line = c->line;
@@ -247,8 +231,8 @@ static int parse_lines(struct simwl *w, const char *text, struct pctx *c, int pa
 			}
 			if (pr.entry != -2)
 				return perr(c, "process '%s' needs entry=FUNCTION", pr.name);
-			if ((rc = grow((void **)&w->procs, &capp, w->nprocs, sizeof(*w->procs))))
-				return rc;
+			if (GROW(w->procs, w->nprocs, capp) < 0)
+				return -ENOMEM;
 			w->procs[w->nprocs++] = pr;
 			continue;
 		}
