@@ -233,6 +233,8 @@ install: all
 	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3
 	install -m 755 $(B)/pmc $(DESTDIR)$(PREFIX)/bin/pmc
 	install -m 644 include/pmc.h $(wildcard include/pmclog.h) $(DESTDIR)$(PREFIX)/include/
+	install -d $(DESTDIR)$(PREFIX)/include/pmc
+	install -m 644 $(wildcard include/pmc/*.h) $(DESTDIR)$(PREFIX)/include/pmc/
 	install -d $(DESTDIR)$(PREFIX)/include/pmc-freebsd/sys
 	install -m 644 $(wildcard include/freebsd/*.h) $(DESTDIR)$(PREFIX)/include/pmc-freebsd/
 	install -m 644 $(wildcard include/freebsd/sys/*.h) $(DESTDIR)$(PREFIX)/include/pmc-freebsd/sys/
