@@ -4,6 +4,7 @@
 #   make                 library (static + shared), the pmc tool, test programs
 #   make check           the whole test suite (tests/run.sh)
 #   make check-layers    only the include-layering check (scripts/check-layers.py)
+#   make check-abi       only the export check of libpmc.so (scripts/check-abi.py)
 #   make check-sanitize  the suite again under ASan+UBSan (build-asan/)
 #   make check-loaded    the suite with two CPU-bound processes beside it (a busy
 #                        machine; tests/loaded.sh, LOAD=N processes)
@@ -19,7 +20,9 @@
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 CC       ?= cc
-VERSION  := 0.1.0
+# One version, the header's (LIBPMC_VERSION_* in include/pmc.h).
+VERSION  := $(shell awk '/^\#define LIBPMC_VERSION_(MAJOR|MINOR|PATCH) /{v = v (v == "" ? "" : ".") $$3} \
+                END {print v}' include/pmc.h)
 SOVERSION:= 1
 
 ifeq ($(FUZZ),1)
@@ -129,9 +132,12 @@ all: $(B)/libpmc.a $(B)/libpmc.so $(B)/libpmcstat.a $(B)/pmc $(B)/libpmc-freebsd
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
+# libpmc.so exports what the headers mark PMC_API and lib/libpmc.map names,
+# nothing else (scripts/check-abi.sh).
+$(B)/pic/lib/%.o: VISIBILITY := -fvisibility=hidden
 $(B)/pic/%.o: %.c | $(VIEWS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLCFLAGS) -fPIC -MMD -MP -c $< -o $@
+	$(CC) $(ALLCFLAGS) -fPIC $(VISIBILITY) -MMD -MP -c $< -o $@
 $(B)/obj/%.o: %.c | $(VIEWS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLCFLAGS) -MMD -MP -c $< -o $@
@@ -217,6 +223,11 @@ check-loaded: deps
 check-layers:
 	scripts/check-layers.py
 
+# libpmc.so exports exactly what lib/libpmc.map names (also part of `make
+# check`: tests/integration/abi.sh, which also plants exports).
+check-abi: $(B)/libpmc.so
+	scripts/check-abi.py $(B)/libpmc.so lib/libpmc.map
+
 check-sanitize: deps
 	$(MAKE) SANITIZE=1 all
 	PMC_BUILD=build-asan PMC_SANITIZED=1 tests/run.sh
@@ -256,4 +267,4 @@ install: all
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all check check-layers check-loaded check-sanitize deps demo install clean fuzz fuzz-bins fuzz-run
+.PHONY: all check check-abi check-layers check-loaded check-sanitize deps demo install clean fuzz fuzz-bins fuzz-run

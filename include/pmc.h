@@ -38,6 +38,29 @@ extern "C" {
 #define EPROGMISMATCH 1075
 #endif
 
+/*
+ * This library's own version (not hwpmc's PMC_VERSION below): what these
+ * headers describe.  pmc_libversion() answers LIBPMC_VERSION of the library
+ * a program runs with, which may be newer than the one it was built against
+ * (the same soname, libpmc.so.1, only adds symbols; lib/libpmc.map).
+ */
+#define LIBPMC_VERSION_MAJOR 0
+#define LIBPMC_VERSION_MINOR 1
+#define LIBPMC_VERSION_PATCH 0
+#define LIBPMC_VERSION \
+	((LIBPMC_VERSION_MAJOR << 16) | (LIBPMC_VERSION_MINOR << 8) | LIBPMC_VERSION_PATCH)
+
+/*
+ * PMC_API marks what libpmc.so exports: the library is built with
+ * -fvisibility=hidden, so a function without it stays inside, whatever
+ * lib/libpmc.map says (scripts/check-abi.sh compares the two).
+ */
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define PMC_API __attribute__((visibility("default")))
+#else
+#define PMC_API
+#endif
+
 #define PMC_MODULE_NAME "hwpmc"
 #define PMC_NAME_MAX    64
 #define PMC_CLASS_MAX   8
@@ -445,46 +468,46 @@ struct pmc_op_caps {
 
 /* The CPU's model name as the event tables know it ("GenuineIntel-6-55-4",
  * "AuthenticAMD-25-1", "ARM-0x41-0xd0c"); filled by pmc_init(). */
-extern char pmc_cpuid[PMC_CPUID_LEN];
+PMC_API extern char pmc_cpuid[PMC_CPUID_LEN];
 
 /* ---- the FreeBSD API ------------------------------------------------- */
-int pmc_allocate(const char *_ctrspec, enum pmc_mode _mode, uint32_t _flags,
+PMC_API int pmc_allocate(const char *_ctrspec, enum pmc_mode _mode, uint32_t _flags,
     int _cpu, pmc_id_t *_pmcid, uint64_t count);
-int pmc_attach(pmc_id_t _pmcid, pid_t _pid);
-int pmc_capabilities(pmc_id_t _pmc, uint32_t *_caps);
-int pmc_configure_logfile(int _fd);
-int pmc_flush_logfile(void);
-int pmc_close_logfile(void);
-int pmc_detach(pmc_id_t _pmcid, pid_t _pid);
-int pmc_disable(int _cpu, int _pmc);
-int pmc_enable(int _cpu, int _pmc);
-int pmc_get_driver_stats(struct pmc_driverstats *_gms);
-int pmc_get_msr(pmc_id_t _pmc, uint32_t *_msr);
-int pmc_init(void);
-int pmc_read(pmc_id_t _pmc, pmc_value_t *_value);
-int pmc_release(pmc_id_t _pmc);
-int pmc_rw(pmc_id_t _pmc, pmc_value_t _newvalue, pmc_value_t *_oldvalue);
-int pmc_set(pmc_id_t _pmc, pmc_value_t _value);
-int pmc_start(pmc_id_t _pmc);
-int pmc_stop(pmc_id_t _pmc);
-int pmc_width(pmc_id_t _pmc, uint32_t *_width);
-int pmc_write(pmc_id_t _pmc, pmc_value_t _value);
-int pmc_writelog(uint32_t _udata);
+PMC_API int pmc_attach(pmc_id_t _pmcid, pid_t _pid);
+PMC_API int pmc_capabilities(pmc_id_t _pmc, uint32_t *_caps);
+PMC_API int pmc_configure_logfile(int _fd);
+PMC_API int pmc_flush_logfile(void);
+PMC_API int pmc_close_logfile(void);
+PMC_API int pmc_detach(pmc_id_t _pmcid, pid_t _pid);
+PMC_API int pmc_disable(int _cpu, int _pmc);
+PMC_API int pmc_enable(int _cpu, int _pmc);
+PMC_API int pmc_get_driver_stats(struct pmc_driverstats *_gms);
+PMC_API int pmc_get_msr(pmc_id_t _pmc, uint32_t *_msr);
+PMC_API int pmc_init(void);
+PMC_API int pmc_read(pmc_id_t _pmc, pmc_value_t *_value);
+PMC_API int pmc_release(pmc_id_t _pmc);
+PMC_API int pmc_rw(pmc_id_t _pmc, pmc_value_t _newvalue, pmc_value_t *_oldvalue);
+PMC_API int pmc_set(pmc_id_t _pmc, pmc_value_t _value);
+PMC_API int pmc_start(pmc_id_t _pmc);
+PMC_API int pmc_stop(pmc_id_t _pmc);
+PMC_API int pmc_width(pmc_id_t _pmc, uint32_t *_width);
+PMC_API int pmc_write(pmc_id_t _pmc, pmc_value_t _value);
+PMC_API int pmc_writelog(uint32_t _udata);
 
-int pmc_ncpu(void);
-int pmc_npmc(int _cpu);
-int pmc_cpuinfo(const struct pmc_cpuinfo **_cpu_info);
-int pmc_pmcinfo(int _cpu, struct pmc_pmcinfo **_pmc_info);
+PMC_API int pmc_ncpu(void);
+PMC_API int pmc_npmc(int _cpu);
+PMC_API int pmc_cpuinfo(const struct pmc_cpuinfo **_cpu_info);
+PMC_API int pmc_pmcinfo(int _cpu, struct pmc_pmcinfo **_pmc_info);
 
-const char *pmc_name_of_capability(enum pmc_caps _c);
-const char *pmc_name_of_class(enum pmc_class _pc);
-const char *pmc_name_of_cputype(enum pmc_cputype _cp);
-const char *pmc_name_of_disposition(enum pmc_disp _pd);
-const char *pmc_name_of_event(enum pmc_event _pe);
-const char *pmc_name_of_mode(enum pmc_mode _pm);
-const char *pmc_name_of_state(enum pmc_state _ps);
+PMC_API const char *pmc_name_of_capability(enum pmc_caps _c);
+PMC_API const char *pmc_name_of_class(enum pmc_class _pc);
+PMC_API const char *pmc_name_of_cputype(enum pmc_cputype _cp);
+PMC_API const char *pmc_name_of_disposition(enum pmc_disp _pd);
+PMC_API const char *pmc_name_of_event(enum pmc_event _pe);
+PMC_API const char *pmc_name_of_mode(enum pmc_mode _pm);
+PMC_API const char *pmc_name_of_state(enum pmc_state _ps);
 
-int pmc_event_names_of_class(enum pmc_class _cl, const char ***_eventnames,
+PMC_API int pmc_event_names_of_class(enum pmc_class _cl, const char ***_eventnames,
     int *_nevents);
 
 /*
@@ -494,15 +517,15 @@ int pmc_event_names_of_class(enum pmc_class _cl, const char ***_eventnames,
  * has such a table (a hardware PMU); without one the printers print nothing
  * and pmc_pmu_pmcallocate() answers ENOENT (an errno value, as FreeBSD's).
  */
-int pmc_pmu_enabled(void);
-void pmc_pmu_print_counters(const char *_event_name);
-void pmc_pmu_print_counter_desc(const char *_event_name);
-void pmc_pmu_print_counter_desc_long(const char *_event_name);
-void pmc_pmu_print_counter_full(const char *_event_name);
-uint64_t pmc_pmu_sample_rate_get(const char *_event_name);
-int pmc_pmu_pmcallocate(const char *_event_name, struct pmc_op_pmcallocate *_pm);
-const char *pmc_pmu_event_get_by_idx(const char *_cpuid, int _idx);
-int pmc_pmu_idx_get_by_event(const char *_cpuid, const char *_event);
+PMC_API int pmc_pmu_enabled(void);
+PMC_API void pmc_pmu_print_counters(const char *_event_name);
+PMC_API void pmc_pmu_print_counter_desc(const char *_event_name);
+PMC_API void pmc_pmu_print_counter_desc_long(const char *_event_name);
+PMC_API void pmc_pmu_print_counter_full(const char *_event_name);
+PMC_API uint64_t pmc_pmu_sample_rate_get(const char *_event_name);
+PMC_API int pmc_pmu_pmcallocate(const char *_event_name, struct pmc_op_pmcallocate *_pm);
+PMC_API const char *pmc_pmu_event_get_by_idx(const char *_cpuid, int _idx);
+PMC_API int pmc_pmu_idx_get_by_event(const char *_cpuid, const char *_event);
 
 /* ====================================================================== *
  *                         LINUX EXTENSIONS                               *

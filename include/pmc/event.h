@@ -6,10 +6,11 @@
  * Not in FreeBSD's libpmc.  Same conventions as <pmc.h>: 0 or -1 with
  * errno, and pmc_errmsg() says why.  Included by <pmc.h>.
  */
+/* <pmc.h> first: it includes this header after what this one uses. */
+#include "../pmc.h"
+
 #ifndef _PMC_EVENT_H_
 #define _PMC_EVENT_H_
-
-#include "../pmc.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,7 +21,7 @@ extern "C" {
  * <linux/perf_event.h>); the mode, flags and cpu rules are pmc_allocate's.
  */
 struct perf_event_attr;
-int pmc_allocate_attr(const struct perf_event_attr *_attr, enum pmc_mode _mode,
+PMC_API int pmc_allocate_attr(const struct perf_event_attr *_attr, enum pmc_mode _mode,
     uint32_t _flags, int _cpu, pmc_id_t *_pmcid, uint64_t count);
 
 /*
@@ -30,8 +31,8 @@ int pmc_allocate_attr(const struct perf_event_attr *_attr, enum pmc_mode _mode,
  * *_specs is allocated; free it with pmc_event_split_free.  EINVAL for an
  * empty item.
  */
-int pmc_event_split(const char *_list, char ***_specs, int *_n);
-void pmc_event_split_free(char **_specs, int _n);
+PMC_API int pmc_event_split(const char *_list, char ***_specs, int *_n);
+PMC_API void pmc_event_split_free(char **_specs, int _n);
 
 /*
  * pmc_event_attr — what an event spec resolves to, as pmc_allocate would
@@ -39,7 +40,7 @@ void pmc_event_split_free(char **_specs, int _n);
  * counting fields (size, type, config*, exclude_*, precise_ip) and no
  * sampling ones.  ENOENT: unknown event; EINVAL: bad syntax.
  */
-int pmc_event_attr(const char *_spec, struct perf_event_attr *_attr);
+PMC_API int pmc_event_attr(const char *_spec, struct perf_event_attr *_attr);
 
 /*
  * pmc_event_foreach — the event catalogue (`pmc list`): _cb is called for
@@ -55,11 +56,11 @@ struct pmc_evinfo {
 	const char *unit;      /* "" if none */
 	const char *aliases;   /* other accepted spellings, space-separated, or NULL */
 };
-int pmc_event_foreach(const char *_category,
+PMC_API int pmc_event_foreach(const char *_category,
     int (*_cb)(const struct pmc_evinfo *, void *), void *_arg);
 
 /* pmc_event_name — the spec a PMC was allocated with ("cycles:u"). */
-const char *pmc_event_name(pmc_id_t _pmc);
+PMC_API const char *pmc_event_name(pmc_id_t _pmc);
 
 /*
  * pmc_event_kind — what a PMC counts, whatever its spelling: perf's event
@@ -77,13 +78,13 @@ struct pmc_event_kind {
 	uint64_t pk_config;      /* PERF_COUNT_HW_*, PERF_COUNT_SW_*, cache id|op|result, ... */
 	unsigned pk_exclude;     /* PMC_KIND_EXCL_* */
 };
-int pmc_event_kind(pmc_id_t _pmc, struct pmc_event_kind *_kind);
+PMC_API int pmc_event_kind(pmc_id_t _pmc, struct pmc_event_kind *_kind);
 
 /*
  * pmc_event_unit — for events with a sysfs scale and unit (e.g. energy in
  * Joules): the factor to multiply counts by and the unit ("" if none).
  */
-int pmc_event_unit(pmc_id_t _pmc, double *_scale, const char **_unit);
+PMC_API int pmc_event_unit(pmc_id_t _pmc, double *_scale, const char **_unit);
 
 #ifdef __cplusplus
 }

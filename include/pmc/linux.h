@@ -7,10 +7,11 @@
  * Not in FreeBSD's libpmc.  Same conventions as <pmc.h>: 0 or -1 with
  * errno, and pmc_errmsg() says why.  Included by <pmc.h>.
  */
+/* <pmc.h> first: it includes this header after what this one uses. */
+#include "../pmc.h"
+
 #ifndef _PMC_LINUX_H_
 #define _PMC_LINUX_H_
-
-#include "../pmc.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,7 +22,7 @@ extern "C" {
  * one sentence without a trailing newline ("no hardware PMU on this machine
  * (software events only); try cpu-clock").  Never NULL; "" if nothing failed.
  */
-const char *pmc_errmsg(void);
+PMC_API const char *pmc_errmsg(void);
 
 /*
  * pmc_errcause — what kind of failure pmc_errmsg() describes, for a program
@@ -38,7 +39,7 @@ enum pmc_errcause {
 				   library cannot count it as asked */
 	PMC_CAUSE_NOMEM         /* out of memory */
 };
-enum pmc_errcause pmc_errcause(void);
+PMC_API enum pmc_errcause pmc_errcause(void);
 
 /*
  * pmc_seterror - record why something failed, in the channel that
@@ -60,7 +61,7 @@ enum pmc_errcause pmc_errcause(void);
  * operation of its own starts, so an older reason is not mistaken for the
  * new one.  A positive @err is taken as its negative.
  */
-int pmc_seterror(int err, enum pmc_errcause cause, const char *fmt, ...)
+PMC_API int pmc_seterror(int err, enum pmc_errcause cause, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 3, 4)))
 #endif
@@ -72,8 +73,8 @@ int pmc_seterror(int err, enum pmc_errcause cause, const char *fmt, ...)
  * PMC_BACKEND does the same.  EBUSY after pmc_init(); ENOENT for an
  * unknown name.  pmc_backend_name() names the one in use.
  */
-int pmc_backend_select(const char *_name);
-const char *pmc_backend_name(void);
+PMC_API int pmc_backend_select(const char *_name);
+PMC_API const char *pmc_backend_name(void);
 
 /* (Linux extension) The first line of the sim backend's workload images,
  * the files its processes "execute" (perf-map text: "START SIZE name" per
@@ -81,8 +82,12 @@ const char *pmc_backend_name(void);
  * any other file a recording names is a binary (ELF) or nothing. */
 #define PMC_SIM_IMAGE_MAGIC "# pmc sim image: perf-map text\n"
 
+/* pmc_libversion — LIBPMC_VERSION of the library running: (major << 16) |
+ * (minor << 8) | patch.  Needs no pmc_init(). */
+PMC_API unsigned pmc_libversion(void);
+
 /* pmc_fini — release every PMC, close the log, forget pmc_init(). */
-void pmc_fini(void);
+PMC_API void pmc_fini(void);
 
 /*
  * pmc_read_ext — a reading with the kernel's multiplexing times.  When the
@@ -97,11 +102,11 @@ struct pmc_reading {
 	uint64_t pm_running;     /* ns it actually had a counter */
 	int pm_scaled;           /* 1 if pm_value != pm_raw because of scaling */
 };
-int pmc_read_ext(pmc_id_t _pmc, struct pmc_reading *_r);
+PMC_API int pmc_read_ext(pmc_id_t _pmc, struct pmc_reading *_r);
 
 /* pmc_attach_thread / pmc_detach_thread — a process-mode PMC on one thread. */
-int pmc_attach_thread(pmc_id_t _pmc, pid_t _tid);
-int pmc_detach_thread(pmc_id_t _pmc, pid_t _tid);
+PMC_API int pmc_attach_thread(pmc_id_t _pmc, pid_t _tid);
+PMC_API int pmc_detach_thread(pmc_id_t _pmc, pid_t _tid);
 
 /*
  * pmc_group — make _member count in _leader's group (scheduled onto the PMU
@@ -116,7 +121,7 @@ int pmc_detach_thread(pmc_id_t _pmc, pid_t _tid);
  * pmc_attach there later is a no-op; a system-mode member started first
  * opens its leader's counter first.  A member counts while its leader runs.
  */
-int pmc_group(pmc_id_t _leader, pmc_id_t _member);
+PMC_API int pmc_group(pmc_id_t _leader, pmc_id_t _member);
 
 /*
  * pmc_set_period — a stopped sampling PMC samples every _period events, as
@@ -127,11 +132,11 @@ int pmc_group(pmc_id_t _leader, pmc_id_t _member);
  * FreeBSD's programs expect).  Replaces a frequency.  EINVAL: a counting
  * PMC, 0 or above INT64_MAX; EBUSY: running.
  */
-int pmc_set_period(pmc_id_t _pmc, pmc_value_t _period);
+PMC_API int pmc_set_period(pmc_id_t _pmc, pmc_value_t _period);
 
 /* pmc_set_frequency — a sampling PMC takes _hz samples per second instead
  * of one per period (perf's -F).  EBUSY while running. */
-int pmc_set_frequency(pmc_id_t _pmc, uint64_t _hz);
+PMC_API int pmc_set_frequency(pmc_id_t _pmc, uint64_t _hz);
 
 /* pmc_set_user_stack — with each sample, also copy the user registers and
  * up to _bytes of the user stack (from the sampled stack pointer up), so
@@ -145,7 +150,7 @@ int pmc_set_frequency(pmc_id_t _pmc, uint64_t _hz);
  * (x86_64 and aarch64 are). */
 #define PMC_USER_STACK_MAX     65528   /* the kernel's limit: u16, 8-aligned */
 #define PMC_USER_STACK_DEFAULT 8192    /* perf's */
-int pmc_set_user_stack(pmc_id_t _pmc, uint32_t _bytes);
+PMC_API int pmc_set_user_stack(pmc_id_t _pmc, uint32_t _bytes);
 
 /*
  * pmc_set_switch_log — a sampling PMC also logs each switch of its targets
@@ -158,7 +163,7 @@ int pmc_set_user_stack(pmc_id_t _pmc, uint32_t _bytes);
  * not apply) and turns a frequency off.  EINVAL: not a sampling PMC; EBUSY:
  * after the first attach or start.
  */
-int pmc_set_switch_log(pmc_id_t _pmc, int _on);
+PMC_API int pmc_set_switch_log(pmc_id_t _pmc, int _on);
 
 /*
  * pmc_set_cgroup — a system-mode PMC counts only while a task of the cgroup
@@ -167,11 +172,11 @@ int pmc_set_switch_log(pmc_id_t _pmc, int _on);
  * pmc_start.  EINVAL: not a system-mode PMC; EBUSY: already started;
  * ENOENT/ENOTDIR/EACCES: the directory; EOPNOTSUPP: the sim backend.
  */
-int pmc_set_cgroup(pmc_id_t _pmc, const char *_path);
+PMC_API int pmc_set_cgroup(pmc_id_t _pmc, const char *_path);
 
 /* pmc_host_has_hw_pmu — 1 if the kernel has a core PMU (sysfs cpu,
  * cpu_core, armv8_*, ...): hardware events can be counted on this host. */
-int pmc_host_has_hw_pmu(void);
+PMC_API int pmc_host_has_hw_pmu(void);
 
 /*
  * pmc_outfile_open — the one way pmc creates an output file (a log, a report, an
@@ -226,16 +231,16 @@ struct pmc_outfile {
 	                           * longer (as the temporary names are); else NULL */
 };
 
-int pmc_outfile_open(struct pmc_outfile *_o, const char *_path, int _flags, mode_t _mode);
+PMC_API int pmc_outfile_open(struct pmc_outfile *_o, const char *_path, int _flags, mode_t _mode);
 /* The same, with a stdio stream in o->fp (buffered writes; commit flushes). */
-int pmc_outfile_fopen(struct pmc_outfile *_o, const char *_path, int _flags);
+PMC_API int pmc_outfile_fopen(struct pmc_outfile *_o, const char *_path, int _flags);
 /* Finish: flush and close (a write error such as ENOSPC surfaces here), then
  * rename the temporary file into place.  -1 with errno and a reason if that
  * failed, and then nothing is left behind.  Frees o's strings either way. */
-int pmc_outfile_commit(struct pmc_outfile *_o);
+PMC_API int pmc_outfile_commit(struct pmc_outfile *_o);
 /* Give up: close, remove what was created (the temporary file, or an
  * in-place file this call created), free. */
-void pmc_outfile_abort(struct pmc_outfile *_o);
+PMC_API void pmc_outfile_abort(struct pmc_outfile *_o);
 
 /*
  * pmc_fdstream — a buffered write stream over _fd that keeps the errno of
@@ -245,11 +250,11 @@ void pmc_outfile_abort(struct pmc_outfile *_o);
  * pmc_outfile_fopen, and of pmc's standard output.  NULL with errno
  * (EBADF: _fd < 0; ENOMEM).
  */
-FILE *pmc_fdstream(int _fd, int _close_fd, int *_err);
+PMC_API FILE *pmc_fdstream(int _fd, int _close_fd, int *_err);
 
 /* pmc_cpu_topology — a CPU's socket, die and core ids (0 where unknown);
  * perf stat's --per-socket and --per-core aggregate by them. */
-int pmc_cpu_topology(int _cpu, int *_socket, int *_die, int *_core);
+PMC_API int pmc_cpu_topology(int _cpu, int *_socket, int *_die, int *_core);
 
 /*
  * pmc_spawn / pmc_spawn_go — run a command as a counting target.
@@ -260,18 +265,18 @@ int pmc_cpu_topology(int _cpu, int *_socket, int *_die, int *_core);
  * running at the exec counts from its pmc_start.  With the sim backend
  * argv[0] is a workload file.  pmc_spawn_wait reaps it (status as waitpid).
  */
-int pmc_spawn(char *const _argv[], pid_t *_pid);
-int pmc_spawn_go(pid_t _pid);
-int pmc_spawn_wait(pid_t _pid, int *_status);
+PMC_API int pmc_spawn(char *const _argv[], pid_t *_pid);
+PMC_API int pmc_spawn_go(pid_t _pid);
+PMC_API int pmc_spawn_wait(pid_t _pid, int *_status);
 /* ... waiting at most _timeout_ms (-1 forever): -1/EAGAIN if still running.
  * With the sim backend the time-out is in simulated time. */
-int pmc_spawn_wait_timeout(pid_t _pid, int *_status, int _timeout_ms);
+PMC_API int pmc_spawn_wait_timeout(pid_t _pid, int *_status, int _timeout_ms);
 /* Signal a spawned target (one that never ran ends with status 128+sig). */
-int pmc_spawn_kill(pid_t _pid, int _sig);
+PMC_API int pmc_spawn_kill(pid_t _pid, int _sig);
 /* 1 if the process or thread exists for the backend in use, else 0. */
-int pmc_target_exists(pid_t _pid);
+PMC_API int pmc_target_exists(pid_t _pid);
 /* The backend's monotonic clock in ns (simulated time with the sim). */
-uint64_t pmc_clock_ns(void);
+PMC_API uint64_t pmc_clock_ns(void);
 
 /*
  * pmc_setting_get — hwpmc's tunables as libpmc uses them (callchaindepth,
@@ -279,7 +284,7 @@ uint64_t pmc_clock_ns(void);
  * optional).  Set through PMC_<NAME> environment variables or a config file
  * (see pmc(3)).  pmc_setting_name(i) names the i-th, NULL past the last.
  */
-int pmc_setting_get(const char *_name, long *_value);
+PMC_API int pmc_setting_get(const char *_name, long *_value);
 
 /*
  * pmc_sysctlbyname — FreeBSD's sysctlbyname(3) for the names pmc tools
@@ -290,9 +295,9 @@ int pmc_setting_get(const char *_name, long *_value);
  * ENOENT.  <sys/sysctl.h> of the libpmc-freebsd include set maps
  * sysctlbyname() to it.
  */
-int pmc_sysctlbyname(const char *_name, void *_oldp, size_t *_oldlenp,
+PMC_API int pmc_sysctlbyname(const char *_name, void *_oldp, size_t *_oldlenp,
     const void *_newp, size_t _newlen);
-const char *pmc_setting_name(int _i);
+PMC_API const char *pmc_setting_name(int _i);
 
 #ifdef __cplusplus
 }

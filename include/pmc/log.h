@@ -6,10 +6,11 @@
  * Not in FreeBSD's libpmc.  Same conventions as <pmc.h>: 0 or -1 with
  * errno, and pmc_errmsg() says why.  Included by <pmc.h>.
  */
+/* <pmc.h> first: it includes this header after what this one uses. */
+#include "../pmc.h"
+
 #ifndef _PMC_LOG_H_
 #define _PMC_LOG_H_
-
-#include "../pmc.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -23,8 +24,8 @@ extern "C" {
  * samples, lost samples, records, bytes, and the first write error (errno).
  */
 #define PMC_LOGF_ZSTD 0x1
-int pmc_configure_logfile_flags(int _fd, unsigned _flags);
-int pmc_log_set_cmdline(const char *_cmdline);
+PMC_API int pmc_configure_logfile_flags(int _fd, unsigned _flags);
+PMC_API int pmc_log_set_cmdline(const char *_cmdline);
 struct pmc_log_stats {
 	uint64_t pl_samples;
 	uint64_t pl_lost;
@@ -32,7 +33,7 @@ struct pmc_log_stats {
 	uint64_t pl_bytes;
 	int pl_error;
 };
-int pmc_log_stats(struct pmc_log_stats *_st);
+PMC_API int pmc_log_stats(struct pmc_log_stats *_st);
 /*
  * pmc_log_finish ends a recording: every ring drained and written
  * (pmc_flush_logfile), the log closed (pmc_close_logfile), and the final
@@ -41,7 +42,7 @@ int pmc_log_stats(struct pmc_log_stats *_st);
  * 0, or -1 with errno the first failure (a flush error, the writer's first
  * write error, a close error).  The PMCs should be stopped first.
  */
-int pmc_log_finish(struct pmc_log_stats *_st);
+PMC_API int pmc_log_finish(struct pmc_log_stats *_st);
 
 #ifdef __cplusplus
 }

@@ -6,10 +6,11 @@
  * Not in FreeBSD's libpmc.  Same conventions as <pmc.h>: 0 or -1 with
  * errno, and pmc_errmsg() says why.  Included by <pmc.h>.
  */
+/* <pmc.h> first: it includes this header after what this one uses. */
+#include "../pmc.h"
+
 #ifndef _PMC_SESSION_H_
 #define _PMC_SESSION_H_
-
-#include "../pmc.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -57,7 +58,7 @@ struct pmc_session;
 /* A session without events (the options are copied).  EINVAL: ps_cpus
  * without ps_system_wide; ps_threads, ps_per_target or ps_flags with it;
  * sampling settings with ps_count; ps_per_target without ps_threads. */
-struct pmc_session *pmc_session_new(const struct pmc_session_opts *_o);
+PMC_API struct pmc_session *pmc_session_new(const struct pmc_session_opts *_o);
 /*
  * Allocate and configure _spec's PMCs (all of them or, on failure, none):
  * the session's next event, numbered from 0 in the order of the calls that
@@ -65,34 +66,34 @@ struct pmc_session *pmc_session_new(const struct pmc_session_opts *_o);
  * switch-out with switch records (off-CPU time; EINVAL counting).  ENXIO:
  * no CPU to count on.
  */
-int pmc_session_add(struct pmc_session *_s, const char *_spec, int _offcpu);
+PMC_API int pmc_session_add(struct pmc_session *_s, const char *_spec, int _offcpu);
 /* The PMCs in allocation order: how many, then the i-th one's id, its event
  * as given to pmc_session_add (valid while the session lives) and its CPU
  * (-1: it follows its targets); _spec and _cpu may be NULL. */
-int pmc_session_npmcs(const struct pmc_session *_s);
-pmc_id_t pmc_session_pmc(const struct pmc_session *_s, int _i, const char **_spec, int *_cpu);
+PMC_API int pmc_session_npmcs(const struct pmc_session *_s);
+PMC_API pmc_id_t pmc_session_pmc(const struct pmc_session *_s, int _i, const char **_spec, int *_cpu);
 /* The events added, then event _ev's PMCs: how many, *_first (if not NULL)
  * the index of the first (they follow each other, in the order of the CPUs
  * or the targets); EINVAL: no such event. */
-int pmc_session_nevents(const struct pmc_session *_s);
-int pmc_session_event(const struct pmc_session *_s, int _ev, int *_first);
+PMC_API int pmc_session_nevents(const struct pmc_session *_s);
+PMC_API int pmc_session_event(const struct pmc_session *_s, int _ev, int *_first);
 /* Make event _member count in event _leader's group ({a,b}): each PMC of
  * _member joins the PMC of _leader on the same CPU or target.  Before
  * pmc_session_attach.  EINVAL: no such events, or the same one. */
-int pmc_session_group(struct pmc_session *_s, int _leader, int _member);
+PMC_API int pmc_session_group(struct pmc_session *_s, int _leader, int _member);
 /* Attach every PMC to each of the _n targets (nothing to do system-wide;
  * with ps_per_target, _n must be it and each PMC gets its own target);
  * on failure *_failed (if not NULL) is the target refused. */
-int pmc_session_attach(struct pmc_session *_s, const pid_t *_targets, int _n, pid_t *_failed);
+PMC_API int pmc_session_attach(struct pmc_session *_s, const pid_t *_targets, int _n, pid_t *_failed);
 /* Start every PMC; on failure *_failed (if not NULL) is the event of the
  * PMC that did not start. */
-int pmc_session_start(struct pmc_session *_s, const char **_failed);
+PMC_API int pmc_session_start(struct pmc_session *_s, const char **_failed);
 /* The i-th PMC's reading (pmc_read_ext). */
-int pmc_session_read(const struct pmc_session *_s, int _i, struct pmc_reading *_r);
+PMC_API int pmc_session_read(const struct pmc_session *_s, int _i, struct pmc_reading *_r);
 /* Stop every PMC (one that cannot be stopped is left as it is). */
-void pmc_session_stop(struct pmc_session *_s);
+PMC_API void pmc_session_stop(struct pmc_session *_s);
 /* Release the PMCs and free the session; NULL is nothing to do. */
-void pmc_session_free(struct pmc_session *_s);
+PMC_API void pmc_session_free(struct pmc_session *_s);
 
 #ifdef __cplusplus
 }
