@@ -13,6 +13,8 @@
 #ifndef _PMC_LINUX_H_
 #define _PMC_LINUX_H_
 
+#include <stdarg.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -66,6 +68,23 @@ PMC_API int pmc_seterror(int err, enum pmc_errcause cause, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)))
 #endif
 	;
+
+/*
+ * pmc_set_print — where libpmc's warnings go (libbpf's libbpf_set_print):
+ * the settings it corrects or ignores (an out-of-range tunable, a
+ * malformed config file line, a PMC_<NAME> that is not a number), each a
+ * whole line ending in a newline.  The default prints them on stderr; a
+ * program with a log of its own, or a terminal it owns, passes its
+ * printer, NULL silences them.  Returns the previous printer.  Process-wide;
+ * set it before pmc_init() (the settings are read there).
+ */
+enum pmc_print_level {
+	PMC_PRINT_WARN = 0,     /* a setting corrected or ignored */
+	PMC_PRINT_INFO,
+	PMC_PRINT_DEBUG
+};
+typedef int (*pmc_print_fn_t)(enum pmc_print_level _level, const char *_fmt, va_list _ap);
+PMC_API pmc_print_fn_t pmc_set_print(pmc_print_fn_t _fn);
 
 /*
  * pmc_backend_select — choose the backend ("linux", the default, or "sim",

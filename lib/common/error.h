@@ -105,6 +105,11 @@ static inline int pmc__err_restore(const struct pmc__errsave *sv)
  * is left alone. */
 void pmc__set_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* A warning through the printer of pmc_set_print() (stderr by default). */
+void pmc__print(enum pmc_print_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+#define pmc__warn(...) pmc__print(PMC_PRINT_WARN, __VA_ARGS__)
+
 /* Public-call epilogue: rc >= 0 passes through; rc < 0 sets errno = -rc,
  * supplies a default reason (strerror) if none was set, and returns -1. */
 int pmc__ret(int rc);
