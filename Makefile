@@ -4,6 +4,7 @@
 #   make                 library (static + shared), the pmc tool, test programs
 #   make check           the whole test suite (tests/run.sh)
 #   make check-layers    only the include-layering check (scripts/check-layers.py)
+#   make check-abi       only the export check of libpmc.so (scripts/check-abi.py)
 #   make check-sanitize  the suite again under ASan+UBSan (build-asan/)
 #   make check-loaded    the suite with two CPU-bound processes beside it (a busy
 #                        machine; tests/loaded.sh, LOAD=N processes)
@@ -19,6 +20,7 @@
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 CC       ?= cc
+# The same as LIBPMC_VERSION_* in include/pmc.h (tests/integration/abi.sh checks).
 VERSION  := 0.1.0
 SOVERSION:= 1
 
@@ -133,9 +135,12 @@ all: $(B)/libpmc.a $(B)/libpmc.so $(B)/libpmcstat.a $(B)/pmc $(B)/libpmc-freebsd
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
+# libpmc.so exports what the headers mark PMC_API and lib/libpmc.map names,
+# nothing else (scripts/check-abi.sh).
+$(B)/pic/lib/%.o: VISIBILITY := -fvisibility=hidden
 $(B)/pic/%.o: %.c | $(VIEWS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLCFLAGS) -fPIC -MMD -MP -c $< -o $@
+	$(CC) $(ALLCFLAGS) -fPIC $(VISIBILITY) -MMD -MP -c $< -o $@
 $(B)/obj/%.o: %.c | $(VIEWS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLCFLAGS) -MMD -MP -c $< -o $@
@@ -221,6 +226,11 @@ check-loaded: deps
 check-layers:
 	scripts/check-layers.py
 
+# libpmc.so exports exactly what lib/libpmc.map names (also part of `make
+# check`: tests/integration/abi.sh, which also plants exports).
+check-abi: $(B)/libpmc.so
+	scripts/check-abi.py $(B)/libpmc.so lib/libpmc.map
+
 check-sanitize: deps
 	$(MAKE) SANITIZE=1 all
 	PMC_BUILD=build-asan PMC_SANITIZED=1 tests/run.sh
@@ -237,6 +247,8 @@ install: all
 	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3
 	install -m 755 $(B)/pmc $(DESTDIR)$(PREFIX)/bin/pmc
 	install -m 644 include/pmc.h $(wildcard include/pmclog.h) $(DESTDIR)$(PREFIX)/include/
+	install -d $(DESTDIR)$(PREFIX)/include/pmc
+	install -m 644 $(wildcard include/pmc/*.h) $(DESTDIR)$(PREFIX)/include/pmc/
 	install -d $(DESTDIR)$(PREFIX)/include/pmc-freebsd/sys
 	install -m 644 $(wildcard include/freebsd/*.h) $(DESTDIR)$(PREFIX)/include/pmc-freebsd/
 	install -m 644 $(wildcard include/freebsd/sys/*.h) $(DESTDIR)$(PREFIX)/include/pmc-freebsd/sys/
@@ -258,4 +270,4 @@ install: all
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all check check-layers check-loaded check-sanitize deps demo install clean fuzz fuzz-bins fuzz-run
+.PHONY: all check check-abi check-layers check-loaded check-sanitize deps demo install clean fuzz fuzz-bins fuzz-run

@@ -44,9 +44,11 @@ static void cs_load(void)
 	static const char *const names[] = { "cs_open", "cs_disasm", "cs_free", "cs_close" };
 	void *f[sizeof(names) / sizeof(names[0])];
 
-	if (pmc__dl_load(CS_SONAME, names, f, sizeof(names) / sizeof(names[0]), cs_why,
-			 sizeof(cs_why)) != 0)
+	if (pmc__dl_load(CS_SONAME, names, f, sizeof(names) / sizeof(names[0])) != 0) {
+		snprintf(cs_why, sizeof(cs_why), "%s", pmc_errmsg());
+		pmc__clear_reason();
 		return;
+	}
 	PMC_DL_SET(cs_api.open, f[0]);
 	PMC_DL_SET(cs_api.disasm, f[1]);
 	PMC_DL_SET(cs_api.free, f[2]);

@@ -30,6 +30,7 @@ struct pmcstat_input {
 	void *log;                 /* pmclog parser */
 	struct perfdata *pd;
 	int ks_state;              /* 0 before the header, 1 KSYMSRC due, 2 done */
+	char truncated[256];       /* input__truncated's answer */
 };
 
 struct pmcstat_input *input__open(const char *path, int follow)
@@ -211,9 +212,12 @@ const char *input__kind(const struct pmcstat_input *in)
 	return in->kind == K_PERFDATA ? "perf.data" : "pmc log";
 }
 
-int input__truncated(struct pmcstat_input *in, char *msg, size_t len)
+const char *input__truncated(struct pmcstat_input *in)
 {
+	char *msg = in->truncated;
+	size_t len = sizeof(in->truncated);
 	off_t at, last;
+
 	if (in->kind == K_PERFDATA) {
 		int nf, cut = perfdata__features_cut(in->pd, &nf);
 		if (perfdata__truncated(in->pd))
@@ -223,18 +227,18 @@ int input__truncated(struct pmcstat_input *in, char *msg, size_t len)
 			snprintf(msg, len, "perf.data cut after its data: %d of its %d header "
 			    "feature sections (host, OS release, build ids ...) are missing", cut, nf);
 		else
-			return 0;
-		return 1;
+			return NULL;
+		return msg;
 	}
 	if (in->kind != K_PMCLOG || !pmclog_truncated(in->log, &at, &last))
-		return 0;
+		return NULL;
 	if (at == last)
 		snprintf(msg, len, "log truncated at byte %lld (no CLOSELOG record: the writer "
 		    "did not finish)", (long long)at);
 	else
 		snprintf(msg, len, "log truncated at byte %lld (last complete record at %lld)",
 		    (long long)at, (long long)last);
-	return 1;
+	return msg;
 }
 
 

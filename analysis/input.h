@@ -42,8 +42,9 @@ void input__set_sample_zeros(struct pmcstat_input *in, int on);
 void input__set_sample_unordered(struct pmcstat_input *in, int on);
 /* "pmc log" or "perf.data" */
 const char *input__kind(const struct pmcstat_input *in);
-/* After EOF: 1 if the input was cut short, with a message. */
-int input__truncated(struct pmcstat_input *in, char *msg, size_t len);
+/* After EOF: NULL, or if the input was cut short a message saying where
+ * (kept with the input until input__close). */
+const char *input__truncated(struct pmcstat_input *in);
 void input__close(struct pmcstat_input *in);
 
 #endif

@@ -1396,7 +1396,9 @@ static int load(struct profile **out, const char *path, const struct prof_load_o
 		snprintf(p->truncated, sizeof(p->truncated), "corrupt after record %" PRIu64 ": %s",
 		    p->records, pmc_errmsg());
 	} else {
-		input__truncated(in, p->truncated, sizeof(p->truncated));
+		const char *cut = input__truncated(in);
+		if (cut)
+			snprintf(p->truncated, sizeof(p->truncated), "%s", cut);
 	}
 	input__close(in);
 	free(ev);

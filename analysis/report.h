@@ -51,9 +51,9 @@ int report__parse_sort(struct report_opts *o, const char *list);
 const char *report__sort_name(enum sort_key k);
 
 /* The argument of -g/--call-graph in perf report's grammar (report_cgopt.c):
- * sets callgraph, cg_threshold, cg_limit.  0 (note: "" or a remark for the
- * user), or -EINVAL with pmc_errmsg() saying why. */
-int report__parse_callgraph(struct report_opts *o, const char *arg, char *note, size_t notelen);
+ * sets callgraph, cg_threshold, cg_limit.  0 (*note: NULL, or a remark for
+ * the user, a constant string), or -EINVAL with pmc_errmsg() saying why. */
+int report__parse_callgraph(struct report_opts *o, const char *arg, const char **note);
 
 /* One flat-profile entry. */
 struct hist_entry {

@@ -21,12 +21,12 @@ static int is(const char *tok, const char *word)
 	return *tok && strncmp(word, tok, strlen(tok)) == 0;
 }
 
-int report__parse_callgraph(struct report_opts *o, const char *arg, char *note, size_t notelen)
+int report__parse_callgraph(struct report_opts *o, const char *arg, const char **note)
 {
 	char buf[256], *save = NULL, *tok, *end;
 	int nnum = 0, dwarf = 0;
 
-	note[0] = '\0';
+	*note = NULL;
 	pmc__clear_reason();
 	o->callgraph = TREE_CALLER;
 	if (!arg)
@@ -61,8 +61,11 @@ int report__parse_callgraph(struct report_opts *o, const char *arg, char *note, 
 		    strcmp(tok, "lbr") == 0) {
 			/* perf record's unwinding methods: the report shows
 			 * whatever chains were recorded */
-			snprintf(note, notelen, "-g %s: the unwinding method is chosen when recording "
-			    "(pmc record --call-graph); showing the recorded call chains", tok);
+#define UNWIND_NOTE(m) "-g " m ": the unwinding method is chosen when recording " \
+			    "(pmc record --call-graph); showing the recorded call chains"
+			*note = strcmp(tok, "fp") == 0 ? UNWIND_NOTE("fp") :
+			    strcmp(tok, "dwarf") == 0 ? UNWIND_NOTE("dwarf") : UNWIND_NOTE("lbr");
+#undef UNWIND_NOTE
 			dwarf = strcmp(tok, "dwarf") == 0;
 			continue;
 		} else if (dwarf && strtoul(tok, &end, 0) > 0 && !*end) {

@@ -459,13 +459,13 @@ struct pmclog_parse_state {
 
 /* A parser reading fd (a file, a pipe, a FIFO), or with PMCLOG_FD_NONE one
  * fed by pmclog_feed().  NULL with errno on failure. */
-void *pmclog_open(int _fd);
+PMC_API void *pmclog_open(int _fd);
 /* Give a memory parser more bytes (they are copied).  Linux extension:
  * _data == NULL, _len == 0 says "no more data": reads then end with EOF. */
-int pmclog_feed(void *_cookie, char *_data, int _len);
-int pmclog_read(void *_cookie, struct pmclog_ev *_ev);
+PMC_API int pmclog_feed(void *_cookie, char *_data, int _len);
+PMC_API int pmclog_read(void *_cookie, struct pmclog_ev *_ev);
 /* Frees the parser; does not close the fd given to pmclog_open. */
-void pmclog_close(void *_cookie);
+PMC_API void pmclog_close(void *_cookie);
 
 /* ====================================================================== *
  *                         LINUX EXTENSIONS                               *
@@ -483,35 +483,35 @@ void pmclog_close(void *_cookie);
  * FreeBSD client sees only FreeBSD's record types; pmclog_header() works
  * either way.  pmc's own tools turn it on.
  */
-int pmclog_set_extensions(void *_cookie, int _on);
+PMC_API int pmclog_set_extensions(void *_cookie, int _on);
 
 /* Open a log by path ("-" = standard input, not closed by pmclog_close). */
-void *pmclog_open_file(const char *_path);
+PMC_API void *pmclog_open_file(const char *_path);
 
 /* Follow mode: on a regular file still being written, reaching its end
  * returns PMCLOG_REQUIRE_DATA (try again later: the next pmclog_read reads
  * what was appended) instead of PMCLOG_EOF, until CLOSELOG is read, or until
  * the writer is gone (a log whose HEADER has PMCLOG_HDR_F_WRITER_LOCK and
  * whose lock is free): then PMCLOG_EOF, and pmclog_truncated() says 1. */
-int pmclog_set_follow(void *_cookie, int _on);
+PMC_API int pmclog_set_follow(void *_cookie, int _on);
 
 /* The log's HEADER record, NULL until it has been read (the first record). */
-const struct pmclog_ev_header *pmclog_header(void *_cookie);
+PMC_API const struct pmclog_ev_header *pmclog_header(void *_cookie);
 
 /* After PMCLOG_EOF: 1 if the log was cut (it ends inside a record or a
  * compressed frame, or lacks its CLOSELOG record), else 0.  *_at gets the
  * stream offset where the data ended, *_last the end of the last complete
  * record (equal when the cut fell between records).  Either may be NULL. */
-int pmclog_truncated(void *_cookie, off_t *_at, off_t *_last);
+PMC_API int pmclog_truncated(void *_cookie, off_t *_at, off_t *_last);
 
 /* Why the parser is in PMCLOG_ERROR (or "" if it is not). */
-const char *pmclog_errmsg(void *_cookie);
+PMC_API const char *pmclog_errmsg(void *_cookie);
 
 /* Records of unknown types skipped so far. */
-uint64_t pmclog_skipped(void *_cookie);
+PMC_API uint64_t pmclog_skipped(void *_cookie);
 
 /* "CALLCHAIN", "MAP_IN" ... ; NULL for an unknown type. */
-const char *pmclog_type_name(int _type);
+PMC_API const char *pmclog_type_name(int _type);
 
 /*
  * pmclog_writer — write a log from decoded records, the inverse of
@@ -527,9 +527,9 @@ const char *pmclog_type_name(int _type);
  * failed.  Reasons through pmc_errmsg().
  */
 struct pmclog_writer;
-struct pmclog_writer *pmclog_writer_open(int _fd, int _flags);
-int pmclog_write(struct pmclog_writer *_w, const struct pmclog_ev *_ev);
-int pmclog_writer_close(struct pmclog_writer *_w);
+PMC_API struct pmclog_writer *pmclog_writer_open(int _fd, int _flags);
+PMC_API int pmclog_write(struct pmclog_writer *_w, const struct pmclog_ev *_ev);
+PMC_API int pmclog_writer_close(struct pmclog_writer *_w);
 
 #ifdef __cplusplus
 }

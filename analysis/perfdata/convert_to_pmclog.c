@@ -62,12 +62,11 @@ int perfdata__to_pmclog(int in_fd, int out_fd, int zstd, uint64_t *nsamples,
 out:
 	if (w) {
 		/* Closing is a public call that starts a new reason: keep this one. */
-		char why[512];
+		struct pmc__errsave sv;
 
-		snprintf(why, sizeof(why), "%s", pmc_errmsg());
+		pmc__err_save(&sv, rc);
 		pmclog_writer_close(w);
-		pmc__clear_reason();
-		pmc__err(rc, "%s", why);
+		pmc__err_restore(&sv);
 	}
 	free(ev);
 	perfdata__close(p);

@@ -5,9 +5,9 @@
 #include <stdio.h>
 
 #include "common/dynlib.h"
+#include "common/error.h"
 
-int pmc__dl_load(const char *soname, const char *const names[], void *syms[], size_t n,
-		 char *err, size_t errlen)
+int pmc__dl_load(const char *soname, const char *const names[], void *syms[], size_t n)
 {
 	/* RTLD_LOCAL: the library's symbols serve only this caller and never
 	 * interpose on the program's; RTLD_LAZY: its own calls are bound as
@@ -17,8 +17,7 @@ int pmc__dl_load(const char *soname, const char *const names[], void *syms[], si
 
 	if (!h) {
 		why = dlerror();
-		snprintf(err, errlen, "cannot load %s: %s", soname, why ? why : "unknown error");
-		return -1;
+		return pmc__err(-ENOENT, "cannot load %s: %s", soname, why ? why : "unknown error");
 	}
 	for (size_t i = 0; i < n; i++) {
 		void *p;
@@ -26,10 +25,9 @@ int pmc__dl_load(const char *soname, const char *const names[], void *syms[], si
 		p = dlsym(h, names[i]);
 		if (!p) {
 			/* dlclose is safe here: nothing resolved from h escaped. */
-			snprintf(err, errlen, "%s has no %s (a version this pmc was not built for?)",
-				 soname, names[i]);
 			dlclose(h);
-			return -1;
+			return pmc__err(-ENOENT, "%s has no %s (a version this pmc was not built for?)",
+					soname, names[i]);
 		}
 		syms[i] = p;
 	}

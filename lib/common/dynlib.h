@@ -12,15 +12,13 @@
 #include <stddef.h>
 
 /* Open SONAME (e.g. "libpfm.so.4") and resolve names[0..n) into syms[0..n).
- * 0, or -1 with err saying which library or symbol is missing (syms then
- * holds nothing usable; err may be NULL with errlen 0).  The library stays
+ * 0, or -ENOENT with the reason (common/error.h) saying which library or
+ * symbol is missing (syms then holds nothing usable).  The library stays
  * loaded for the life of the process, so the same call again returns the
  * same addresses; callers cache them (pthread_once) rather than calling per
- * use.  The reason goes to a buffer, not the reason channel (common/error.h),
- * because it is cached with the result: every later call that finds the
- * library missing reports it through the channel, from that buffer. */
-int pmc__dl_load(const char *soname, const char *const names[], void *syms[], size_t n,
-		 char *err, size_t errlen);
+ * use, and cache the reason with the result (pmc_errmsg(), then clear), so
+ * that every later call that finds the library missing reports it. */
+int pmc__dl_load(const char *soname, const char *const names[], void *syms[], size_t n);
 
 /* Turn a resolved symbol into the function pointer type of FP and store it
  * there: the one cast POSIX allows between data and function pointers. */

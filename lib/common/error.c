@@ -1,6 +1,7 @@
 /* error.c — the per-thread reason channel behind pmc_errmsg() and
  * pmc_errcause(), written through pmc_seterror() (common/error.h says how
- * every layer uses it). */
+ * every layer uses it), and the printer of the library's warnings
+ * (pmc_set_print). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -92,4 +93,32 @@ const char *pmc_errmsg(void)
 enum pmc_errcause pmc_errcause(void)
 {
 	return reason_set ? cause : PMC_CAUSE_NONE;
+}
+
+static int print_stderr(enum pmc_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static pmc_print_fn_t printer = print_stderr;
+
+pmc_print_fn_t pmc_set_print(pmc_print_fn_t fn)
+{
+	pmc_print_fn_t old = printer;
+
+	printer = fn;
+	return old;
+}
+
+void pmc__print(enum pmc_print_level level, const char *fmt, ...)
+{
+	pmc_print_fn_t fn = printer;
+	va_list ap;
+
+	if (!fn)
+		return;
+	va_start(ap, fmt);
+	fn(level, fmt, ap);
+	va_end(ap);
 }

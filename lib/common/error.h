@@ -71,11 +71,44 @@ static inline int pmc__err_wrap(int rc, const char *fmt, ...)
 	return pmc_seterror(rc, c, "%s: %s", ctx, inner);
 }
 
+/*
+ * A reason kept across a cleanup whose calls clear or overwrite the channel
+ * (every public call clears it on entry: releasing the PMCs of a failed
+ * event, ending a child, closing a file): pmc__err_save(&sv, rc) before,
+ * `return pmc__err_restore(&sv)` after, which records the saved reason and
+ * cause again (or, if none was recorded, only errno) and returns rc.
+ */
+struct pmc__errsave {
+	int rc;
+	enum pmc_errcause cause;
+	char msg[512];
+};
+static inline void pmc__err_save(struct pmc__errsave *sv, int rc)
+{
+	sv->rc = rc;
+	sv->cause = pmc_errcause();
+	snprintf(sv->msg, sizeof(sv->msg), "%s", sv->cause != PMC_CAUSE_NONE ? pmc_errmsg() : "");
+}
+static inline int pmc__err_restore(const struct pmc__errsave *sv)
+{
+	pmc__clear_reason();
+	if (sv->cause != PMC_CAUSE_NONE)
+		return pmc_seterror(sv->rc, sv->cause, "%s", sv->msg);
+	if (sv->rc < 0)
+		errno = -sv->rc;
+	return sv->rc;
+}
+
 /* ---- libpmc only (lib/common/error.c) ------------------------------------ */
 
 /* Record a reason without failing yet (the return value comes later); errno
  * is left alone. */
 void pmc__set_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A warning through the printer of pmc_set_print() (stderr by default). */
+void pmc__print(enum pmc_print_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+#define pmc__warn(...) pmc__print(PMC_PRINT_WARN, __VA_ARGS__)
 
 /* Public-call epilogue: rc >= 0 passes through; rc < 0 sets errno = -rc,
  * supplies a default reason (strerror) if none was set, and returns -1. */

@@ -71,6 +71,11 @@ const char *pmc_backend_name(void)
 	return pmc__g.be ? pmc__g.be->name : "none";
 }
 
+unsigned pmc_libversion(void)
+{
+	return LIBPMC_VERSION;
+}
+
 static int init_locked(void)
 {
 	const char *name = backend_name_wanted ? backend_name_wanted : getenv("PMC_BACKEND");

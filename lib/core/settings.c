@@ -50,21 +50,21 @@ static void check(void)
 	long *v = values;
 
 	if (v[PMC_SETTING_LOGBUFFERSIZE] <= 0 || v[PMC_SETTING_LOGBUFFERSIZE] > LOGBUF_MAX_KB) {
-		fprintf(stderr, "hwpmc: logbuffersize=%ld must be greater than zero and "
+		pmc__warn("hwpmc: logbuffersize=%ld must be greater than zero and "
 		    "less than or equal to %d, resetting to %ld.\n",
 		    v[PMC_SETTING_LOGBUFFERSIZE], LOGBUF_MAX_KB,
 		    defaults[PMC_SETTING_LOGBUFFERSIZE]);
 		v[PMC_SETTING_LOGBUFFERSIZE] = defaults[PMC_SETTING_LOGBUFFERSIZE];
 	}
 	if (v[PMC_SETTING_NBUFFERS_PCPU] <= 0) {
-		fprintf(stderr, "hwpmc: nbuffers_pcpu=%ld must be greater than zero, "
+		pmc__warn("hwpmc: nbuffers_pcpu=%ld must be greater than zero, "
 		    "resetting to %ld.\n", v[PMC_SETTING_NBUFFERS_PCPU],
 		    defaults[PMC_SETTING_NBUFFERS_PCPU]);
 		v[PMC_SETTING_NBUFFERS_PCPU] = defaults[PMC_SETTING_NBUFFERS_PCPU];
 	}
 	if (v[PMC_SETTING_NBUFFERS_PCPU] * v[PMC_SETTING_LOGBUFFERSIZE] >
 	    (long)PCPU_LIMIT_MB * 1024) {
-		fprintf(stderr, "hwpmc: nbuffers_pcpu=%ld * logbuffersize=%ld exceeds "
+		pmc__warn("hwpmc: nbuffers_pcpu=%ld * logbuffersize=%ld exceeds "
 		    "%dMB per CPU limit, resetting to defaults (%ld * %ld).\n",
 		    v[PMC_SETTING_NBUFFERS_PCPU], v[PMC_SETTING_LOGBUFFERSIZE],
 		    PCPU_LIMIT_MB, defaults[PMC_SETTING_NBUFFERS_PCPU],
@@ -73,19 +73,19 @@ static void check(void)
 		v[PMC_SETTING_LOGBUFFERSIZE] = defaults[PMC_SETTING_LOGBUFFERSIZE];
 	}
 	if (v[PMC_SETTING_NSAMPLES] <= 0 || v[PMC_SETTING_NSAMPLES] > 65535) {
-		fprintf(stderr, "hwpmc: tunable nsamples=%ld out of range.\n",
+		pmc__warn("hwpmc: tunable nsamples=%ld out of range.\n",
 		    v[PMC_SETTING_NSAMPLES]);
 		v[PMC_SETTING_NSAMPLES] = defaults[PMC_SETTING_NSAMPLES];
 	}
 	if (v[PMC_SETTING_CALLCHAINDEPTH] <= 0 ||
 	    v[PMC_SETTING_CALLCHAINDEPTH] > PMC_CALLCHAIN_DEPTH_MAX) {
-		fprintf(stderr, "hwpmc: tunable callchaindepth=%ld out of range "
+		pmc__warn("hwpmc: tunable callchaindepth=%ld out of range "
 		    "(1-%d), resetting to %ld.\n", v[PMC_SETTING_CALLCHAINDEPTH],
 		    PMC_CALLCHAIN_DEPTH_MAX, defaults[PMC_SETTING_CALLCHAINDEPTH]);
 		v[PMC_SETTING_CALLCHAINDEPTH] = defaults[PMC_SETTING_CALLCHAINDEPTH];
 	}
 	if (v[PMC_SETTING_MINCOUNT] <= 0) {
-		fprintf(stderr, "hwpmc: tunable mincount=%ld must be greater than zero, "
+		pmc__warn("hwpmc: tunable mincount=%ld must be greater than zero, "
 		    "resetting to %ld.\n", v[PMC_SETTING_MINCOUNT],
 		    defaults[PMC_SETTING_MINCOUNT]);
 		v[PMC_SETTING_MINCOUNT] = defaults[PMC_SETTING_MINCOUNT];
@@ -113,7 +113,7 @@ static void load_file(const char *path, int must_exist)
 
 	if (!f) {
 		if (must_exist)
-			fprintf(stderr, "pmc: cannot read config file %s: %s\n", path,
+			pmc__warn("pmc: cannot read config file %s: %s\n", path,
 			    strerror(errno));
 		return;
 	}
@@ -130,7 +130,7 @@ static void load_file(const char *path, int must_exist)
 			continue;
 		eq = strchr(p, '=');
 		if (!eq) {
-			fprintf(stderr, "pmc: %s:%d: expected 'name = value'\n", path, lineno);
+			pmc__warn("pmc: %s:%d: expected 'name = value'\n", path, lineno);
 			continue;
 		}
 		*eq = '\0';
@@ -141,11 +141,11 @@ static void load_file(const char *path, int must_exist)
 		while (isspace((unsigned char)*v))
 			v++;
 		if ((id = lookup(k)) < 0) {
-			fprintf(stderr, "pmc: %s:%d: unknown setting '%s'\n", path, lineno, k);
+			pmc__warn("pmc: %s:%d: unknown setting '%s'\n", path, lineno, k);
 			continue;
 		}
 		if (parse_value(v, &val) < 0) {
-			fprintf(stderr, "pmc: %s:%d: '%s' is not a number\n", path, lineno, v);
+			pmc__warn("pmc: %s:%d: '%s' is not a number\n", path, lineno, v);
 			continue;
 		}
 		values[id] = val;
@@ -183,7 +183,7 @@ void pmc__settings_load(void)
 			*c = (char)toupper((unsigned char)*c);
 		if ((p = getenv(env)) != NULL && *p) {
 			if (parse_value(p, &v) < 0)
-				fprintf(stderr, "pmc: %s='%s' is not a number, ignored\n", env, p);
+				pmc__warn("pmc: %s='%s' is not a number, ignored\n", env, p);
 			else
 				values[i] = v;
 		}

@@ -398,7 +398,7 @@ static int resolve_other(const char *name, int use_pfm, struct pmc_evspec *out);
 /* Every kind of name except tracepoints (which need "sys:name"). */
 static int resolve_plain(const char *name, int use_pfm, struct pmc_evspec *out)
 {
-	char cache_err[512];
+	struct pmc__errsave cache_err = { .cause = PMC_CAUSE_NONE };
 	int rc;
 
 	if (ev__lookup_generic(name, out) == 0 || ev__lookup_software(name, out) == 0)
@@ -406,17 +406,16 @@ static int resolve_plain(const char *name, int use_pfm, struct pmc_evspec *out)
 	if ((rc = ev__lookup_freebsd(name, out)) != -ENOENT)
 		return rc;
 	/* "LLC-foo" is a bad cache event unless something else knows the name */
-	cache_err[0] = '\0';
 	rc = ev__lookup_cache(name, out);
 	if (rc == 0)
 		return 0;
 	if (rc == -EINVAL) {
-		snprintf(cache_err, sizeof(cache_err), "%s", pmc_errmsg());
+		pmc__err_save(&cache_err, rc);
 		pmc__clear_reason();
 	}
 	rc = resolve_other(name, use_pfm, out);
-	if (rc == -ENOENT && !pmc__has_reason() && cache_err[0])
-		return pmc__err(-EINVAL, "%s", cache_err);   /* the cache lookup's, put back */
+	if (rc == -ENOENT && !pmc__has_reason() && cache_err.cause != PMC_CAUSE_NONE)
+		return pmc__err_restore(&cache_err);   /* the cache lookup's, put back */
 	return rc;
 }
 

@@ -49,9 +49,11 @@ static void pfm_init_once(void)
 	void *f[sizeof(names) / sizeof(names[0])];
 	int ret;
 
-	if (pmc__dl_load(PFM_SONAME, names, f, sizeof(names) / sizeof(names[0]), pfm_why,
-			 sizeof(pfm_why)) != 0)
+	if (pmc__dl_load(PFM_SONAME, names, f, sizeof(names) / sizeof(names[0])) != 0) {
+		snprintf(pfm_why, sizeof(pfm_why), "%s", pmc_errmsg());
+		pmc__clear_reason();
 		return;
+	}
 	PMC_DL_SET(pfm.initialize, f[0]);
 	PMC_DL_SET(pfm.get_pmu_info, f[1]);
 	PMC_DL_SET(pfm.get_os_event_encoding, f[2]);

@@ -69,16 +69,16 @@ else fail "the .so exports only pmc_*/pmclog_* names" "$nexp exported; bad: $(ec
 unver=$(nm -D --defined-only "$P/lib/libpmc.so" | awk '$2 != "A" && $3 !~ /@@LIBPMC_1$/ {print $3}')
 check "every export carries the LIBPMC_1 version${unver:+ (not: $unver)}" test -z "$unver"
 # The functions the public headers declare: prototypes start at column 0
-# with a lower-case type ("int pmc_read(", "const char *pmc_errmsg(").
-grep -hE '^[a-z].*\b(pmc|pmclog)_[a-z0-9_]+\(' "$P/include/pmc.h" "$P/include/pmclog.h" |
+# with PMC_API and a type ("PMC_API int pmc_read(", "PMC_API FILE *pmc_fdstream(").
+grep -hE '^PMC_API .*\b(pmc|pmclog)_[a-z0-9_]+\(' "$P/include/pmc.h" "$P/include/pmc/"*.h "$P/include/pmclog.h" |
   grep -oE '\b(pmc|pmclog)_[a-z0-9_]+\(' | tr -d '(' | sort -u >"$TMP/declared"
 ndecl=$(wc -l <"$TMP/declared")
 missing=$(comm -23 "$TMP/declared" "$TMP/exported")
-if [ "$ndecl" -gt 40 ] && [ -z "$missing" ]; then ok "all $ndecl functions declared in pmc.h/pmclog.h are exported"
+if [ "$ndecl" -gt 40 ] && [ -z "$missing" ]; then ok "all $ndecl functions declared in pmc.h, pmc/*.h and pmclog.h are exported"
 else fail "declared functions are exported" "$ndecl declared; missing: $(echo $missing)"; fi
 # ... and nothing else: an exported name no public header declares is an
 # internal symbol leaking into the ABI (it should be pmc__*).
-grep -ohE '\b(pmc|pmclog)_[a-z0-9_]+\b' "$P/include/pmc.h" "$P/include/pmclog.h" | sort -u >"$TMP/public"
+grep -ohE '\b(pmc|pmclog)_[a-z0-9_]+\b' "$P/include/pmc.h" "$P/include/pmc/"*.h "$P/include/pmclog.h" | sort -u >"$TMP/public"
 extra=$(comm -13 "$TMP/public" "$TMP/exported")
 check "every exported name is declared in a public header${extra:+ (not: $(echo $extra))}" test -z "$extra"
 

@@ -16,6 +16,7 @@
 
 #include "common/armv8.h"
 #include "common/dynlib.h"
+#include "common/error.h"
 #include "common/elfnote.h"
 #include "common/grow.h"
 #include "common/hmap.h"
@@ -125,23 +126,23 @@ static void test_dl_load(void **state)
 	static const char *const one[] = { "getpid" };
 	void *f[2] = { NULL, NULL };
 	pid_t (*gp)(void) = NULL;
-	char err[256];
-
 	(void)state;
-	assert_int_equal(pmc__dl_load("libc.so.6", names, f, 2, err, sizeof(err)), 0);
+	pmc__clear_reason();
+	assert_int_equal(pmc__dl_load("libc.so.6", names, f, 2), 0);
+	assert_string_equal(pmc_errmsg(), "");
 	PMC_DL_SET(gp, f[0]);
 	assert_int_equal(gp(), getpid());
 	assert_ptr_not_equal(f[1], NULL);
 
-	err[0] = '\0';
-	assert_int_equal(pmc__dl_load("libpmc-no-such-library.so.9", one, f, 1, err, sizeof(err)),
-			 -1);
-	assert_non_null(strstr(err, "cannot load libpmc-no-such-library.so.9"));
-	err[0] = '\0';
-	assert_int_equal(pmc__dl_load("libc.so.6", bad, f, 2, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "libc.so.6 has no pmc_no_such_function"));
-	/* no message wanted: still a clean failure */
-	assert_int_equal(pmc__dl_load("libpmc-no-such-library.so.9", one, f, 1, NULL, 0), -1);
+	/* the reasons go through the channel (no message buffer) */
+	assert_int_equal(pmc__dl_load("libpmc-no-such-library.so.9", one, f, 1), -ENOENT);
+	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(pmc_errmsg(), "cannot load libpmc-no-such-library.so.9"));
+	pmc__clear_reason();
+	assert_int_equal(pmc__dl_load("libc.so.6", bad, f, 2), -ENOENT);
+	assert_string_equal(pmc_errmsg(),
+	    "libc.so.6 has no pmc_no_such_function (a version this pmc was not built for?)");
+	pmc__clear_reason();
 }
 
 /* hmap.h's index over a caller's array: keys by the caller's compare, the

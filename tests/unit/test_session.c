@@ -332,6 +332,52 @@ static void test_count_per_target(void **state)
  * other) take no signals: SIGINT, SIGALRM, SIGTERM, SIGCHLD and SIGIO reach
  * the program's threads, without the program blocking them around
  * pmc_configure_logfile as pmc record once had to. */
+/* The session answers through the reason channel as every public call
+ * does: it clears what an earlier call left, says why it refused, and a
+ * failure's reason survives the releases that undo the event (each
+ * pmc_release clears the channel on entry). */
+static void test_reasons(void **state)
+{
+	struct pmc_session_opts o = { .ps_system_wide = 1, .ps_threads = 1 };
+	struct pmc_session *s;
+
+	(void)state;
+	pmc_seterror(-EIO, PMC_CAUSE_NONE, "an older failure");
+	assert_null(pmc_session_new(&o));
+	assert_int_equal(errno, EINVAL);
+	assert_string_equal(pmc_errmsg(), "inconsistent session options");
+	assert_int_equal(pmc_errcause(), PMC_CAUSE_OTHER);
+
+	/* the user stack is set after the allocation: the PMC is released
+	 * again, and the refusal's reason is the answer */
+	o = (struct pmc_session_opts){ .ps_system_wide = 1, .ps_ustack = 1u << 20 };
+	assert_non_null(s = pmc_session_new(&o));
+	assert_int_equal(pmc_session_add(s, "cycles", 0), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_true(strlen(pmc_errmsg()) > 0);
+	assert_int_equal(pmc_session_npmcs(s), 0);
+	assert_int_equal(pmc_session_nevents(s), 0);
+	pmc_session_free(s);
+
+	o = (struct pmc_session_opts){ .ps_system_wide = 1 };
+	assert_non_null(s = pmc_session_new(&o));
+	assert_int_equal(pmc_session_add(s, "cycles", 0), 0);
+	pmc_seterror(-EIO, PMC_CAUSE_NONE, "an older failure");
+	assert_int_equal(pmc_session_pmc(s, 99, NULL, NULL), PMC_ID_INVALID);
+	assert_int_equal(errno, EINVAL);
+	assert_string_equal(pmc_errmsg(), "no PMC 99 in the session");
+	pmc_seterror(-EIO, PMC_CAUSE_NONE, "an older failure");
+	assert_int_equal(pmc_session_event(s, 5, NULL), -1);
+	assert_string_equal(pmc_errmsg(), "no event 5 in the session");
+	assert_int_equal(pmc_session_group(s, 0, 0), -1);
+	assert_string_equal(pmc_errmsg(), "an event cannot join its own group");
+	pmc_seterror(-EIO, PMC_CAUSE_NONE, "an older failure");
+	assert_int_equal(pmc_session_event(s, 0, NULL), 4);
+	assert_string_equal(pmc_errmsg(), "");
+	assert_int_equal(pmc_errcause(), PMC_CAUSE_NONE);
+	pmc_session_free(s);
+}
+
 static void test_threads_take_no_signals(void **state)
 {
 	static const int sigs[] = { SIGINT, SIGALRM, SIGTERM, SIGCHLD, SIGIO };
@@ -368,6 +414,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_threads_take_no_signals),
 		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_reasons),
 		cmocka_unit_test(test_system_wide),
 		cmocka_unit_test(test_free_releases),
 		cmocka_unit_test(test_target),

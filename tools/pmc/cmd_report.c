@@ -177,14 +177,14 @@ int cmd_report(int argc, char **argv)
 				    "the Samples column perf's -n adds is always shown)", optarg);
 			break;
 		case 'g': {
-			char note[256];
+			const char *note;
 			/* perf takes "-g caller,0.5" as well as "-g=...": report
 			 * has no operands, so a word after -g is its argument */
 			if (!optarg && optind < argc && argv[optind][0] != '-')
 				optarg = argv[optind++];
-			if (report__parse_callgraph(&o, optarg, note, sizeof(note)) != 0)
+			if (report__parse_callgraph(&o, optarg, &note) != 0)
 				cli_usage_error("-g/--call-graph: %s", pmc_errmsg());
-			if (note[0])
+			if (note)
 				cli_warn("%s", note);
 			break;
 		}
