@@ -129,7 +129,6 @@ struct prof_priv {
 	pthread_mutex_t symmu;     /* p->st while the pool's unwinders use it */
 	int symmu_made;
 	const struct uw_job *pre;  /* the job being applied: its sample's unwinding */
-	struct pmclog_ev *jev;     /* a queued record, rebuilt to be applied */
 	int keep_sb;               /* prof_load_opts.sideband */
 	int leaf_only;             /* prof_load_opts.leaf_only */
 	int zero_frames;           /* prof_load_opts.zero_frames */
@@ -724,10 +723,9 @@ struct uw_job {
 	int n, complete;           /* the unwinding: unwind__user's answers */
 	enum unwind_stop stop;
 	uint64_t stop_pc;
-	uint64_t time;             /* JOB_EV: the record's */
 	const struct pmclog_ev_callchain *ext;  /* JOB_PENDING: the kept copy */
 	union {
-		struct pmclog_ev_callchain cc;    /* JOB_EV, pl_ustack after the job */
+		struct pmclog_ev ev;              /* JOB_EV, pl_ustack after the job */
 		struct perfdata_sample ps;        /* JOB_SINK, pcs then flags after it */
 	} u;
 };
@@ -744,15 +742,16 @@ static unsigned char *job_tail(const struct uw_job *j)
 static uint64_t *job_pcs(const struct uw_job *j)
 {
 	return (uint64_t *)(uintptr_t)(job_tail(j) + (j->kind == JOB_EV ?
-	    align8(j->u.cc.pl_ustack_len) : 0));
+	    align8(j->u.ev.pl_u.pl_cc.pl_ustack_len) : 0));
 }
 
 static const struct pmclog_ev_callchain *job_cc(struct uw_job *j)
 {
+	struct pmclog_ev_callchain *cc = &j->u.ev.pl_u.pl_cc;
 	if (j->kind == JOB_PENDING)
 		return j->ext;
-	j->u.cc.pl_ustack = j->u.cc.pl_ustack_len ? job_tail(j) : NULL;
-	return &j->u.cc;
+	cc->pl_ustack = cc->pl_ustack_len ? job_tail(j) : NULL;
+	return cc;
 }
 
 /* The kernel's part of a chain of npc pcs: how many come before the user's. */
@@ -1474,10 +1473,8 @@ static void pool_apply(void *arg, void *job)
 	v->pre = j;
 	switch (j->kind) {
 	case JOB_EV:
-		v->jev->pl_type = PMCLOG_TYPE_CALLCHAIN;
-		v->jev->pl_time = j->time;
-		memcpy(&v->jev->pl_u.pl_cc, job_cc(j), sizeof(j->u.cc));
-		handle(p, v->jev);
+		job_cc(j);
+		handle(p, &j->u.ev);
 		break;
 	case JOB_SINK: {
 		struct perfdata_sample ps = j->u.ps;
@@ -1508,8 +1505,7 @@ static int pool_start(struct profile *p)
 		pthread_mutex_init(&v->symmu, NULL);
 		v->symmu_made = 1;
 	}
-	if ((!v->jev && !(v->jev = malloc(sizeof(*v->jev)))) ||
-	    !(v->pool = workpool__new(v->threads, POOL_BATCH, &pool_ops, p))) {
+	if (!(v->pool = workpool__new(v->threads, POOL_BATCH, &pool_ops, p))) {
 		v->threads = 1;             /* not again: one thread it is */
 		pmc__clear_reason();
 		return -1;
@@ -1566,10 +1562,10 @@ static int pooled(struct profile *p, const struct pmclog_ev *ev)
 		npc--;
 	if (!(j = pool_job(p, JOB_EV, cc, npc, align8(cc->pl_ustack_len))))
 		return 1;
-	j->time = ev->pl_time;
-	j->u.cc = *cc;
-	j->u.cc.pl_raw = NULL;            /* not kept: handle() does not read it */
-	j->u.cc.pl_raw_len = 0;
+	j->u.ev = *ev;
+	j->u.ev.pl_data = NULL;           /* not kept: handle() does not read them */
+	j->u.ev.pl_u.pl_cc.pl_raw = NULL;
+	j->u.ev.pl_u.pl_cc.pl_raw_len = 0;
 	if (cc->pl_ustack_len)
 		memcpy(job_tail(j), cc->pl_ustack, cc->pl_ustack_len);
 	return 1;
@@ -2740,7 +2736,6 @@ void profile__free(struct profile *p)
 		workpool__free(v->pool);
 		if (v->symmu_made)
 			pthread_mutex_destroy(&v->symmu);
-		free(v->jev);
 		unwind__free(v->uw);
 		free(v->pcs);
 		free(v->flags);
