@@ -14,6 +14,7 @@
 #include <math.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1541,6 +1542,28 @@ static struct uw_job *pool_job(struct profile *p, int kind, const struct pmclog_
 	return j;
 }
 
+/* Copy sample record ev to d without the unused tails of its pc arrays
+ * (512 entries, most of 5 KB): what handle() reads. */
+static void copy_sample(struct pmclog_ev *d, const struct pmclog_ev *ev)
+{
+	const struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
+	struct pmclog_ev_callchain *dc = &d->pl_u.pl_cc;
+	size_t n = cc->pl_npc < PMC_CALLCHAIN_DEPTH_MAX ? cc->pl_npc : PMC_CALLCHAIN_DEPTH_MAX;
+#define SPAN(from, to) (offsetof(struct pmclog_ev_callchain, to) - \
+	offsetof(struct pmclog_ev_callchain, from))
+	memcpy(d, ev, offsetof(struct pmclog_ev, pl_u) + offsetof(struct pmclog_ev_callchain, pl_pc));
+	memcpy(dc->pl_pc, cc->pl_pc, n * sizeof(cc->pl_pc[0]));
+	memcpy(&dc->pl_cpu, &cc->pl_cpu, SPAN(pl_cpu, pl_pcflags));
+	memcpy(dc->pl_pcflags, cc->pl_pcflags, n);
+	memcpy(&dc->pl_uregs_abi, &cc->pl_uregs_abi,
+	    sizeof(*cc) - offsetof(struct pmclog_ev_callchain, pl_uregs_abi));
+#undef SPAN
+	d->pl_time = ev->pl_time;
+	d->pl_data = NULL;                /* not kept: handle() does not read them */
+	dc->pl_raw = NULL;
+	dc->pl_raw_len = 0;
+}
+
 /* Queue record ev (pool running): a sample, copied with its stack; 1 if
  * it was queued, 0 if the caller handles it (the queue drained first). */
 static int pooled(struct profile *p, const struct pmclog_ev *ev)
@@ -1562,10 +1585,7 @@ static int pooled(struct profile *p, const struct pmclog_ev *ev)
 		npc--;
 	if (!(j = pool_job(p, JOB_EV, cc, npc, align8(cc->pl_ustack_len))))
 		return 1;
-	j->u.ev = *ev;
-	j->u.ev.pl_data = NULL;           /* not kept: handle() does not read them */
-	j->u.ev.pl_u.pl_cc.pl_raw = NULL;
-	j->u.ev.pl_u.pl_cc.pl_raw_len = 0;
+	copy_sample(&j->u.ev, ev);
 	if (cc->pl_ustack_len)
 		memcpy(job_tail(j), cc->pl_ustack, cc->pl_ustack_len);
 	return 1;
