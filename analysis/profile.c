@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <math.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,7 @@
 #include "common/error.h"
 #include "common/grow.h"
 #include "unwind.h"
+#include "workpool.h"
 
 struct rstack {
 	uint64_t off;             /* into pcs/flags */
@@ -123,6 +126,11 @@ struct prof_priv {
 		struct pmclog_ev_callchain *cc;   /* a copy, pl_ustack copied after it */
 	} *uwp;
 	size_t nuwp, capuwp;
+	int threads;               /* prof_load_opts.threads, 0 made the CPUs we may use */
+	struct workpool *pool;     /* unwinding on worker threads, once a DWARF sample came */
+	pthread_mutex_t symmu;     /* p->st while the pool's unwinders use it */
+	int symmu_made;
+	const struct uw_job *pre;  /* the job being applied: its sample's unwinding */
 	int keep_sb;               /* prof_load_opts.sideband */
 	int leaf_only;             /* prof_load_opts.leaf_only */
 	int zero_frames;           /* prof_load_opts.zero_frames */
@@ -683,10 +691,8 @@ static const struct map *find_map(struct profile *p, int32_t pid, uint64_t pc);
 
 /* Count a truncated stack under the binary where its unwinding stopped and
  * why (the report's per-binary warning lines). */
-static void count_stop(struct profile *p, int32_t pid)
+static void count_stop(struct profile *p, int32_t pid, enum unwind_stop why, uint64_t pc)
 {
-	uint64_t pc;
-	enum unwind_stop why = unwind__last_stop(p->priv->uw, &pc);
 	const struct map *m = pc ? find_map(p, pid, pc) : NULL;
 	const char *dso = m ? sym_dso__path(m->dso) : "[unknown]";
 	const char *w = unwind__stop_str(why);
@@ -702,28 +708,97 @@ static void count_stop(struct profile *p, int32_t pid)
 	p->uwstop[p->nuwstop++] = (struct prof_uwstop){ dso, w, 1 };
 }
 
+/* A sample to unwind on a worker (or one queued behind such samples, to
+ * be applied in input order: prof_priv.pool).  In the pool's batch, it is
+ * followed by the record's user stack copy, then room for the unwound pcs. */
+enum { JOB_EV, JOB_SINK, JOB_PENDING };
+struct uw_job {
+	int kind;                  /* JOB_EV: a CALLCHAIN record for handle(); JOB_SINK:
+	                            * a perf.data sample for take_sample; JOB_PENDING:
+	                            * prof_priv.uwp[pending] */
+	int unwind;                /* a worker unwinds it (its process has mappings) */
+	size_t pending;
+	int32_t space;             /* the mappings' aspace, as maps_of gave them */
+	const struct map *maps;
+	size_t nmaps;
+	uint32_t nk;               /* the kernel's part of the chain */
+	int n, complete;           /* the unwinding: unwind__user's answers */
+	enum unwind_stop stop;
+	uint64_t stop_pc;
+	const struct pmclog_ev_callchain *ext;  /* JOB_PENDING: the kept copy */
+	union {
+		struct pmclog_ev ev;              /* JOB_EV, pl_ustack after the job */
+		struct perfdata_sample ps;        /* JOB_SINK, pcs then flags after it */
+	} u;
+};
+
+static size_t align8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+/* What follows a job: the stack copy (JOB_EV) or the pcs and flags
+ * (JOB_SINK), then the unwound pcs. */
+static unsigned char *job_tail(const struct uw_job *j)
+{
+	return (unsigned char *)(uintptr_t)(j + 1);
+}
+
+static uint64_t *job_pcs(const struct uw_job *j)
+{
+	return (uint64_t *)(uintptr_t)(job_tail(j) + (j->kind == JOB_EV ?
+	    align8(j->u.ev.pl_u.pl_cc.pl_ustack_len) : 0));
+}
+
+static const struct pmclog_ev_callchain *job_cc(struct uw_job *j)
+{
+	struct pmclog_ev_callchain *cc = &j->u.ev.pl_u.pl_cc;
+	if (j->kind == JOB_PENDING)
+		return j->ext;
+	cc->pl_ustack = cc->pl_ustack_len ? job_tail(j) : NULL;
+	return cc;
+}
+
+/* The kernel's part of a chain of npc pcs: how many come before the user's. */
+static uint32_t kernel_part(const struct pmclog_ev_callchain *cc, uint32_t npc)
+{
+	uint32_t nk = 0;
+	while (nk < npc && !(cc->pl_pcflags[nk] & PMC_CC_F_USERSPACE))
+		nk++;
+	return nk;
+}
+
 /* A sample with the user registers and stack (--call-graph dwarf): the
  * kernel part of its chain as recorded, then the user part unwound from
- * DWARF CFI.  Counts the samples whose unwinding stopped early. */
+ * DWARF CFI.  Counts the samples whose unwinding stopped early.  A sample
+ * a worker unwound (prof_priv.pre) takes its answers. */
 static uint32_t unwind_sample(struct profile *p, const struct pmclog_ev_callchain *cc,
     const uint64_t **pcs, const uint8_t **flags, uint32_t npc)
 {
 	struct prof_priv *v = p->priv;
-	struct aspace *a = maps_of(p, (int32_t)cc->pl_pid);
-	uint32_t nk = 0;
-	int n, complete = 0;
+	const struct uw_job *j = v->pre;
+	struct aspace *a = j ? NULL : maps_of(p, (int32_t)cc->pl_pid);
+	uint32_t nk = kernel_part(cc, npc);
+	int n, complete = 0, mapped = j ? j->unwind : a != NULL;
+	enum unwind_stop why = UNWIND_NO_REGS;
+	uint64_t stop_pc = 0;
 
-	if (!v->uw && !(v->uw = unwind__new()))
-		return npc;
-	while (nk < npc && !(cc->pl_pcflags[nk] & PMC_CC_F_USERSPACE))
-		nk++;                     /* the kernel's part */
-	n = a ? unwind__user(v->uw, a->pid, a->m, a->n, cc, v->uwpcs + nk,
-	    PMC_CALLCHAIN_DEPTH_MAX - (int)nk, &complete) : 0;
+	if (j) {
+		n = j->n;
+		complete = j->complete;
+		why = j->stop;
+		stop_pc = j->stop_pc;
+		if (n > 0)
+			memcpy(v->uwpcs + nk, job_pcs(j), (size_t)n * sizeof(uint64_t));
+	} else {
+		if (!v->uw && !(v->uw = unwind__new()))
+			return npc;
+		n = a ? unwind__mark(a->m, a->n), unwind__user(v->uw, a->pid, a->m, a->n, cc,
+		    v->uwpcs + nk, PMC_CALLCHAIN_DEPTH_MAX - (int)nk, &complete) : 0;
+		why = unwind__last_stop(v->uw, &stop_pc);
+	}
 	p->unwind_samples++;
 	if (!complete) {
 		p->unwind_truncated++;
-		if (a)
-			count_stop(p, (int32_t)cc->pl_pid);
+		if (mapped)
+			count_stop(p, (int32_t)cc->pl_pid, why, stop_pc);
 	}
 	if (n <= 0)
 		return npc;               /* nothing unwound: the chain as recorded */
@@ -756,20 +831,41 @@ static void unwind_later(struct profile *p, const struct pmclog_ev_callchain *cc
 	v->uwp[v->nuwp++] = (struct uw_pending){ p->ns, c };
 }
 
+/* Pending sample i, unwound now (or by a worker: prof_priv.pre). */
+static void pending_one(struct profile *p, size_t i)
+{
+	struct prof_priv *v = p->priv;
+	const struct pmclog_ev_callchain *cc = v->uwp[i].cc;
+	const uint64_t *pcs = cc->pl_pc;
+	const uint8_t *fl = cc->pl_pcflags;
+	uint32_t npc = unwind_sample(p, cc, &pcs, &fl, cc->pl_npc);
+	struct prof_sample s;
+	samples__get(p->smp, v->uwp[i].sample, &s);
+	s.stack = intern_stack(p, (int32_t)cc->pl_pid, pcs, fl, npc);
+	(void)samples__set(p->smp, v->uwp[i].sample, &s);   /* sticky: profile__nomem */
+}
+
+static struct uw_job *pool_job(struct profile *p, int kind, const struct pmclog_ev_callchain *cc,
+    uint32_t npc, size_t tail);
+
 static void unwind_pending(struct profile *p)
 {
 	struct prof_priv *v = p->priv;
-	for (size_t i = 0; i < v->nuwp; i++) {
-		const struct pmclog_ev_callchain *cc = v->uwp[i].cc;
-		const uint64_t *pcs = cc->pl_pc;
-		const uint8_t *fl = cc->pl_pcflags;
-		uint32_t npc = unwind_sample(p, cc, &pcs, &fl, cc->pl_npc);
-		struct prof_sample s;
-		samples__get(p->smp, v->uwp[i].sample, &s);
-		s.stack = intern_stack(p, (int32_t)cc->pl_pid, pcs, fl, npc);
-		(void)samples__set(p->smp, v->uwp[i].sample, &s);   /* sticky: profile__nomem */
-		free(v->uwp[i].cc);
+	if (v->pool) {
+		workpool__drain(v->pool);   /* the samples queued may add pending ones */
+		for (size_t i = 0; i < v->nuwp && !v->nomem; i++) {
+			struct uw_job *j = pool_job(p, JOB_PENDING, v->uwp[i].cc,
+			    v->uwp[i].cc->pl_npc, 0);
+			if (j)
+				j->pending = i;
+		}
+		workpool__drain(v->pool);
+	} else {
+		for (size_t i = 0; i < v->nuwp; i++)
+			pending_one(p, i);
 	}
+	for (size_t i = 0; i < v->nuwp; i++)
+		free(v->uwp[i].cc);
 	free(v->uwp);
 	v->uwp = NULL;
 	v->nuwp = v->capuwp = 0;
@@ -1310,16 +1406,12 @@ static int sums_store(struct profile *p)
 /* A perf.data sample straight from the reader (input__set_sample_sink):
  * what handle() does with its CALLCHAIN event, the chain already trimmed
  * and hashed. */
-static void take_sample(void *arg, const struct perfdata_sample *ps)
+static void take_now(struct profile *p, const struct perfdata_sample *ps)
 {
-	struct loading *l = arg;
-	struct profile *p = l->p;
 	uint32_t e;
 
-	if (p->priv->nomem || (e = event_ix(p, ps->pmcid)) == NO_IX) {
-		loaded(p, l->o);
+	if (p->priv->nomem || (e = event_ix(p, ps->pmcid)) == NO_IX)
 		return;
-	}
 	if (p->priv->sums) {
 		sum_sample(p, ps, e);
 	} else {
@@ -1329,6 +1421,189 @@ static void take_sample(void *arg, const struct perfdata_sample *ps)
 		    .ev = (uint16_t)e, .cpu = (uint16_t)ps->cpu, .pid = (int32_t)ps->pid,
 		    .tid = (int32_t)ps->tid, .time = ps->time, .period = ps->period };
 		add_sample(p, &s);
+	}
+}
+
+/* ---- unwinding on worker threads -------------------------------------------
+ *
+ * Once a DWARF sample comes (and prof_load_opts.threads is more than one),
+ * every sample is queued to a workpool (workpool.h): the DWARF ones are
+ * unwound on its workers, each with its own unwinder, and each queued
+ * sample is then applied on this thread, in input order, as handle() or
+ * take_now would have taken it when it was read: the same stacks, ids,
+ * sums and counts as one thread makes.  What applying a sample reads
+ * (mappings, names, events) changes only with other records, so the queue
+ * is drained before one is handled; between two such records the mappings
+ * the workers read stay as they are.  The workers' unwinders share the
+ * symtab's binaries under symmu, which applying holds too. */
+
+/* Jobs are gathered into batches of this many bytes (a DWARF sample's job
+ * holds its stack copy, 8 KiB by default, and room for its frames). */
+#define POOL_BATCH (512 * 1024)
+
+static void *pool_worker_new(void *arg)
+{
+	struct profile *p = arg;
+	struct unwinder *u = unwind__new();
+	if (u)
+		unwind__set_lock(u, &p->priv->symmu);
+	return u;
+}
+
+static void pool_worker_free(void *w)
+{
+	unwind__free(w);
+}
+
+static void pool_work(void *w, void *job)
+{
+	struct uw_job *j = job;
+	if (!j->unwind)
+		return;
+	j->n = unwind__user(w, j->space, j->maps, j->nmaps, job_cc(j), job_pcs(j),
+	    PMC_CALLCHAIN_DEPTH_MAX - (int)j->nk, &j->complete);
+	j->stop = unwind__last_stop(w, &j->stop_pc);
+}
+
+static void pool_apply(void *arg, void *job)
+{
+	struct profile *p = arg;
+	struct prof_priv *v = p->priv;
+	struct uw_job *j = job;
+
+	pthread_mutex_lock(&v->symmu);
+	v->pre = j;
+	switch (j->kind) {
+	case JOB_EV:
+		job_cc(j);
+		handle(p, &j->u.ev);
+		break;
+	case JOB_SINK: {
+		struct perfdata_sample ps = j->u.ps;
+		ps.pcs = (const uint64_t *)(uintptr_t)job_tail(j);
+		ps.flags = job_tail(j) + (size_t)ps.npc * sizeof(uint64_t);
+		take_now(p, &ps);
+		break;
+	}
+	case JOB_PENDING:
+		pending_one(p, j->pending);
+		break;
+	}
+	v->pre = NULL;
+	pthread_mutex_unlock(&v->symmu);
+}
+
+static const struct workpool_ops pool_ops = {
+	pool_worker_new, pool_worker_free, pool_work, pool_apply
+};
+
+/* Start the pool (at the first DWARF sample): 0, or -1 to go on without. */
+static int pool_start(struct profile *p)
+{
+	struct prof_priv *v = p->priv;
+	if (v->threads < 2)
+		return -1;
+	if (!v->symmu_made) {
+		pthread_mutex_init(&v->symmu, NULL);
+		v->symmu_made = 1;
+	}
+	if (!(v->pool = workpool__new(v->threads, POOL_BATCH, &pool_ops, p))) {
+		v->threads = 1;             /* not again: one thread it is */
+		pmc__clear_reason();
+		return -1;
+	}
+	return 0;
+}
+
+/* A job of kind for a sample (cc: one that may need unwinding, its chain
+ * npc pcs long) with tail bytes after it; NULL out of memory (sticky). */
+static struct uw_job *pool_job(struct profile *p, int kind, const struct pmclog_ev_callchain *cc,
+    uint32_t npc, size_t tail)
+{
+	struct prof_priv *v = p->priv;
+	struct aspace *a = cc && cc->pl_nuregs && npc ? maps_of(p, (int32_t)cc->pl_pid) : NULL;
+	uint32_t nk = a ? kernel_part(cc, npc) : 0;
+	size_t size = sizeof(struct uw_job) + tail +
+	    (a ? (PMC_CALLCHAIN_DEPTH_MAX - nk) * sizeof(uint64_t) : 0);
+	struct uw_job *j = workpool__job(v->pool, size);
+
+	if (!j)
+		return nomem(p);
+	memset(j, 0, offsetof(struct uw_job, u));
+	j->kind = kind;
+	j->unwind = a != NULL;
+	j->nk = nk;
+	j->ext = kind == JOB_PENDING ? cc : NULL;
+	if (a) {
+		unwind__mark(a->m, a->n);
+		j->space = a->pid;
+		j->maps = a->m;
+		j->nmaps = a->n;
+	}
+	return j;
+}
+
+/* Copy sample record ev to d without the unused tails of its pc arrays
+ * (512 entries, most of 5 KB): what handle() reads. */
+static void copy_sample(struct pmclog_ev *d, const struct pmclog_ev *ev)
+{
+	const struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
+	struct pmclog_ev_callchain *dc = &d->pl_u.pl_cc;
+	size_t n = cc->pl_npc < PMC_CALLCHAIN_DEPTH_MAX ? cc->pl_npc : PMC_CALLCHAIN_DEPTH_MAX;
+#define SPAN(from, to) (offsetof(struct pmclog_ev_callchain, to) - \
+	offsetof(struct pmclog_ev_callchain, from))
+	memcpy(d, ev, offsetof(struct pmclog_ev, pl_u) + offsetof(struct pmclog_ev_callchain, pl_pc));
+	memcpy(dc->pl_pc, cc->pl_pc, n * sizeof(cc->pl_pc[0]));
+	memcpy(&dc->pl_cpu, &cc->pl_cpu, SPAN(pl_cpu, pl_pcflags));
+	memcpy(dc->pl_pcflags, cc->pl_pcflags, n);
+	memcpy(&dc->pl_uregs_abi, &cc->pl_uregs_abi,
+	    sizeof(*cc) - offsetof(struct pmclog_ev_callchain, pl_uregs_abi));
+#undef SPAN
+	d->pl_time = ev->pl_time;
+	d->pl_data = NULL;                /* not kept: handle() does not read them */
+	dc->pl_raw = NULL;
+	dc->pl_raw_len = 0;
+}
+
+/* Queue record ev (pool running): a sample, copied with its stack; 1 if
+ * it was queued, 0 if the caller handles it (the queue drained first). */
+static int pooled(struct profile *p, const struct pmclog_ev *ev)
+{
+	struct prof_priv *v = p->priv;
+	const struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
+	uint32_t npc = cc->pl_npc;
+	struct uw_job *j;
+
+	if (ev->pl_type != PMCLOG_TYPE_CALLCHAIN) {
+		if (v->pool)
+			workpool__drain(v->pool);
+		return 0;
+	}
+	if (!v->pool && (!cc->pl_nuregs || pool_start(p) < 0))
+		return 0;
+	/* as handle() trims it */
+	while (npc > 1 && cc->pl_pc[npc - 1] == 0 && !v->zero_frames)
+		npc--;
+	if (!(j = pool_job(p, JOB_EV, cc, npc, align8(cc->pl_ustack_len))))
+		return 1;
+	copy_sample(&j->u.ev, ev);
+	if (cc->pl_ustack_len)
+		memcpy(job_tail(j), cc->pl_ustack, cc->pl_ustack_len);
+	return 1;
+}
+
+static void take_sample(void *arg, const struct perfdata_sample *ps)
+{
+	struct loading *l = arg;
+	struct profile *p = l->p;
+	struct uw_job *j;
+
+	if (!p->priv->pool) {
+		take_now(p, ps);
+	} else if ((j = pool_job(p, JOB_SINK, NULL, 0, (size_t)ps->npc * 9))) {
+		j->u.ps = *ps;
+		memcpy(job_tail(j), ps->pcs, (size_t)ps->npc * sizeof(uint64_t));
+		memcpy(job_tail(j) + (size_t)ps->npc * sizeof(uint64_t), ps->flags, ps->npc);
 	}
 	loaded(p, l->o);
 }
@@ -1378,13 +1653,17 @@ static int load(struct profile **out, const char *path, const struct prof_load_o
 		profile__free(p);
 		return rc;
 	}
+	p->priv->threads = o && o->threads ? o->threads : workpool__cpus();
 	while (!p->priv->nomem && input__read(in, ev) == 0) {
-		handle(p, ev);
+		if (!pooled(p, ev))
+			handle(p, ev);
 		if (p->priv->keep_sb)
 			keep_side(p, ev);
 		loaded(p, o);
 	}
 	unwind_pending(p);
+	workpool__free(p->priv->pool);
+	p->priv->pool = NULL;
 	if (ev->pl_state == PMCLOG_ERROR) {
 		int e = errno ? errno : EILSEQ;
 		if (p->records == 0) {
@@ -2477,6 +2756,9 @@ void profile__free(struct profile *p)
 	struct prof_priv *v = p->priv;
 	if (v) {
 		memo_free(v->wm);
+		workpool__free(v->pool);
+		if (v->symmu_made)
+			pthread_mutex_destroy(&v->symmu);
 		unwind__free(v->uw);
 		free(v->pcs);
 		free(v->flags);

@@ -187,6 +187,10 @@ struct prof_load_opts {
 	 * to be worked out per sample (the progress callback then starts
 	 * again). */
 	int sums;
+	/* worker threads that unwind DWARF samples (pmc's -j): 0 as many
+	 * as the CPUs the process may use, 1 none (this thread unwinds).
+	 * The profile is the same whatever the number. */
+	int threads;
 	/* called every 65536 records with the bytes/records so far */
 	void (*progress)(void *arg, uint64_t records);
 	void *progress_arg;

@@ -43,7 +43,6 @@ struct frule {
 
 struct space {
 	int32_t pid;
-	int used;
 	Dwfl *dwfl;
 	int attached, machine;        /* EM_* of the first module */
 	size_t nreported;             /* maps[0..nreported) seen */
@@ -58,17 +57,37 @@ struct space {
 	                               * 2 outside the copy and the files */
 	struct { uint64_t pc; int entry; } outer[ENTRY_CACHE]; /* is_entry by pc */
 	struct frule *rules;          /* RULE_CACHE, x86_64 only */
+	pthread_mutex_t *mu;          /* the unwinder's (unwind__set_lock) */
 };
 
 
 struct unwinder {
-	struct space *sp;             /* open addressing on pid */
+	struct space **sp;            /* open addressing on pid; each space stays where
+	                               * it is (its Dwfl's callbacks point at it) */
 	size_t n, cap;
 	enum unwind_stop stop;        /* the last unwind__user's (unwind__last_stop) */
 	uint64_t stop_pc;
 	char *debuginfo_path;
 	Dwfl_Callbacks cb;
+	pthread_mutex_t *mu;          /* held around calls into analysis/symbols */
 };
+
+void unwind__set_lock(struct unwinder *u, pthread_mutex_t *mu)
+{
+	u->mu = mu;
+}
+
+static void sym_lock(pthread_mutex_t *mu)
+{
+	if (mu)
+		pthread_mutex_lock(mu);
+}
+
+static void sym_unlock(pthread_mutex_t *mu)
+{
+	if (mu)
+		pthread_mutex_unlock(mu);
+}
 
 struct unwinder *unwind__new(void)
 {
@@ -92,46 +111,50 @@ void unwind__free(struct unwinder *u)
 	if (!u)
 		return;
 	for (size_t i = 0; i < u->cap; i++) {
-		if (u->sp[i].used && u->sp[i].dwfl)
-			dwfl_end(u->sp[i].dwfl);
-		if (u->sp[i].used)
-			free(u->sp[i].rules);
+		if (u->sp[i] && u->sp[i]->dwfl)
+			dwfl_end(u->sp[i]->dwfl);
+		if (u->sp[i])
+			free(u->sp[i]->rules);
+		free(u->sp[i]);
 	}
 	free(u->sp);
 	free(u);
 }
 
-static struct space *slot(struct space *tab, size_t cap, int32_t pid)
+static struct space **slot(struct space **tab, size_t cap, int32_t pid)
 {
 	size_t i = ((uint32_t)pid * 2654435761u) & (cap - 1);
-	while (tab[i].used && tab[i].pid != pid)
+	while (tab[i] && tab[i]->pid != pid)
 		i = (i + 1) & (cap - 1);
 	return &tab[i];
 }
 
+/* The space of pid, made if new (NULL out of memory).  The table holds
+ * pointers: a space's Dwfl was attached with its address, which must not
+ * move when the table grows. */
 static struct space *space_of(struct unwinder *u, int32_t pid)
 {
-	struct space *s;
+	struct space **s;
 	if ((u->n + 1) * 2 > u->cap) {
 		size_t nc = u->cap * 2;
-		struct space *t = calloc(nc, sizeof(*t));
+		struct space **t = calloc(nc, sizeof(*t));
 		if (!t)
 			return NULL;
 		for (size_t i = 0; i < u->cap; i++)
-			if (u->sp[i].used)
-				*slot(t, nc, u->sp[i].pid) = u->sp[i];
+			if (u->sp[i])
+				*slot(t, nc, u->sp[i]->pid) = u->sp[i];
 		free(u->sp);
 		u->sp = t;
 		u->cap = nc;
 	}
 	s = slot(u->sp, u->cap, pid);
-	if (!s->used) {
-		memset(s, 0, sizeof(*s));
-		s->used = 1;
-		s->pid = pid;
+	if (!*s) {
+		if (!(*s = calloc(1, sizeof(**s))))
+			return NULL;
+		(*s)->pid = pid;
 		u->n++;
 	}
-	return s;
+	return *s;
 }
 
 /* ---- registers: the kernel's perf_regs numbering -> DWARF ------------------ */
@@ -276,8 +299,12 @@ static void report(struct space *s, const struct unwind_map *m)
 	const char *path;
 	uint64_t bias;
 	Dwfl_Module *mod;
+	int ok;
 
-	if (sym_dso__kind(m->dso) != SYM_DSO_ELF || sym_dso__problem(m->dso))
+	sym_lock(s->mu);
+	ok = sym_dso__kind(m->dso) == SYM_DSO_ELF && !sym_dso__problem(m->dso);
+	sym_unlock(s->mu);
+	if (!ok)
 		return;
 	/* A mapping known not to be code holds no pc, and its page may hold
 	 * two segments (GNU ld's read-only data and the RELRO page of its
@@ -288,9 +315,12 @@ static void report(struct space *s, const struct unwind_map *m)
 		return;
 	if (dwfl_addrmodule(s->dwfl, m->start))
 		return;                       /* the same file's other segment, or older */
-	if (sym_dso__bias(m->dso, m->start, m->end - m->start, m->pgoff, 1, &bias) < 0)
-		return;
+	sym_lock(s->mu);
+	ok = sym_dso__bias(m->dso, m->start, m->end - m->start, m->pgoff, 1, &bias) == 0;
 	path = sym_dso__path(m->dso);
+	sym_unlock(s->mu);
+	if (!ok)
+		return;
 	mod = dwfl_report_elf(s->dwfl, path, path, -1, bias, false);
 	if (mod && !s->machine) {
 		GElf_Addr b;
@@ -311,7 +341,7 @@ static int overlaps_reported(const struct space *s, const struct unwind_map *m)
 
 /* Bring the Dwfl up to maps[0..nmaps): add new mappings, or rebuild it
  * (newest first, so a newer mapping hides what it replaced) after an exec. */
-static int sync_space(struct unwinder *u, struct space *s, const struct unwind_map *maps,
+static int sync_step(struct unwinder *u, struct space *s, const struct unwind_map *maps,
     size_t nmaps)
 {
 	int rebuild = !s->dwfl;
@@ -346,6 +376,29 @@ static int sync_space(struct unwinder *u, struct space *s, const struct unwind_m
 	return s->attached ? 0 : -1;
 }
 
+/* sync_step through each count of mappings a sample was unwound with
+ * (unwind__mark) up to nmaps: the modules an unwinder ends with depend on
+ * the steps (a module reported earlier hides a later mapping's start), so
+ * every unwinder takes the steps one thread taking every sample takes. */
+static int sync_space(struct unwinder *u, struct space *s, const struct unwind_map *maps,
+    size_t nmaps)
+{
+	size_t k = s->dwfl ? s->nreported : 0;
+	int rc = 0;
+
+	if (s->dwfl && nmaps == s->nreported) {
+		s->maps = maps;
+		return s->attached ? 0 : -1;
+	}
+	while (k < nmaps) {
+		do
+			k++;
+		while (k < nmaps && !maps[k - 1].synced);
+		rc = sync_step(u, s, maps, k);
+	}
+	return rc;
+}
+
 /* Where a stack starts.  OUTERMOST: nothing calls these (the process's
  * _start, a thread's clone) — unwinding stops there rather than asking
  * libdw for a caller, which would fail or, worse, fall back to loading the
@@ -371,13 +424,20 @@ static int entry_kind(const struct space *s, uint64_t pc, int first)
 	uint64_t lpc = first ? pc : pc - 1, start, size;
 	const char *name;
 
+	int found;
+
 	for (size_t i = 0; i < s->nreported; i++)
 		if (lpc >= s->maps[i].start && lpc < s->maps[i].end &&
 		    (!m || s->maps[i].seq > m->seq))
 			m = &s->maps[i];
-	if (!m || sym_dso__kind(m->dso) != SYM_DSO_ELF ||
+	if (!m)
+		return NOT_ENTRY;
+	sym_lock(s->mu);
+	found = sym_dso__kind(m->dso) == SYM_DSO_ELF &&
 	    sym_dso__func(m->dso, sym_dso__addr(m->dso, m->start, m->pgoff, lpc), &name, &start,
-	    &size) < 0)
+	    &size) == 0;
+	sym_unlock(s->mu);
+	if (!found)
 		return NOT_ENTRY;
 	for (size_t i = 0; i < sizeof(outer) / sizeof(outer[0]); i++)
 		if (name_is(name, outer[i]))
@@ -712,7 +772,9 @@ int unwind__user(struct unwinder *u, int32_t pid, const struct unwind_map *maps,
 	u->stop_pc = 0;
 	if (cc->pl_nuregs == 0 || cc->pl_uregs_abi == PERF_REGS_ABI_NONE || max <= 0)
 		return 0;
-	if (!(s = space_of(u, pid)) || sync_space(u, s, maps, nmaps) < 0 ||
+	if ((s = space_of(u, pid)))
+		s->mu = u->mu;
+	if (!s || sync_space(u, s, maps, nmaps) < 0 ||
 	    !sample_sp_ip(s->machine, cc, &s->sp, &ip)) {
 		/* no module, or an architecture we cannot unwind: the pc alone */
 		if (!s || !s->machine || !sample_sp_ip(s->machine, cc, &s->sp, &ip))

@@ -14,6 +14,7 @@
 #ifndef PMCSTAT_UNWIND_H
 #define PMCSTAT_UNWIND_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,12 +31,29 @@ struct unwind_map {
 	uint64_t time;                /* when it was mapped (profile.c's lookups go by
 	                               * time: records of different CPUs are not in
 	                               * file order) */
+	int synced;                   /* a sample was unwound with this the last
+	                               * mapping (unwind__mark): the counts of
+	                               * mappings an unwinder brings its process's
+	                               * modules up to, one after another */
 };
 
 struct unwinder;
 
 struct unwinder *unwind__new(void);
 void unwind__free(struct unwinder *u);
+/* Several unwinders at once (one per worker thread, analysis/profile.c):
+ * each keeps its own libdwfl state (a Dwfl is not thread-safe), and takes
+ * mu around its calls into analysis/symbols, whose binaries they share
+ * with the thread that resolves.  NULL: no lock (one thread). */
+void unwind__set_lock(struct unwinder *u, pthread_mutex_t *mu);
+/* Before unwinding a sample with maps[0..nmaps) (nmaps > 0): mark the
+ * count, so that every unwinder, whichever samples it gets, steps its
+ * modules through the same counts (the same modules: the same frames). */
+static inline void unwind__mark(struct unwind_map *maps, size_t nmaps)
+{
+	if (!maps[nmaps - 1].synced)
+		maps[nmaps - 1].synced = 1;
+}
 
 /* Unwind the user stack of one sample of process `space` (the pid whose
  * mappings maps[0..nmaps) are; they only grow between calls).  Fills pcs

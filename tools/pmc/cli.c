@@ -104,6 +104,16 @@ double cli_parse_percent(const char *arg, const char *opt)
 	return v;
 }
 
+int cli_parse_jobs(const char *arg, const char *opt)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (end == arg || *end || v < 1 || v > 1024)
+		cli_usage_error("%s: '%s' is not a number of threads (1 to 1024)", opt, arg);
+	return (int)v;
+}
+
 int cli_parse_pid_list(const char *s, pid_t **pids, int *n)
 {
 	while (*s) {

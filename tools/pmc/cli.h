@@ -150,6 +150,17 @@ enum {
 	"                         (a recording made on another machine)\n" \
 	"  -k, --vmlinux FILE     kernel symbols from this vmlinux (ELF)\n" \
 	"      --kallsyms FILE    kernel symbols from this saved /proc/kallsyms\n"
+/* -j N / --jobs N (and --threads N but in report, whose --threads is
+ * perf's per-thread sort; there --threads=N): the worker threads that
+ * unwind DWARF stacks while a recording is read (prof_load_opts.threads). */
+#define CLI_JOBS_OPTIONS \
+	{ "jobs", required_argument, NULL, 'j' }
+#define CLI_JOBS_HELP \
+	"  -j, --jobs N           unwind DWARF stacks (--call-graph dwarf) on N threads\n" \
+	"                         (default: the CPUs pmc may run on; 1: no threads);\n" \
+	"                         the output is the same for any N\n"
+/* N of -j N: a count from 1 to 1024, else a usage error naming opt. */
+int cli_parse_jobs(const char *arg, const char *opt);
 /* 1 if c (from getopt_long) is a filter or symbol option, now stored in flt
  * or sym (which keep pointing at arg); 0 if it is not one.  A bad --time, a
  * --symfs that is not a directory, a -k or --kallsyms that cannot be read

@@ -31,6 +31,8 @@ static void usage(FILE *f)
 	    "                         count only these samples\n"
 	    CLI_TIME_HELP
 	    CLI_SYMBOL_HELP
+	    CLI_JOBS_HELP
+	    "      --threads N        the same as -j N\n"
 	    "      --no-source        no per-source-line section\n"
 	    "      --source-only      only the per-source-line section\n"
 	    "  -o, --output FILE      write there (-f to overwrite)\n"
@@ -51,6 +53,8 @@ int cmd_annotate(int argc, char **argv)
 		{ "dso", required_argument, NULL, 'd' },
 		CLI_FILTER_TASK_OPTIONS,
 		CLI_SYMBOL_OPTIONS,
+		CLI_JOBS_OPTIONS,
+		{ "threads", required_argument, NULL, 'j' },
 		{ "no-source", no_argument, NULL, O_NOSRC },
 		{ "source-only", no_argument, NULL, O_SRCONLY },
 		{ "output", required_argument, NULL, 'o' },
@@ -73,7 +77,7 @@ int cmd_annotate(int argc, char **argv)
 	lo.sym.demangle = 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:d:o:fhk:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:d:o:fhk:j:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': path = cli_file_arg("-i", optarg); break;
 		case 'd': o.dso = optarg; break;
@@ -84,6 +88,7 @@ int cmd_annotate(int argc, char **argv)
 		case O_COLOR: color = optarg; break;
 		case O_STDIO: break;
 		case O_TUI: cli_no_tui();
+		case 'j': lo.threads = cli_parse_jobs(optarg, "-j/--jobs"); break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
 		default:
 			if (!cli_filter_option(&o.flt, &lo.sym, c, optarg))

@@ -31,6 +31,8 @@ static void usage(FILE *f)
 	    "                         --comms, --dsos, --symbols too)\n"
 	    CLI_TIME_HELP
 	    CLI_SYMBOL_HELP
+	    CLI_JOBS_HELP
+	    "      --threads N        the same as -j N\n"
 	    "      --no-inline        no inlined frames in the flame graph\n"
 	    "  -o, --output FILE      write there (-f to overwrite)\n"
 	    "      --color WHEN       always, never, auto\n"
@@ -47,6 +49,8 @@ int cmd_diff(int argc, char **argv)
 		{ "percent-limit", required_argument, NULL, O_PLIMIT },
 		CLI_FILTER_TASK_OPTIONS,
 		CLI_SYMBOL_OPTIONS,
+		CLI_JOBS_OPTIONS,
+		{ "threads", required_argument, NULL, 'j' },
 		CLI_FILTER_FUNC_OPTIONS,
 		{ "no-inline", no_argument, NULL, O_NOINLINE },
 		{ "output", required_argument, NULL, 'o' },
@@ -67,7 +71,7 @@ int cmd_diff(int argc, char **argv)
 	lo.sym.demangle = 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":F:o:fhk:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":F:o:fhk:j:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			if (strcmp(optarg, "text") == 0)
@@ -84,6 +88,7 @@ int cmd_diff(int argc, char **argv)
 		case 'o': out = cli_file_arg("-o", optarg); break;
 		case 'f': force = 1; break;
 		case O_COLOR: color = optarg; break;
+		case 'j': lo.threads = cli_parse_jobs(optarg, "-j/--jobs"); break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
 		default:
 			if (!cli_filter_option(&o.flt, &lo.sym, c, optarg))

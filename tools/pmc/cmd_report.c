@@ -37,6 +37,7 @@ static void usage(FILE *f)
 	    "                         overhead, sample, period are accepted: those\n"
 	    "                         columns are always shown)\n"
 	    "  -T, --threads          per-thread rows: pid,tid before the sort keys\n"
+	    "      --threads=N        the same as -j N (perf's --threads takes no value)\n"
 	    "      --children         add inclusive (children) percentages, sort by them\n"
 	    "      --no-children      self only (the default)\n"
 	    "      --percent-limit P  hide entries below P %%\n"
@@ -64,6 +65,7 @@ static void usage(FILE *f)
 	    "                         relative: percentages of the filtered samples\n"
 	    CLI_TIME_HELP
 	    CLI_SYMBOL_HELP
+	    CLI_JOBS_HELP
 	    "      --wall             wall-clock profile of a 'pmc record --off-cpu' log:\n"
 	    "                         on-CPU time (cpu-clock, task-clock) and off-CPU\n"
 	    "                         time as one event, wall-time (ns); without it\n"
@@ -138,7 +140,8 @@ int cmd_report(int argc, char **argv)
 		{ "demangle-kernel", no_argument, NULL, O_DEMANGLE_KERNEL },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "header-only", no_argument, NULL, O_HEADER_ONLY },
-		{ "threads", no_argument, NULL, 'T' },
+		{ "threads", optional_argument, NULL, 'T' },
+		CLI_JOBS_OPTIONS,
 		{ "color", required_argument, NULL, O_COLOR },
 		{ "wall", no_argument, NULL, O_WALL },
 		{ "help", no_argument, NULL, 'h' },
@@ -162,7 +165,7 @@ int cmd_report(int argc, char **argv)
 	lo.sym.demangle = 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:s:n:g::z:F:o:fhbk:vT", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:s:n:g::z:F:o:fhbk:vTj:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': path = cli_file_arg("-i", optarg); break;
 		case O_FOLLOW: lo.follow = 1; break;
@@ -242,7 +245,13 @@ int cmd_report(int argc, char **argv)
 		case O_DEMANGLE_KERNEL: lo.sym.demangle_kernel = 1; break;
 		case 'v': verbose = 1; break;
 		case O_HEADER_ONLY: header_only = 1; break;
-		case 'T': threads = 1; break;
+		case 'T':
+			if (optarg)
+				lo.threads = cli_parse_jobs(optarg, "--threads");
+			else
+				threads = 1;
+			break;
+		case 'j': lo.threads = cli_parse_jobs(optarg, "-j/--jobs"); break;
 		case O_COLOR: color = optarg; break;
 		case O_WALL: wall = 1; break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;

@@ -45,6 +45,8 @@ static void usage(FILE *f)
 	    "  -C, --cpu LIST         keep the samples of these CPUs\n"
 	    CLI_TIME_HELP
 	    CLI_SYMBOL_HELP
+	    CLI_JOBS_HELP
+	    "      --threads N        the same as -j N\n"
 	    "  -o, --output FILE      write there (default standard output)\n"
 	    "  -f, --force            overwrite FILE\n"
 	    "      --no-demangle      keep C++/Rust names mangled (--demangle: the\n"
@@ -73,6 +75,8 @@ int cmd_script(int argc, char **argv)
 		{ "format", required_argument, NULL, O_FORMAT },
 		CLI_FILTER_TASK_OPTIONS,
 		CLI_SYMBOL_OPTIONS,
+		CLI_JOBS_OPTIONS,
+		{ "threads", required_argument, NULL, 'j' },
 		CLI_FILTER_FUNC_OPTIONS,
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
@@ -96,7 +100,7 @@ int cmd_script(int argc, char **argv)
 	lo.sym.demangle = 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:F:GC:o:fhk:v", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:F:GC:o:fhk:vj:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': path = cli_file_arg("-i", optarg); break;
 		case 'F':
@@ -123,6 +127,7 @@ int cmd_script(int argc, char **argv)
 		case 'v': verbose = 1; break;
 		case O_HEADER: header = 1; break;
 		case O_NOINLINE: o.no_inline = 1; break;
+		case 'j': lo.threads = cli_parse_jobs(optarg, "-j/--jobs"); break;
 		case 'h': usage(stdout); return CLI_EXIT_OK;
 		default:
 			if (!cli_filter_option(&o.flt, &lo.sym, c, optarg))
