@@ -43,7 +43,6 @@ struct frule {
 
 struct space {
 	int32_t pid;
-	int used;
 	Dwfl *dwfl;
 	int attached, machine;        /* EM_* of the first module */
 	size_t nreported;             /* maps[0..nreported) seen */
@@ -62,7 +61,9 @@ struct space {
 
 
 struct unwinder {
-	struct space *sp;             /* open addressing on pid */
+	struct space **sp;            /* open addressing on pid; each space
+	                               * allocated alone: libdwfl keeps its
+	                               * address (dwfl_attach_state's arg) */
 	size_t n, cap;
 	enum unwind_stop stop;        /* the last unwind__user's (unwind__last_stop) */
 	uint64_t stop_pc;
@@ -92,46 +93,48 @@ void unwind__free(struct unwinder *u)
 	if (!u)
 		return;
 	for (size_t i = 0; i < u->cap; i++) {
-		if (u->sp[i].used && u->sp[i].dwfl)
-			dwfl_end(u->sp[i].dwfl);
-		if (u->sp[i].used)
-			free(u->sp[i].rules);
+		if (!u->sp[i])
+			continue;
+		if (u->sp[i]->dwfl)
+			dwfl_end(u->sp[i]->dwfl);
+		free(u->sp[i]->rules);
+		free(u->sp[i]);
 	}
 	free(u->sp);
 	free(u);
 }
 
-static struct space *slot(struct space *tab, size_t cap, int32_t pid)
+static struct space **slot(struct space **tab, size_t cap, int32_t pid)
 {
 	size_t i = ((uint32_t)pid * 2654435761u) & (cap - 1);
-	while (tab[i].used && tab[i].pid != pid)
+	while (tab[i] && tab[i]->pid != pid)
 		i = (i + 1) & (cap - 1);
 	return &tab[i];
 }
 
 static struct space *space_of(struct unwinder *u, int32_t pid)
 {
-	struct space *s;
+	struct space **e;
 	if ((u->n + 1) * 2 > u->cap) {
 		size_t nc = u->cap * 2;
-		struct space *t = calloc(nc, sizeof(*t));
+		struct space **t = calloc(nc, sizeof(*t));
 		if (!t)
 			return NULL;
 		for (size_t i = 0; i < u->cap; i++)
-			if (u->sp[i].used)
-				*slot(t, nc, u->sp[i].pid) = u->sp[i];
+			if (u->sp[i])
+				*slot(t, nc, u->sp[i]->pid) = u->sp[i];
 		free(u->sp);
 		u->sp = t;
 		u->cap = nc;
 	}
-	s = slot(u->sp, u->cap, pid);
-	if (!s->used) {
-		memset(s, 0, sizeof(*s));
-		s->used = 1;
-		s->pid = pid;
+	e = slot(u->sp, u->cap, pid);
+	if (!*e) {
+		if (!(*e = calloc(1, sizeof(**e))))
+			return NULL;
+		(*e)->pid = pid;
 		u->n++;
 	}
-	return s;
+	return *e;
 }
 
 /* ---- registers: the kernel's perf_regs numbering -> DWARF ------------------ */
