@@ -55,7 +55,8 @@ struct pd_attr {
 	uint32_t nregs_user, nregs_intr;
 	int announced;                /* its PMCALLOCATE was delivered */
 	/* its samples' layout for the direct path (reader_sample.c) */
-	uint8_t direct;               /* the sink takes them (no user registers) */
+	uint8_t direct;               /* the sink takes them (no user registers;
+	                               * else pd_sink_takes) */
 	uint8_t fast;                 /* fixed fields only, then the chain */
 	uint16_t head;                /* bytes of the fixed fields */
 	int16_t o_ip, o_tid, o_time, o_cpu, o_period;   /* their offsets, -1 absent */
@@ -293,6 +294,12 @@ int pd_translate(struct perfdata *p, const struct pd_attr *a, const unsigned cha
 /* reader_sample.c: the direct sample path */
 /* Work out a's sample layout (pd_add_attr). */
 void pd_attr_layout(struct pd_attr *a);
+/* Does the sink take a's samples?  Those without user registers always;
+ * DWARF ones when it wants leaves only (nothing to unwind then). */
+static inline int pd_sink_takes(const struct perfdata *p, const struct pd_attr *a)
+{
+	return a->direct || p->sdepth == 1;
+}
 /* SAMPLE r (len bytes) of attr a to the sink: 1 when done with (handed
  * out, or dropped as the event path drops it), 0 when the event path must
  * take it (user registers to unwind). */

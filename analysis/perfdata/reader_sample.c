@@ -68,6 +68,7 @@ void perfdata__set_sample_leaf(struct perfdata *p, int on)
 	/* with one pc there is no trailing 0 to drop: a leaf of 0 stays, as
 	 * the whole chain's first pc would */
 	p->sdepth = on ? 1 : PMC_CALLCHAIN_DEPTH_MAX;
+	p->norder_seen = -1;          /* pd_sink_takes changed: file_order again */
 }
 
 void perfdata__set_sample_zeros(struct perfdata *p, int on)
@@ -358,7 +359,7 @@ static inline __attribute__((always_inline)) int direct_sample(struct perfdata *
 		p->st.unknown_id++;
 		return 1;
 	}
-	if (!a->direct)
+	if (!pd_sink_takes(p, a))
 		return 0;
 	if (p->sdepth == 1 && a->fast && leaf_fast(p, a, r, len, swap) == 0)
 		return 1;
@@ -404,7 +405,7 @@ static inline __attribute__((always_inline)) size_t direct_run(struct perfdata *
 			}
 			a = ca;
 		}
-		if (!a || !a->direct)
+		if (!a || !pd_sink_takes(p, a))
 			break;        /* next_record's general path: unknown_id, the event */
 		pos += len;
 		p->st.records++;
