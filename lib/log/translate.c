@@ -68,9 +68,6 @@ static void get2x32(struct cur *c, uint32_t *a, uint32_t *b)
 	*b = v[1];
 }
 
-#define TRAILER_BITS (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
-	PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
-
 /* What the sample_id_all trailer says. */
 struct trailer {
 	struct logw_event *ev;
@@ -85,8 +82,8 @@ struct trailer {
 static void parse_trailer(struct pmc_logw *lw, const unsigned char *body, size_t n,
     struct trailer *t)
 {
-	struct cur c;
-	uint64_t id, st;
+	struct psample_trailer pt;
+	uint64_t id;
 
 	memset(t, 0, sizeof(*t));
 	t->pmc = PMC_ID_INVALID;
@@ -94,40 +91,24 @@ static void parse_trailer(struct pmc_logw *lw, const unsigned char *body, size_t
 	t->pid = t->tid = -1;
 	if (n < 8)
 		return;
+	/* pmc opens its events with PERF_SAMPLE_IDENTIFIER: the id is the
+	 * trailer's last u64 (psample_layout.is_pos 1) */
 	memcpy(&id, body + n - 8, 8);
 	t->ev = pmc__logw_find_event(lw, id);
 	if (!t->ev)
 		return;
 	t->pmc = t->ev->pmc;
-	st = t->ev->layout.sample_type;
-	t->size = 8 * (size_t)__builtin_popcountll(st & TRAILER_BITS);
-	if (t->size > n) {
-		t->size = 0;
+	if (psample__parse_trailer(&t->ev->layout, body, n, PSAMPLE_HOST_BE, &pt) < 0)
 		return;
+	t->size = pt.size;
+	if (pt.has_tid) {
+		t->pid = (int32_t)pt.pid;
+		t->tid = (int32_t)pt.tid;
 	}
-	c.p = body + n - t->size;
-	c.n = t->size;
-	c.off = 0;
-	c.bad = 0;
-	if (st & PERF_SAMPLE_TID) {
-		uint32_t pid, tid;
-		get2x32(&c, &pid, &tid);
-		t->pid = (int32_t)pid;
-		t->tid = (int32_t)tid;
-	}
-	if (st & PERF_SAMPLE_TIME) {
-		t->time = get64(&c);
-		t->has_time = 1;
-	}
-	if (st & PERF_SAMPLE_ID)
-		get64(&c);
-	if (st & PERF_SAMPLE_STREAM_ID)
-		get64(&c);
-	if (st & PERF_SAMPLE_CPU) {
-		uint32_t cpu, res;
-		get2x32(&c, &cpu, &res);
-		t->cpu = (int32_t)cpu;
-	}
+	t->time = pt.time;
+	t->has_time = pt.has_time;
+	if (pt.has_cpu)
+		t->cpu = (int32_t)pt.cpu;
 }
 
 static uint64_t rec_time(struct pmc_logw *lw, const struct trailer *t)
