@@ -66,7 +66,7 @@ static uint32_t child(struct ctree *t, uint32_t parent, uint32_t func, const cha
 {
 	struct tree_priv *v = t->priv;
 	if ((v->n + 1) * 2 > v->cap) {
-		size_t ncap = v->cap ? v->cap * 2 : 4096;
+		size_t ncap = v->cap ? v->cap * 2 : 64;   /* a tree per row: most are small */
 		struct tslot *nt = calloc(ncap, sizeof(*nt));
 		if (!nt) {
 			v->nomem = 1;
