@@ -196,6 +196,8 @@ struct perfdata_stats {
 	uint64_t unordered;           /* records older than the last round flush */
 	uint64_t lost;                /* samples the kernel lost (LOST, LOST_SAMPLES) */
 	uint64_t compressed;          /* COMPRESSED records */
+	uint64_t ustack_bytes;        /* user stack bytes read (DWARF samples as events;
+	                               * none in leaf mode, perfdata__set_sample_leaf) */
 };
 void perfdata__get_stats(struct perfdata *p, struct perfdata_stats *st);
 

@@ -57,6 +57,7 @@ static void take_ustack(struct perfdata *p, const struct psample *ps,
 		p->ustack_cap = (size_t)ps->stack_dyn_size;
 	}
 	memcpy(p->ustack, ps->stack, (size_t)ps->stack_dyn_size);
+	p->st.ustack_bytes += ps->stack_dyn_size;
 	cc->pl_ustack = p->ustack;
 	cc->pl_ustack_len = (uint32_t)ps->stack_dyn_size;
 }

@@ -704,6 +704,9 @@ static void test_direct_leaf(void **state)
 		}
 		assert_int_equal(nsink, 15);
 		assert_true(deeper >= 8);          /* the cut was made: most chains are longer */
+		/* the DWARF sample's stack: read by the event path, not for a leaf */
+		assert_true(se.ustack_bytes > 0);
+		assert_int_equal(sl.ustack_bytes, 0);
 		assert_int_equal(sl.samples, se.samples);
 		assert_int_equal(sl.bad_samples, se.bad_samples);
 		assert_int_equal(sl.unknown_id, se.unknown_id);
