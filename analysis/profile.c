@@ -1018,9 +1018,12 @@ static void handle(struct profile *p, const struct pmclog_ev *ev)
 		const uint8_t *fl = cc->pl_pcflags;
 		while (npc > 1 && cc->pl_pc[npc - 1] == 0 && !p->priv->zero_frames)
 			npc--;
-		if (p->priv->leaf_only && !cc->pl_nuregs)
+		/* a flat report shows each sample's pc only: a DWARF sample's
+		 * stack is not unwound (nor its bytes read) then; its pc[0] is
+		 * the sampled pc the unwinder would start from */
+		if (p->priv->leaf_only)
 			npc = 1;
-		if (p->priv->sums && !cc->pl_nuregs) {
+		if (p->priv->sums && (p->priv->leaf_only || !cc->pl_nuregs)) {
 			/* a pmc log's sample, summed as the perf.data path's are */
 			uint64_t h = HMAP_CHAIN_SEED;
 			for (uint32_t i = 0; i < npc; i++)

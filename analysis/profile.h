@@ -162,7 +162,8 @@ struct prof_load_opts {
 	int sideband;            /* keep task and mapping records (profile.sb) */
 	/* keep only each sample's leaf pc: the stacks have one frame, which is
 	 * all a flat profile reads (report__uses_chains says when).  Samples
-	 * to be unwound from DWARF keep their whole stack. */
+	 * with a DWARF user stack are not unwound then (their sampled pc is
+	 * their leaf), and their stack bytes are not read. */
 	int leaf_only;
 	/* samples in the order the input holds them rather than time order
 	 * (input__set_sample_unordered): the sums are the same, so a flat

@@ -1353,28 +1353,84 @@ static int alias_better(const struct alias_cand *a, const struct alias_cand *b)
  * symbol at the relocation's addend (its resolver's symbol only if none),
  * chosen among its aliases as above, so
  * the stub reads "strnlen@plt" rather than [unknown]. */
-static const char *irelative_name(Elf *e, Elf_Data *sd, size_t strndx, GElf_Addr addend)
+/* The names of IRELATIVE targets: for each of the na addends (sorted,
+ * distinct) still unnamed, the best function or ifunc symbol of sd at that
+ * address (an ifunc rather than its resolver, which often has the same
+ * address; else alias_better), in one pass over the table rather than one
+ * per relocation (libc has dozens). */
+struct irel {
+	struct alias_cand best;
+	int ifunc, done;
+};
+
+static void irelative_names(Elf *e, Elf_Data *sd, size_t strndx, const uint64_t *addend,
+    size_t na, struct irel *out)
 {
-	struct alias_cand best = { 0 };
-	int best_ifunc = 0;
 	GElf_Sym s;
 	for (int i = 1; gelf_getsym(sd, i, &s); i++) {
 		int type = GELF_ST_TYPE(s.st_info);
 		const char *n;
-		if (s.st_value != addend || s.st_shndx == SHN_UNDEF ||
-		    (type != STT_FUNC && type != STT_GNU_IFUNC) ||
+		if (s.st_shndx == SHN_UNDEF || (type != STT_FUNC && type != STT_GNU_IFUNC))
+			continue;
+		size_t lo = 0, hi = na;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (addend[mid] < s.st_value)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == na || addend[lo] != s.st_value || out[lo].done ||
 		    !(n = elf_strptr(e, strndx, s.st_name)) || !*n)
 			continue;
-		/* the ifunc, not its resolver, which often has the same address */
+		struct irel *o = &out[lo];
 		struct alias_cand c = { s.st_value, s.st_size, GELF_ST_BIND(s.st_info), n, i };
 		int ifunc = type == STT_GNU_IFUNC;
-		if (!best.name || ifunc > best_ifunc ||
-		    (ifunc == best_ifunc && alias_better(&c, &best))) {
-			best = c;
-			best_ifunc = ifunc;
+		if (!o->best.name || ifunc > o->ifunc ||
+		    (ifunc == o->ifunc && alias_better(&c, &o->best))) {
+			o->best = c;
+			o->ifunc = ifunc;
 		}
 	}
-	return best.name;
+	for (size_t k = 0; k < na; k++)
+		out[k].done = out[k].best.name != NULL;
+}
+
+/* The sorted, distinct IRELATIVE addends of .rela.plt and their names
+ * (.symtab first: an ifunc private to the binary is named only there).
+ * 0, or -1 out of memory (the stubs are then named without them). */
+static int irelative_table(Elf *e, Elf_Data *rd, size_t n, Elf_Data *td, size_t tstr,
+    Elf_Data *sd, size_t dstr, uint64_t **addend, struct irel **names, size_t *na)
+{
+	size_t m = 0, cap = 0;
+	uint64_t *a = NULL;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Rela r;
+		if (!gelf_getrela(rd, (int)i, &r) || GELF_R_SYM(r.r_info) != 0)
+			continue;
+		if (GROW(a, m, cap) < 0) {
+			free(a);
+			return -1;
+		}
+		a[m++] = (uint64_t)r.r_addend;
+	}
+	*addend = a;
+	*na = 0;
+	*names = NULL;
+	if (!m)
+		return 0;
+	qsort(a, m, sizeof(*a), u64_cmp);
+	size_t u = 0;
+	for (size_t i = 0; i < m; i++)
+		if (u == 0 || a[u - 1] != a[i])
+			a[u++] = a[i];
+	if (!(*names = calloc(u, sizeof(**names))))
+		return -1;
+	*na = u;
+	if (td)
+		irelative_names(e, td, tstr, a, u, *names);
+	irelative_names(e, sd, dstr, a, u, *names);
+	return 0;
 }
 
 /* PLT stubs: name@plt for each .rela.plt entry (x86-64 and aarch64 layouts). */
@@ -1416,6 +1472,11 @@ static void load_plt(struct sym_dso *d, Elf *e, GElf_Addr bias)
 	Elf_Data *td = symtab ? elf_getdata(symtab, NULL) : NULL;
 	size_t n = rsh.sh_entsize ? rsh.sh_size / rsh.sh_entsize : 0;
 	uint64_t base = have_sec ? pltsec.sh_addr : plt.sh_addr + (d->machine == EM_AARCH64 ? 32 : 16);
+	uint64_t *irel_at = NULL;
+	struct irel *irel = NULL;
+	size_t nirel = 0;
+	if (irelative_table(e, rd, n, td, tsh.sh_link, sd, dsh.sh_link, &irel_at, &irel, &nirel) < 0)
+		nirel = 0;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Rela r;
 		GElf_Sym s;
@@ -1424,9 +1485,9 @@ static void load_plt(struct sym_dso *d, Elf *e, GElf_Addr bias)
 		if (!gelf_getrela(rd, (int)i, &r))
 			continue;
 		if (GELF_R_SYM(r.r_info) == 0) {
-			sn = td ? irelative_name(e, td, tsh.sh_link, (GElf_Addr)r.r_addend) : NULL;
-			if (!sn)
-				sn = irelative_name(e, sd, dsh.sh_link, (GElf_Addr)r.r_addend);
+			uint64_t *at = nirel ? bsearch(&(uint64_t){ (uint64_t)r.r_addend }, irel_at,
+			    nirel, sizeof(*irel_at), u64_cmp) : NULL;
+			sn = at ? irel[at - irel_at].best.name : NULL;
 		}
 		else if (gelf_getsym(sd, (int)GELF_R_SYM(r.r_info), &s))
 			sn = elf_strptr(e, dsh.sh_link, s.st_name);
@@ -1439,6 +1500,8 @@ static void load_plt(struct sym_dso *d, Elf *e, GElf_Addr bias)
 		    demangled(d->st, sn, dm, sizeof(dm)));
 		table_add(&d->plt, base + 16 * i + bias, 16, symtab__intern(d->st, buf));
 	}
+	free(irel_at);
+	free(irel);
 }
 
 static void load_segments(struct sym_dso *d, Elf *e)

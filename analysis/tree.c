@@ -63,7 +63,8 @@ static uint32_t child(struct ctree *t, uint32_t parent, uint32_t func, const cha
 	struct tree_priv *v = t->priv;
 	struct tnode k = { .func = func, .parent = parent, .comm = comm, .id = id };
 	int added;
-	struct hidx_slot *s = hidx_get(&v->ix, hkey(parent, func, comm, id), 4096, child_eq, t, &k,
+	struct hidx_slot *s = hidx_get(&v->ix, hkey(parent, func, comm, id),
+	    64 /* a tree per row: most are small */, child_eq, t, &k,
 	    (uint32_t)t->nn, &added);
 	if (!s) {
 		v->nomem = 1;

@@ -51,8 +51,8 @@
 #include "symbols.h"
 
 #define ATTR_SIZE   112                    /* PERF_ATTR_SIZE_VER5: every perf >= 5.5 reads it */
-#define SAMPLE_TYPE (PD_S_IP | PD_S_TID | PD_S_TIME | PD_S_ID | PD_S_CPU | PD_S_PERIOD | \
-	PD_S_CALLCHAIN)
+#define SAMPLE_TYPE (PSAMPLE_IP | PSAMPLE_TID | PSAMPLE_TIME | PSAMPLE_ID | PSAMPLE_CPU | PSAMPLE_PERIOD | \
+	PSAMPLE_CALLCHAIN)
 #define TRAILER_LEN 32                     /* TID, TIME, ID, CPU */
 #define ROUND_EVERY 4096
 #define WBUF_SIZE   (256u * 1024u)
@@ -251,8 +251,8 @@ static struct wattr *add_attr(struct pw *w, pmc_id_t pmcid, const char *name, ui
 	 * samples are taken to carry their fields (if the log has tracing data:
 	 * flush_attrs), and a call chain only if the PMC recorded them (file
 	 * mode decides by the first sample: decide_raw) */
-	st64(a->attr + PD_AOFF_SAMPLE_TYPE, a->raw ? (SAMPLE_TYPE | PD_S_RAW) &
-	    ~((pmcflags & PMC_F_CALLCHAIN) ? 0 : (uint64_t)PD_S_CALLCHAIN) : SAMPLE_TYPE);
+	st64(a->attr + PD_AOFF_SAMPLE_TYPE, a->raw ? (SAMPLE_TYPE | PSAMPLE_RAW) &
+	    ~((pmcflags & PMC_F_CALLCHAIN) ? 0 : (uint64_t)PSAMPLE_CALLCHAIN) : SAMPLE_TYPE);
 	st64(a->attr + PD_AOFF_READ_FORMAT, 0);
 	st64(a->attr + PD_AOFF_FLAGS, flags);
 	st64(a->attr + PD_AOFF_CONFIG1, config1);
@@ -349,7 +349,7 @@ static void decide_ustack(struct pw *w, struct wattr *a, const struct pmclog_ev_
 	st64(a->attr + PD_AOFF_FLAGS, flags | PD_ATTR_EXCLUDE_CALLCHAIN_USER);
 	uint64_t st;
 	memcpy(&st, a->attr + PD_AOFF_SAMPLE_TYPE, 8);
-	st64(a->attr + PD_AOFF_SAMPLE_TYPE, st | PD_S_REGS_USER | PD_S_STACK_USER);
+	st64(a->attr + PD_AOFF_SAMPLE_TYPE, st | PSAMPLE_REGS_USER | PSAMPLE_STACK_USER);
 	st64(a->attr + PD_AOFF_REGS_USER, a->umask);
 }
 
@@ -467,11 +467,11 @@ static void decide_raw(struct pw *w, struct wattr *a, const struct pmclog_ev_cal
 	a->decided = 1;
 	memcpy(&st, a->attr + PD_AOFF_SAMPLE_TYPE, 8);
 	a->raw = c->pl_raw != NULL || c->pl_raw_flags;
-	st = (st | PD_S_CALLCHAIN) & ~(uint64_t)PD_S_RAW;
+	st = (st | PSAMPLE_CALLCHAIN) & ~(uint64_t)PSAMPLE_RAW;
 	if (a->raw)
-		st |= PD_S_RAW;
+		st |= PSAMPLE_RAW;
 	if (a->raw && (c->pl_raw_flags & PMCLOG_RAW_F_NOCHAIN))
-		st &= ~(uint64_t)PD_S_CALLCHAIN;
+		st &= ~(uint64_t)PSAMPLE_CALLCHAIN;
 	st64(a->attr + PD_AOFF_SAMPLE_TYPE, st);
 }
 
@@ -529,7 +529,7 @@ static void rec_sample(struct pw *w, const struct pmclog_ev *ev)
 	off += 8;
 	nrpos = off;
 	off += 8;
-	if (!(st & PD_S_CALLCHAIN)) {
+	if (!(st & PSAMPLE_CALLCHAIN)) {
 		off = nrpos;          /* no chain: the IP said it all */
 		npc = 0;
 	}
@@ -547,9 +547,9 @@ static void rec_sample(struct pw *w, const struct pmclog_ev *ev)
 		off += 8;
 		nr++;
 	}
-	if (st & PD_S_CALLCHAIN)
+	if (st & PSAMPLE_CALLCHAIN)
 		st64(w->rec + nrpos, nr);
-	if (st & PD_S_RAW)
+	if (st & PSAMPLE_RAW)
 		off = put_raw(w, c, off);
 	if (a->ustack > 0)
 		off = put_ustack(w, a, c, off);
@@ -1010,13 +1010,13 @@ static int finish_file(struct pw *w)
 		uint64_t st;
 		memcpy(&st, w->attrs[i].attr + PD_AOFF_SAMPLE_TYPE, 8);
 		if (w->attrs[i].decided)
-			*((st & PD_S_CALLCHAIN) ? &keep : &drop) = 1;
+			*((st & PSAMPLE_CALLCHAIN) ? &keep : &drop) = 1;
 	}
 	for (int i = 0; i < w->nattrs && drop && !keep; i++) {
 		uint64_t st;
 		memcpy(&st, w->attrs[i].attr + PD_AOFF_SAMPLE_TYPE, 8);
 		if (!w->attrs[i].decided)
-			st64(w->attrs[i].attr + PD_AOFF_SAMPLE_TYPE, st & ~(uint64_t)PD_S_CALLCHAIN);
+			st64(w->attrs[i].attr + PD_AOFF_SAMPLE_TYPE, st & ~(uint64_t)PSAMPLE_CALLCHAIN);
 	}
 	int nfeats = NFEATS - !have_tdata(w);
 	off = w->written + 16 * (uint64_t)nfeats;

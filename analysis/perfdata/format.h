@@ -72,43 +72,8 @@
 #define PD_AOFF_CONFIG3         128  /* VER7 = 128, VER8 = 136 */
 #define PD_ATTR_SIZE_WRITE      136
 
-/* sample_type */
-#define PD_S_IP              PSAMPLE_IP
-#define PD_S_TID             PSAMPLE_TID
-#define PD_S_TIME            PSAMPLE_TIME
-#define PD_S_ADDR            PSAMPLE_ADDR
-#define PD_S_READ            PSAMPLE_READ
-#define PD_S_CALLCHAIN       PSAMPLE_CALLCHAIN
-#define PD_S_ID              PSAMPLE_ID
-#define PD_S_CPU             PSAMPLE_CPU
-#define PD_S_PERIOD          PSAMPLE_PERIOD
-#define PD_S_STREAM_ID       PSAMPLE_STREAM_ID
-#define PD_S_RAW             PSAMPLE_RAW
-#define PD_S_BRANCH_STACK    PSAMPLE_BRANCH_STACK
-#define PD_S_REGS_USER       PSAMPLE_REGS_USER
-#define PD_S_STACK_USER      PSAMPLE_STACK_USER
-#define PD_S_WEIGHT          PSAMPLE_WEIGHT
-#define PD_S_DATA_SRC        PSAMPLE_DATA_SRC
-#define PD_S_IDENTIFIER      PSAMPLE_IDENTIFIER
-#define PD_S_TRANSACTION     PSAMPLE_TRANSACTION
-#define PD_S_REGS_INTR       PSAMPLE_REGS_INTR
-#define PD_S_PHYS_ADDR       PSAMPLE_PHYS_ADDR
-#define PD_S_AUX             PSAMPLE_AUX
-#define PD_S_CGROUP          PSAMPLE_CGROUP
-#define PD_S_DATA_PAGE_SIZE  PSAMPLE_DATA_PAGE_SIZE
-#define PD_S_CODE_PAGE_SIZE  PSAMPLE_CODE_PAGE_SIZE
-#define PD_S_WEIGHT_STRUCT   PSAMPLE_WEIGHT_STRUCT
-
-/* branch_sample_type bits that change the sample layout */
-#define PD_BRANCH_HW_INDEX   PSAMPLE_BRANCH_HW_INDEX
-#define PD_BRANCH_COUNTERS   PSAMPLE_BRANCH_COUNTERS
-
-/* read_format */
-#define PD_R_TOTAL_TIME_ENABLED PSAMPLE_FMT_TOTAL_TIME_ENABLED
-#define PD_R_TOTAL_TIME_RUNNING PSAMPLE_FMT_TOTAL_TIME_RUNNING
-#define PD_R_ID                 PSAMPLE_FMT_ID
-#define PD_R_GROUP              PSAMPLE_FMT_GROUP
-#define PD_R_LOST               PSAMPLE_FMT_LOST
+/* sample_type, read_format and branch_sample_type bits: PSAMPLE_*
+ * (lib/common/perf_sample.h) */
 
 /* callchain context markers: PSAMPLE_CONTEXT_* (lib/common/perf_sample.h) */
 

@@ -100,12 +100,15 @@ typedef void (*perfdata_sample_fn)(void *arg, const struct perfdata_sample *s);
  * in the order the events would have come, once per sample the event path
  * would deliver.  Samples with user registers (perf record --call-graph
  * dwarf: the unwinder wants the whole event) still come as CALLCHAIN
- * events, as does everything that is not a sample.  0, or -ENOMEM (the
+ * events unless only leaves are asked for (perfdata__set_sample_leaf: then
+ * they go to the sink too, their stack bytes unread), as does everything
+ * that is not a sample.  0, or -ENOMEM (the
  * reason recorded) with the events path kept. */
 int perfdata__set_sample_sink(struct perfdata *p, perfdata_sample_fn fn, void *arg);
 /* on: give the sink only the first pc of each chain (npc 1, hashed as a
  * one-pc chain: what the whole chain's pcs[0] and flags[0] are), the rest
- * neither decoded nor hashed; a flat report reads nothing more.  0: whole
+ * neither decoded nor hashed, and a DWARF sample's registers and stack
+ * neither read nor unwound; a flat report reads nothing more.  0: whole
  * chains (the default). */
 void perfdata__set_sample_leaf(struct perfdata *p, int on);
 /* on: keep the 0 return addresses that end a frame-pointer walk (perf
@@ -193,6 +196,8 @@ struct perfdata_stats {
 	uint64_t unordered;           /* records older than the last round flush */
 	uint64_t lost;                /* samples the kernel lost (LOST, LOST_SAMPLES) */
 	uint64_t compressed;          /* COMPRESSED records */
+	uint64_t ustack_bytes;        /* user stack bytes read (DWARF samples as events;
+	                               * none in leaf mode, perfdata__set_sample_leaf) */
 };
 void perfdata__get_stats(struct perfdata *p, struct perfdata_stats *st);
 

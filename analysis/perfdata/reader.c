@@ -150,7 +150,7 @@ static void deliver_alloc(struct perfdata *p, struct pd_attr *a, struct pmclog_e
 	al->pl_rate = a->pub.period;
 	al->pl_freq = (uint32_t)a->pub.freq;
 	al->pl_event = 0;
-	al->pl_flags = (a->pub.sample_type & PD_S_CALLCHAIN) ? PMC_F_CALLCHAIN : 0;
+	al->pl_flags = (a->pub.sample_type & PSAMPLE_CALLCHAIN) ? PMC_F_CALLCHAIN : 0;
 	if (a->pub.flags & PD_ATTR_INHERIT)
 		al->pl_flags |= PMC_F_DESCENDANTS;
 	al->pl_pmcid = a->pub.pmcid;
@@ -267,9 +267,9 @@ static int file_order(struct perfdata *p)
 		p->file_order = 2;
 		for (int i = 0; i < p->nattrs; i++) {
 			const struct pd_attr *a = p->attrs[i];
-			if (!(a->pub.sample_type & PD_S_TIME) || !(a->pub.flags & PD_ATTR_SAMPLE_ID_ALL))
+			if (!(a->pub.sample_type & PSAMPLE_TIME) || !(a->pub.flags & PD_ATTR_SAMPLE_ID_ALL))
 				p->file_order = 0;
-			else if (!a->direct && p->file_order == 2)
+			else if (!pd_sink_takes(p, a) && p->file_order == 2)
 				p->file_order = 1;
 		}
 		p->norder_seen = p->nattrs;
@@ -339,7 +339,7 @@ static int next_record(struct perfdata *p)
 		}
 		const struct pd_attr *a = pd_rec_attr(p, r, len, type);
 		uint64_t ts = pd_rec_time(p, a, r, len, type);
-		if (type == PD_REC_SAMPLE && a && a->direct && file_order(p) >= 1) {
+		if (type == PD_REC_SAMPLE && a && pd_sink_takes(p, a) && file_order(p) >= 1) {
 			/* the sink takes it where it lies; its time still moves
 			 * the round's end, so the queued events are released as
 			 * they would have been */

@@ -69,38 +69,6 @@ int pd_id_get(const struct perfdata *p, uint64_t id)
 	return -1;
 }
 
-static int calc_id_pos(uint64_t st)
-{
-	int i = 0;
-	if (st & PD_S_IDENTIFIER)
-		return 0;
-	if (!(st & PD_S_ID))
-		return -1;
-	if (st & PD_S_IP)
-		i++;
-	if (st & PD_S_TID)
-		i++;
-	if (st & PD_S_TIME)
-		i++;
-	if (st & PD_S_ADDR)
-		i++;
-	return i;
-}
-
-static int calc_is_pos(uint64_t st)
-{
-	int i = 1;
-	if (st & PD_S_IDENTIFIER)
-		return 1;
-	if (!(st & PD_S_ID))
-		return -1;
-	if (st & PD_S_CPU)
-		i++;
-	if (st & PD_S_STREAM_ID)
-		i++;
-	return i;
-}
-
 static const char *hw_names[] = {
 	"cycles", "instructions", "cache-references", "cache-misses", "branches",
 	"branch-misses", "bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend",
@@ -240,8 +208,8 @@ int pd_add_attr(struct perfdata *p, const struct perfdata_attr *a,
 	p->nattrs++;
 	p->announced_all = 0;
 	if (idx == 0) {
-		p->id_pos = calc_id_pos(a->sample_type);
-		p->is_pos = calc_is_pos(a->sample_type);
+		p->id_pos = x->lay.id_pos;
+		p->is_pos = x->lay.is_pos;
 	}
 	return 0;
 nomem:

@@ -56,11 +56,9 @@ struct pd_attr {
 	size_t nids;
 	uint32_t nregs_user, nregs_intr;
 	int announced;                /* its PMCALLOCATE was delivered */
-	/* its samples' layout for the direct path (reader_sample.c) */
-	uint8_t direct;               /* the sink takes them (no user registers) */
-	uint8_t fast;                 /* fixed fields only, then the chain */
-	uint16_t head;                /* bytes of the fixed fields */
-	int16_t o_ip, o_tid, o_time, o_cpu, o_period;   /* their offsets, -1 absent */
+	struct psample_layout lay;    /* its records' layout (pd_attr_layout) */
+	uint8_t direct;               /* the sink takes its samples (no user
+	                               * registers; else pd_sink_takes) */
 	uint64_t period0;             /* the period of a sample without PERIOD */
 };
 
@@ -222,14 +220,6 @@ static inline __attribute__((always_inline)) uint64_t ld64(const struct perfdata
 	return psample__ld64(b, p->be);
 }
 
-/* A kernel record's sample_id fields (reader_queue.c parses them). */
-struct trailer {
-	uint64_t time, id;
-	uint32_t pid, tid, cpu;
-	int has_time, has_cpu, has_id, has_tid;
-	size_t size;
-};
-
 /* reader_source.c: the bytes, their order, the zstd stream, errors */
 int pd_set_err(struct perfdata *p, int e, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -266,7 +256,7 @@ void pd_flush_round(struct perfdata *p);
 const struct pd_attr *pd_rec_attr(const struct perfdata *p, const unsigned char *r,
     size_t len, uint32_t type);
 int pd_parse_trailer(const struct perfdata *p, const struct pd_attr *a,
-    const unsigned char *r, size_t len, struct trailer *t);
+    const unsigned char *r, size_t len, struct psample_trailer *t);
 uint64_t pd_rec_time(const struct perfdata *p, const struct pd_attr *a,
     const unsigned char *r, size_t len, uint32_t type);
 /* Queue record r (len bytes, just read, stream offset off, time ts): a
@@ -294,6 +284,12 @@ int pd_translate(struct perfdata *p, const struct pd_attr *a, const unsigned cha
 /* reader_sample.c: the direct sample path */
 /* Work out a's sample layout (pd_add_attr). */
 void pd_attr_layout(struct pd_attr *a);
+/* Does the sink take a's samples?  Those without user registers always;
+ * DWARF ones when it wants leaves only (nothing to unwind then). */
+static inline int pd_sink_takes(const struct perfdata *p, const struct pd_attr *a)
+{
+	return a->direct || p->sdepth == 1;
+}
 /* SAMPLE r (len bytes) of attr a to the sink: 1 when done with (handed
  * out, or dropped as the event path drops it), 0 when the event path must
  * take it (user registers to unwind). */

@@ -17,9 +17,6 @@ void pd_flush_round(struct perfdata *p)
 
 /* ---- kernel records: the attr, the time ------------------------------- */
 
-#define TRAILER_BITS (PD_S_TID | PD_S_TIME | PD_S_ID | PD_S_STREAM_ID | PD_S_CPU | \
-	PD_S_IDENTIFIER)
-
 /* perf's evlist__event2evsel: NULL if the record names an unknown id. */
 const struct pd_attr *pd_rec_attr(const struct perfdata *p, const unsigned char *r,
     size_t len, uint32_t type)
@@ -54,49 +51,12 @@ const struct pd_attr *pd_rec_attr(const struct perfdata *p, const unsigned char 
 }
 
 int pd_parse_trailer(const struct perfdata *p, const struct pd_attr *a,
-    const unsigned char *r, size_t len, struct trailer *t)
+    const unsigned char *r, size_t len, struct psample_trailer *t)
 {
-	size_t n = (len - 8) / 8, k;
-	uint64_t st;
-
 	memset(t, 0, sizeof(*t));
 	if (!a || !(a->pub.flags & PD_ATTR_SAMPLE_ID_ALL))
 		return 0;
-	st = a->pub.sample_type;
-	k = (size_t)__builtin_popcountll(st & TRAILER_BITS);
-	if (k > n)
-		return -1;
-	t->size = 8 * k;
-	const unsigned char *q = r + 8 + 8 * n;  /* one past the last u64 */
-	if (st & PD_S_IDENTIFIER) {
-		q -= 8;
-		t->id = ld64(p, q);
-		t->has_id = 1;
-	}
-	if (st & PD_S_CPU) {
-		q -= 8;
-		t->cpu = ld32(p, q);
-		t->has_cpu = 1;
-	}
-	if (st & PD_S_STREAM_ID)
-		q -= 8;
-	if (st & PD_S_ID) {
-		q -= 8;
-		t->id = ld64(p, q);
-		t->has_id = 1;
-	}
-	if (st & PD_S_TIME) {
-		q -= 8;
-		t->time = ld64(p, q);
-		t->has_time = 1;
-	}
-	if (st & PD_S_TID) {
-		q -= 8;
-		t->pid = ld32(p, q);
-		t->tid = ld32(p, q + 4);
-		t->has_tid = 1;
-	}
-	return 0;
+	return psample__parse_trailer(&a->lay, r + 8, len - 8, p->be, t);
 }
 
 /* The record's timestamp: 0 when it has none. */
@@ -108,12 +68,12 @@ uint64_t pd_rec_time(const struct perfdata *p, const struct pd_attr *a,
 	if (type == PD_REC_SAMPLE) {
 		/* the fields before the time are of fixed size: its offset is
 		 * the one pd_attr_layout worked out once for the attr */
-		size_t off = 8 + (size_t)a->o_time;
-		if (a->o_time < 0 || off + 8 > len)
+		size_t off = 8 + (size_t)a->lay.o_time;
+		if (a->lay.o_time < 0 || off + 8 > len)
 			return 0;
 		return ld64(p, r + off);
 	}
-	struct trailer t;
+	struct psample_trailer t;
 	if (pd_parse_trailer(p, a, r, len, &t) < 0 || !t.has_time)
 		return 0;
 	return t.time;

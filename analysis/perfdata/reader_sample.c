@@ -14,33 +14,16 @@
 #include "perfdata/reader_internal.h"
 #include "common/hmap.h"
 
-/* Fields of fixed size before the chain, in the kernel's order. */
-#define FIXED (PD_S_IDENTIFIER | PD_S_IP | PD_S_TID | PD_S_TIME | PD_S_ADDR | PD_S_ID | \
-	PD_S_STREAM_ID | PD_S_CPU | PD_S_PERIOD)
-
 void pd_attr_layout(struct pd_attr *a)
 {
-	uint64_t st = a->pub.sample_type;
-	int o = 0;
-
+	a->lay = (struct psample_layout){
+		.sample_type = a->pub.sample_type, .read_format = a->pub.read_format,
+		.branch_sample_type = a->pub.branch_sample_type,
+		.regs_user = a->pub.sample_regs_user, .regs_intr = a->pub.sample_regs_intr,
+	};
+	psample__layout_init(&a->lay);
 	/* user registers (DWARF call graphs): the unwinder takes the event */
-	a->direct = !(st & PD_S_REGS_USER);
-	a->fast = !(st & ~(FIXED | PD_S_CALLCHAIN));
-	o += (st & PD_S_IDENTIFIER) ? 8 : 0;
-	a->o_ip = (st & PD_S_IP) ? (int16_t)o : -1;
-	o += (st & PD_S_IP) ? 8 : 0;
-	a->o_tid = (st & PD_S_TID) ? (int16_t)o : -1;
-	o += (st & PD_S_TID) ? 8 : 0;
-	a->o_time = (st & PD_S_TIME) ? (int16_t)o : -1;
-	o += (st & PD_S_TIME) ? 8 : 0;
-	o += (st & PD_S_ADDR) ? 8 : 0;
-	o += (st & PD_S_ID) ? 8 : 0;
-	o += (st & PD_S_STREAM_ID) ? 8 : 0;
-	a->o_cpu = (st & PD_S_CPU) ? (int16_t)o : -1;
-	o += (st & PD_S_CPU) ? 8 : 0;
-	a->o_period = (st & PD_S_PERIOD) ? (int16_t)o : -1;
-	o += (st & PD_S_PERIOD) ? 8 : 0;
-	a->head = (uint16_t)o;
+	a->direct = !(a->pub.sample_type & PSAMPLE_REGS_USER);
 	/* a fixed period (perf record -c N) is not in the samples */
 	a->period0 = a->pub.freq ? 0 : a->pub.period;
 }
@@ -68,6 +51,7 @@ void perfdata__set_sample_leaf(struct perfdata *p, int on)
 	/* with one pc there is no trailing 0 to drop: a leaf of 0 stays, as
 	 * the whole chain's first pc would */
 	p->sdepth = on ? 1 : PMC_CALLCHAIN_DEPTH_MAX;
+	p->norder_seen = -1;          /* pd_sink_takes changed: file_order again */
 }
 
 void perfdata__set_sample_zeros(struct perfdata *p, int on)
@@ -87,47 +71,12 @@ struct fields {
 	const unsigned char *chain;
 };
 
-/* The fixed layout: one length check for the fields, one for the chain.
- * 0, or -1 when the record is short (the general decoder then says so). */
-static int decode_fast(const struct perfdata *p, const struct pd_attr *a,
-    const unsigned char *b, size_t n, struct fields *f)
-{
-	size_t head = a->head;
-	if (n < head)
-		return -1;
-	f->nr = 0;
-	f->chain = NULL;
-	if (a->pub.sample_type & PD_S_CALLCHAIN) {
-		if (n - head < 8)
-			return -1;
-		f->nr = ld64(p, b + head);
-		if (f->nr > (n - head - 8) / 8)
-			return -1;
-		f->chain = b + head + 8;
-	}
-	f->ip = a->o_ip >= 0 ? ld64(p, b + a->o_ip) : 0;
-	f->pid = f->tid = 0;
-	if (a->o_tid >= 0) {
-		f->pid = ld32(p, b + a->o_tid);
-		f->tid = ld32(p, b + a->o_tid + 4);
-	}
-	f->time = a->o_time >= 0 ? ld64(p, b + a->o_time) : 0;
-	f->cpu = a->o_cpu >= 0 ? ld32(p, b + a->o_cpu) : 0;
-	f->period = a->o_period >= 0 ? ld64(p, b + a->o_period) : 0;
-	return 0;
-}
-
-/* Any other layout, through the one general decoder: 0 or -1 (bad). */
+/* Any layout, through the one general decoder: 0 or -1 (bad). */
 static int decode_general(const struct perfdata *p, const struct pd_attr *a,
-    const unsigned char *b, size_t n, struct fields *f)
+    const unsigned char *b, size_t n, struct psample_fixed *f)
 {
 	struct psample ps;
-	struct psample_layout l = {
-		.sample_type = a->pub.sample_type, .read_format = a->pub.read_format,
-		.branch_sample_type = a->pub.branch_sample_type,
-		.regs_user = a->pub.sample_regs_user, .regs_intr = a->pub.sample_regs_intr,
-	};
-	if (psample__parse(&ps, &l, b, n, p->be) < 0)
+	if (psample__parse(&ps, &a->lay, b, n, p->be) < 0)
 		return -1;
 	f->ip = ps.ip;
 	f->pid = ps.pid;
@@ -135,7 +84,7 @@ static int decode_general(const struct perfdata *p, const struct pd_attr *a,
 	f->time = ps.time;
 	f->cpu = ps.cpu;
 	f->period = ps.period;
-	f->nr = ps.callchain_nr;
+	f->chain_nr = ps.callchain_nr;
 	f->chain = ps.callchain;
 	return 0;
 }
@@ -177,14 +126,14 @@ static inline __attribute__((always_inline)) uint32_t chain_in(const unsigned ch
 static __attribute__((noinline)) int direct_any(struct perfdata *p, const struct pd_attr *a,
     const unsigned char *r, size_t len)
 {
-	struct fields f;
+	struct psample_fixed f;
 	struct perfdata_sample s;
 	uint64_t st, h = HMAP_CHAIN_SEED, h1 = 0, hlast = 0;
 	uint32_t n = 0, last = 0;
 	int user;
 
 	st = a->pub.sample_type;
-	if ((!a->fast || decode_fast(p, a, r + 8, len - 8, &f) < 0) &&
+	if ((!a->lay.fixed || psample__parse_fixed(&a->lay, r + 8, len - 8, p->be, &f) < 0) &&
 	    decode_general(p, a, r + 8, len - 8, &f) < 0) {
 		p->st.bad_samples++;
 		return 1;
@@ -192,20 +141,10 @@ static __attribute__((noinline)) int direct_any(struct perfdata *p, const struct
 	user = psample__misc_user(ld16(p, r + 4));
 
 	/* the sampled pc first; the chain starts with it again (its context
-	 * counts then) or, when it does not, after it (reader_translate.c) */
-	uint32_t at = 0;
-	if (st & PD_S_IP) {
-		at = 1;
-		if (f.nr) {
-			uint64_t i = 0, first = 0;
-			for (; i < f.nr; i++) {
-				first = psample__ld64(f.chain + 8 * i, p->be);
-				if (first < PSAMPLE_CONTEXT_MAX)
-					break;
-			}
-			at = i < f.nr && first == f.ip ? 0 : 1;
-		}
-		if (at) {
+	 * counts then) or, when it does not, after it (psample__chain_has_ip) */
+	if (st & PSAMPLE_IP) {
+		int cu = user;
+		if (!psample__chain_has_ip(f.chain, f.chain_nr, p->be, f.ip, &cu)) {
 			unsigned u = user ? PMC_CC_F_USERSPACE : 0;
 			p->spcs[0] = f.ip;
 			p->sflags[0] = (uint8_t)u;
@@ -217,11 +156,11 @@ static __attribute__((noinline)) int direct_any(struct perfdata *p, const struct
 			}
 		}
 	}
-	if (f.nr) {
-		int swap = !!p->be != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
-		n = swap ? chain_in(f.chain, f.nr, 1, user, p->spcs, p->sflags, n,
+	if (f.chain_nr) {
+		int swap = !!p->be != PSAMPLE_HOST_BE;
+		n = swap ? chain_in(f.chain, f.chain_nr, 1, user, p->spcs, p->sflags, n,
 		        p->sdepth, &h, &h1, &hlast, &last) :
-		    chain_in(f.chain, f.nr, 0, user, p->spcs, p->sflags, n,
+		    chain_in(f.chain, f.chain_nr, 0, user, p->spcs, p->sflags, n,
 		        p->sdepth, &h, &h1, &hlast, &last);
 	}
 	if (n == 0) {
@@ -244,11 +183,11 @@ static __attribute__((noinline)) int direct_any(struct perfdata *p, const struct
 	}
 
 	s.pmcid = a->pub.pmcid;
-	s.pid = (st & PD_S_TID) ? f.pid : (uint32_t)-1;
-	s.tid = (st & PD_S_TID) ? f.tid : (uint32_t)-1;
+	s.pid = (st & PSAMPLE_TID) ? f.pid : (uint32_t)-1;
+	s.tid = (st & PSAMPLE_TID) ? f.tid : (uint32_t)-1;
 	s.cpu = f.cpu;
-	s.period = (st & PD_S_PERIOD) ? f.period : a->period0;
-	s.time = (st & PD_S_TIME) ? f.time : p->last_time;
+	s.period = (st & PSAMPLE_PERIOD) ? f.period : a->period0;
+	s.time = (st & PSAMPLE_TIME) ? f.time : p->last_time;
 	s.npc = n;
 	s.pcs = p->spcs;
 	s.flags = p->sflags;
@@ -260,86 +199,41 @@ static __attribute__((noinline)) int direct_any(struct perfdata *p, const struct
 	return 1;
 }
 
-/* A load in the file's byte order, swap being whether it is not the
- * host's: a constant where these are inlined, so each is one load. */
-static inline __attribute__((always_inline)) uint64_t ldx64(const unsigned char *b, int swap)
-{
-	uint64_t v;
-	memcpy(&v, b, sizeof(v));
-	return swap ? __builtin_bswap64(v) : v;
-}
-
-static inline __attribute__((always_inline)) uint32_t ldx32(const unsigned char *b, int swap)
-{
-	uint32_t v;
-	memcpy(&v, b, sizeof(v));
-	return swap ? __builtin_bswap32(v) : v;
-}
-
-static inline __attribute__((always_inline)) uint16_t ldx16(const unsigned char *b, int swap)
-{
-	uint16_t v;
-	memcpy(&v, b, sizeof(v));
-	return swap ? __builtin_bswap16(v) : v;
-}
+/* The file's byte order, swap being whether it is not the host's: a
+ * constant where the functions below are inlined, so that each load of
+ * lib/common/perf_sample.h is one instruction. */
+#define BE_OF(swap) ((swap) ? !PSAMPLE_HOST_BE : PSAMPLE_HOST_BE)
 
 /* The leaf of a sample of a's fixed layout (perfdata__set_sample_leaf):
- * the fields, and of the chain only its first pc, which is what
- * direct_any makes pcs[0] (the sampled pc, in the context of the markers
- * before the chain's first pc when that is the same pc, else in the
- * header's; without a sampled pc, the chain's first pc, or 0 in the
- * header's context when there is none).  0, or -1 when the record is too
- * short for its layout (direct_any then counts it as bad). */
+ * the fields, and of the chain only the first pc, which is what
+ * direct_any makes pcs[0] (psample__leaf).  0, or -1 when the record is
+ * too short for its layout (direct_any then counts it as bad). */
 static inline __attribute__((always_inline)) int leaf_fast(struct perfdata *p,
     const struct pd_attr *a, const unsigned char *r, size_t len, int swap)
 {
-	const unsigned char *b = r + 8, *c = NULL;
-	size_t n = len - 8, head = a->head;
-	uint64_t nr = 0, i, pc = 0, leaf;
+	struct psample_fixed f;
 	struct perfdata_sample s;
-	int user, cu;
+	uint64_t leaf;
+	int user;
 
-	if (n < head)
+	if (psample__parse_fixed(&a->lay, r + 8, len - 8, BE_OF(swap), &f) < 0)
 		return -1;
-	if (a->pub.sample_type & PD_S_CALLCHAIN) {
-		if (n - head < 8)
-			return -1;
-		nr = ldx64(b + head, swap);
-		if (nr > (n - head - 8) / 8)
-			return -1;
-		c = b + head + 8;
-	}
-	user = cu = psample__misc_user(ldx16(r + 4, swap));
-	for (i = 0; i < nr; i++) {
-		pc = ldx64(c + 8 * i, swap);
-		if (pc < PSAMPLE_CONTEXT_MAX)
-			break;
-		cu = psample__context_user(pc, cu);
-	}
-	if (a->o_ip >= 0) {
-		leaf = ldx64(b + a->o_ip, swap);
-		if (i < nr && pc == leaf)
-			user = cu;
-	} else if (i < nr) {
-		leaf = pc;
-		user = cu;
-	} else {
-		leaf = 0;
-	}
+	user = psample__misc_user(psample__ld16(r + 4, BE_OF(swap)));
+	leaf = psample__leaf(&a->lay, &f, BE_OF(swap), &user);
 	unsigned u = user ? PMC_CC_F_USERSPACE : 0;
 	p->spcs[0] = leaf;
 	p->sflags[0] = (uint8_t)u;
 
 	s.pmcid = a->pub.pmcid;
-	if (a->o_tid >= 0) {
-		s.pid = ldx32(b + a->o_tid, swap);
-		s.tid = ldx32(b + a->o_tid + 4, swap);
+	if (a->lay.o_tid >= 0) {
+		s.pid = f.pid;
+		s.tid = f.tid;
 	} else {
 		s.pid = s.tid = (uint32_t)-1;
 	}
-	s.cpu = a->o_cpu >= 0 ? ldx32(b + a->o_cpu, swap) : 0;
-	s.period = a->o_period >= 0 ? ldx64(b + a->o_period, swap) : a->period0;
-	s.time = a->o_time >= 0 ? ldx64(b + a->o_time, swap) : p->last_time;
+	s.cpu = f.cpu;
+	s.period = a->lay.o_period >= 0 ? f.period : a->period0;
+	s.time = a->lay.o_time >= 0 ? f.time : p->last_time;
 	s.npc = 1;
 	s.pcs = p->spcs;
 	s.flags = p->sflags;
@@ -358,16 +252,16 @@ static inline __attribute__((always_inline)) int direct_sample(struct perfdata *
 		p->st.unknown_id++;
 		return 1;
 	}
-	if (!a->direct)
+	if (!pd_sink_takes(p, a))
 		return 0;
-	if (p->sdepth == 1 && a->fast && leaf_fast(p, a, r, len, swap) == 0)
+	if (p->sdepth == 1 && a->lay.fixed && leaf_fast(p, a, r, len, swap) == 0)
 		return 1;
 	return direct_any(p, a, r, len);
 }
 
 static int host_swap(const struct perfdata *p)
 {
-	return !!p->be != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	return !!p->be != PSAMPLE_HOST_BE;
 }
 
 int pd_direct_sample(struct perfdata *p, const struct pd_attr *a, const unsigned char *r,
@@ -391,26 +285,26 @@ static inline __attribute__((always_inline)) size_t direct_run(struct perfdata *
 	while (avail - pos >= 8) {
 		const unsigned char *r = b + pos;
 		const struct pd_attr *a = only;
-		size_t len = ldx16(r + 6, swap);
-		if (len < 8 || len > avail - pos || ldx32(r, swap) != PD_REC_SAMPLE)
+		size_t len = psample__ld16(r + 6, BE_OF(swap));
+		if (len < 8 || len > avail - pos || psample__ld32(r, BE_OF(swap)) != PD_REC_SAMPLE)
 			break;
 		if (!a) {
 			if (idoff + 8 > len)
 				break;        /* no id: pd_rec_attr has no attr for it */
-			uint64_t id = ldx64(r + idoff, swap);
+			uint64_t id = psample__ld64(r + idoff, BE_OF(swap));
 			if (!ca || id != cid) {
 				ca = pd_rec_attr(p, r, len, PD_REC_SAMPLE);
 				cid = id;
 			}
 			a = ca;
 		}
-		if (!a || !a->direct)
+		if (!a || !pd_sink_takes(p, a))
 			break;        /* next_record's general path: unknown_id, the event */
 		pos += len;
 		p->st.records++;
 		/* its time moves the round's end, as in next_record */
-		if (ordered && a->o_time >= 0 && (size_t)a->o_time + 16 <= len) {
-			uint64_t ts = ldx64(r + 8 + a->o_time, swap);
+		if (ordered && a->lay.o_time >= 0 && (size_t)a->lay.o_time + 16 <= len) {
+			uint64_t ts = psample__ld64(r + 8 + a->lay.o_time, BE_OF(swap));
 			if (ts != UINT64_MAX && ts > max_ts)
 				max_ts = ts;
 		}

@@ -57,6 +57,7 @@ static void take_ustack(struct perfdata *p, const struct psample *ps,
 		p->ustack_cap = (size_t)ps->stack_dyn_size;
 	}
 	memcpy(p->ustack, ps->stack, (size_t)ps->stack_dyn_size);
+	p->st.ustack_bytes += ps->stack_dyn_size;
 	cc->pl_ustack = p->ustack;
 	cc->pl_ustack_len = (uint32_t)ps->stack_dyn_size;
 }
@@ -67,34 +68,30 @@ static int tr_sample(struct perfdata *p, const struct pd_attr *a, const unsigned
 {
 	struct pmclog_ev_callchain *cc = &ev->pl_u.pl_cc;
 	struct psample ps;
-	struct psample_layout l;
 	uint16_t misc = ld16(p, r + 4);
+	uint64_t st;
 	int user = psample__misc_user(misc), has_ip;
 
 	if (!a) {
 		p->st.unknown_id++;
 		return 0;
 	}
-	l.sample_type = a->pub.sample_type;
-	l.read_format = a->pub.read_format;
-	l.branch_sample_type = a->pub.branch_sample_type;
-	l.regs_user = a->pub.sample_regs_user;
-	l.regs_intr = a->pub.sample_regs_intr;
-	if (psample__parse(&ps, &l, r + 8, len - 8, p->be) < 0) {
+	st = a->pub.sample_type;
+	if (psample__parse(&ps, &a->lay, r + 8, len - 8, p->be) < 0) {
 		p->st.bad_samples++;
 		return 0;
 	}
-	has_ip = (l.sample_type & PD_S_IP) != 0;
+	has_ip = (st & PSAMPLE_IP) != 0;
 
 	ev->pl_type = PMCLOG_TYPE_CALLCHAIN;
-	cc->pl_pid = (l.sample_type & PD_S_TID) ? ps.pid : (uint32_t)-1;
-	cc->pl_tid = (l.sample_type & PD_S_TID) ? ps.tid : (uint32_t)-1;
+	cc->pl_pid = (st & PSAMPLE_TID) ? ps.pid : (uint32_t)-1;
+	cc->pl_tid = (st & PSAMPLE_TID) ? ps.tid : (uint32_t)-1;
 	cc->pl_pmcid = a->pub.pmcid;
 	cc->pl_cpu = ps.cpu;
 	cc->pl_cpuflags2 = 0;
 	/* a fixed period (perf record -c N) is not in the samples: each one
 	 * stands for the attr's sample_period events, as perf counts it */
-	cc->pl_period = (l.sample_type & PD_S_PERIOD) ? ps.period :
+	cc->pl_period = (st & PSAMPLE_PERIOD) ? ps.period :
 	    (a->pub.freq ? 0 : a->pub.period);
 	cc->pl_npc = 0;
 	if (has_ip) {
@@ -106,16 +103,9 @@ static int tr_sample(struct perfdata *p, const struct pd_attr *a, const unsigned
 		/* the chain starts with the sampled pc itself, which is pc[0]
 		 * already (its context counts): decode it over pc[0] then, else
 		 * after it; straight into the event, no copy in between */
-		uint32_t at = 0;
-		if (has_ip) {
-			uint64_t i = 0, first = 0;
-			for (; i < ps.callchain_nr; i++) {
-				first = psample__u64(&ps, ps.callchain, i);
-				if (first < PSAMPLE_CONTEXT_MAX)
-					break;
-			}
-			at = i < ps.callchain_nr && first == ps.ip ? 0 : 1;
-		}
+		int cu = user;
+		uint32_t at = has_ip &&
+		    !psample__chain_has_ip(ps.callchain, ps.callchain_nr, p->be, ps.ip, &cu);
 		uint32_t n = psample__chain(&ps, user, PMC_CC_F_USERSPACE, cc->pl_pc + at,
 		    cc->pl_pcflags + at, PMC_CALLCHAIN_DEPTH_MAX - at);
 		if (at + n > cc->pl_npc)
@@ -129,16 +119,16 @@ static int tr_sample(struct perfdata *p, const struct pd_attr *a, const unsigned
 	take_ustack(p, &ps, cc);
 	/* a tracepoint's fields: they point into the record, which stays until
 	 * the next read */
-	cc->pl_raw_flags = (l.sample_type & PD_S_CALLCHAIN) ? 0 : PMCLOG_RAW_F_NOCHAIN;
-	cc->pl_raw_len = (l.sample_type & PD_S_RAW) ? ps.raw_size : 0;
+	cc->pl_raw_flags = (st & PSAMPLE_CALLCHAIN) ? 0 : PMCLOG_RAW_F_NOCHAIN;
+	cc->pl_raw_len = (st & PSAMPLE_RAW) ? ps.raw_size : 0;
 	cc->pl_raw = cc->pl_raw_len ? ps.raw : NULL;
-	if (!(l.sample_type & PD_S_RAW))
+	if (!(st & PSAMPLE_RAW))
 		cc->pl_raw_flags = 0;
 	/* pl_usermode and the cpuflags bit are pc[0]'s flag, as a log's reader
 	 * derives them */
 	cc->pl_cpuflags = PMC_CALLCHAIN_TO_CPUFLAGS(ps.cpu, cc->pl_pcflags[0] & PMC_CC_F_USERSPACE);
 	cc->pl_usermode = PMC_CALLCHAIN_CPUFLAGS_TO_USERMODE(cc->pl_cpuflags);
-	pd_set_time(ev, (l.sample_type & PD_S_TIME) ? ps.time : p->last_time);
+	pd_set_time(ev, (st & PSAMPLE_TIME) ? ps.time : p->last_time);
 	p->st.samples++;
 	return 1;
 }
@@ -149,7 +139,7 @@ int pd_translate(struct perfdata *p, const struct pd_attr *a, const unsigned cha
 {
 	uint32_t type = ld32(p, r);
 	uint16_t misc = ld16(p, r + 4);
-	struct trailer t;
+	struct psample_trailer t;
 	size_t body;                  /* bytes before the trailer */
 
 	if (type == PD_REC_SAMPLE)
@@ -321,7 +311,7 @@ int pd_translate(struct perfdata *p, const struct pd_attr *a, const unsigned cha
 		ev->pl_type = PMCLOG_TYPE_PROCEXIT;
 		ev->pl_u.pl_e.pl_pid = ld32(p, r + 8);
 		ev->pl_u.pl_e.pl_tid = (pid_t)ld32(p, r + 12);
-		ev->pl_u.pl_e.pl_pmcid = (a->pub.read_format & PD_R_ID) ? id_pmc(p, rv.id) :
+		ev->pl_u.pl_e.pl_pmcid = (a->pub.read_format & PSAMPLE_FMT_ID) ? id_pmc(p, rv.id) :
 		    a->pub.pmcid;
 		ev->pl_u.pl_e.pl_value = rv.value;
 		return 1;

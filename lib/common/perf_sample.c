@@ -131,47 +131,72 @@ void psample__read_value(const struct psample *s, uint64_t rf, uint64_t i,
 /* The fields of perf record's and pmc record's samples (with -g): all of
  * fixed size, the call chain last.  Such a body is decoded with one length
  * check up front instead of one per field (a report decodes millions). */
-#define FAST_HEAD (PSAMPLE_IDENTIFIER | PSAMPLE_IP | PSAMPLE_TID | PSAMPLE_TIME | \
+#define FIXED_HEAD (PSAMPLE_IDENTIFIER | PSAMPLE_IP | PSAMPLE_TID | PSAMPLE_TIME | \
 	PSAMPLE_ADDR | PSAMPLE_ID | PSAMPLE_STREAM_ID | PSAMPLE_CPU | PSAMPLE_PERIOD)
+/* ... and those a sample_id_all trailer repeats, in the same order */
+#define TRAILER_BITS (PSAMPLE_TID | PSAMPLE_TIME | PSAMPLE_ID | PSAMPLE_STREAM_ID | \
+	PSAMPLE_CPU | PSAMPLE_IDENTIFIER)
+
+/* The offset of field `bit` when present (-1 when not), o moved past it. */
+static int16_t field(uint64_t st, uint64_t bit, int *o)
+{
+	if (!(st & bit))
+		return -1;
+	*o += 8;
+	return (int16_t)(*o - 8);
+}
+
+void psample__layout_init(struct psample_layout *l)
+{
+	uint64_t st = l->sample_type;
+	int o = 0, i;
+
+	field(st, PSAMPLE_IDENTIFIER, &o);
+	l->o_ip = field(st, PSAMPLE_IP, &o);
+	l->o_tid = field(st, PSAMPLE_TID, &o);
+	l->o_time = field(st, PSAMPLE_TIME, &o);
+	l->o_addr = field(st, PSAMPLE_ADDR, &o);
+	l->o_id = field(st, PSAMPLE_ID, &o);
+	l->o_stream = field(st, PSAMPLE_STREAM_ID, &o);
+	l->o_cpu = field(st, PSAMPLE_CPU, &o);
+	l->o_period = field(st, PSAMPLE_PERIOD, &o);
+	if (l->o_id < 0 && (st & PSAMPLE_IDENTIFIER))
+		l->o_id = 0;
+	l->head = (uint16_t)o;
+	l->fixed = !(st & ~(FIXED_HEAD | PSAMPLE_CALLCHAIN));
+	l->trailer = (uint8_t)(8 * __builtin_popcountll(st & TRAILER_BITS));
+	/* perf's evsel id_pos / is_pos: IDENTIFIER first in a sample and
+	 * last in a trailer; else ID after the fields before it */
+	l->id_pos = (st & PSAMPLE_IDENTIFIER) ? 0 : (st & PSAMPLE_ID) ? (int8_t)(l->o_id / 8) : -1;
+	i = 1 + !!(st & PSAMPLE_CPU) + !!(st & PSAMPLE_STREAM_ID);
+	l->is_pos = (st & PSAMPLE_IDENTIFIER) ? 1 : (st & PSAMPLE_ID) ? (int8_t)i : -1;
+}
 
 /* 0 when decoded; -1 when the body is short: the general path decodes it
  * then, and says so the one way. */
-static int parse_fast(struct psample *s, uint64_t st, const unsigned char *b, size_t n, int be)
+static int parse_fast(struct psample *s, const struct psample_layout *l,
+    const unsigned char *b, size_t n, int be)
 {
-	size_t head = 8 * (size_t)__builtin_popcountll(st & FAST_HEAD), used = head;
-	const unsigned char *q = b;
+	struct psample_fixed f;
 
-	if (n < head)
+	if (psample__parse_fixed(l, b, n, be, &f) < 0)
 		return -1;
-	if (st & PSAMPLE_CALLCHAIN) {
-		if (n - head < 8)
-			return -1;
-		uint64_t nr = psample__ld64(b + head, be);
-		if (nr > (n - head - 8) / 8)
-			return -1;
-		s->callchain_nr = nr;
-		s->callchain = b + head + 8;
-		used = head + 8 + 8 * (size_t)nr;
-	}
-	if (st & PSAMPLE_IDENTIFIER)
-		s->id = psample__ld64(q, be), q += 8;
-	if (st & PSAMPLE_IP)
-		s->ip = psample__ld64(q, be), q += 8;
-	if (st & PSAMPLE_TID)
-		ld_two32(q, be, &s->pid, &s->tid), q += 8;
-	if (st & PSAMPLE_TIME)
-		s->time = psample__ld64(q, be), q += 8;
-	if (st & PSAMPLE_ADDR)
-		s->addr = psample__ld64(q, be), q += 8;
-	if (st & PSAMPLE_ID)
-		s->id = psample__ld64(q, be), q += 8;
-	if (st & PSAMPLE_STREAM_ID)
-		s->stream_id = psample__ld64(q, be), q += 8;
-	if (st & PSAMPLE_CPU)
-		ld_two32(q, be, &s->cpu, &s->cpu_res), q += 8;
-	if (st & PSAMPLE_PERIOD)
-		s->period = psample__ld64(q, be);
-	s->used = used;
+	s->id = f.id;
+	s->ip = f.ip;
+	s->pid = f.pid;
+	s->tid = f.tid;
+	s->time = f.time;
+	s->cpu = f.cpu;
+	s->period = f.period;
+	s->callchain_nr = f.chain_nr;
+	s->callchain = f.chain;
+	if (l->o_addr >= 0)
+		s->addr = psample__ld64(b + l->o_addr, be);
+	if (l->o_stream >= 0)
+		s->stream_id = psample__ld64(b + l->o_stream, be);
+	if (l->o_cpu >= 0)
+		s->cpu_res = psample__ld32(b + l->o_cpu + 4, be);
+	s->used = l->head + (f.chain ? 8 + 8 * (size_t)f.chain_nr : 0);
 	return 0;
 }
 
@@ -184,7 +209,7 @@ int psample__parse(struct psample *s, const struct psample_layout *l, const void
 	memset(s, 0, sizeof(*s));
 	s->present = st;
 	s->big_endian = be;
-	if (!(st & ~(FAST_HEAD | PSAMPLE_CALLCHAIN)) && parse_fast(s, st, body, n, be) == 0)
+	if (l->fixed && parse_fast(s, l, body, n, be) == 0)
 		return 0;
 	if (st & PSAMPLE_IDENTIFIER)
 		s->id = u64(&c);
@@ -273,6 +298,48 @@ int psample__parse_read(struct psample *s, uint64_t read_format, const void *bod
 	read_block(&c, read_format, s);
 	s->used = c.off;
 	return c.bad ? -EINVAL : 0;
+}
+
+int psample__parse_trailer(const struct psample_layout *l, const void *body, size_t n,
+    int be, struct psample_trailer *t)
+{
+	uint64_t st = l->sample_type;
+	const unsigned char *q = (const unsigned char *)body + n / 8 * 8;  /* its end */
+
+	memset(t, 0, sizeof(*t));
+	if (l->trailer > n / 8 * 8)
+		return -1;
+	t->size = l->trailer;
+	/* from the end: the kernel's __perf_event_header__init_id order */
+	if (st & PSAMPLE_IDENTIFIER) {
+		q -= 8;
+		t->id = psample__ld64(q, be);
+		t->has_id = 1;
+	}
+	if (st & PSAMPLE_CPU) {
+		q -= 8;
+		t->cpu = psample__ld32(q, be);
+		t->has_cpu = 1;
+	}
+	if (st & PSAMPLE_STREAM_ID)
+		q -= 8;
+	if (st & PSAMPLE_ID) {
+		q -= 8;
+		t->id = psample__ld64(q, be);
+		t->has_id = 1;
+	}
+	if (st & PSAMPLE_TIME) {
+		q -= 8;
+		t->time = psample__ld64(q, be);
+		t->has_time = 1;
+	}
+	if (st & PSAMPLE_TID) {
+		q -= 8;
+		t->pid = psample__ld32(q, be);
+		t->tid = psample__ld32(q + 4, be);
+		t->has_tid = 1;
+	}
+	return 0;
 }
 
 uint32_t psample__chain(const struct psample *s, int user, uint8_t user_flag,

@@ -1,11 +1,22 @@
 /*
- * perf_sample.h — the one decoder of the kernel's PERF_RECORD_SAMPLE body.
+ * perf_sample.h — the one decoder of the kernel's sample layout: the
+ * PERF_RECORD_SAMPLE body, the sample_id_all trailer of the other records,
+ * and where each carries its event's id.
  *
  * A sample's fields are laid out by the sample_type (and read_format,
- * branch_sample_type, the register masks) its event was opened with; two
- * readers need them: the log writer (lib/log/translate.c, records straight
- * from the kernel's ring, host byte order) and the perf.data reader
- * (analysis/perfdata/reader_translate.c, a file of either byte order).  This file sits
+ * branch_sample_type, the register masks) its event was opened with:
+ * psample__layout_init works out, once per event, the offsets of the
+ * fixed-size fields, whether the body is those and a call chain only, the
+ * trailer's size and the id's positions.  Two readers use it: the log
+ * writer (lib/log/translate.c, records straight from the kernel's ring,
+ * host byte order) and the perf.data reader (analysis/perfdata/: the event
+ * path reader_translate.c, the direct and leaf-only paths reader_sample.c,
+ * the trailer and id in reader_queue.c, a file of either byte order).
+ * Three decoders of one layout: psample__parse (every field),
+ * psample__parse_fixed (the fixed fields and the chain, one length check
+ * each: a report decodes millions), psample__leaf (of the chain only the
+ * sample's own pc), and psample__chain_has_ip, the one rule for whether a
+ * chain starts with the sampled pc.  This file sits
  * below both (lib/common: no dependency on anything in pmc, and no kernel
  * header, so that it builds where <linux/perf_event.h> does not exist).
  * perf's evsel__parse_sample is the model: every sample_type bit, in the
@@ -81,14 +92,31 @@
 #define PSAMPLE_MISC_USER         2
 #define PSAMPLE_MISC_GUEST_USER   5
 
-/* What the event was opened with: all the layout depends on. */
+/* The host's byte order, as the big_endian arguments below take it. */
+#define PSAMPLE_HOST_BE (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+
+/* What the event was opened with (the caller fills these), and what
+ * psample__layout_init works out from it.  A layout never initialised
+ * decodes the same through psample__parse, only without its fast path. */
 struct psample_layout {
 	uint64_t sample_type;
 	uint64_t read_format;
 	uint64_t branch_sample_type;
 	uint64_t regs_user;           /* sample_regs_user mask */
 	uint64_t regs_intr;           /* sample_regs_intr mask */
+	/* psample__layout_init's: */
+	int16_t o_ip, o_tid, o_time, o_addr, o_id, o_stream, o_cpu, o_period;
+	                              /* body offsets of the fixed fields, -1 absent */
+	uint16_t head;                /* bytes of the fixed-size fields before the rest */
+	uint8_t fixed;                /* the body is those and a call chain only */
+	uint8_t trailer;              /* bytes of the sample_id_all trailer */
+	int8_t id_pos;                /* a SAMPLE's id: u64 index in its body, -1 none */
+	int8_t is_pos;                /* another record's id: u64 index from the end
+	                               * of its body (1: the last u64), -1 none */
 };
+
+/* Work out l's offsets, trailer and id positions from its sample_type. */
+void psample__layout_init(struct psample_layout *l);
 
 /* A block of registers: abi, then one u64 per bit of the mask, in bit order. */
 struct psample_regs {
@@ -143,8 +171,14 @@ int psample__parse(struct psample *s, const struct psample_layout *l, const void
 int psample__parse_read(struct psample *s, uint64_t read_format, const void *body, size_t n,
     int big_endian);
 
-/* Load a u64 / u32 in the given byte order.  Inline: a report calls them
+/* Load a u64 / u32 / u16 in the given byte order.  Inline: a report calls them
  * for every pc of every sample, and in the host's order each is one load. */
+static inline uint16_t psample__ld16(const unsigned char *p, int big_endian)
+{
+	uint16_t v;
+	memcpy(&v, p, sizeof(v));
+	return !!big_endian == PSAMPLE_HOST_BE ? v : __builtin_bswap16(v);
+}
 static inline uint32_t psample__ld32(const unsigned char *p, int big_endian)
 {
 	uint32_t v;
@@ -162,6 +196,61 @@ static inline uint64_t psample__u64(const struct psample *s, const unsigned char
 {
 	return psample__ld64(arr + 8 * i, s->big_endian);
 }
+/* The fixed-size fields of a sample and its call chain (psample__parse_fixed). */
+struct psample_fixed {
+	uint64_t id, ip, time, period;
+	uint32_t pid, tid, cpu;
+	uint64_t chain_nr;            /* entries, markers included */
+	const unsigned char *chain;
+};
+
+/* A body of n bytes of a layout with `fixed` set: its fields with one
+ * length check up front, its chain with one more.  0, or -1 when the body
+ * is too short (psample__parse then says why).  Inline: the perf.data
+ * reader's direct path calls it with a constant byte order. */
+static inline int psample__parse_fixed(const struct psample_layout *l, const unsigned char *b,
+    size_t n, int be, struct psample_fixed *f)
+{
+	size_t head = l->head;
+	if (n < head)
+		return -1;
+	f->chain_nr = 0;
+	f->chain = NULL;
+	if (l->sample_type & PSAMPLE_CALLCHAIN) {
+		if (n - head < 8)
+			return -1;
+		f->chain_nr = psample__ld64(b + head, be);
+		if (f->chain_nr > (n - head - 8) / 8)
+			return -1;
+		f->chain = b + head + 8;
+	}
+	f->id = l->o_id >= 0 ? psample__ld64(b + l->o_id, be) : 0;
+	f->ip = l->o_ip >= 0 ? psample__ld64(b + l->o_ip, be) : 0;
+	f->pid = f->tid = 0;
+	if (l->o_tid >= 0) {
+		f->pid = psample__ld32(b + l->o_tid, be);
+		f->tid = psample__ld32(b + l->o_tid + 4, be);
+	}
+	f->time = l->o_time >= 0 ? psample__ld64(b + l->o_time, be) : 0;
+	f->cpu = l->o_cpu >= 0 ? psample__ld32(b + l->o_cpu, be) : 0;
+	f->period = l->o_period >= 0 ? psample__ld64(b + l->o_period, be) : 0;
+	return 0;
+}
+
+/* A record's sample_id_all trailer (every record but SAMPLE, of an event
+ * with sample_id_all): the fields its layout puts there. */
+struct psample_trailer {
+	uint64_t time, id;
+	uint32_t pid, tid, cpu;
+	int has_time, has_cpu, has_id, has_tid;
+	size_t size;                  /* bytes of trailer */
+};
+
+/* The trailer of a body of n bytes (it ends at the body's last whole
+ * u64): 0, or -1 (t zeroed) when the body is shorter than the trailer. */
+int psample__parse_trailer(const struct psample_layout *l, const void *body, size_t n,
+    int be, struct psample_trailer *t);
+
 /* The i-th read value (i < s->read.nr). */
 void psample__read_value(const struct psample *s, uint64_t read_format, uint64_t i,
     struct psample_readval *out);
@@ -197,6 +286,62 @@ static inline int psample__misc_user(uint16_t misc)
 }
 uint32_t psample__chain(const struct psample *s, int user, uint8_t user_flag,
     uint64_t *pcs, uint8_t *flags, uint32_t max);
+
+/* The index of a chain's first pc (the first entry that is not a context
+ * marker), or nr when it has none; *pc is that pc, and *user the context
+ * there (psample__context_user over the markers before it). */
+static inline uint64_t psample__chain_first(const unsigned char *chain, uint64_t nr, int be,
+    uint64_t *pc, int *user)
+{
+	uint64_t i;
+	for (i = 0; i < nr; i++) {
+		uint64_t v = psample__ld64(chain + 8 * i, be);
+		if (v < PSAMPLE_CONTEXT_MAX) {
+			*pc = v;
+			return i;
+		}
+		*user = psample__context_user(v, *user);
+	}
+	return nr;
+}
+
+/*
+ * The one rule for a sample with both IP and a call chain: does the chain
+ * start with the sampled pc?  The kernel's does (its first pc is the
+ * sample's own, in the context of the markers before it); where it does
+ * not (a chain of another origin), the sampled pc goes before the chain,
+ * in the record header's context.  *user: the header's context in, the
+ * chain's first pc's out.
+ */
+static inline int psample__chain_has_ip(const unsigned char *chain, uint64_t nr, int be,
+    uint64_t ip, int *user)
+{
+	uint64_t pc = 0;
+	return psample__chain_first(chain, nr, be, &pc, user) < nr && pc == ip;
+}
+
+/* The leaf of a sample decoded by psample__parse_fixed, *user the header's
+ * context in and the leaf's out: what a whole decode makes the first pc
+ * (the sampled pc, in the chain's context when the chain starts with it;
+ * without IP, the chain's first pc; with neither, 0). */
+static inline uint64_t psample__leaf(const struct psample_layout *l,
+    const struct psample_fixed *f, int be, int *user)
+{
+	uint64_t pc = 0;
+	int cu = *user;
+	uint64_t i = psample__chain_first(f->chain, f->chain_nr, be, &pc, &cu);
+
+	if (l->sample_type & PSAMPLE_IP) {
+		if (i < f->chain_nr && pc == f->ip)
+			*user = cu;
+		return f->ip;
+	}
+	if (i < f->chain_nr) {
+		*user = cu;
+		return pc;
+	}
+	return 0;
+}
 
 /* The host's byte order as psample__parse wants it. */
 int psample__host_big_endian(void);

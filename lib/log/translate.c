@@ -24,6 +24,9 @@
 _Static_assert(PSAMPLE_IP == PERF_SAMPLE_IP && PSAMPLE_READ == PERF_SAMPLE_READ &&
     PSAMPLE_CALLCHAIN == PERF_SAMPLE_CALLCHAIN && PSAMPLE_REGS_USER == PERF_SAMPLE_REGS_USER &&
     PSAMPLE_STACK_USER == PERF_SAMPLE_STACK_USER && PSAMPLE_IDENTIFIER == PERF_SAMPLE_IDENTIFIER &&
+    PSAMPLE_TID == PERF_SAMPLE_TID && PSAMPLE_TIME == PERF_SAMPLE_TIME &&
+    PSAMPLE_ID == PERF_SAMPLE_ID && PSAMPLE_CPU == PERF_SAMPLE_CPU &&
+    PSAMPLE_PERIOD == PERF_SAMPLE_PERIOD && PSAMPLE_REGS_ABI_NONE == PERF_SAMPLE_REGS_ABI_NONE &&
     PSAMPLE_FMT_GROUP == PERF_FORMAT_GROUP && PSAMPLE_FMT_ID == PERF_FORMAT_ID &&
     PSAMPLE_REGS_ABI_64 == PERF_SAMPLE_REGS_ABI_64 &&
     PSAMPLE_CONTEXT_USER == (uint64_t)PERF_CONTEXT_USER &&
@@ -69,9 +72,6 @@ static void get2x32(struct cur *c, uint32_t *a, uint32_t *b)
 	*b = v[1];
 }
 
-#define TRAILER_BITS (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
-	PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
-
 /* What the sample_id_all trailer says. */
 struct trailer {
 	struct logw_event *ev;
@@ -79,15 +79,15 @@ struct trailer {
 	uint64_t time;
 	int has_time;
 	int32_t cpu;
-	int32_t pid, tid;             /* -1 unless PERF_SAMPLE_TID */
+	int32_t pid, tid;             /* -1 unless PSAMPLE_TID */
 	size_t size;                  /* bytes of trailer */
 };
 
 static void parse_trailer(struct pmc_logw *lw, const unsigned char *body, size_t n,
     struct trailer *t)
 {
-	struct cur c;
-	uint64_t id, st;
+	struct psample_trailer pt;
+	uint64_t id;
 
 	memset(t, 0, sizeof(*t));
 	t->pmc = PMC_ID_INVALID;
@@ -95,40 +95,24 @@ static void parse_trailer(struct pmc_logw *lw, const unsigned char *body, size_t
 	t->pid = t->tid = -1;
 	if (n < 8)
 		return;
+	/* pmc opens its events with PSAMPLE_IDENTIFIER: the id is the
+	 * trailer's last u64 (psample_layout.is_pos 1) */
 	memcpy(&id, body + n - 8, 8);
 	t->ev = pmc__logw_find_event(lw, id);
 	if (!t->ev)
 		return;
 	t->pmc = t->ev->pmc;
-	st = t->ev->layout.sample_type;
-	t->size = 8 * (size_t)__builtin_popcountll(st & TRAILER_BITS);
-	if (t->size > n) {
-		t->size = 0;
+	if (psample__parse_trailer(&t->ev->layout, body, n, PSAMPLE_HOST_BE, &pt) < 0)
 		return;
+	t->size = pt.size;
+	if (pt.has_tid) {
+		t->pid = (int32_t)pt.pid;
+		t->tid = (int32_t)pt.tid;
 	}
-	c.p = body + n - t->size;
-	c.n = t->size;
-	c.off = 0;
-	c.bad = 0;
-	if (st & PERF_SAMPLE_TID) {
-		uint32_t pid, tid;
-		get2x32(&c, &pid, &tid);
-		t->pid = (int32_t)pid;
-		t->tid = (int32_t)tid;
-	}
-	if (st & PERF_SAMPLE_TIME) {
-		t->time = get64(&c);
-		t->has_time = 1;
-	}
-	if (st & PERF_SAMPLE_ID)
-		get64(&c);
-	if (st & PERF_SAMPLE_STREAM_ID)
-		get64(&c);
-	if (st & PERF_SAMPLE_CPU) {
-		uint32_t cpu, res;
-		get2x32(&c, &cpu, &res);
-		t->cpu = (int32_t)cpu;
-	}
+	t->time = pt.time;
+	t->has_time = pt.has_time;
+	if (pt.has_cpu)
+		t->cpu = (int32_t)pt.cpu;
 }
 
 static uint64_t rec_time(struct pmc_logw *lw, const struct trailer *t)
@@ -419,14 +403,14 @@ static void do_sample(struct pmc_logw *lw, const struct perf_event_header *h,
 	/* A user-mode sample means the new image runs: its mappings came.  A
 	 * kernel-mode one can fall inside the exec itself, after its COMM and
 	 * before the kernel maps the image (load_elf_binary). */
-	if (lw->npexec > 0 && user && (ps.present & PERF_SAMPLE_TID))
-		exec_done(lw, (int32_t)ps.pid, (ps.present & PERF_SAMPLE_TIME) ? ps.time : 0);
-	if (ps.present & PERF_SAMPLE_READ)
+	if (lw->npexec > 0 && user && (ps.present & PSAMPLE_TID))
+		exec_done(lw, (int32_t)ps.pid, (ps.present & PSAMPLE_TIME) ? ps.time : 0);
+	if (ps.present & PSAMPLE_READ)
 		nrv = read_values(&ps, ev->layout.read_format, rv);
-	if (ps.present & PERF_SAMPLE_CALLCHAIN)
+	if (ps.present & PSAMPLE_CALLCHAIN)
 		npc = psample__chain(&ps, user, PMC_CC_F_USERSPACE, pcs, flags,
 		    PMC_CALLCHAIN_DEPTH_MAX);
-	time = (ps.present & PERF_SAMPLE_TIME) ? ps.time :
+	time = (ps.present & PSAMPLE_TIME) ? ps.time :
 	    rec_time(lw, &(struct trailer){ .has_time = 0 });
 
 	if (ev->role == PMC_LOGW_CSW_PROBE) {
@@ -434,7 +418,7 @@ static void do_sample(struct pmc_logw *lw, const struct perf_event_header *h,
 			struct logw_event *m;
 			struct logw_csw *e;
 			uint64_t delta;
-			if (!(ev->layout.read_format & PERF_FORMAT_ID) || rv[i].id == id)
+			if (!(ev->layout.read_format & PSAMPLE_FMT_ID) || rv[i].id == id)
 				continue;
 			m = pmc__logw_find_event(lw, rv[i].id);
 			if (!m)
@@ -445,7 +429,7 @@ static void do_sample(struct pmc_logw *lw, const struct perf_event_header *h,
 			delta = rv[i].value >= e->last ? rv[i].value - e->last : rv[i].value;
 			e->last = rv[i].value;
 			if (pmc__logrec_proccsw(&lw->rec, m->pmc, (pid_t)ps.pid, (pid_t)ps.tid,
-			    (ps.present & PERF_SAMPLE_CPU) ? (int)ps.cpu : -1,
+			    (ps.present & PSAMPLE_CPU) ? (int)ps.cpu : -1,
 			    pmc__logw_in_units(lw, m->pmc, delta)) == 0)
 				emit(lw, time);
 		}
@@ -454,7 +438,7 @@ static void do_sample(struct pmc_logw *lw, const struct perf_event_header *h,
 
 	/* (with a call chain, the kernel's chain starts with the sampled pc) */
 	if (npc == 0) {
-		pcs[0] = (ps.present & PERF_SAMPLE_IP) ? ps.ip : 0;
+		pcs[0] = (ps.present & PSAMPLE_IP) ? ps.ip : 0;
 		flags[0] = user ? PMC_CC_F_USERSPACE : 0;
 		npc = 1;
 	}
@@ -464,11 +448,11 @@ static void do_sample(struct pmc_logw *lw, const struct perf_event_header *h,
 	s.tid = (pid_t)ps.tid;
 	s.cpu = ps.cpu;
 	/* a fixed period is not in the sample (pmc__sampling_attr): the PMC's */
-	s.period = (ps.present & PERF_SAMPLE_PERIOD) ? ps.period : ev->period;
+	s.period = (ps.present & PSAMPLE_PERIOD) ? ps.period : ev->period;
 	s.npc = npc;
 	s.pcs = pcs;
 	s.pcflags = flags;
-	if (ps.regs_user.abi != PERF_SAMPLE_REGS_ABI_NONE && ps.regs_user.nr <= 64) {
+	if (ps.regs_user.abi != PSAMPLE_REGS_ABI_NONE && ps.regs_user.nr <= 64) {
 		/* user registers and the stack bytes the kernel really copied */
 		for (uint32_t i = 0; i < ps.regs_user.nr; i++)
 			uregs[i] = psample__u64(&ps, ps.regs_user.regs, i);
@@ -644,7 +628,7 @@ void pmc__logw_translate(struct pmc_logw *lw, const struct perf_event_header *h)
 			break;
 		nrv = read_values(&ps, te->layout.read_format, rv);
 		for (int i = 0; i < nrv; i++) {
-			struct logw_event *e = (te->layout.read_format & PERF_FORMAT_ID) ?
+			struct logw_event *e = (te->layout.read_format & PSAMPLE_FMT_ID) ?
 			    pmc__logw_find_event(lw, rv[i].id) : te;
 			if (!e || e->role != PMC_LOGW_EXIT_READ)
 				continue;

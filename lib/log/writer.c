@@ -430,6 +430,7 @@ int pmc__logw_add_event(struct pmc_logw *lw, uint64_t kernel_id, pmc_id_t pmc,
 	e->kid = kernel_id;
 	e->pmc = pmc;
 	e->layout = *layout;
+	psample__layout_init(&e->layout);   /* the offsets, the trailer */
 	e->role = role;
 	pthread_mutex_unlock(&lw->mu);
 	return 0;

@@ -94,8 +94,9 @@ if rec_pmc; then
   fi
   check_paths "pmc record --call-graph dwarf" "$TMP/pmc_log.folded"
   check_shares "pmc record --call-graph dwarf" "$TMP/pmc_log.folded"
-  "$PMC" report -i "$TMP/w.log" >"$TMP/w.txt" 2>&1
-  check "report header: 'N samples with truncated stacks'" grep -Eq '^# [0-9,]+ samples with truncated stacks' "$TMP/w.txt"
+  # (a report that shows stacks: a flat one unwinds nothing, flat_dwarf.sh)
+  "$PMC" report -g caller -i "$TMP/w.log" >"$TMP/w.txt" 2>&1
+  check "-g report header: 'N samples with truncated stacks'" grep -Eq '^# [0-9,]+ samples with truncated stacks' "$TMP/w.txt"
   "$PMC" dump -i "$TMP/w.log" 2>/dev/null | awk '$3 == "CALLCHAIN"' | head -1 >"$TMP/cc.txt"
   per=$(awk '/CALLCHAIN/ { n++ } END { print n + 0 }' <("$PMC" dump -i "$TMP/w.log" 2>/dev/null))
   bytes=$(stat -c %s "$TMP/w.log")

@@ -249,8 +249,8 @@ rep --sym main --percentage relative >"$TMP/s3.txt"
 check "--percentage relative: of the filtered samples (100%)" grep -Eq '^ +100\.00% .*main$' "$TMP/s3.txt"
 if [ -n "${have_full:-}" ]; then
   for mode in absolute relative; do
-    want=$(perf report -i "$TMP/full.data" --stdio --symbols main --percentage $mode -F overhead,sym \
-      2>/dev/null | awk '!/^#/ && $NF == "main" { print $1; exit }')
+    want=$(perf_oracle perf report -i "$TMP/full.data" --stdio --symbols main --percentage $mode \
+      -F overhead,sym | awk '!/^#/ && $NF == "main" { print $1; exit }')
     got=$("$PMC" report -i "$TMP/full.data" --symbols main --percentage $mode --color never 2>/dev/null |
       awk '$NF == "main" { print $1; exit }')
     check "--symbols main --percentage $mode: perf's share ($got, perf $want)" \

@@ -18,7 +18,7 @@ CMP=$PMC_ROOT/tests/integration/inline_depth.py
 reach() {
   "$PMC" script -i "$1" >"$TMP/$2.script" 2>"$TMP/$2.err" ||
     { fail "$2: pmc script" "$(head -3 "$TMP/$2.err")"; return; }
-  "$PMC" report -i "$1" --stdio >"$TMP/$2.report" 2>/dev/null
+  "$PMC" report -g caller -i "$1" --stdio >"$TMP/$2.report" 2>/dev/null   # unwinds
   read -r got all < <(awk 'BEGIN { RS = "" }
     { user = 0; for (i = 2; i <= NF; i++) if ($i ~ /^[0-9a-f]+$/ && $i !~ /^ffff/) user = 1
       if (!user) next; n++; if ($0 ~ /[\t ](main|_start)\+0x/) ok++ }

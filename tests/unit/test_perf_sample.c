@@ -3,7 +3,10 @@
  * perf_sample.c): every sample_type field in the kernel's order, in both
  * byte orders, every read_format form, and truncated or inconsistent
  * records refused without reading past their end (each cut is copied to a
- * buffer of exactly that size, so ASan sees any over-read).
+ * buffer of exactly that size, so ASan sees any over-read); the layout
+ * worked out once per event (offsets, id positions, the trailer), the
+ * fixed-field decode against the general one, the trailer, the leaf and
+ * the sampled-pc rule.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -318,6 +321,144 @@ static void test_read_formats(void **state)
 	}
 }
 
+/* psample__layout_init: the fixed fields' offsets and perf's id_pos /
+ * is_pos (tools/perf/util/evsel.c __evsel__calc_id_pos / is_pos) for the
+ * layouts that matter, and the trailer's size. */
+static void test_layout(void **state)
+{
+	static const struct {
+		uint64_t st;
+		int o_ip, o_tid, o_time, o_id, o_cpu, o_period, head, fixed, trailer, id_pos, is_pos;
+	} c[] = {
+		/* pmc record -g: IDENTIFIER first */
+		{ PSAMPLE_IDENTIFIER | PSAMPLE_IP | PSAMPLE_TID | PSAMPLE_TIME | PSAMPLE_CPU |
+		  PSAMPLE_PERIOD | PSAMPLE_CALLCHAIN, 8, 16, 24, 0, 32, 40, 48, 1, 32, 0, 1 },
+		/* perf record without IDENTIFIER: ID after IP TID TIME ADDR */
+		{ PSAMPLE_IP | PSAMPLE_TID | PSAMPLE_TIME | PSAMPLE_ADDR | PSAMPLE_ID |
+		  PSAMPLE_STREAM_ID | PSAMPLE_CPU | PSAMPLE_PERIOD, 0, 8, 16, 32, 48, 56, 64, 1,
+		  40, 4, 3 },
+		/* ID, no CPU / STREAM_ID: is_pos 1 */
+		{ PSAMPLE_TID | PSAMPLE_ID, -1, 0, -1, 8, -1, -1, 16, 1, 16, 1, 1 },
+		/* no id at all; READ: not fixed */
+		{ PSAMPLE_IP | PSAMPLE_READ, 0, -1, -1, -1, -1, -1, 8, 0, 0, -1, -1 },
+		/* DWARF: registers and stack after the chain */
+		{ PSAMPLE_IDENTIFIER | PSAMPLE_IP | PSAMPLE_TID | PSAMPLE_CALLCHAIN |
+		  PSAMPLE_REGS_USER | PSAMPLE_STACK_USER, 8, 16, -1, 0, -1, -1, 24, 0, 16, 0, 1 },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct psample_layout l = { .sample_type = c[i].st };
+		psample__layout_init(&l);
+		const int got[] = { l.o_ip, l.o_tid, l.o_time, l.o_id, l.o_cpu, l.o_period, l.head,
+		    l.fixed, l.trailer, l.id_pos, l.is_pos };
+		const int want[] = { c[i].o_ip, c[i].o_tid, c[i].o_time, c[i].o_id, c[i].o_cpu,
+		    c[i].o_period, c[i].head, c[i].fixed, c[i].trailer, c[i].id_pos, c[i].is_pos };
+		assert_memory_equal(got, want, sizeof(want));
+	}
+}
+
+/* The fixed-field decode of an initialised layout gives what the general
+ * one gives (an uninitialised layout takes the general path), and refuses
+ * every cut the general one refuses. */
+static void test_fixed_equals_general(void **state)
+{
+	struct psample_layout lf = { .sample_type = PSAMPLE_IDENTIFIER | PSAMPLE_IP |
+	    PSAMPLE_TID | PSAMPLE_TIME | PSAMPLE_ADDR | PSAMPLE_ID | PSAMPLE_STREAM_ID |
+	    PSAMPLE_CPU | PSAMPLE_PERIOD | PSAMPLE_CALLCHAIN };
+	struct psample_layout lg = lf;
+	(void)state;
+	psample__layout_init(&lf);
+	assert_true(lf.fixed);
+	for (int be = 0; be <= 1; be++) {
+		struct buf b = { .be = be };
+		struct psample x, y;
+		w64(&b, 7); w64(&b, 0x401000); w32(&b, 42); w32(&b, 43); w64(&b, 99);
+		w64(&b, 0xadd); w64(&b, 7); w64(&b, 0x5d); w32(&b, 3); w32(&b, 0x77);
+		w64(&b, 10000);
+		w64(&b, 2); w64(&b, PSAMPLE_CONTEXT_USER); w64(&b, 0x401000);
+		size_t full = b.n;
+		for (size_t n = 0; n <= full; n++) {
+			unsigned char *cut = malloc(n ? n : 1);
+			memcpy(cut, b.b, n);
+			int rf = psample__parse(&x, &lf, cut, n, be);
+			int rg = psample__parse(&y, &lg, cut, n, be);
+			assert_int_equal(rf, rg);
+			if (rf == 0) {
+				assert_memory_equal(&x, &y, sizeof(x));
+				assert_int_equal(x.cpu_res, 0x77);
+				assert_int_equal(x.stream_id, 0x5d);
+			}
+			free(cut);
+		}
+	}
+}
+
+/* The trailer of another record: from its end, in the kernel's order;
+ * a body shorter than the trailer is refused. */
+static void test_trailer(void **state)
+{
+	struct psample_layout l = { .sample_type = PSAMPLE_IDENTIFIER | PSAMPLE_IP |
+	    PSAMPLE_TID | PSAMPLE_TIME | PSAMPLE_ID | PSAMPLE_STREAM_ID | PSAMPLE_CPU |
+	    PSAMPLE_PERIOD };
+	(void)state;
+	psample__layout_init(&l);
+	for (int be = 0; be <= 1; be++) {
+		struct buf b = { .be = be };
+		struct psample_trailer t;
+		w64(&b, 0x1111); w64(&b, 0x2222);                /* the record's own fields */
+		w32(&b, 42); w32(&b, 43); w64(&b, 555); w64(&b, 9); w64(&b, 0x5d);
+		w32(&b, 3); w32(&b, 0); w64(&b, 9);
+		assert_int_equal(psample__parse_trailer(&l, b.b, b.n, be, &t), 0);
+		assert_int_equal(t.size, 48);
+		const uint64_t got[] = { t.pid, t.tid, t.time, t.id, t.cpu, (uint64_t)t.has_tid,
+		    (uint64_t)t.has_time, (uint64_t)t.has_id, (uint64_t)t.has_cpu };
+		const uint64_t want[] = { 42, 43, 555, 9, 3, 1, 1, 1, 1 };
+		assert_memory_equal(got, want, sizeof(want));
+		assert_int_equal(psample__parse_trailer(&l, b.b + 16, 40, be, &t), -1);
+		assert_int_equal(t.has_time, 0);
+	}
+}
+
+/* The sampled-pc rule and the leaf: a chain that starts with the sampled pc
+ * (after markers) takes the chain's context; one that does not keeps the
+ * header's and the pc goes first; without IP the chain's first pc. */
+static void test_leaf_rule(void **state)
+{
+	struct buf b = { .be = 0 };
+	struct psample_fixed f = { 0 };
+	struct psample_layout ip = { .sample_type = PSAMPLE_IP | PSAMPLE_CALLCHAIN };
+	struct psample_layout noip = { .sample_type = PSAMPLE_CALLCHAIN };
+	int user;
+	(void)state;
+	psample__layout_init(&ip);
+	psample__layout_init(&noip);
+	w64(&b, PSAMPLE_CONTEXT_KERNEL); w64(&b, 0xffffffff81000010ull);
+	w64(&b, PSAMPLE_CONTEXT_USER); w64(&b, 0x401000);
+	f.chain = b.b;
+	f.chain_nr = 4;
+	f.ip = 0xffffffff81000010ull;
+	user = 1;
+	assert_true(psample__chain_has_ip(f.chain, f.chain_nr, 0, f.ip, &user));
+	assert_int_equal(user, 0);
+	user = 1;
+	assert_int_equal(psample__leaf(&ip, &f, 0, &user), f.ip);
+	assert_int_equal(user, 0);                  /* the chain's context */
+	f.ip = 0x401234;                            /* not the chain's first pc */
+	user = 1;
+	assert_false(psample__chain_has_ip(f.chain, f.chain_nr, 0, f.ip, &user));
+	user = 1;
+	assert_int_equal(psample__leaf(&ip, &f, 0, &user), 0x401234);
+	assert_int_equal(user, 1);                  /* the header's */
+	user = 1;
+	assert_int_equal(psample__leaf(&noip, &f, 0, &user), 0xffffffff81000010ull);
+	assert_int_equal(user, 0);
+	f.chain_nr = 1;                             /* markers only */
+	user = 1;
+	assert_int_equal(psample__leaf(&noip, &f, 0, &user), 0);
+	assert_int_equal(user, 1);
+	assert_false(psample__chain_has_ip(f.chain, 0, 0, 0, &user));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +469,10 @@ int main(void)
 		cmocka_unit_test(test_inconsistent),
 		cmocka_unit_test(test_read_formats),
 		cmocka_unit_test(test_chain_context),
+		cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_fixed_equals_general),
+		cmocka_unit_test(test_trailer),
+		cmocka_unit_test(test_leaf_rule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

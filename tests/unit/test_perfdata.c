@@ -33,7 +33,7 @@ static void check_every_type(unsigned char *b, size_t len, int pipe)
 	assert_int_equal(perfdata__attr(pd, 0)->period, 4000);
 	assert_true(perfdata__attr(pd, 0)->flags & PD_ATTR_EXCLUDE_KERNEL);
 	assert_false(perfdata__attr(pd, 0)->flags & PD_ATTR_EXCLUDE_USER);
-	assert_int_equal(perfdata__attr(pd, 0)->branch_sample_type, PD_BRANCH_HW_INDEX);
+	assert_int_equal(perfdata__attr(pd, 0)->branch_sample_type, PSAMPLE_BRANCH_HW_INDEX);
 	assert_int_equal(perfdata__attr(pd, 1)->period, 100003);
 	assert_string_equal(perfdata__hostname(pd), "testhost");
 	assert_string_equal(perfdata__osrelease(pd), "6.1.0-test");

@@ -21,13 +21,13 @@
 #define ID_N 0xF3                    /* no IP, TIME, PERIOD, CPU */
 #define ID_R 0xF4                    /* user registers: stays an event */
 #define ID_F2 0xF5                   /* F's layout, another event (an attr added later) */
-#define ST_F (PD_S_IDENTIFIER | PD_S_IP | PD_S_TID | PD_S_TIME | PD_S_CPU | PD_S_PERIOD | \
-	PD_S_CALLCHAIN)
-#define ST_G (PD_S_IDENTIFIER | PD_S_IP | PD_S_TID | PD_S_TIME | PD_S_READ | PD_S_CALLCHAIN | \
-	PD_S_RAW)
-#define ST_N (PD_S_IDENTIFIER | PD_S_TID | PD_S_CALLCHAIN)
-#define ST_R (PD_S_IDENTIFIER | PD_S_IP | PD_S_TID | PD_S_TIME | PD_S_CALLCHAIN | \
-	PD_S_REGS_USER | PD_S_STACK_USER)
+#define ST_F (PSAMPLE_IDENTIFIER | PSAMPLE_IP | PSAMPLE_TID | PSAMPLE_TIME | PSAMPLE_CPU | PSAMPLE_PERIOD | \
+	PSAMPLE_CALLCHAIN)
+#define ST_G (PSAMPLE_IDENTIFIER | PSAMPLE_IP | PSAMPLE_TID | PSAMPLE_TIME | PSAMPLE_READ | PSAMPLE_CALLCHAIN | \
+	PSAMPLE_RAW)
+#define ST_N (PSAMPLE_IDENTIFIER | PSAMPLE_TID | PSAMPLE_CALLCHAIN)
+#define ST_R (PSAMPLE_IDENTIFIER | PSAMPLE_IP | PSAMPLE_TID | PSAMPLE_TIME | PSAMPLE_CALLCHAIN | \
+	PSAMPLE_REGS_USER | PSAMPLE_STACK_USER)
 #define K1 0xffffffff81001000ULL
 #define K2 0xffffffff81002000ULL
 #define U1 0x401000ULL
@@ -626,7 +626,7 @@ static void test_unordered_big(void **state)
  * newest record is a sample at 100, so round 2's end releases the COMMs
  * at 50 and 60, and the one at 55 of round 3 comes after them (were the
  * end 50, it would come before the one at 60), then the sample with user
- * registers at 57 (an event, not the sink's). */
+ * registers at 57 (an event, not the sink's: whole chains are asked for). */
 static void test_unordered_round_end(void **state)
 {
 	struct pb p = { .be = 0 };
@@ -648,7 +648,7 @@ static void test_unordered_round_end(void **state)
 	comm(&p, 55);
 	sample(&p, ID_R, PD_MISC_USER, U1, 320, 57, NULL, 0, 0);   /* an event */
 	read_all(p.b, p.len, 0, &ev, &st);
-	read_all(p.b, p.len, H_LEAF | H_UNORD, &un, &st);
+	read_all(p.b, p.len, H_SINK | H_UNORD, &un, &st);
 	for (size_t i = 0, j = 0; i < ev.n; i++) {
 		if (ev.v[i].type == PMCLOG_TYPE_CALLCHAIN && ev.v[i].tid != 320)
 			continue;
@@ -676,8 +676,9 @@ static void test_unordered_round_end(void **state)
 /* With perfdata__set_sample_leaf, what the sink gets is each sample's whole
  * chain cut to its first pc: the same pc and flag (also where the chain
  * is only zeros, or starts with a 0 followed by pcs), hashed as a one-pc
- * stack, every other field the same; the sample with user registers still
- * comes whole as an event.  In both byte orders. */
+ * stack, every other field the same; the sample with user registers too
+ * (a leaf needs no unwinding: its sampled pc, its stack unread).  In both
+ * byte orders. */
 static void test_direct_leaf(void **state)
 {
 	(void)state;
@@ -696,17 +697,16 @@ static void test_direct_leaf(void **state)
 			if (x->type != PMCLOG_TYPE_CALLCHAIN)
 				continue;
 			same_context(x, y);
-			if (!y->from_sink) {          /* user registers: whole, for the unwinder */
-				assert_int_equal(y->npc, x->npc);
-				assert_memory_equal(y->pcs, x->pcs, x->npc * sizeof(uint64_t));
-				continue;
-			}
+			assert_true(y->from_sink);    /* user registers too: no unwinding */
 			nsink++;
 			deeper += x->npc > 1;
 			same_leaf(x, y);
 		}
-		assert_int_equal(nsink, 14);
+		assert_int_equal(nsink, 15);
 		assert_true(deeper >= 8);          /* the cut was made: most chains are longer */
+		/* the DWARF sample's stack: read by the event path, not for a leaf */
+		assert_true(se.ustack_bytes > 0);
+		assert_int_equal(sl.ustack_bytes, 0);
 		assert_int_equal(sl.samples, se.samples);
 		assert_int_equal(sl.bad_samples, se.bad_samples);
 		assert_int_equal(sl.unknown_id, se.unknown_id);

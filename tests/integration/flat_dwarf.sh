@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# A flat report of a DWARF recording (issue 26 item 1): a pmc log of
+# `pmc record --call-graph dwarf` and perf.data of `perf record --call-graph
+# dwarf`.  A flat report shows each sample's pc only, so it unwinds nothing
+# (its JSON says 0 unwound samples, its text has no "unwound from DWARF"
+# line) and its rows are those of the report that unwinds every stack (-g:
+# the same rows, with call graphs).  The workload runs beside more than 32
+# short processes, all with user stacks, so that the unwinder's table of
+# address spaces grows while the first one's libdwfl state is in use (a -g
+# report of a `record -a` recording crashed there before each space was
+# allocated alone; this workload does not always hit it).
+source "$(dirname "$0")/lib.sh"
+D=$PMC_ROOT/tests/helpers/dwarf
+CC=${CC:-cc}
+
+W=$TMP/w
+mkdir -p "$W"
+if ! "$CC" -O2 -fomit-frame-pointer -g -fPIC -shared -o "$W/libdw_work.so" "$D/libdw_work.c" 2>"$TMP/cc.err" ||
+   ! "$CC" -O2 -fomit-frame-pointer -g -o "$W/dwarf_work" "$D/dwarf_work.c" -L"$W" -ldw_work \
+       -Wl,-rpath,"$W" -lpthread 2>>"$TMP/cc.err"; then
+  skip "DWARF workload" "cannot build it with $CC: $(head -1 "$TMP/cc.err")"; done_testing; exit
+fi
+cat >"$W/run.sh" <<EOF
+"$W/dwarf_work" 4 &
+for i in \$(seq 40); do awk 'BEGIN { for (i = 0; i < 100000; i++) s += i }'; done
+wait
+EOF
+
+# rows: the JSON without what only unwinding fills (the unwinding counts,
+# the call graphs); the text's rows (the lines with a percentage first)
+json_rows() {
+  python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ("unwound_samples", "truncated_stacks"):
+    d.pop(k)
+for e in d["events"]:
+    e.pop("callgraph", None)
+print(json.dumps(d, sort_keys=True))' "$1"
+}
+text_rows() { grep -E '^ +[0-9.]+% ' "$1"; }
+
+flat_vs_unwound() {   # NAME FILE
+  local n=$1 f=$2
+  if ! "$PMC" report -i "$f" --format json >"$TMP/$n.flat.json" 2>"$TMP/$n.err" ||
+     ! "$PMC" report -i "$f" >"$TMP/$n.flat.txt" 2>>"$TMP/$n.err"; then
+    fail "$n: flat report" "$(head -3 "$TMP/$n.err")"; return
+  fi
+  if ! "$PMC" report -i "$f" -g caller --format json >"$TMP/$n.g.json" 2>"$TMP/$n.err" ||
+     ! "$PMC" report -i "$f" -g caller >"$TMP/$n.g.txt" 2>>"$TMP/$n.err"; then
+    fail "$n: -g report (unwinding more than 32 processes)" "$(head -3 "$TMP/$n.err")"; return
+  fi
+  ok "$n: flat and -g reports"
+  local unw
+  unw=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["unwound_samples"], d["truncated_stacks"])' "$TMP/$n.flat.json")
+  check "$n: the flat report unwinds nothing (unwound, truncated: $unw)" [ "$unw" = "0 0" ]
+  unw=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["unwound_samples"])' "$TMP/$n.g.json")
+  check "$n: the -g report unwinds ($unw samples)" [ "$unw" -gt 0 ]
+  check "$n: the flat text says nothing of unwinding" \
+      bash -c "! grep -q 'unwound from DWARF' '$TMP/$n.flat.txt'"
+  json_rows "$TMP/$n.flat.json" >"$TMP/$n.flat.rows"
+  json_rows "$TMP/$n.g.json" >"$TMP/$n.g.rows"
+  check "$n: JSON rows byte-identical to the unwinding report's" cmp -s "$TMP/$n.flat.rows" "$TMP/$n.g.rows"
+  text_rows "$TMP/$n.flat.txt" >"$TMP/$n.flat.trows"
+  text_rows "$TMP/$n.g.txt" >"$TMP/$n.g.trows"
+  if [ -s "$TMP/$n.flat.trows" ] && cmp -s "$TMP/$n.flat.trows" "$TMP/$n.g.trows"; then
+    ok "$n: text rows byte-identical to the unwinding report's ($(wc -l <"$TMP/$n.flat.trows") rows)"
+  else
+    fail "$n: text rows" "$(diff "$TMP/$n.flat.trows" "$TMP/$n.g.trows" | head -5)"
+  fi
+}
+
+if "$PMC" record -q --call-graph dwarf -F 2000 -o "$TMP/dw.log" -- sh "$W/run.sh" \
+    >/dev/null 2>"$TMP/rec.err"; then
+  flat_vs_unwound "pmc log" "$TMP/dw.log"
+else
+  fail "pmc record --call-graph dwarf" "$(head -3 "$TMP/rec.err")"
+fi
+
+if ! command -v perf >/dev/null; then
+  skip "perf.data of perf record --call-graph dwarf" "perf is not installed"
+elif perf_record dw --call-graph dwarf -F 2000 -- sh "$W/run.sh"; then
+  flat_vs_unwound "perf.data" "$TMP/dw.data"
+else
+  skip "perf.data of perf record --call-graph dwarf" "perf record failed: $(head -1 "$TMP/dw.err")"
+fi
+done_testing
