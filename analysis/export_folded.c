@@ -2,7 +2,9 @@
  * export_folded.c — FlameGraph's folded stacks ("comm;outer;...;leaf N"),
  * one line per distinct stack, N in samples (in ns for the off-CPU and
  * wall-clock events, analysis/offcpu.h); what flamegraph.pl,
- * inferno and speedscope read.  Frames with semicolons have them replaced.
+ * inferno and speedscope read.  Frames with semicolons have them replaced;
+ * an unresolved frame is "[unknown]", as stackcollapse-perf.pl folds perf
+ * script's.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -35,7 +37,8 @@ static void walk(FILE *f, struct profile *p, const struct ctree *t, uint32_t i, 
 		const struct tnode *n = &t->n[path[k]];
 		if (k)
 			putc(';', f);
-		name(f, n->func == UINT32_MAX ? (n->comm ? n->comm : "?") : p->f[n->func].name);
+		name(f, n->func == UINT32_MAX ? (n->comm ? n->comm : "?") :
+		    report__frame_name(p, n->func));
 	}
 	fprintf(f, " %" PRIu64 "\n", own);
 }

@@ -34,6 +34,33 @@ head -c 10 "$TMP/w.log" >"$TMP/tiny.log"
 "$PMC" script -i "$TMP/tiny.log" >/dev/null 2>"$TMP/e"; rc=$?
 check "10-byte log: exit 1 with a message" [ $rc -eq 1 ] && [ -s "$TMP/e" ]
 
+# a lone unresolved frame: a stripped library's static function under its
+# exported caller: stackcollapse-perf.pl folds perf script's "[unknown]" for
+# it, and so does the folded export (it printed the address, 0x0000...)
+cat >"$TMP/lib.c" <<'EOF2'
+volatile unsigned long sink;
+static __attribute__((noinline)) void inner(unsigned long n)
+{ for (unsigned long i = 0; i < n; i++) sink += i; }
+void lib_spin(unsigned long n) { inner(n); sink++; }
+EOF2
+cat >"$TMP/main.c" <<'EOF2'
+#include <stdlib.h>
+void lib_spin(unsigned long n);
+int main(int c, char **v) { lib_spin(c > 1 ? strtoul(v[1], 0, 10) : 200000000ul); return 0; }
+EOF2
+if cc -O0 -fPIC -shared -fno-omit-frame-pointer -o "$TMP/libspin.so" "$TMP/lib.c" &&
+   strip "$TMP/libspin.so" && cc -O0 -fno-omit-frame-pointer -o "$TMP/lonely" "$TMP/main.c" \
+     -L"$TMP" -lspin -Wl,-rpath,"$TMP"; then
+  "$PMC" record -g -e cpu-clock:u -F 2000 -o "$TMP/lone.log" -- "$TMP/lonely" >/dev/null 2>&1
+  "$PMC" report -i "$TMP/lone.log" -F folded >"$TMP/lone.folded" 2>/dev/null
+  "$PMC" script -i "$TMP/lone.log" --no-inline | awk -f "$FOLD" >"$TMP/lone.sc"
+  main_unknown=$(grep -c ';lib_spin;\[unknown\] ' "$TMP/lone.folded")
+  if [ "$main_unknown" -gt 0 ] && ! grep -q ';0x[0-9a-f]*[ ;]' "$TMP/lone.folded" &&
+     grep -q ';lib_spin;\[unknown\] ' "$TMP/lone.sc"; then
+    ok "a stripped library's lone frame folds as [unknown], as stackcollapse of script"
+  else fail "a stripped library's lone frame folds as [unknown]" "$(grep -m2 lib_spin "$TMP/lone.folded")"; fi
+else skip "a stripped library's lone frame" "cannot build the workload"; fi
+
 # --- a pmc log ----------------------------------------------------------------
 "$PMC" record -g -e cpu-clock:u -F 4000 -o "$TMP/g.log" -- "$H/deepcall" >/dev/null 2>&1
 "$PMC" script -i "$TMP/g.log" >"$TMP/g.txt" 2>"$TMP/e"; rc=$?
