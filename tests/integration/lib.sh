@@ -62,3 +62,14 @@ served_port() {
   done
   sed -n 's|.*serving http://127.0.0.1:\([0-9]*\)/metrics.*|\1|p' "$1"
 }
+
+# build_dwarf_work DIR: tests/helpers/dwarf's workload (dwarf_work and its
+# libdw_work.so, no frame pointers, -g) into DIR with $CC (or cc); on
+# failure the compiler's first line is in $TMP/cc.err and it returns 1
+build_dwarf_work() {
+  local d=$PMC_ROOT/tests/helpers/dwarf cc=${CC:-cc}
+  mkdir -p "$1"
+  "$cc" -O2 -fomit-frame-pointer -g -fPIC -shared -o "$1/libdw_work.so" "$d/libdw_work.c" 2>"$TMP/cc.err" &&
+    "$cc" -O2 -fomit-frame-pointer -g -o "$1/dwarf_work" "$d/dwarf_work.c" -L"$1" -ldw_work \
+      -Wl,-rpath,"$1" -lpthread 2>>"$TMP/cc.err"
+}

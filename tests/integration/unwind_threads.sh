@@ -28,11 +28,8 @@ check "script --threads 0: usage error" [ $rc -eq 2 ]
 
 # --- recordings ------------------------------------------------------------------
 W=$TMP/w
-mkdir -p "$W"
-if ! "$CC" -O2 -fomit-frame-pointer -g -fPIC -shared -o "$W/libdw_work.so" "$D/libdw_work.c" 2>"$TMP/cc.err" ||
-   ! "$CC" -O2 -fomit-frame-pointer -g -o "$W/dwarf_work" "$D/dwarf_work.c" -L"$W" -ldw_work \
-       -Wl,-rpath,"$W" -lpthread 2>>"$TMP/cc.err"; then
-  skip "DWARF workload" "cannot build it with $CC: $(head -1 "$TMP/cc.err")"; done_testing; exit
+if ! build_dwarf_work "$W"; then
+  skip "DWARF workload" "cannot build it with ${CC:-cc}: $(head -1 "$TMP/cc.err")"; done_testing; exit
 fi
 # fp: the same sources with frame pointers
 mkdir -p "$W/fp"
