@@ -159,12 +159,14 @@ if built pmcstat usr.sbin/pmcstat -I"$S/lib/libpmcstat" $LPS; then
   if near "$t" "${m:-0}"; then ok "pmcstat -t PID -p: $t ticks, pmc stat -p of the same process ${m} ms"
   else fail "pmcstat -t PID counts the attached process as pmc stat -p" "ticks=$t pmc stat=${m:-?}: $(cat "$TMP/t.out" "$TMP/t.pmc")"; fi
 
-  # -w: a line per interval, incremental (the default) or cumulative (-C)
-  "$P" -o "$TMP/w.cnt" -w 0.2 -p SOFT-CLOCK.HARD "$B/spin" $N >"$TMP/w.out" 2>&1
+  # -w: a line per interval, incremental (the default) or cumulative (-C);
+  # four spins (about 0.7 s on a quiet machine), so that 0.2 s intervals are
+  # several whatever the load
+  "$P" -o "$TMP/w.cnt" -w 0.2 -p SOFT-CLOCK.HARD "$B/spin" $((N * 4)) >"$TMP/w.out" 2>&1
   t=$(sumcounts "$TMP/w.cnt"); m=$(cpums "$TMP/w.out"); l=$(awk '$1 ~ /^[0-9]+$/' "$TMP/w.cnt" | wc -l)
   if [ "$l" -ge 2 ] && near "$t" "$m"; then ok "pmcstat -w 0.2: $l intervals summing to $t ticks for $m ms"
   else fail "pmcstat -w prints interval counts summing to the total" "lines=$l sum=$t cpu_ms=$m: $(cat "$TMP/w.cnt")"; fi
-  "$P" -o "$TMP/c.cnt" -C -w 0.2 -p SOFT-CLOCK.HARD "$B/spin" $N >"$TMP/c.out" 2>&1
+  "$P" -o "$TMP/c.cnt" -C -w 0.2 -p SOFT-CLOCK.HARD "$B/spin" $((N * 4)) >"$TMP/c.out" 2>&1
   t=$(lastcount "$TMP/c.cnt"); m=$(cpums "$TMP/c.out")
   mono=$(awk '$1 ~ /^[0-9]+$/ { if ($1 < p) bad = 1; p = $1 } END { print bad + 0 }' "$TMP/c.cnt")
   if [ "$mono" = 0 ] && near "$t" "$m"; then ok "pmcstat -C -w: cumulative lines ending at $t ticks for $m ms"
@@ -213,10 +215,12 @@ PY
   if [ "$tot" -gt 50 ] && awk -v a="$named" -v t="$tot" 'BEGIN { exit !(a >= 0.95 * t) }'; then
     ok "pmcstat -P -O, -R -m names $named of $tot samples of a PIE program (>= 95 %)"
   else fail "pmcstat -R -m names >= 95 % of a PIE program's samples" "$named of $tot"; fi
-  # samples: one per 100 us of CPU time
+  # samples: one per 100 us of CPU time; those counted are spin's own
+  # user-mode ones, so its time in the kernel and in libc (more of it on a
+  # loaded machine: 7.5 % once) is allowed for: within 10 %
   m=$(cpums "$TMP/P.err")
   exp=$(awk -v m="$m" 'BEGIN { print int(m * 10) }')
-  if awk -v a="$tot" -v e="$exp" 'BEGIN { d = a - e; if (d < 0) d = -d; exit !(e > 0 && d <= 3 * sqrt(e) + 0.02 * e + 3) }'; then
+  if awk -v a="$tot" -v e="$exp" 'BEGIN { d = a - e; if (d < 0) d = -d; exit !(e > 0 && d <= 3 * sqrt(e) + 0.10 * e + 3) }'; then
     ok "pmcstat -n 100000 -P cpu-clock: $tot samples for $m ms (expected $exp)"
   else fail "pmcstat -P -n: one sample per n profclock ticks" "samples=$tot expected=$exp cpu_ms=$m"; fi
   "$P" -R "$TMP/s.log" -G "$TMP/g.txt" >/dev/null 2>&1
