@@ -111,9 +111,17 @@ N=300000000
 
 # ---- pmccontrol ------------------------------------------------------------
 if built pmccontrol usr.sbin/pmccontrol; then
-  out=$("$B/pmccontrol" -L 2>&1)
-  echo "$out" | grep -q SOFT
-  check "pmccontrol -L lists the SOFT class" test $? = 0
+  # -l: every CPU's rows with their class (16 SOFT rows each, hwpmc's
+  # SOFT class size); -L on x86 prints the PMU's event table
+  # (pmc_pmu_print_counters): nothing where there is no hardware PMU
+  "$B/pmccontrol" -l >"$TMP/pcl.out" 2>&1; rc=$?
+  ncpu_l=$(grep -c '^#CPU' "$TMP/pcl.out")
+  nsoft=$(awk '$3 == "SOFT"' "$TMP/pcl.out" | wc -l)
+  if [ $rc -eq 0 ] && [ "$ncpu_l" = "$(getconf _NPROCESSORS_ONLN)" ] && [ "$nsoft" = $((ncpu_l * 16)) ]; then
+    ok "pmccontrol -l: $ncpu_l CPUs, 16 SOFT rows each"
+  else fail "pmccontrol -l lists every CPU's rows" "exit $rc, $ncpu_l CPUs, $nsoft SOFT rows: $(head -5 "$TMP/pcl.out")"; fi
+  "$B/pmccontrol" -L >/dev/null 2>"$TMP/pcL.err"; rc=$?
+  check "pmccontrol -L: exit 0" [ $rc -eq 0 ]
 fi
 
 # ---- pmcstat + libpmcstat ----------------------------------------------------
