@@ -86,8 +86,9 @@ check "a flame graph's off-CPU frames: wait_for_io;clock_nanosleep..." test $? =
 
 # --- perf.data: perf record -e cs -c 1 --switch-events reads the same way ---------
 if command -v perf >/dev/null 2>&1; then
-  perf record -q -e cs -c 1 --call-graph dwarf --switch-events -o "$TMP/perf.data" \
-      -- "$OFF" 100 >/dev/null 2>"$TMP/perf.err"
+  # perf_record: perf 6.1 aborts now and then (a cut perf.data lost the
+  # user frames once), so an abort is recorded again
+  perf_record perf -e cs -c 1 --call-graph dwarf --switch-events -- "$OFF" 100
   ptotal=$(sed -n 's/.*total_ns \([0-9]*\).*/\1/p' "$TMP/perf.err")
   "$PMC" report -i "$TMP/perf.data" --children -s sym -F json >"$TMP/perf.json" 2>/dev/null
   if python3 - "$TMP/perf.json" "${ptotal:-0}" <<'PY'
