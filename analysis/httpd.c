@@ -537,8 +537,9 @@ static void accept_all(struct httpd *h)
 
 int httpd__serve(struct httpd *h, int timeout_ms, httpd_handler handler, void *arg)
 {
-	struct pollfd pf[HTTPD_MAX_CLIENTS + 1];
-	int map[HTTPD_MAX_CLIENTS + 1], n = 0, busy = 0;
+	/* every client, the listening socket and the wake-up eventfd */
+	struct pollfd pf[HTTPD_MAX_CLIENTS + 2];
+	int map[HTTPD_MAX_CLIENTS + 2], n = 0, busy = 0;
 	uint64_t t = now_ms();
 
 	for (int i = 0; i < HTTPD_MAX_CLIENTS; i++) {

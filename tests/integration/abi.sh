@@ -84,9 +84,16 @@ int main(void)
 	return 0;
 }
 C
-if "$CC" -I"$PMC_ROOT/include" "$TMP/v.c" -o "$TMP/v" -L"$B" -lpmc -Wl,-rpath,"$B" 2>"$TMP/cc.err"; then
+# a sanitized libpmc.so needs the ASan runtime first: the program is built
+# with the same flags (as install.sh and freebsd_compat.sh do)
+SAN=""
+if [ "$PMC_BUILD" = build-asan ] || [ -n "${PMC_SANITIZED:-}" ]; then
+  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer"
+fi
+# $SAN is a list of flags: split on purpose
+if "$CC" $SAN -I"$PMC_ROOT/include" "$TMP/v.c" -o "$TMP/v" -L"$B" -lpmc -Wl,-rpath,"$B" 2>"$TMP/cc.err"; then
   read -r run built dotted <<<"$("$TMP/v")"
-  check "pmc_libversion() is the headers' LIBPMC_VERSION ($dotted)" test "$run" = "$built"
+  check "pmc_libversion() is the headers' LIBPMC_VERSION ($dotted)" test -n "$run" -a "$run" = "$built"
   so=$(readlink "$B/libpmc.so")
   check "the library file carries the same version ($so)" test "$so" = "libpmc.so.$dotted"
 else
