@@ -44,7 +44,7 @@ CFLAGS   ?= -O2 -g
 ALLCFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -fno-omit-frame-pointer -D_GNU_SOURCE \
             -DPMC_VERSION_STRING=\"$(VERSION)\" -Iinclude $(LAYER_INC) -I/usr/include/capstone
 # libpfm4 and capstone are not linked: lib/event/event_pfm.c and
-# analysis/annotate.c open them on first use (lib/common/dynlib.h), because
+# analysis/report/annotate.c open them on first use (lib/common/dynlib.h), because
 # the loader's relocation of their tables (41 000 and 75 000 entries) was
 # most of every pmc command's start-up; their -dev packages give the headers.
 LDLIBS_LIB := -lzstd -lpthread -lm
@@ -87,20 +87,45 @@ SEES_core    := core event log ring backend common
 # library); lib/common's stateless helpers are compiled into it too.
 SEES_analysis:= common
 LIB_LAYERS   := common backend ring event log core
-LAYERS       := $(LIB_LAYERS) analysis
 
+# analysis/ is in rooms, one folder per stage (docs/architecture.md "The
+# rooms of analysis/").  ROOM_x lists the rooms a file of room x may
+# include from, itself first, the closure of what their headers include;
+# every room also sees lib/common and include/.  $(B)/inc/room-x/ holds
+# one symlink per entry and room x is compiled with -I$(B)/inc/room-x
+# only; scripts/check-layers.py reads this table too.
+ROOM_util    := util
+ROOM_pprof   := pprof
+ROOM_stat    := stat util
+ROOM_perfdata:= perfdata util
+ROOM_input   := input perfdata util
+ROOM_symbols := symbols util
+ROOM_profile := profile input perfdata symbols util
+ROOM_convert := convert perfdata symbols util
+ROOM_report  := report profile input perfdata symbols util
+ROOM_export  := export report profile input perfdata symbols util pprof
+ROOM_live    := live report profile input perfdata symbols util
+ROOM_serve   := serve export report profile input perfdata symbols util pprof
+ROOMS        := util pprof stat perfdata input symbols profile convert report export live serve
+
+$(B)/inc/room-%/.view: Makefile
+	@rm -rf $(dir $@); mkdir -p $(dir $@)
+	@for d in $(ROOM_$*); do ln -s $(CURDIR)/analysis/$$d $(dir $@)$$d; done
+	@for d in $(SEES_analysis); do ln -s $(CURDIR)/lib/$$d $(dir $@)$$d; done
+	@touch $@
 $(B)/inc/%/.view: Makefile
 	@rm -rf $(dir $@); mkdir -p $(dir $@)
 	@for d in $(SEES_$*); do ln -s $(CURDIR)/lib/$$d $(dir $@)$$d; done
 	@touch $@
 VIEW = $(B)/inc/$(1)/.view
-.PRECIOUS: $(B)/inc/%/.view
+.PRECIOUS: $(B)/inc/%/.view $(B)/inc/room-%/.view
 
-VIEWS = $(foreach l,$(LAYERS),$(call VIEW,$(l)))
+VIEWS = $(foreach l,$(LIB_LAYERS),$(call VIEW,$(l))) $(foreach r,$(ROOMS),$(call VIEW,room-$(r)))
 
 $(foreach l,$(LIB_LAYERS),\
   $(eval $(B)/pic/lib/$(l)/%.o $(B)/obj/lib/$(l)/%.o: LAYER_INC := -I$(B)/inc/$(l)))
-$(B)/obj/analysis/%.o: LAYER_INC := -Ianalysis -I$(B)/inc/analysis
+$(foreach r,$(ROOMS),\
+  $(eval $(B)/obj/analysis/$(r)/%.o: LAYER_INC := -I$(B)/inc/room-$(r)))
 $(B)/obj/tools/%.o: LAYER_INC := -Ianalysis
 # Tests reach into every layer on purpose (unit tests of internals).
 $(B)/tests/% $(B)/fuzz-replay/% $(B)/fuzz_%: LAYER_INC := -Ilib -Ianalysis -Itests

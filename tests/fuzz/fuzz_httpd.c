@@ -1,8 +1,8 @@
 /*
  * fuzz_httpd.c — libFuzzer harness for what a network client hands
- * `pmc exporter`: an HTTP request head (analysis/httpd.c's
+ * `pmc exporter`: an HTTP request head (analysis/serve/httpd.c's
  * httpd__parse_head, bounded as the server bounds it), the Accept
- * header's content negotiation (analysis/exporter.c) and the query's
+ * header's content negotiation (analysis/serve/exporter.c) and the query's
  * parameters (httpd__query: /debug/pprof/profile's seconds and hz).  Built by `make fuzz`
  * (docs/fuzzing.md); replayed by the normal suite.
  */
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exporter.h"
-#include "httpd.h"
+#include "serve/exporter.h"
+#include "serve/httpd.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

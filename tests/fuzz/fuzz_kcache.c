@@ -1,11 +1,11 @@
 /*
  * fuzz_kcache.c — libFuzzer harness for the kernel-symbol cache loader
- * (analysis/kcache.c: kcache__parse, the validation every cache file goes
- * through before one of its bytes is used).  Links analysis/kcache.c alone
+ * (analysis/symbols/kcache.c: kcache__parse, the validation every cache file goes
+ * through before one of its bytes is used).  Links analysis/symbols/kcache.c alone
  * (it needs only libc):
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
- *       -Ianalysis tests/fuzz/fuzz_kcache.c analysis/kcache.c -o build/fuzz_kcache
+ *       -Ianalysis tests/fuzz/fuzz_kcache.c analysis/symbols/kcache.c -o build/fuzz_kcache
  *   mkdir -p build/fuzz-kcache && build/fuzz_kcache build/fuzz-kcache
  *
  * The key is taken from the input's own header, so the fuzzer gets past
@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kcache.h"
+#include "symbols/kcache.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

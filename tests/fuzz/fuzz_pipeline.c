@@ -1,7 +1,7 @@
 /*
  * fuzz_pipeline.c — libFuzzer harness for the whole analysis pipeline: the
  * input (a pmc log or a perf.data, chosen by its magic as `pmc report`
- * chooses) is loaded into a profile (analysis/input.c, profile.c), symbols
+ * chooses) is loaded into a profile (analysis/input/input.c, profile.c), symbols
  * resolved (no kallsyms, no perf maps: only what the input names), then the
  * text report (flat, --children, -g caller and callee with a depth and a
  * threshold, --sort with srcline), JSON, every exporter and pmc script's
@@ -22,9 +22,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "profile.h"
-#include "report.h"
-#include "script.h"
+#include "profile/profile.h"
+#include "report/report.h"
+#include "report/script.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 /*
- * fuzz_time.c — libFuzzer harness for the --time parser (analysis/profile.c
+ * fuzz_time.c — libFuzzer harness for the --time parser (analysis/profile/profile.c
  * profile__parse_time: perf's seconds and percent forms), what a user hands
  * report, script, annotate and diff.  An accepted range is matched against a
  * recording's span at its edges, where the percent arithmetic rounds.  Built
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

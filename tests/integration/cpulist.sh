@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cpulist.sh — one CPU-list grammar (analysis/cpulist.c), perf's: CPU
+# cpulist.sh — one CPU-list grammar (analysis/util/cpulist.c), perf's: CPU
 # numbers and ranges A-B, comma separated.  report/script/annotate/diff's
 # --cpu filter takes ranges as perf report --cpu does (it refused "0-3"
 # before), and keeps the same samples as the list written out; stat and

@@ -187,7 +187,7 @@ real() {
     skip "$name: shares agree with perf" "perf record --call-graph dwarf is not available"; return
   fi
   # without inlined frames: how each tool expands a caller's inlines is
-  # symbolization (analysis/symbols.c), not unwinding
+  # symbolization (analysis/symbols/symbols.c), not unwinding
   "$PMC" report --no-inline -i "$TMP/r.data" -F folded --comm "$comm" 2>/dev/null | canon >"$TMP/rp.folded"
   perf_oracle perf script --no-inline -i "$TMP/r.data" --comms "$comm" | awk -f "$FOLD" | canon >"$TMP/pp.folded"
   # the share of each function where the samples fell (self), for every

@@ -24,9 +24,21 @@ check "a backend including a core header is refused" \
 plant lib/backend/linux/linux.c '#include "../../core/internal.h"'
 check "... also when spelled relative to the file" \
     grep -q 'lib/backend/linux/linux.c:.*backend includes lib/core/internal.h' "$TMP/out"
-plant analysis/report.c '#include "log/records.h"'
+plant analysis/report/report.c '#include "log/records.h"'
 check "analysis including lib/log's private header is refused" \
-    grep -q 'analysis/report.c:.*analysis includes lib/log/records.h' "$TMP/out"
+    grep -q 'analysis/report/report.c:.*analysis includes lib/log/records.h' "$TMP/out"
+plant analysis/profile/profile.c '#include "report/report.h"'
+check "a room including a room above it is refused (profile -> report)" \
+    grep -q 'analysis/profile/profile.c:.*room profile includes analysis/report/report.h' "$TMP/out"
+plant analysis/symbols/kcache.c '#include "../profile/tree.h"'
+check "... also when spelled relative to the file" \
+    grep -q 'analysis/symbols/kcache.c:.*room symbols includes analysis/profile/tree.h' "$TMP/out"
+plant analysis/report/diff.c '#include "serve/httpd.h"'
+check "report including serve (a room above it) is refused" \
+    grep -q 'analysis/report/diff.c:.*room report includes analysis/serve/httpd.h' "$TMP/out"
+plant analysis/loose.c '/* a file in no room */'
+check "a file of analysis/ outside every room is refused" \
+    grep -q 'analysis/loose.c: in no room' "$TMP/out"
 plant tools/pmc/cmd_list.c '#include "event/event.h"'
 check "the CLI including lib/event is refused" \
     grep -q 'tools/pmc/cmd_list.c:.*tools includes lib/event/event.h' "$TMP/out"
@@ -43,8 +55,12 @@ else
       cc_in -I"$B/inc/backend" <<<'#include "backend/backend.h"'
   printf '#include "core/internal.h"\n' | cc_in -I"$B/inc/backend"
   check "backend view: a core header does not" grep -q 'core/internal.h' "$TMP/cc.err"
-  printf '#include "log/records.h"\n' | cc_in -I"$PMC_ROOT/analysis" -I"$B/inc/analysis"
+  printf '#include "log/records.h"\n' | cc_in -I"$B/inc/room-report"
   check "analysis view: lib/log's records.h does not" grep -q 'log/records.h' "$TMP/cc.err"
+  check "report's view: the profile's header compiles" \
+      cc_in -I"$B/inc/room-report" <<<'#include "profile/profile.h"'
+  printf '#include "report/report.h"\n' | cc_in -I"$B/inc/room-profile"
+  check "profile's view: report's header does not" grep -q 'report/report.h' "$TMP/cc.err"
 fi
 
 # pmc is a client of libpmc.so: it needs it and holds no copy of it.

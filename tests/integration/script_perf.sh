@@ -74,7 +74,7 @@ rec() {
 }
 
 rec gcc gcc -O2 -c -D_GNU_SOURCE -I"$PMC_ROOT/include" -I"$PMC_ROOT/analysis" \
-  -I"$PMC_ROOT/lib" -I/usr/include/capstone -o "$TMP/x.o" "$PMC_ROOT/analysis/report.c"
+  -I"$PMC_ROOT/lib" -I/usr/include/capstone -o "$TMP/x.o" "$PMC_ROOT/analysis/report/report.c"
 rec py python3 -c "import json
 for _ in range(20000): json.dumps({'a': list(range(200))})"
 head -c 8000000 /dev/urandom >"$TMP/rnd"

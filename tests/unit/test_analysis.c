@@ -17,13 +17,13 @@
 
 #include "test_analysis_util.h"
 #include "common/error.h"
-#include "offcpu.h"
-#include "profile.h"
-#include "report.h"
-#include "tree.h"
-#include "browse.h"
+#include "profile/offcpu.h"
+#include "profile/profile.h"
+#include "report/report.h"
+#include "profile/tree.h"
+#include "report/browse.h"
 #include "perfdata/perfdata.h"
-#include "printable.h"
+#include "util/printable.h"
 
 /* Sample i of a loaded profile, decoded. */
 static struct prof_sample smp(struct profile *p, size_t i)
@@ -428,7 +428,7 @@ static void t_offcpu(void **state)
 	profile__free(p);
 }
 
-/* analysis/symbols.c finds an ELF binary's functions by binary search
+/* analysis/symbols/symbols.c finds an ELF binary's functions by binary search
  * (issue 16): its choice between aliases, nested and overlapping symbols,
  * sizeless labels, locals and globals is libdwfl's, at every address. */
 static void t_func_lookup_as_libdwfl(void **state)

@@ -24,7 +24,7 @@
 #include "common/sysinfo.h"
 #include "helpers/pmc_test.h"
 #include "perfdata/perfdata.h"
-#include "profile.h"
+#include "profile/profile.h"
 
 static void test_first_reason_wins(void **s)
 {

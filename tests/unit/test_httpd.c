@@ -1,5 +1,5 @@
 /*
- * test_httpd.c — analysis/httpd.c's pieces behind `pmc exporter`'s
+ * test_httpd.c — analysis/serve/httpd.c's pieces behind `pmc exporter`'s
  * /debug/pprof/profile: the query string (httpd__parse_head's query,
  * httpd__query's decoding) and deferred answers on real sockets (a request
  * the handler leaves waiting while the server answers others, answered
@@ -19,7 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "httpd.h"
+#include "serve/httpd.h"
 
 static void t_query(void **state)
 {

@@ -1,5 +1,5 @@
 /*
- * test_kcache.c — the kernel-symbol cache (analysis/kcache.c, issue 11
+ * test_kcache.c — the kernel-symbol cache (analysis/symbols/kcache.c, issue 11
  * item 1): a store/load round trip in a private directory, then every way a
  * file can be wrong — the 96-byte file whose size check wrapped, counts
  * that overflow, name offsets outside the names, unsorted entries, another
@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kcache.h"
+#include "symbols/kcache.h"
 
 static char dir[] = "/tmp/test_kcache_XXXXXX";
 

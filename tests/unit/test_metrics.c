@@ -1,5 +1,5 @@
 /*
- * test_metrics.c — `pmc stat`'s derived metrics (analysis/metrics.c) with
+ * test_metrics.c — `pmc stat`'s derived metrics (analysis/stat/metrics.c) with
  * known answers: events pair by what they count (type, config, privilege
  * levels), never by their spelling; and the library's pmc_event_kind()
  * gives cpu-cycles, cycles and the ARMv8 CPU_CYCLES one kind.
@@ -13,7 +13,7 @@
 #include <linux/perf_event.h>
 #include <string.h>
 
-#include "metrics.h"
+#include "stat/metrics.h"
 #include "pmc.h"
 
 static struct metric_count hw(uint64_t config, double v)

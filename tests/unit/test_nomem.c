@@ -1,7 +1,7 @@
 /*
  * test_nomem.c — out of memory while aggregating is an answer (-ENOMEM,
  * pmc_errmsg() "out of memory", PMC_CAUSE_NOMEM), not abort(): the profile
- * (analysis/profile.c) and the live aggregator of `pmc top` (live.c) keep
+ * (analysis/profile/profile.c) and the live aggregator of `pmc top` (live.c) keep
  * a sticky out-of-memory flag that their callers see; resolving pcs to
  * locations, functions and binaries answers the same way.
  *
@@ -23,12 +23,12 @@
 #include "pmc.h"
 #include "pmclog.h"
 #include "helpers/pmc_test.h"
-#include "live.h"
-#include "profile.h"
-#include "report.h"
-#include "samples.h"
-#include "symbols.h"
-#include "tree.h"
+#include "live/live.h"
+#include "profile/profile.h"
+#include "report/report.h"
+#include "profile/samples.h"
+#include "symbols/symbols.h"
+#include "profile/tree.h"
 
 #define HOOKED (!PMC_TEST_ASAN)
 

@@ -1,6 +1,6 @@
 /*
  * test_output.c — the one output-file opener (lib/core/outfile.c) and the
- * one JSON string writer (analysis/json.c), as a library user calls them:
+ * one JSON string writer (analysis/util/json.c), as a library user calls them:
  * temporary file renamed into place, nothing left by abort or a failed
  * write, "exists; use -f", RENAME_NOREPLACE against a file that appears
  * meanwhile, in-place with FILE.old, devices written as they are; JSON
@@ -25,7 +25,7 @@
 #include "lib/testio.h"
 #include "pmc.h"
 #include "core/outfile.h"
-#include "json.h"
+#include "util/json.h"
 
 static char dir[64];
 

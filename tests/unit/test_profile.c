@@ -1,11 +1,11 @@
 /*
- * test_profile.c — how analysis/profile.c loads a recording, on crafted pmc
+ * test_profile.c — how analysis/profile/profile.c loads a recording, on crafted pmc
  * logs whose record order and timestamps the test chooses: the writer
  * drains per-CPU rings in turn, so a fork may be logged after its child's
  * samples and before its parent's name; a system-mode event is one PMC per
  * CPU; the kernel reports samples of an already released task with tid -1;
  * a mapping may be logged after a newer one at the same address.  And the
- * live aggregator of `pmc top` (analysis/live.h) on such a log as a stream:
+ * live aggregator of `pmc top` (analysis/live/live.h) on such a log as a stream:
  * rows, decay, zoom, pause.
  */
 #include <setjmp.h>
@@ -23,11 +23,11 @@
 #include "pmclog.h"
 #include "log/format.h"
 #include "log/records.h"
-#include "profile.h"
-#include "live.h"
-#include "report.h"
-#include "samples.h"
-#include "tree.h"
+#include "profile/profile.h"
+#include "live/live.h"
+#include "report/report.h"
+#include "profile/samples.h"
+#include "profile/tree.h"
 #include "perfdata/perfdata.h"
 
 #include <fcntl.h>
@@ -1156,7 +1156,7 @@ static void t_mapping_by_time(void **state)
 	profile__free(p);
 }
 
-/* ---- the histogram (analysis/report.h) --------------------------------- */
+/* ---- the histogram (analysis/report/report.h) --------------------------------- */
 
 /* The histogram of p sorted by keys (children with ch): entries' samples
  * summed into by[] at index key(entry); returns how many entries. */
@@ -1241,7 +1241,7 @@ static void t_hist_one_stack_contexts(void **state)
 	profile__free(p);
 }
 
-/* ---- the live aggregator (analysis/live.h) ------------------------------ */
+/* ---- the live aggregator (analysis/live/live.h) ------------------------------ */
 
 /* The crafted log as a stream: live__follow on a file, read to its end. */
 static struct live *live_load(void)

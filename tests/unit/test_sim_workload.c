@@ -16,7 +16,7 @@
 #include "pmc.h"
 #include "common/error.h"
 #include "backend/sim/workload.h"
-#include "symbols.h"
+#include "symbols/symbols.h"
 
 static struct simwl *load(const char *path)
 {

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "pmc.h"
-#include "profile.h"
+#include "profile/profile.h"
 
 #define S 1000000000ull          /* ns per second */
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "workpool.h"
+#include "util/workpool.h"
 
 struct job {
 	uint64_t seq, in, out;

@@ -14,7 +14,7 @@
 
 #include "cli.h"
 #include "pmc.h"
-#include "profile.h"
+#include "profile/profile.h"
 
 const char *cli_prog = "pmc";
 

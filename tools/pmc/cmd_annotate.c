@@ -12,8 +12,8 @@
 
 #include "pmc.h"
 #include "cli.h"
-#include "annotate.h"
-#include "report.h"
+#include "report/annotate.h"
+#include "report/report.h"
 
 static void usage(FILE *f)
 {

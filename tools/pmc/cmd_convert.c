@@ -15,7 +15,7 @@
 
 #include "pmc.h"
 #include "cli.h"
-#include "numfmt.h"
+#include "util/numfmt.h"
 #include "perfdata/perfdata.h"
 
 static void usage(FILE *f)

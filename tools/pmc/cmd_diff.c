@@ -11,8 +11,8 @@
 
 #include "pmc.h"
 #include "cli.h"
-#include "diff.h"
-#include "report.h"
+#include "report/diff.h"
+#include "report/report.h"
 
 static void usage(FILE *f)
 {

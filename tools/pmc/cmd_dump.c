@@ -16,7 +16,7 @@
 #include "pmc.h"
 #include "pmclog.h"
 #include "cli.h"
-#include "json.h"
+#include "util/json.h"
 #include "perfdata/perfdata.h"
 
 static int json;

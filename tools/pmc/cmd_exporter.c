@@ -1,8 +1,8 @@
 /*
  * cmd_exporter.c — `pmc exporter`: keep counters open and serve them to
- * Prometheus at /metrics (analysis/exporter.h: the counters and the
- * OpenMetrics text; analysis/httpd.h: the HTTP server), and CPU profiles
- * to fleet profilers at /debug/pprof/profile (analysis/exporter_profile.h).
+ * Prometheus at /metrics (analysis/serve/exporter.h: the counters and the
+ * OpenMetrics text; analysis/serve/httpd.h: the HTTP server), and CPU profiles
+ * to fleet profilers at /debug/pprof/profile (analysis/serve/exporter_profile.h).
  * This file parses options and runs the loop.
  */
 #include <errno.h>
@@ -16,9 +16,9 @@
 #include "pmc.h"
 #include "cli.h"
 #include "target.h"
-#include "exporter.h"
-#include "exporter_profile.h"
-#include "httpd.h"
+#include "serve/exporter.h"
+#include "serve/exporter_profile.h"
+#include "serve/httpd.h"
 #include "sampling.h"
 
 #define DEFAULT_LISTEN ":9464"

@@ -13,7 +13,7 @@
 
 #include "pmc.h"
 #include "cli.h"
-#include "json.h"
+#include "util/json.h"
 
 struct entry {
 	char *name, *desc, *category, *unit, *aliases;

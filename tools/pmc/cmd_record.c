@@ -21,7 +21,7 @@
 #include "pmc.h"
 #include "pmclog.h"
 #include "cli.h"
-#include "numfmt.h"
+#include "util/numfmt.h"
 #include "sampling.h"
 #include "target.h"
 

@@ -16,8 +16,8 @@
 
 #include "pmc.h"
 #include "cli.h"
-#include "offcpu.h"
-#include "report.h"
+#include "profile/offcpu.h"
+#include "report/report.h"
 #include "report_tui.h"
 
 static void usage(FILE *f)

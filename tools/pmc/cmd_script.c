@@ -1,7 +1,7 @@
 /*
  * cmd_script.c — `pmc script`: every sample of a pmc log or perf.data,
  * symbolized, one line each in perf script's format (or JSON lines).  The
- * formatting is analysis/script.c; the filters are report's.
+ * formatting is analysis/report/script.c; the filters are report's.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -11,8 +11,8 @@
 
 #include "pmc.h"
 #include "cli.h"
-#include "report.h"
-#include "script.h"
+#include "report/report.h"
+#include "report/script.h"
 
 static void usage(FILE *f)
 {

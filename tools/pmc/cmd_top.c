@@ -2,7 +2,7 @@
  * cmd_top.c — `pmc top` (perf top; pmcstat -T): the hottest functions of the
  * whole system, processes, threads or a command, shown live.  The sampling
  * session is record's (sampling.c, on the public libpmc API); its log goes
- * into a pipe whose other end analysis/live.c reads and symbolizes as it
+ * into a pipe whose other end analysis/live/live.c reads and symbolizes as it
  * arrives.  This file only parses options, owns the terminal (ANSI
  * sequences, raw keys, SIGWINCH) and draws the live aggregator's views.
  */
@@ -26,8 +26,8 @@
 #include "term.h"
 #include "sampling.h"
 #include "target.h"
-#include "live.h"
-#include "numfmt.h"
+#include "live/live.h"
+#include "util/numfmt.h"
 
 #define MAX_EVENTS    16
 #define DEFAULT_HZ    4000

@@ -1,8 +1,8 @@
 /*
  * report_tui.c — `pmc report --tui`, the default on a terminal: draws the
- * rows of analysis/browse.h on the terminal of term.h (shared with `pmc
+ * rows of analysis/report/browse.h on the terminal of term.h (shared with `pmc
  * top`) and maps keys to them, as perf report's browser does; `a` shows
- * analysis/annotate.c's view of the selected function.  Everything a key
+ * analysis/report/annotate.c's view of the selected function.  Everything a key
  * changes is in browse.c: this file only draws and reads keys.
  */
 #include <errno.h>
@@ -16,10 +16,10 @@
 #include <unistd.h>
 
 #include "pmc.h"
-#include "annotate.h"
-#include "browse.h"
+#include "report/annotate.h"
+#include "report/browse.h"
 #include "cli.h"
-#include "numfmt.h"
+#include "util/numfmt.h"
 #include "report_tui.h"
 #include "term.h"
 

@@ -1,11 +1,11 @@
 /*
  * report_tui.h — `pmc report --tui`: the terminal browser over a loaded,
- * resolved profile (the rows come from analysis/browse.h).
+ * resolved profile (the rows come from analysis/report/browse.h).
  */
 #ifndef PMC_TOOL_REPORT_TUI_H
 #define PMC_TOOL_REPORT_TUI_H
 
-#include "report.h"
+#include "report/report.h"
 
 /* Does `pmc report` browse?  asked: --tui 1, --stdio/--no-tui 0, neither
  * -1 (then: when standard input and output are a terminal and PMC_PAGER

@@ -19,7 +19,7 @@
 
 #include "pmc.h"
 #include "cli.h"
-#include "printable.h"
+#include "util/printable.h"
 #include "stat.h"
 
 static volatile sig_atomic_t got_signal;

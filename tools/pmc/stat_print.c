@@ -3,7 +3,7 @@
  * human rows, -x CSV rows (the same columns on every row: interval time
  * and aggregation label first when present, the relative stddev after the
  * event name with -r), --json objects, and the --per-process table.
- * Derived metrics come from analysis/metrics.c, keyed on what each event
+ * Derived metrics come from analysis/stat/metrics.c, keyed on what each event
  * counts.
  */
 #include <math.h>
@@ -12,11 +12,11 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "numfmt.h"
-#include "json.h"
-#include "metrics.h"
+#include "util/numfmt.h"
+#include "util/json.h"
+#include "stat/metrics.h"
 #include "pmclog.h"
-#include "printable.h"
+#include "util/printable.h"
 #include "stat.h"
 
 double stat_value(const struct stat_ev *e, const struct pmc_reading *r)

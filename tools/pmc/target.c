@@ -14,7 +14,7 @@
 #include "pmc.h"
 
 #include "cli.h"
-#include "cpulist.h"
+#include "util/cpulist.h"
 #include "target.h"
 
 static void parse_cpus(struct cli_target *t, const char *arg)

@@ -1,0 +1,860 @@
+/*
+ * unwind.c — DWARF CFI unwinding of sampled user stacks (see unwind.h).
+ *
+ * libdwfl does the unwinding (dwfl_attach_state + dwfl_getthread_frames):
+ * it asks us for the initial registers (the sample's user registers, in
+ * DWARF numbering) and for memory (the stack copy; else the mapped ELF
+ * file's bytes), and finds CFI in the modules we report.  perf's
+ * util/unwind-libdw.c works the same way but builds a new Dwfl for every
+ * sample; here each address space keeps its Dwfl, so each binary is opened
+ * and its CFI parsed once per process for the whole report.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <gelf.h>
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+
+#include "symbols/unwind.h"
+
+#define PERF_REGS_ABI_NONE 0
+#define ENTRY_CACHE 1024
+#define RULE_CACHE 512                /* frame rules per process, by pc */
+#define FR_NREG 17                    /* x86_64 DWARF registers 0..16 (16: rip) */
+#define FR_OPS 6
+
+/* One register's (or the CFA's) rule at a pc, from dwarf_frame_register /
+ * dwarf_frame_cfa, copied so that it can be applied again without libdw. */
+struct fexpr {
+	uint8_t kind;                 /* FX_* */
+	uint8_t n;
+	struct { uint8_t atom; uint64_t a, b; } op[FR_OPS];
+};
+enum { FX_UNDEF, FX_SAME, FX_LOC, FX_VAL };
+
+struct frule {
+	uint64_t key;                 /* the looked-up pc + 1 (0: empty) */
+	int ok, ra, signal;
+	struct fexpr cfa, reg[FR_NREG];
+};
+
+struct space {
+	int32_t pid;
+	Dwfl *dwfl;
+	int attached, machine;        /* EM_* of the first module */
+	size_t nreported;             /* maps[0..nreported) seen */
+	const struct unwind_map *maps;
+	size_t nmaps;
+	/* the sample being unwound */
+	const struct pmclog_ev_callchain *cc;
+	uint64_t sp;
+	uint64_t *pcs;
+	int n, max, ended;            /* ended: a 0 return address closed the chain */
+	int memfail;                  /* a read failed: 1 the stack beyond the copy,
+	                               * 2 outside the copy and the files */
+	struct { uint64_t pc; int entry; } outer[ENTRY_CACHE]; /* is_entry by pc */
+	struct frule *rules;          /* RULE_CACHE, x86_64 only */
+	pthread_mutex_t *mu;          /* the unwinder's (unwind__set_lock) */
+};
+
+
+struct unwinder {
+	struct space **sp;            /* open addressing on pid; each space stays where
+	                               * it is (its Dwfl's callbacks point at it) */
+	size_t n, cap;
+	enum unwind_stop stop;        /* the last unwind__user's (unwind__last_stop) */
+	uint64_t stop_pc;
+	char *debuginfo_path;
+	Dwfl_Callbacks cb;
+	pthread_mutex_t *mu;          /* held around calls into analysis/symbols */
+};
+
+void unwind__set_lock(struct unwinder *u, pthread_mutex_t *mu)
+{
+	u->mu = mu;
+}
+
+static void sym_lock(pthread_mutex_t *mu)
+{
+	if (mu)
+		pthread_mutex_lock(mu);
+}
+
+static void sym_unlock(pthread_mutex_t *mu)
+{
+	if (mu)
+		pthread_mutex_unlock(mu);
+}
+
+struct unwinder *unwind__new(void)
+{
+	struct unwinder *u = calloc(1, sizeof(*u));
+	if (!u)
+		return NULL;
+	u->cap = 64;
+	u->sp = calloc(u->cap, sizeof(*u->sp));
+	if (!u->sp) {
+		free(u);
+		return NULL;
+	}
+	u->cb.find_elf = dwfl_build_id_find_elf;
+	u->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->cb.debuginfo_path = &u->debuginfo_path;
+	return u;
+}
+
+void unwind__free(struct unwinder *u)
+{
+	if (!u)
+		return;
+	for (size_t i = 0; i < u->cap; i++) {
+		if (u->sp[i] && u->sp[i]->dwfl)
+			dwfl_end(u->sp[i]->dwfl);
+		if (u->sp[i])
+			free(u->sp[i]->rules);
+		free(u->sp[i]);
+	}
+	free(u->sp);
+	free(u);
+}
+
+static struct space **slot(struct space **tab, size_t cap, int32_t pid)
+{
+	size_t i = ((uint32_t)pid * 2654435761u) & (cap - 1);
+	while (tab[i] && tab[i]->pid != pid)
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+/* The space of pid, made if new (NULL out of memory).  The table holds
+ * pointers: a space's Dwfl was attached with its address, which must not
+ * move when the table grows. */
+static struct space *space_of(struct unwinder *u, int32_t pid)
+{
+	struct space **s;
+	if ((u->n + 1) * 2 > u->cap) {
+		size_t nc = u->cap * 2;
+		struct space **t = calloc(nc, sizeof(*t));
+		if (!t)
+			return NULL;
+		for (size_t i = 0; i < u->cap; i++)
+			if (u->sp[i])
+				*slot(t, nc, u->sp[i]->pid) = u->sp[i];
+		free(u->sp);
+		u->sp = t;
+		u->cap = nc;
+	}
+	s = slot(u->sp, u->cap, pid);
+	if (!*s) {
+		if (!(*s = calloc(1, sizeof(**s))))
+			return NULL;
+		(*s)->pid = pid;
+		u->n++;
+	}
+	return *s;
+}
+
+/* ---- registers: the kernel's perf_regs numbering -> DWARF ------------------ */
+
+/* The value of perf register `bit`, if the sample has it. */
+static int preg(const struct pmclog_ev_callchain *cc, int bit, uint64_t *v)
+{
+	if (bit > 63 || !(cc->pl_uregs_mask & (1ULL << bit)))
+		return 0;
+	*v = cc->pl_uregs[__builtin_popcountll(cc->pl_uregs_mask & ((1ULL << bit) - 1))];
+	return 1;
+}
+
+/* x86_64: DWARF 0..16 = rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip;
+ * perf: AX 0, BX 1, CX 2, DX 3, SI 4, DI 5, BP 6, SP 7, IP 8, R8..R15 16..23. */
+static const int x86_64_perf[17] = { 0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8 };
+#define X86_64_SP 7
+#define X86_64_IP 8
+/* aarch64: DWARF 0..30 = x0..x30, 31 = sp; perf: the same, PC 32. */
+#define ARM64_SP 31
+#define ARM64_PC 32
+
+static int sample_sp_ip(int machine, const struct pmclog_ev_callchain *cc, uint64_t *sp,
+    uint64_t *ip)
+{
+	switch (machine) {
+	case EM_X86_64:
+		return preg(cc, X86_64_SP, sp) && preg(cc, X86_64_IP, ip);
+	case EM_AARCH64:
+		return preg(cc, ARM64_SP, sp) && preg(cc, ARM64_PC, ip);
+	default:
+		return 0;
+	}
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct space *s = arg;
+	Dwarf_Word regs[32];
+	uint64_t v, ip;
+	int n;
+
+	switch (s->machine) {
+	case EM_X86_64:
+		for (n = 0; n < 17; n++)
+			regs[n] = preg(s->cc, x86_64_perf[n], &v) ? v : 0;
+		ip = regs[16];
+		break;
+	case EM_AARCH64:
+		for (n = 0; n < 32; n++)
+			regs[n] = preg(s->cc, n, &v) ? v : 0;
+		if (!preg(s->cc, ARM64_PC, &ip))
+			return false;
+		break;
+	default:
+		return false;
+	}
+	return dwfl_thread_state_registers(thread, 0, (unsigned)n, regs) &&
+	    (dwfl_thread_state_register_pc(thread, ip), true);
+}
+
+/* ---- memory: the stack copy, else the mapped file ------------------------- */
+
+static bool read_file(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *out)
+{
+	Dwfl_Module *m = dwfl_addrmodule(dwfl, addr);
+	GElf_Addr bias;
+	Elf *elf;
+	size_t phnum, fsize;
+	const char *img;
+
+	if (!m || !(elf = dwfl_module_getelf(m, &bias)) || elf_getphdrnum(elf, &phnum) < 0 ||
+	    !(img = elf_rawfile(elf, &fsize)))
+		return false;
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+		uint64_t va = addr - bias;
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (va >= ph.p_vaddr && va + 8 <= ph.p_vaddr + ph.p_filesz &&
+		    ph.p_offset + (va - ph.p_vaddr) + 8 <= fsize) {
+			memcpy(out, img + ph.p_offset + (va - ph.p_vaddr), 8);
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *out, void *arg)
+{
+	struct space *s = arg;
+	const struct pmclog_ev_callchain *cc = s->cc;
+
+	if (addr >= s->sp && addr - s->sp <= cc->pl_ustack_len &&
+	    cc->pl_ustack_len - (addr - s->sp) >= 8) {
+		memcpy(out, cc->pl_ustack + (addr - s->sp), 8);
+		return true;
+	}
+	if (addr >= s->sp && addr - s->sp < 1u << 20) {
+		s->memfail = 1;               /* stack beyond the copy */
+		return false;
+	}
+	if (read_file(dwfl, addr, out))
+		return true;
+	s->memfail = 2;                       /* neither the copy nor a file */
+	return false;
+}
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	if (*thread_argp)
+		return 0;
+	*thread_argp = arg;
+	return dwfl_pid(dwfl);
+}
+
+static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	(void)dwfl;
+	(void)tid;
+	*thread_argp = arg;
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_cb = {
+	.next_thread = next_thread,
+	.get_thread = get_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+/* ---- the process's modules ------------------------------------------------ */
+
+/* Report the binary of mapping m unless a reported module covers its start.
+ * The load bias comes from the segment the mapping holds (sym_dso__bias):
+ * the mapping's start minus its offset is not enough where a linker packs
+ * segments into shared pages (lld: text at vaddr 0x15480, offset 0x14480),
+ * nor is the file's lowest mapping, which a recording of code mappings
+ * only may not have. */
+static void report(struct space *s, const struct unwind_map *m)
+{
+	const char *path;
+	uint64_t bias;
+	Dwfl_Module *mod;
+	int ok;
+
+	sym_lock(s->mu);
+	ok = sym_dso__kind(m->dso) == SYM_DSO_ELF && !sym_dso__problem(m->dso);
+	sym_unlock(s->mu);
+	if (!ok)
+		return;
+	/* A mapping known not to be code holds no pc, and its page may hold
+	 * two segments (GNU ld's read-only data and the RELRO page of its
+	 * data share file page 0x2000 at addresses a page apart): reported
+	 * first, it would place the whole file a page off and hide the text
+	 * mapping's right placement (a frame lost at a function's entry). */
+	if (m->prot && !(m->prot & PROT_EXEC))
+		return;
+	if (dwfl_addrmodule(s->dwfl, m->start))
+		return;                       /* the same file's other segment, or older */
+	sym_lock(s->mu);
+	ok = sym_dso__bias(m->dso, m->start, m->end - m->start, m->pgoff, 1, &bias) == 0;
+	path = sym_dso__path(m->dso);
+	sym_unlock(s->mu);
+	if (!ok)
+		return;
+	mod = dwfl_report_elf(s->dwfl, path, path, -1, bias, false);
+	if (mod && !s->machine) {
+		GElf_Addr b;
+		Elf *elf = dwfl_module_getelf(mod, &b);
+		GElf_Ehdr eh;
+		if (elf && gelf_getehdr(elf, &eh))
+			s->machine = eh.e_machine;
+	}
+}
+
+static int overlaps_reported(const struct space *s, const struct unwind_map *m)
+{
+	for (size_t i = 0; i < s->nreported; i++)
+		if (m->start < s->maps[i].end && s->maps[i].start < m->end)
+			return 1;
+	return 0;
+}
+
+/* Bring the Dwfl up to maps[0..nmaps): add new mappings, or rebuild it
+ * (newest first, so a newer mapping hides what it replaced) after an exec. */
+static int sync_step(struct unwinder *u, struct space *s, const struct unwind_map *maps,
+    size_t nmaps)
+{
+	int rebuild = !s->dwfl;
+
+	s->maps = maps;
+	if (s->dwfl && nmaps == s->nreported)
+		return 0;
+	for (size_t i = s->nreported; i < nmaps && !rebuild; i++)
+		rebuild = overlaps_reported(s, &maps[i]);
+	if (rebuild) {
+		if (s->dwfl)
+			dwfl_end(s->dwfl);
+		s->attached = 0;
+		s->machine = 0;
+		memset(s->outer, 0, sizeof(s->outer));
+		free(s->rules);           /* other modules: other rules */
+		s->rules = NULL;
+		if (!(s->dwfl = dwfl_begin(&u->cb)))
+			return -1;
+		dwfl_report_begin(s->dwfl);
+		for (size_t i = nmaps; i-- > 0;)
+			report(s, &maps[i]);
+	} else {
+		dwfl_report_begin_add(s->dwfl);
+		for (size_t i = nmaps; i-- > s->nreported;)
+			report(s, &maps[i]);
+	}
+	dwfl_report_end(s->dwfl, NULL, NULL);
+	s->nreported = nmaps;
+	if (!s->attached && s->machine)
+		s->attached = dwfl_attach_state(s->dwfl, NULL, s->pid, &thread_cb, s);
+	return s->attached ? 0 : -1;
+}
+
+/* sync_step through each count of mappings a sample was unwound with
+ * (unwind__mark) up to nmaps: the modules an unwinder ends with depend on
+ * the steps (a module reported earlier hides a later mapping's start), so
+ * every unwinder takes the steps one thread taking every sample takes. */
+static int sync_space(struct unwinder *u, struct space *s, const struct unwind_map *maps,
+    size_t nmaps)
+{
+	size_t k = s->dwfl ? s->nreported : 0;
+	int rc = 0;
+
+	if (s->dwfl && nmaps == s->nreported) {
+		s->maps = maps;
+		return s->attached ? 0 : -1;
+	}
+	while (k < nmaps) {
+		do
+			k++;
+		while (k < nmaps && !maps[k - 1].synced);
+		rc = sync_step(u, s, maps, k);
+	}
+	return rc;
+}
+
+/* Where a stack starts.  OUTERMOST: nothing calls these (the process's
+ * _start, a thread's clone) — unwinding stops there rather than asking
+ * libdw for a caller, which would fail or, worse, fall back to loading the
+ * binary's debug file for .debug_frame.  REACHED: main's callers in libc
+ * and ld.so; a stack that ends in one still reached the program's start. */
+enum { NOT_ENTRY, REACHED, OUTERMOST };
+
+static int name_is(const char *name, const char *want)
+{
+	size_t n = strlen(want);
+	return strncmp(name, want, n) == 0 && (name[n] == '\0' || name[n] == '@');
+}
+
+/* The function at pc, through analysis/symbols (sorted tables: a binary
+ * search, where libdwfl's dwfl_module_addrname scans the symbol table). */
+static int entry_kind(const struct space *s, uint64_t pc, int first)
+{
+	static const char *const outer[] = { "_start", "clone", "clone3", "__clone",
+		"__clone3", "thread_start" };
+	static const char *const reached[] = { "__libc_start_main", "__libc_start_main_impl",
+		"__libc_start_call_main", "start_thread", "_dl_start" };
+	const struct unwind_map *m = NULL;
+	uint64_t lpc = first ? pc : pc - 1, start, size;
+	const char *name;
+
+	int found;
+
+	for (size_t i = 0; i < s->nreported; i++)
+		if (lpc >= s->maps[i].start && lpc < s->maps[i].end &&
+		    (!m || s->maps[i].seq > m->seq))
+			m = &s->maps[i];
+	if (!m)
+		return NOT_ENTRY;
+	sym_lock(s->mu);
+	found = sym_dso__kind(m->dso) == SYM_DSO_ELF &&
+	    sym_dso__func(m->dso, sym_dso__addr(m->dso, m->start, m->pgoff, lpc), &name, &start,
+	    &size) == 0;
+	sym_unlock(s->mu);
+	if (!found)
+		return NOT_ENTRY;
+	for (size_t i = 0; i < sizeof(outer) / sizeof(outer[0]); i++)
+		if (name_is(name, outer[i]))
+			return OUTERMOST;
+	for (size_t i = 0; i < sizeof(reached) / sizeof(reached[0]); i++)
+		if (name_is(name, reached[i]))
+			return REACHED;
+	return NOT_ENTRY;
+}
+
+/* entry_kind, remembered per pc (the same return addresses recur). */
+static int is_entry(struct space *s, uint64_t pc, int first)
+{
+	size_t k = (size_t)((pc >> 2) ^ (pc >> 13)) & (ENTRY_CACHE - 1);
+	uint64_t key = pc << 1 | (uint64_t)first;
+	if (s->outer[k].pc != key) {
+		s->outer[k].pc = key;
+		s->outer[k].entry = entry_kind(s, pc, first);
+	}
+	return s->outer[k].entry;
+}
+
+static int frame_cb(Dwfl_Frame *state, void *arg)
+{
+	struct space *s = arg;
+	Dwarf_Addr pc;
+
+	if (!dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	if (pc == 0) {
+		s->ended = 1;             /* the outermost frame's null return address */
+		return DWARF_CB_ABORT;
+	}
+	if (s->n >= s->max)
+		return DWARF_CB_ABORT;
+	s->pcs[s->n++] = pc;
+	if (is_entry(s, pc, s->n == 1) == OUTERMOST) {
+		s->ended = 1;
+		return DWARF_CB_ABORT;
+	}
+	return DWARF_CB_OK;
+}
+
+/* ---- the fast path: cached frame rules (x86_64) ----------------------------
+ *
+ * libdw evaluates each frame's CFI anew (find the FDE, run the CIE and FDE
+ * programs) for every sample.  The rules at a pc never change, so they are
+ * kept per pc (dwarf_cfi_addrframe once) and applied here; anything this
+ * small evaluator does not know (an unusual DWARF operation, no CFI for a
+ * pc) sends the sample to libdw's own unwinder, which is always right. */
+
+static int copy_expr(struct fexpr *e, const Dwarf_Op *ops, size_t n, int loc)
+{
+	e->kind = loc ? FX_LOC : FX_VAL;
+	if (n && ops[n - 1].atom == DW_OP_stack_value) {
+		e->kind = FX_VAL;
+		n--;
+	}
+	if (n > FR_OPS)
+		return -1;
+	e->n = (uint8_t)n;
+	for (size_t i = 0; i < n; i++) {
+		e->op[i].atom = ops[i].atom;
+		e->op[i].a = ops[i].number;
+		e->op[i].b = ops[i].number2;
+	}
+	return 0;
+}
+
+/* The rules at lookup (a pc), from .eh_frame or else .debug_frame. */
+/* The CFI frame at lookup (.eh_frame, else .debug_frame): NULL if none;
+ * free() it. */
+static Dwarf_Frame *cfi_frame(struct space *s, uint64_t lookup)
+{
+	Dwfl_Module *m = dwfl_addrmodule(s->dwfl, lookup);
+	Dwarf_Addr bias;
+	Dwarf_CFI *cfi;
+	Dwarf_Frame *f = NULL;
+
+	if (!m)
+		return NULL;
+	if ((cfi = dwfl_module_eh_cfi(m, &bias)) == NULL ||
+	    dwarf_cfi_addrframe(cfi, lookup - bias, &f) != 0) {
+		free(f);
+		f = NULL;
+		if ((cfi = dwfl_module_dwarf_cfi(m, &bias)) == NULL ||
+		    dwarf_cfi_addrframe(cfi, lookup - bias, &f) != 0) {
+			free(f);
+			return NULL;
+		}
+	}
+	return f;
+}
+
+/* Does the CFI at lookup say the return address is undefined (the
+ * outermost frame)?  libdw ends a walk "cleanly" there, but also where it
+ * could not evaluate the frame's rules (a CFA expression that loops, an
+ * operation it refuses): those stacks are cut, not whole. */
+static int ra_undefined(struct space *s, uint64_t lookup)
+{
+	Dwarf_Frame *f = cfi_frame(s, lookup);
+	Dwarf_Op mem[3], *ops;
+	size_t n;
+	int ra, undef = 0;
+
+	if (!f)
+		return 0;
+	ra = dwarf_frame_info(f, NULL, NULL, NULL);
+	if (ra >= 0 && dwarf_frame_register(f, ra, mem, &ops, &n) == 0)
+		undef = n == 0 && ops != NULL;    /* make_rule's FX_UNDEF */
+	free(f);
+	return undef;
+}
+
+static int make_rule(struct space *s, uint64_t lookup, struct frule *r)
+{
+	Dwarf_Frame *f;
+	Dwarf_Op mem[3], *ops;
+	size_t n;
+	bool sig = false;
+
+	memset(r, 0, sizeof(*r));
+	r->key = lookup + 1;
+	if (!(f = cfi_frame(s, lookup)))
+		return -1;
+	r->ra = dwarf_frame_info(f, NULL, NULL, &sig);
+	r->signal = sig;
+	if (r->ra < 0 || r->ra >= FR_NREG || dwarf_frame_cfa(f, &ops, &n) != 0 || n == 0 ||
+	    copy_expr(&r->cfa, ops, n, 0) < 0)
+		goto bad;
+	for (int i = 0; i < FR_NREG; i++) {
+		if (dwarf_frame_register(f, i, mem, &ops, &n) != 0)
+			goto bad;
+		if (n == 0)
+			r->reg[i].kind = ops ? FX_UNDEF : FX_SAME;
+		else if (copy_expr(&r->reg[i], ops, n, 1) < 0)
+			goto bad;
+	}
+	free(f);
+	r->ok = 1;
+	return 0;
+bad:
+	free(f);
+	return -1;
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *out, void *arg);
+
+/* Evaluate e with registers regs (valid: bit per register) and cfa. */
+static int eval(struct space *s, const struct fexpr *e, const uint64_t *regs, uint32_t valid,
+    uint64_t cfa, uint64_t *out)
+{
+	uint64_t st[8];
+	int sp = 0;
+
+	for (int i = 0; i < e->n; i++) {
+		uint8_t a = e->op[i].atom;
+		uint64_t x, y;
+		Dwarf_Word w;
+		if (sp >= 8)
+			return -1;
+		if (a >= DW_OP_breg0 && a <= DW_OP_breg31) {
+			int r = a - DW_OP_breg0;
+			if (r >= FR_NREG || !(valid & (1u << r)))
+				return -1;
+			st[sp++] = regs[r] + e->op[i].a;
+		} else if (a >= DW_OP_lit0 && a <= DW_OP_lit31) {
+			st[sp++] = (uint64_t)(a - DW_OP_lit0);
+		} else if (a >= DW_OP_reg0 && a <= DW_OP_reg31 && e->n == 1) {
+			int r = a - DW_OP_reg0;           /* the value is in register r */
+			if (r >= FR_NREG || !(valid & (1u << r)))
+				return -1;
+			*out = regs[r];
+			return 1;                         /* a value, not an address */
+		} else {
+			switch (a) {
+			case DW_OP_call_frame_cfa:
+				st[sp++] = cfa;
+				break;
+			case DW_OP_bregx:
+				if (e->op[i].a >= FR_NREG || !(valid & (1u << e->op[i].a)))
+					return -1;
+				st[sp++] = regs[e->op[i].a] + e->op[i].b;
+				break;
+			case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u:
+			case DW_OP_const8u: case DW_OP_constu: case DW_OP_const1s:
+			case DW_OP_const2s: case DW_OP_const4s: case DW_OP_const8s:
+			case DW_OP_consts:
+				st[sp++] = e->op[i].a;
+				break;
+			case DW_OP_plus_uconst:
+				if (sp < 1)
+					return -1;
+				st[sp - 1] += e->op[i].a;
+				break;
+			case DW_OP_deref:
+				if (sp < 1 || !memory_read(s->dwfl, st[sp - 1], &w, s))
+					return -1;
+				st[sp - 1] = w;
+				break;
+			case DW_OP_plus: case DW_OP_minus: case DW_OP_and: case DW_OP_shl:
+			case DW_OP_ge:
+				if (sp < 2)
+					return -1;
+				y = st[--sp];
+				x = st[sp - 1];
+				st[sp - 1] = a == DW_OP_plus ? x + y : a == DW_OP_minus ? x - y :
+				    a == DW_OP_and ? x & y : a == DW_OP_shl ? x << (y & 63) :
+				    (uint64_t)((int64_t)x >= (int64_t)y);
+				break;
+			default:
+				return -1;
+			}
+		}
+	}
+	if (sp != 1)
+		return -1;
+	*out = st[0];
+	return 0;
+}
+
+static const struct frule *rule_at(struct space *s, uint64_t lookup)
+{
+	struct frule *r;
+	if (!s->rules && !(s->rules = calloc(RULE_CACHE, sizeof(*s->rules))))
+		return NULL;
+	r = &s->rules[((lookup >> 1) ^ (lookup >> 12)) & (RULE_CACHE - 1)];
+	if (r->key != lookup + 1)
+		make_rule(s, lookup, r);
+	return r->ok ? r : NULL;
+}
+
+/* Unwind with cached rules: 1 done (s->n frames, s->ended), 0 give the
+ * sample to libdw (s->n reset). */
+static int fast_unwind(struct space *s)
+{
+	uint64_t regs[FR_NREG], nregs[FR_NREG], v;
+	uint32_t valid = 0, nvalid;
+	int activation = 1;
+
+	for (int i = 0; i < FR_NREG; i++)
+		if (preg(s->cc, x86_64_perf[i], &regs[i]))
+			valid |= 1u << i;
+	if (!(valid & (1u << 16)) || !(valid & (1u << 7)))
+		return 0;
+	for (;;) {
+		uint64_t pc = regs[16], cfa;
+		const struct frule *r;
+		if (pc == 0) {
+			s->ended = 1;
+			return 1;
+		}
+		if (s->n >= s->max)
+			return 1;
+		s->pcs[s->n++] = pc;
+		if (is_entry(s, pc, activation) == OUTERMOST) {
+			s->ended = 1;
+			return 1;
+		}
+		if (!(r = rule_at(s, activation ? pc : pc - 1)) ||
+		    eval(s, &r->cfa, regs, valid, 0, &cfa) != 0)
+			break;
+		nvalid = 0;
+		int lost_ra = 0;
+		for (int i = 0; i < FR_NREG && !lost_ra; i++) {
+			const struct fexpr *e = &r->reg[i];
+			int k;
+			switch (e->kind) {
+			case FX_UNDEF:
+				continue;
+			case FX_SAME:
+				if (valid & (1u << i)) {
+					nregs[i] = regs[i];
+					nvalid |= 1u << i;
+				}
+				continue;
+			default:
+				k = eval(s, e, regs, valid, cfa, &v);
+				if (k < 0) {
+					/* beyond this evaluator: libdw decides, if it
+					 * is the return address; else it is unknown */
+					lost_ra = i == r->ra;
+					continue;
+				}
+				if (k == 0 && e->kind == FX_LOC) {
+					Dwarf_Word w;
+					if (!memory_read(s->dwfl, v, &w, s))
+						continue;
+					v = w;
+				}
+				nregs[i] = v;
+				nvalid |= 1u << i;
+			}
+		}
+		if (lost_ra)
+			break;
+		if (!(nvalid & (1u << r->ra))) {
+			/* the return address is undefined: the outermost frame,
+			 * unless it could not be read (memfail says which) */
+			s->ended = 1;
+			return 1;
+		}
+		nregs[16] = nregs[r->ra];
+		nvalid |= 1u << 16;
+		if (!(nvalid & (1u << 7))) {
+			nregs[7] = cfa;           /* the caller's sp is the CFA */
+			nvalid |= 1u << 7;
+		}
+		if (nregs[7] <= regs[7] && !r->signal)
+			break;                    /* the stack must grow towards the caller */
+		memcpy(regs, nregs, sizeof(regs));
+		valid = nvalid;
+		activation = r->signal;
+	}
+	s->n = 0;                             /* give it to libdw */
+	s->ended = 0;
+	s->memfail = 0;
+	return 0;
+}
+
+static enum unwind_stop stop_reason(struct space *s, uint64_t pc, int first);
+
+int unwind__user(struct unwinder *u, int32_t pid, const struct unwind_map *maps, size_t nmaps,
+    const struct pmclog_ev_callchain *cc, uint64_t *pcs, int max, int *complete)
+{
+	struct space *s;
+	uint64_t ip;
+	int rc;
+
+	*complete = 0;
+	u->stop = UNWIND_NO_REGS;
+	u->stop_pc = 0;
+	if (cc->pl_nuregs == 0 || cc->pl_uregs_abi == PERF_REGS_ABI_NONE || max <= 0)
+		return 0;
+	if ((s = space_of(u, pid)))
+		s->mu = u->mu;
+	if (!s || sync_space(u, s, maps, nmaps) < 0 ||
+	    !sample_sp_ip(s->machine, cc, &s->sp, &ip)) {
+		/* no module, or an architecture we cannot unwind: the pc alone */
+		if (!s || !s->machine || !sample_sp_ip(s->machine, cc, &s->sp, &ip))
+			return 0;
+		u->stop = UNWIND_NO_BINARY;
+		u->stop_pc = pcs[0] = ip;
+		return 1;
+	}
+	s->cc = cc;
+	s->pcs = pcs;
+	s->n = 0;
+	s->ended = 0;
+	s->memfail = 0;
+	s->max = max;
+	if (s->machine == EM_X86_64 && fast_unwind(s))
+		rc = s->ended ? 0 : DWARF_CB_ABORT;
+	else
+		rc = dwfl_getthread_frames(s->dwfl,
+		    (pid_t)(cc->pl_tid ? cc->pl_tid : (uint32_t)pid), frame_cb, s);
+	/* Whole when the last frame is where stacks start (we stop at _start
+	 * and clone), or libdw ended on its own (0: CFI said the return address
+	 * is undefined; a null return address) without having been refused
+	 * memory: libdw also ends "cleanly" when it could not read a return
+	 * address, or (rc 0 without s->ended) where it could not evaluate the
+	 * last frame's rules: whole only if that frame's CFI says so.  -1 (no
+	 * CFI) and the depth limit are truncations. */
+	*complete = s->n > 0 && (is_entry(s, pcs[s->n - 1], s->n == 1) != NOT_ENTRY ||
+	    (!s->memfail && (s->ended || (rc == 0 &&
+	    ra_undefined(s, s->n == 1 ? pcs[0] : pcs[s->n - 1] - 1)))));
+	if (s->n == 0) {
+		pcs[0] = ip;
+		s->n = 1;
+	}
+	u->stop_pc = pcs[s->n - 1];
+	u->stop = *complete ? UNWIND_WHOLE : stop_reason(s, u->stop_pc, s->n == 1);
+	s->cc = NULL;
+	return s->n;
+}
+
+/* Why an unwinding that did not reach the outermost frame stopped at pc
+ * (its last frame; first: the sampled pc itself). */
+static enum unwind_stop stop_reason(struct space *s, uint64_t pc, int first)
+{
+	Dwfl_Module *m;
+	Dwarf_CFI *cfi;
+	Dwarf_Frame *fr = NULL;
+	Dwarf_Addr bias;
+	uint64_t lpc = first ? pc : pc - 1;
+
+	if (s->n >= s->max)
+		return UNWIND_DEPTH;
+	if (!(m = dwfl_addrmodule(s->dwfl, lpc)))
+		return UNWIND_NO_BINARY;
+	if (s->memfail)
+		return s->memfail == 1 ? UNWIND_STACK_COPY : UNWIND_MEMORY;
+	if (((cfi = dwfl_module_eh_cfi(m, &bias)) && dwarf_cfi_addrframe(cfi, lpc - bias, &fr) == 0) ||
+	    ((cfi = dwfl_module_dwarf_cfi(m, &bias)) && dwarf_cfi_addrframe(cfi, lpc - bias, &fr) == 0)) {
+		free(fr);
+		return UNWIND_MEMORY;     /* CFI there, its rules could not be applied */
+	}
+	return UNWIND_NO_CFI;
+}
+
+enum unwind_stop unwind__last_stop(const struct unwinder *u, uint64_t *pc)
+{
+	*pc = u->stop_pc;
+	return u->stop;
+}
+
+const char *unwind__stop_str(enum unwind_stop why)
+{
+	switch (why) {
+	case UNWIND_WHOLE: return "reached the outermost frame";
+	case UNWIND_NO_BINARY: return "the pc is in no binary the unwinder could open";
+	case UNWIND_NO_CFI: return "no CFI (.eh_frame/.debug_frame) for the pc";
+	case UNWIND_STACK_COPY: return "the caller's frame is beyond the sampled stack copy "
+	    "(record with a larger --call-graph dwarf,SIZE)";
+	case UNWIND_MEMORY: return "a saved register could not be read";
+	case UNWIND_DEPTH: return "the depth limit";
+	case UNWIND_NO_REGS: return "no user registers in the sample";
+	}
+	return "?";
+}
