@@ -1595,17 +1595,6 @@ int pmc_event_kind(pmc_id_t id, struct pmc_event_kind *k)
 	return leave(rc);
 }
 
-int pmc_cpu_topology(int cpu, int *socket, int *die, int *core)
-{
-	pmc__clear_reason();
-	if (cpu < 0 || cpu >= pmc__sys_ncpu()) {
-		pmc__set_reason("no CPU %d (CPUs 0-%d)", cpu, pmc__sys_ncpu() - 1);
-		return pmc__ret(-ENXIO);
-	}
-	pmc__sys_cpu_topology(cpu, socket, die, core);
-	return pmc__ret(0);
-}
-
 int pmc_event_unit(pmc_id_t id, double *scale, const char **unit)
 {
 	struct pmc *pm;
