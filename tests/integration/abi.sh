@@ -26,7 +26,7 @@ leaked=$(nm -D --defined-only "$B/libpmc.so" | awk '{ sub(/@.*/, "", $3); print 
 check "the CLI's helpers are not exported by libpmc.so${leaked:+ (are: $(echo $leaked))}" \
     test -z "$leaked"
 check "... nor declared in the public headers" \
-    sh -c "! grep -rwE '$(echo $cli_only | tr ' ' '|')' '$PMC_ROOT/include'"
+    sh -c "! grep -rqwE '$(echo $cli_only | tr ' ' '|')' '$PMC_ROOT/include'"
 if command -v nm >/dev/null && [ -x "$PMC" ]; then
   check "pmc carries them itself (libpmctools: outfile__open, evlist__split)" \
       sh -c "nm '$PMC' | grep -qw 'T outfile__open' && nm '$PMC' | grep -qw 'T evlist__split'"
