@@ -86,6 +86,12 @@ SEES_core    := core event log ring backend common
 # analysis reaches libpmc through include/ only (it links the shared
 # library); lib/common's stateless helpers are compiled into it too.
 SEES_analysis:= common
+# The tools (tools/pmc, and tools/lib: libpmctools, the CLI's own helpers
+# linked into pmc only) see lib/common too: its header-only helpers (GROW,
+# the error wrappers over pmc_seterror) and the stateless objects that
+# libpmcstat.a carries.  $(B)/inc/tools/ also holds toolslib ->
+# tools/lib, so the CLI's helpers are included as "toolslib/NAME.h".
+SEES_tools   := common
 LIB_LAYERS   := common backend ring event log core
 
 # analysis/ is in rooms, one folder per stage (docs/architecture.md "The
@@ -120,19 +126,22 @@ $(B)/inc/%/.view: Makefile
 VIEW = $(B)/inc/$(1)/.view
 .PRECIOUS: $(B)/inc/%/.view $(B)/inc/room-%/.view
 
-VIEWS = $(foreach l,$(LIB_LAYERS),$(call VIEW,$(l))) $(foreach r,$(ROOMS),$(call VIEW,room-$(r)))
+VIEWS = $(foreach l,$(LIB_LAYERS),$(call VIEW,$(l))) $(foreach r,$(ROOMS),$(call VIEW,room-$(r))) \
+        $(call VIEW,tools)
 
 $(foreach l,$(LIB_LAYERS),\
   $(eval $(B)/pic/lib/$(l)/%.o $(B)/obj/lib/$(l)/%.o: LAYER_INC := -I$(B)/inc/$(l)))
 $(foreach r,$(ROOMS),\
   $(eval $(B)/obj/analysis/$(r)/%.o: LAYER_INC := -I$(B)/inc/room-$(r)))
-$(B)/obj/tools/%.o: LAYER_INC := -Ianalysis
+$(B)/obj/tools/pmc/%.o: LAYER_INC := -I$(B)/inc/tools -Ianalysis
+$(B)/obj/tools/lib/%.o: LAYER_INC := -I$(B)/inc/tools
 # Tests reach into every layer on purpose (unit tests of internals).
-$(B)/tests/% $(B)/fuzz-replay/% $(B)/fuzz_%: LAYER_INC := -Ilib -Ianalysis -Itests
+$(B)/tests/% $(B)/fuzz-replay/% $(B)/fuzz_%: LAYER_INC := -Ilib -Ianalysis -Itests -I$(B)/inc/tools
 
 LIB_SRC  := $(shell find lib -name '*.c' | sort)
 ANA_SRC  := $(shell find analysis -name '*.c' | sort)
 TOOL_SRC := $(wildcard tools/pmc/*.c)
+TLIB_SRC := $(wildcard tools/lib/*.c)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 HELP_SRC := $(wildcard tests/helpers/*.c)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
@@ -141,6 +150,7 @@ LIB_OBJ   := $(LIB_SRC:%.c=$(B)/pic/%.o)
 LIB_SOBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
 ANA_OBJ   := $(ANA_SRC:%.c=$(B)/obj/%.o)
 TOOL_OBJ  := $(TOOL_SRC:%.c=$(B)/obj/%.o)
+TLIB_OBJ  := $(TLIB_SRC:%.c=$(B)/obj/%.o)
 COMMON_ANA_OBJ := $(filter-out %/error.o,$(filter $(B)/obj/lib/common/%,$(LIB_SOBJ)))
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 HELP_BIN  := $(HELP_SRC:tests/helpers/%.c=$(B)/helpers/%)
@@ -155,10 +165,17 @@ COMPAT_SRC := $(wildcard compat/freebsd/*.c)
 COMPAT_OBJ := $(COMPAT_SRC:%.c=$(B)/pic/%.o)
 $(B)/pic/compat/%.o: LAYER_INC := -Iinclude/freebsd
 
-all: $(B)/libpmc.a $(B)/libpmc.so $(B)/libpmcstat.a $(B)/pmc $(B)/libpmc-freebsd.a \
+all: $(B)/libpmc.a $(B)/libpmc.so $(B)/libpmcstat.a $(B)/libpmctools.a $(B)/pmc $(B)/libpmc-freebsd.a \
      $(B)/libpmc-freebsd.so $(UNIT_BIN) $(HELP_BIN) $(REPLAY_BIN)
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+# The tools' view (SEES_tools above): lib/common, and toolslib -> tools/lib.
+$(B)/inc/tools/.view: Makefile
+	@rm -rf $(dir $@); mkdir -p $(dir $@)
+	@ln -s $(CURDIR)/tools/lib $(dir $@)toolslib
+	@for d in $(SEES_tools); do ln -s $(CURDIR)/lib/$$d $(dir $@)$$d; done
+	@touch $@
 
 # libpmc.so exports what the headers mark PMC_API and lib/libpmc.map names,
 # nothing else (scripts/check-abi.sh).
@@ -195,18 +212,25 @@ $(B)/libpmc-freebsd.so: $(B)/libpmc-freebsd.so.$(VERSION)
 $(B)/libpmcstat.a: $(ANA_OBJ) $(COMMON_ANA_OBJ)
 	@rm -f $@; ar rcs $@ $^
 
+# libpmctools: the pmc CLI's own helpers (tools/lib: the output-file
+# opener, -e lists, the tunables), linked into pmc only; they are no part
+# of libpmc's ABI (docs/architecture.md "Layers").
+$(B)/libpmctools.a: $(TLIB_OBJ)
+	@rm -f $@; ar rcs $@ $^
+
 # pmc links the shared library, through its public API only (lib/libpmc.map).
 # RUNPATH: next to it in the build tree, ../lib once installed.
-$(B)/pmc: $(TOOL_OBJ) $(B)/libpmcstat.a $(B)/libpmc.so Makefile
-	$(CC) $(SANFLAGS) -o $@ $(TOOL_OBJ) $(B)/libpmcstat.a -L$(B) -lpmc \
+$(B)/pmc: $(TOOL_OBJ) $(B)/libpmctools.a $(B)/libpmcstat.a $(B)/libpmc.so Makefile
+	$(CC) $(SANFLAGS) -o $@ $(TOOL_OBJ) $(B)/libpmctools.a $(B)/libpmcstat.a -L$(B) -lpmc \
 	    -Wl,-rpath,'$$ORIGIN:$$ORIGIN/../lib' -Wl,--as-needed $(LDLIBS_TOOL)
 
 # Unit tests link the static libraries so they can reach internal symbols.
 # -MMD -MP as for the library objects: compiled and linked in one step, the
 # dependency file is $@.d, so editing a header a test includes rebuilds it.
-$(B)/tests/%: tests/unit/%.c $(B)/libpmcstat.a $(B)/libpmc.a
+$(B)/tests/%: tests/unit/%.c $(B)/libpmctools.a $(B)/libpmcstat.a $(B)/libpmc.a | $(call VIEW,tools)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLCFLAGS) -MMD -MP -o $@ $< $(B)/libpmcstat.a $(B)/libpmc.a $(LDLIBS_TEST) $(LDLIBS_ANA) $(LDLIBS_LIB)
+	$(CC) $(ALLCFLAGS) -MMD -MP -o $@ $< $(B)/libpmctools.a $(B)/libpmcstat.a $(B)/libpmc.a \
+	    $(LDLIBS_TEST) $(LDLIBS_ANA) $(LDLIBS_LIB)
 # Helpers are workloads with known answers (pages touched, CPU time):
 # never instrumented, or ASan's shadow memory would change their answers.
 $(B)/helpers/%: tests/helpers/%.c
@@ -215,15 +239,16 @@ $(B)/helpers/%: tests/helpers/%.c
 
 # The fuzz harnesses as plain programs (tests/fuzz/replay.c is their main):
 # the suite replays the committed corpora and regression inputs through them.
-$(B)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c $(B)/libpmcstat.a $(B)/libpmc.a
+$(B)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c $(B)/libpmctools.a $(B)/libpmcstat.a $(B)/libpmc.a \
+    | $(call VIEW,tools)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLCFLAGS) -MMD -MP -o $@ $< tests/fuzz/replay.c $(B)/libpmcstat.a $(B)/libpmc.a \
+	$(CC) $(ALLCFLAGS) -MMD -MP -o $@ $< tests/fuzz/replay.c $(B)/libpmctools.a $(B)/libpmcstat.a $(B)/libpmc.a \
 	    $(LDLIBS_ANA) $(LDLIBS_LIB)
 
 # libFuzzer harnesses (only with FUZZ=1: `make fuzz`).
 ifeq ($(FUZZ),1)
-$(B)/fuzz_%: tests/fuzz/fuzz_%.c $(B)/libpmcstat.a $(B)/libpmc.a
-	$(CC) $(ALLCFLAGS) -fsanitize=fuzzer -o $@ $< $(B)/libpmcstat.a $(B)/libpmc.a \
+$(B)/fuzz_%: tests/fuzz/fuzz_%.c $(B)/libpmctools.a $(B)/libpmcstat.a $(B)/libpmc.a | $(call VIEW,tools)
+	$(CC) $(ALLCFLAGS) -fsanitize=fuzzer -o $@ $< $(B)/libpmctools.a $(B)/libpmcstat.a $(B)/libpmc.a \
 	    $(LDLIBS_ANA) $(LDLIBS_LIB)
 fuzz-bins: $(FUZZ_BIN)
 endif

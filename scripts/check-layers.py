@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""check-layers.py [ROOT] — every #include in lib/, analysis/ and tools/pmc
-points at a layer the including file may use (docs/architecture.md, "Layers"),
+"""check-layers.py [ROOT] — every #include in lib/, analysis/, tools/pmc and
+tools/lib points at a layer the including file may use (docs/architecture.md,
+"Layers"),
 and every include inside analysis/ at a room the including file's room may use
 (docs/architecture.md, "The rooms of analysis/").
 
@@ -29,7 +30,7 @@ for line in open('Makefile'):
     m = re.match(r'ROOM_(\w+)\s*:=\s*(.*)', line)
     if m:
         rooms[m.group(1)] = set(m.group(2).split())
-if 'core' not in sees or 'analysis' not in sees:
+if 'core' not in sees or 'analysis' not in sees or 'tools' not in sees:
     sys.exit('check-layers: no SEES_* table in %s/Makefile' % root)
 if 'profile' not in rooms:
     sys.exit('check-layers: no ROOM_* table in %s/Makefile' % root)
@@ -41,11 +42,14 @@ def room_of(path):
     return parts[1] if parts[0] == 'analysis' and len(parts) > 2 else None
 
 # What a layer may include: its own files, the lib/ layers of its SEES list,
-# the public headers (include/).  analysis also sees itself; the tools see
-# analysis (libpmcstat's headers) and nothing of lib/.
+# the public headers (include/).  analysis also sees itself; the tools
+# (tools/pmc) see analysis (libpmcstat's headers), their helper library
+# (tools/lib, "toolslib/NAME.h") and of lib/ what SEES_tools names; the
+# helper library sees itself and SEES_tools, not analysis.
 allowed = {l: set(v) | {'include'} for l, v in sees.items()}
 allowed['analysis'] |= {'analysis'}
-allowed['tools'] = {'tools', 'analysis', 'include'}
+allowed['toolslib'] = set(sees['tools']) | {'toolslib', 'include'}
+allowed['tools'] = set(sees['tools']) | {'tools', 'toolslib', 'analysis', 'include'}
 
 
 def layer_of(path):
@@ -56,6 +60,8 @@ def layer_of(path):
         return parts[0]
     if parts[:2] == ['tools', 'pmc']:
         return 'tools'
+    if parts[:2] == ['tools', 'lib']:
+        return 'toolslib'
     return None
 
 
@@ -67,6 +73,10 @@ def resolve(src, name, layer):
     here = os.path.normpath(os.path.join(os.path.dirname(src), name))
     if os.path.isfile(here):
         return here
+    if name.startswith('toolslib/'):
+        p = os.path.normpath(os.path.join('tools/lib', name[len('toolslib/'):]))
+        if os.path.isfile(p):
+            return p
     for base in ['include', 'analysis'] + ['lib']:
         p = os.path.normpath(os.path.join(base, name))
         if os.path.isfile(p):
@@ -75,7 +85,7 @@ def resolve(src, name, layer):
 
 
 bad = 0
-for top in ('lib', 'analysis', 'tools/pmc'):
+for top in ('lib', 'analysis', 'tools/pmc', 'tools/lib'):
     for dirpath, _, files in os.walk(top):
         for f in sorted(files):
             if not f.endswith(('.c', '.h')):

@@ -36,16 +36,6 @@ PMC_API int pmc_allocate_shared(const char *_ctrspec, enum pmc_mode _mode, uint3
     int _cpu, pmc_id_t *_pmcid, uint64_t _count);
 
 /*
- * pmc_event_split — split an event list ("cycles,instructions:u,msr/tsc/")
- * the way every pmc command does: on commas, except inside pmu/.../ and
- * {...}; hwpmc's qualifiers ("instructions,usr") stay with their event.
- * *_specs is allocated; free it with pmc_event_split_free.  EINVAL for an
- * empty item.
- */
-PMC_API int pmc_event_split(const char *_list, char ***_specs, int *_n);
-PMC_API void pmc_event_split_free(char **_specs, int _n);
-
-/*
  * pmc_event_attr — what an event spec resolves to, as pmc_allocate would
  * open it: perf's struct perf_event_attr (<linux/perf_event.h>) with the
  * counting fields (size, type, config*, exclude_*, precise_ip) and no

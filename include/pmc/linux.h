@@ -1,8 +1,8 @@
 /*
  * pmc/linux.h — libpmc's Linux extensions (pmc(3) "LINUX EXTENSIONS"): the
  * reason channel, the backends, PMC settings FreeBSD lacks (groups, periods,
- * frequencies, user stacks, switch records, cgroups), command targets,
- * topology, the tunables, and the output-file opener.
+ * frequencies, user stacks, switch records, cgroups), command targets and
+ * the backend's clock, and hwpmc's tunables (pmc_sysctlbyname).
  *
  * Not in FreeBSD's libpmc.  Same conventions as <pmc.h>: 0 or -1 with
  * errno, and pmc_errmsg() says why.  Included by <pmc.h>.
@@ -198,84 +198,6 @@ PMC_API int pmc_set_cgroup(pmc_id_t _pmc, const char *_path);
 PMC_API int pmc_host_has_hw_pmu(void);
 
 /*
- * pmc_outfile_open — the one way pmc creates an output file (a log, a report, an
- * export, a conversion, counts): never through a symlink someone else
- * planted, never leaving a half-written file behind, one wording for "it
- * exists, use -f".  Every command that writes a file uses this (tools/pmc
- * and analysis), so the rules below hold everywhere:
- *
- *  - A new file is written under a temporary name in the same directory
- *    (".NAME.XXXXXX", NAME cut so that it fits NAME_MAX however long
- *    NAME is; O_CREAT|O_EXCL|O_NOFOLLOW) and renamed to NAME by
- *    pmc_outfile_commit() once everything was written; a failed write or
- *    pmc_outfile_abort() removes it, so nothing partial blocks the next run.
- *    Without PMC_OUT_FORCE the rename never replaces a file that appeared
- *    meanwhile (RENAME_NOREPLACE).
- *  - PMC_OUT_INPLACE writes at NAME itself (a log that `report --follow` may
- *    read while it grows): created O_CREAT|O_EXCL|O_NOFOLLOW after the old
- *    file, if any, was moved aside (PMC_OUT_BACKUP: renamed to NAME.old, as
- *    perf renames perf.data) or removed (PMC_OUT_FORCE).
- *  - An existing NAME is replaced only with PMC_OUT_FORCE (or moved to
- *    NAME.old with PMC_OUT_BACKUP); otherwise -EEXIST with the reason
- *    "'NAME' exists; use -f to overwrite it".
- *  - A symlink at NAME is followed only if the kernel's protected_symlinks
- *    rule would follow it: not when it sits in a sticky world-writable
- *    directory and is owned by neither us nor the directory's owner.  Such a
- *    link is never followed: it is what gets replaced, renamed or refused;
- *    its target is never opened.  A trusted symlink (/dev/stdout, a link of
- *    your own) is resolved and the rules apply to its target, except that
- *    PMC_OUT_INPLACE never writes through a link to a regular file: the
- *    link is moved aside (or removed) like a file.
- *  - A device, FIFO or socket (/dev/null, a terminal, a named pipe) is
- *    opened for writing as it is: nothing to replace, no temporary file.
- *  - A directory is refused with -EISDIR.
- * Failures return -1 with errno and a reason (pmc_errmsg()).
- */
-#define PMC_OUT_FORCE    0x1   /* replace an existing file (-f) */
-#define PMC_OUT_BACKUP   0x2   /* move an existing file to NAME.old (without FORCE) */
-#define PMC_OUT_INPLACE  0x4   /* write at NAME directly (no temporary name) */
-
-struct pmc_outfile {
-	int fd;                   /* write here; -1 once closed */
-	FILE *fp;                 /* pmc_outfile_fopen's stream (owns fd), or NULL */
-	char *path;               /* NAME as given */
-	char *target;             /* where the file ends up (a trusted symlink resolved) */
-	char *tmp;                /* temporary name, NULL if written in place */
-	int flags;                /* PMC_OUT_* */
-	int existed;              /* target existed at open */
-	int created;              /* in place: we created target (abort removes it) */
-	int backed_up;            /* in place: the old file was renamed to NAME.old */
-	char *backup;             /* PMC_OUT_BACKUP and NAME exists: where it goes,
-	                           * "NAME.old", NAME cut to NAME_MAX - 4 bytes if
-	                           * longer (as the temporary names are); else NULL */
-};
-
-PMC_API int pmc_outfile_open(struct pmc_outfile *_o, const char *_path, int _flags, mode_t _mode);
-/* The same, with a stdio stream in o->fp (buffered writes; commit flushes). */
-PMC_API int pmc_outfile_fopen(struct pmc_outfile *_o, const char *_path, int _flags);
-/* Finish: flush and close (a write error such as ENOSPC surfaces here), then
- * rename the temporary file into place.  -1 with errno and a reason if that
- * failed, and then nothing is left behind.  Frees o's strings either way. */
-PMC_API int pmc_outfile_commit(struct pmc_outfile *_o);
-/* Give up: close, remove what was created (the temporary file, or an
- * in-place file this call created), free. */
-PMC_API void pmc_outfile_abort(struct pmc_outfile *_o);
-
-/*
- * pmc_fdstream — a buffered write stream over _fd that keeps the errno of
- * its first failed write (stdio forgets it), in *_err if _err is not NULL
- * (0 until a write fails; it must outlive the stream); fclose then fails
- * with that errno.  fclose closes _fd only if _close_fd.  The stream of
- * pmc_outfile_fopen, and of pmc's standard output.  NULL with errno
- * (EBADF: _fd < 0; ENOMEM).
- */
-PMC_API FILE *pmc_fdstream(int _fd, int _close_fd, int *_err);
-
-/* pmc_cpu_topology — a CPU's socket, die and core ids (0 where unknown);
- * perf stat's --per-socket and --per-core aggregate by them. */
-PMC_API int pmc_cpu_topology(int _cpu, int *_socket, int *_die, int *_core);
-
-/*
  * pmc_spawn / pmc_spawn_go — run a command as a counting target.
  * pmc_spawn forks a child that waits before exec; attach PMCs to *_pid,
  * start them, then pmc_spawn_go lets it exec.  Counting begins at the exec,
@@ -290,20 +212,41 @@ PMC_API int pmc_spawn_wait(pid_t _pid, int *_status);
 /* ... waiting at most _timeout_ms (-1 forever): -1/EAGAIN if still running.
  * With the sim backend the time-out is in simulated time. */
 PMC_API int pmc_spawn_wait_timeout(pid_t _pid, int *_status, int _timeout_ms);
-/* Signal a spawned target (one that never ran ends with status 128+sig). */
+/*
+ * pmc_spawn_kill - send a signal to a target pmc_spawn() started
+ * @_pid: the target (pmc_spawn's *_pid), not reaped yet
+ * @_sig: the signal
+ * A target still waiting before its exec (pmc_spawn_go not called yet)
+ * never runs the command: it ends with status 128+@_sig.
+ * Return: 0, or -1 with errno and a reason (ENXIO before pmc_init(); the
+ * backend's kill(2) error, ESRCH when it is gone).
+ */
 PMC_API int pmc_spawn_kill(pid_t _pid, int _sig);
-/* 1 if the process or thread exists for the backend in use, else 0. */
-PMC_API int pmc_target_exists(pid_t _pid);
-/* The backend's monotonic clock in ns (simulated time with the sim). */
-PMC_API uint64_t pmc_clock_ns(void);
 
 /*
- * pmc_setting_get — hwpmc's tunables as libpmc uses them (callchaindepth,
- * logbuffersize, nbuffers_pcpu, nsamples, mincount; "kern.hwpmc." prefix
- * optional).  Set through PMC_<NAME> environment variables or a config file
- * (see pmc(3)).  pmc_setting_name(i) names the i-th, NULL past the last.
+ * pmc_target_exists - whether a process or thread exists for the backend
+ * in use
+ * @_pid: a process or thread id
+ * What -p/-t targets and an attached PMC's owner are checked against: the
+ * host's processes with the linux backend, the simulated ones with sim
+ * (which the host does not see, so kill(pid, 0) cannot answer).  Lets a
+ * program that follows a target end when it is gone.
+ * Return: 1 if it exists (a process we may not signal exists too), 0 if
+ * it does not; -1 with errno ENXIO before pmc_init().
  */
-PMC_API int pmc_setting_get(const char *_name, long *_value);
+PMC_API int pmc_target_exists(pid_t _pid);
+
+/*
+ * pmc_clock_ns - the backend's monotonic clock
+ * The time the backend's PMCs run on: CLOCK_MONOTONIC with the linux
+ * backend, the simulated time with sim (which runs faster or slower than
+ * the host).  A program that paces intervals, a run's duration or a
+ * refresh by what the PMCs see (pmc stat -I, the exporter's --duration,
+ * pmc top's refresh) reads this one, so that it holds with the sim backend
+ * too.
+ * Return: nanoseconds; 0 before pmc_init().
+ */
+PMC_API uint64_t pmc_clock_ns(void);
 
 /*
  * pmc_sysctlbyname — FreeBSD's sysctlbyname(3) for the names pmc tools
@@ -312,11 +255,12 @@ PMC_API int pmc_setting_get(const char *_name, long *_value);
  * machdep.hlt_cpus (a cpuset_t of the CPUs not online) and
  * machdep.logical_cpus_mask (unsigned int).  Read-only (EPERM); other names
  * ENOENT.  <sys/sysctl.h> of the libpmc-freebsd include set maps
- * sysctlbyname() to it.
+ * sysctlbyname() to it.  The kern.hwpmc tunables are the values libpmc
+ * uses, set through PMC_<NAME> environment variables or a config file
+ * (pmc(3) "ENVIRONMENT"); this is how a program reads them.
  */
 PMC_API int pmc_sysctlbyname(const char *_name, void *_oldp, size_t *_oldlenp,
     const void *_newp, size_t _newlen);
-PMC_API const char *pmc_setting_name(int _i);
 
 #ifdef __cplusplus
 }

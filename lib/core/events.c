@@ -1,20 +1,9 @@
-/* events.c — lib/event's parser, splitter and catalogue, public for tools
- * and library users (pmc.h). */
+/* events.c — lib/event's parser and catalogue, public for tools and
+ * library users (pmc.h). */
 #include "pmc.h"
 #include "common/error.h"
 #include "common/sysinfo.h"
 #include "event/event.h"
-
-int pmc_event_split(const char *list, char ***specs, int *n)
-{
-	pmc__clear_reason();
-	return pmc__ret(pmc__event_split(list, specs, n));
-}
-
-void pmc_event_split_free(char **specs, int n)
-{
-	pmc__event_split_free(specs, n);
-}
 
 int pmc_event_attr(const char *spec, struct perf_event_attr *attr)
 {

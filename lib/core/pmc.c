@@ -20,6 +20,7 @@
 
 #include "core/internal.h"
 #include "common/error.h"
+#include "common/grow.h"
 #include "core/settings.h"
 #include "common/sysinfo.h"
 #include "common/userpage.h"
@@ -725,44 +726,44 @@ static int open_one(struct pmc *pm, struct pmc_target *t, pid_t tid, int cpu,
 	return 0;
 }
 
+/* One more thread id in *out (n of cap): 0, or -ENOMEM with *out freed. */
+static int push_tid(pid_t **out, int *n, int *cap, pid_t tid)
+{
+	if (GROW(*out, *n, *cap) < 0) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return -ENOMEM;
+	}
+	(*out)[(*n)++] = tid;
+	return 0;
+}
+
 /* Threads of a process, from /proc/PID/task. */
 static int list_tasks(pid_t pid, pid_t **out, int *n)
 {
 	char path[64];
 	DIR *d;
 	struct dirent *e;
-	int cap = 16;
+	int cap = 0, rc = 0;
 
 	*n = 0;
-	*out = malloc((size_t)cap * sizeof(pid_t));
-	if (!*out)
-		return -ENOMEM;
+	*out = NULL;
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	d = opendir(path);
-	if (!d) {
-		/* Not a Linux process (the sim's targets): the pid itself. */
-		(*out)[(*n)++] = pid;
-		return 0;
-	}
-	while ((e = readdir(d)) != NULL) {
+	if (!d)         /* not a Linux process (the sim's targets): the pid itself */
+		return push_tid(out, n, &cap, pid);
+	while (rc == 0 && (e = readdir(d)) != NULL) {
 		if (e->d_name[0] < '0' || e->d_name[0] > '9')
 			continue;
 		if (pid == getpid() && atoi(e->d_name) == pmc__targetwatch_tid())
 			continue;              /* libpmc's own watch thread */
-		if (*n == cap) {
-			pid_t *m = realloc(*out, (size_t)(cap *= 2) * sizeof(pid_t));
-			if (!m) {
-				closedir(d);
-				return -ENOMEM;
-			}
-			*out = m;
-		}
-		(*out)[(*n)++] = (pid_t)atoi(e->d_name);
+		rc = push_tid(out, n, &cap, (pid_t)atoi(e->d_name));
 	}
 	closedir(d);
-	if (*n == 0)
-		(*out)[(*n)++] = pid;
-	return 0;
+	if (rc == 0 && *n == 0)
+		rc = push_tid(out, n, &cap, pid);
+	return rc;
 }
 
 /*
@@ -1593,17 +1594,6 @@ int pmc_event_kind(pmc_id_t id, struct pmc_event_kind *k)
 		    (a->exclude_hv ? PMC_KIND_EXCL_HV : 0);
 	}
 	return leave(rc);
-}
-
-int pmc_cpu_topology(int cpu, int *socket, int *die, int *core)
-{
-	pmc__clear_reason();
-	if (cpu < 0 || cpu >= pmc__sys_ncpu()) {
-		pmc__set_reason("no CPU %d (CPUs 0-%d)", cpu, pmc__sys_ncpu() - 1);
-		return pmc__ret(-ENXIO);
-	}
-	pmc__sys_cpu_topology(cpu, socket, die, core);
-	return pmc__ret(0);
 }
 
 int pmc_event_unit(pmc_id_t id, double *scale, const char **unit)

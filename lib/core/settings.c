@@ -10,7 +10,7 @@
 #include "common/error.h"
 #include "core/settings.h"
 
-/* One table, so names, defaults and the public lookup never disagree. */
+/* One table, so names, defaults and the lookup never disagree. */
 #define SETTINGS(X) \
 	X(CALLCHAINDEPTH, "callchaindepth", 128) \
 	X(LOGBUFFERSIZE,  "logbuffersize",  256) \
@@ -199,21 +199,14 @@ long pmc__setting(enum pmc_setting_id id)
 	return values[id];
 }
 
-int pmc_setting_get(const char *name, long *value)
+int pmc__setting_get(const char *name, long *value)
 {
 	int id;
-	pmc__clear_reason();
-	if (!name || (id = lookup(name)) < 0) {
-		pmc__set_reason("unknown setting '%s'", name ? name : "");
-		return pmc__ret(-ENOENT);
-	}
+
+	if (!name || (id = lookup(name)) < 0)
+		return pmc__err(-ENOENT, "unknown setting '%s'", name ? name : "");
 	*value = pmc__setting((enum pmc_setting_id)id);
 	return 0;
-}
-
-const char *pmc_setting_name(int i)
-{
-	return i >= 0 && i < PMC_SETTING_COUNT ? names[i] : NULL;
 }
 
 /* For tests: forget what was loaded, so the next use reloads. */

@@ -27,6 +27,9 @@ enum pmc_setting_id {
 
 void pmc__settings_load(void);
 long pmc__setting(enum pmc_setting_id id);
+/* A tunable by name ("kern.hwpmc." prefix optional): 0, or -ENOENT with a
+ * reason.  pmc_sysctlbyname's kern.hwpmc.* answers. */
+int pmc__setting_get(const char *name, long *value);
 void pmc__settings_reset(void);
 
 #endif

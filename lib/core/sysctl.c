@@ -5,7 +5,7 @@
  * libpmc-freebsd) maps sysctlbyname to it; glibc has no sysctl at all.
  *
  *   kern.hwpmc.callchaindepth, .logbuffersize, .nbuffers_pcpu, .nsamples,
- *   .mincount (int)      libpmc's settings (pmc_setting_get)
+ *   .mincount (int)      libpmc's settings (core/settings.h)
  *   kern.hwpmc.cpuid     (string) pmc_cpuid, the pmu-events key
  *   hw.ncpu (int)        CPUs online
  *   machdep.hlt_cpus     (cpuset_t bytes) the CPUs that are not online
@@ -21,7 +21,9 @@
 #include <string.h>
 
 #include "pmc.h"
+#include "common/error.h"
 #include "common/sysinfo.h"
+#include "core/settings.h"
 
 /* FreeBSD's cpuset_t as <sys/cpuset.h> declares it: 1024 bits. */
 #define SYSCTL_CPUSET_BYTES (1024 / 8)
@@ -66,6 +68,7 @@ int pmc_sysctlbyname(const char *name, void *oldp, size_t *oldlenp, const void *
 	long v;
 	int ncpu = pmc__sys_ncpu();
 
+	pmc__clear_reason();
 	if (!name) {
 		errno = EINVAL;
 		return -1;
@@ -75,7 +78,7 @@ int pmc_sysctlbyname(const char *name, void *oldp, size_t *oldlenp, const void *
 		return -1;
 	}
 	if (!strncmp(name, "kern.hwpmc.", 11) && strcmp(name, "kern.hwpmc.cpuid") &&
-	    pmc_setting_get(name, &v) == 0) {
+	    pmc__setting_get(name, &v) == 0) {
 		int iv = (int)v;
 		return reply(&iv, sizeof(iv), oldp, oldlenp);
 	}

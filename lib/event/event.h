@@ -56,14 +56,6 @@ void pmc__event_generic(const struct pmc_evspec *ev, uint32_t *type, uint64_t *c
 /* Parse and resolve one spec. 0, -ENOENT (unknown name), -EINVAL (bad syntax). */
 int pmc__event_parse(const char *spec, struct pmc_evspec *out);
 
-/*
- * Split an -e list on commas, except inside pmu/.../ and {...}; a token that
- * is exactly a hwpmc qualifier (usr, os) stays with the event before it.
- * *specs is malloc'd (free with pmc__event_split_free).  Empty items: -EINVAL.
- */
-int pmc__event_split(const char *list, char ***specs, int *n);
-void pmc__event_split_free(char **specs, int n);
-
 /* pmc_event_names_of_class(3): malloc'd array of const strings; -EINVAL for
  * a class with no static names. */
 int pmc__event_names_of_class(enum pmc_class c, const char ***names, int *n);

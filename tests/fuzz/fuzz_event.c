@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "event/event.h"
+#include "toolslib/evlist.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -28,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';
 	(void)pmc__event_parse(text, &ev);
-	if (pmc__event_split(text, &specs, &n) == 0) {
+	if (evlist__split(text, &specs, &n) == 0) {
 		/* as the tools do: the first spec that does not parse ends the
 		 * list.  A tracepoint glob ("*:*::o") expands to every tracepoint
 		 * of the machine (~2,300 here), and parsing each bad one anyway
@@ -37,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (int i = 0; i < n; i++)
 			if (pmc__event_parse(specs[i], &ev) < 0)
 				break;
-		pmc__event_split_free(specs, n);
+		evlist__free(specs, n);
 	}
 	free(text);
 	return 0;

@@ -5,7 +5,8 @@
 # scripts/check-abi.py compares what the .so exports with the map.  Here
 # the check passes on the build, and refuses libraries with an export
 # planted: linked without the version script, with a glob in the map, with
-# a listed function that lost its PMC_API.  The headers compile one by one,
+# a listed function that lost its PMC_API.  The CLI's helpers are not
+# exported (libpmctools has them).  The headers compile one by one,
 # and pmc_libversion() answers the headers' LIBPMC_VERSION.
 . "$(dirname "$0")/lib.sh"
 B=$PMC_ROOT/$PMC_BUILD
@@ -15,6 +16,21 @@ CC=${CC:-cc}
 
 check "libpmc.so exports exactly what lib/libpmc.map names" \
     python3 "$CHECK" "$B/libpmc.so" "$MAP"
+
+# The CLI's own helpers are no part of the ABI: they are libpmctools'
+# (tools/lib), linked into pmc only.
+cli_only='pmc_outfile_open pmc_outfile_fopen pmc_outfile_commit pmc_outfile_abort pmc_fdstream
+pmc_event_split pmc_event_split_free pmc_setting_get pmc_setting_name pmc_cpu_topology'
+leaked=$(nm -D --defined-only "$B/libpmc.so" | awk '{ sub(/@.*/, "", $3); print $3 }' |
+  grep -xF "$(printf '%s\n' $cli_only)")
+check "the CLI's helpers are not exported by libpmc.so${leaked:+ (are: $(echo $leaked))}" \
+    test -z "$leaked"
+check "... nor declared in the public headers" \
+    sh -c "! grep -rqwE '$(echo $cli_only | tr ' ' '|')' '$PMC_ROOT/include'"
+if command -v nm >/dev/null && [ -x "$PMC" ]; then
+  check "pmc carries them itself (libpmctools: outfile__open, evlist__split)" \
+      sh -c "nm '$PMC' | grep -qw 'T outfile__open' && nm '$PMC' | grep -qw 'T evlist__split'"
+fi
 
 objs=$(find "$B/pic/lib" -name '*.o' 2>/dev/null | sort)
 if [ -z "$objs" ] || ! command -v "$CC" >/dev/null; then

@@ -69,7 +69,7 @@ else fail "the .so exports only pmc_*/pmclog_* names" "$nexp exported; bad: $(ec
 unver=$(nm -D --defined-only "$P/lib/libpmc.so" | awk '$2 != "A" && $3 !~ /@@LIBPMC_1$/ {print $3}')
 check "every export carries the LIBPMC_1 version${unver:+ (not: $unver)}" test -z "$unver"
 # The functions the public headers declare: prototypes start at column 0
-# with PMC_API and a type ("PMC_API int pmc_read(", "PMC_API FILE *pmc_fdstream(").
+# with PMC_API and a type ("PMC_API int pmc_read(", "PMC_API const char *pmc_errmsg(").
 grep -hE '^PMC_API .*\b(pmc|pmclog)_[a-z0-9_]+\(' "$P/include/pmc.h" "$P/include/pmc/"*.h "$P/include/pmclog.h" |
   grep -oE '\b(pmc|pmclog)_[a-z0-9_]+\(' | tr -d '(' | sort -u >"$TMP/declared"
 ndecl=$(wc -l <"$TMP/declared")

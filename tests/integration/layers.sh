@@ -14,7 +14,7 @@ check "the tree keeps its layers" python3 "$CHECK" "$PMC_ROOT"
 plant() {   # FILE LINE: copy the tree, add LINE to FILE, run the check
   rm -rf "$TMP/t"; mkdir -p "$TMP/t"
   cp -r "$PMC_ROOT/Makefile" "$PMC_ROOT/include" "$PMC_ROOT/lib" "$PMC_ROOT/analysis" "$TMP/t/"
-  mkdir -p "$TMP/t/tools"; cp -r "$PMC_ROOT/tools/pmc" "$TMP/t/tools/"
+  mkdir -p "$TMP/t/tools"; cp -r "$PMC_ROOT/tools/pmc" "$PMC_ROOT/tools/lib" "$TMP/t/tools/"
   printf '%s\n' "$2" >>"$TMP/t/$1"
   python3 "$CHECK" "$TMP/t" >"$TMP/out" 2>&1
 }
@@ -42,6 +42,14 @@ check "a file of analysis/ outside every room is refused" \
 plant tools/pmc/cmd_list.c '#include "event/event.h"'
 check "the CLI including lib/event is refused" \
     grep -q 'tools/pmc/cmd_list.c:.*tools includes lib/event/event.h' "$TMP/out"
+plant tools/lib/outfile.c '#include "report/report.h"'
+check "the CLI's helper library including analysis is refused" \
+    grep -q 'tools/lib/outfile.c:.*toolslib includes analysis/report/report.h' "$TMP/out"
+plant tools/lib/evlist.c '#include "core/settings.h"'
+check "... and including lib/core" \
+    grep -q 'tools/lib/evlist.c:.*toolslib includes lib/core/settings.h' "$TMP/out"
+plant tools/pmc/cmd_stat.c '#include "toolslib/evlist.h"'
+check "the CLI including its helper library and lib/common is fine" test ! -s "$TMP/out"
 plant lib/common/error.h '#include "pmc.h"'
 check "the public header stays usable from the bottom layer" test ! -s "$TMP/out"
 
@@ -61,6 +69,11 @@ else
       cc_in -I"$B/inc/room-report" <<<'#include "profile/profile.h"'
   printf '#include "report/report.h"\n' | cc_in -I"$B/inc/room-profile"
   check "profile's view: report's header does not" grep -q 'report/report.h' "$TMP/cc.err"
+  check "tools' view: the helper library's header and GROW compile" \
+      cc_in -I"$B/inc/tools" <<<'#include "toolslib/outfile.h"
+#include "common/grow.h"'
+  printf '#include "core/settings.h"\n' | cc_in -I"$B/inc/tools"
+  check "tools' view: a core header does not" grep -q 'core/settings.h' "$TMP/cc.err"
 fi
 
 # pmc is a client of libpmc.so: it needs it and holds no copy of it.

@@ -386,11 +386,17 @@ static void test_settings(void **s)
 {
 	long v;
 	(void)s;
-	assert_int_equal(pmc_setting_get("logbuffersize", &v), 0);
+	int iv = 0;
+	size_t len = sizeof(iv);
+	assert_int_equal(pmc__setting_get("logbuffersize", &v), 0);
 	assert_int_equal(v, 256);
-	assert_int_equal(pmc_setting_get("kern.hwpmc.mincount", &v), 0);
+	assert_int_equal(pmc__setting_get("kern.hwpmc.mincount", &v), 0);
 	assert_int_equal(v, 1000);
-	EXPECT_ERR(pmc_setting_get("nonsense", &v), ENOENT);
+	assert_int_equal(pmc__setting_get("nonsense", &v), -ENOENT);
+	/* the public route: FreeBSD's sysctlbyname names */
+	assert_int_equal(pmc_sysctlbyname("kern.hwpmc.mincount", &iv, &len, NULL, 0), 0);
+	assert_int_equal(iv, 1000);
+	EXPECT_ERR(pmc_sysctlbyname("kern.hwpmc.nonsense", &iv, &len, NULL, 0), ENOENT);
 
 	/* Out of range: reset to the default, with hwpmc's message. */
 	setenv("PMC_LOGBUFFERSIZE", "99999", 1);

@@ -22,6 +22,7 @@
 #include "common/error.h"
 #include "common/sysinfo.h"
 #include "event/event.h"
+#include "toolslib/evlist.h"
 
 #define SOFT(i) ((enum pmc_event)(PMC_EV_SOFT_FIRST + (i)))
 
@@ -334,7 +335,7 @@ static void expect_split(const char *list, int n, ...)
 	va_list ap;
 
 	pmc__clear_reason();
-	rc = pmc__event_split(list, &v, &cnt);
+	rc = evlist__split(list, &v, &cnt);
 	if (rc)
 		fail_msg("split '%s': %d (%s)", list, rc, pmc_errmsg());
 	assert_int_equal(cnt, n);
@@ -342,7 +343,7 @@ static void expect_split(const char *list, int n, ...)
 	for (int i = 0; i < n; i++)
 		assert_string_equal(v[i], va_arg(ap, const char *));
 	va_end(ap);
-	pmc__event_split_free(v, cnt);
+	evlist__free(v, cnt);
 }
 
 static void split_fails(const char *list, const char *word)
@@ -351,7 +352,7 @@ static void split_fails(const char *list, const char *word)
 	int cnt = 7;
 
 	pmc__clear_reason();
-	assert_int_equal(pmc__event_split(list, &v, &cnt), -EINVAL);
+	assert_int_equal(evlist__split(list, &v, &cnt), -EINVAL);
 	assert_null(v);
 	assert_int_equal(cnt, 0);
 	if (word && !strstr(pmc_errmsg(), word))
@@ -381,7 +382,7 @@ static void test_split(void **state)
 	split_fails("cpu/event=1,cycles", "/");
 	char **v;
 	int n;
-	assert_int_equal(pmc__event_split(NULL, &v, &n), -EINVAL);
+	assert_int_equal(evlist__split(NULL, &v, &n), -EINVAL);
 	/* each split item parses */
 	expect_split("instructions,usr,cpu-clock:u", 2, "instructions,usr", "cpu-clock:u");
 }

@@ -1,5 +1,5 @@
 /*
- * test_output.c — the one output-file opener (lib/core/outfile.c) and the
+ * test_output.c — the one output-file opener (tools/lib/outfile.c) and the
  * one JSON string writer (analysis/util/json.c), as a library user calls them:
  * temporary file renamed into place, nothing left by abort or a failed
  * write, "exists; use -f", RENAME_NOREPLACE against a file that appears
@@ -24,7 +24,7 @@
 
 #include "lib/testio.h"
 #include "pmc.h"
-#include "core/outfile.h"
+#include "toolslib/outfile.h"
 #include "util/json.h"
 
 static char dir[64];
@@ -87,13 +87,13 @@ static void put(const char *path, const char *s)
 
 static void test_new_file_appears_at_commit(void **state)
 {
-	struct pmc_outfile of;
+	struct outfile of;
 	(void)state;
-	assert_int_equal(pmc__outfile_fopen(&of, at("a"), 0), 0);
+	assert_int_equal(outfile__fopen(&of, at("a"), 0), 0);
 	fputs("hello", of.fp);
 	assert_int_equal(access(at("a"), F_OK), -1);   /* not there until complete */
 	assert_int_equal(nfiles(), 1);                 /* the temporary file */
-	assert_int_equal(pmc__outfile_commit(&of), 0);
+	assert_int_equal(outfile__commit(&of), 0);
 	assert_string_equal(slurp(at("a")), "hello");
 	assert_int_equal(nfiles(), 1);
 	unlink(at("a"));
@@ -101,37 +101,37 @@ static void test_new_file_appears_at_commit(void **state)
 
 static void test_exists_needs_force(void **state)
 {
-	struct pmc_outfile of;
+	struct outfile of;
 	(void)state;
 	put(at("b"), "old");
-	assert_int_equal(pmc__outfile_fopen(&of, at("b"), 0), -EEXIST);
+	assert_int_equal(outfile__fopen(&of, at("b"), 0), -EEXIST);
 	assert_non_null(strstr(pmc_errmsg(), "exists; use -f to overwrite it"));
-	assert_int_equal(pmc__outfile_fopen(&of, at("b"), PMC_OUT_FORCE), 0);
+	assert_int_equal(outfile__fopen(&of, at("b"), OUTFILE_FORCE), 0);
 	fputs("new", of.fp);
 	assert_string_equal(slurp(at("b")), "old");    /* replaced only at commit */
-	assert_int_equal(pmc__outfile_commit(&of), 0);
+	assert_int_equal(outfile__commit(&of), 0);
 	assert_string_equal(slurp(at("b")), "new");
 	unlink(at("b"));
 }
 
 static void test_abort_leaves_nothing(void **state)
 {
-	struct pmc_outfile of;
+	struct outfile of;
 	(void)state;
-	assert_int_equal(pmc__outfile_fopen(&of, at("c"), 0), 0);
+	assert_int_equal(outfile__fopen(&of, at("c"), 0), 0);
 	fputs("partial", of.fp);
-	pmc__outfile_abort(&of);
+	outfile__abort(&of);
 	assert_int_equal(nfiles(), 0);
 }
 
 static void test_never_replaces_a_file_that_appeared(void **state)
 {
-	struct pmc_outfile of;
+	struct outfile of;
 	(void)state;
-	assert_int_equal(pmc__outfile_fopen(&of, at("d"), 0), 0);
+	assert_int_equal(outfile__fopen(&of, at("d"), 0), 0);
 	put(at("d"), "theirs");
 	fputs("ours", of.fp);
-	assert_int_equal(pmc__outfile_commit(&of), -EEXIST);
+	assert_int_equal(outfile__commit(&of), -EEXIST);
 	assert_string_equal(slurp(at("d")), "theirs");
 	assert_int_equal(nfiles(), 1);
 	unlink(at("d"));
@@ -139,19 +139,19 @@ static void test_never_replaces_a_file_that_appeared(void **state)
 
 static void test_inplace_backup(void **state)
 {
-	struct pmc_outfile of;
+	struct outfile of;
 	(void)state;
 	put(at("e.log"), "first");
-	assert_int_equal(pmc__outfile_open(&of, at("e.log"), PMC_OUT_INPLACE | PMC_OUT_BACKUP,
+	assert_int_equal(outfile__open(&of, at("e.log"), OUTFILE_INPLACE | OUTFILE_BACKUP,
 	    0644), 0);
 	assert_string_equal(slurp(at("e.log.old")), "first");
 	assert_int_equal(write(of.fd, "second", 6), 6);
 	assert_string_equal(slurp(at("e.log")), "second");   /* in place: readable at once */
-	assert_int_equal(pmc__outfile_commit(&of), 0);
+	assert_int_equal(outfile__commit(&of), 0);
 	/* abort puts the old file back */
-	assert_int_equal(pmc__outfile_open(&of, at("e.log"), PMC_OUT_INPLACE | PMC_OUT_BACKUP,
+	assert_int_equal(outfile__open(&of, at("e.log"), OUTFILE_INPLACE | OUTFILE_BACKUP,
 	    0644), 0);
-	pmc__outfile_abort(&of);
+	outfile__abort(&of);
 	assert_string_equal(slurp(at("e.log")), "second");
 	unlink(at("e.log"));
 	unlink(at("e.log.old"));
@@ -166,18 +166,18 @@ static void test_backup_of_a_long_name(void **state)
 	for (int len = 252; len <= 255; len++)
 		for (int inplace = 0; inplace < 2; inplace++) {
 			char name[512], want[512];
-			struct pmc_outfile of;
+			struct outfile of;
 			int n = snprintf(name, sizeof(name), "%s/", dir);
 			memset(name + n, 'a' + inplace, (size_t)len);
 			name[n + len] = '\0';
 			snprintf(want, sizeof(want), "%.*s.old", n + (len > 251 ? 251 : len), name);
 			put(name, "first");
-			assert_int_equal(pmc__outfile_open(&of, name, PMC_OUT_BACKUP |
-			    (inplace ? PMC_OUT_INPLACE : 0), 0644), 0);
+			assert_int_equal(outfile__open(&of, name, OUTFILE_BACKUP |
+			    (inplace ? OUTFILE_INPLACE : 0), 0644), 0);
 			assert_non_null(of.backup);
 			assert_string_equal(of.backup, want);
 			assert_int_equal(write(of.fd, "second", 6), 6);
-			assert_int_equal(pmc__outfile_commit(&of), 0);
+			assert_int_equal(outfile__commit(&of), 0);
 			assert_string_equal(slurp(name), "second");
 			assert_string_equal(slurp(want), "first");
 			unlink(name);
@@ -188,13 +188,13 @@ static void test_backup_of_a_long_name(void **state)
 
 static void test_devices_and_directories(void **state)
 {
-	struct pmc_outfile of;
+	struct outfile of;
 	(void)state;
-	assert_int_equal(pmc__outfile_open(&of, "/dev/null", 0, 0644), 0);
+	assert_int_equal(outfile__open(&of, "/dev/null", 0, 0644), 0);
 	assert_null(of.tmp);
 	assert_int_equal(write(of.fd, "x", 1), 1);
-	assert_int_equal(pmc__outfile_commit(&of), 0);
-	assert_int_equal(pmc__outfile_open(&of, dir, PMC_OUT_FORCE, 0644), -EISDIR);
+	assert_int_equal(outfile__commit(&of), 0);
+	assert_int_equal(outfile__open(&of, dir, OUTFILE_FORCE, 0644), -EISDIR);
 	assert_non_null(strstr(pmc_errmsg(), "Is a directory"));
 }
 
@@ -207,7 +207,7 @@ static char *json(const char *s)
 	return buf;
 }
 
-/* pmc_fdstream: what is written arrives; a failed write's errno is kept
+/* outfile__fdstream: what is written arrives; a failed write's errno is kept
  * (in *err and from fclose); the descriptor is closed only if asked. */
 static void test_fdstream(void **state)
 {
@@ -216,10 +216,10 @@ static void test_fdstream(void **state)
 	FILE *f;
 	(void)state;
 	errno = 0;
-	assert_null(pmc_fdstream(-1, 0, NULL));
+	assert_null(outfile__fdstream(-1, 0, NULL));
 	assert_int_equal(errno, EBADF);
 	assert_int_equal(pipe(p), 0);
-	assert_non_null(f = pmc_fdstream(p[1], 1, &err));
+	assert_non_null(f = outfile__fdstream(p[1], 1, &err));
 	fprintf(f, "hello %d\n", 42);
 	assert_int_equal(fclose(f), 0);
 	assert_int_equal(fcntl(p[1], F_GETFD), -1);          /* closed with it */
@@ -231,7 +231,7 @@ static void test_fdstream(void **state)
 	assert_int_equal(pipe(p), 0);
 	close(p[0]);                                         /* nobody reads */
 	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-	assert_non_null(f = pmc_fdstream(p[1], 0, &err));
+	assert_non_null(f = outfile__fdstream(p[1], 0, &err));
 	fputs("lost\n", f);
 	assert_int_not_equal(fflush(f), 0);
 	assert_int_equal(err, EPIPE);

@@ -38,7 +38,7 @@ static long load_with(const char *env, const char *value, const char *name)
 	setenv("PMC_CONFIG", "/dev/null", 1);
 	setenv(env, value, 1);
 	pmc__settings_reset();
-	assert_int_equal(pmc_setting_get(name, &v), 0);
+	assert_int_equal(pmc__setting_get(name, &v), 0);
 	unsetenv(env);
 	pmc__settings_reset();
 	return v;

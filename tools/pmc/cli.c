@@ -145,12 +145,12 @@ int cli_parse_pid_list(const char *s, pid_t **pids, int *n)
 }
 
 /* The output being written: removed if we exit before finishing it. */
-static struct pmc_outfile *pending;
+static struct outfile *pending;
 
 static void abort_pending(void)
 {
 	if (pending && (pending->fp || pending->fd >= 0))
-		pmc_outfile_abort(pending);
+		outfile__abort(pending);
 	pending = NULL;
 }
 
@@ -170,7 +170,7 @@ void cli_refuse_binary_tty(const char *what)
 
 /* stdio forgets why a write to standard output failed (the buffer is
  * dropped and errno is overwritten by whatever runs next), so pmc's stdout
- * is libpmc's pmc_fdstream over fd 1, which keeps the errno of the write
+ * is outfile__fdstream over fd 1 (toolslib/outfile.h), which keeps the errno of the write
  * that failed, for the message ("No space left on device", "Broken pipe").
  * It replaces stdout (glibc's stdout is an ordinary variable), so
  * `f == stdout` still tells standard output. */
@@ -213,7 +213,7 @@ int cli_flush_stdout(int failed)
 
 void cli_stdout_init(void)
 {
-	FILE *f = pmc_fdstream(STDOUT_FILENO, 0, &stdout_errno);
+	FILE *f = outfile__fdstream(STDOUT_FILENO, 0, &stdout_errno);
 
 	if (f) {        /* else plain stdout: a message may say less */
 		if (isatty(STDOUT_FILENO))
@@ -224,7 +224,7 @@ void cli_stdout_init(void)
 	atexit(stdout_check);
 }
 
-FILE *cli_open_output(struct pmc_outfile *of, const char *path, int force)
+FILE *cli_open_output(struct outfile *of, const char *path, int force)
 {
 	static int registered;
 
@@ -233,7 +233,7 @@ FILE *cli_open_output(struct pmc_outfile *of, const char *path, int force)
 	if (!path || strcmp(path, "-") == 0)
 		return stdout;
 	cli_fifo_begin(path, 1);
-	int rc = pmc_outfile_fopen(of, path, force ? PMC_OUT_FORCE : 0);
+	int rc = outfile__fopen(of, path, force ? OUTFILE_FORCE : 0);
 	cli_fifo_end();
 	if (rc < 0)
 		cli_die(CLI_EXIT_FAIL, "%s", pmc_errmsg());
@@ -243,7 +243,7 @@ FILE *cli_open_output(struct pmc_outfile *of, const char *path, int force)
 	return of->fp;
 }
 
-int cli_close_output(struct pmc_outfile *of, FILE *f, int failed)
+int cli_close_output(struct outfile *of, FILE *f, int failed)
 {
 	int e = errno;
 
@@ -253,30 +253,30 @@ int cli_close_output(struct pmc_outfile *of, FILE *f, int failed)
 		 * memory, not because writing failed: say that */
 		cli_warn("%s", pmc_errmsg());
 		if (of->fp)
-			pmc_outfile_abort(of);
+			outfile__abort(of);
 		return -1;
 	}
 	if (!of->fp)          /* standard output */
 		return cli_flush_stdout(failed);
 	if (failed && !ferror(f)) {
 		cli_warn("cannot write '%s': %s", of->path, strerror(e ? e : EIO));
-		pmc_outfile_abort(of);
+		outfile__abort(of);
 		return -1;
 	}
 	/* a failed write: commit fails and says why (the stream kept the
 	 * errno), leaving nothing behind */
-	if (pmc_outfile_commit(of) < 0) {
+	if (outfile__commit(of) < 0) {
 		cli_warn("%s", pmc_errmsg());
 		return -1;
 	}
 	return 0;
 }
 
-void cli_discard_output(struct pmc_outfile *of)
+void cli_discard_output(struct outfile *of)
 {
 	pending = NULL;
 	if (of->fp || of->fd >= 0)
-		pmc_outfile_abort(of);
+		outfile__abort(of);
 }
 
 /*

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "toolslib/outfile.h"
+
 /* Exit status: 0 success, 1 runtime failure, 2 usage error. */
 #define CLI_EXIT_OK      0
 #define CLI_EXIT_FAIL    1
@@ -61,19 +63,18 @@ const char *cli_file_arg(const char *opt, const char *arg);
  * error when that is a terminal (record -o -, convert -o -, report -F pprof). */
 void cli_refuse_binary_tty(const char *what);
 
-struct pmc_outfile;
 /* -o FILE of a command: stdout for NULL or "-", else a file created by the
- * one output opener (pmc_outfile_open in pmc.h: temporary file renamed into place,
+ * one output opener (toolslib/outfile.h: temporary file renamed into place,
  * planted symlinks never followed); an existing file needs force.  Exits
  * with the opener's message on failure. */
-FILE *cli_open_output(struct pmc_outfile *of, const char *path, int force);
+FILE *cli_open_output(struct outfile *of, const char *path, int force);
 /* Flush and finish the output (rename into place): 0, or -1 after saying
  * why ("cannot write 'FILE': why", or "out of memory" when the analysis ran
  * out); nothing partial is left behind.  failed:
  * the writer already saw an error (ferror): give up on the file. */
-int cli_close_output(struct pmc_outfile *of, FILE *f, int failed);
+int cli_close_output(struct outfile *of, FILE *f, int failed);
 /* Nothing was written (the input could not be read): remove the file. */
-void cli_discard_output(struct pmc_outfile *of);
+void cli_discard_output(struct outfile *of);
 
 
 /* Parse "PID[,PID...]" (positive ids, no empty item), appending to *pids

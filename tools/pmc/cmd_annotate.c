@@ -103,7 +103,7 @@ int cmd_annotate(int argc, char **argv)
 		path = cli_default_input();
 	if (optind < argc)
 		cli_usage_error("unexpected argument '%s'", argv[optind]);
-	struct pmc_outfile of;
+	struct outfile of;
 	FILE *f = cli_open_output(&of, out, force);
 	o.color = cli_parse_color(color, f == stdout && cli_use_color(stdout));
 	struct profile *p;

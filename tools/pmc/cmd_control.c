@@ -12,6 +12,7 @@
 
 #include "pmc.h"
 #include "cli.h"
+#include "toolslib/tunables.h"
 
 static void usage(FILE *f)
 {
@@ -105,9 +106,9 @@ static int show_stats(void)
 	P("sampling log sweeps:", pm_log_sweeps);
 #undef P
 	printf("\n");
-	for (int i = 0; pmc_setting_name(i); i++)
-		if (pmc_setting_get(pmc_setting_name(i), &v) == 0)
-			printf("kern.hwpmc.%-28s %ld\n", pmc_setting_name(i), v);
+	for (int i = 0; tunable__name(i); i++)
+		if (tunable__get(tunable__name(i), &v) == 0)
+			printf("kern.hwpmc.%-28s %ld\n", tunable__name(i), v);
 	printf("%-39s %s\n", "backend:", pmc_backend_name());
 	return 0;
 }

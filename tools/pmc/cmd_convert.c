@@ -119,12 +119,12 @@ int cmd_convert(int argc, char **argv)
 		cli_warn("%s: is already a perf.data file", in_shown);
 		return CLI_EXIT_FAIL;
 	}
-	struct pmc_outfile of = { .fd = -1 };
+	struct outfile of = { .fd = -1 };
 	if (strcmp(out, "-") == 0) {
 		out_fd = 1;
 	} else {
 		cli_fifo_begin(out, 1);
-		rc = pmc_outfile_open(&of, out, force ? PMC_OUT_FORCE : 0, 0644);
+		rc = outfile__open(&of, out, force ? OUTFILE_FORCE : 0, 0644);
 		cli_fifo_end();
 		if (rc < 0) {
 			cli_warn("%s", pmc_errmsg());
@@ -142,8 +142,8 @@ int cmd_convert(int argc, char **argv)
 	/* the reason first: removing the output starts a new call */
 	snprintf(msg, sizeof(msg), "%s", rc < 0 ? pmc_errmsg() : "");
 	if (out_fd != 1 && rc < 0) {
-		pmc_outfile_abort(&of);
-	} else if (out_fd != 1 && pmc_outfile_commit(&of) < 0) {
+		outfile__abort(&of);
+	} else if (out_fd != 1 && outfile__commit(&of) < 0) {
 		rc = -EIO;
 		snprintf(msg, sizeof(msg), "%s", pmc_errmsg());
 	}

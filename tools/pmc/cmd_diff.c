@@ -102,7 +102,7 @@ int cmd_diff(int argc, char **argv)
 	o.name_b = cli_file_arg("NEW", argv[optind + 1]);
 	if (!strcmp(o.name_a, "-") && !strcmp(o.name_b, "-"))
 		cli_usage_error("standard input can be read once: give at most one log as '-'");
-	struct pmc_outfile of;
+	struct outfile of;
 	FILE *f = cli_open_output(&of, out, force);
 	o.color = cli_parse_color(color, f == stdout && o.format == DIFF_TEXT && cli_use_color(stdout));
 	struct profile *a, *b;

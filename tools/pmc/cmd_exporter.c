@@ -15,6 +15,7 @@
 
 #include "pmc.h"
 #include "cli.h"
+#include "toolslib/evlist.h"
 #include "target.h"
 #include "serve/exporter.h"
 #include "serve/exporter_profile.h"
@@ -147,7 +148,7 @@ int cmd_exporter(int argc, char **argv)
 		case 'e': {
 			char **specs;
 			int n;
-			if (pmc_event_split(optarg, &specs, &n) < 0)
+			if (evlist__split(optarg, &specs, &n) < 0)
 				cli_usage_error("bad event list '%s': %s", optarg, pmc_errmsg());
 			for (int i = 0; i < n; i++) {
 				if (nev == MAX_EVENTS)
@@ -156,7 +157,7 @@ int cmd_exporter(int argc, char **argv)
 					cli_usage_error("event groups are not served ('%s')", specs[i]);
 				events[nev++] = strdup(specs[i]);
 			}
-			pmc_event_split_free(specs, n);
+			evlist__free(specs, n);
 			break;
 		}
 		case 'G': {
@@ -201,10 +202,10 @@ int cmd_exporter(int argc, char **argv)
 	if (default_list) {
 		char **specs;
 		int n;
-		pmc_event_split(default_events, &specs, &n);
+		evlist__split(default_events, &specs, &n);
 		for (int i = 0; i < n; i++)
 			events[nev++] = strdup(specs[i]);
-		pmc_event_split_free(specs, n);
+		evlist__free(specs, n);
 	}
 
 	cli_catch_stop_signals(on_signal);   /* poll returns */

@@ -13,6 +13,7 @@
 
 #include "pmc.h"
 #include "cli.h"
+#include "common/grow.h"
 #include "util/json.h"
 
 struct entry {
@@ -70,14 +71,8 @@ static int collect(const struct pmc_evinfo *ei, void *arg)
 {
 	struct catalogue *c = arg;
 
-	if (c->n == c->cap) {
-		size_t nc = c->cap ? c->cap * 2 : 256;
-		struct entry *nv = realloc(c->v, nc * sizeof(*nv));
-		if (!nv)
-			cli_die(CLI_EXIT_FAIL, "out of memory");
-		c->v = nv;
-		c->cap = nc;
-	}
+	if (GROW(c->v, c->n, c->cap) < 0)
+		cli_die(CLI_EXIT_FAIL, "out of memory");
 	c->v[c->n].name = dupstr(ei->name);
 	c->v[c->n].desc = dupstr(ei->desc);
 	c->v[c->n].category = dupstr(ei->category);

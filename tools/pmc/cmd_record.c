@@ -21,6 +21,7 @@
 #include "pmc.h"
 #include "pmclog.h"
 #include "cli.h"
+#include "toolslib/tunables.h"
 #include "util/numfmt.h"
 #include "sampling.h"
 #include "target.h"
@@ -114,7 +115,7 @@ static void usage(FILE *f)
 static long setting(const char *name)
 {
 	long v = 0;
-	pmc_setting_get(name, &v);
+	tunable__get(name, &v);
 	return v;
 }
 
@@ -154,7 +155,7 @@ static void join_cmdline(int argc, char **argv, char *buf, size_t len)
 struct rec {
 	struct opts *o;
 	int logfd;
-	struct pmc_outfile of;        /* the log file (pmc_outfile_open in pmc.h), fd -1 for stdout */
+	struct outfile of;            /* the log file (outfile__open), fd -1 for stdout */
 	const char *shown;            /* the log's name in messages */
 	int status_line;              /* stderr is a terminal */
 	int line_shown;
@@ -167,7 +168,7 @@ static void remove_output(void *arg)
 	struct rec *r = arg;
 
 	if (r->of.fd >= 0) {
-		pmc_outfile_abort(&r->of);
+		outfile__abort(&r->of);
 		r->logfd = -1;
 	}
 }
@@ -193,8 +194,8 @@ static void open_output(struct rec *r)
 	 * log is renamed to FILE.old as perf renames perf.data, or with -f
 	 * removed; a symlink planted there is never followed. */
 	cli_fifo_begin(o->out, 1);
-	int rc = pmc_outfile_open(&r->of, o->out, PMC_OUT_INPLACE |
-	    (o->force ? PMC_OUT_FORCE : PMC_OUT_BACKUP), 0644);
+	int rc = outfile__open(&r->of, o->out, OUTFILE_INPLACE |
+	    (o->force ? OUTFILE_FORCE : OUTFILE_BACKUP), 0644);
 	cli_fifo_end();
 	if (rc < 0)
 		cli_sampling_fail(s, CLI_EXIT_FAIL, "%s", pmc_errmsg());
@@ -494,7 +495,7 @@ int cmd_record(int argc, char **argv)
 
 	uint64_t bytes = st.pl_bytes;        /* the log's size, a pipe's too */
 	if (r.of.fd >= 0) {
-		if (pmc_outfile_commit(&r.of) < 0 && !write_failed)
+		if (outfile__commit(&r.of) < 0 && !write_failed)
 			write_failed = errno;
 	} else if (close(r.logfd) < 0 && !write_failed) {
 		write_failed = errno;

@@ -279,7 +279,7 @@ int cmd_report(int argc, char **argv)
 
 	tui = report_use_tui(tui, fmt == F_TEXT && !out && !header_only);
 
-	struct pmc_outfile of;
+	struct outfile of;
 	FILE *f = cli_open_output(&of, out, force);
 	o.color = cli_parse_color(color, fmt == F_TEXT && f == stdout && cli_use_color(stdout));
 	o.input_name = strcmp(path, "-") == 0 ? "<stdin>" : path;

@@ -146,7 +146,7 @@ int cmd_script(int argc, char **argv)
 	/* perf script prints the 0 that ends a frame-pointer walk as a frame */
 	lo.zero_frames = 1;
 
-	struct pmc_outfile of;
+	struct outfile of;
 	FILE *f = cli_open_output(&of, out, force);
 	struct profile *p;
 	if (profile__load(&p, cli_fifo_input(path), &lo) != 0) {

@@ -15,6 +15,7 @@
 
 #include "pmc.h"
 #include "cli.h"
+#include "toolslib/evlist.h"
 #include "stat.h"
 
 static const char *const default_events[] = {
@@ -97,7 +98,7 @@ static void add_group(struct stat_opts *o, const char *group)
 	snprintf(inner, sizeof(inner), "%.*s", (int)(close - group - 1), group + 1);
 	if (close[1])
 		snprintf(mods, sizeof(mods), "%s", close + 2);
-	if (pmc_event_split(inner, &specs, &n) < 0)
+	if (evlist__split(inner, &specs, &n) < 0)
 		cli_usage_error("bad event group '%s': %s", group, pmc_errmsg());
 	int leader = o->nev;
 	for (int i = 0; i < n; i++) {
@@ -108,7 +109,7 @@ static void add_group(struct stat_opts *o, const char *group)
 		    !mods[0] ? "" : strchr(specs[i], ':') ? "" : ":", mods);
 		add_one(o, spec, i ? leader : -1);
 	}
-	pmc_event_split_free(specs, n);
+	evlist__free(specs, n);
 }
 
 static void add_events(struct stat_opts *o, const char *list)
@@ -116,14 +117,14 @@ static void add_events(struct stat_opts *o, const char *list)
 	char **specs;
 	int n;
 
-	if (pmc_event_split(list, &specs, &n) < 0)
+	if (evlist__split(list, &specs, &n) < 0)
 		cli_usage_error("bad event list '%s': %s", list, pmc_errmsg());
 	for (int i = 0; i < n; i++)
 		if (specs[i][0] == '{')
 			add_group(o, specs[i]);
 		else
 			add_one(o, specs[i], -1);
-	pmc_event_split_free(specs, n);
+	evlist__free(specs, n);
 }
 
 /* ---- options ------------------------------------------------------------------ */
@@ -248,7 +249,7 @@ int cmd_stat(int argc, char **argv)
 	parse_options(&o, argc, argv, &outpath);
 	/* perf stat -o replaces the file: so do we, never through a planted
 	 * symlink, and only once the counts are complete ("-": stdout) */
-	struct pmc_outfile of;
+	struct outfile of;
 	if (outpath)
 		o.out = cli_open_output(&of, outpath, 1);
 	if (o.backend && pmc_backend_select(o.backend) < 0)

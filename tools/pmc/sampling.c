@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "toolslib/evlist.h"
+#include "toolslib/tunables.h"
 #include "sampling.h"
 
 void cli_sampling_fail(struct cli_sampling *s, int code, const char *fmt, ...)
@@ -79,14 +81,14 @@ void cli_sampling_add_events(struct cli_sampling *s, const char *list)
 	char **specs;
 	int n;
 
-	if (pmc_event_split(list, &specs, &n) < 0)
+	if (evlist__split(list, &specs, &n) < 0)
 		cli_usage_error("bad event list '%s': %s", list, pmc_errmsg());
 	for (int i = 0; i < n; i++) {
 		if (s->nev >= max)
 			cli_usage_error("too many events (at most %d)", max);
 		s->spec[s->nev++] = strdup(specs[i]);
 	}
-	pmc_event_split_free(specs, n);
+	evlist__free(specs, n);
 }
 
 void cli_sampling_finish(struct cli_sampling *s, uint64_t default_hz)
@@ -116,7 +118,7 @@ uint64_t cli_sampling_period(const struct cli_sampling *s, pmc_id_t id)
 		return s->tp_period;
 	if (s->hz || c == PMC_CLASS_TRACEPOINT || c == PMC_CLASS_SOFT)
 		return s->hz ? 0 : s->period;
-	pmc_setting_get("mincount", &minc);
+	tunable__get("mincount", &minc);
 	return s->period < (uint64_t)minc ? (uint64_t)minc : s->period;
 }
 

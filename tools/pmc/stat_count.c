@@ -19,6 +19,7 @@
 
 #include "pmc.h"
 #include "cli.h"
+#include "common/sysinfo.h"
 #include "util/printable.h"
 #include "stat.h"
 
@@ -74,7 +75,7 @@ void stat_cpu_units(struct stat_opts *o)
 		int s = 0, d = 0, c = 0;
 		if (!cli_target_has_cpu(&o->tgt, cpu))
 			continue;
-		pmc_cpu_topology(cpu, &s, &d, &c);
+		pmc__sys_cpu_topology(cpu, &s, &d, &c);
 		if (o->aggr == AGGR_CPU)
 			snprintf(label, sizeof(label), "CPU%d", cpu);
 		else if (o->aggr == AGGR_CORE)

@@ -96,17 +96,14 @@ static struct sim_task *task_new(void)
 static int rq_push(struct sim_task *t)
 {
 	if (sim.rq_len == sim.rq_cap) {
-		int nc = sim.rq_cap ? sim.rq_cap * 2 : 64;
-		struct sim_task **q = malloc((size_t)nc * sizeof(*q));
+		int old = sim.rq_cap;
 
-		if (!q)
+		if (GROW(sim.rq, sim.rq_len, sim.rq_cap) < 0)
 			return -ENOMEM;
-		for (int i = 0; i < sim.rq_len; i++)
-			q[i] = sim.rq[(sim.rq_head + i) % sim.rq_cap];
-		free(sim.rq);
-		sim.rq = q;
-		sim.rq_cap = nc;
-		sim.rq_head = 0;
+		/* the full ring wrapped at its old end: the rq_head entries
+		 * before the head follow the old end now, so that the queue
+		 * runs head, head + 1, ... in order again */
+		memcpy(sim.rq + old, sim.rq, (size_t)sim.rq_head * sizeof(*sim.rq));
 	}
 	sim.rq[(sim.rq_head + sim.rq_len) % sim.rq_cap] = t;
 	sim.rq_len++;

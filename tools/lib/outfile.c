@@ -1,8 +1,9 @@
 /*
  * outfile.c — creating output files safely (outfile.h has the rules): a
  * temporary file renamed into place, symlinks planted by others never
- * followed, one message for "exists, use -f".  In lib/core so that the
- * library, analysis and every pmc subcommand share it.
+ * followed, one message for "exists, use -f".  In libpmctools (tools/lib)
+ * so that every pmc subcommand shares it; reasons go to libpmc's channel
+ * through common/error.h's wrappers of the public pmc_seterror().
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,16 +16,17 @@
 #include <unistd.h>
 
 #include "common/error.h"
-#include "core/outfile.h"
+#include "toolslib/outfile.h"
 
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE (1 << 0)
 #endif
 
-static int fail(struct pmc_outfile *o, int err, const char *fmt, const char *a)
+static int fail(struct outfile *o, int err, const char *fmt, const char *a)
 {
-	pmc__set_reason(fmt, a, strerror(err));
-	pmc__outfile_abort(o);
+	pmc__err(-err, fmt, a, strerror(err));   /* before abort frees o->target */
+	outfile__abort(o);
+	errno = err;
 	return -err;
 }
 
@@ -61,7 +63,7 @@ static int symlink_trusted(const char *path, const struct stat *lsb)
 
 /* ".NAME.XXXXXX" beside target (NAME cut to TEMP_BASE_MAX bytes), created
  * O_EXCL|O_NOFOLLOW. */
-static int open_temp(struct pmc_outfile *o, mode_t mode)
+static int open_temp(struct outfile *o, mode_t mode)
 {
 	const char *base = strrchr(o->target, '/');
 	size_t dirlen = base ? (size_t)(base - o->target + 1) : 0;
@@ -96,7 +98,7 @@ static int open_temp(struct pmc_outfile *o, mode_t mode)
 
 /* o->backup: where an existing target goes, "NAME.old" beside it, NAME cut
  * to BACKUP_BASE_MAX bytes. */
-static int backup_name(struct pmc_outfile *o)
+static int backup_name(struct outfile *o)
 {
 	const char *base = strrchr(o->target, '/');
 	size_t dirlen = base ? (size_t)(base - o->target + 1) : 0, len = strlen(o->target) + 5;
@@ -110,33 +112,30 @@ static int backup_name(struct pmc_outfile *o)
 }
 
 /* In place: move the old file aside (or remove it), then create target. */
-static int open_inplace(struct pmc_outfile *o, int flags, mode_t mode, int exists)
+static int open_inplace(struct outfile *o, int flags, mode_t mode, int exists)
 {
-	if (exists && !(flags & PMC_OUT_FORCE)) {
+	if (exists && !(flags & OUTFILE_FORCE)) {
 		if (rename(o->target, o->backup) < 0) {   /* renames a symlink itself */
 			int e = errno;
-			pmc__set_reason("cannot rename '%s' to '%s': %s", o->target, o->backup,
+			return pmc__err(-e, "cannot rename '%s' to '%s': %s", o->target, o->backup,
 			    strerror(e));
-			return -e;
 		}
 		o->backed_up = 1;
 	} else if (exists && unlink(o->target) < 0 && errno != ENOENT) {
 		int e = errno;
-		pmc__set_reason("cannot replace '%s': %s", o->target, strerror(e));
-		return -e;
+		return pmc__err(-e, "cannot replace '%s': %s", o->target, strerror(e));
 	}
 	o->fd = open(o->target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	if (o->fd < 0) {
 		int e = errno;
-		pmc__set_reason(e == EEXIST ? "cannot create '%s': it appeared while we replaced it" :
+		return pmc__err(-e, e == EEXIST ? "cannot create '%s': it appeared while we replaced it" :
 		    "cannot create '%s': %s", o->target, strerror(e));
-		return -e;
 	}
 	o->created = 1;
 	return 0;
 }
 
-int pmc__outfile_open(struct pmc_outfile *o, const char *path, int flags, mode_t mode)
+int outfile__open(struct outfile *o, const char *path, int flags, mode_t mode)
 {
 	struct stat sb;
 	int exists, rc;
@@ -144,13 +143,11 @@ int pmc__outfile_open(struct pmc_outfile *o, const char *path, int flags, mode_t
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
 	pmc__clear_reason();
-	if (!path || !*path) {
-		pmc__set_reason("no output file name");
-		return -EINVAL;
-	}
+	if (!path || !*path)
+		return pmc__err(-EINVAL, "no output file name");
 	if (!(o->path = strdup(path)) || !(o->target = strdup(path))) {
-		pmc__outfile_abort(o);
-		return -ENOMEM;
+		outfile__abort(o);
+		return pmc__err(-ENOMEM, NULL);
 	}
 	exists = lstat(path, &sb) == 0;
 	if (!exists && errno != ENOENT)
@@ -162,7 +159,7 @@ int pmc__outfile_open(struct pmc_outfile *o, const char *path, int flags, mode_t
 		 * link to a device or FIFO is followed, a link to a file is moved
 		 * aside like a file */
 		if (real && stat(real, &rsb) == 0 &&
-		    (!(flags & PMC_OUT_INPLACE) || !S_ISREG(rsb.st_mode))) {
+		    (!(flags & OUTFILE_INPLACE) || !S_ISREG(rsb.st_mode))) {
 			free(o->target);
 			o->target = real;
 			sb = rsb;
@@ -179,31 +176,31 @@ int pmc__outfile_open(struct pmc_outfile *o, const char *path, int flags, mode_t
 			return fail(o, errno, "cannot open '%s': %s", o->target);
 		return 0;
 	}
-	if (exists && !(flags & (PMC_OUT_FORCE | PMC_OUT_BACKUP))) {
-		pmc__set_reason("'%s' exists; use -f to overwrite it", path);
-		pmc__outfile_abort(o);
-		return -EEXIST;
+	if (exists && !(flags & (OUTFILE_FORCE | OUTFILE_BACKUP))) {
+		outfile__abort(o);
+		return pmc__err(-EEXIST, "'%s' exists; use -f to overwrite it", path);
 	}
 	o->flags = flags;
 	o->existed = exists;
-	if (exists && (flags & PMC_OUT_BACKUP) && !(flags & PMC_OUT_FORCE) &&
+	if (exists && (flags & OUTFILE_BACKUP) && !(flags & OUTFILE_FORCE) &&
 	    backup_name(o) < 0) {
-		pmc__outfile_abort(o);
+		outfile__abort(o);
 		return pmc__nomem();
 	}
-	if (flags & PMC_OUT_INPLACE)
+	if (flags & OUTFILE_INPLACE)
 		rc = open_inplace(o, flags, mode, exists);
 	else if ((rc = open_temp(o, mode)) < 0)
-		pmc__set_reason("cannot create a file beside '%s': %s", o->target, strerror(-rc));
+		pmc__err(rc, "cannot create a file beside '%s': %s", o->target, strerror(-rc));
 	if (rc < 0) {
-		pmc__outfile_abort(o);
+		outfile__abort(o);
+		errno = -rc;
 		return rc;
 	}
 	return 0;
 }
 
 /*
- * pmc_fdstream: the one writer of pmc's output streams (files and fd 1).
+ * outfile__fdstream: the one writer of pmc's output streams (files and fd 1).
  * stdio forgets why a write failed (the buffer is dropped; errno is
  * overwritten by whatever the writer does next, e.g. an fopen that fails),
  * so the stream keeps the errno of its first failed write, in *perr for
@@ -250,7 +247,7 @@ static int wstream_close(void *cookie)
 	return rc;
 }
 
-FILE *pmc_fdstream(int fd, int close_fd, int *err)
+FILE *outfile__fdstream(int fd, int close_fd, int *err)
 {
 	static const cookie_io_functions_t io = { .write = wstream_write,
 		.close = wstream_close };
@@ -259,41 +256,38 @@ FILE *pmc_fdstream(int fd, int close_fd, int *err)
 
 	pmc__clear_reason();
 	if (fd < 0) {
-		pmc__set_reason("no file descriptor");
-		errno = EBADF;
+		pmc__err(-EBADF, "no file descriptor");
 		return NULL;
 	}
 	if (!(w = malloc(sizeof(*w)))) {
-		pmc__set_reason("out of memory");
-		errno = ENOMEM;
+		pmc__nomem();
 		return NULL;
 	}
 	*w = (struct wstream){ .fd = fd, .close_fd = close_fd, .perr = err };
 	if (!(f = fopencookie(w, "w", io))) {
 		int e = errno;
 		free(w);
-		pmc__set_reason("cannot make a stream: %s", strerror(e));
-		errno = e;
+		pmc__err(-e, "cannot make a stream: %s", strerror(e));
 	}
 	return f;
 }
 
-int pmc__outfile_fopen(struct pmc_outfile *o, const char *path, int flags)
+int outfile__fopen(struct outfile *o, const char *path, int flags)
 {
-	int rc = pmc__outfile_open(o, path, flags, 0644);
+	int rc = outfile__open(o, path, flags, 0644);
 
 	if (rc < 0)
 		return rc;
-	if (!(o->fp = pmc_fdstream(o->fd, 1, NULL))) {
+	if (!(o->fp = outfile__fdstream(o->fd, 1, NULL))) {
 		rc = -errno;
 		pmc__clear_reason();
-		pmc__set_reason("cannot write '%s': %s", path, strerror(-rc));
-		pmc__outfile_abort(o);
+		outfile__abort(o);
+		pmc__err(rc, "cannot write '%s': %s", path, strerror(-rc));
 	}
 	return rc;
 }
 
-static void release(struct pmc_outfile *o)
+static void release(struct outfile *o)
 {
 	free(o->path);
 	free(o->target);
@@ -306,7 +300,7 @@ static void release(struct pmc_outfile *o)
 
 /* Temporary file, no FORCE: an existing target goes to .old (BACKUP), and
  * a file that appeared meanwhile is never replaced. */
-static int rename_into_place(struct pmc_outfile *o, int replace)
+static int rename_into_place(struct outfile *o, int replace)
 {
 	if (replace)
 		return rename(o->tmp, o->target);
@@ -321,7 +315,7 @@ static int rename_into_place(struct pmc_outfile *o, int replace)
 	return 0;
 }
 
-int pmc__outfile_commit(struct pmc_outfile *o)
+int outfile__commit(struct outfile *o)
 {
 	int rc = 0, e = 0;
 
@@ -340,19 +334,21 @@ int pmc__outfile_commit(struct pmc_outfile *o)
 		o->fd = -1;
 	}
 	if (rc) {
-		pmc__set_reason("cannot write '%s': %s", o->path, strerror(e));
-		pmc__outfile_abort(o);
+		pmc__err(-e, "cannot write '%s': %s", o->path, strerror(e));
+		outfile__abort(o);
+		errno = e;
 		return -e;
 	}
 	if (o->tmp) {
-		int replace = o->flags & PMC_OUT_FORCE;
+		int replace = o->flags & OUTFILE_FORCE;
 		if (o->existed && o->backup)    /* BACKUP: keep the old file as .old */
 			(void)rename(o->target, o->backup);
 		if (rename_into_place(o, replace) < 0) {
 			e = errno;
-			pmc__set_reason(e == EEXIST ? "'%s' exists; use -f to overwrite it" :
+			pmc__err(-e, e == EEXIST ? "'%s' exists; use -f to overwrite it" :
 			    "cannot create '%s': %s", o->path, strerror(e));
-			pmc__outfile_abort(o);
+			outfile__abort(o);
+			errno = e;
 			return -e;
 		}
 	}
@@ -360,7 +356,7 @@ int pmc__outfile_commit(struct pmc_outfile *o)
 	return 0;
 }
 
-void pmc__outfile_abort(struct pmc_outfile *o)
+void outfile__abort(struct outfile *o)
 {
 	if (o->fp)
 		fclose(o->fp);
@@ -376,28 +372,4 @@ void pmc__outfile_abort(struct pmc_outfile *o)
 			rename(o->backup, o->target);
 	}
 	release(o);
-}
-
-/* The public calls (pmc.h): -1 with errno instead of -errno. */
-int pmc_outfile_open(struct pmc_outfile *o, const char *path, int flags, mode_t mode)
-{
-	pmc__clear_reason();
-	return pmc__ret(pmc__outfile_open(o, path, flags, mode));
-}
-
-int pmc_outfile_fopen(struct pmc_outfile *o, const char *path, int flags)
-{
-	pmc__clear_reason();
-	return pmc__ret(pmc__outfile_fopen(o, path, flags));
-}
-
-int pmc_outfile_commit(struct pmc_outfile *o)
-{
-	pmc__clear_reason();
-	return pmc__ret(pmc__outfile_commit(o));
-}
-
-void pmc_outfile_abort(struct pmc_outfile *o)
-{
-	pmc__outfile_abort(o);
 }
