@@ -41,26 +41,22 @@ static char self_exe[PATH_MAX];
 /* ---- writing a synthetic log -------------------------------------------- */
 
 struct wlog {
-	char *buf;
-	size_t len;
-	uint64_t t;
+	struct lb lb;
+	uint64_t t;                  /* the next record's time */
 };
 
 static void w_put(struct wlog *w)
 {
-	ta_append(&w->buf, &w->len, w->t++);
+	lb_logrec(&w->lb, &ta_rec, w->t++);
 }
 
 static void w_begin(struct wlog *w)
 {
 	struct pmc_logrec_header h = { PMC_VERSION, 1, 1700000000000000000ull, 1000, 0, 0,
 	    "0.1.0", "testhost", "6.1.0-test", "Test CPU", "pmc record -- prog" };
-	w->buf = malloc(8);
-	memcpy(w->buf, PMCLOG_FILE_MAGIC_RAW, 8);
-	w->len = 8;
+	w->lb = (struct lb){ 0 };
 	w->t = 1000;
-	assert_int_equal(pmc__logrec_header(&ta_rec, &h), 0);
-	w_put(w);
+	lb_log_begin(&w->lb, &h, w->t++);
 	assert_int_equal(pmc__logrec_pmcallocate(&ta_rec, 0x11, 0, "cycles:u", PMC_MODE_TS,
 	    PMC_F_CALLCHAIN, 100000, 0, -1), 0);
 	w_put(w);
@@ -101,11 +97,8 @@ static const char *w_end(struct wlog *w, const char *name, int close)
 		w_put(w);
 	}
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(w->buf, 1, w->len, f), w->len);
-	fclose(f);
-	free(w->buf);
+	lb_save(&w->lb, path);
+	lb_free(&w->lb);
 	return path;
 }
 

@@ -29,6 +29,7 @@
 #include "profile/samples.h"
 #include "profile/tree.h"
 #include "perfdata/perfdata.h"
+#include "lib/logbuild.h"
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -43,32 +44,19 @@ static struct prof_sample smp(struct profile *p, size_t i)
 }
 
 static struct pmc_logrec rec;
-static char *buf;
-static size_t len;
+static struct lb lg;                 /* the log being built */
 
 /* Append the record just encoded in rec, stamped ts. */
 static void put(uint64_t ts)
 {
-	size_t rl = PMCLOG_REC_HDR_LEN + rec.len;
-	buf = realloc(buf, len + rl);
-	assert_non_null(buf);
-	pmclog__st32(buf + len, PMCLOG_HDR_MAKE(rec.type, rl));
-	pmclog__st32(buf + len + 4, 0);
-	memcpy(buf + len + 8, &ts, 8);
-	memcpy(buf + len + 16, rec.buf, rec.len);
-	len += rl;
+	lb_logrec(&lg, &rec, ts);
 }
 
 static void begin(void)
 {
 	struct pmc_logrec_header h = { PMC_VERSION, 1, 0, 1, 0, 0, "test", "host", "kernel",
 		"cpu", "test" };
-	free(buf);
-	len = PMCLOG_FILE_MAGIC_LEN;
-	buf = malloc(len);
-	memcpy(buf, PMCLOG_FILE_MAGIC_RAW, len);
-	assert_int_equal(pmc__logrec_header(&rec, &h), 0);
-	put(1);
+	lb_log_begin(&lg, &h, 1);
 }
 
 static void alloc(pmc_id_t id, enum pmc_mode mode, int cpu)
@@ -99,17 +87,20 @@ static void fork_(pid_t parent, pid_t child, uint64_t ts)
 	put(ts);
 }
 
+/* End the log with CLOSELOG. */
+static void finish(void)
+{
+	assert_int_equal(pmc__logrec_closelog(&rec), 0);
+	put(UINT64_C(1) << 40);
+}
+
 /* Close the log, write it out and load it. */
 static struct profile *load(void)
 {
 	char path[] = "/tmp/test_profile_XXXXXX";
 	struct profile *p;
-	int fd;
-	assert_int_equal(pmc__logrec_closelog(&rec), 0);
-	put(UINT64_C(1) << 40);
-	assert_true((fd = mkstemp(path)) >= 0);
-	assert_int_equal(write(fd, buf, len), (ssize_t)len);
-	close(fd);
+	finish();
+	lb_save_tmp(&lg, path);
 	assert_int_equal(profile__load(&p, path, NULL), 0);
 	unlink(path);
 	assert_string_equal(p->truncated, "");
@@ -425,9 +416,7 @@ static void t_group_walk(void **state)
 	 * and grouped, ran past run.sh's 600 s there (the normal build takes
 	 * well under a second, and the batching is the same code) */
 	if (PMC_TEST_ASAN) {
-		free(buf);
-		buf = NULL;
-		len = 0;
+			lb_free(&lg);
 		return;
 	}
 	begin();
@@ -441,9 +430,7 @@ static void t_group_walk(void **state)
 	p = load();
 	check_group_walk(p, NULL, 0, 1);
 	profile__free(p);
-	free(buf);
-	buf = NULL;
-	len = 0;
+	lb_free(&lg);
 }
 
 /* The flat report of the profile at path loaded with lo, as text. */
@@ -518,7 +505,7 @@ static void t_leaf_only(void **state)
 	char path[] = "/tmp/test_profile_XXXXXX";
 	struct prof_load_opts lo = { 0 };
 	size_t nfull, nleaf;
-	int dfull, dleaf, fd;
+	int dfull, dleaf;
 
 	begin();
 	alloc(0x100, PMC_MODE_TS, -1);
@@ -528,11 +515,8 @@ static void t_leaf_only(void **state)
 	for (uint32_t i = 0; i < 500; i++)
 		sample_chain(i % 7 == 0 ? 0x200 : 0x100, 10, 10 + (int32_t)(i % 2), (int)(i % 3),
 		    1000000 + i * UINT64_C(1000), chains[(i / 3) % 5], 3, 100 + i % 9);
-	assert_int_equal(pmc__logrec_closelog(&rec), 0);
-	put(UINT64_C(1) << 40);
-	assert_true((fd = mkstemp(path)) >= 0);
-	assert_int_equal(write(fd, buf, len), (ssize_t)len);
-	close(fd);
+	finish();
+	lb_save_tmp(&lg, path);
 
 	char *full = flat_text(path, NULL, &nfull, &dfull);
 	lo.leaf_only = 1;
@@ -545,14 +529,9 @@ static void t_leaf_only(void **state)
 	assert_non_null(strstr(full, "main"));
 	free(full);
 	free(leaf);
-	free(buf);
-	buf = NULL;
-	len = 0;
+	lb_free(&lg);
 }
 
-/* The log in buf, closed, written to a temporary file; the path is in
- * path (a "/tmp/test_profile_XXXXXX" buffer).  perf: converted to a
- * perf.data (as `pmc convert` does) instead. */
 /* The pmc log at log converted to a perf.data (as `pmc convert` does), at
  * a new temporary path written into path (a "/tmp/test_profile_XXXXXX"
  * buffer). */
@@ -569,15 +548,14 @@ static void to_perfdata(const char *log, char *path)
 	close(fd);
 }
 
+/* The log built, closed, written to a temporary file; the path is in
+ * path (a "/tmp/test_profile_XXXXXX" buffer).  perf: converted to a
+ * perf.data (as `pmc convert` does) instead. */
 static void write_log(char *path, int perf)
 {
 	char lp[] = "/tmp/test_profile_XXXXXX";
-	int fd;
-	assert_int_equal(pmc__logrec_closelog(&rec), 0);
-	put(UINT64_C(1) << 40);
-	assert_true((fd = mkstemp(lp)) >= 0);
-	assert_int_equal(write(fd, buf, len), (ssize_t)len);
-	close(fd);
+	finish();
+	lb_save_tmp(&lg, lp);
 	strcpy(path, lp);
 	if (perf) {
 		to_perfdata(lp, path);
@@ -609,9 +587,7 @@ static void t_ties_by_key(void **state)
 	assert_non_null(o);
 	assert_true(m < o);
 	free(t);
-	free(buf);
-	buf = NULL;
-	len = 0;
+	lb_free(&lg);
 }
 
 /* Call-graph siblings of equal weight come in the order of their names,
@@ -647,9 +623,7 @@ static void t_graph_ties_by_name(void **state)
 	cb = strstr(caller, "bbb");
 	assert_true(ca && cb && ca < cb);
 	free(t);
-	free(buf);
-	buf = NULL;
-	len = 0;
+	lb_free(&lg);
 }
 
 /* prof_load_opts.input_order: a perf.data's samples are taken as the file
@@ -710,9 +684,7 @@ static void t_input_order(void **state)
 	free(timed);
 	free(leaf);
 	free(read);
-	free(buf);
-	buf = NULL;
-	len = 0;
+	lb_free(&lg);
 }
 
 /* prof_load_opts.sums: a perf.data's flat report from per-group sums is the
@@ -795,9 +767,7 @@ static void t_sums(void **state)
 		unlink(path);
 		unlink(logp);
 	}
-	free(buf);
-	buf = NULL;
-	len = 0;
+	lb_free(&lg);
 }
 
 /* The flat report of the pmc log in buf (closed here) with and without
@@ -820,9 +790,7 @@ static size_t sums_same(void)
 	unlink(path);
 	free(each);
 	free(sums);
-	free(buf);
-	buf = NULL;
-	len = 0;
+	lb_free(&lg);
 	return ns;
 }
 
@@ -963,7 +931,6 @@ static void write_samples(const char *path, size_t n)
 	uint64_t pc[6] = { 0x401000, 0x402000, 0x403000, 0x404000, 0x405000, 0x406000 };
 	const uint8_t fl[6] = { PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE,
 		PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE };
-	int fd;
 	begin();
 	alloc(0x100, PMC_MODE_TS, -1);
 	comm(100, 100, "work", 3);
@@ -974,11 +941,8 @@ static void write_samples(const char *path, size_t n)
 		assert_int_equal(pmc__logrec_callchain(&rec, &s), 0);
 		put(1000000 + 10000 * i);
 	}
-	assert_int_equal(pmc__logrec_closelog(&rec), 0);
-	put(UINT64_C(1) << 40);
-	assert_true((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) >= 0);
-	assert_int_equal(write(fd, buf, len), (ssize_t)len);
-	close(fd);
+	finish();
+	lb_save(&lg, path);
 }
 
 /* Issue 16: a report holds at most 24 bytes per sample (it was 40 and
@@ -1250,10 +1214,9 @@ static struct live *live_load(void)
 	struct live *lv = live__new(NULL);
 	int fd;
 	assert_non_null(lv);
-	assert_int_equal(pmc__logrec_closelog(&rec), 0);
-	put(UINT64_C(1) << 40);
+	finish();
 	assert_true((fd = mkstemp(path)) >= 0);
-	assert_int_equal(write(fd, buf, len), (ssize_t)len);
+	assert_int_equal(write(fd, lg.b, lg.len), (ssize_t)lg.len);
 	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
 	unlink(path);
 	assert_int_equal(live__follow(lv, fd), 0);
@@ -1398,8 +1361,7 @@ static void t_live_zoom_pause(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	free(buf);
-	buf = NULL;
+	lb_free(&lg);
 	return 0;
 }
 
