@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/testio.h"
 #include "symbols/kcache.h"
 
 static char dir[] = "/tmp/test_kcache_XXXXXX";
@@ -67,11 +68,8 @@ static unsigned char *read_cache(size_t *len)
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/pmc/ksyms5-0102030405060708090a0b0c0d0e0f1011121314-"
 	    "0000000000001234", dir);
-	FILE *f = fopen(path, "rb");
-	assert_non_null(f);
-	unsigned char *b = malloc(1 << 16);
-	*len = fread(b, 1, 1 << 16, f);
-	fclose(f);
+	unsigned char *b = tio_slurp(path, len);
+	assert_non_null(b);
 	return b;
 }
 
