@@ -88,7 +88,7 @@ static int parse(const unsigned char *b, size_t len)
 	return rc;
 }
 
-static void t_roundtrip(void **state)
+static void test_roundtrip(void **state)
 {
 	struct kcache_img img;
 	struct stat sb;
@@ -119,7 +119,7 @@ static void t_roundtrip(void **state)
 	assert_int_equal(img.n, 0);
 }
 
-static void t_crafted(void **state)
+static void test_crafted(void **state)
 {
 	size_t len;
 	unsigned char *b = read_cache(&len);
@@ -213,7 +213,7 @@ static void t_crafted(void **state)
 /* Files of older formats (version 1's name, "ksyms-", "ksyms4-") are
  * removed by the next store; this format's, another kernel's of this
  * format and the debug-info cache's files stay. */
-static void t_old_formats(void **state)
+static void test_old_formats(void **state)
 {
 	const char *old[] = { "kallsyms-0123-4567", "ksyms-0102-1234", "ksyms4-0102-1234" };
 	const char *keep[] = { "ksyms5-ffff-0001", "debug-0102" };
@@ -241,7 +241,7 @@ static void t_old_formats(void **state)
 	free(read_cache(&l));
 }
 
-static void t_directories(void **state)
+static void test_directories(void **state)
 {
 	char p[4096], x[4096];
 	const char *why;
@@ -308,10 +308,10 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(t_roundtrip),
-		cmocka_unit_test(t_crafted),
-		cmocka_unit_test(t_old_formats),
-		cmocka_unit_test(t_directories),
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_crafted),
+		cmocka_unit_test(test_old_formats),
+		cmocka_unit_test(test_directories),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -112,7 +112,7 @@ static struct profile *load(void)
  * wherever it is and whatever the chain's length (the flags are compared
  * a word at a time, the rest in an overlapping word), and is the same
  * stack when all its flags are. */
-static void t_stack_flags_each_position(void **state)
+static void test_stack_flags_each_position(void **state)
 {
 	enum { MAXN = 20 };
 	uint64_t pc[MAXN];
@@ -147,7 +147,7 @@ static void t_stack_flags_each_position(void **state)
  * out of order and far from their block's first (an idle CPU's ring read
  * late), periods of 2^32 and more (off-CPU nanoseconds), then replaced
  * and cut as offcpu.c does. */
-static void t_samples_round_trip(void **state)
+static void test_samples_round_trip(void **state)
 {
 	(void)state;
 	enum { N = 10000 };
@@ -337,7 +337,7 @@ static void check_group_walk(struct profile *p, const struct prof_filter *flt, i
 	check_group_walk_once(p, flt, keys, grouped);
 }
 
-static void t_group_walk(void **state)
+static void test_group_walk(void **state)
 {
 	(void)state;
 	static const uint64_t chains[4][3] = {
@@ -496,7 +496,7 @@ static char *graph_text(const char *path, const struct prof_load_opts *lo)
  * call graph): every stack is the sample's leaf alone, fewer stacks are
  * kept, and the flat report is the same, byte for byte, with every
  * per-sample key and a --sym filter. */
-static void t_leaf_only(void **state)
+static void test_leaf_only(void **state)
 {
 	(void)state;
 	static const uint64_t chains[5][3] = {
@@ -566,7 +566,7 @@ static void write_log(char *path, int perf)
 /* Rows of equal weight and count come in the order of their keys, not in
  * the order their first samples were read (a flat report reads a
  * perf.data's samples in file order, prof_load_opts.input_order). */
-static void t_ties_by_key(void **state)
+static void test_ties_by_key(void **state)
 {
 	(void)state;
 	static const uint64_t pc = 0x401000;
@@ -593,7 +593,7 @@ static void t_ties_by_key(void **state)
 /* Call-graph siblings of equal weight come in the order of their names,
  * not of their first samples: "bbb" is sampled first, "aaa" prints first,
  * in the callee graph (roots) and the caller graph (children). */
-static void t_graph_ties_by_name(void **state)
+static void test_graph_ties_by_name(void **state)
 {
 	(void)state;
 	const pid_t pid = 999997;     /* no such process: its perf map is ours */
@@ -629,7 +629,7 @@ static void t_graph_ties_by_name(void **state)
 /* prof_load_opts.input_order: a perf.data's samples are taken as the file
  * holds them (out of time order across CPUs), and the flat report is the
  * same, byte for byte, as with them in time order. */
-static void t_input_order(void **state)
+static void test_input_order(void **state)
 {
 	(void)state;
 	static const uint64_t pcs[4] = { 0x401000, 0x402000, 0x403000, 0x404000 };
@@ -694,7 +694,7 @@ static void t_input_order(void **state)
  * ambiguous (a sample after an exec read before the exec's COMM), the file
  * is read again: a perf.data summed in time order, a pmc log sample by
  * sample, with the same result. */
-static void t_sums(void **state)
+static void test_sums(void **state)
 {
 	(void)state;
 	static const uint64_t pcs[4] = { 0x401000, 0x402000, 0x403000, 0x404000 };
@@ -796,7 +796,7 @@ static size_t sums_same(void)
 
 /* Sums: a name event of one thread does not split another's sums (2,000
  * samples of one stack, a fork of another process after every other one). */
-static void t_sums_other_threads(void **state)
+static void test_sums_other_threads(void **state)
 {
 	(void)state;
 	static const uint64_t pc = 0x401000;
@@ -815,7 +815,7 @@ static void t_sums_other_threads(void **state)
  * rename's COMM (from another CPU's ring) is summed with the samples
  * before the rename, by its time: no sum holds two names, and the file is
  * not read again sample by sample. */
-static void t_sums_late_sample(void **state)
+static void test_sums_late_sample(void **state)
 {
 	(void)state;
 	static const uint64_t pc = 0x401000;
@@ -833,7 +833,7 @@ static void t_sums_late_sample(void **state)
 
 /* Sums: samples at time 0 (no time) do not make the first time 0: no
  * "duration" line appears that the samples one by one do not print. */
-static void t_sums_time0(void **state)
+static void test_sums_time0(void **state)
 {
 	(void)state;
 	static const uint64_t pc = 0x401000, pc2 = 0x402000;
@@ -848,7 +848,7 @@ static void t_sums_time0(void **state)
 
 /* Sums: weights 2^63 + 2^63 in one entry add up to 0 (mod 2^64, as one by
  * one), not to a weight of 1. */
-static void t_sums_wrap(void **state)
+static void test_sums_wrap(void **state)
 {
 	(void)state;
 	static const uint64_t pc = 0x401000, pc2 = 0x402000;
@@ -863,7 +863,7 @@ static void t_sums_wrap(void **state)
 
 /* Sums: samples on either side of a marker are counted apart (the report
  * counts the samples between markers by time). */
-static void t_sums_markers(void **state)
+static void test_sums_markers(void **state)
 {
 	(void)state;
 	static const uint64_t pc = 0x401000;
@@ -882,7 +882,7 @@ static void t_sums_markers(void **state)
 
 /* Sums: switch-ins beside an event that is not a context switch leave
  * nothing to weigh per sample, so the file is not read again. */
-static void t_sums_switch(void **state)
+static void test_sums_switch(void **state)
 {
 	(void)state;
 	static const uint64_t pc = 0x401000;
@@ -948,7 +948,7 @@ static void write_samples(const char *path, size_t n)
 /* Issue 16: a report holds at most 24 bytes per sample (it was 40 and
  * more: every sample kept its pid, tid, time, period and name in full).
  * Measured as perf's and pmc's benchmark do: peak RSS at two sizes. */
-static void t_report_memory_per_sample(void **state)
+static void test_report_memory_per_sample(void **state)
 {
 	(void)state;
 	enum { N1 = 200000, N2 = 800000 };
@@ -992,7 +992,7 @@ static const char *comm_of(struct profile *p, pid_t tid)
 /* A child forked without exec has its parent's name (perf: "bash", not
  * ":PID"), even when the fork is logged after the child's samples and the
  * parent's name after the fork. */
-static void t_fork_inherits_name_out_of_order(void **state)
+static void test_fork_inherits_name_out_of_order(void **state)
 {
 	(void)state;
 	begin();
@@ -1011,7 +1011,7 @@ static void t_fork_inherits_name_out_of_order(void **state)
 }
 
 /* A name the child takes later (its exec) wins from then on. */
-static void t_fork_then_exec(void **state)
+static void test_fork_then_exec(void **state)
 {
 	(void)state;
 	begin();
@@ -1029,7 +1029,7 @@ static void t_fork_then_exec(void **state)
 }
 
 /* tid -1 is no thread: not the process's name (perf: ":-1"). */
-static void t_no_thread(void **state)
+static void test_no_thread(void **state)
 {
 	(void)state;
 	begin();
@@ -1044,7 +1044,7 @@ static void t_no_thread(void **state)
 }
 
 /* A system-mode event is one PMC per CPU and one event in the profile. */
-static void t_system_mode_one_event(void **state)
+static void test_system_mode_one_event(void **state)
 {
 	(void)state;
 	begin();
@@ -1076,7 +1076,7 @@ static void t_system_mode_one_event(void **state)
 /* The exec's COMM is the name (the kernel's: "python3" for the link to
  * python3.11, as perf shows), not the executable's file name that
  * PROCEXEC carries after it; without a COMM (hwpmc logs) the file name. */
-static void t_exec_name_from_comm(void **state)
+static void test_exec_name_from_comm(void **state)
 {
 	(void)state;
 	begin();
@@ -1103,7 +1103,7 @@ static void map_in(pid_t pid, const char *path, uint64_t ts)
 
 /* The latest mapping by time wins, not the last one in the file: a new
  * mapping at an old one's address, logged before it by another CPU's ring. */
-static void t_mapping_by_time(void **state)
+static void test_mapping_by_time(void **state)
 {
 	(void)state;
 	begin();
@@ -1164,7 +1164,7 @@ static int64_t key_one(const struct hist_entry *e) { (void)e; return 0; }
  * names on two CPUs, then in the first thread renamed: each key takes its
  * own samples (report.c remembers per stack where the last sample went;
  * a sample of the same stack in another context must not follow it). */
-static void t_hist_one_stack_contexts(void **state)
+static void test_hist_one_stack_contexts(void **state)
 {
 	(void)state;
 	uint64_t self[3], ch[3];
@@ -1247,7 +1247,7 @@ static struct live *hot_and_cold(int nhot)
 
 /* Three samples of "hot", one of "cold": two rows, 75 / 25 % of the whole,
  * in that order. */
-static void t_live_rows(void **state)
+static void test_live_rows(void **state)
 {
 	(void)state;
 	struct live *lv = hot_and_cold(3);
@@ -1273,7 +1273,7 @@ static void t_live_rows(void **state)
 }
 
 /* perf top's decay: 7/8 per interval; -z forgets everything. */
-static void t_live_decay(void **state)
+static void test_live_decay(void **state)
 {
 	(void)state;
 	begin();
@@ -1301,7 +1301,7 @@ static void t_live_decay(void **state)
 
 /* A zoom keeps one command's rows; percentages stay of the whole.  Paused,
  * samples are not added. */
-static void t_live_zoom_pause(void **state)
+static void test_live_zoom_pause(void **state)
 {
 	(void)state;
 	struct live *lv = hot_and_cold(2);
@@ -1368,31 +1368,31 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(t_samples_round_trip),
-		cmocka_unit_test(t_stack_flags_each_position),
-		cmocka_unit_test(t_hist_one_stack_contexts),
-		cmocka_unit_test(t_report_memory_per_sample),
-		cmocka_unit_test(t_leaf_only),
-		cmocka_unit_test(t_group_walk),   /* after: its big log stays in the heap */
-		cmocka_unit_test(t_fork_inherits_name_out_of_order),
-		cmocka_unit_test(t_fork_then_exec),
-		cmocka_unit_test(t_no_thread),
-		cmocka_unit_test(t_system_mode_one_event),
-		cmocka_unit_test(t_mapping_by_time),
-		cmocka_unit_test(t_exec_name_from_comm),
-		cmocka_unit_test(t_ties_by_key),
-		cmocka_unit_test(t_graph_ties_by_name),
-		cmocka_unit_test(t_input_order),
-		cmocka_unit_test(t_sums),
-		cmocka_unit_test(t_sums_other_threads),
-		cmocka_unit_test(t_sums_late_sample),
-		cmocka_unit_test(t_sums_time0),
-		cmocka_unit_test(t_sums_wrap),
-		cmocka_unit_test(t_sums_markers),
-		cmocka_unit_test(t_sums_switch),
-		cmocka_unit_test(t_live_rows),
-		cmocka_unit_test(t_live_decay),
-		cmocka_unit_test(t_live_zoom_pause),
+		cmocka_unit_test(test_samples_round_trip),
+		cmocka_unit_test(test_stack_flags_each_position),
+		cmocka_unit_test(test_hist_one_stack_contexts),
+		cmocka_unit_test(test_report_memory_per_sample),
+		cmocka_unit_test(test_leaf_only),
+		cmocka_unit_test(test_group_walk),   /* after: its big log stays in the heap */
+		cmocka_unit_test(test_fork_inherits_name_out_of_order),
+		cmocka_unit_test(test_fork_then_exec),
+		cmocka_unit_test(test_no_thread),
+		cmocka_unit_test(test_system_mode_one_event),
+		cmocka_unit_test(test_mapping_by_time),
+		cmocka_unit_test(test_exec_name_from_comm),
+		cmocka_unit_test(test_ties_by_key),
+		cmocka_unit_test(test_graph_ties_by_name),
+		cmocka_unit_test(test_input_order),
+		cmocka_unit_test(test_sums),
+		cmocka_unit_test(test_sums_other_threads),
+		cmocka_unit_test(test_sums_late_sample),
+		cmocka_unit_test(test_sums_time0),
+		cmocka_unit_test(test_sums_wrap),
+		cmocka_unit_test(test_sums_markers),
+		cmocka_unit_test(test_sums_switch),
+		cmocka_unit_test(test_live_rows),
+		cmocka_unit_test(test_live_decay),
+		cmocka_unit_test(test_live_zoom_pause),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown);
 }
