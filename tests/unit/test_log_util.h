@@ -1,7 +1,8 @@
 /*
- * test_log_util.h — shared by the log tests: build a log holding one record
- * of every type (through the real writer), read a file into memory, and
- * check decoded records against what was written.
+ * test_log_util.h — shared by the log tests: the every-type log (one
+ * record of every type, through the real writer: tests/lib/logbuild.h's
+ * lb_logw_*), and the checks of its decoded records against what was
+ * written.
  */
 #ifndef TEST_LOG_UTIL_H
 #define TEST_LOG_UTIL_H
