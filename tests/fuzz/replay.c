@@ -10,24 +10,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "lib/testio.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int main(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
-		FILE *f = fopen(argv[i], "rb");
-		uint8_t *buf = NULL;
-		long n;
+		size_t n;
+		unsigned char *buf = tio_slurp(argv[i], &n);
 
-		if (!f || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 ||
-		    fseek(f, 0, SEEK_SET) != 0 || !(buf = malloc((size_t)n + 1)) ||
-		    fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		if (!buf) {
 			fprintf(stderr, "replay: cannot read %s\n", argv[i]);
 			return 1;
 		}
-		fclose(f);
-		fprintf(stderr, "replay: %s (%ld bytes)\n", argv[i], n);
-		LLVMFuzzerTestOneInput(buf, (size_t)n);
+		fprintf(stderr, "replay: %s (%zu bytes)\n", argv[i], n);
+		LLVMFuzzerTestOneInput(buf, n);
 		free(buf);
 	}
 	return 0;

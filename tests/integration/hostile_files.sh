@@ -7,7 +7,7 @@
 # the file, and /proc/kmsg is never read: the kernel's log keeps a message
 # written before it.  Also XDG_CACHE_HOME as another user's link (the
 # /tmp/perf-PID.map link with fs.protected_symlinks=0 is test_analysis's
-# t_perfmap_link).
+# test_perfmap_link).
 . "$(dirname "$0")/lib.sh"
 
 if [ "$(id -u)" != 0 ]; then

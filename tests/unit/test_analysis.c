@@ -41,26 +41,22 @@ static char self_exe[PATH_MAX];
 /* ---- writing a synthetic log -------------------------------------------- */
 
 struct wlog {
-	char *buf;
-	size_t len;
-	uint64_t t;
+	struct lb lb;
+	uint64_t t;                  /* the next record's time */
 };
 
 static void w_put(struct wlog *w)
 {
-	ta_append(&w->buf, &w->len, w->t++);
+	lb_logrec(&w->lb, &ta_rec, w->t++);
 }
 
 static void w_begin(struct wlog *w)
 {
 	struct pmc_logrec_header h = { PMC_VERSION, 1, 1700000000000000000ull, 1000, 0, 0,
 	    "0.1.0", "testhost", "6.1.0-test", "Test CPU", "pmc record -- prog" };
-	w->buf = malloc(8);
-	memcpy(w->buf, PMCLOG_FILE_MAGIC_RAW, 8);
-	w->len = 8;
+	w->lb = (struct lb){ 0 };
 	w->t = 1000;
-	assert_int_equal(pmc__logrec_header(&ta_rec, &h), 0);
-	w_put(w);
+	lb_log_begin(&w->lb, &h, w->t++);
 	assert_int_equal(pmc__logrec_pmcallocate(&ta_rec, 0x11, 0, "cycles:u", PMC_MODE_TS,
 	    PMC_F_CALLCHAIN, 100000, 0, -1), 0);
 	w_put(w);
@@ -101,11 +97,8 @@ static const char *w_end(struct wlog *w, const char *name, int close)
 		w_put(w);
 	}
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(w->buf, 1, w->len, f), w->len);
-	fclose(f);
-	free(w->buf);
+	lb_save(&w->lb, path);
+	lb_free(&w->lb);
 	return path;
 }
 
@@ -157,10 +150,10 @@ static uint64_t elf_vaddr_of(void (*fn)(void **), uint64_t *map_start, uint64_t 
 
 /* ---- tests --------------------------------------------------------------- */
 
-static void t_elf_symbols(void **state)
+static void test_elf_symbols(void **state)
 {
 	struct wlog w;
-	uint64_t ms, off, len, pc = elf_vaddr_of(t_elf_symbols, &ms, &off, &len);
+	uint64_t ms, off, len, pc = elf_vaddr_of(test_elf_symbols, &ms, &off, &len);
 	uint8_t bid[20];
 	unsigned bl = tio_buildid(self_exe, bid);
 	uint64_t pcs[2] = { pc + 4, pc + 8 };
@@ -179,7 +172,7 @@ static void t_elf_symbols(void **state)
 	const struct prof_frame *fr;
 	int n = profile__frames(p, smp(p, 0).stack, 0, &fr);
 	assert_int_equal(n, 2);
-	assert_string_equal(p->f[fr[0].func].name, "t_elf_symbols");
+	assert_string_equal(p->f[fr[0].func].name, "test_elf_symbols");
 	assert_string_equal(sym_dso__name(p->f[fr[0].func].dso), "test_analysis");
 	assert_null(sym_dso__problem(p->f[fr[0].func].dso));
 	/* distinct pcs of one function, one lookup each: 2 locations */
@@ -187,10 +180,10 @@ static void t_elf_symbols(void **state)
 	profile__free(p);
 }
 
-static void t_buildid_mismatch(void **state)
+static void test_buildid_mismatch(void **state)
 {
 	struct wlog w;
-	uint64_t ms, off, len, pc = elf_vaddr_of(t_buildid_mismatch, &ms, &off, &len);
+	uint64_t ms, off, len, pc = elf_vaddr_of(test_buildid_mismatch, &ms, &off, &len);
 	uint8_t bid[20];
 	uint64_t pcs[1] = { pc + 4 };
 	(void)state;
@@ -219,7 +212,7 @@ static void t_buildid_mismatch(void **state)
 	profile__free(p);
 }
 
-static void t_perfmap_and_kernel(void **state)
+static void test_perfmap_and_kernel(void **state)
 {
 	struct wlog w;
 	char mp[PATH_MAX], ks[PATH_MAX];
@@ -271,7 +264,7 @@ static void t_perfmap_and_kernel(void **state)
 /* Names from a recording with control characters (a JIT's perf map, a
  * command, a kernel symbol record, an event) are stored written \xNN
  * (printable.h): a report cannot carry a terminal escape or a newline. */
-static void t_names_printable(void **state)
+static void test_names_printable(void **state)
 {
 	struct wlog w;
 	char mp[PATH_MAX], buf[64];
@@ -376,7 +369,7 @@ static const char *offcpu_log(int switches)
 	return w_end(&w, switches ? "offcpu.log" : "cs.log", 1);
 }
 
-static void t_offcpu(void **state)
+static void test_offcpu(void **state)
 {
 	(void)state;
 	struct profile *p = load(offcpu_log(1));
@@ -431,7 +424,7 @@ static void t_offcpu(void **state)
 /* analysis/symbols/symbols.c finds an ELF binary's functions by binary search
  * (issue 16): its choice between aliases, nested and overlapping symbols,
  * sizeless labels, locals and globals is libdwfl's, at every address. */
-static void t_func_lookup_as_libdwfl(void **state)
+static void test_func_lookup_as_libdwfl(void **state)
 {
 	char src[PATH_MAX], so[PATH_MAX], cmd[PATH_MAX * 3];
 	(void)state;
@@ -503,7 +496,7 @@ static void t_func_lookup_as_libdwfl(void **state)
 /* A PLT entry of an IRELATIVE relocation has no symbol (glibc's calls to
  * its own strlen, memcpy...): it is named after the ifunc at the
  * relocation's addend, not left [unknown] (perf 6.1 prints "@plt"). */
-static void t_plt_irelative(void **state)
+static void test_plt_irelative(void **state)
 {
 	char src[PATH_MAX], so[PATH_MAX], cmd[PATH_MAX * 3];
 	(void)state;
@@ -529,7 +522,7 @@ static void t_plt_irelative(void **state)
 	symtab__free(st);
 }
 
-static void t_demangle(void **state)
+static void test_demangle(void **state)
 {
 	char buf[256];
 	(void)state;
@@ -557,7 +550,7 @@ static void t_demangle(void **state)
 
 /* Kernel symbols are demangled only with demangle_kernel (perf's
  * --demangle-kernel): a kernel built with Rust has v0 names. */
-static void t_demangle_kernel(void **state)
+static void test_demangle_kernel(void **state)
 {
 	char ks[300];
 	const char *name;
@@ -584,7 +577,7 @@ static void t_demangle_kernel(void **state)
 }
 
 /* A fork, filters, sort keys, children, trees, PROCEXIT, USERDATA, truncation. */
-static void t_aggregation(void **state)
+static void test_aggregation(void **state)
 {
 	struct wlog w;
 	char ks[PATH_MAX];
@@ -691,7 +684,7 @@ static void t_aggregation(void **state)
  * entry opened into its callers (a chain of one caller opens all the
  * way), closed, every entry opened, the symbol filter, a zoom into a
  * command and back, a zoom the sort keys do not allow. */
-static void t_browse(void **state)
+static void test_browse(void **state)
 {
 	struct wlog w;
 	char ks[PATH_MAX];
@@ -769,7 +762,7 @@ static void t_browse(void **state)
 	profile__free(p);
 }
 
-static void t_not_a_log(void **state)
+static void test_not_a_log(void **state)
 {
 	char path[PATH_MAX];
 	struct profile *p;
@@ -785,7 +778,7 @@ static void t_not_a_log(void **state)
 }
 
 /* Known answer with libpmc's own sampling API and the 60/30/10 workload. */
-static void t_603010_libpmc(void **state)
+static void test_603010_libpmc(void **state)
 {
 	char cmd[PATH_MAX * 3], w[PATH_MAX], log[PATH_MAX];
 	(void)state;
@@ -887,7 +880,7 @@ static void w_ksymsrc(struct wlog *w, const char *release, const uint8_t *bid, u
 /* A log recorded on this kernel names /proc/kallsyms' symbols; the same log
  * with another kernel's build id shows addresses and says why (perf 3.8's
  * 13 samples all became `[k] _einittext`). */
-static void t_kernel_identity(void **state)
+static void test_kernel_identity(void **state)
 {
 	struct wlog w;
 	uint8_t bid[20];
@@ -942,7 +935,7 @@ static void t_kernel_identity(void **state)
 /* Module code goes to [module] DSOs: from the recording's module mappings
  * (MAP_IN with pid -1, as perf records them) and from kallsyms' [module]
  * tags; in a pmc log and in the perf.data converted from it. */
-static void t_kernel_modules(void **state)
+static void test_kernel_modules(void **state)
 {
 	struct wlog w;
 	uint8_t bid[20];
@@ -1008,7 +1001,7 @@ static void cmd_line(const char *cmd, char *out, size_t len)
  * here; a recording (pmc log, and the perf.data converted from it, whose
  * build-id table names it) with the module's mapping; the module's .ko of
  * another build: addresses, and why. */
-static void t_kernel_module_ko(void **state)
+static void test_kernel_module_ko(void **state)
 {
 	char src[PATH_MAX], ko[PATH_MAX], cmd[6 * PATH_MAX], hex[64], val[64];
 	uint8_t bid[20];
@@ -1085,13 +1078,13 @@ static __attribute__((noinline)) void first_byte_target(void **state)
 /* A kernel-mode sample whose chain goes on into user space: the first user
  * frame is the interrupted pc (no pc - 1: at a function's first byte that
  * would be the previous function). */
-static void t_user_frame_under_kernel(void **state)
+static void test_user_frame_under_kernel(void **state)
 {
 	struct wlog w;
 	uint64_t ms, off, len, pc = elf_vaddr_of(first_byte_target, &ms, &off, &len);
 	uint8_t bid[20];
 	unsigned bl = tio_buildid(self_exe, bid);
-	uint64_t ret = (uint64_t)(uintptr_t)t_elf_symbols + 8;
+	uint64_t ret = (uint64_t)(uintptr_t)test_elf_symbols + 8;
 	uint64_t pcs[3] = { 0xffffffff81000010ull, pc, ret };
 	(void)state;
 	w_begin(&w);
@@ -1101,13 +1094,13 @@ static void t_user_frame_under_kernel(void **state)
 	const struct prof_frame *fr;
 	assert_int_equal(profile__frames(p, smp(p, 0).stack, 0, &fr), 3);
 	assert_string_equal(p->f[fr[1].func].name, "first_byte_target");
-	assert_string_equal(p->f[fr[2].func].name, "t_elf_symbols");
+	assert_string_equal(p->f[fr[2].func].name, "test_elf_symbols");
 	profile__free(p);
 }
 
 /* JIT code in anonymous executable memory (node --perf-basic-prof: 74 % of
  * samples were `anon [unknown]`) is named by the process's perf map. */
-static void t_perfmap_anon(void **state)
+static void test_perfmap_anon(void **state)
 {
 	struct wlog w;
 	char mp[PATH_MAX];
@@ -1136,7 +1129,7 @@ static void t_perfmap_anon(void **state)
 
 /* A kernel's file (procfs, sysfs ...) is refused before it is opened, a
  * regular one is opened (issue 25 item 9). */
-static void t_open_regular(void **state)
+static void test_open_regular(void **state)
 {
 	char p[PATH_MAX];
 	(void)state;
@@ -1156,7 +1149,7 @@ static void t_open_regular(void **state)
 
 /* A perf map is read only up to a size a map can have: a 2 GiB (sparse)
  * /tmp/perf-PID.map is refused, not read through. */
-static void t_perfmap_bound(void **state)
+static void test_perfmap_bound(void **state)
 {
 	struct wlog w;
 	char mp[PATH_MAX];
@@ -1185,7 +1178,7 @@ static void t_perfmap_bound(void **state)
  * fs.protected_symlinks=0 (issue 25 item 10: the owner was checked after
  * following the link, so the root-only file's "hex hex name" lines named
  * root's samples): the link is not followed. */
-static void t_perfmap_link(void **state)
+static void test_perfmap_link(void **state)
 {
 	struct wlog w;
 	char mp[PATH_MAX], secret[PATH_MAX], old[16] = "";
@@ -1230,7 +1223,7 @@ static void t_perfmap_link(void **state)
 /* jit-PID.dump with 200,000 code loads and 200,000 moves of code that is
  * not there (issue 25: matched in quadratic time, 17 s): the matching looks
  * at about one symbol a move, and the one real move still names its code. */
-static void t_jitdump_moves(void **state)
+static void test_jitdump_moves(void **state)
 {
 	struct wlog w;
 	char jp[PATH_MAX];
@@ -1287,7 +1280,7 @@ static void t_jitdump_moves(void **state)
 
 /* jit-PID.dump: code loads (one moved), debug info; a damaged tail is
  * ignored. */
-static void t_jitdump(void **state)
+static void test_jitdump(void **state)
 {
 	struct wlog w;
 	char jp[PATH_MAX];
@@ -1359,7 +1352,7 @@ static void t_jitdump(void **state)
  * 11: report/annotate/diff hung forever): the report finishes, the binary is
  * "not a regular file".  Run in a child so a hang is a failure (the alarm is
  * a hang guard, not a speed limit). */
-static void t_fifo_and_device(void **state)
+static void test_fifo_and_device(void **state)
 {
 	struct wlog w;
 	char fifo[PATH_MAX];
@@ -1397,10 +1390,10 @@ static void t_fifo_and_device(void **state)
 
 /* A run of unresolved frames is one [unknown] node in call trees (flame
  * graphs, folded stacks); a single one keeps its name. */
-static void t_unknown_runs(void **state)
+static void test_unknown_runs(void **state)
 {
 	struct wlog w;
-	uint64_t ms, off, len, pc = elf_vaddr_of(t_elf_symbols, &ms, &off, &len);
+	uint64_t ms, off, len, pc = elf_vaddr_of(test_elf_symbols, &ms, &off, &len);
 	uint8_t bid[20];
 	unsigned bl = tio_buildid(self_exe, bid);
 	uint64_t pcs[12];
@@ -1419,8 +1412,8 @@ static void t_unknown_runs(void **state)
 	struct prof_filter flt = { 0 };
 	flt.ev = -1;
 	assert_int_equal(tree__build(&t, p, &flt, TREE_CALLER, 0, 0), 0);
-	/* all -> t_elf_symbols -> [unknown] -> t_elf_symbols (leaf) and
-	 * all -> t_elf_symbols -> [unknown] -> t_elf_symbols -> [unknown] -> leaf */
+	/* all -> test_elf_symbols -> [unknown] -> test_elf_symbols (leaf) and
+	 * all -> test_elf_symbols -> [unknown] -> test_elf_symbols -> [unknown] -> leaf */
 	int maxd = 0;
 	for (size_t i = 1; i < t.nn; i++) {
 		int d = 0;
@@ -1441,7 +1434,7 @@ static void t_unknown_runs(void **state)
 /* The same kernel booted again with KASLR: perf's kernel MMAP
  * ("[kernel.kallsyms]_text", pgoff = where _text was) relocates the
  * recording's addresses onto this boot's kallsyms. */
-static void t_kernel_kaslr(void **state)
+static void test_kernel_kaslr(void **state)
 {
 	struct wlog w;
 	uint8_t bid[20];
@@ -1485,32 +1478,32 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(t_elf_symbols),
-		cmocka_unit_test(t_buildid_mismatch),
-		cmocka_unit_test(t_perfmap_and_kernel),
-		cmocka_unit_test(t_names_printable),
-		cmocka_unit_test(t_func_lookup_as_libdwfl),
-		cmocka_unit_test(t_plt_irelative),
-		cmocka_unit_test(t_demangle),
-		cmocka_unit_test(t_demangle_kernel),
-		cmocka_unit_test(t_aggregation),
-		cmocka_unit_test(t_browse),
-		cmocka_unit_test(t_not_a_log),
-		cmocka_unit_test(t_603010_libpmc),
-		cmocka_unit_test(t_kernel_identity),
-		cmocka_unit_test(t_kernel_modules),
-		cmocka_unit_test(t_kernel_module_ko),
-		cmocka_unit_test(t_user_frame_under_kernel),
-		cmocka_unit_test(t_perfmap_anon),
-		cmocka_unit_test(t_jitdump),
-		cmocka_unit_test(t_jitdump_moves),
-		cmocka_unit_test(t_perfmap_link),
-		cmocka_unit_test(t_open_regular),
-		cmocka_unit_test(t_perfmap_bound),
-		cmocka_unit_test(t_fifo_and_device),
-		cmocka_unit_test(t_unknown_runs),
-		cmocka_unit_test(t_kernel_kaslr),
-		cmocka_unit_test(t_offcpu),
+		cmocka_unit_test(test_elf_symbols),
+		cmocka_unit_test(test_buildid_mismatch),
+		cmocka_unit_test(test_perfmap_and_kernel),
+		cmocka_unit_test(test_names_printable),
+		cmocka_unit_test(test_func_lookup_as_libdwfl),
+		cmocka_unit_test(test_plt_irelative),
+		cmocka_unit_test(test_demangle),
+		cmocka_unit_test(test_demangle_kernel),
+		cmocka_unit_test(test_aggregation),
+		cmocka_unit_test(test_browse),
+		cmocka_unit_test(test_not_a_log),
+		cmocka_unit_test(test_603010_libpmc),
+		cmocka_unit_test(test_kernel_identity),
+		cmocka_unit_test(test_kernel_modules),
+		cmocka_unit_test(test_kernel_module_ko),
+		cmocka_unit_test(test_user_frame_under_kernel),
+		cmocka_unit_test(test_perfmap_anon),
+		cmocka_unit_test(test_jitdump),
+		cmocka_unit_test(test_jitdump_moves),
+		cmocka_unit_test(test_perfmap_link),
+		cmocka_unit_test(test_open_regular),
+		cmocka_unit_test(test_perfmap_bound),
+		cmocka_unit_test(test_fifo_and_device),
+		cmocka_unit_test(test_unknown_runs),
+		cmocka_unit_test(test_kernel_kaslr),
+		cmocka_unit_test(test_offcpu),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

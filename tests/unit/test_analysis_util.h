@@ -22,6 +22,7 @@
 #include <elfutils/libdwelf.h>
 #include <gelf.h>
 
+#include "lib/logbuild.h"
 #include "lib/testio.h"
 #include "pmc.h"
 #include "pmclog.h"
@@ -29,19 +30,6 @@
 #include "log/records.h"
 
 static struct pmc_logrec ta_rec;
-
-/* Append one encoded record (header + payload) to buf. */
-static void ta_append(char **buf, size_t *len, uint64_t ts)
-{
-	size_t rl = PMCLOG_REC_HDR_LEN + ta_rec.len;
-	*buf = realloc(*buf, *len + rl);
-	char *p = *buf + *len;
-	pmclog__st32(p, PMCLOG_HDR_MAKE(ta_rec.type, rl));
-	pmclog__st32(p + 4, 0);
-	memcpy(p + 8, &ts, 8);
-	memcpy(p + 16, ta_rec.buf, ta_rec.len);
-	*len += rl;
-}
 
 /* Mapping snapshot of a running process: executable mappings with a path. */
 struct ta_maps {
@@ -144,13 +132,12 @@ static int ta_record(const char *out, char *const argv[], uint64_t period, int m
 		body = len - 16;
 		closed = 1;
 	}
-	char *outb = malloc(body);
-	size_t ol = body;
-	memcpy(outb, buf, body);
+	struct lb o = { 0 };
+	lb_bytes(&o, buf, body);
 	if (snap.have) {
 		if (snap.comm[0] && pmc__logrec_comm(&ta_rec, pid, pid, PMCLOG_COMM_F_EXEC,
 		    snap.comm) == 0)
-			ta_append(&outb, &ol, first - 1);
+			lb_logrec(&o, &ta_rec, first - 1);
 		char *line = snap.text, *nl;
 		for (; line && *line; line = nl ? nl + 1 : NULL) {
 			unsigned long long lo, hi, off;
@@ -167,21 +154,15 @@ static int ta_record(const char *out, char *const argv[], uint64_t period, int m
 			unsigned bl = path[0] == '/' ? tio_buildid(path, bid) : 0;
 			struct pmc_logrec_map m = { pid, lo, hi - lo, off, 5, 2, bl, bid, path };
 			if (pmc__logrec_map_in(&ta_rec, &m) == 0)
-				ta_append(&outb, &ol, first - 1);
+				lb_logrec(&o, &ta_rec, first - 1);
 		}
 	}
-	if (closed) {
-		outb = realloc(outb, ol + 16);
-		memcpy(outb + ol, buf + len - 16, 16);
-		ol += 16;
-	}
+	if (closed)
+		lb_bytes(&o, buf + len - 16, 16);
 	free(buf);
-	FILE *f = fopen(out, "wb");
-	int rc = f && fwrite(outb, 1, ol, f) == ol ? 0 : -1;
-	if (f && fclose(f) != 0)
-		rc = -1;
-	free(outb);
-	return snap.have ? rc : -1;
+	lb_save(&o, out);
+	lb_free(&o);
+	return snap.have ? 0 : -1;
 }
 
 #endif

@@ -21,7 +21,7 @@
 
 #include "serve/httpd.h"
 
-static void t_query(void **state)
+static void test_query(void **state)
 {
 	char v[16];
 	(void)state;
@@ -53,7 +53,7 @@ static void t_query(void **state)
 	assert_int_equal(httpd__query("seconds=0123456789abcde", "seconds", v, sizeof(v)), 1);
 }
 
-static void t_head_query(void **state)
+static void test_head_query(void **state)
 {
 	struct httpd_head h;
 	char a[] = "GET /debug/pprof/profile?seconds=5&hz=99#frag HTTP/1.1\r\nHost: x\r\n\r\n";
@@ -136,7 +136,7 @@ static size_t answer(struct httpd *h, struct srv *s, int fd, char *buf, size_t c
 	}
 }
 
-static void t_deferred(void **state)
+static void test_deferred(void **state)
 {
 	struct srv s = { 0, 0 };
 	int usage;
@@ -200,9 +200,9 @@ static void t_deferred(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(t_query),
-		cmocka_unit_test(t_head_query),
-		cmocka_unit_test(t_deferred),
+		cmocka_unit_test(test_query),
+		cmocka_unit_test(test_head_query),
+		cmocka_unit_test(test_deferred),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

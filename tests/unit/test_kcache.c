@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/testio.h"
 #include "symbols/kcache.h"
 
 static char dir[] = "/tmp/test_kcache_XXXXXX";
@@ -67,11 +68,8 @@ static unsigned char *read_cache(size_t *len)
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/pmc/ksyms5-0102030405060708090a0b0c0d0e0f1011121314-"
 	    "0000000000001234", dir);
-	FILE *f = fopen(path, "rb");
-	assert_non_null(f);
-	unsigned char *b = malloc(1 << 16);
-	*len = fread(b, 1, 1 << 16, f);
-	fclose(f);
+	unsigned char *b = tio_slurp(path, len);
+	assert_non_null(b);
 	return b;
 }
 
@@ -90,7 +88,7 @@ static int parse(const unsigned char *b, size_t len)
 	return rc;
 }
 
-static void t_roundtrip(void **state)
+static void test_roundtrip(void **state)
 {
 	struct kcache_img img;
 	struct stat sb;
@@ -121,7 +119,7 @@ static void t_roundtrip(void **state)
 	assert_int_equal(img.n, 0);
 }
 
-static void t_crafted(void **state)
+static void test_crafted(void **state)
 {
 	size_t len;
 	unsigned char *b = read_cache(&len);
@@ -215,7 +213,7 @@ static void t_crafted(void **state)
 /* Files of older formats (version 1's name, "ksyms-", "ksyms4-") are
  * removed by the next store; this format's, another kernel's of this
  * format and the debug-info cache's files stay. */
-static void t_old_formats(void **state)
+static void test_old_formats(void **state)
 {
 	const char *old[] = { "kallsyms-0123-4567", "ksyms-0102-1234", "ksyms4-0102-1234" };
 	const char *keep[] = { "ksyms5-ffff-0001", "debug-0102" };
@@ -243,7 +241,7 @@ static void t_old_formats(void **state)
 	free(read_cache(&l));
 }
 
-static void t_directories(void **state)
+static void test_directories(void **state)
 {
 	char p[4096], x[4096];
 	const char *why;
@@ -310,10 +308,10 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(t_roundtrip),
-		cmocka_unit_test(t_crafted),
-		cmocka_unit_test(t_old_formats),
-		cmocka_unit_test(t_directories),
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_crafted),
+		cmocka_unit_test(test_old_formats),
+		cmocka_unit_test(test_directories),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -77,20 +77,14 @@ static int same(const struct smp *s, const struct pmclog_ev_callchain *cc)
 static unsigned char *make_log(struct smp *smp, int n, unsigned nchains, unsigned flags,
     size_t *len)
 {
-	FILE *f = tmpfile();
-	struct pmc_logw *lw;
-	unsigned char *b;
+	struct lb_logw w;
+	struct pmc_logw *lw = lb_logw_open(&w, flags, "test");
 
-	assert_non_null(f);
-	assert_int_equal(pmc__logw_open(fileno(f), flags, "test", &lw), 0);
 	for (int i = 0; i < n; i++) {
 		make_sample(&smp[i], nchains);
 		put_sample(lw, &smp[i]);
 	}
-	assert_int_equal(pmc__logw_close(lw), 0);
-	b = tio_slurp_fd(fileno(f), len);
-	fclose(f);
-	return b;
+	return lb_logw_close(&w, len);
 }
 
 /* Read len bytes of a log: the samples must be smp[0..], in order, and the
@@ -100,14 +94,9 @@ static int read_back(const unsigned char *b, size_t len, const struct smp *smp, 
     int *chains, int *interned)
 {
 	static struct pmclog_ev ev;
-	void *p = pmclog_open(PMCLOG_FD_NONE);
+	void *p = lb_reader(b, len, 1);
 	int got = 0;
 
-	assert_non_null(p);
-	pmclog_set_extensions(p, 1);
-	if (len)
-		assert_int_equal(pmclog_feed(p, (char *)b, (int)len), 0);
-	assert_int_equal(pmclog_feed(p, NULL, 0), 0);
 	*chains = *interned = 0;
 	while (pmclog_read(p, &ev) == 0) {
 		*chains += tl_chaindef(&ev) != 0;
@@ -154,9 +143,8 @@ static void test_bytes_per_sample(void **state)
 	unsigned char *b;
 
 	for (int with = 0; with < 2; with++) {
-		FILE *f = tmpfile();
-		struct pmc_logw *lw;
-		assert_int_equal(pmc__logw_open(fileno(f), 0, "test", &lw), 0);
+		struct lb_logw w;
+		struct pmc_logw *lw = lb_logw_open(&w, 0, "test");
 		for (int i = 0; with && i < N; i++) {
 			struct pmc_logrec_sample x = { .pmc = 1, .pid = 10, .tid = 10 + i % 4,
 				.cpu = (uint32_t)(i % 2), .period = 100000 + (uint64_t)i,
@@ -164,9 +152,7 @@ static void test_bytes_per_sample(void **state)
 			assert_int_equal(pmc__logrec_callchain(&r, &x), 0);
 			assert_int_equal(pmc__logw_put(lw, &r), 0);
 		}
-		assert_int_equal(pmc__logw_close(lw), 0);
-		b = tio_slurp_fd(fileno(f), &len);
-		fclose(f);
+		b = lb_logw_close(&w, &len);
 		free(b);
 		if (!with)
 			base = len;
@@ -198,9 +184,8 @@ static void test_distinct_chains_cost(void **state)
 			pcs[i][k] = from >= 0 ? pcs[from][k] : 0x400000 + (next_rand() & 0xfffff);
 	}
 	for (int with = 0; with < 2; with++) {
-		FILE *f = tmpfile();
-		struct pmc_logw *lw;
-		assert_int_equal(pmc__logw_open(fileno(f), 0, "test", &lw), 0);
+		struct lb_logw w;
+		struct pmc_logw *lw = lb_logw_open(&w, 0, "test");
 		for (int i = 0; with && i < N; i++) {
 			struct pmc_logrec_sample x = { .pmc = 1, .pid = 10, .tid = 10,
 				.cpu = 0, .period = 1000, .npc = npc[i], .pcs = pcs[i], .pcflags = user };
@@ -208,9 +193,7 @@ static void test_distinct_chains_cost(void **state)
 			format1 += PMCLOG_REC_HDR_LEN + ((r.len + 7) & ~(size_t)7);
 			assert_int_equal(pmc__logw_put(lw, &r), 0);
 		}
-		assert_int_equal(pmc__logw_close(lw), 0);
-		b = tio_slurp_fd(fileno(f), &len);
-		fclose(f);
+		b = lb_logw_close(&w, &len);
 		if (!with) {
 			base = len;
 			free(b);
@@ -218,10 +201,7 @@ static void test_distinct_chains_cost(void **state)
 	}
 	{
 		static struct pmclog_ev ev;
-		void *p = pmclog_open(PMCLOG_FD_NONE);
-		pmclog_set_extensions(p, 1);
-		assert_int_equal(pmclog_feed(p, (char *)b, (int)len), 0);
-		assert_int_equal(pmclog_feed(p, NULL, 0), 0);
+		void *p = lb_reader(b, len, 1);
 		while (pmclog_read(p, &ev) == 0) {
 			defs += tl_chaindef(&ev) != 0;
 			if (ev.pl_type != PMCLOG_TYPE_CALLCHAIN)
@@ -289,22 +269,17 @@ static void test_random_cuts(void **state)
 static void test_undefined_chain(void **state)
 {
 	static struct pmclog_ev ev;
-	FILE *f = tmpfile();
-	struct pmc_logw *lw;
+	struct lb_logw w;
 	size_t len;
 	unsigned char cs[PMCLOG_MIN_CHAINSAMPLE] = { 0 };
 	unsigned char *b;
 	void *p;
 
 	pmclog__st32(cs, 77);
-	assert_int_equal(pmc__logw_open(fileno(f), 0, "test", &lw), 0);
-	assert_int_equal(pmc__logw_write(lw, PMCLOG_TYPE_CHAINSAMPLE, cs, sizeof(cs)), 0);
-	assert_int_equal(pmc__logw_close(lw), 0);
-	b = tio_slurp_fd(fileno(f), &len);
-	fclose(f);
-	p = pmclog_open(PMCLOG_FD_NONE);
-	assert_int_equal(pmclog_feed(p, (char *)b, (int)len), 0);
-	assert_int_equal(pmclog_feed(p, NULL, 0), 0);
+	assert_int_equal(pmc__logw_write(lb_logw_open(&w, 0, "test"), PMCLOG_TYPE_CHAINSAMPLE,
+	    cs, sizeof(cs)), 0);
+	b = lb_logw_close(&w, &len);
+	p = lb_reader(b, len, 0);
 	while (pmclog_read(p, &ev) == 0)
 		assert_int_not_equal(ev.pl_type, PMCLOG_TYPE_CALLCHAIN);
 	assert_int_equal(ev.pl_state, PMCLOG_ERROR);
@@ -330,11 +305,9 @@ static const char *read_ids(const unsigned char *b, size_t len, uint32_t *ids, i
 {
 	static struct pmclog_ev ev;
 	static char msg[256];
-	void *p = pmclog_open(PMCLOG_FD_NONE);
+	void *p = lb_reader(b, len, 0);
 	int n = 0;
 
-	assert_int_equal(pmclog_feed(p, (char *)b, (int)len), 0);
-	assert_int_equal(pmclog_feed(p, NULL, 0), 0);
 	while (pmclog_read(p, &ev) == 0)
 		if (ev.pl_type == PMCLOG_TYPE_CALLCHAIN && n < max)
 			ids[n++] = ev.pl_u.pl_cc.pl_chain;
@@ -357,23 +330,20 @@ static void test_chaindef_rules(void **state)
 		.npc = 2, .pcs = pcs, .pcflags = user };
 	struct pmc_logrec_ustack u = { .abi = 2, .nregs = 1, .mask = 1, .regs = regs,
 		.len = sizeof(stack), .stack = stack };
-	FILE *f = tmpfile();
-	struct pmc_logw *lw;
+	struct lb_logw w;
+	struct pmc_logw *lw = lb_logw_open(&w, 0, "test");
 	uint32_t ids[3] = { 0 };
 	unsigned char *b;
 	size_t len, def, us;
 	const char *err;
 
-	assert_int_equal(pmc__logw_open(fileno(f), 0, "test", &lw), 0);
 	for (int i = 0; i < 2; i++) {            /* defines the chain, then refers to it */
 		assert_int_equal(pmc__logrec_callchain(&r, &x), 0);
 		assert_int_equal(pmc__logw_put(lw, &r), 0);
 	}
 	assert_int_equal(pmc__logrec_callchain_ustack(&r, &x, &u), 0);
 	assert_int_equal(pmc__logw_put(lw, &r), 0);
-	assert_int_equal(pmc__logw_close(lw), 0);
-	b = tio_slurp_fd(fileno(f), &len);
-	fclose(f);
+	b = lb_logw_close(&w, &len);
 
 	def = find_rec(b, len, PMCLOG_TYPE_CALLCHAIN, 0);
 	us = find_rec(b, len, PMCLOG_TYPE_CALLCHAIN, 1);

@@ -26,16 +26,6 @@ static unsigned char *write_log(const struct pmclog_ev *evs, int n, size_t *len)
 	return b;
 }
 
-static void *reader_of(unsigned char *b, size_t len)
-{
-	void *p = pmclog_open(PMCLOG_FD_NONE);
-	assert_non_null(p);
-	pmclog_set_extensions(p, 1);
-	assert_int_equal(pmclog_feed(p, (char *)b, (int)len), 0);
-	assert_int_equal(pmclog_feed(p, NULL, 0), 0);
-	return p;
-}
-
 static void header_ev(struct pmclog_ev *ev)
 {
 	memset(ev, 0, sizeof(*ev));
@@ -84,7 +74,7 @@ static void test_raw_samples(void **state)
 	u->pl_ustack_len = sizeof(stk);
 
 	unsigned char *b = write_log(evs, 3, &len);
-	void *p = reader_of(b, len);
+	void *p = lb_reader(b, len, 1);
 	while (pmclog_read(p, &ev) == 0) {
 		const struct pmclog_ev_callchain *c = &ev.pl_u.pl_cc;
 		if (ev.pl_type != PMCLOG_TYPE_CALLCHAIN)
@@ -131,7 +121,7 @@ static void test_tracedata(void **state)
 	evs[1].pl_u.pl_td.pl_bytes = td;
 	unsigned char *b = write_log(evs, 2, &len);
 
-	void *p = reader_of(b, len);
+	void *p = lb_reader(b, len, 1);
 	while (pmclog_read(p, &ev) == 0) {
 		const struct pmclog_ev_tracedata *t = &ev.pl_u.pl_td;
 		if (ev.pl_type != PMCLOG_TYPE_TRACEDATA)
@@ -150,9 +140,7 @@ static void test_tracedata(void **state)
 	pmclog_close(p);
 
 	/* a reader without extensions skips them (as a FreeBSD client) */
-	p = pmclog_open(PMCLOG_FD_NONE);
-	assert_int_equal(pmclog_feed(p, (char *)b, (int)len), 0);
-	assert_int_equal(pmclog_feed(p, NULL, 0), 0);
+	p = lb_reader(b, len, 0);
 	while (pmclog_read(p, &ev) == 0)
 		assert_int_not_equal(ev.pl_type, PMCLOG_TYPE_TRACEDATA);
 	assert_int_equal(ev.pl_state, PMCLOG_EOF);
@@ -164,16 +152,12 @@ static void test_tracedata(void **state)
 static int read_one(struct pmc_logrec *r)
 {
 	static struct pmclog_ev ev;
-	FILE *f = tmpfile();
-	struct pmc_logw *lw;
+	struct lb_logw w;
 	size_t len;
 
-	assert_int_equal(pmc__logw_open(fileno(f), 0, "test", &lw), 0);
-	assert_int_equal(pmc__logw_write(lw, r->type, r->buf, r->len), 0);
-	assert_int_equal(pmc__logw_close(lw), 0);
-	unsigned char *b = tio_slurp_fd(fileno(f), &len);
-	fclose(f);
-	void *p = reader_of(b, len);
+	assert_int_equal(pmc__logw_write(lb_logw_open(&w, 0, "test"), r->type, r->buf, r->len), 0);
+	unsigned char *b = lb_logw_close(&w, &len);
+	void *p = lb_reader(b, len, 1);
 	while (pmclog_read(p, &ev) == 0)
 		;
 	pmclog_close(p);

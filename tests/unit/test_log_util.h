@@ -1,7 +1,8 @@
 /*
- * test_log_util.h — shared by the log tests: build a log holding one record
- * of every type (through the real writer), read a file into memory, and
- * check decoded records against what was written.
+ * test_log_util.h — shared by the log tests: the every-type log (one
+ * record of every type, through the real writer: tests/lib/logbuild.h's
+ * lb_logw_*), and the checks of its decoded records against what was
+ * written.
  */
 #ifndef TEST_LOG_UTIL_H
 #define TEST_LOG_UTIL_H
@@ -19,7 +20,7 @@
 
 #include <zstd.h>
 
-#include "lib/testio.h"
+#include "lib/logbuild.h"
 #include "pmclog.h"
 #include "log/format.h"
 #include "log/records.h"
@@ -97,17 +98,10 @@ static inline void tl_write_all(struct pmc_logw *lw, int flush_at)
 /* Make the every-type log; returns the bytes. */
 static inline unsigned char *tl_make_log(unsigned flags, size_t *len, int flush_at)
 {
-	FILE *f = tmpfile();
-	struct pmc_logw *lw;
-	unsigned char *b;
+	struct lb_logw w;
 
-	assert_non_null(f);
-	assert_int_equal(pmc__logw_open(fileno(f), flags, "pmc record -o x -- prog", &lw), 0);
-	tl_write_all(lw, flush_at);
-	assert_int_equal(pmc__logw_close(lw), 0);
-	b = tio_slurp_fd(fileno(f), len);
-	fclose(f);
-	return b;
+	tl_write_all(lb_logw_open(&w, flags, "pmc record -o x -- prog"), flush_at);
+	return lb_logw_close(&w, len);
 }
 
 /* The chain id a record defines: a CHAIN's (format 2), or the one in a

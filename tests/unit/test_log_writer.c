@@ -37,66 +37,24 @@ static const struct pmc_backend_ops fake_be = {
 	.now = fake_now,
 };
 
-struct fring {
-	struct perf_event_mmap_page *page;
-	unsigned char *data;
-};
-
-static void fring_init(struct fring *f, uint64_t start)
-{
-	f->page = aligned_alloc(4096, 4096 + DSIZE);
-	memset(f->page, 0, 4096 + DSIZE);
-	f->page->data_offset = 4096;
-	f->page->data_size = DSIZE;
-	f->page->data_head = f->page->data_tail = start;
-	f->data = (unsigned char *)f->page + 4096;
-}
-
-/* A record under construction. */
-struct kr {
-	unsigned char b[1024];
-	size_t n;
-};
-static void kr_begin(struct kr *r, uint32_t type, uint16_t misc)
-{
-	struct perf_event_header h = { type, misc, 0 };
-	memcpy(r->b, &h, sizeof(h));
-	r->n = sizeof(h);
-}
-static void kr64(struct kr *r, uint64_t v)
-{
-	memcpy(r->b + r->n, &v, 8);
-	r->n += 8;
-}
-static void kr2x32(struct kr *r, uint32_t a, uint32_t b)
-{
-	memcpy(r->b + r->n, &a, 4);
-	memcpy(r->b + r->n + 4, &b, 4);
-	r->n += 8;
-}
-static void krstr(struct kr *r, const char *s)
-{
-	size_t l = strlen(s) + 1, pad = (l + 7) & ~(size_t)7;
-	memset(r->b + r->n, 0, pad);
-	memcpy(r->b + r->n, s, l);
-	r->n += pad;
-}
 /* sample_id_all trailer for TID|TIME|CPU|IDENTIFIER */
-static void kr_trailer(struct kr *r, uint32_t pid, uint32_t tid, uint64_t time, uint32_t cpu,
+static void kr_trailer(struct lb *r, uint32_t pid, uint32_t tid, uint64_t time, uint32_t cpu,
     uint64_t id)
 {
-	kr2x32(r, pid, tid);
-	kr64(r, time);
-	kr2x32(r, cpu, 0);
-	kr64(r, id);
+	lb32(r, pid);
+	lb32(r, tid);
+	lb64(r, time);
+	lb32(r, cpu);
+	lb32(r, 0);
+	lb64(r, id);
 }
-static void produce(struct fring *f, struct kr *r)
+
+/* The record built in r (begun at 0) into the ring; r emptied for the next. */
+static void produce(struct lb_ring *f, struct lb *r)
 {
-	uint64_t head = f->page->data_head;
-	((struct perf_event_header *)r->b)->size = (uint16_t)r->n;
-	for (size_t i = 0; i < r->n; i++)
-		f->data[(head + i) & (DSIZE - 1)] = r->b[i];
-	__atomic_store_n(&f->page->data_head, head + r->n, __ATOMIC_RELEASE);
+	lb_rec_end(r, 0);
+	lb_ring_produce(f, r->b, r->len);
+	r->len = 0;
 }
 
 /* what a counter was opened with (sample_type, read_format) */
@@ -125,141 +83,140 @@ static void register_events(struct pmc_logw *lw)
 		assert_int_equal(pmc__logw_add_event(lw, i, (pmc_id_t)i, LAYOUT(ST_42, 0), PMC_LOGW_SAMPLES), 0);
 }
 
-static void produce_all(struct fring *f)
+static void produce_all(struct lb_ring *f)
 {
-	struct kr r;
+	struct lb r = { .be = LB_HOST_BE };
 	static const uint8_t bid[20] = { 0xaa, 0xbb, 0xcc, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17 };
 
 	/* 1. a kernel-mode sample with a kernel + user call chain */
-	kr_begin(&r, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL);
-	kr64(&r, 42);
-	kr64(&r, 0xffffffff81000100ull);
-	kr2x32(&r, 100, 101);
-	kr64(&r, 5000);
-	kr2x32(&r, 2, 0);
-	kr64(&r, 100000);
-	kr64(&r, 6);
-	kr64(&r, (uint64_t)PERF_CONTEXT_KERNEL);
-	kr64(&r, 0xffffffff81000100ull);
-	kr64(&r, 0xffffffff81000200ull);
-	kr64(&r, (uint64_t)PERF_CONTEXT_USER);
-	kr64(&r, 0x401000);
-	kr64(&r, 0x402000);
+	lb_rec_begin(&r, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL);
+	lb64(&r, 42);
+	lb64(&r, 0xffffffff81000100ull);
+	lb32(&r, 100); lb32(&r, 101);
+	lb64(&r, 5000);
+	lb32(&r, 2); lb32(&r, 0);
+	lb64(&r, 100000);
+	lb64(&r, 6);
+	lb64(&r, (uint64_t)PERF_CONTEXT_KERNEL);
+	lb64(&r, 0xffffffff81000100ull);
+	lb64(&r, 0xffffffff81000200ull);
+	lb64(&r, (uint64_t)PERF_CONTEXT_USER);
+	lb64(&r, 0x401000);
+	lb64(&r, 0x402000);
 	produce(f, &r);
 	/* 2. a user-mode sample without a call chain, with ADDR, ID, STREAM_ID, RAW */
-	kr_begin(&r, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
-	kr64(&r, 43);
-	kr64(&r, 0x405000);
-	kr2x32(&r, 100, 102);
-	kr64(&r, 6000);
-	kr64(&r, 0xdead0000);     /* addr */
-	kr64(&r, 43);             /* id */
-	kr64(&r, 43);             /* stream id */
-	kr64(&r, 250);            /* period */
-	kr2x32(&r, 12, 0x11111111);   /* raw: u32 size, then data */
-	kr64(&r, 0x2222222222222222ull);
-	kr2x32(&r, 0x33333333, 0);
+	lb_rec_begin(&r, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	lb64(&r, 43);
+	lb64(&r, 0x405000);
+	lb32(&r, 100); lb32(&r, 102);
+	lb64(&r, 6000);
+	lb64(&r, 0xdead0000);     /* addr */
+	lb64(&r, 43);             /* id */
+	lb64(&r, 43);             /* stream id */
+	lb64(&r, 250);            /* period */
+	lb32(&r, 12); lb32(&r, 0x11111111);   /* raw: u32 size, then data */
+	lb64(&r, 0x2222222222222222ull);
+	lb32(&r, 0x33333333); lb32(&r, 0);
 	produce(f, &r);
 	/* 3. COMM at exec: its PROCEXEC waits for the new image's mappings */
-	kr_begin(&r, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
-	kr2x32(&r, 100, 100);
-	krstr(&r, "true");
+	lb_rec_begin(&r, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
+	lb32(&r, 100); lb32(&r, 100);
+	lb_str8(&r, "true");
 	kr_trailer(&r, 100, 100, 7000, 2, 42);
 	produce(f, &r);
 	/* 4. MMAP2 of the program, with a build id */
-	kr_begin(&r, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID);
-	kr2x32(&r, 100, 100);
-	kr64(&r, 0x400000);
-	kr64(&r, 0x3000);
-	kr64(&r, 0x1000);
+	lb_rec_begin(&r, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID);
+	lb32(&r, 100); lb32(&r, 100);
+	lb64(&r, 0x400000);
+	lb64(&r, 0x3000);
+	lb64(&r, 0x1000);
 	{
 		unsigned char u[24] = { 20 };
 		memcpy(u + 4, bid, 20);
-		memcpy(r.b + r.n, u, 24);
-		r.n += 24;
+		lb_bytes(&r, u, 24);
 	}
-	kr2x32(&r, 5, 2);
-	krstr(&r, "/bin/true");
+	lb32(&r, 5); lb32(&r, 2);
+	lb_str8(&r, "/bin/true");
 	kr_trailer(&r, 100, 100, 8000, 2, 42);
 	produce(f, &r);
 	/* 4b. MMAP2 of the dynamic linker: PROCEXEC follows, with both bases */
-	kr_begin(&r, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
-	kr2x32(&r, 100, 100);
-	kr64(&r, 0x7f0000001000ull);
-	kr64(&r, 0x2000);
-	kr64(&r, 0x1000);
+	lb_rec_begin(&r, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	lb32(&r, 100); lb32(&r, 100);
+	lb64(&r, 0x7f0000001000ull);
+	lb64(&r, 0x2000);
+	lb64(&r, 0x1000);
 	{
 		unsigned char u[24] = { 0 };
-		memcpy(r.b + r.n, u, 24);
-		r.n += 24;
+		lb_bytes(&r, u, 24);
 	}
-	kr2x32(&r, 5, 2);
-	krstr(&r, "/lib/ld.so");
+	lb32(&r, 5); lb32(&r, 2);
+	lb_str8(&r, "/lib/ld.so");
 	kr_trailer(&r, 100, 100, 8100, 2, 42);
 	produce(f, &r);
 	/* 5. FORK of a process, 6. of a thread */
-	kr_begin(&r, PERF_RECORD_FORK, 0);
-	kr2x32(&r, 200, 100);
-	kr2x32(&r, 200, 101);
-	kr64(&r, 9000);
+	lb_rec_begin(&r, PERF_RECORD_FORK, 0);
+	lb32(&r, 200); lb32(&r, 100);
+	lb32(&r, 200); lb32(&r, 101);
+	lb64(&r, 9000);
 	kr_trailer(&r, 200, 200, 9000, 1, 42);
 	produce(f, &r);
-	kr_begin(&r, PERF_RECORD_FORK, 0);
-	kr2x32(&r, 100, 100);
-	kr2x32(&r, 102, 101);
-	kr64(&r, 9100);
+	lb_rec_begin(&r, PERF_RECORD_FORK, 0);
+	lb32(&r, 100); lb32(&r, 100);
+	lb32(&r, 102); lb32(&r, 101);
+	lb64(&r, 9100);
 	kr_trailer(&r, 100, 102, 9100, 1, 42);
 	produce(f, &r);
 	/* 7. EXIT of a process's main thread */
-	kr_begin(&r, PERF_RECORD_EXIT, 0);
-	kr2x32(&r, 200, 100);
-	kr2x32(&r, 200, 200);
-	kr64(&r, 9500);
+	lb_rec_begin(&r, PERF_RECORD_EXIT, 0);
+	lb32(&r, 200); lb32(&r, 100);
+	lb32(&r, 200); lb32(&r, 200);
+	lb64(&r, 9500);
 	kr_trailer(&r, 200, 200, 9500, 1, 42);
 	produce(f, &r);
 	/* 8. LOST, 9. LOST_SAMPLES */
-	kr_begin(&r, PERF_RECORD_LOST, 0);
-	kr64(&r, 42);
-	kr64(&r, 7);
+	lb_rec_begin(&r, PERF_RECORD_LOST, 0);
+	lb64(&r, 42);
+	lb64(&r, 7);
 	kr_trailer(&r, 0, 0, 10000, 2, 42);
 	produce(f, &r);
-	kr_begin(&r, PERF_RECORD_LOST_SAMPLES, 0);
-	kr64(&r, 3);
+	lb_rec_begin(&r, PERF_RECORD_LOST_SAMPLES, 0);
+	lb64(&r, 3);
 	kr_trailer(&r, 0, 0, 10100, 3, 42);
 	produce(f, &r);
 	/* 10. THROTTLE */
-	kr_begin(&r, PERF_RECORD_THROTTLE, 0);
-	kr64(&r, 10200);
-	kr64(&r, 42);
-	kr64(&r, 42);
+	lb_rec_begin(&r, PERF_RECORD_THROTTLE, 0);
+	lb64(&r, 10200);
+	lb64(&r, 42);
+	lb64(&r, 42);
 	kr_trailer(&r, 0, 0, 10200, 2, 42);
 	produce(f, &r);
 	/* 11. READ at a thread's exit (inherit_stat): value, enabled, id */
-	kr_begin(&r, PERF_RECORD_READ, 0);
-	kr2x32(&r, 100, 102);
-	kr64(&r, 5555);
-	kr64(&r, 123);
-	kr64(&r, 60);
+	lb_rec_begin(&r, PERF_RECORD_READ, 0);
+	lb32(&r, 100); lb32(&r, 102);
+	lb64(&r, 5555);
+	lb64(&r, 123);
+	lb64(&r, 60);
 	kr_trailer(&r, 100, 102, 11000, 0, 60);
 	produce(f, &r);
 	/* 12. two context-switch probe samples carrying the group's values */
 	for (int i = 0; i < 2; i++) {
-		kr_begin(&r, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL);
-		kr64(&r, 50);
-		kr2x32(&r, 100, 101);
-		kr64(&r, 12000 + (uint64_t)i);
-		kr2x32(&r, 1, 0);
-		kr64(&r, 2);                            /* nr */
-		kr64(&r, (uint64_t)i + 1);              /* the probe itself */
-		kr64(&r, 50);
-		kr64(&r, i == 0 ? 1000 : 1600);         /* the member */
-		kr64(&r, 51);
+		lb_rec_begin(&r, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL);
+		lb64(&r, 50);
+		lb32(&r, 100); lb32(&r, 101);
+		lb64(&r, 12000 + (uint64_t)i);
+		lb32(&r, 1); lb32(&r, 0);
+		lb64(&r, 2);                            /* nr */
+		lb64(&r, (uint64_t)i + 1);              /* the probe itself */
+		lb64(&r, 50);
+		lb64(&r, i == 0 ? 1000 : 1600);         /* the member */
+		lb64(&r, 51);
 		produce(f, &r);
 	}
 	/* 13. a context switch (pmc_set_switch_log): SWITCH, the thread of its trailer */
-	kr_begin(&r, PERF_RECORD_SWITCH, 0);
+	lb_rec_begin(&r, PERF_RECORD_SWITCH, 0);
 	kr_trailer(&r, 100, 101, 13000, 1, 42);
 	produce(f, &r);
+	lb_free(&r);
 }
 
 static const int expect_types[] = {
@@ -420,11 +377,11 @@ static void test_translate_fake_ring(void **state)
 {
 	FILE *f = tmpfile();
 	struct pmc_logw *lw;
-	struct fring fr;
+	struct lb_ring fr;
 	struct pmc_logw_stats st;
 	int tr;
 
-	fring_init(&fr, 5 * (uint64_t)DSIZE - 40);   /* the first record wraps */
+	lb_ring_init(&fr, DSIZE, 5 * (uint64_t)DSIZE - 40);   /* the first record wraps */
 	assert_int_equal(pmc__logw_open(fileno(f), 0, "test", &lw), 0);
 	register_events(lw);
 	assert_int_equal(pmc__logw_add_ring(lw, &fake_be, (struct pmc_bctr *)&fr, fr.page, DSIZE), 0);
@@ -460,12 +417,12 @@ static void test_corrupt_ring(void **state)
 {
 	FILE *f = tmpfile();
 	struct pmc_logw *lw;
-	struct fring fr;
+	struct lb_ring fr;
 	struct pmc_logw_stats st;
-	struct kr r;
+	struct lb r = { .be = LB_HOST_BE };
 	int tr;
 
-	fring_init(&fr, 0);
+	lb_ring_init(&fr, DSIZE, 0);
 	assert_int_equal(pmc__logw_open(fileno(f), 0, "test", &lw), 0);
 	register_events(lw);
 	/* a record of size 0 */
@@ -478,21 +435,21 @@ static void test_corrupt_ring(void **state)
 	assert_true(st.errors >= 1);
 	assert_int_equal(fr.page->data_tail, 64);       /* skipped, not stuck */
 	/* the ring works again afterwards */
-	kr_begin(&r, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
-	kr64(&r, 43);
-	kr64(&r, 0x777000);
-	kr2x32(&r, 1, 1);
-	kr64(&r, 1);
-	kr64(&r, 0);
-	kr64(&r, 43);
-	kr64(&r, 43);
-	kr64(&r, 1);
-	kr2x32(&r, 4, 0);
+	lb_rec_begin(&r, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	lb64(&r, 43);
+	lb64(&r, 0x777000);
+	lb32(&r, 1); lb32(&r, 1);
+	lb64(&r, 1);
+	lb64(&r, 0);
+	lb64(&r, 43);
+	lb64(&r, 43);
+	lb64(&r, 1);
+	lb32(&r, 4); lb32(&r, 0);
 	produce(&fr, &r);
 	/* an unregistered event id: counted, not logged */
-	kr_begin(&r, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
-	kr64(&r, 99999);
-	kr64(&r, 0x1);
+	lb_rec_begin(&r, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	lb64(&r, 99999);
+	lb64(&r, 0x1);
 	produce(&fr, &r);
 	/* remove_ring drains before it returns */
 	pmc__logw_remove_ring(lw, (struct pmc_bctr *)&fr);
@@ -508,6 +465,7 @@ static void test_corrupt_ring(void **state)
 	assert_int_equal(tr, 0);
 	fclose(f);
 	free(fr.page);
+	lb_free(&r);
 }
 
 /* Many threads write while the writer thread drains a busy ring. */

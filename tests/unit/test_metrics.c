@@ -41,7 +41,7 @@ static struct metric_count cache(uint64_t id, uint64_t op, uint64_t res, double 
 	return c;
 }
 
-static void t_ipc_and_ratios(void **state)
+static void test_ipc_and_ratios(void **state)
 {
 	struct metric_count c[] = {
 		hw(PERF_COUNT_HW_INSTRUCTIONS, 160014427),
@@ -82,7 +82,7 @@ static void t_ipc_and_ratios(void **state)
 }
 
 /* instructions:u pairs with cycles:u, not with cycles (perf's contexts). */
-static void t_privilege_levels(void **state)
+static void test_privilege_levels(void **state)
 {
 	struct metric_count c[] = {
 		hw(PERF_COUNT_HW_INSTRUCTIONS, 300),
@@ -100,7 +100,7 @@ static void t_privilege_levels(void **state)
 }
 
 /* No partner, not counted, a sysfs unit: no ratio; a rate if a clock ran. */
-static void t_missing_partners(void **state)
+static void test_missing_partners(void **state)
 {
 	struct metric_count c[] = {
 		hw(PERF_COUNT_HW_INSTRUCTIONS, 2e6),
@@ -125,7 +125,7 @@ static void t_missing_partners(void **state)
 }
 
 /* The library resolves spellings to one kind (sim: no hardware needed). */
-static void t_kind_of_spellings(void **state)
+static void test_kind_of_spellings(void **state)
 {
 	static const char *const cyc[] = { "cycles", "cpu-cycles", "CPU_CYCLES", "EVENT_11H" };
 	static const char *const ins[] = { "instructions", "INST_RETIRED" };
@@ -166,10 +166,10 @@ static void t_kind_of_spellings(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(t_ipc_and_ratios),
-		cmocka_unit_test(t_privilege_levels),
-		cmocka_unit_test(t_missing_partners),
-		cmocka_unit_test(t_kind_of_spellings),
+		cmocka_unit_test(test_ipc_and_ratios),
+		cmocka_unit_test(test_privilege_levels),
+		cmocka_unit_test(test_missing_partners),
+		cmocka_unit_test(test_kind_of_spellings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,32 +18,7 @@
 #include <cmocka.h>
 
 #include "common/perf_sample.h"
-
-struct buf {
-	unsigned char b[4096];
-	size_t n;
-	int be;
-};
-
-static void w64(struct buf *b, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		b->b[b->n + (size_t)i] = (unsigned char)(v >> (b->be ? 56 - 8 * i : 8 * i));
-	b->n += 8;
-}
-
-static void w32(struct buf *b, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		b->b[b->n + (size_t)i] = (unsigned char)(v >> (b->be ? 24 - 8 * i : 8 * i));
-	b->n += 4;
-}
-
-static void wbytes(struct buf *b, const void *p, size_t n)
-{
-	memcpy(b->b + b->n, p, n);
-	b->n += n;
-}
+#include "lib/logbuild.h"
 
 #define ALL_BITS (PSAMPLE_KNOWN)
 #define RF_ALL (PSAMPLE_FMT_TOTAL_TIME_ENABLED | PSAMPLE_FMT_TOTAL_TIME_RUNNING | \
@@ -58,55 +33,55 @@ static const struct psample_layout every = {
 };
 
 /* A sample with every field, in the kernel's order (perf_output_sample). */
-static void build_every(struct buf *b)
+static void build_every(struct lb *b)
 {
-	b->n = 0;
-	w64(b, 0x1d);                        /* IDENTIFIER */
-	w64(b, 0x401000);                    /* IP */
-	w32(b, 100); w32(b, 101);            /* TID */
-	w64(b, 123456789);                   /* TIME */
-	w64(b, 0xdead0000);                  /* ADDR */
-	w64(b, 0x1d);                        /* ID */
-	w64(b, 0x5d);                        /* STREAM_ID */
-	w32(b, 3); w32(b, 0);                /* CPU */
-	w64(b, 10000);                       /* PERIOD */
-	w64(b, 2); w64(b, 500); w64(b, 400); /* READ: group of 2, enabled, running */
-	w64(b, 11); w64(b, 0x1d); w64(b, 0);
-	w64(b, 22); w64(b, 0x1e); w64(b, 7);
-	w64(b, 3);                           /* CALLCHAIN */
-	w64(b, (uint64_t)-512); w64(b, 0x401000); w64(b, 0x402000);
-	w32(b, 12); wbytes(b, "raw-data\0\0\0\0", 12); /* RAW: 4 + 12 = 16 */
-	w64(b, 1); w64(b, 9);                /* BRANCH_STACK: nr, hw_idx */
-	w64(b, 0xa); w64(b, 0xb); w64(b, 0); /* from, to, flags */
-	w64(b, 5);                           /* counters */
-	w64(b, PSAMPLE_REGS_ABI_64);         /* REGS_USER */
+	b->len = 0;
+	lb64(b, 0x1d);                        /* IDENTIFIER */
+	lb64(b, 0x401000);                    /* IP */
+	lb32(b, 100); lb32(b, 101);            /* TID */
+	lb64(b, 123456789);                   /* TIME */
+	lb64(b, 0xdead0000);                  /* ADDR */
+	lb64(b, 0x1d);                        /* ID */
+	lb64(b, 0x5d);                        /* STREAM_ID */
+	lb32(b, 3); lb32(b, 0);                /* CPU */
+	lb64(b, 10000);                       /* PERIOD */
+	lb64(b, 2); lb64(b, 500); lb64(b, 400); /* READ: group of 2, enabled, running */
+	lb64(b, 11); lb64(b, 0x1d); lb64(b, 0);
+	lb64(b, 22); lb64(b, 0x1e); lb64(b, 7);
+	lb64(b, 3);                           /* CALLCHAIN */
+	lb64(b, (uint64_t)-512); lb64(b, 0x401000); lb64(b, 0x402000);
+	lb32(b, 12); lb_bytes(b, "raw-data\0\0\0\0", 12); /* RAW: 4 + 12 = 16 */
+	lb64(b, 1); lb64(b, 9);                /* BRANCH_STACK: nr, hw_idx */
+	lb64(b, 0xa); lb64(b, 0xb); lb64(b, 0); /* from, to, flags */
+	lb64(b, 5);                           /* counters */
+	lb64(b, PSAMPLE_REGS_ABI_64);         /* REGS_USER */
 	for (int i = 0; i < 9; i++)
-		w64(b, 0x7000 + (uint64_t)i);
-	w64(b, 32);                          /* STACK_USER: size, data, dyn_size */
+		lb64(b, 0x7000 + (uint64_t)i);
+	lb64(b, 32);                          /* STACK_USER: size, data, dyn_size */
 	for (int i = 0; i < 32; i++)
-		b->b[b->n++] = (unsigned char)i;
-	w64(b, 24);
-	w64(b, 77);                          /* WEIGHT_STRUCT */
-	w64(b, 0xd5);                        /* DATA_SRC */
-	w64(b, 0x7a);                        /* TRANSACTION */
-	w64(b, PSAMPLE_REGS_ABI_64);         /* REGS_INTR */
-	w64(b, 0x11); w64(b, 0x22);
-	w64(b, 0x9000);                      /* PHYS_ADDR */
-	w64(b, 42);                          /* CGROUP */
-	w64(b, 4096);                        /* DATA_PAGE_SIZE */
-	w64(b, 2097152);                     /* CODE_PAGE_SIZE */
-	w64(b, 8); wbytes(b, "auxdata!", 8); /* AUX */
+		lb_put(b, (uint64_t)i, 1);
+	lb64(b, 24);
+	lb64(b, 77);                          /* WEIGHT_STRUCT */
+	lb64(b, 0xd5);                        /* DATA_SRC */
+	lb64(b, 0x7a);                        /* TRANSACTION */
+	lb64(b, PSAMPLE_REGS_ABI_64);         /* REGS_INTR */
+	lb64(b, 0x11); lb64(b, 0x22);
+	lb64(b, 0x9000);                      /* PHYS_ADDR */
+	lb64(b, 42);                          /* CGROUP */
+	lb64(b, 4096);                        /* DATA_PAGE_SIZE */
+	lb64(b, 2097152);                     /* CODE_PAGE_SIZE */
+	lb64(b, 8); lb_bytes(b, "auxdata!", 8); /* AUX */
 }
 
 static void check_every(int be)
 {
-	struct buf b = { .be = be };
+	struct lb b = { .be = be };
 	struct psample s;
 	struct psample_readval rv;
 
 	build_every(&b);
-	assert_int_equal(psample__parse(&s, &every, b.b, b.n, be), 0);
-	assert_int_equal(s.used, b.n);
+	assert_int_equal(psample__parse(&s, &every, b.b, b.len, be), 0);
+	assert_int_equal(s.used, b.len);
 	assert_int_equal(s.id, 0x1d);
 	assert_int_equal(s.ip, 0x401000);
 	assert_int_equal(s.pid, 100);
@@ -149,6 +124,7 @@ static void check_every(int be)
 	assert_int_equal(s.code_page_size, 2097152);
 	assert_int_equal(s.aux_size, 8);
 	assert_memory_equal(s.aux, "auxdata!", 8);
+	lb_free(&b);
 }
 
 static void test_every_field_le(void **state)
@@ -166,17 +142,18 @@ static void test_every_field_be(void **state)
 /* Every cut of the full record is refused, reading only what it has. */
 static void test_truncated(void **state)
 {
-	struct buf b = { .be = 0 };
+	struct lb b = { .be = 0 };
 	struct psample s;
 
 	(void)state;
 	build_every(&b);
-	for (size_t n = 0; n < b.n; n++) {
+	for (size_t n = 0; n < b.len; n++) {
 		unsigned char *cut = malloc(n ? n : 1);
 		memcpy(cut, b.b, n);
 		assert_int_equal(psample__parse(&s, &every, cut, n, 0), -EINVAL);
 		free(cut);
 	}
+	lb_free(&b);
 }
 
 /* perf record -g's layout (fixed fields, the chain last) in either byte
@@ -189,16 +166,16 @@ static void test_record_g_layout(void **state)
 	    PSAMPLE_CALLCHAIN };
 	(void)state;
 	for (int be = 0; be <= 1; be++) {
-		struct buf b = { .be = be };
+		struct lb b = { .be = be };
 		struct psample s;
-		w64(&b, 0x1d); w64(&b, 0xffffffff81000010ull);
-		w32(&b, 42); w32(&b, 43); w64(&b, 123456789); w64(&b, 0x1d);
-		w32(&b, 3); w32(&b, 0); w64(&b, 10000);
-		w64(&b, 3); w64(&b, PSAMPLE_CONTEXT_KERNEL); w64(&b, 0xffffffff81000010ull);
-		w64(&b, 0x401000);
-		size_t full = b.n;
-		w64(&b, 0xdead);                     /* not the sample's */
-		assert_int_equal(psample__parse(&s, &l, b.b, b.n, be), 0);
+		lb64(&b, 0x1d); lb64(&b, 0xffffffff81000010ull);
+		lb32(&b, 42); lb32(&b, 43); lb64(&b, 123456789); lb64(&b, 0x1d);
+		lb32(&b, 3); lb32(&b, 0); lb64(&b, 10000);
+		lb64(&b, 3); lb64(&b, PSAMPLE_CONTEXT_KERNEL); lb64(&b, 0xffffffff81000010ull);
+		lb64(&b, 0x401000);
+		size_t full = b.len;
+		lb64(&b, 0xdead);                     /* not the sample's */
+		assert_int_equal(psample__parse(&s, &l, b.b, b.len, be), 0);
 		const uint64_t got[] = { s.id, s.ip, s.pid, s.tid, s.time, s.cpu, s.period,
 		    s.callchain_nr, psample__u64(&s, s.callchain, 2), s.used, s.addr };
 		const uint64_t want[] = { 0x1d, 0xffffffff81000010ull, 42, 43, 123456789, 3, 10000,
@@ -207,6 +184,7 @@ static void test_record_g_layout(void **state)
 		assert_null(s.raw);
 		for (size_t n = 0; n < full; n++)
 			assert_int_equal(psample__parse(&s, &l, b.b, n, be), -EINVAL);
+		lb_free(&b);
 	}
 }
 
@@ -214,37 +192,38 @@ static void test_record_g_layout(void **state)
 static void test_inconsistent(void **state)
 {
 	struct psample_layout l = { .sample_type = PSAMPLE_CALLCHAIN };
-	struct buf b = { .be = 0 };
+	struct lb b = { .be = 0 };
 	struct psample s;
 
 	(void)state;
-	w64(&b, (uint64_t)1 << 61);          /* nr * 8 overflows */
-	w64(&b, 1);
-	assert_int_equal(psample__parse(&s, &l, b.b, b.n, 0), -EINVAL);
+	lb64(&b, (uint64_t)1 << 61);          /* nr * 8 overflows */
+	lb64(&b, 1);
+	assert_int_equal(psample__parse(&s, &l, b.b, b.len, 0), -EINVAL);
 
 	l.sample_type = PSAMPLE_STACK_USER;
-	b.n = 0;
-	w64(&b, 8);
-	w64(&b, 0);
-	w64(&b, 16);                         /* dyn_size 16 > size 8 */
-	assert_int_equal(psample__parse(&s, &l, b.b, b.n, 0), -EINVAL);
+	b.len = 0;
+	lb64(&b, 8);
+	lb64(&b, 0);
+	lb64(&b, 16);                         /* dyn_size 16 > size 8 */
+	assert_int_equal(psample__parse(&s, &l, b.b, b.len, 0), -EINVAL);
 
 	l.sample_type = PSAMPLE_RAW;
-	b.n = 0;
-	w32(&b, 0xfffffff0);
-	w32(&b, 0);
-	assert_int_equal(psample__parse(&s, &l, b.b, b.n, 0), -EINVAL);
+	b.len = 0;
+	lb32(&b, 0xfffffff0);
+	lb32(&b, 0);
+	assert_int_equal(psample__parse(&s, &l, b.b, b.len, 0), -EINVAL);
 
 	/* an empty user stack is only the size word; no registers: abi only */
 	l.sample_type = PSAMPLE_REGS_USER | PSAMPLE_STACK_USER;
 	l.regs_user = 0xff;
-	b.n = 0;
-	w64(&b, PSAMPLE_REGS_ABI_NONE);
-	w64(&b, 0);
-	assert_int_equal(psample__parse(&s, &l, b.b, b.n, 0), 0);
+	b.len = 0;
+	lb64(&b, PSAMPLE_REGS_ABI_NONE);
+	lb64(&b, 0);
+	assert_int_equal(psample__parse(&s, &l, b.b, b.len, 0), 0);
 	assert_int_equal(s.regs_user.nr, 0);
 	assert_null(s.stack);
 	assert_int_equal(s.used, 16);
+	lb_free(&b);
 }
 
 /* A chain's context markers become one user flag per pc (either byte
@@ -268,18 +247,19 @@ static void test_chain_context(void **state)
 	assert_int_equal(psample__misc_user(PSAMPLE_MISC_GUEST_USER | 0x4000), 1);
 	assert_int_equal(psample__misc_user(1), 0);
 	for (int be = 0; be <= 1; be++) {
-		struct buf b = { .be = be };
+		struct lb b = { .be = be };
 		struct psample s;
-		w64(&b, sizeof(chain) / 8);
+		lb64(&b, sizeof(chain) / 8);
 		for (size_t i = 0; i < sizeof(chain) / 8; i++)
-			w64(&b, chain[i]);
-		assert_int_equal(psample__parse(&s, &l, b.b, b.n, be), 0);
+			lb64(&b, chain[i]);
+		assert_int_equal(psample__parse(&s, &l, b.b, b.len, be), 0);
 		assert_int_equal(psample__chain(&s, 1, 9, pcs, fl, 8), 7);
 		assert_memory_equal(pcs, want_pc, sizeof(want_pc));
 		assert_memory_equal(fl, want_fl, sizeof(want_fl));
 		assert_int_equal(psample__chain(&s, 0, 9, pcs, fl, 2), 2);
 		assert_int_equal(fl[0], 0);
 		assert_int_equal(pcs[1], 0xffff1);
+		lb_free(&b);
 	}
 }
 
@@ -290,23 +270,23 @@ static void test_read_formats(void **state)
 	for (uint64_t rf = 0; rf <= RF_ALL; rf++) {
 		struct psample_layout l = { .sample_type = PSAMPLE_READ | PSAMPLE_PERIOD,
 			.read_format = rf };
-		struct buf b = { .be = (int)(rf & 1) };
+		struct lb b = { .be = (int)(rf & 1) };
 		struct psample s;
 		struct psample_readval rv;
 		if (rf & PSAMPLE_FMT_GROUP)
 			continue;            /* test_every_field_* has the group form */
-		w64(&b, 99);                 /* PERIOD */
-		w64(&b, 1234);               /* value */
+		lb64(&b, 99);                 /* PERIOD */
+		lb64(&b, 1234);               /* value */
 		if (rf & PSAMPLE_FMT_TOTAL_TIME_ENABLED)
-			w64(&b, 50);
+			lb64(&b, 50);
 		if (rf & PSAMPLE_FMT_TOTAL_TIME_RUNNING)
-			w64(&b, 40);
+			lb64(&b, 40);
 		if (rf & PSAMPLE_FMT_ID)
-			w64(&b, 0x77);
+			lb64(&b, 0x77);
 		if (rf & PSAMPLE_FMT_LOST)
-			w64(&b, 3);
-		assert_int_equal(psample__parse(&s, &l, b.b, b.n, b.be), 0);
-		assert_int_equal(s.used, b.n);
+			lb64(&b, 3);
+		assert_int_equal(psample__parse(&s, &l, b.b, b.len, b.be), 0);
+		assert_int_equal(s.used, b.len);
 		assert_int_equal(s.read.nr, 1);
 		psample__read_value(&s, rf, 0, &rv);
 		assert_int_equal(rv.value, 1234);
@@ -314,10 +294,11 @@ static void test_read_formats(void **state)
 		assert_int_equal(rv.lost, (rf & PSAMPLE_FMT_LOST) ? 3 : 0);
 		if (rf & PSAMPLE_FMT_TOTAL_TIME_RUNNING)
 			assert_int_equal(s.read.time_running, 40);
-		assert_int_equal(psample__parse_read(&s, rf, b.b + 8, b.n - 8, b.be), 0);
+		assert_int_equal(psample__parse_read(&s, rf, b.b + 8, b.len - 8, b.be), 0);
 		psample__read_value(&s, rf, 0, &rv);
 		assert_int_equal(rv.value, 1234);
-		assert_int_equal(psample__parse_read(&s, rf, b.b + 8, b.n - 9, b.be), -EINVAL);
+		assert_int_equal(psample__parse_read(&s, rf, b.b + 8, b.len - 9, b.be), -EINVAL);
+		lb_free(&b);
 	}
 }
 
@@ -370,13 +351,13 @@ static void test_fixed_equals_general(void **state)
 	psample__layout_init(&lf);
 	assert_true(lf.fixed);
 	for (int be = 0; be <= 1; be++) {
-		struct buf b = { .be = be };
+		struct lb b = { .be = be };
 		struct psample x, y;
-		w64(&b, 7); w64(&b, 0x401000); w32(&b, 42); w32(&b, 43); w64(&b, 99);
-		w64(&b, 0xadd); w64(&b, 7); w64(&b, 0x5d); w32(&b, 3); w32(&b, 0x77);
-		w64(&b, 10000);
-		w64(&b, 2); w64(&b, PSAMPLE_CONTEXT_USER); w64(&b, 0x401000);
-		size_t full = b.n;
+		lb64(&b, 7); lb64(&b, 0x401000); lb32(&b, 42); lb32(&b, 43); lb64(&b, 99);
+		lb64(&b, 0xadd); lb64(&b, 7); lb64(&b, 0x5d); lb32(&b, 3); lb32(&b, 0x77);
+		lb64(&b, 10000);
+		lb64(&b, 2); lb64(&b, PSAMPLE_CONTEXT_USER); lb64(&b, 0x401000);
+		size_t full = b.len;
 		for (size_t n = 0; n <= full; n++) {
 			unsigned char *cut = malloc(n ? n : 1);
 			memcpy(cut, b.b, n);
@@ -390,6 +371,7 @@ static void test_fixed_equals_general(void **state)
 			}
 			free(cut);
 		}
+		lb_free(&b);
 	}
 }
 
@@ -403,12 +385,12 @@ static void test_trailer(void **state)
 	(void)state;
 	psample__layout_init(&l);
 	for (int be = 0; be <= 1; be++) {
-		struct buf b = { .be = be };
+		struct lb b = { .be = be };
 		struct psample_trailer t;
-		w64(&b, 0x1111); w64(&b, 0x2222);                /* the record's own fields */
-		w32(&b, 42); w32(&b, 43); w64(&b, 555); w64(&b, 9); w64(&b, 0x5d);
-		w32(&b, 3); w32(&b, 0); w64(&b, 9);
-		assert_int_equal(psample__parse_trailer(&l, b.b, b.n, be, &t), 0);
+		lb64(&b, 0x1111); lb64(&b, 0x2222);                /* the record's own fields */
+		lb32(&b, 42); lb32(&b, 43); lb64(&b, 555); lb64(&b, 9); lb64(&b, 0x5d);
+		lb32(&b, 3); lb32(&b, 0); lb64(&b, 9);
+		assert_int_equal(psample__parse_trailer(&l, b.b, b.len, be, &t), 0);
 		assert_int_equal(t.size, 48);
 		const uint64_t got[] = { t.pid, t.tid, t.time, t.id, t.cpu, (uint64_t)t.has_tid,
 		    (uint64_t)t.has_time, (uint64_t)t.has_id, (uint64_t)t.has_cpu };
@@ -416,6 +398,7 @@ static void test_trailer(void **state)
 		assert_memory_equal(got, want, sizeof(want));
 		assert_int_equal(psample__parse_trailer(&l, b.b + 16, 40, be, &t), -1);
 		assert_int_equal(t.has_time, 0);
+		lb_free(&b);
 	}
 }
 
@@ -424,7 +407,7 @@ static void test_trailer(void **state)
  * header's and the pc goes first; without IP the chain's first pc. */
 static void test_leaf_rule(void **state)
 {
-	struct buf b = { .be = 0 };
+	struct lb b = { .be = 0 };
 	struct psample_fixed f = { 0 };
 	struct psample_layout ip = { .sample_type = PSAMPLE_IP | PSAMPLE_CALLCHAIN };
 	struct psample_layout noip = { .sample_type = PSAMPLE_CALLCHAIN };
@@ -432,8 +415,8 @@ static void test_leaf_rule(void **state)
 	(void)state;
 	psample__layout_init(&ip);
 	psample__layout_init(&noip);
-	w64(&b, PSAMPLE_CONTEXT_KERNEL); w64(&b, 0xffffffff81000010ull);
-	w64(&b, PSAMPLE_CONTEXT_USER); w64(&b, 0x401000);
+	lb64(&b, PSAMPLE_CONTEXT_KERNEL); lb64(&b, 0xffffffff81000010ull);
+	lb64(&b, PSAMPLE_CONTEXT_USER); lb64(&b, 0x401000);
 	f.chain = b.b;
 	f.chain_nr = 4;
 	f.ip = 0xffffffff81000010ull;
@@ -457,6 +440,7 @@ static void test_leaf_rule(void **state)
 	assert_int_equal(psample__leaf(&noip, &f, 0, &user), 0);
 	assert_int_equal(user, 1);
 	assert_false(psample__chain_has_ip(f.chain, 0, 0, 0, &user));
+	lb_free(&b);
 }
 
 int main(void)

@@ -299,17 +299,17 @@ static void read_fd_expect(int fd, int expect, int sniff)
  * PMCALLOCATE before the records that follow it. */
 static void test_pipe_late_attr(void **state)
 {
-	struct pb recs = { .be = 0 };
+	struct lb recs = { .be = 0 };
 	struct perfdata *pd;
 	size_t len, at;
 	unsigned char *b;
 	int types[16];
 	(void)state;
 	t_sample1(&recs, 5, T_ID1);
-	at = pb_rec_begin(&recs, PD_REC_HEADER_ATTR, 0);
-	pb_attr(&recs, PD_TYPE_HARDWARE, 1, 1000, T_ST1, T_RF1, PD_ATTR_SAMPLE_ID_ALL, 0, 0, 0, 128);
-	pb64(&recs, 0x3333);
-	pb_rec_end(&recs, at);
+	at = lb_rec_begin(&recs, PD_REC_HEADER_ATTR, 0);
+	lb_attr(&recs, PD_TYPE_HARDWARE, 1, 1000, T_ST1, T_RF1, PD_ATTR_SAMPLE_ID_ALL, 0, 0, 0, 128);
+	lb64(&recs, 0x3333);
+	lb_rec_end(&recs, at);
 	t_sample1(&recs, 6, 0x3333);
 	b = t_make_pipe(0, &recs, &len);
 	pd = perfdata__open_mem(b, len);
@@ -328,10 +328,10 @@ static void test_pipe_late_attr(void **state)
 	for (int i = 0; i < 5; i++)
 		t_sample1(&recs, 100 + (uint64_t)i, T_ID1);
 	for (int i = 0; i < 12; i++) {
-		at = pb_rec_begin(&recs, PD_REC_HEADER_ATTR, 0);
-		pb_attr(&recs, PD_TYPE_SOFTWARE, 0, 1000, T_ST1, T_RF1, PD_ATTR_SAMPLE_ID_ALL, 0, 0, 0, 128);
-		pb64(&recs, 0x4000 + (uint64_t)i);
-		pb_rec_end(&recs, at);
+		at = lb_rec_begin(&recs, PD_REC_HEADER_ATTR, 0);
+		lb_attr(&recs, PD_TYPE_SOFTWARE, 0, 1000, T_ST1, T_RF1, PD_ATTR_SAMPLE_ID_ALL, 0, 0, 0, 128);
+		lb64(&recs, 0x4000 + (uint64_t)i);
+		lb_rec_end(&recs, at);
 		t_sample1(&recs, 200 + (uint64_t)i, 0x4000 + (uint64_t)i);
 	}
 	b = t_make_pipe(0, &recs, &len);
@@ -377,13 +377,13 @@ static void test_fds(void **state)
 
 /* The every-type records, zstd-compressed as perf does (one stream, flushed
  * per COMPRESSED record), split mid-record into nparts records. */
-static void compress_records(struct pb *out, int be, int v2, int nparts)
+static void compress_records(struct lb *out, int be, int v2, int nparts)
 {
-	struct pb raw = { .be = be };
+	struct lb raw = { .be = be };
 	t_records(&raw);
 	raw.len -= 8;            /* the FINISHED_ROUND stays outside */
-	pb_compress(out, raw.b, raw.len, v2, nparts);
-	pb_rec_end(out, pb_rec_begin(out, PD_REC_FINISHED_ROUND, 0));
+	lb_compress(out, raw.b, raw.len, v2, nparts);
+	lb_rec_end(out, lb_rec_begin(out, PD_REC_FINISHED_ROUND, 0));
 	free(raw.b);
 }
 
@@ -393,7 +393,7 @@ static void test_compressed(void **state)
 	for (int be = 0; be < 2; be++)
 		for (int v2 = 0; v2 < 2; v2++)
 			for (int parts = 1; parts <= 7; parts += 3) {
-				struct pb recs = { .be = be };
+				struct lb recs = { .be = be };
 				size_t len;
 				unsigned char *b;
 				compress_records(&recs, be, v2, parts);
@@ -409,16 +409,16 @@ static void test_compressed(void **state)
 
 static void test_compressed_garbage(void **state)
 {
-	struct pb recs = { .be = 0 };
+	struct lb recs = { .be = 0 };
 	size_t len, at;
 	unsigned char *b;
 	struct perfdata *pd;
 	enum pmclog_state st;
 	(void)state;
 	t_sample1(&recs, 5, T_ID1);
-	at = pb_rec_begin(&recs, PD_REC_COMPRESSED, 0);
-	pbbytes(&recs, "this is not zstd at all", 23);
-	pb_rec_end(&recs, at);
+	at = lb_rec_begin(&recs, PD_REC_COMPRESSED, 0);
+	lb_bytes(&recs, "this is not zstd at all", 23);
+	lb_rec_end(&recs, at);
 	b = t_make_file(0, &recs, &len);
 	pd = perfdata__open_mem(b, len);
 	assert_non_null(pd);
@@ -433,10 +433,10 @@ static void test_compressed_garbage(void **state)
 
 /* ---- ordering ---------------------------------------------------------------- */
 
-static void round_rec(struct pb *p)
+static void round_rec(struct lb *p)
 {
-	size_t at = pb_rec_begin(p, PD_REC_FINISHED_ROUND, 0);
-	pb_rec_end(p, at);
+	size_t at = lb_rec_begin(p, PD_REC_FINISHED_ROUND, 0);
+	lb_rec_end(p, at);
 }
 
 static void test_rounds(void **state)
@@ -446,7 +446,7 @@ static void test_rounds(void **state)
 	static const uint64_t in[] = { 10, 30, 20, 0, 25, 40, 0, 35 };
 	static const uint64_t want[] = { 10, 20, 25, 30, 35, 40 };
 	static const uint64_t file_order[] = { 10, 30, 20, 25, 40, 35 };
-	struct pb recs = { .be = 0 };
+	struct lb recs = { .be = 0 };
 	struct pmclog_ev *ev = malloc(sizeof(*ev));
 	size_t len;
 	unsigned char *b;
@@ -519,7 +519,7 @@ static void test_rounds_many_runs(void **state)
 {
 	enum { ROUNDS = 60, MAXREC = ROUNDS * 4 * 40 };
 	struct t_qrec *pend = malloc(MAXREC * sizeof(*pend)), *want = malloc(MAXREC * sizeof(*want));
-	struct pb recs = { .be = 0 };
+	struct lb recs = { .be = 0 };
 	struct pmclog_ev *ev = malloc(sizeof(*ev));
 	uint64_t max_ts = 0, next_flush = 0, base = 1000;
 	size_t npend = 0, nwant = 0, len, k = 0;
@@ -642,7 +642,7 @@ static void test_cut_data_says_truncated(void **state)
 	/* file mode with data size 0 (perf killed before it finished): the data
 	 * runs to the end of the file */
 	{
-		struct pb recs = { .be = 0 };
+		struct lb recs = { .be = 0 };
 		t_sample1(&recs, 5, T_ID1);
 		t_sample1(&recs, 6, T_ID1);
 		b = t_make_file(0, &recs, &len);
@@ -685,7 +685,7 @@ static void test_flip_every_byte(void **state)
 
 static void test_corrupt_record_size(void **state)
 {
-	struct pb recs = { .be = 0 };
+	struct lb recs = { .be = 0 };
 	size_t len, second;
 	unsigned char *b;
 	(void)state;
@@ -696,7 +696,7 @@ static void test_corrupt_record_size(void **state)
 	for (int sz = 0; sz < 8; sz++) {
 		struct perfdata *pd;
 		enum pmclog_state st;
-		pb_patch(&recs, second + 6, (uint64_t)sz, 2);
+		lb_patch(&recs, second + 6, (uint64_t)sz, 2);
 		b = t_make_file(0, &recs, &len);
 		pd = perfdata__open_mem(b, len);
 		assert_non_null(pd);
@@ -712,7 +712,7 @@ static void test_corrupt_record_size(void **state)
 		struct perfdata *pd;
 		enum pmclog_state st;
 		int tr;
-		pb_patch(&recs, second + 6, 60000, 2);
+		lb_patch(&recs, second + 6, 60000, 2);
 		b = t_make_file(0, &recs, &len);
 		pd = perfdata__open_mem(b, len);
 		assert_int_equal(t_read_all(pd, NULL, 0, &st, &tr), 3 + 1);
@@ -725,7 +725,7 @@ static void test_corrupt_record_size(void **state)
 	{
 		struct perfdata *pd;
 		struct perfdata_stats s;
-		pb_patch(&recs, second + 6, 24, 2);   /* header + id + ip only */
+		lb_patch(&recs, second + 6, 24, 2);   /* header + id + ip only */
 		recs.len = second + 24;
 		t_sample1(&recs, 9, T_ID1);
 		b = t_make_file(0, &recs, &len);

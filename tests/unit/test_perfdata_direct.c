@@ -36,81 +36,81 @@
 #define CK PSAMPLE_CONTEXT_KERNEL
 #define CU PSAMPLE_CONTEXT_USER
 
-static void attr_rec(struct pb *p, uint64_t st, uint64_t period, uint64_t ru, uint64_t id)
+static void attr_rec(struct lb *p, uint64_t st, uint64_t period, uint64_t ru, uint64_t id)
 {
-	size_t at = pb_rec_begin(p, PD_REC_HEADER_ATTR, 0);
-	pb_attr(p, PD_TYPE_SOFTWARE, 0, period, st, 0, PD_ATTR_SAMPLE_ID_ALL, 0, ru, 0, 128);
-	pb64(p, id);
-	pb_rec_end(p, at);
+	size_t at = lb_rec_begin(p, PD_REC_HEADER_ATTR, 0);
+	lb_attr(p, PD_TYPE_SOFTWARE, 0, period, st, 0, PD_ATTR_SAMPLE_ID_ALL, 0, ru, 0, 128);
+	lb64(p, id);
+	lb_rec_end(p, at);
 }
 
-static void round_end(struct pb *p)
+static void round_end(struct lb *p)
 {
-	pb_rec_end(p, pb_rec_begin(p, PD_REC_FINISHED_ROUND, 0));
+	lb_rec_end(p, lb_rec_begin(p, PD_REC_FINISHED_ROUND, 0));
 }
 
 /* A sample of layout F or R (R: one user register and 8 bytes of stack);
  * nr chain entries from chain (or, with chain NULL, nr entries cycling
  * through user pcs); short_by: the record ends that many bytes early. */
-static void sample(struct pb *p, uint64_t id, uint16_t misc, uint64_t ip, uint32_t tid,
+static void sample(struct lb *p, uint64_t id, uint16_t misc, uint64_t ip, uint32_t tid,
     uint64_t t, const uint64_t *chain, uint64_t nr, size_t short_by)
 {
-	size_t at = pb_rec_begin(p, PD_REC_SAMPLE, misc);
-	pb64(p, id);
-	pb64(p, ip);
-	pb32(p, 300); pb32(p, tid);
-	pb64(p, t);
+	size_t at = lb_rec_begin(p, PD_REC_SAMPLE, misc);
+	lb64(p, id);
+	lb64(p, ip);
+	lb32(p, 300); lb32(p, tid);
+	lb64(p, t);
 	if (id == ID_F || id == ID_F2) {
-		pb32(p, 1); pb32(p, 0);          /* CPU */
-		pb64(p, 7000 + t);               /* PERIOD */
+		lb32(p, 1); lb32(p, 0);          /* CPU */
+		lb64(p, 7000 + t);               /* PERIOD */
 	}
-	pb64(p, nr);
+	lb64(p, nr);
 	for (uint64_t i = 0; i < nr; i++)
-		pb64(p, chain ? chain[i] : U1 + 16 * (i % 37));
+		lb64(p, chain ? chain[i] : U1 + 16 * (i % 37));
 	if (id == ID_R) {
-		pb64(p, 2); pb64(p, 0x7ffc0000);  /* REGS_USER: abi 64, one register */
-		pb64(p, 8); pb64(p, 0x1234); pb64(p, 8);   /* STACK_USER */
+		lb64(p, 2); lb64(p, 0x7ffc0000);  /* REGS_USER: abi 64, one register */
+		lb64(p, 8); lb64(p, 0x1234); lb64(p, 8);   /* STACK_USER */
 	}
 	p->len -= short_by;
-	pb_rec_end(p, at);
+	lb_rec_end(p, at);
 }
 
-static void sample_g(struct pb *p, uint16_t misc, uint64_t ip, uint64_t t,
+static void sample_g(struct lb *p, uint16_t misc, uint64_t ip, uint64_t t,
     const uint64_t *chain, uint64_t nr)
 {
-	size_t at = pb_rec_begin(p, PD_REC_SAMPLE, misc);
-	pb64(p, ID_G);
-	pb64(p, ip);
-	pb32(p, 301); pb32(p, 302);
-	pb64(p, t);
-	pb64(p, 99);                         /* READ: one value */
-	pb64(p, nr);
+	size_t at = lb_rec_begin(p, PD_REC_SAMPLE, misc);
+	lb64(p, ID_G);
+	lb64(p, ip);
+	lb32(p, 301); lb32(p, 302);
+	lb64(p, t);
+	lb64(p, 99);                         /* READ: one value */
+	lb64(p, nr);
 	for (uint64_t i = 0; i < nr; i++)
-		pb64(p, chain[i]);
-	pb32(p, 4); pbbytes(p, "raw!", 4);   /* RAW: 4 + 4 */
-	pb_rec_end(p, at);
+		lb64(p, chain[i]);
+	lb32(p, 4); lb_bytes(p, "raw!", 4);   /* RAW: 4 + 4 */
+	lb_rec_end(p, at);
 }
 
-static void sample_n(struct pb *p, uint16_t misc, const uint64_t *chain, uint64_t nr)
+static void sample_n(struct lb *p, uint16_t misc, const uint64_t *chain, uint64_t nr)
 {
-	size_t at = pb_rec_begin(p, PD_REC_SAMPLE, misc);
-	pb64(p, ID_N);
-	pb32(p, 303); pb32(p, 304);
-	pb64(p, nr);
+	size_t at = lb_rec_begin(p, PD_REC_SAMPLE, misc);
+	lb64(p, ID_N);
+	lb32(p, 303); lb32(p, 304);
+	lb64(p, nr);
 	for (uint64_t i = 0; i < nr; i++)
-		pb64(p, chain[i]);
-	pb_rec_end(p, at);
+		lb64(p, chain[i]);
+	lb_rec_end(p, at);
 }
 
 /* regs: with the attr of user registers and its sample (0: every attr's
  * samples go to the sink) */
 /* A COMM of F's trailer at time t. */
-static void comm(struct pb *p, uint64_t t)
+static void comm(struct lb *p, uint64_t t)
 {
-	size_t at = pb_rec_begin(p, PD_REC_COMM, PD_MISC_USER);
-	pb32(p, 300); pb32(p, 310); pbstr8(p, "worker");
-	pb32(p, 300); pb32(p, 310); pb64(p, t); pb32(p, 1); pb32(p, 0); pb64(p, ID_F);
-	pb_rec_end(p, at);
+	size_t at = lb_rec_begin(p, PD_REC_COMM, PD_MISC_USER);
+	lb32(p, 300); lb32(p, 310); lb_str8(p, "worker");
+	lb32(p, 300); lb32(p, 310); lb64(p, t); lb32(p, 1); lb32(p, 0); lb64(p, ID_F);
+	lb_rec_end(p, at);
 }
 
 /* 1: the streams have an attr whose samples carry no time (ST_N); 0: every
@@ -128,10 +128,9 @@ static unsigned char *make_stream_regs(int be, int regs, size_t *len)
 	static const uint64_t c_guest[] = { PSAMPLE_CONTEXT_GUEST_KERNEL, K1, PSAMPLE_CONTEXT_HV, K2,
 		PSAMPLE_CONTEXT_GUEST_USER, U1, 0, U2 };
 	static const uint64_t c_kzero[] = { CK, K1, 0, 0, 0 };
-	struct pb p = { .be = be };
+	struct lb p = { .be = be };
 
-	pbbytes(&p, be ? "2ELIFREP" : "PERFILE2", 8);
-	pb64(&p, PD_PIPE_HDR_SIZE);
+	lb_pipe_begin(&p);
 	attr_rec(&p, ST_F, 10000, 0, ID_F);
 	attr_rec(&p, ST_G, 4000, 0, ID_G);
 	if (with_untimed)
@@ -400,13 +399,12 @@ static void test_direct_be(void **state)
 static void test_direct_hash(void **state)
 {
 	static const uint64_t c1[] = { CU, U1, U2 }, c2[] = { CU, U2 };
-	struct pb p = { .be = 0 };
+	struct lb p = { .be = 0 };
 	struct items l = { 0 };
 	struct perfdata_stats st;
 	(void)state;
 
-	pbbytes(&p, "PERFILE2", 8);
-	pb64(&p, PD_PIPE_HDR_SIZE);
+	lb_pipe_begin(&p);
 	attr_rec(&p, ST_F, 10000, 0, ID_F);
 	sample(&p, ID_F, PD_MISC_USER, U1, 1, 10, c1, 3, 0);
 	sample(&p, ID_F, PD_MISC_USER, U1, 1, 11, c2, 2, 0);
@@ -557,16 +555,15 @@ static void test_unordered_file_cut(void **state)
  * then a few more samples as they are. */
 static unsigned char *make_big(int be, int compress, size_t *len)
 {
-	struct pb p = { .be = be };
+	struct lb p = { .be = be };
 	uint64_t ch[48];
 
-	pbbytes(&p, be ? "2ELIFREP" : "PERFILE2", 8);
-	pb64(&p, PD_PIPE_HDR_SIZE);
+	lb_pipe_begin(&p);
 	attr_rec(&p, ST_F, 10000, 0, ID_F);
 	if (with_untimed)
 		attr_rec(&p, ST_N, 5000, 0, ID_N);
 	for (int seg = 0; seg < 3; seg++) {
-		struct pb body = { .be = be };
+		struct lb body = { .be = be };
 		for (int k = 0; k < (seg < 2 ? 3000 : 50); k++) {
 			int i = seg * 3000 + k;
 			uint16_t misc = i % 4 < 2 ? PD_MISC_USER : PD_MISC_KERNEL;
@@ -590,9 +587,9 @@ static unsigned char *make_big(int be, int compress, size_t *len)
 				round_end(&body);
 		}
 		if (compress && seg == 1)        /* one zstd stream: the second half */
-			pb_compress(&p, body.b, body.len, compress - 1, 5);
+			lb_compress(&p, body.b, body.len, compress - 1, 5);
 		else
-			pbbytes(&p, body.b, body.len);
+			lb_bytes(&p, body.b, body.len);
 		free(body.b);
 		if (seg == 0)
 			attr_rec(&p, ST_F, 20000, 0, ID_F2);
@@ -629,15 +626,14 @@ static void test_unordered_big(void **state)
  * registers at 57 (an event, not the sink's: whole chains are asked for). */
 static void test_unordered_round_end(void **state)
 {
-	struct pb p = { .be = 0 };
+	struct lb p = { .be = 0 };
 	struct items ev = { 0 }, un = { 0 };
 	struct perfdata_stats st;
 	static const uint64_t want[] = { 50, 60, 55, 57 };
 	size_t n = 0;
 	(void)state;
 
-	pbbytes(&p, "PERFILE2", 8);
-	pb64(&p, PD_PIPE_HDR_SIZE);
+	lb_pipe_begin(&p);
 	attr_rec(&p, ST_F, 10000, 0, ID_F);
 	attr_rec(&p, ST_R, 3000, 0x1, ID_R);
 	sample(&p, ID_F, PD_MISC_USER, U1, 310, 100, NULL, 0, 0);
@@ -718,11 +714,10 @@ static void test_direct_leaf(void **state)
 	/* a chain whose first pc is 0 and has pcs after it: the whole chain
 	 * keeps the 0 (it is not trailing), the leaf is that 0 */
 	static const uint64_t c_0u[] = { CU, 0, U1 };
-	struct pb p = { .be = 0 };
+	struct lb p = { .be = 0 };
 	struct items ev = { 0 }, leaf = { 0 };
 	struct perfdata_stats st;
-	pbbytes(&p, "PERFILE2", 8);
-	pb64(&p, PD_PIPE_HDR_SIZE);
+	lb_pipe_begin(&p);
 	attr_rec(&p, ST_N, 5000, 0, ID_N);
 	sample_n(&p, PD_MISC_USER, c_0u, 3);
 	read_all(p.b, p.len, 0, &ev, &st);

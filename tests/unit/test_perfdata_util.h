@@ -1,9 +1,10 @@
 /*
- * test_perfdata_util.h — builds perf.data files byte by byte, in either
- * byte order, for the perf.data reader tests: a file (or pipe-mode stream)
- * holding one record of every type the reader translates, plus the ones it
- * must skip, with every PERF_SAMPLE_* field in a sample.  (The builders
- * are marked unused: a test that makes its own files uses only pb_*.)
+ * test_perfdata_util.h — the every-type perf.data of the perf.data reader
+ * tests, in either byte order, built with tests/lib/logbuild.h: a file (or
+ * pipe-mode stream) holding one record of every type the reader
+ * translates, plus the ones it must skip, with every PERF_SAMPLE_* field
+ * in a sample.  (The makers are marked unused: a test that makes its own
+ * files uses only logbuild.h's lb_*.)
  */
 #ifndef TEST_PERFDATA_UTIL_H
 #define TEST_PERFDATA_UTIL_H
@@ -18,137 +19,11 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include <zstd.h>
 
+#include "lib/logbuild.h"
 #include "pmclog.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/format.h"
-
-struct pb {
-	unsigned char *b;
-	size_t len, cap;
-	int be;
-};
-
-static void pb_room(struct pb *p, size_t n)
-{
-	if (p->len + n > p->cap) {
-		size_t nc = p->cap ? p->cap * 2 : 4096;
-		while (nc < p->len + n)
-			nc *= 2;
-		p->b = realloc(p->b, nc);
-		assert_non_null(p->b);
-		memset(p->b + p->cap, 0, nc - p->cap);
-		p->cap = nc;
-	}
-}
-
-static void pb_put(struct pb *p, uint64_t v, int n)   /* n bytes in file order */
-{
-	pb_room(p, (size_t)n);
-	for (int i = 0; i < n; i++) {
-		int sh = p->be ? 8 * (n - 1 - i) : 8 * i;
-		p->b[p->len + (size_t)i] = (unsigned char)(v >> sh);
-	}
-	p->len += (size_t)n;
-}
-static void pb16(struct pb *p, uint16_t v) { pb_put(p, v, 2); }
-static void pb32(struct pb *p, uint32_t v) { pb_put(p, v, 4); }
-static void pb64(struct pb *p, uint64_t v) { pb_put(p, v, 8); }
-static void pbbytes(struct pb *p, const void *d, size_t n)
-{
-	pb_room(p, n);
-	memcpy(p->b + p->len, d, n);
-	p->len += n;
-}
-static void pbzero(struct pb *p, size_t n)
-{
-	pb_room(p, n);
-	memset(p->b + p->len, 0, n);
-	p->len += n;
-}
-static void pb_patch(struct pb *p, size_t off, uint64_t v, int n)
-{
-	size_t save = p->len;
-	p->len = off;
-	pb_put(p, v, n);
-	p->len = save;
-}
-/* the attr bitfield: big-endian compilers fill each byte from its top bit */
-static void pbbits(struct pb *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++) {
-		unsigned x = (unsigned)(v >> (8 * i)) & 0xFF, r = x;
-		if (p->be) {
-			r = 0;
-			for (int k = 0; k < 8; k++)
-				r |= ((x >> k) & 1u) << (7 - k);
-		}
-		pb_put(p, r, 1);
-	}
-}
-/* a string padded to 8 (NUL included) */
-static void pbstr8(struct pb *p, const char *s)
-{
-	size_t n = strlen(s) + 1, pad = (n + 7) & ~(size_t)7;
-	pbbytes(p, s, n);
-	pbzero(p, pad - n);
-}
-/* a feature string: u32 len (padded to 64), bytes */
-static void pbfstr(struct pb *p, const char *s)
-{
-	size_t n = strlen(s) + 1, pad = (n + 63) & ~(size_t)63;
-	pb32(p, (uint32_t)pad);
-	pbbytes(p, s, n);
-	pbzero(p, pad - n);
-}
-static size_t pb_rec_begin(struct pb *p, uint32_t type, uint16_t misc)
-{
-	size_t at = p->len;
-	pb32(p, type);
-	pb16(p, misc);
-	pb16(p, 0);
-	return at;
-}
-static void pb_rec_end(struct pb *p, size_t at)
-{
-	pb_patch(p, at + 6, (uint16_t)(p->len - at), 2);
-}
-
-/* raw's len bytes of records, zstd-compressed as perf does (one stream,
- * flushed per record) into nparts COMPRESSED (v2: COMPRESSED2) records
- * appended to out, split wherever the parts end (mid-record too). */
-static void pb_compress(struct pb *out, const unsigned char *raw, size_t len, int v2,
-    int nparts)
-{
-	ZSTD_CCtx *zc = ZSTD_createCCtx();
-	size_t cap = ZSTD_compressBound(len / (size_t)nparts + 1) + 64;
-	unsigned char *z = malloc(cap);
-
-	assert_non_null(zc);
-	assert_non_null(z);
-	for (int i = 0; i < nparts; i++) {
-		size_t from = len * (size_t)i / (size_t)nparts;
-		size_t to = len * (size_t)(i + 1) / (size_t)nparts;
-		ZSTD_inBuffer in = { raw + from, to - from, 0 };
-		ZSTD_outBuffer o = { z, cap, 0 };
-		size_t at;
-		while (in.pos < in.size)
-			assert_false(ZSTD_isError(ZSTD_compressStream2(zc, &o, &in, ZSTD_e_continue)));
-		assert_int_equal(ZSTD_compressStream2(zc, &o, &in, ZSTD_e_flush), 0);
-		at = pb_rec_begin(out, v2 ? PD_REC_COMPRESSED2 : PD_REC_COMPRESSED, 0);
-		if (v2) {
-			pb64(out, o.pos);
-			pbbytes(out, z, o.pos);
-			pbzero(out, ((o.pos + 7) & ~(size_t)7) - o.pos);
-		} else {
-			pbbytes(out, z, o.pos);     /* odd sizes, as perf writes them */
-		}
-		pb_rec_end(out, at);
-	}
-	ZSTD_freeCCtx(zc);
-	free(z);
-}
 
 /* ---- the events of the every-type file -------------------------------- */
 
@@ -175,248 +50,225 @@ static const uint8_t t_bid[20] = { 0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 5, 6, 7, 
 static const uint8_t t_bid2[20] = { 0xca, 0xfe, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
 	14, 15, 16, 17 };
 
-static void pb_attr(struct pb *p, uint32_t type, uint64_t config, uint64_t period, uint64_t st,
-    uint64_t rf, uint64_t flags, uint64_t bst, uint64_t ru, uint64_t ri, uint32_t size)
-{
-	size_t at = p->len;
-	pb32(p, type);
-	pb32(p, size);
-	pb64(p, config);
-	pb64(p, period);
-	pb64(p, st);
-	pb64(p, rf);
-	pbbits(p, flags);
-	pb32(p, 0);                  /* wakeup */
-	pb32(p, 0);                  /* bp_type */
-	pb64(p, 0);                  /* config1 */
-	pb64(p, 0);                  /* config2 */
-	pb64(p, bst);
-	pb64(p, ru);
-	pb32(p, 16);                 /* sample_stack_user */
-	pb32(p, 0);                  /* clockid */
-	pb64(p, ri);
-	pbzero(p, size - (p->len - at));
-}
-
 #define T_FLAGS (PD_ATTR_SAMPLE_ID_ALL | PD_ATTR_FREQ | PD_ATTR_MMAP | PD_ATTR_COMM | \
 	PD_ATTR_INHERIT | PD_ATTR_EXCLUDE_KERNEL)
 
-static void t_attr0(struct pb *p)
+static void t_attr0(struct lb *p)
 {
-	pb_attr(p, PD_TYPE_SOFTWARE, 0, 4000, T_ST0, T_RF0, T_FLAGS, PSAMPLE_BRANCH_HW_INDEX, T_RU,
+	lb_attr(p, PD_TYPE_SOFTWARE, 0, 4000, T_ST0, T_RF0, T_FLAGS, PSAMPLE_BRANCH_HW_INDEX, T_RU,
 	    T_RI, 128);
 }
-static void t_attr1(struct pb *p)
+static void t_attr1(struct lb *p)
 {
-	pb_attr(p, PD_TYPE_SOFTWARE, 1, 100003, T_ST1, T_RF1, PD_ATTR_SAMPLE_ID_ALL, 0, 0, 0, 128);
+	lb_attr(p, PD_TYPE_SOFTWARE, 1, 100003, T_ST1, T_RF1, PD_ATTR_SAMPLE_ID_ALL, 0, 0, 0, 128);
 }
 
 /* sample_id_all trailers */
-static void t_trailer0(struct pb *p, uint32_t pid, uint32_t tid, uint64_t t, uint32_t cpu)
+static void t_trailer0(struct lb *p, uint32_t pid, uint32_t tid, uint64_t t, uint32_t cpu)
 {
-	pb32(p, pid); pb32(p, tid);  /* TID */
-	pb64(p, t);                  /* TIME */
-	pb64(p, T_ID0);              /* ID */
-	pb64(p, T_ID0);              /* STREAM_ID */
-	pb32(p, cpu); pb32(p, 0);    /* CPU */
-	pb64(p, T_ID0);              /* IDENTIFIER */
+	lb32(p, pid); lb32(p, tid);  /* TID */
+	lb64(p, t);                  /* TIME */
+	lb64(p, T_ID0);              /* ID */
+	lb64(p, T_ID0);              /* STREAM_ID */
+	lb32(p, cpu); lb32(p, 0);    /* CPU */
+	lb64(p, T_ID0);              /* IDENTIFIER */
 }
-static void t_trailer1(struct pb *p, uint32_t pid, uint32_t tid, uint64_t t, uint32_t cpu)
+static void t_trailer1(struct lb *p, uint32_t pid, uint32_t tid, uint64_t t, uint32_t cpu)
 {
-	pb32(p, pid); pb32(p, tid);
-	pb64(p, t);
-	pb32(p, cpu); pb32(p, 0);
-	pb64(p, T_ID1);
+	lb32(p, pid); lb32(p, tid);
+	lb64(p, t);
+	lb32(p, cpu); lb32(p, 0);
+	lb64(p, T_ID1);
 }
 
 /* A sample of attr 0 with every field; full=0: empty optional parts. */
-static void t_sample0(struct pb *p, uint64_t t, int full)
+static void t_sample0(struct lb *p, uint64_t t, int full)
 {
-	size_t at = pb_rec_begin(p, PD_REC_SAMPLE, PD_MISC_KERNEL);
-	pb64(p, T_ID0);              /* IDENTIFIER */
-	pb64(p, T_KIP);              /* IP */
-	pb32(p, 100); pb32(p, 102);  /* TID */
-	pb64(p, t);                  /* TIME */
-	pb64(p, 0xadd7);             /* ADDR */
-	pb64(p, T_ID0);              /* ID */
-	pb64(p, T_ID0);              /* STREAM_ID */
-	pb32(p, 3); pb32(p, 0);      /* CPU */
-	pb64(p, 250000);             /* PERIOD */
+	size_t at = lb_rec_begin(p, PD_REC_SAMPLE, PD_MISC_KERNEL);
+	lb64(p, T_ID0);              /* IDENTIFIER */
+	lb64(p, T_KIP);              /* IP */
+	lb32(p, 100); lb32(p, 102);  /* TID */
+	lb64(p, t);                  /* TIME */
+	lb64(p, 0xadd7);             /* ADDR */
+	lb64(p, T_ID0);              /* ID */
+	lb64(p, T_ID0);              /* STREAM_ID */
+	lb32(p, 3); lb32(p, 0);      /* CPU */
+	lb64(p, 250000);             /* PERIOD */
 	/* READ: group of 2, enabled, running, {value, id, lost} */
-	pb64(p, 2); pb64(p, 1000); pb64(p, 900);
-	pb64(p, 11); pb64(p, T_ID0); pb64(p, 0);
-	pb64(p, 22); pb64(p, T_ID0B); pb64(p, 0);
+	lb64(p, 2); lb64(p, 1000); lb64(p, 900);
+	lb64(p, 11); lb64(p, T_ID0); lb64(p, 0);
+	lb64(p, 22); lb64(p, T_ID0B); lb64(p, 0);
 	if (full) {              /* CALLCHAIN */
-		pb64(p, 6);
-		pb64(p, PSAMPLE_CONTEXT_KERNEL); pb64(p, T_KIP); pb64(p, T_KIP2);
-		pb64(p, PSAMPLE_CONTEXT_USER); pb64(p, T_UIP1); pb64(p, T_UIP2);
+		lb64(p, 6);
+		lb64(p, PSAMPLE_CONTEXT_KERNEL); lb64(p, T_KIP); lb64(p, T_KIP2);
+		lb64(p, PSAMPLE_CONTEXT_USER); lb64(p, T_UIP1); lb64(p, T_UIP2);
 	} else {
-		pb64(p, 0);
+		lb64(p, 0);
 	}
-	pb32(p, 12); pbbytes(p, "raw-data-12b", 12);   /* RAW: 4 + 12 = 16 */
+	lb32(p, 12); lb_bytes(p, "raw-data-12b", 12);   /* RAW: 4 + 12 = 16 */
 	if (full) {              /* BRANCH_STACK with hw_idx */
-		pb64(p, 2); pb64(p, 7);
+		lb64(p, 2); lb64(p, 7);
 		for (int i = 0; i < 6; i++)
-			pb64(p, 0x1000 + (uint64_t)i);
+			lb64(p, 0x1000 + (uint64_t)i);
 	} else {
-		pb64(p, 0); pb64(p, 0);
+		lb64(p, 0); lb64(p, 0);
 	}
 	if (full) {              /* REGS_USER */
-		pb64(p, 2); pb64(p, 1); pb64(p, 2); pb64(p, 3);
+		lb64(p, 2); lb64(p, 1); lb64(p, 2); lb64(p, 3);
 	} else {
-		pb64(p, 0);
+		lb64(p, 0);
 	}
 	if (full) {              /* STACK_USER */
-		pb64(p, 16); pbzero(p, 16); pb64(p, 8);
+		lb64(p, 16); lb_zero(p, 16); lb64(p, 8);
 	} else {
-		pb64(p, 0);
+		lb64(p, 0);
 	}
-	pb64(p, 42);                 /* WEIGHT */
-	pb64(p, 0x5);                /* DATA_SRC */
-	pb64(p, 0x1);                /* TRANSACTION */
+	lb64(p, 42);                 /* WEIGHT */
+	lb64(p, 0x5);                /* DATA_SRC */
+	lb64(p, 0x1);                /* TRANSACTION */
 	if (full) {              /* REGS_INTR */
-		pb64(p, 2); pb64(p, 4); pb64(p, 5);
+		lb64(p, 2); lb64(p, 4); lb64(p, 5);
 	} else {
-		pb64(p, 0);
+		lb64(p, 0);
 	}
-	pb64(p, 0x7000);             /* PHYS_ADDR */
-	pb64(p, 9);                  /* CGROUP */
-	pb64(p, 4096);               /* DATA_PAGE_SIZE */
-	pb64(p, 4096);               /* CODE_PAGE_SIZE */
+	lb64(p, 0x7000);             /* PHYS_ADDR */
+	lb64(p, 9);                  /* CGROUP */
+	lb64(p, 4096);               /* DATA_PAGE_SIZE */
+	lb64(p, 4096);               /* CODE_PAGE_SIZE */
 	if (full) {              /* AUX */
-		pb64(p, 8); pbzero(p, 8);
+		lb64(p, 8); lb_zero(p, 8);
 	} else {
-		pb64(p, 0);
+		lb64(p, 0);
 	}
-	pb_rec_end(p, at);
+	lb_rec_end(p, at);
 }
 
 /* A sample of attr id at time t by thread tid of process 200. */
-static void t_sample_tid(struct pb *p, uint64_t t, uint64_t id, uint32_t tid)
+static void t_sample_tid(struct lb *p, uint64_t t, uint64_t id, uint32_t tid)
 {
-	size_t at = pb_rec_begin(p, PD_REC_SAMPLE, PD_MISC_USER);
-	pb64(p, id);
-	pb64(p, T_UIP1);
-	pb32(p, 200); pb32(p, tid);
-	pb64(p, t);
-	pb32(p, 1); pb32(p, 0);
-	pb64(p, 100003);
-	pb64(p, 5); pb64(p, 10); pb64(p, 9); pb64(p, id); pb64(p, 0);   /* READ, not a group */
-	pb64(p, 77);                 /* WEIGHT_STRUCT */
-	pb_rec_end(p, at);
+	size_t at = lb_rec_begin(p, PD_REC_SAMPLE, PD_MISC_USER);
+	lb64(p, id);
+	lb64(p, T_UIP1);
+	lb32(p, 200); lb32(p, tid);
+	lb64(p, t);
+	lb32(p, 1); lb32(p, 0);
+	lb64(p, 100003);
+	lb64(p, 5); lb64(p, 10); lb64(p, 9); lb64(p, id); lb64(p, 0);   /* READ, not a group */
+	lb64(p, 77);                 /* WEIGHT_STRUCT */
+	lb_rec_end(p, at);
 }
 
-static void t_sample1(struct pb *p, uint64_t t, uint64_t id)
+static void t_sample1(struct lb *p, uint64_t t, uint64_t id)
 {
 	t_sample_tid(p, t, id, 201);
 }
 
 /* The data records of the every-type file; returns how many SAMPLEs. */
-static void t_records(struct pb *p)
+static void t_records(struct lb *p)
 {
 	size_t at;
 
-	at = pb_rec_begin(p, PD_REC_COMM, PD_MISC_USER);
-	pb32(p, 100); pb32(p, 100); pbstr8(p, "prog");
+	at = lb_rec_begin(p, PD_REC_COMM, PD_MISC_USER);
+	lb32(p, 100); lb32(p, 100); lb_str8(p, "prog");
 	t_trailer0(p, 100, 100, 1000, 0);
-	pb_rec_end(p, at);
+	lb_rec_end(p, at);
 
-	at = pb_rec_begin(p, PD_REC_MMAP, PD_MISC_USER);
-	pb32(p, 100); pb32(p, 100); pb64(p, 0x400000); pb64(p, 0x1000); pb64(p, 0);
-	pbstr8(p, "/bin/prog");
+	at = lb_rec_begin(p, PD_REC_MMAP, PD_MISC_USER);
+	lb32(p, 100); lb32(p, 100); lb64(p, 0x400000); lb64(p, 0x1000); lb64(p, 0);
+	lb_str8(p, "/bin/prog");
 	t_trailer0(p, 100, 100, 1001, 0);
-	pb_rec_end(p, at);
+	lb_rec_end(p, at);
 
-	at = pb_rec_begin(p, PD_REC_MMAP2, PD_MISC_USER | PD_MISC_MMAP_BUILD_ID);
-	pb32(p, 100); pb32(p, 100); pb64(p, 0x7f0000000000); pb64(p, 0x2000); pb64(p, 0x1000);
-	pb_put(p, 20, 1); pbzero(p, 3); pbbytes(p, t_bid, 20);
-	pb32(p, 5); pb32(p, 2);
-	pbstr8(p, "/lib/libc.so.6");
+	at = lb_rec_begin(p, PD_REC_MMAP2, PD_MISC_USER | PD_MISC_MMAP_BUILD_ID);
+	lb32(p, 100); lb32(p, 100); lb64(p, 0x7f0000000000); lb64(p, 0x2000); lb64(p, 0x1000);
+	lb_put(p, 20, 1); lb_zero(p, 3); lb_bytes(p, t_bid, 20);
+	lb32(p, 5); lb32(p, 2);
+	lb_str8(p, "/lib/libc.so.6");
 	t_trailer0(p, 100, 100, 1002, 0);
-	pb_rec_end(p, at);
+	lb_rec_end(p, at);
 
-	at = pb_rec_begin(p, PD_REC_MMAP2, PD_MISC_USER);
-	pb32(p, 100); pb32(p, 100); pb64(p, 0x7f1000000000); pb64(p, 0x3000); pb64(p, 0);
-	pb32(p, 8); pb32(p, 1); pb64(p, 1234); pb64(p, 1);
-	pb32(p, 5); pb32(p, 2);
-	pbstr8(p, "/lib/libm.so.6");     /* its build id is in the BUILD_ID feature */
+	at = lb_rec_begin(p, PD_REC_MMAP2, PD_MISC_USER);
+	lb32(p, 100); lb32(p, 100); lb64(p, 0x7f1000000000); lb64(p, 0x3000); lb64(p, 0);
+	lb32(p, 8); lb32(p, 1); lb64(p, 1234); lb64(p, 1);
+	lb32(p, 5); lb32(p, 2);
+	lb_str8(p, "/lib/libm.so.6");     /* its build id is in the BUILD_ID feature */
 	t_trailer0(p, 100, 100, 1003, 0);
-	pb_rec_end(p, at);
+	lb_rec_end(p, at);
 
-	at = pb_rec_begin(p, PD_REC_FORK, 0);
-	pb32(p, 101); pb32(p, 100); pb32(p, 101); pb32(p, 100); pb64(p, 1004);
+	at = lb_rec_begin(p, PD_REC_FORK, 0);
+	lb32(p, 101); lb32(p, 100); lb32(p, 101); lb32(p, 100); lb64(p, 1004);
 	t_trailer0(p, 101, 101, 1004, 0);
-	pb_rec_end(p, at);
+	lb_rec_end(p, at);
 
-	at = pb_rec_begin(p, PD_REC_FORK, 0);
-	pb32(p, 100); pb32(p, 100); pb32(p, 102); pb32(p, 100); pb64(p, 1005);
+	at = lb_rec_begin(p, PD_REC_FORK, 0);
+	lb32(p, 100); lb32(p, 100); lb32(p, 102); lb32(p, 100); lb64(p, 1005);
 	t_trailer0(p, 100, 102, 1005, 0);
-	pb_rec_end(p, at);
+	lb_rec_end(p, at);
 
-	at = pb_rec_begin(p, PD_REC_COMM, PD_MISC_USER | PD_MISC_COMM_EXEC);
-	pb32(p, 101); pb32(p, 101); pbstr8(p, "newprog");
+	at = lb_rec_begin(p, PD_REC_COMM, PD_MISC_USER | PD_MISC_COMM_EXEC);
+	lb32(p, 101); lb32(p, 101); lb_str8(p, "newprog");
 	t_trailer0(p, 101, 101, 1006, 0);
-	pb_rec_end(p, at);
+	lb_rec_end(p, at);
 
 	t_sample0(p, 1007, 1);
 	t_sample1(p, 1008, T_ID1);
 
-	at = pb_rec_begin(p, PD_REC_LOST, 0);
-	pb64(p, T_ID0); pb64(p, 5);
+	at = lb_rec_begin(p, PD_REC_LOST, 0);
+	lb64(p, T_ID0); lb64(p, 5);
 	t_trailer0(p, (uint32_t)-1, (uint32_t)-1, 1009, 2);
-	pb_rec_end(p, at);
+	lb_rec_end(p, at);
 
-	at = pb_rec_begin(p, PD_REC_LOST_SAMPLES, 0);
-	pb64(p, 3);
+	at = lb_rec_begin(p, PD_REC_LOST_SAMPLES, 0);
+	lb64(p, 3);
 	t_trailer1(p, 200, 201, 1010, 1);
-	pb_rec_end(p, at);
+	lb_rec_end(p, at);
 
-	at = pb_rec_begin(p, PD_REC_THROTTLE, 0);
-	pb64(p, 1011); pb64(p, T_ID1); pb64(p, T_ID1);
+	at = lb_rec_begin(p, PD_REC_THROTTLE, 0);
+	lb64(p, 1011); lb64(p, T_ID1); lb64(p, T_ID1);
 	t_trailer1(p, 0, 0, 1011, 1);
-	pb_rec_end(p, at);
+	lb_rec_end(p, at);
 
-	at = pb_rec_begin(p, PD_REC_UNTHROTTLE, 0);
-	pb64(p, 1012); pb64(p, T_ID1); pb64(p, T_ID1);
+	at = lb_rec_begin(p, PD_REC_UNTHROTTLE, 0);
+	lb64(p, 1012); lb64(p, T_ID1); lb64(p, T_ID1);
 	t_trailer1(p, 0, 0, 1012, 1);
-	pb_rec_end(p, at);
+	lb_rec_end(p, at);
 
-	at = pb_rec_begin(p, PD_REC_SWITCH, PD_MISC_SWITCH_OUT);   /* SWITCH (off-CPU) */
+	at = lb_rec_begin(p, PD_REC_SWITCH, PD_MISC_SWITCH_OUT);   /* SWITCH (off-CPU) */
 	t_trailer0(p, 100, 100, 1013, 0);
-	pb_rec_end(p, at);
+	lb_rec_end(p, at);
 
-	at = pb_rec_begin(p, PD_REC_KSYMBOL, PD_MISC_KERNEL);
-	pb64(p, 0xffffffffa0000000ULL); pb32(p, 0x100); pb16(p, 1); pb16(p, 0);
-	pbstr8(p, "bpf_prog_test");
+	at = lb_rec_begin(p, PD_REC_KSYMBOL, PD_MISC_KERNEL);
+	lb64(p, 0xffffffffa0000000ULL); lb32(p, 0x100); lb16(p, 1); lb16(p, 0);
+	lb_str8(p, "bpf_prog_test");
 	t_trailer0(p, (uint32_t)-1, (uint32_t)-1, 1014, 0);
-	pb_rec_end(p, at);
+	lb_rec_end(p, at);
 
-	at = pb_rec_begin(p, PD_REC_READ, 0);
-	pb32(p, 100); pb32(p, 102);
-	pb64(p, 2); pb64(p, 1000); pb64(p, 900);
-	pb64(p, 111); pb64(p, T_ID0); pb64(p, 0);
-	pb64(p, 222); pb64(p, T_ID1); pb64(p, 0);
+	at = lb_rec_begin(p, PD_REC_READ, 0);
+	lb32(p, 100); lb32(p, 102);
+	lb64(p, 2); lb64(p, 1000); lb64(p, 900);
+	lb64(p, 111); lb64(p, T_ID0); lb64(p, 0);
+	lb64(p, 222); lb64(p, T_ID1); lb64(p, 0);
 	t_trailer0(p, 100, 102, 1015, 0);
-	pb_rec_end(p, at);
+	lb_rec_end(p, at);
 
-	at = pb_rec_begin(p, 30, 0);                 /* a future kernel record */
-	pb64(p, 1); pb64(p, 2);
-	pb_rec_end(p, at);
+	at = lb_rec_begin(p, 30, 0);                 /* a future kernel record */
+	lb64(p, 1); lb64(p, 2);
+	lb_rec_end(p, at);
 
-	at = pb_rec_begin(p, 200, 0);                /* a future user record */
-	pb64(p, 1);
-	pb_rec_end(p, at);
+	at = lb_rec_begin(p, 200, 0);                /* a future user record */
+	lb64(p, 1);
+	lb_rec_end(p, at);
 
 	t_sample1(p, 1016, 0x7777);                   /* an id nobody has: dropped */
 	t_sample0(p, 1017, 0);                        /* empty optional parts */
 
-	at = pb_rec_begin(p, PD_REC_EXIT, 0);
-	pb32(p, 101); pb32(p, 100); pb32(p, 101); pb32(p, 100); pb64(p, 1018);
+	at = lb_rec_begin(p, PD_REC_EXIT, 0);
+	lb32(p, 101); lb32(p, 100); lb32(p, 101); lb32(p, 100); lb64(p, 1018);
 	t_trailer0(p, 101, 101, 1018, 0);
-	pb_rec_end(p, at);
+	lb_rec_end(p, at);
 
-	at = pb_rec_begin(p, PD_REC_FINISHED_ROUND, 0);
-	pb_rec_end(p, at);
+	at = lb_rec_begin(p, PD_REC_FINISHED_ROUND, 0);
+	lb_rec_end(p, at);
 }
 
 /* What the every-type file reads as, in order. */
@@ -432,28 +284,28 @@ static const int t_types[] = {
 };
 #define T_NTYPES ((int)(sizeof(t_types) / sizeof(t_types[0])))
 
-static void t_feature_strings(struct pb *p, int feat)
+static void t_feature_strings(struct lb *p, int feat)
 {
 	switch (feat) {
-	case PD_FEAT_HOSTNAME: pbfstr(p, "testhost"); break;
-	case PD_FEAT_OSRELEASE: pbfstr(p, "6.1.0-test"); break;
-	case PD_FEAT_VERSION: pbfstr(p, "6.1.99"); break;
-	case PD_FEAT_CPUDESC: pbfstr(p, "Test CPU @ 1GHz"); break;
-	case PD_FEAT_NRCPUS: pb32(p, 8); pb32(p, 4); break;
-	case PD_FEAT_CMDLINE: pb32(p, 3); pbfstr(p, "perf"); pbfstr(p, "record"); pbfstr(p, "prog"); break;
+	case PD_FEAT_HOSTNAME: lb_fstr(p, "testhost"); break;
+	case PD_FEAT_OSRELEASE: lb_fstr(p, "6.1.0-test"); break;
+	case PD_FEAT_VERSION: lb_fstr(p, "6.1.99"); break;
+	case PD_FEAT_CPUDESC: lb_fstr(p, "Test CPU @ 1GHz"); break;
+	case PD_FEAT_NRCPUS: lb32(p, 8); lb32(p, 4); break;
+	case PD_FEAT_CMDLINE: lb32(p, 3); lb_fstr(p, "perf"); lb_fstr(p, "record"); lb_fstr(p, "prog"); break;
 	case PD_FEAT_EVENT_DESC:
-		pb32(p, 2); pb32(p, 128);
-		t_attr0(p); pb32(p, 2); pbfstr(p, "cpu-clock:u"); pb64(p, T_ID0); pb64(p, T_ID0B);
+		lb32(p, 2); lb32(p, 128);
+		t_attr0(p); lb32(p, 2); lb_fstr(p, "cpu-clock:u"); lb64(p, T_ID0); lb64(p, T_ID0B);
 		t_attr1(p);
-		pb32(p, 1); pbfstr(p, "task-clock"); pb64(p, T_ID1);
+		lb32(p, 1); lb_fstr(p, "task-clock"); lb64(p, T_ID1);
 		break;
 	case PD_FEAT_BUILD_ID: {
 		size_t at = p->len;
-		pb32(p, 0); pb16(p, PD_MISC_USER | PD_MISC_BUILD_ID_SIZE); pb16(p, 0);
-		pb32(p, (uint32_t)-1);
-		pbbytes(p, t_bid2, 20); pb_put(p, 20, 1); pbzero(p, 3);
-		pbbytes(p, "/lib/libm.so.6", 15); pbzero(p, 64 - 15);
-		pb_patch(p, at + 6, (uint16_t)(p->len - at), 2);
+		lb32(p, 0); lb16(p, PD_MISC_USER | PD_MISC_BUILD_ID_SIZE); lb16(p, 0);
+		lb32(p, (uint32_t)-1);
+		lb_bytes(p, t_bid2, 20); lb_put(p, 20, 1); lb_zero(p, 3);
+		lb_bytes(p, "/lib/libm.so.6", 15); lb_zero(p, 64 - 15);
+		lb_patch(p, at + 6, (uint16_t)(p->len - at), 2);
 		break;
 	}
 	}
@@ -467,49 +319,49 @@ static const int t_feats[] = {
 
 /* A file-mode perf.data.  recs: the data section's records (NULL: the
  * every-type records). */
-static __attribute__((unused)) unsigned char *t_make_file(int be, const struct pb *recs, size_t *len)
+static __attribute__((unused)) unsigned char *t_make_file(int be, const struct lb *recs, size_t *len)
 {
-	struct pb p = { .be = be };
+	struct lb p = { .be = be };
 	size_t ids_off, attrs_off, data_off, data_size, tab;
 	uint64_t feat[4] = { 0 };
 	int nf = (int)(sizeof(t_feats) / sizeof(t_feats[0]));
 
-	pbzero(&p, PD_FILE_HDR_SIZE);
+	lb_zero(&p, PD_FILE_HDR_SIZE);
 	ids_off = p.len;
-	pb64(&p, T_ID0); pb64(&p, T_ID0B); pb64(&p, T_ID1);
+	lb64(&p, T_ID0); lb64(&p, T_ID0B); lb64(&p, T_ID1);
 	attrs_off = p.len;
-	t_attr0(&p); pb64(&p, ids_off); pb64(&p, 16);
+	t_attr0(&p); lb64(&p, ids_off); lb64(&p, 16);
 	t_attr1(&p);
-	pb64(&p, ids_off + 16); pb64(&p, 8);
+	lb64(&p, ids_off + 16); lb64(&p, 8);
 	data_off = p.len;
 	if (recs)
-		pbbytes(&p, recs->b, recs->len);
+		lb_bytes(&p, recs->b, recs->len);
 	else
 		t_records(&p);
 	data_size = p.len - data_off;
 	tab = p.len;
-	pbzero(&p, 16 * (size_t)nf);
+	lb_zero(&p, 16 * (size_t)nf);
 	for (int i = 0; i < nf; i++) {
 		size_t at = p.len;
 		if (t_feats[i] == 77)
-			pbbytes(&p, "future!!", 8);
+			lb_bytes(&p, "future!!", 8);
 		else
 			t_feature_strings(&p, t_feats[i]);
-		pb_patch(&p, tab + 16 * (size_t)i, at, 8);
-		pb_patch(&p, tab + 16 * (size_t)i + 8, p.len - at, 8);
+		lb_patch(&p, tab + 16 * (size_t)i, at, 8);
+		lb_patch(&p, tab + 16 * (size_t)i + 8, p.len - at, 8);
 		feat[t_feats[i] / 64] |= 1ULL << (t_feats[i] % 64);
 	}
 	{
 		size_t end = p.len;
 		p.len = 0;
-		pbbytes(&p, be ? "2ELIFREP" : "PERFILE2", 8);
-		pb64(&p, PD_FILE_HDR_SIZE);
-		pb64(&p, 128 + 16);
-		pb64(&p, attrs_off); pb64(&p, 2 * (128 + 16));
-		pb64(&p, data_off); pb64(&p, data_size);
-		pb64(&p, 0); pb64(&p, 0);
+		lb_perf_magic(&p);
+		lb64(&p, PD_FILE_HDR_SIZE);
+		lb64(&p, 128 + 16);
+		lb64(&p, attrs_off); lb64(&p, 2 * (128 + 16));
+		lb64(&p, data_off); lb64(&p, data_size);
+		lb64(&p, 0); lb64(&p, 0);
 		for (int i = 0; i < 4; i++)
-			pb64(&p, feat[i]);
+			lb64(&p, feat[i]);
 		p.len = end;
 	}
 	*len = p.len;
@@ -517,40 +369,39 @@ static __attribute__((unused)) unsigned char *t_make_file(int be, const struct p
 }
 
 /* A pipe-mode stream: attrs, features, event names as records. */
-static __attribute__((unused)) unsigned char *t_make_pipe(int be, const struct pb *recs, size_t *len)
+static __attribute__((unused)) unsigned char *t_make_pipe(int be, const struct lb *recs, size_t *len)
 {
-	struct pb p = { .be = be };
+	struct lb p = { .be = be };
 	size_t at;
 	static const int feats[] = { PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION,
 		PD_FEAT_CPUDESC, PD_FEAT_CMDLINE, PD_FEAT_NRCPUS };
 
-	pbbytes(&p, be ? "2ELIFREP" : "PERFILE2", 8);
-	pb64(&p, PD_PIPE_HDR_SIZE);
-	at = pb_rec_begin(&p, PD_REC_HEADER_ATTR, 0);
-	t_attr0(&p); pb64(&p, T_ID0); pb64(&p, T_ID0B);
-	pb_rec_end(&p, at);
-	at = pb_rec_begin(&p, PD_REC_HEADER_ATTR, 0);
-	t_attr1(&p); pb64(&p, T_ID1);
-	pb_rec_end(&p, at);
+	lb_pipe_begin(&p);
+	at = lb_rec_begin(&p, PD_REC_HEADER_ATTR, 0);
+	t_attr0(&p); lb64(&p, T_ID0); lb64(&p, T_ID0B);
+	lb_rec_end(&p, at);
+	at = lb_rec_begin(&p, PD_REC_HEADER_ATTR, 0);
+	t_attr1(&p); lb64(&p, T_ID1);
+	lb_rec_end(&p, at);
 	for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
-		at = pb_rec_begin(&p, PD_REC_HEADER_FEATURE, 0);
-		pb64(&p, (uint64_t)feats[i]);
+		at = lb_rec_begin(&p, PD_REC_HEADER_FEATURE, 0);
+		lb64(&p, (uint64_t)feats[i]);
 		t_feature_strings(&p, feats[i]);
-		pb_rec_end(&p, at);
+		lb_rec_end(&p, at);
 	}
-	at = pb_rec_begin(&p, PD_REC_EVENT_UPDATE, 0);
-	pb64(&p, PD_EVENT_UPDATE_NAME); pb64(&p, T_ID0); pbstr8(&p, "cpu-clock:u");
-	pb_rec_end(&p, at);
-	at = pb_rec_begin(&p, PD_REC_EVENT_UPDATE, 0);
-	pb64(&p, PD_EVENT_UPDATE_NAME); pb64(&p, T_ID1); pbstr8(&p, "task-clock");
-	pb_rec_end(&p, at);
-	at = pb_rec_begin(&p, PD_REC_HEADER_BUILD_ID, PD_MISC_USER | PD_MISC_BUILD_ID_SIZE);
-	pb32(&p, (uint32_t)-1);
-	pbbytes(&p, t_bid2, 20); pb_put(&p, 20, 1); pbzero(&p, 3);
-	pbbytes(&p, "/lib/libm.so.6", 15); pbzero(&p, 64 - 15);
-	pb_rec_end(&p, at);
+	at = lb_rec_begin(&p, PD_REC_EVENT_UPDATE, 0);
+	lb64(&p, PD_EVENT_UPDATE_NAME); lb64(&p, T_ID0); lb_str8(&p, "cpu-clock:u");
+	lb_rec_end(&p, at);
+	at = lb_rec_begin(&p, PD_REC_EVENT_UPDATE, 0);
+	lb64(&p, PD_EVENT_UPDATE_NAME); lb64(&p, T_ID1); lb_str8(&p, "task-clock");
+	lb_rec_end(&p, at);
+	at = lb_rec_begin(&p, PD_REC_HEADER_BUILD_ID, PD_MISC_USER | PD_MISC_BUILD_ID_SIZE);
+	lb32(&p, (uint32_t)-1);
+	lb_bytes(&p, t_bid2, 20); lb_put(&p, 20, 1); lb_zero(&p, 3);
+	lb_bytes(&p, "/lib/libm.so.6", 15); lb_zero(&p, 64 - 15);
+	lb_rec_end(&p, at);
 	if (recs)
-		pbbytes(&p, recs->b, recs->len);
+		lb_bytes(&p, recs->b, recs->len);
 	else
 		t_records(&p);
 	*len = p.len;

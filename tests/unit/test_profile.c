@@ -29,6 +29,7 @@
 #include "profile/samples.h"
 #include "profile/tree.h"
 #include "perfdata/perfdata.h"
+#include "lib/logbuild.h"
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -43,32 +44,19 @@ static struct prof_sample smp(struct profile *p, size_t i)
 }
 
 static struct pmc_logrec rec;
-static char *buf;
-static size_t len;
+static struct lb lg;                 /* the log being built */
 
 /* Append the record just encoded in rec, stamped ts. */
 static void put(uint64_t ts)
 {
-	size_t rl = PMCLOG_REC_HDR_LEN + rec.len;
-	buf = realloc(buf, len + rl);
-	assert_non_null(buf);
-	pmclog__st32(buf + len, PMCLOG_HDR_MAKE(rec.type, rl));
-	pmclog__st32(buf + len + 4, 0);
-	memcpy(buf + len + 8, &ts, 8);
-	memcpy(buf + len + 16, rec.buf, rec.len);
-	len += rl;
+	lb_logrec(&lg, &rec, ts);
 }
 
 static void begin(void)
 {
 	struct pmc_logrec_header h = { PMC_VERSION, 1, 0, 1, 0, 0, "test", "host", "kernel",
 		"cpu", "test" };
-	free(buf);
-	len = PMCLOG_FILE_MAGIC_LEN;
-	buf = malloc(len);
-	memcpy(buf, PMCLOG_FILE_MAGIC_RAW, len);
-	assert_int_equal(pmc__logrec_header(&rec, &h), 0);
-	put(1);
+	lb_log_begin(&lg, &h, 1);
 }
 
 static void alloc(pmc_id_t id, enum pmc_mode mode, int cpu)
@@ -99,17 +87,20 @@ static void fork_(pid_t parent, pid_t child, uint64_t ts)
 	put(ts);
 }
 
+/* End the log with CLOSELOG. */
+static void finish(void)
+{
+	assert_int_equal(pmc__logrec_closelog(&rec), 0);
+	put(UINT64_C(1) << 40);
+}
+
 /* Close the log, write it out and load it. */
 static struct profile *load(void)
 {
 	char path[] = "/tmp/test_profile_XXXXXX";
 	struct profile *p;
-	int fd;
-	assert_int_equal(pmc__logrec_closelog(&rec), 0);
-	put(UINT64_C(1) << 40);
-	assert_true((fd = mkstemp(path)) >= 0);
-	assert_int_equal(write(fd, buf, len), (ssize_t)len);
-	close(fd);
+	finish();
+	lb_save_tmp(&lg, path);
 	assert_int_equal(profile__load(&p, path, NULL), 0);
 	unlink(path);
 	assert_string_equal(p->truncated, "");
@@ -121,7 +112,7 @@ static struct profile *load(void)
  * wherever it is and whatever the chain's length (the flags are compared
  * a word at a time, the rest in an overlapping word), and is the same
  * stack when all its flags are. */
-static void t_stack_flags_each_position(void **state)
+static void test_stack_flags_each_position(void **state)
 {
 	enum { MAXN = 20 };
 	uint64_t pc[MAXN];
@@ -156,7 +147,7 @@ static void t_stack_flags_each_position(void **state)
  * out of order and far from their block's first (an idle CPU's ring read
  * late), periods of 2^32 and more (off-CPU nanoseconds), then replaced
  * and cut as offcpu.c does. */
-static void t_samples_round_trip(void **state)
+static void test_samples_round_trip(void **state)
 {
 	(void)state;
 	enum { N = 10000 };
@@ -346,7 +337,7 @@ static void check_group_walk(struct profile *p, const struct prof_filter *flt, i
 	check_group_walk_once(p, flt, keys, grouped);
 }
 
-static void t_group_walk(void **state)
+static void test_group_walk(void **state)
 {
 	(void)state;
 	static const uint64_t chains[4][3] = {
@@ -425,9 +416,7 @@ static void t_group_walk(void **state)
 	 * and grouped, ran past run.sh's 600 s there (the normal build takes
 	 * well under a second, and the batching is the same code) */
 	if (PMC_TEST_ASAN) {
-		free(buf);
-		buf = NULL;
-		len = 0;
+			lb_free(&lg);
 		return;
 	}
 	begin();
@@ -441,9 +430,7 @@ static void t_group_walk(void **state)
 	p = load();
 	check_group_walk(p, NULL, 0, 1);
 	profile__free(p);
-	free(buf);
-	buf = NULL;
-	len = 0;
+	lb_free(&lg);
 }
 
 /* The flat report of the profile at path loaded with lo, as text. */
@@ -509,7 +496,7 @@ static char *graph_text(const char *path, const struct prof_load_opts *lo)
  * call graph): every stack is the sample's leaf alone, fewer stacks are
  * kept, and the flat report is the same, byte for byte, with every
  * per-sample key and a --sym filter. */
-static void t_leaf_only(void **state)
+static void test_leaf_only(void **state)
 {
 	(void)state;
 	static const uint64_t chains[5][3] = {
@@ -518,7 +505,7 @@ static void t_leaf_only(void **state)
 	char path[] = "/tmp/test_profile_XXXXXX";
 	struct prof_load_opts lo = { 0 };
 	size_t nfull, nleaf;
-	int dfull, dleaf, fd;
+	int dfull, dleaf;
 
 	begin();
 	alloc(0x100, PMC_MODE_TS, -1);
@@ -528,11 +515,8 @@ static void t_leaf_only(void **state)
 	for (uint32_t i = 0; i < 500; i++)
 		sample_chain(i % 7 == 0 ? 0x200 : 0x100, 10, 10 + (int32_t)(i % 2), (int)(i % 3),
 		    1000000 + i * UINT64_C(1000), chains[(i / 3) % 5], 3, 100 + i % 9);
-	assert_int_equal(pmc__logrec_closelog(&rec), 0);
-	put(UINT64_C(1) << 40);
-	assert_true((fd = mkstemp(path)) >= 0);
-	assert_int_equal(write(fd, buf, len), (ssize_t)len);
-	close(fd);
+	finish();
+	lb_save_tmp(&lg, path);
 
 	char *full = flat_text(path, NULL, &nfull, &dfull);
 	lo.leaf_only = 1;
@@ -545,14 +529,9 @@ static void t_leaf_only(void **state)
 	assert_non_null(strstr(full, "main"));
 	free(full);
 	free(leaf);
-	free(buf);
-	buf = NULL;
-	len = 0;
+	lb_free(&lg);
 }
 
-/* The log in buf, closed, written to a temporary file; the path is in
- * path (a "/tmp/test_profile_XXXXXX" buffer).  perf: converted to a
- * perf.data (as `pmc convert` does) instead. */
 /* The pmc log at log converted to a perf.data (as `pmc convert` does), at
  * a new temporary path written into path (a "/tmp/test_profile_XXXXXX"
  * buffer). */
@@ -569,15 +548,14 @@ static void to_perfdata(const char *log, char *path)
 	close(fd);
 }
 
+/* The log built, closed, written to a temporary file; the path is in
+ * path (a "/tmp/test_profile_XXXXXX" buffer).  perf: converted to a
+ * perf.data (as `pmc convert` does) instead. */
 static void write_log(char *path, int perf)
 {
 	char lp[] = "/tmp/test_profile_XXXXXX";
-	int fd;
-	assert_int_equal(pmc__logrec_closelog(&rec), 0);
-	put(UINT64_C(1) << 40);
-	assert_true((fd = mkstemp(lp)) >= 0);
-	assert_int_equal(write(fd, buf, len), (ssize_t)len);
-	close(fd);
+	finish();
+	lb_save_tmp(&lg, lp);
 	strcpy(path, lp);
 	if (perf) {
 		to_perfdata(lp, path);
@@ -588,7 +566,7 @@ static void write_log(char *path, int perf)
 /* Rows of equal weight and count come in the order of their keys, not in
  * the order their first samples were read (a flat report reads a
  * perf.data's samples in file order, prof_load_opts.input_order). */
-static void t_ties_by_key(void **state)
+static void test_ties_by_key(void **state)
 {
 	(void)state;
 	static const uint64_t pc = 0x401000;
@@ -609,15 +587,13 @@ static void t_ties_by_key(void **state)
 	assert_non_null(o);
 	assert_true(m < o);
 	free(t);
-	free(buf);
-	buf = NULL;
-	len = 0;
+	lb_free(&lg);
 }
 
 /* Call-graph siblings of equal weight come in the order of their names,
  * not of their first samples: "bbb" is sampled first, "aaa" prints first,
  * in the callee graph (roots) and the caller graph (children). */
-static void t_graph_ties_by_name(void **state)
+static void test_graph_ties_by_name(void **state)
 {
 	(void)state;
 	const pid_t pid = 999997;     /* no such process: its perf map is ours */
@@ -647,15 +623,13 @@ static void t_graph_ties_by_name(void **state)
 	cb = strstr(caller, "bbb");
 	assert_true(ca && cb && ca < cb);
 	free(t);
-	free(buf);
-	buf = NULL;
-	len = 0;
+	lb_free(&lg);
 }
 
 /* prof_load_opts.input_order: a perf.data's samples are taken as the file
  * holds them (out of time order across CPUs), and the flat report is the
  * same, byte for byte, as with them in time order. */
-static void t_input_order(void **state)
+static void test_input_order(void **state)
 {
 	(void)state;
 	static const uint64_t pcs[4] = { 0x401000, 0x402000, 0x403000, 0x404000 };
@@ -710,9 +684,7 @@ static void t_input_order(void **state)
 	free(timed);
 	free(leaf);
 	free(read);
-	free(buf);
-	buf = NULL;
-	len = 0;
+	lb_free(&lg);
 }
 
 /* prof_load_opts.sums: a perf.data's flat report from per-group sums is the
@@ -722,7 +694,7 @@ static void t_input_order(void **state)
  * ambiguous (a sample after an exec read before the exec's COMM), the file
  * is read again: a perf.data summed in time order, a pmc log sample by
  * sample, with the same result. */
-static void t_sums(void **state)
+static void test_sums(void **state)
 {
 	(void)state;
 	static const uint64_t pcs[4] = { 0x401000, 0x402000, 0x403000, 0x404000 };
@@ -795,9 +767,7 @@ static void t_sums(void **state)
 		unlink(path);
 		unlink(logp);
 	}
-	free(buf);
-	buf = NULL;
-	len = 0;
+	lb_free(&lg);
 }
 
 /* The flat report of the pmc log in buf (closed here) with and without
@@ -820,15 +790,13 @@ static size_t sums_same(void)
 	unlink(path);
 	free(each);
 	free(sums);
-	free(buf);
-	buf = NULL;
-	len = 0;
+	lb_free(&lg);
 	return ns;
 }
 
 /* Sums: a name event of one thread does not split another's sums (2,000
  * samples of one stack, a fork of another process after every other one). */
-static void t_sums_other_threads(void **state)
+static void test_sums_other_threads(void **state)
 {
 	(void)state;
 	static const uint64_t pc = 0x401000;
@@ -847,7 +815,7 @@ static void t_sums_other_threads(void **state)
  * rename's COMM (from another CPU's ring) is summed with the samples
  * before the rename, by its time: no sum holds two names, and the file is
  * not read again sample by sample. */
-static void t_sums_late_sample(void **state)
+static void test_sums_late_sample(void **state)
 {
 	(void)state;
 	static const uint64_t pc = 0x401000;
@@ -865,7 +833,7 @@ static void t_sums_late_sample(void **state)
 
 /* Sums: samples at time 0 (no time) do not make the first time 0: no
  * "duration" line appears that the samples one by one do not print. */
-static void t_sums_time0(void **state)
+static void test_sums_time0(void **state)
 {
 	(void)state;
 	static const uint64_t pc = 0x401000, pc2 = 0x402000;
@@ -880,7 +848,7 @@ static void t_sums_time0(void **state)
 
 /* Sums: weights 2^63 + 2^63 in one entry add up to 0 (mod 2^64, as one by
  * one), not to a weight of 1. */
-static void t_sums_wrap(void **state)
+static void test_sums_wrap(void **state)
 {
 	(void)state;
 	static const uint64_t pc = 0x401000, pc2 = 0x402000;
@@ -895,7 +863,7 @@ static void t_sums_wrap(void **state)
 
 /* Sums: samples on either side of a marker are counted apart (the report
  * counts the samples between markers by time). */
-static void t_sums_markers(void **state)
+static void test_sums_markers(void **state)
 {
 	(void)state;
 	static const uint64_t pc = 0x401000;
@@ -914,7 +882,7 @@ static void t_sums_markers(void **state)
 
 /* Sums: switch-ins beside an event that is not a context switch leave
  * nothing to weigh per sample, so the file is not read again. */
-static void t_sums_switch(void **state)
+static void test_sums_switch(void **state)
 {
 	(void)state;
 	static const uint64_t pc = 0x401000;
@@ -963,7 +931,6 @@ static void write_samples(const char *path, size_t n)
 	uint64_t pc[6] = { 0x401000, 0x402000, 0x403000, 0x404000, 0x405000, 0x406000 };
 	const uint8_t fl[6] = { PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE,
 		PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE, PMC_CC_F_USERSPACE };
-	int fd;
 	begin();
 	alloc(0x100, PMC_MODE_TS, -1);
 	comm(100, 100, "work", 3);
@@ -974,17 +941,14 @@ static void write_samples(const char *path, size_t n)
 		assert_int_equal(pmc__logrec_callchain(&rec, &s), 0);
 		put(1000000 + 10000 * i);
 	}
-	assert_int_equal(pmc__logrec_closelog(&rec), 0);
-	put(UINT64_C(1) << 40);
-	assert_true((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) >= 0);
-	assert_int_equal(write(fd, buf, len), (ssize_t)len);
-	close(fd);
+	finish();
+	lb_save(&lg, path);
 }
 
 /* Issue 16: a report holds at most 24 bytes per sample (it was 40 and
  * more: every sample kept its pid, tid, time, period and name in full).
  * Measured as perf's and pmc's benchmark do: peak RSS at two sizes. */
-static void t_report_memory_per_sample(void **state)
+static void test_report_memory_per_sample(void **state)
 {
 	(void)state;
 	enum { N1 = 200000, N2 = 800000 };
@@ -1028,7 +992,7 @@ static const char *comm_of(struct profile *p, pid_t tid)
 /* A child forked without exec has its parent's name (perf: "bash", not
  * ":PID"), even when the fork is logged after the child's samples and the
  * parent's name after the fork. */
-static void t_fork_inherits_name_out_of_order(void **state)
+static void test_fork_inherits_name_out_of_order(void **state)
 {
 	(void)state;
 	begin();
@@ -1047,7 +1011,7 @@ static void t_fork_inherits_name_out_of_order(void **state)
 }
 
 /* A name the child takes later (its exec) wins from then on. */
-static void t_fork_then_exec(void **state)
+static void test_fork_then_exec(void **state)
 {
 	(void)state;
 	begin();
@@ -1065,7 +1029,7 @@ static void t_fork_then_exec(void **state)
 }
 
 /* tid -1 is no thread: not the process's name (perf: ":-1"). */
-static void t_no_thread(void **state)
+static void test_no_thread(void **state)
 {
 	(void)state;
 	begin();
@@ -1080,7 +1044,7 @@ static void t_no_thread(void **state)
 }
 
 /* A system-mode event is one PMC per CPU and one event in the profile. */
-static void t_system_mode_one_event(void **state)
+static void test_system_mode_one_event(void **state)
 {
 	(void)state;
 	begin();
@@ -1112,7 +1076,7 @@ static void t_system_mode_one_event(void **state)
 /* The exec's COMM is the name (the kernel's: "python3" for the link to
  * python3.11, as perf shows), not the executable's file name that
  * PROCEXEC carries after it; without a COMM (hwpmc logs) the file name. */
-static void t_exec_name_from_comm(void **state)
+static void test_exec_name_from_comm(void **state)
 {
 	(void)state;
 	begin();
@@ -1139,7 +1103,7 @@ static void map_in(pid_t pid, const char *path, uint64_t ts)
 
 /* The latest mapping by time wins, not the last one in the file: a new
  * mapping at an old one's address, logged before it by another CPU's ring. */
-static void t_mapping_by_time(void **state)
+static void test_mapping_by_time(void **state)
 {
 	(void)state;
 	begin();
@@ -1200,7 +1164,7 @@ static int64_t key_one(const struct hist_entry *e) { (void)e; return 0; }
  * names on two CPUs, then in the first thread renamed: each key takes its
  * own samples (report.c remembers per stack where the last sample went;
  * a sample of the same stack in another context must not follow it). */
-static void t_hist_one_stack_contexts(void **state)
+static void test_hist_one_stack_contexts(void **state)
 {
 	(void)state;
 	uint64_t self[3], ch[3];
@@ -1250,10 +1214,9 @@ static struct live *live_load(void)
 	struct live *lv = live__new(NULL);
 	int fd;
 	assert_non_null(lv);
-	assert_int_equal(pmc__logrec_closelog(&rec), 0);
-	put(UINT64_C(1) << 40);
+	finish();
 	assert_true((fd = mkstemp(path)) >= 0);
-	assert_int_equal(write(fd, buf, len), (ssize_t)len);
+	assert_int_equal(write(fd, lg.b, lg.len), (ssize_t)lg.len);
 	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
 	unlink(path);
 	assert_int_equal(live__follow(lv, fd), 0);
@@ -1284,7 +1247,7 @@ static struct live *hot_and_cold(int nhot)
 
 /* Three samples of "hot", one of "cold": two rows, 75 / 25 % of the whole,
  * in that order. */
-static void t_live_rows(void **state)
+static void test_live_rows(void **state)
 {
 	(void)state;
 	struct live *lv = hot_and_cold(3);
@@ -1310,7 +1273,7 @@ static void t_live_rows(void **state)
 }
 
 /* perf top's decay: 7/8 per interval; -z forgets everything. */
-static void t_live_decay(void **state)
+static void test_live_decay(void **state)
 {
 	(void)state;
 	begin();
@@ -1338,7 +1301,7 @@ static void t_live_decay(void **state)
 
 /* A zoom keeps one command's rows; percentages stay of the whole.  Paused,
  * samples are not added. */
-static void t_live_zoom_pause(void **state)
+static void test_live_zoom_pause(void **state)
 {
 	(void)state;
 	struct live *lv = hot_and_cold(2);
@@ -1398,39 +1361,38 @@ static void t_live_zoom_pause(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	free(buf);
-	buf = NULL;
+	lb_free(&lg);
 	return 0;
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(t_samples_round_trip),
-		cmocka_unit_test(t_stack_flags_each_position),
-		cmocka_unit_test(t_hist_one_stack_contexts),
-		cmocka_unit_test(t_report_memory_per_sample),
-		cmocka_unit_test(t_leaf_only),
-		cmocka_unit_test(t_group_walk),   /* after: its big log stays in the heap */
-		cmocka_unit_test(t_fork_inherits_name_out_of_order),
-		cmocka_unit_test(t_fork_then_exec),
-		cmocka_unit_test(t_no_thread),
-		cmocka_unit_test(t_system_mode_one_event),
-		cmocka_unit_test(t_mapping_by_time),
-		cmocka_unit_test(t_exec_name_from_comm),
-		cmocka_unit_test(t_ties_by_key),
-		cmocka_unit_test(t_graph_ties_by_name),
-		cmocka_unit_test(t_input_order),
-		cmocka_unit_test(t_sums),
-		cmocka_unit_test(t_sums_other_threads),
-		cmocka_unit_test(t_sums_late_sample),
-		cmocka_unit_test(t_sums_time0),
-		cmocka_unit_test(t_sums_wrap),
-		cmocka_unit_test(t_sums_markers),
-		cmocka_unit_test(t_sums_switch),
-		cmocka_unit_test(t_live_rows),
-		cmocka_unit_test(t_live_decay),
-		cmocka_unit_test(t_live_zoom_pause),
+		cmocka_unit_test(test_samples_round_trip),
+		cmocka_unit_test(test_stack_flags_each_position),
+		cmocka_unit_test(test_hist_one_stack_contexts),
+		cmocka_unit_test(test_report_memory_per_sample),
+		cmocka_unit_test(test_leaf_only),
+		cmocka_unit_test(test_group_walk),   /* after: its big log stays in the heap */
+		cmocka_unit_test(test_fork_inherits_name_out_of_order),
+		cmocka_unit_test(test_fork_then_exec),
+		cmocka_unit_test(test_no_thread),
+		cmocka_unit_test(test_system_mode_one_event),
+		cmocka_unit_test(test_mapping_by_time),
+		cmocka_unit_test(test_exec_name_from_comm),
+		cmocka_unit_test(test_ties_by_key),
+		cmocka_unit_test(test_graph_ties_by_name),
+		cmocka_unit_test(test_input_order),
+		cmocka_unit_test(test_sums),
+		cmocka_unit_test(test_sums_other_threads),
+		cmocka_unit_test(test_sums_late_sample),
+		cmocka_unit_test(test_sums_time0),
+		cmocka_unit_test(test_sums_wrap),
+		cmocka_unit_test(test_sums_markers),
+		cmocka_unit_test(test_sums_switch),
+		cmocka_unit_test(test_live_rows),
+		cmocka_unit_test(test_live_decay),
+		cmocka_unit_test(test_live_zoom_pause),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown);
 }

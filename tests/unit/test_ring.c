@@ -13,31 +13,27 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "lib/logbuild.h"
 #include "ring/ring.h"
 
 #define DSIZE 256
 
 struct fake {
-	struct perf_event_mmap_page *page;
-	unsigned char *data;
+	struct lb_ring r;
 	unsigned char scratch[PMC_RING_SCRATCH_SIZE];
 };
 
 static struct fake *fake_new(uint64_t start)
 {
 	struct fake *f = calloc(1, sizeof(*f));
-	f->page = aligned_alloc(4096, 2 * 4096);
-	memset(f->page, 0, 4096 + DSIZE);
-	f->page->data_offset = 4096;
-	f->page->data_size = DSIZE;
-	f->page->data_head = f->page->data_tail = start;
-	f->data = (unsigned char *)f->page + 4096;
+	assert_non_null(f);
+	lb_ring_init(&f->r, DSIZE, start);
 	return f;
 }
 
 static void fake_free(struct fake *f)
 {
-	free(f->page);
+	free(f->r.page);
 	free(f);
 }
 
@@ -46,13 +42,10 @@ static void produce(struct fake *f, uint32_t type, uint16_t size, unsigned char 
 {
 	unsigned char rec[512];
 	struct perf_event_header h = { type, 0, size };
-	uint64_t head = f->page->data_head;
 
 	memset(rec, seq, size);
 	memcpy(rec, &h, sizeof(h));
-	for (uint16_t i = 0; i < size; i++)
-		f->data[(head + i) & (DSIZE - 1)] = rec[i];
-	__atomic_store_n(&f->page->data_head, head + size, __ATOMIC_RELEASE);
+	lb_ring_produce(&f->r, rec, size);
 }
 
 static void check_rec(const struct perf_event_header *h, uint32_t type, uint16_t size,
@@ -71,7 +64,7 @@ static void test_in_order(void **state)
 	struct pmc_ring_reader r;
 	const struct perf_event_header *h;
 
-	assert_int_equal(pmc__ring_init(&r, f->page, 4096, 0), 0);
+	assert_int_equal(pmc__ring_init(&r, f->r.page, 4096, 0), 0);
 	assert_int_equal(pmc__ring_begin(&r), 0);
 	assert_int_equal(pmc__ring_next(&r, &h, f->scratch), 0);
 	produce(f, 9, 32, 0xA1);
@@ -80,14 +73,14 @@ static void test_in_order(void **state)
 	assert_int_equal(pmc__ring_next(&r, &h, f->scratch), 1);
 	check_rec(h, 9, 32, 0xA1);
 	/* tail not yet published while the caller holds the record */
-	assert_int_equal(f->page->data_tail, 0);
+	assert_int_equal(f->r.page->data_tail, 0);
 	assert_int_equal(pmc__ring_next(&r, &h, f->scratch), 1);
 	check_rec(h, 3, 48, 0xA2);
-	assert_int_equal(f->page->data_tail, 32);
+	assert_int_equal(f->r.page->data_tail, 32);
 	assert_int_equal(pmc__ring_next(&r, &h, f->scratch), 0);
-	assert_int_equal(f->page->data_tail, 80);
+	assert_int_equal(f->r.page->data_tail, 80);
 	pmc__ring_end(&r);
-	assert_int_equal(f->page->data_tail, 80);
+	assert_int_equal(f->r.page->data_tail, 80);
 	fake_free(f);
 }
 
@@ -98,7 +91,7 @@ static void test_wraparound(void **state)
 	struct pmc_ring_reader r;
 	const struct perf_event_header *h;
 
-	assert_int_equal(pmc__ring_init(&r, f->page, 4096, 0), 0);
+	assert_int_equal(pmc__ring_init(&r, f->r.page, 4096, 0), 0);
 	produce(f, 9, 64, 0xB1);
 	produce(f, 9, 184, 0xB2);
 	assert_int_equal(pmc__ring_begin(&r), 248);
@@ -109,7 +102,7 @@ static void test_wraparound(void **state)
 	assert_ptr_not_equal(h, f->scratch);    /* contiguous: in place */
 	check_rec(h, 9, 184, 0xB2);
 	pmc__ring_end(&r);
-	assert_int_equal(f->page->data_tail, DSIZE - 40 + 1024ull * DSIZE + 248);
+	assert_int_equal(f->r.page->data_tail, DSIZE - 40 + 1024ull * DSIZE + 248);
 	fake_free(f);
 }
 
@@ -120,7 +113,7 @@ static void test_header_wraps(void **state)
 	struct pmc_ring_reader r;
 	const struct perf_event_header *h;
 
-	assert_int_equal(pmc__ring_init(&r, f->page, 4096, 0), 0);
+	assert_int_equal(pmc__ring_init(&r, f->r.page, 4096, 0), 0);
 	produce(f, 7, 24, 0xC1);
 	assert_int_equal(pmc__ring_begin(&r), 24);
 	assert_int_equal(pmc__ring_next(&r, &h, f->scratch), 1);
@@ -135,38 +128,38 @@ static void test_corrupt_size(void **state)
 	struct pmc_ring_reader r;
 	const struct perf_event_header *h;
 
-	assert_int_equal(pmc__ring_init(&r, f->page, 4096, 0), 0);
+	assert_int_equal(pmc__ring_init(&r, f->r.page, 4096, 0), 0);
 	produce(f, 9, 32, 0xD1);
 	produce(f, 9, 32, 0xD2);
 	/* the second record's size becomes 0 */
-	((struct perf_event_header *)(f->data + 32))->size = 0;
+	((struct perf_event_header *)(f->r.data + 32))->size = 0;
 	assert_int_equal(pmc__ring_begin(&r), 64);
 	assert_int_equal(pmc__ring_next(&r, &h, f->scratch), 1);
 	check_rec(h, 9, 32, 0xD1);
 	assert_int_equal(pmc__ring_next(&r, &h, f->scratch), -EBADMSG);
 	assert_int_equal(pmc__ring_next(&r, &h, f->scratch), -EBADMSG); /* no progress, no loop */
 	pmc__ring_skip(&r);
-	assert_int_equal(f->page->data_tail, 64);
+	assert_int_equal(f->r.page->data_tail, 64);
 
 	/* larger than what was produced */
 	produce(f, 9, 32, 0xD3);
-	((struct perf_event_header *)(f->data + 64))->size = 4096;
+	((struct perf_event_header *)(f->r.data + 64))->size = 4096;
 	assert_int_equal(pmc__ring_begin(&r), 32);
 	assert_int_equal(pmc__ring_next(&r, &h, f->scratch), -EBADMSG);
 	pmc__ring_skip(&r);
 
 	/* not a multiple of 8 */
 	produce(f, 9, 32, 0xD4);
-	((struct perf_event_header *)(f->data + 96))->size = 12;
+	((struct perf_event_header *)(f->r.data + 96))->size = 12;
 	pmc__ring_begin(&r);
 	assert_int_equal(pmc__ring_next(&r, &h, f->scratch), -EBADMSG);
 	pmc__ring_skip(&r);
 
 	/* a head more than the ring size ahead of the tail */
-	f->page->data_head = f->page->data_tail + 2 * DSIZE;
+	f->r.page->data_head = f->r.page->data_tail + 2 * DSIZE;
 	assert_int_equal(pmc__ring_begin(&r), -EBADMSG);
 	pmc__ring_skip(&r);
-	assert_int_equal(f->page->data_tail, f->page->data_head);
+	assert_int_equal(f->r.page->data_tail, f->r.page->data_head);
 	fake_free(f);
 }
 
@@ -175,11 +168,11 @@ static void test_init(void **state)
 	struct fake *f = fake_new(0);
 	struct pmc_ring_reader r;
 
-	f->page->data_size = 0;                 /* old kernel: use the fallback */
-	assert_int_equal(pmc__ring_init(&r, f->page, 4096, DSIZE), 0);
-	assert_ptr_equal(r.data, f->data);
+	f->r.page->data_size = 0;                 /* old kernel: use the fallback */
+	assert_int_equal(pmc__ring_init(&r, f->r.page, 4096, DSIZE), 0);
+	assert_ptr_equal(r.data, f->r.data);
 	assert_int_equal(r.size, DSIZE);
-	assert_int_equal(pmc__ring_init(&r, f->page, 4096, 300), -EINVAL);  /* not 2^n */
+	assert_int_equal(pmc__ring_init(&r, f->r.page, 4096, 300), -EINVAL);  /* not 2^n */
 	assert_int_equal(pmc__ring_init(&r, NULL, 4096, DSIZE), -EINVAL);
 	fake_free(f);
 }

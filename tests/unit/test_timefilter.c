@@ -43,7 +43,7 @@ static int setup(void **state)
 	return 0;
 }
 
-static void t_percent_slices(void **state)
+static void test_percent_slices(void **state)
 {
 	(void)state;
 	/* 10%/2: the second tenth, [1001 s, 1002 s - 1 ns] (perf's slices end
@@ -63,7 +63,7 @@ static void t_percent_slices(void **state)
 	assert_false(in("50%", 1005 * S));
 }
 
-static void t_percent_ranges(void **state)
+static void test_percent_ranges(void **state)
 {
 	(void)state;
 	assert_true(in("0%-10%", 1000 * S));
@@ -75,7 +75,7 @@ static void t_percent_ranges(void **state)
 	assert_false(in("12.5%-25%", 1001 * S + S / 4 - 1));
 }
 
-static void t_seconds(void **state)
+static void test_seconds(void **state)
 {
 	(void)state;
 	/* perf's timestamps (as perf script prints them), nanosecond exact */
@@ -120,7 +120,7 @@ static void t_seconds(void **state)
 	assert_int_equal(flt.time.n, 0);
 }
 
-static void t_bad(void **state)
+static void test_bad(void **state)
 {
 	static const char *const bad[] = {
 		"10%/0", "nan", "5,3", "%", "", " ", "x", "1,2,3", "1,5 3,8", "1, 3,4", "0%-200%",
@@ -144,10 +144,10 @@ static void t_bad(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(t_percent_slices, setup),
-		cmocka_unit_test_setup(t_percent_ranges, setup),
-		cmocka_unit_test_setup(t_seconds, setup),
-		cmocka_unit_test_setup(t_bad, setup),
+		cmocka_unit_test_setup(test_percent_slices, setup),
+		cmocka_unit_test_setup(test_percent_ranges, setup),
+		cmocka_unit_test_setup(test_seconds, setup),
+		cmocka_unit_test_setup(test_bad, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -113,25 +113,25 @@ static void run_jobs(int t, uint64_t n, int drain_every)
 	assert_true(r.max_pending <= (uint64_t)(2 * t + 1) * (4096 / sizeof(struct job) + 1));
 }
 
-static void t_one_worker_in_order(void **state)
+static void test_one_worker_in_order(void **state)
 {
 	(void)state;
 	run_jobs(1, 20000, 0);
 }
 
-static void t_four_workers_in_order(void **state)
+static void test_four_workers_in_order(void **state)
 {
 	(void)state;
 	run_jobs(4, 200000, 0);
 }
 
-static void t_drained_now_and_then(void **state)
+static void test_drained_now_and_then(void **state)
 {
 	(void)state;
 	run_jobs(3, 50000, 777);
 }
 
-static void t_big_job(void **state)
+static void test_big_job(void **state)
 {
 	/* a job larger than a batch gets a batch of its own */
 	struct run r;
@@ -150,7 +150,7 @@ static void t_big_job(void **state)
 	assert_int_equal(r.bad_order + r.bad_result + r.bad_pad, 0);
 }
 
-static void t_cpus(void **state)
+static void test_cpus(void **state)
 {
 	(void)state;
 	assert_true(workpool__cpus() >= 1);
@@ -160,11 +160,11 @@ static void t_cpus(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(t_one_worker_in_order),
-		cmocka_unit_test(t_four_workers_in_order),
-		cmocka_unit_test(t_drained_now_and_then),
-		cmocka_unit_test(t_big_job),
-		cmocka_unit_test(t_cpus),
+		cmocka_unit_test(test_one_worker_in_order),
+		cmocka_unit_test(test_four_workers_in_order),
+		cmocka_unit_test(test_drained_now_and_then),
+		cmocka_unit_test(test_big_job),
+		cmocka_unit_test(test_cpus),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
