@@ -13,7 +13,7 @@
 #include <zlib.h>
 
 #include "common/error.h"
-#include "report/report.h"
+#include "export/export.h"
 #include "pprof/profile.pb-c.h"
 
 typedef Perftools__Profiles__Profile PProfile;
@@ -392,3 +392,9 @@ out:
 	free(st.ix);
 	return rc;
 }
+
+const struct export_format export__format_pprof = {
+	.name = "pprof", .needs_chains = EXPORT_CHAINS, .needs_time_order = 1,
+	.binary = 1,
+	.fn = export__pprof,
+};
