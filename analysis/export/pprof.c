@@ -13,6 +13,8 @@
 #include <zlib.h>
 
 #include "common/error.h"
+#include "common/grow.h"
+#include "common/hmap.h"
 #include "export/export.h"
 #include "pprof/profile.pb-c.h"
 
@@ -24,74 +26,50 @@ typedef Perftools__Profiles__Function PFunction;
 typedef Perftools__Profiles__Mapping PMapping;
 typedef Perftools__Profiles__ValueType PValueType;
 
+/* The profile's string table: each distinct string once, in the order
+ * first asked for (the table's order, so the output's), found by content. */
 struct strtab {
 	char **s;
 	size_t n, cap;
-	const char **key;       /* interned pointers for dedupe (pointer compare) */
-	int64_t *ix;
-	size_t hcap;
+	struct hidx ix;         /* over s, by hmap_str */
 	int nomem;              /* a table could not grow: the export fails */
 };
+
+/* hidx's compare: is string i of the strtab tab key? */
+static int str_eq(const void *tab, uint32_t i, const void *key)
+{
+	return strcmp(((const struct strtab *)tab)->s[i], key) == 0;
+}
 
 /* s's index in the string table; 0 ("") out of memory, with t->nomem set. */
 static int64_t str_ix(struct strtab *t, const char *s)
 {
+	int added;
 	if (!s)
 		s = "";
 	if (t->nomem)
 		return 0;
-	if ((t->n + 1) * 2 > t->hcap) {
-		size_t nc = t->hcap ? t->hcap * 2 : 1024;
-		const char **nk = calloc(nc, sizeof(*nk));
-		int64_t *ni = calloc(nc, sizeof(*ni));
-		if (!nk || !ni) {
-			free(nk);
-			free(ni);
-			t->nomem = 1;
-			return 0;
-		}
-		for (size_t i = 0; i < t->hcap; i++) {
-			if (!t->key[i])
-				continue;
-			size_t j = ((uintptr_t)t->key[i] >> 3) * 0x9E3779B97F4A7C15ull & (nc - 1);
-			while (nk[j])
-				j = (j + 1) & (nc - 1);
-			nk[j] = t->key[i];
-			ni[j] = t->ix[i];
-		}
-		free(t->key);
-		free(t->ix);
-		t->key = nk;
-		t->ix = ni;
-		t->hcap = nc;
+	struct hidx_slot *sl = hidx_get(&t->ix, hmap_str(s), 1024, str_eq, t, s, (uint32_t)t->n,
+	    &added);
+	if (!sl) {
+		t->nomem = 1;
+		return 0;
 	}
-	size_t j = ((uintptr_t)s >> 3) * 0x9E3779B97F4A7C15ull & (t->hcap - 1);
-	while (t->key[j]) {
-		if (t->key[j] == s || strcmp(t->key[j], s) == 0)
-			return t->ix[j];
-		j = (j + 1) & (t->hcap - 1);
-	}
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		char **ns = realloc(t->s, cap * sizeof(*t->s));
-		if (!ns) {
-			t->nomem = 1;
-			return 0;
-		}
-		t->s = ns;
-		t->cap = cap;
+	if (!added)
+		return (int64_t)sl->v - 1;
+	if (GROW(t->s, t->n, t->cap) < 0) {
+		hidx_unadd(&t->ix, sl);
+		t->nomem = 1;
+		return 0;
 	}
 	t->s[t->n] = (char *)s;
-	t->key[j] = s;
-	t->ix[j] = (int64_t)t->n;
 	return (int64_t)t->n++;
 }
 
 static void strtab_free(struct strtab *t)
 {
 	free(t->s);
-	free(t->key);
-	free(t->ix);
+	hidx_free(&t->ix);
 }
 
 struct agg {                 /* samples merged by stack */

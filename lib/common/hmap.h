@@ -58,6 +58,16 @@ static inline uint64_t hmap_chain_end(uint64_t h, int32_t pid, uint32_t n)
 	return hmap_mix(h, (uint64_t)(uint32_t)pid << 32 | n);
 }
 
+/* The hash of a string's content (FNV-1a of its bytes, mixed): for an
+ * index keyed by strings compared with strcmp. */
+static inline uint64_t hmap_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return hmap_mix(h, 0);
+}
+
 /* The entry of (a, b): *found says whether it was there; a new one is
  * marked used with v to be set by the caller.  NULL out of memory (the
  * caller records it: profile.c's nomem, samples.c's -ENOMEM). */

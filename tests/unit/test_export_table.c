@@ -18,8 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zlib.h>
+
 #include "pmc.h"
 #include "export/export.h"
+#include "pprof/profile.pb-c.h"
 #include "profile/profile.h"
 #include "report/report.h"
 
@@ -134,6 +137,63 @@ static void test_export_table_write(void **state)
 	}
 }
 
+/* pprof's string table holds each string once, found by content: log-v1's
+ * unresolved binary's path and its unresolved function's name are both
+ * "[unknown]", kept apart (one string at two addresses) when the table
+ * hashed the pointer. */
+static void test_export_table_pprof_strings(void **state)
+{
+	char path[PATH_MAX];
+	struct report_opts o;
+	struct prof_load_opts lo;
+	struct profile *p;
+	char *out = NULL;
+	size_t len = 0;
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tests/data/log-v1.log",
+	    getenv("PMC_ROOT") ? getenv("PMC_ROOT") : ".");
+	memset(&o, 0, sizeof(o));
+	memset(&lo, 0, sizeof(lo));
+	profile__filter_init(&o.flt);
+	o.callgraph = -1;
+	o.inline_frames = 1;
+	export__load_opts(&export__format_pprof, &o, &lo);
+	assert_int_equal(profile__load(&p, path, &lo), 0);
+	FILE *f = open_memstream(&out, &len);
+	assert_non_null(f);
+	assert_int_equal(export__pprof(f, p, &o), 0);
+	fclose(f);
+	profile__free(p);
+
+	size_t cap = 1 << 22;
+	unsigned char *raw = malloc(cap);
+	z_stream z;
+	memset(&z, 0, sizeof(z));
+	assert_non_null(raw);
+	assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
+	z.next_in = (unsigned char *)out;
+	z.avail_in = (uInt)len;
+	z.next_out = raw;
+	z.avail_out = (uInt)cap;
+	assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
+	Perftools__Profiles__Profile *prof =
+	    perftools__profiles__profile__unpack(NULL, z.total_out, raw);
+	inflateEnd(&z);
+	assert_non_null(prof);
+	int unknown = 0;
+	assert_true(prof->n_string_table > 1);
+	assert_string_equal(prof->string_table[0], "");
+	for (size_t i = 0; i < prof->n_string_table; i++) {
+		unknown += !strcmp(prof->string_table[i], "[unknown]");
+		for (size_t j = 0; j < i; j++)
+			assert_string_not_equal(prof->string_table[i], prof->string_table[j]);
+	}
+	assert_int_equal(unknown, 1);
+	perftools__profiles__profile__free_unpacked(prof, NULL);
+	free(raw);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -141,6 +201,7 @@ int main(void)
 		cmocka_unit_test(test_export_table_names),
 		cmocka_unit_test(test_export_table_load_opts),
 		cmocka_unit_test(test_export_table_write),
+		cmocka_unit_test(test_export_table_pprof_strings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
