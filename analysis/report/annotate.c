@@ -61,7 +61,9 @@ struct acc {
 	uint32_t func;
 	const char *name;
 	struct sym_dso *dso;
-	uint64_t *addr, *cnt;
+	struct pc_count {             /* the function's sampled pcs */
+		uint64_t addr, cnt;
+	} *pc;
 	size_t n, cap;
 	uint64_t total, self;
 	int nomem;                   /* an allocation failed: annotate__print says ENOMEM */
@@ -80,24 +82,15 @@ static void count(void *arg, const struct prof_sample *s, uint64_t w, uint64_t c
 		return;
 	a->self += cnt;
 	for (size_t i = 0; i < a->n; i++)
-		if (a->addr[i] == l->addr) {
-			a->cnt[i] += cnt;
+		if (a->pc[i].addr == l->addr) {
+			a->pc[i].cnt += cnt;
 			return;
 		}
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 64;
-		uint64_t *addr = realloc(a->addr, cap * 8), *cnts;
-		if (addr)
-			a->addr = addr;
-		if (!addr || !(cnts = realloc(a->cnt, cap * 8))) {
-			a->nomem = 1;
-			return;
-		}
-		a->cnt = cnts;
-		a->cap = cap;
+	if (GROW(a->pc, a->n, a->cap) < 0) {
+		a->nomem = 1;
+		return;
 	}
-	a->addr[a->n] = l->addr;
-	a->cnt[a->n++] = cnt;
+	a->pc[a->n++] = (struct pc_count){ l->addr, cnt };
 }
 
 /* Samples per sampled function (arg: an array by function). */
@@ -112,8 +105,8 @@ static uint64_t in_range(const struct acc *a, uint64_t lo, uint64_t hi)
 {
 	uint64_t c = 0;
 	for (size_t i = 0; i < a->n; i++)
-		if (a->addr[i] >= lo && a->addr[i] < hi)
-			c += a->cnt[i];
+		if (a->pc[i].addr >= lo && a->pc[i].addr < hi)
+			c += a->pc[i].cnt;
 	return c;
 }
 
@@ -348,7 +341,8 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o)
 		    why ? printable__str(why, path, sizeof(path)) : "the binary's code is not available");
 		for (size_t i = 0; i < a.n; i++)
 			fprintf(f, "%7.2f%%  %8" PRIu64 "  0x%" PRIx64 "\n",
-			    100.0 * (double)a.cnt[i] / (double)(a.self ? a.self : 1), a.cnt[i], a.addr[i]);
+			    100.0 * (double)a.pc[i].cnt / (double)(a.self ? a.self : 1), a.pc[i].cnt,
+			    a.pc[i].addr);
 	} else if ((rc = print_insns(f, &a, fn, code, start, size, machine, o, &ls)) != 0) {
 		goto out;
 	}
@@ -361,7 +355,6 @@ int annotate__print(FILE *f, struct profile *p, const struct annotate_opts *o)
 	rc = ferror(f) ? -1 : 0;   /* as report's: the caller says why (errno) */
 out:
 	free(ls.v);
-	free(a.addr);
-	free(a.cnt);
+	free(a.pc);
 	return rc;
 }
