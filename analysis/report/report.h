@@ -40,6 +40,12 @@ struct report_opts {
 	int flame_by;                 /* HTML flame graph's first level: 0 none, or
 	                               * TREE_ROOT_COMM, _PID, _TID (--flame-by) */
 	const char *input_name;
+	/* A warning of the caller's for the text report's "Warnings" list,
+	 * asked for when the list is printed (after the symbols the report
+	 * reads are resolved), or NULL: pmc report's is the kernel-symbol
+	 * cache's refusal of its directory (symbols/kcache.h), which report
+	 * does not read itself.  May be NULL; returns NULL for none. */
+	const char *(*warning)(void);
 };
 
 /* Does report__text or report__json with these options read more of a

@@ -194,6 +194,52 @@ static void test_export_table_pprof_strings(void **state)
 	free(out);
 }
 
+static const char *a_warning(void)
+{
+	return "cache directory /x/pmc is writable by other users (needs mode 0700): not used";
+}
+
+/* The text report's Warnings list takes the caller's warning (pmc report's:
+ * the kernel-symbol cache's refusal), asked for when it is printed; none
+ * without one. */
+static void test_export_table_report_warning(void **state)
+{
+	char path[PATH_MAX];
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tests/data/log-v2.log",
+	    getenv("PMC_ROOT") ? getenv("PMC_ROOT") : ".");
+	for (int with = 0; with < 2; with++) {
+		struct report_opts o;
+		struct prof_load_opts lo;
+		struct profile *p;
+		char *out = NULL;
+		size_t len = 0;
+		memset(&o, 0, sizeof(o));
+		memset(&lo, 0, sizeof(lo));
+		profile__filter_init(&o.flt);
+		o.callgraph = -1;
+		assert_int_equal(report__parse_sort(&o, "comm,dso,sym"), 0);
+		o.warning = with ? a_warning : NULL;
+		export__load_opts(&export__format_text, &o, &lo);
+		assert_int_equal(profile__load(&p, path, &lo), 0);
+		FILE *f = open_memstream(&out, &len);
+		assert_non_null(f);
+		assert_int_equal(export__format_text.fn(f, p, &o), 0);
+		fclose(f);
+		const char *w = strstr(out, "#   cache directory /x/pmc is writable by other users "
+		    "(needs mode 0700): not used\n");
+		if (with) {
+			assert_non_null(w);
+			assert_non_null(strstr(out, "# Warnings:\n"));
+			assert_true(strstr(out, "# Warnings:\n") < w);
+		} else {
+			assert_null(w);
+		}
+		free(out);
+		profile__free(p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -202,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_export_table_load_opts),
 		cmocka_unit_test(test_export_table_write),
 		cmocka_unit_test(test_export_table_pprof_strings),
+		cmocka_unit_test(test_export_table_report_warning),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

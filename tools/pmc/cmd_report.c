@@ -19,6 +19,7 @@
 #include "export/export.h"
 #include "profile/offcpu.h"
 #include "report/report.h"
+#include "symbols/kcache.h"
 #include "report_tui.h"
 
 static void usage(FILE *f)
@@ -280,6 +281,7 @@ int cmd_report(int argc, char **argv)
 	FILE *f = cli_open_output(&of, out, force);
 	o.color = cli_parse_color(color, fmt->terminal && f == stdout && cli_use_color(stdout));
 	o.input_name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	o.warning = kcache__refused;   /* the kernel-symbol cache's directory refused */
 
 	int tty = isatty(2);
 	if (tty)
