@@ -7,7 +7,8 @@
  *    in the caller's array in the order they were added, so that nothing
  *    printed depends on the table.  Every keyed table of lib/ and analysis/
  *    (report's and top's entries, diff's rows, the call tree's children,
- *    callgrind's costs, the build-id paths...) is one of these.
+ *    callgrind's costs, pprof's string table (by content: hmap_str), the
+ *    build-id paths...) is one of these.
  *  - struct hmap, (u64, u64) -> u32 with the key in the slot: profile.c's
  *    interning tables (processes, threads, locations, functions; its stacks
  *    are probed on hmap_chain_* hashes) and samples.c's sample contexts.
