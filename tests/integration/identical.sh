@@ -34,6 +34,7 @@ else
   skip "a perf.data and its conversion" "perf is missing or failed (scripts/deps.sh: OPTIONAL)"
 fi
 bash "$PMC_ROOT/scripts/identical.sh" --compare "$PMC_OLD" "$PMC" "${files[@]}" >"$TMP/cmp" 2>&1
-check "every output as PMC_OLD's: $(tail -1 "$TMP/cmp")" test $? -eq 0
+rc=$?   # before the check's words, whose $(tail) would reset $?
+check "every output as PMC_OLD's: $(tail -1 "$TMP/cmp")" test $rc -eq 0
 grep '^differs' "$TMP/cmp" | head -20
 done_testing
