@@ -147,6 +147,22 @@ static void wbytes(struct pw *w, const void *p, size_t n)
 	}
 }
 
+/* A record's header (struct perf_event_header) at h: type, misc 0, size. */
+static void st_hdr(unsigned char *h, uint32_t type, uint16_t size)
+{
+	st32(h, type);
+	st16(h + 4, 0);
+	st16(h + 6, size);
+}
+
+/* perf's FINISHED_ROUND: the records before it may be put in time order. */
+static void put_round(struct pw *w)
+{
+	unsigned char r[8];
+	st_hdr(r, PD_REC_FINISHED_ROUND, 8);
+	wbytes(w, r, 8);
+}
+
 static void w32(struct pw *w, uint32_t v) { unsigned char b[4]; st32(b, v); wbytes(w, b, 4); }
 static void w64(struct pw *w, uint64_t v) { unsigned char b[8]; st64(b, v); wbytes(w, b, 8); }
 
@@ -282,13 +298,8 @@ static void put_rec(struct pw *w, uint32_t type, uint16_t misc, size_t size)
 	st16(w->rec + 4, misc);
 	st16(w->rec + 6, (uint16_t)size);
 	wbytes(w, w->rec, size);
-	if (++w->nrec % ROUND_EVERY == 0) {
-		unsigned char r[8];
-		st32(r, PD_REC_FINISHED_ROUND);
-		st16(r + 4, 0);
-		st16(r + 6, 8);
-		wbytes(w, r, 8);
-	}
+	if (++w->nrec % ROUND_EVERY == 0)
+		put_round(w);
 }
 
 /* sample_id_all: TID, TIME, ID, CPU */
@@ -808,9 +819,7 @@ static void on_tracedata(struct pw *w, const struct pmclog_ev_tracedata *t)
 		static const unsigned char zero[8];
 		uint32_t al = (uint32_t)((w->tdtotal + 7) & ~7ull);
 		unsigned char h[16];
-		st32(h, PD_REC_TRACING_DATA);
-		st16(h + 4, 0);
-		st16(h + 6, 16);
+		st_hdr(h, PD_REC_TRACING_DATA, 16);
 		st32(h + 8, al);
 		st32(h + 12, 0);
 		wbytes(w, h, 16);
@@ -916,8 +925,7 @@ static void feat_write(struct pw *w, int feat)
 			size_t l = strlen(b->path) + 1;
 			size_t al = (l + PD_NAME_ALIGN - 1) & ~(size_t)(PD_NAME_ALIGN - 1);
 			unsigned char h[36];
-			memset(h, 0, sizeof(h));
-			st32(h, 0);
+			memset(h, 0, sizeof(h));   /* type 0: perf's build-id entry */
 			st16(h + 4, (uint16_t)(b->misc | PD_MISC_BUILD_ID_SIZE));
 			st16(h + 6, (uint16_t)(36 + al));
 			st32(h + 8, (uint32_t)b->pid);
@@ -937,9 +945,7 @@ static void emit_feature_record(struct pw *w, int feat)
 	unsigned char h[16];
 	if (sz > 0xFFFF)
 		return;
-	st32(h, PD_REC_HEADER_FEATURE);
-	st16(h + 4, 0);
-	st16(h + 6, (uint16_t)sz);
+	st_hdr(h, PD_REC_HEADER_FEATURE, (uint16_t)sz);
 	st64(h + 8, (uint64_t)feat);
 	wbytes(w, h, 16);
 	feat_write(w, feat);
@@ -950,16 +956,13 @@ static void emit_attr_records(struct pw *w, struct wattr *a)
 	a->emitted = 1;
 	unsigned char h[8];
 	size_t nl = strlen(a->name) + 1, padded = (nl + 7) & ~(size_t)7;
-	st32(h, PD_REC_HEADER_ATTR);
-	st16(h + 4, 0);
-	st16(h + 6, (uint16_t)(8 + ATTR_SIZE + 8));
+	st_hdr(h, PD_REC_HEADER_ATTR, (uint16_t)(8 + ATTR_SIZE + 8));
 	wbytes(w, h, 8);
 	wbytes(w, a->attr, ATTR_SIZE);
 	w64(w, a->kid);
 	if (24 + padded <= 0xFFFF) {
 		static const unsigned char zero[8];
-		st32(h, PD_REC_EVENT_UPDATE);
-		st16(h + 6, (uint16_t)(24 + padded));
+		st_hdr(h, PD_REC_EVENT_UPDATE, (uint16_t)(24 + padded));
 		wbytes(w, h, 8);
 		w64(w, PD_EVENT_UPDATE_NAME);
 		w64(w, a->kid);
@@ -968,7 +971,6 @@ static void emit_attr_records(struct pw *w, struct wattr *a)
 	}
 }
 
-/* in bit order, as perf reads the table; TRACING_DATA only when there is one */
 /*
  * Pipe mode: the attrs not yet out, before the record that needs them.
  * They wait from their PMCALLOCATE to here so that a tracepoint's knows
@@ -990,6 +992,7 @@ static void flush_attrs(struct pw *w)
 	}
 }
 
+/* in bit order, as perf reads the table; TRACING_DATA only when there is one */
 static const int file_feats[] = {
 	PD_FEAT_TRACING_DATA, PD_FEAT_BUILD_ID, PD_FEAT_HOSTNAME, PD_FEAT_OSRELEASE, PD_FEAT_VERSION, PD_FEAT_NRCPUS,
 	PD_FEAT_CPUDESC, PD_FEAT_CMDLINE, PD_FEAT_EVENT_DESC, PD_FEAT_SAMPLE_TIME,
@@ -1156,13 +1159,7 @@ int perfdata__from_pmclog(int in_fd, int out_fd, uint64_t *nsamples, int *trunca
 	if (w->nattrs == 0)
 		add_attr(w, 0, "cpu-clock", 1, 0, 0);   /* perf needs one event */
 	flush_attrs(w);
-	{
-		unsigned char r[8];
-		st32(r, PD_REC_FINISHED_ROUND);
-		st16(r + 4, 0);
-		st16(r + 6, 8);
-		wbytes(w, r, 8);
-	}
+	put_round(w);
 	if (w->pipe) {
 		if (wflush(w) < 0 && !rc)
 			rc = w->err;

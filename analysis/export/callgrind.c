@@ -12,7 +12,7 @@
 #include "common/error.h"
 #include "common/grow.h"
 #include "common/hmap.h"
-#include "report/report.h"
+#include "export/export.h"
 #include "util/printable.h"
 
 struct cost {                 /* (func, line) self, or edge (caller, callee) inclusive */
@@ -181,3 +181,8 @@ out:
 		return pmc__nomem();
 	return ferror(f) ? -1 : 0;
 }
+
+const struct export_format export__format_callgrind = {
+	.name = "callgrind", .needs_chains = EXPORT_CHAINS, .needs_time_order = 1,
+	.fn = export__callgrind,
+};

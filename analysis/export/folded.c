@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "export/export.h"
 
 static void name(FILE *f, const char *s)
 {
@@ -62,3 +62,8 @@ int export__folded(FILE *f, struct profile *p, const struct report_opts *o)
 	free(path);
 	return ferror(f) ? -1 : 0;
 }
+
+const struct export_format export__format_folded = {
+	.name = "folded", .needs_chains = EXPORT_CHAINS, .needs_time_order = 1,
+	.fn = export__folded,
+};

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "util/json.h"
-#include "report/report.h"
+#include "export/export.h"
 
 static void tree_json(FILE *f, struct profile *p, const struct ctree *t, uint32_t i, uint64_t min)
 {
@@ -231,3 +231,8 @@ int export__html(FILE *f, struct profile *p, const struct report_opts *o)
 	fputs(page_tail, f);
 	return ferror(f) ? -1 : 0;
 }
+
+const struct export_format export__format_html = {
+	.name = "html", .needs_chains = EXPORT_CHAINS, .needs_time_order = 1,
+	.fn = export__html,
+};

@@ -13,7 +13,9 @@
 #include <zlib.h>
 
 #include "common/error.h"
-#include "report/report.h"
+#include "common/grow.h"
+#include "common/hmap.h"
+#include "export/export.h"
 #include "pprof/profile.pb-c.h"
 
 typedef Perftools__Profiles__Profile PProfile;
@@ -24,67 +26,50 @@ typedef Perftools__Profiles__Function PFunction;
 typedef Perftools__Profiles__Mapping PMapping;
 typedef Perftools__Profiles__ValueType PValueType;
 
+/* The profile's string table: each distinct string once, in the order
+ * first asked for (the table's order, so the output's), found by content. */
 struct strtab {
 	char **s;
 	size_t n, cap;
-	const char **key;       /* interned pointers for dedupe (pointer compare) */
-	int64_t *ix;
-	size_t hcap;
+	struct hidx ix;         /* over s, by hmap_str */
 	int nomem;              /* a table could not grow: the export fails */
 };
+
+/* hidx's compare: is string i of the strtab tab key? */
+static int str_eq(const void *tab, uint32_t i, const void *key)
+{
+	return strcmp(((const struct strtab *)tab)->s[i], key) == 0;
+}
 
 /* s's index in the string table; 0 ("") out of memory, with t->nomem set. */
 static int64_t str_ix(struct strtab *t, const char *s)
 {
+	int added;
 	if (!s)
 		s = "";
 	if (t->nomem)
 		return 0;
-	if ((t->n + 1) * 2 > t->hcap) {
-		size_t nc = t->hcap ? t->hcap * 2 : 1024;
-		const char **nk = calloc(nc, sizeof(*nk));
-		int64_t *ni = calloc(nc, sizeof(*ni));
-		if (!nk || !ni) {
-			free(nk);
-			free(ni);
-			t->nomem = 1;
-			return 0;
-		}
-		for (size_t i = 0; i < t->hcap; i++) {
-			if (!t->key[i])
-				continue;
-			size_t j = ((uintptr_t)t->key[i] >> 3) * 0x9E3779B97F4A7C15ull & (nc - 1);
-			while (nk[j])
-				j = (j + 1) & (nc - 1);
-			nk[j] = t->key[i];
-			ni[j] = t->ix[i];
-		}
-		free(t->key);
-		free(t->ix);
-		t->key = nk;
-		t->ix = ni;
-		t->hcap = nc;
+	struct hidx_slot *sl = hidx_get(&t->ix, hmap_str(s), 1024, str_eq, t, s, (uint32_t)t->n,
+	    &added);
+	if (!sl) {
+		t->nomem = 1;
+		return 0;
 	}
-	size_t j = ((uintptr_t)s >> 3) * 0x9E3779B97F4A7C15ull & (t->hcap - 1);
-	while (t->key[j]) {
-		if (t->key[j] == s || strcmp(t->key[j], s) == 0)
-			return t->ix[j];
-		j = (j + 1) & (t->hcap - 1);
-	}
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		char **ns = realloc(t->s, cap * sizeof(*t->s));
-		if (!ns) {
-			t->nomem = 1;
-			return 0;
-		}
-		t->s = ns;
-		t->cap = cap;
+	if (!added)
+		return (int64_t)sl->v - 1;
+	if (GROW(t->s, t->n, t->cap) < 0) {
+		hidx_unadd(&t->ix, sl);
+		t->nomem = 1;
+		return 0;
 	}
 	t->s[t->n] = (char *)s;
-	t->key[j] = s;
-	t->ix[j] = (int64_t)t->n;
 	return (int64_t)t->n++;
+}
+
+static void strtab_free(struct strtab *t)
+{
+	free(t->s);
+	hidx_free(&t->ix);
 }
 
 struct agg {                 /* samples merged by stack */
@@ -130,100 +115,77 @@ static int gzwrite_all(FILE *f, const uint8_t *buf, size_t len)
 	return rc == Z_STREAM_END ? 0 : -1;
 }
 
-int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
+/* One export's state: every allocation, so that one exit frees them
+ * whichever failed. */
+struct pp {
+	struct profile *p;
+	const struct report_opts *o;
+	struct strtab st;
+	struct agg a;
+	PProfile prof;
+	int evs[256], nev;
+	PValueType *vt, **vtp;
+	PMapping *mp, **mpp;
+	uint64_t *mapid, **locbufs;
+	PLocation *lc, **lcp;
+	PFunction *fn, **fnp;
+	PLine *ln, **lnp;
+	PSample *sm, **smp;
+	size_t nsm;
+};
+
+/* Sample types: per event, samples/count and NAME/events (cpu-clock: ns);
+ * the period.  0, or -1 out of memory. */
+static int pp_types(struct pp *x)
 {
-	int evs[256], nev = report__events(p, evs, 256), rc = -1;
-	/* no samples at all (an idle target): the sampled events still give
-	 * the sample types, so that the profile says what it is of, as Go's
-	 * empty CPU profile does (fleet profilers take it as a valid one) */
-	if (nev == 0)
-		for (size_t i = 0; i < p->nev && nev < 256; i++)
-			if (PMC_IS_SAMPLING_MODE((enum pmc_mode)p->ev[i].mode))
-				evs[nev++] = (int)i;
-	struct strtab st = { 0 };
-	struct agg a = { 0 };
-	PProfile prof = PERFTOOLS__PROFILES__PROFILE__INIT;
-	/* every allocation, so that one exit frees them whichever failed */
-	PValueType *vt = NULL, **vtp = NULL;
-	PMapping *mp = NULL, **mpp = NULL;
-	uint64_t *lo = NULL, *hi = NULL, *mapid = NULL, **locbufs = NULL;
-	uint8_t *seen = NULL, *packed = NULL;
-	PLocation *lc = NULL, **lcp = NULL;
-	PFunction *fn = NULL, **fnp = NULL;
-	PLine *ln = NULL, **lnp = NULL;
-	PSample *sm = NULL, **smp = NULL;
-	size_t nsm = 0;
-
-	profile__resolve(p);
-	size_t nstack = profile__nstacks(p);   /* ids 0 .. nstack - 1 */
-	a.p = p;
-	a.nval = 2 * nev;
-	a.evpos = malloc((p->nev ? p->nev : 1) * sizeof(int));
-	a.val = calloc(nstack ? nstack * (size_t)a.nval : 1, sizeof(int64_t));
-	a.used = calloc(nstack ? nstack : 1, 1);
-	if (!a.evpos || !a.val || !a.used)
-		goto nomem;
-	for (size_t i = 0; i < p->nev; i++)
-		a.evpos[i] = -1;
-	for (int i = 0; i < nev; i++)
-		a.evpos[evs[i]] = i;
-	profile__foreach_group(p, &o->flt, 0, add, &a);
-
-	str_ix(&st, "");
-	/* sample types: per event, samples/count and NAME/events (cpu-clock: ns) */
-	vt = calloc((size_t)a.nval + 1, sizeof(*vt));
-	vtp = calloc((size_t)a.nval + 1, sizeof(*vtp));
-	if (!vt || !vtp)
-		goto nomem;
+	struct profile *p = x->p;
+	int nev = x->nev;
+	x->vt = calloc((size_t)x->a.nval + 1, sizeof(*x->vt));
+	x->vtp = calloc((size_t)x->a.nval + 1, sizeof(*x->vtp));
+	if (!x->vt || !x->vtp)
+		return -1;
+	PValueType *vt = x->vt;
 	for (int i = 0; i < nev; i++) {
-		const char *en = p->ev[evs[i]].name;
+		const char *en = p->ev[x->evs[i]].name;
 		char buf[512];
 		int clock = strncmp(en, "cpu-clock", 9) == 0 || strncmp(en, "task-clock", 10) == 0;
 		perftools__profiles__value_type__init(&vt[2 * i]);
 		perftools__profiles__value_type__init(&vt[2 * i + 1]);
 		snprintf(buf, sizeof(buf), nev > 1 ? "samples:%s" : "samples", en);
-		vt[2 * i].type = str_ix(&st, symtab__intern(p->st, buf));
-		vt[2 * i].unit = str_ix(&st, "count");
-		vt[2 * i + 1].type = str_ix(&st, en);
-		vt[2 * i + 1].unit = str_ix(&st, clock ? "nanoseconds" : "events");
-		vtp[2 * i] = &vt[2 * i];
-		vtp[2 * i + 1] = &vt[2 * i + 1];
+		vt[2 * i].type = str_ix(&x->st, symtab__intern(p->st, buf));
+		vt[2 * i].unit = str_ix(&x->st, "count");
+		vt[2 * i + 1].type = str_ix(&x->st, en);
+		vt[2 * i + 1].unit = str_ix(&x->st, clock ? "nanoseconds" : "events");
+		x->vtp[2 * i] = &vt[2 * i];
+		x->vtp[2 * i + 1] = &vt[2 * i + 1];
 	}
-	prof.n_sample_type = (size_t)a.nval;
-	prof.sample_type = vtp;
+	x->prof.n_sample_type = (size_t)x->a.nval;
+	x->prof.sample_type = x->vtp;
 	if (nev) {
-		prof.period_type = &vt[1];
+		x->prof.period_type = &vt[1];
 		/* a frequency gives no fixed period: the mean one */
-		const struct prof_event *e0 = &p->ev[evs[0]];
-		prof.period = !e0->freq ? (int64_t)e0->rate :
+		const struct prof_event *e0 = &p->ev[x->evs[0]];
+		x->prof.period = !e0->freq ? (int64_t)e0->rate :
 		    e0->samples ? (int64_t)((e0->period + e0->samples / 2) / e0->samples) : 0;
 	}
-	prof.time_nanos = (int64_t)p->hdr.start_realtime;
-	prof.duration_nanos = (int64_t)(p->last_time - p->first_time);
+	x->prof.time_nanos = (int64_t)p->hdr.start_realtime;
+	x->prof.duration_nanos = (int64_t)(p->last_time - p->first_time);
+	return 0;
+}
 
-	/* mappings: one per binary */
-	size_t nd = 0;
-	for (size_t i = 0; i < p->nl; i++)
-		if (sym_dso__id(p->l[i].dso) + 1 > nd)
-			nd = sym_dso__id(p->l[i].dso) + 1;
-	mp = calloc(nd + 1, sizeof(*mp));
-	mpp = calloc(nd + 1, sizeof(*mpp));
-	lo = calloc(nd + 1, 8);
-	hi = calloc(nd + 1, 8);
-	seen = calloc(nd + 1, 1);
-	mapid = calloc(nd + 1, 8);
-	if (!mp || !mpp || !lo || !hi || !seen || !mapid)
-		goto nomem;
-	for (size_t i = 0; i < p->nl; i++) {
-		unsigned d = sym_dso__id(p->l[i].dso);
-		if (!seen[d] || p->l[i].addr < lo[d])
-			lo[d] = p->l[i].addr;
-		if (!seen[d] || p->l[i].addr >= hi[d])
-			hi[d] = p->l[i].addr + 1;
-		seen[d] = 1;
-	}
+/* The mappings of binaries ids 0 .. nd - 1 whose address spans are
+ * lo/hi (seen: any at all): the program first (pprof's "File:"), then
+ * every location's in order.  0, or -1 out of memory. */
+static int pp_mappings_of(struct pp *x, size_t nd, const uint64_t *lo, const uint64_t *hi,
+    const uint8_t *seen)
+{
+	struct profile *p = x->p;
 	size_t nm = 0;
-	/* the first mapping is the program (pprof's "File:") */
+	x->mp = calloc(nd + 1, sizeof(*x->mp));
+	x->mpp = calloc(nd + 1, sizeof(*x->mpp));
+	x->mapid = calloc(nd + 1, 8);
+	if (!x->mp || !x->mpp || !x->mapid)
+		return -1;
 	struct sym_dso *main_dso = profile__main_dso(p);
 	if (main_dso && (sym_dso__id(main_dso) >= nd || !seen[sym_dso__id(main_dso)]))
 		main_dso = NULL;
@@ -232,163 +194,259 @@ int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
 		if (!d)
 			continue;
 		unsigned id = sym_dso__id(d);
-		if (mapid[id])
+		if (x->mapid[id])
 			continue;
-		PMapping *m = &mp[nm];
+		PMapping *m = &x->mp[nm];
 		perftools__profiles__mapping__init(m);
 		m->id = nm + 1;
-		mapid[id] = m->id;
+		x->mapid[id] = m->id;
 		m->memory_start = lo[id];
 		m->memory_limit = hi[id];
-		m->filename = str_ix(&st, sym_dso__path(d));
+		m->filename = str_ix(&x->st, sym_dso__path(d));
 		unsigned bl;
 		const uint8_t *b = sym_dso__buildid(d, &bl);
 		if (bl) {
 			char hex[41];
 			for (unsigned k = 0; k < bl; k++)
 				sprintf(hex + 2 * k, "%02x", b[k]);
-			m->build_id = str_ix(&st, symtab__intern(p->st, hex));
+			m->build_id = str_ix(&x->st, symtab__intern(p->st, hex));
 		}
 		m->has_functions = sym_dso__problem(d) == NULL;
-		m->has_filenames = m->has_line_numbers = m->has_inline_frames = o->inline_frames;
-		mpp[nm++] = m;
+		m->has_filenames = m->has_line_numbers = m->has_inline_frames = x->o->inline_frames;
+		x->mpp[nm++] = m;
 	}
-	prof.n_mapping = nm;
-	prof.mapping = mpp;
+	x->prof.n_mapping = nm;
+	x->prof.mapping = x->mpp;
+	return 0;
+}
 
-	/* locations: one per loc, lines from its (inline) frames */
-	lc = calloc(p->nl + 1, sizeof(*lc));
-	lcp = calloc(p->nl + 1, sizeof(*lcp));
-	if (!lc || !lcp)
-		goto nomem;
+/* Mappings: one per binary, spanning its locations' addresses.  0, or -1
+ * out of memory. */
+static int pp_mappings(struct pp *x)
+{
+	struct profile *p = x->p;
+	size_t nd = 0;
+	int rc = -1;
+	for (size_t i = 0; i < p->nl; i++)
+		if (sym_dso__id(p->l[i].dso) + 1 > nd)
+			nd = sym_dso__id(p->l[i].dso) + 1;
+	uint64_t *lo = calloc(nd + 1, 8), *hi = calloc(nd + 1, 8);
+	uint8_t *seen = calloc(nd + 1, 1);
+	if (lo && hi && seen) {
+		for (size_t i = 0; i < p->nl; i++) {
+			unsigned d = sym_dso__id(p->l[i].dso);
+			if (!seen[d] || p->l[i].addr < lo[d])
+				lo[d] = p->l[i].addr;
+			if (!seen[d] || p->l[i].addr >= hi[d])
+				hi[d] = p->l[i].addr + 1;
+			seen[d] = 1;
+		}
+		rc = pp_mappings_of(x, nd, lo, hi, seen);
+	}
+	free(lo);
+	free(hi);
+	free(seen);
+	return rc;
+}
+
+/* Location i's lines, from its (inline) frames, from line slot *li on; its
+ * functions made as they first appear. */
+static int pp_location(struct pp *x, size_t i, size_t *li)
+{
+	struct profile *p = x->p;
+	PLocation *l = &x->lc[i];
+	const struct prof_frame *fr, one = { p->l[i].func, (uint32_t)i, NULL, 0 };
+	int k;
+	perftools__profiles__location__init(l);
+	l->id = i + 1;
+	l->mapping_id = x->mapid[sym_dso__id(p->l[i].dso)];
+	l->address = p->l[i].addr;
+	if (x->o->inline_frames) {
+		if ((k = profile__loc_frames(p, (uint32_t)i, &fr)) < 0)
+			return -1;
+	} else {
+		fr = &one;
+		k = 1;
+	}
+	l->line = &x->lnp[*li];
+	l->n_line = (size_t)k;
+	for (int j = 0; j < k; j++, ++*li) {
+		PLine *ln = &x->ln[*li];
+		perftools__profiles__line__init(ln);
+		ln->function_id = fr[j].func + 1;
+		ln->line = fr[j].line;
+		x->lnp[*li] = ln;
+		PFunction *F = &x->fn[fr[j].func];
+		if (!F->id) {
+			perftools__profiles__function__init(F);
+			F->id = fr[j].func + 1;
+			F->name = F->system_name = str_ix(&x->st, p->f[fr[j].func].name);
+		}
+		if (!F->filename && fr[j].file)
+			F->filename = str_ix(&x->st, fr[j].file);
+	}
+	x->lcp[i] = l;
+	return 0;
+}
+
+/* Locations: one per loc, lines from its (inline) frames; functions: one
+ * per prof_func (after the inline expansion, which adds the inlined ones).
+ * 0, or -1 out of memory. */
+static int pp_locations(struct pp *x)
+{
+	struct profile *p = x->p;
+	x->lc = calloc(p->nl + 1, sizeof(*x->lc));
+	x->lcp = calloc(p->nl + 1, sizeof(*x->lcp));
+	if (!x->lc || !x->lcp)
+		return -1;
 	size_t nlines = 0;
 	for (size_t i = 0; i < p->nl; i++) {
 		const struct prof_frame *fr;
-		int k = o->inline_frames ? profile__loc_frames(p, (uint32_t)i, &fr) : 1;
+		int k = x->o->inline_frames ? profile__loc_frames(p, (uint32_t)i, &fr) : 1;
 		if (k < 0)
-			goto nomem;
+			return -1;
 		nlines += (size_t)k;
 	}
-	/* functions: one per prof_func (after the inline expansion above, which
-	 * adds the inlined ones) */
-	fn = calloc(p->nf + 1, sizeof(*fn));
-	fnp = calloc(p->nf + 1, sizeof(*fnp));
-	ln = calloc(nlines + 1, sizeof(*ln));
-	lnp = calloc(nlines + 1, sizeof(*lnp));
-	if (!fn || !fnp || !ln || !lnp)
-		goto nomem;
+	x->fn = calloc(p->nf + 1, sizeof(*x->fn));
+	x->fnp = calloc(p->nf + 1, sizeof(*x->fnp));
+	x->ln = calloc(nlines + 1, sizeof(*x->ln));
+	x->lnp = calloc(nlines + 1, sizeof(*x->lnp));
+	if (!x->fn || !x->fnp || !x->ln || !x->lnp)
+		return -1;
 	size_t li = 0;
-	for (size_t i = 0; i < p->nl; i++) {
-		PLocation *l = &lc[i];
-		const struct prof_frame *fr, one = { p->l[i].func, (uint32_t)i, NULL, 0 };
-		int k;
-		perftools__profiles__location__init(l);
-		l->id = i + 1;
-		l->mapping_id = mapid[sym_dso__id(p->l[i].dso)];
-		l->address = p->l[i].addr;
-		if (o->inline_frames) {
-			if ((k = profile__loc_frames(p, (uint32_t)i, &fr)) < 0)
-				goto nomem;
-		} else {
-			fr = &one;
-			k = 1;
-		}
-		l->line = &lnp[li];
-		l->n_line = (size_t)k;
-		for (int j = 0; j < k; j++, li++) {
-			perftools__profiles__line__init(&ln[li]);
-			ln[li].function_id = fr[j].func + 1;
-			ln[li].line = fr[j].line;
-			lnp[li] = &ln[li];
-			PFunction *F = &fn[fr[j].func];
-			if (!F->id) {
-				perftools__profiles__function__init(F);
-				F->id = fr[j].func + 1;
-				F->name = F->system_name = str_ix(&st, p->f[fr[j].func].name);
-			}
-			if (!F->filename && fr[j].file)
-				F->filename = str_ix(&st, fr[j].file);
-		}
-		lcp[i] = l;
-	}
+	for (size_t i = 0; i < p->nl; i++)
+		if (pp_location(x, i, &li) < 0)
+			return -1;
 	size_t nfn = 0;
 	for (size_t i = 0; i < p->nf; i++)
-		if (fn[i].id)
-			fnp[nfn++] = &fn[i];
-	prof.n_location = p->nl;
-	prof.location = lcp;
-	prof.n_function = nfn;
-	prof.function = fnp;
+		if (x->fn[i].id)
+			x->fnp[nfn++] = &x->fn[i];
+	x->prof.n_location = p->nl;
+	x->prof.location = x->lcp;
+	x->prof.n_function = nfn;
+	x->prof.function = x->fnp;
+	return 0;
+}
 
-	/* samples: one per distinct stack */
+/* Samples: one per distinct stack (of nstack) with samples.  0, or -1 out
+ * of memory. */
+static int pp_samples(struct pp *x, size_t nstack)
+{
 	for (size_t i = 0; i < nstack; i++)
-		nsm += a.used[i];
-	sm = calloc(nsm + 1, sizeof(*sm));
-	smp = calloc(nsm + 1, sizeof(*smp));
-	locbufs = calloc(nsm + 1, sizeof(*locbufs));
-	if (!sm || !smp || !locbufs)
-		goto nomem;
+		x->nsm += x->a.used[i];
+	x->sm = calloc(x->nsm + 1, sizeof(*x->sm));
+	x->smp = calloc(x->nsm + 1, sizeof(*x->smp));
+	x->locbufs = calloc(x->nsm + 1, sizeof(*x->locbufs));
+	if (!x->sm || !x->smp || !x->locbufs)
+		return -1;
 	size_t si = 0;
 	for (size_t i = 0; i < nstack; i++) {
-		if (!a.used[i])
+		if (!x->a.used[i])
 			continue;
 		const struct prof_frame *fr;
-		int k = profile__frames(p, (uint32_t)i, 0, &fr);
+		int k = profile__frames(x->p, (uint32_t)i, 0, &fr);
 		if (k < 0)
-			goto nomem;
-		PSample *S = &sm[si];
+			return -1;
+		PSample *S = &x->sm[si];
 		perftools__profiles__sample__init(S);
-		if (!(locbufs[si] = malloc(((size_t)k + 1) * 8)))
-			goto nomem;
+		if (!(x->locbufs[si] = malloc(((size_t)k + 1) * 8)))
+			return -1;
 		for (int j = 0; j < k; j++)
-			locbufs[si][j] = fr[j].loc + 1;
+			x->locbufs[si][j] = fr[j].loc + 1;
 		S->n_location_id = (size_t)k;
-		S->location_id = locbufs[si];
-		S->n_value = (size_t)a.nval;
-		S->value = &a.val[i * (size_t)a.nval];
-		smp[si++] = S;
+		S->location_id = x->locbufs[si];
+		S->n_value = (size_t)x->a.nval;
+		S->value = &x->a.val[i * (size_t)x->a.nval];
+		x->smp[si++] = S;
 	}
-	prof.n_sample = nsm;
-	prof.sample = smp;
-	if (st.nomem)
-		goto nomem;
-	prof.n_string_table = st.n;
-	prof.string_table = st.s;
+	x->prof.n_sample = x->nsm;
+	x->prof.sample = x->smp;
+	return 0;
+}
 
-	size_t len = perftools__profiles__profile__get_packed_size(&prof);
+static void pp_free(struct pp *x)
+{
+	for (size_t i = 0; x->locbufs && i < x->nsm; i++)
+		free(x->locbufs[i]);
+	free(x->locbufs);
+	free(x->sm);
+	free(x->smp);
+	free(x->ln);
+	free(x->lnp);
+	free(x->lc);
+	free(x->lcp);
+	free(x->fn);
+	free(x->fnp);
+	free(x->mp);
+	free(x->mpp);
+	free(x->mapid);
+	free(x->vt);
+	free(x->vtp);
+	free(x->a.evpos);
+	free(x->a.val);
+	free(x->a.used);
+	strtab_free(&x->st);
+}
+
+/* The events to export: those with samples, or with none at all (an idle
+ * target) the sampled ones, which still give the sample types, so that the
+ * profile says what it is of, as Go's empty CPU profile does (fleet
+ * profilers take it as a valid one). */
+static void pp_events(struct pp *x)
+{
+	struct profile *p = x->p;
+	x->nev = report__events(p, x->evs, 256);
+	if (x->nev == 0)
+		for (size_t i = 0; i < p->nev && x->nev < 256; i++)
+			if (PMC_IS_SAMPLING_MODE((enum pmc_mode)p->ev[i].mode))
+				x->evs[x->nev++] = (int)i;
+}
+
+int export__pprof(FILE *f, struct profile *p, const struct report_opts *o)
+{
+	struct pp x = { .p = p, .o = o, .prof = PERFTOOLS__PROFILES__PROFILE__INIT };
+	uint8_t *packed = NULL;
+	int rc;
+
+	pp_events(&x);
+	profile__resolve(p);
+	size_t nstack = profile__nstacks(p);   /* ids 0 .. nstack - 1 */
+	x.a.p = p;
+	x.a.nval = 2 * x.nev;
+	x.a.evpos = malloc((p->nev ? p->nev : 1) * sizeof(int));
+	x.a.val = calloc(nstack ? nstack * (size_t)x.a.nval : 1, sizeof(int64_t));
+	x.a.used = calloc(nstack ? nstack : 1, 1);
+	if (!x.a.evpos || !x.a.val || !x.a.used)
+		goto nomem;
+	for (size_t i = 0; i < p->nev; i++)
+		x.a.evpos[i] = -1;
+	for (int i = 0; i < x.nev; i++)
+		x.a.evpos[x.evs[i]] = i;
+	profile__foreach_group(p, &o->flt, 0, add, &x.a);
+
+	str_ix(&x.st, "");
+	if (pp_types(&x) < 0 || pp_mappings(&x) < 0 || pp_locations(&x) < 0 ||
+	    pp_samples(&x, nstack) < 0 || x.st.nomem)
+		goto nomem;
+	x.prof.n_string_table = x.st.n;
+	x.prof.string_table = x.st.s;
+
+	size_t len = perftools__profiles__profile__get_packed_size(&x.prof);
 	if (!(packed = malloc(len ? len : 1)))
 		goto nomem;
-	perftools__profiles__profile__pack(&prof, packed);
+	perftools__profiles__profile__pack(&x.prof, packed);
 	rc = gzwrite_all(f, packed, len);
 	goto out;
 nomem:
 	rc = pmc__nomem();
 out:
 	free(packed);
-	for (size_t i = 0; locbufs && i < nsm; i++)
-		free(locbufs[i]);
-	free(locbufs);
-	free(sm);
-	free(smp);
-	free(ln);
-	free(lnp);
-	free(lc);
-	free(lcp);
-	free(fn);
-	free(fnp);
-	free(mp);
-	free(mpp);
-	free(lo);
-	free(hi);
-	free(seen);
-	free(mapid);
-	free(vt);
-	free(vtp);
-	free(a.evpos);
-	free(a.val);
-	free(a.used);
-	free(st.s);
-	free(st.key);
-	free(st.ix);
+	pp_free(&x);
 	return rc;
 }
+
+const struct export_format export__format_pprof = {
+	.name = "pprof", .needs_chains = EXPORT_CHAINS, .needs_time_order = 1,
+	.binary = 1,
+	.fn = export__pprof,
+};

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "export/export.h"
 
 struct ss {
 	FILE *f;
@@ -108,3 +108,9 @@ int export__speedscope(FILE *f, struct profile *p, const struct report_opts *o)
 	free(x.fix);
 	return ferror(f) ? -1 : 0;
 }
+
+const struct export_format export__format_speedscope = {
+	.name = "speedscope", .needs_chains = EXPORT_CHAINS, .needs_time_order = 1,
+	.needs_timeline = 1,
+	.fn = export__speedscope,
+};

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "export/export.h"
 #include "profile/flamegraph.h"
 
 struct fgarg {
@@ -48,3 +48,8 @@ int export__svg(FILE *f, struct profile *p, const struct report_opts *o)
 	tree__free(&t);
 	return rc;
 }
+
+const struct export_format export__format_svg = {
+	.name = "svg", .needs_chains = EXPORT_CHAINS, .needs_time_order = 1,
+	.fn = export__svg,
+};

@@ -12,7 +12,6 @@
 #include "common/error.h"
 #include "common/grow.h"
 #include "common/hmap.h"
-#include "symbols/kcache.h"
 #include "util/numfmt.h"
 #include "util/printable.h"
 #include "report/report.h"
@@ -733,7 +732,7 @@ static int print_section(FILE *f, struct profile *p, const struct report_opts *o
 	return o->callgraph >= 0 && o->cg_layout == REPORT_CG_TREE ? print_callgraph(f, p, o, ev) : 0;
 }
 
-static void print_problems(FILE *f, struct profile *p)
+static void print_problems(FILE *f, struct profile *p, const struct report_opts *o)
 {
 	/* binaries with samples that could not be (fully) symbolized */
 	int any = 0;
@@ -757,7 +756,7 @@ static void print_problems(FILE *f, struct profile *p)
 		fprintf(f, "#   %s: %s\n", printable__str(sym_dso__path(d), path, sizeof(path)),
 		    printable__str(why, w, sizeof(w)));
 	}
-	const char *kw[2] = { symtab__kernel_warning(p->st), kcache__refused() };
+	const char *kw[2] = { symtab__kernel_warning(p->st), o->warning ? o->warning() : NULL };
 	for (int i = 0; i < 2; i++) {
 		if (!kw[i])
 			continue;
@@ -890,7 +889,7 @@ int report__text(FILE *f, struct profile *p, const struct report_opts *o)
 		if (rc < 0)
 			return rc;
 	}
-	print_problems(f, p);
+	print_problems(f, p, o);
 	print_procs(f, p);
 	print_markers(f, p, o);
 	return ferror(f) ? -1 : 0;

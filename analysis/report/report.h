@@ -1,8 +1,10 @@
 /*
- * report.h — what `pmc report` prints and writes: the flat profile (sorted
- * histogram of the sort keys, self and children), call graphs, summaries,
- * and every export format.  The command (tools/pmc/cmd_report.c) only
- * parses options into struct report_opts and picks a function.
+ * report.h — what `pmc report` prints: the flat profile (sorted histogram
+ * of the sort keys, self and children), call graphs, summaries, as text or
+ * JSON, and the helpers the export formats share.  The command
+ * (tools/pmc/cmd_report.c) parses options into struct report_opts and asks
+ * export/export.h's table of formats (whose rows the text and JSON reports
+ * are) how to load the profile and what to call.
  */
 #ifndef PMCSTAT_REPORT_H
 #define PMCSTAT_REPORT_H
@@ -38,6 +40,12 @@ struct report_opts {
 	int flame_by;                 /* HTML flame graph's first level: 0 none, or
 	                               * TREE_ROOT_COMM, _PID, _TID (--flame-by) */
 	const char *input_name;
+	/* A warning of the caller's for the text report's "Warnings" list,
+	 * asked for when the list is printed (after the symbols the report
+	 * reads are resolved), or NULL: pmc report's is the kernel-symbol
+	 * cache's refusal of its directory (symbols/kcache.h), which report
+	 * does not read itself.  May be NULL; returns NULL for none. */
+	const char *(*warning)(void);
 };
 
 /* Does report__text or report__json with these options read more of a
@@ -111,16 +119,11 @@ int report__entry_trees(struct ctree *t, size_t nt, struct profile *p,
 /* Events that have samples (indices), in order; returns how many. */
 int report__events(const struct profile *p, int *out, int max);
 
-/* Formats: 0, -1 when the output could not be written, or -ENOMEM with
+/* The text and JSON reports (rows of export/export.h's table of formats):
+ * 0, -1 when the output could not be written, or -ENOMEM with
  * pmc_errmsg() "out of memory". */
 int report__text(FILE *f, struct profile *p, const struct report_opts *o);
 int report__json(FILE *f, struct profile *p, const struct report_opts *o);
-int export__folded(FILE *f, struct profile *p, const struct report_opts *o);
-int export__pprof(FILE *f, struct profile *p, const struct report_opts *o);
-int export__speedscope(FILE *f, struct profile *p, const struct report_opts *o);
-int export__callgrind(FILE *f, struct profile *p, const struct report_opts *o);
-int export__svg(FILE *f, struct profile *p, const struct report_opts *o);
-int export__html(FILE *f, struct profile *p, const struct report_opts *o);
 
 /* Shared helpers. */
 const char *report__func_name(const struct profile *p, uint32_t func);

@@ -16,6 +16,7 @@
 
 #include "pmc.h"
 #include "common/error.h"
+#include "common/grow.h"
 #include "serve/exporter.h"
 #include "util/printable.h"
 
@@ -33,7 +34,7 @@ struct exporter {
 	char **events;                 /* names as allocated ("page-faults") */
 	int nev;
 	struct series *s;
-	size_t ns;
+	size_t ns, scap;
 	int by_pid;
 	char why[512];                 /* why open_event failed (pmc_release clears it) */
 };
@@ -98,10 +99,9 @@ static void put_label(struct sbuf *b, const char *name, const char *v, int first
 static int add_series(struct exporter *e, pmc_id_t id, int ev, int cpu, pid_t pid,
     const char *cgroup)
 {
-	struct series *n = realloc(e->s, (e->ns + 1) * sizeof(*n));
-	if (!n)
+	if (GROW(e->s, e->ns, e->scap) < 0)
 		return -1;
-	e->s = n;
+	struct series *n = e->s;
 	memset(&n[e->ns], 0, sizeof(n[0]));
 	n[e->ns].id = id;
 	n[e->ns].ev = ev;

@@ -25,6 +25,7 @@
 #include "common/thread.h"
 #include "serve/exporter_profile.h"
 #include "profile/profile.h"
+#include "export/export.h"
 #include "report/report.h"
 
 struct xprofile {

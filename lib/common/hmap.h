@@ -7,7 +7,8 @@
  *    in the caller's array in the order they were added, so that nothing
  *    printed depends on the table.  Every keyed table of lib/ and analysis/
  *    (report's and top's entries, diff's rows, the call tree's children,
- *    callgrind's costs, the build-id paths...) is one of these.
+ *    callgrind's costs, pprof's string table (by content: hmap_str), the
+ *    build-id paths...) is one of these.
  *  - struct hmap, (u64, u64) -> u32 with the key in the slot: profile.c's
  *    interning tables (processes, threads, locations, functions; its stacks
  *    are probed on hmap_chain_* hashes) and samples.c's sample contexts.
@@ -56,6 +57,16 @@ static inline uint64_t hmap_chain_step(uint64_t h, uint64_t pc, unsigned flags)
 static inline uint64_t hmap_chain_end(uint64_t h, int32_t pid, uint32_t n)
 {
 	return hmap_mix(h, (uint64_t)(uint32_t)pid << 32 | n);
+}
+
+/* The hash of a string's content (FNV-1a of its bytes, mixed): for an
+ * index keyed by strings compared with strcmp. */
+static inline uint64_t hmap_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return hmap_mix(h, 0);
 }
 
 /* The entry of (a, b): *found says whether it was there; a new one is

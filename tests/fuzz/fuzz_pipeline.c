@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "profile/profile.h"
+#include "export/export.h"
 #include "report/report.h"
 #include "report/script.h"
 

@@ -25,6 +25,7 @@
 #include "helpers/pmc_test.h"
 #include "live/live.h"
 #include "profile/profile.h"
+#include "export/export.h"
 #include "report/report.h"
 #include "profile/samples.h"
 #include "symbols/symbols.h"

@@ -16,8 +16,10 @@
 
 #include "pmc.h"
 #include "cli.h"
+#include "export/export.h"
 #include "profile/offcpu.h"
 #include "report/report.h"
+#include "symbols/kcache.h"
 #include "report_tui.h"
 
 static void usage(FILE *f)
@@ -94,10 +96,6 @@ static void usage(FILE *f)
 	    "report covers what was read); 2 a usage error.\n");
 }
 
-enum fmt { F_TEXT, F_JSON, F_FOLDED, F_PPROF, F_SPEEDSCOPE, F_CALLGRIND, F_SVG, F_HTML };
-static const char *const fmt_names[] = { "text", "json", "folded", "pprof", "speedscope",
-	"callgrind", "svg", "html" };
-
 static void progress(void *arg, uint64_t records)
 {
 	(void)arg;
@@ -150,7 +148,7 @@ int cmd_report(int argc, char **argv)
 	struct report_opts o;
 	struct prof_load_opts lo;
 	const char *path = NULL, *out = NULL, *sort = "comm,dso,sym", *color = "auto";
-	enum fmt fmt = F_TEXT;
+	const struct export_format *fmt = export__formats[0];
 	int force = 0, c, rc = CLI_EXIT_OK, wall = 0, verbose = 0, header_only = 0, threads = 0;
 	int tui = -1;
 	char *end;
@@ -225,19 +223,16 @@ int cmd_report(int argc, char **argv)
 			cli_usage_error("-b: pmc report has no -b; perf's -b (--branch-stack) needs "
 			    "branch stacks, which pmc does not record");
 		case O_NOINLINE: o.inline_frames = 0; break;
-		case 'F': {
-			size_t k;
-			for (k = 0; k < sizeof(fmt_names) / sizeof(fmt_names[0]); k++)
-				if (strcmp(optarg, fmt_names[k]) == 0)
-					break;
-			if (k == sizeof(fmt_names) / sizeof(fmt_names[0]))
-				cli_usage_error("-F/--format: '%s' is not one of text, json, folded, pprof, "
-				    "speedscope, callgrind, svg, html%s", optarg, strchr(optarg, ',') ||
-				    strstr(optarg, "overhead") || strstr(optarg, "sym") ?
+		case 'F':
+			if (!(fmt = export__find(optarg))) {
+				char names[256];
+				export__names(names, sizeof(names));
+				cli_usage_error("-F/--format: '%s' is not one of %s%s", optarg, names,
+				    strchr(optarg, ',') || strstr(optarg, "overhead") ||
+				    strstr(optarg, "sym") ?
 				    " (perf's -F/--fields: choose the columns with -s/--sort)" : "");
-			fmt = (enum fmt)k;
+			}
 			break;
-		}
 		case 'o': out = cli_file_arg("-o", optarg); break;
 		case 'f': force = 1; break;
 		case O_NODEMANGLE: lo.sym.demangle = 0; break;
@@ -274,30 +269,29 @@ int cmd_report(int argc, char **argv)
 	}
 	if (report__parse_sort(&o, sort) != 0)
 		cli_usage_error("--sort: %s", pmc_errmsg());
-	if (fmt == F_PPROF && (!out || !strcmp(out, "-")))
-		cli_refuse_binary_tty("a binary pprof profile");
+	if (fmt->binary && (!out || !strcmp(out, "-"))) {
+		char what[64];
+		snprintf(what, sizeof(what), "a binary %s profile", fmt->name);
+		cli_refuse_binary_tty(what);
+	}
 
-	tui = report_use_tui(tui, fmt == F_TEXT && !out && !header_only);
+	tui = report_use_tui(tui, fmt->terminal && !out && !header_only);
 
 	struct outfile of;
 	FILE *f = cli_open_output(&of, out, force);
-	o.color = cli_parse_color(color, fmt == F_TEXT && f == stdout && cli_use_color(stdout));
+	o.color = cli_parse_color(color, fmt->terminal && f == stdout && cli_use_color(stdout));
 	o.input_name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	o.warning = kcache__refused;   /* the kernel-symbol cache's directory refused */
 
 	int tty = isatty(2);
 	if (tty)
 		lo.progress = progress;
-	/* a flat report reads each sample's leaf only: the rest of the chain
-	 * is not decoded, stored or resolved */
-	lo.leaf_only = header_only ||
-	    ((fmt == F_TEXT || fmt == F_JSON) && !report__uses_chains(&o) && !tui);
-	/* a report's rows and call-graph nodes sort on their keys, never on
-	 * the order samples came in: it takes them as the file holds them,
-	 * without putting them in time order first */
-	lo.input_order = fmt == F_TEXT || fmt == F_JSON;
-	/* every output but speedscope's timeline adds samples up per stack
-	 * and context: without a time window, only the sums are stored */
-	lo.sums = fmt != F_SPEEDSCOPE && !o.flt.time.n;
+	/* what the format reads: whole stacks or leaves, in which order, sums */
+	export__load_opts(fmt, &o, &lo);
+	if (tui)
+		lo.leaf_only = 0;           /* the browser expands call graphs */
+	if (header_only)
+		lo.leaf_only = 1;           /* no sample is printed */
 	struct profile *p;
 	if (profile__load(&p, cli_fifo_input(path), &lo) != 0) {
 		if (tty)
@@ -327,21 +321,10 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "\r\033[K");
 	}
 	int r = 0;
-	switch (fmt) {
-	case F_TEXT:
-		if (!tui)
-			r = report__text(f, p, &o);
-		else if (report_tui(p, &o) < 0)
-			rc = CLI_EXIT_FAIL;
-		break;
-	case F_JSON: r = report__json(f, p, &o); break;
-	case F_FOLDED: r = export__folded(f, p, &o); break;
-	case F_PPROF: r = export__pprof(f, p, &o); break;
-	case F_SPEEDSCOPE: r = export__speedscope(f, p, &o); break;
-	case F_CALLGRIND: r = export__callgrind(f, p, &o); break;
-	case F_SVG: r = export__svg(f, p, &o); break;
-	case F_HTML: r = export__html(f, p, &o); break;
-	}
+	if (!tui)
+		r = fmt->fn(f, p, &o);
+	else if (report_tui(p, &o) < 0)
+		rc = CLI_EXIT_FAIL;
 	if (r == 0)
 		r = profile__nomem(p);
 	if (cli_close_output(&of, f, r != 0) != 0)
