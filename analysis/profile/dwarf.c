@@ -204,7 +204,7 @@ void prof__unwind_pending(struct profile *p)
  * every sample is queued to a workpool (workpool.h): the DWARF ones are
  * unwound on its workers, each with its own unwinder, and each queued
  * sample is then applied on this thread, in input order, as prof__handle() or
- * take_now would have taken it when it was read: the same stacks, ids,
+ * prof__take_now would have taken it when it was read: the same stacks, ids,
  * sums and counts as one thread makes.  What applying a sample reads
  * (mappings, names, events) changes only with other records, so the queue
  * is drained before one is handled; between two such records the mappings

@@ -26,14 +26,11 @@
 #include "util/printable.h"
 #include "util/workpool.h"
 
-/* ---- loading ------------------------------------------------------------- */
-
 int profile__nomem(const struct profile *p)
 {
 	return p->priv->nomem || samples__nomem(p->smp) || symtab__nomem(p->st) ?
 	    pmc__nomem() : 0;
 }
-
 
 static void take_header(struct profile *p, const struct pmclog_ev_header *h)
 {
@@ -351,7 +348,7 @@ static void take_sample(void *arg, const struct perfdata_sample *ps)
 	loaded(p, l->o);
 }
 
-/* Can the input at path be read twice (sums_store may ask for it)? */
+/* Can the input at path be read twice (prof__sums_store may ask for it)? */
 static int rereadable(const char *path, const struct prof_load_opts *o)
 {
 	struct stat sb;
@@ -359,7 +356,7 @@ static int rereadable(const char *path, const struct prof_load_opts *o)
 }
 
 /* profile__load, with sums or without: 0, -errno, or when the sums are
- * ambiguous (sums_store) 1 if a perf.data read in its own order could be
+ * ambiguous (prof__sums_store) 1 if a perf.data read in its own order could be
  * summed in time order, 2 if the input must be read sample by sample. */
 static int load(struct profile **out, const char *path, const struct prof_load_opts *o, int sums)
 {

@@ -178,7 +178,6 @@ void profile__sample(struct profile *p, size_t i, struct prof_sample *out)
 		out->comm = profile__comm(p, out->pid, out->tid, out->time);
 }
 
-
 int profile__locate(struct profile *p, int32_t pid, const uint64_t *pcs, const uint8_t *flags,
     uint32_t n, uint32_t *locs)
 {

@@ -139,7 +139,6 @@ uint32_t prof__intern_stack(struct profile *p, int32_t pid, const uint64_t *pcs,
 	return intern_hashed(p, pid, pcs, flags, n, hmap_chain_end(h, pid, n));
 }
 
-
 /* Store sample s (of event s->ev): the one place samples are added. */
 static void add_sample(struct profile *p, const struct prof_sample *s)
 {

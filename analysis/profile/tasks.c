@@ -267,7 +267,6 @@ void prof__apply_inherits(struct profile *p)
 	v->ninh = 0;
 }
 
-
 struct prof_proc *prof__proc(struct profile *p, int32_t pid, int32_t tid, uint32_t pmcid)
 {
 	int found;
@@ -349,9 +348,6 @@ struct aspace *prof__maps_of(struct profile *p, int32_t pid)
 	}
 	return NULL;
 }
-
-
-/* ---- resolving ------------------------------------------------------------ */
 
 /* pc's mapping in pid: its own latest covering pc, else (forked without
  * one) its parent's as they were at its birth, as perf copies a parent's
