@@ -395,7 +395,11 @@ static int load(struct profile **out, const char *path, const struct prof_load_o
 	}
 	p->priv->threads = o && o->threads ? o->threads : workpool__cpus();
 	while (!p->priv->nomem && input__read(in, ev) == 0) {
-		if (!prof__pooled(p, ev))
+		if (pool_wants(p->priv, ev) && prof__pooled(p, ev))
+			;                 /* queued: applied in input order */
+		else if (ev->pl_type == PMCLOG_TYPE_CALLCHAIN)
+			prof__take_callchain(p, ev);   /* most records: no dispatch */
+		else
 			prof__handle(p, ev);
 		if (p->priv->keep_sb)
 			keep_side(p, ev);

@@ -213,6 +213,14 @@ void prof__unwind_pending(struct profile *p);
 int prof__pooled(struct profile *p, const struct pmclog_ev *ev);
 void prof__pool_sink(struct profile *p, const struct perfdata_sample *ps);
 
+/* Has prof__pooled anything to do with record ev: a pool running, or a
+ * DWARF sample that may start one?  Inline: every record asks, and most
+ * of them (a report without DWARF samples: all) need not call it. */
+static inline int pool_wants(const struct prof_priv *v, const struct pmclog_ev *ev)
+{
+	return v->pool || (ev->pl_type == PMCLOG_TYPE_CALLCHAIN && ev->pl_u.pl_cc.pl_nuregs);
+}
+
 /* profile.c: one record (a queued one too, from the pool) */
 void prof__handle(struct profile *p, const struct pmclog_ev *ev);
 
