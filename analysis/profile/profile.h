@@ -229,6 +229,11 @@ int profile__feed(struct profile *p, const struct pmclog_ev *ev);
 /* The event index (into p->ev) of a PMC id; a system-mode PMC of another
  * CPU is the event of its first CPU. */
 uint32_t profile__event(struct profile *p, uint32_t pmcid);
+/* Is event name ev name, or name:modifiers? */
+int profile__event_named(const char *ev, const char *name);
+/* Count the events' samples and weights again, after samples moved from
+ * one event to another or went (offcpu.h). */
+void profile__recount(struct profile *p);
 /* An index (location, function) that could not be made: out of memory. */
 #define PROF_NO_IX UINT32_MAX
 /* The locations (indices into p->l) of a call chain's n program counters,

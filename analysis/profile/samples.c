@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/grow.h"
 #include "common/hmap.h"
 #include "profile/samples.h"
 
@@ -56,23 +57,6 @@ struct prof_samples {
 	int nomem;                    /* a sample was lost or broken (sticky) */
 	uint64_t version;             /* samples__version */
 };
-
-/* Room for need elements in *p (size bytes each): 0, or -ENOMEM with *p
- * as it was. */
-static int grow(void *p, size_t *cap, size_t need, size_t size)
-{
-	void **pp = p, *np;
-	if (need <= *cap)
-		return 0;
-	size_t ncap = *cap ? *cap : 64;
-	while (ncap < need)
-		ncap *= 2;
-	if (!(np = realloc(*pp, ncap * size)))
-		return -ENOMEM;
-	*pp = np;
-	*cap = ncap;
-	return 0;
-}
 
 /* A one-value column becomes an array (s->cap slots) holding its value for
  * the samples so far: 0 or -ENOMEM. */
@@ -151,7 +135,7 @@ static uint32_t ctx_of(struct prof_samples *s, const struct prof_sample *x)
 	if (!e)
 		return ESC;
 	if (!found) {
-		if (grow(&s->c, &s->capc, s->nc + 1, sizeof(*s->c)) < 0) {
+		if (GROW(s->c, s->nc, s->capc)) {
 			hmap_forget(&s->c_ix, e);
 			return ESC;
 		}
@@ -169,7 +153,7 @@ static int aside(struct prof_samples *s, size_t i, int kind, uint64_t v)
 	if (!e)
 		return -ENOMEM;
 	if (!found) {
-		if (grow(&s->bigv, &s->capbigv, s->nbigv + 1, sizeof(*s->bigv)) < 0) {
+		if (GROW(s->bigv, s->nbigv, s->capbigv)) {
 			hmap_forget(&s->big, e);
 			return -ENOMEM;
 		}
@@ -181,11 +165,8 @@ static int aside(struct prof_samples *s, size_t i, int kind, uint64_t v)
 
 static uint64_t wide(const struct prof_samples *s, size_t i, int kind)
 {
-	const struct hmap *m = &s->big;
-	size_t j = hmap_mix(i, (uint64_t)kind) & (m->cap - 1);
-	while (m->t[j].a != i || m->t[j].b != (uint64_t)kind)
-		j = (j + 1) & (m->cap - 1);   /* present: narrow put it there */
-	return s->bigv[m->t[j].v];
+	/* present: narrow put it there */
+	return s->bigv[hmap_find(&s->big, i, (uint64_t)kind, NULL)->v];
 }
 
 /* Sample i's columns from x: 0, or -ENOMEM with sample i not usable. */
@@ -212,6 +193,8 @@ int samples__append(struct prof_samples *s, const struct prof_sample *x)
 {
 	size_t i = s->n;
 	if (i == s->cap) {
+		/* not GROW: the columns share one capacity, and only those
+		 * that are arrays grow */
 		size_t ncap = s->cap ? s->cap * 2 : 64;
 		for (int c = 0; c < NCOL; c++) {
 			uint32_t *nv;
@@ -226,7 +209,7 @@ int samples__append(struct prof_samples *s, const struct prof_sample *x)
 		s->cap = ncap;
 	}
 	if ((i >> BLOCK_SHIFT) == s->nbase) {
-		if (grow(&s->base, &s->capbase, s->nbase + 1, sizeof(*s->base)) < 0) {
+		if (GROW(s->base, s->nbase, s->capbase)) {
 			s->nomem = 1;
 			return pmc__nomem();
 		}

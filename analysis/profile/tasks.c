@@ -1,0 +1,447 @@
+/*
+ * tasks.c — what the side records of a recording tell the profile: its
+ * events (PMC allocations), the address spaces and their mappings (forks,
+ * execs, MMAPs, and the mapping a pc falls in), the threads' names over
+ * time and their births, and the per-process counts (PROCEXIT, PROCCSW).
+ * Names are applied at the end of loading, in time order (apply_inherits),
+ * since records from different CPUs' rings are not in time order.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/grow.h"
+#include "profile/profile_internal.h"
+
+uint32_t prof__event_ix_slow(struct profile *p, uint32_t pmcid)
+{
+	struct prof_priv *v = p->priv;
+	int found;
+	struct hent *e = hmap_slot(&v->ev_ix, pmcid, 0, &found);
+	if (!e)
+		return nomem(p), NO_IX;
+	if (!found) {
+		char name[64];
+		/* one more (a recording has a few events; p->ev keeps no
+		 * capacity, offcpu__wall adds one too) */
+		struct prof_event *ev = realloc(p->ev, (p->nev + 1) * sizeof(*p->ev));
+		if (!ev) {
+			hmap_forget(&v->ev_ix, e);   /* it names no event */
+			return nomem(p), NO_IX;
+		}
+		p->ev = ev;
+		e->v = (uint32_t)p->nev;
+		memset(&p->ev[p->nev], 0, sizeof(p->ev[0]));
+		snprintf(name, sizeof(name), "pmc 0x%08x", pmcid);
+		p->ev[p->nev].name = symtab__intern(p->st, name);
+		p->ev[p->nev].pmcid = pmcid;
+		p->nev++;
+	}
+	v->ev_last_id = pmcid;
+	v->ev_last = e->v;
+	v->ev_last_ok = 1;
+	return e->v;
+}
+
+/*
+ * A system-mode event is one PMC per CPU (hwpmc's model: `pmc record -a`
+ * allocates the event on each CPU), but it is one event to the user: the
+ * PMC of another CPU with the same event, mode, flags and rate joins the
+ * profile event already made for the first one (its pmcid is an alias).
+ * 1 if it did.
+ */
+int prof__same_event_other_cpu(struct profile *p, const struct pmclog_ev_pmcallocate *a,
+    const char *name)
+{
+	int found;
+	if (a->pl_cpu < 0 || !PMC_IS_SYSTEM_MODE((enum pmc_mode)a->pl_mode))
+		return 0;
+	for (size_t i = 0; i < p->nev; i++) {
+		struct prof_event *e = &p->ev[i];
+		if (e->pmcid == a->pl_pmcid || !e->percpu || e->name != name ||
+		    e->mode != a->pl_mode || e->rate != a->pl_rate || e->freq != (int)a->pl_freq ||
+		    e->flags != a->pl_flags)
+			continue;
+		struct hent *h = hmap_slot(&p->priv->ev_ix, a->pl_pmcid, 0, &found);
+		if (!h)
+			return nomem(p), 1;   /* nothing more to do for it */
+		if (found)
+			return 0;   /* samples came before the allocation: keep it apart */
+		h->v = (uint32_t)i;
+		return 1;
+	}
+	return 0;
+}
+
+struct aspace *prof__aspace(struct profile *p, int32_t pid, int create)
+{
+	struct prof_priv *v = p->priv;
+	int found;
+	if (!create) {
+		const struct hent *h = hmap_find(&v->as_ix, (uint64_t)(uint32_t)pid, 0, NULL);
+		return h ? &v->as[h->v] : NULL;
+	}
+	struct hent *e = hmap_slot(&v->as_ix, (uint64_t)(uint32_t)pid, 0, &found);
+	if (!e)
+		return nomem(p);
+	if (!found) {
+		if (GROW(v->as, v->nas, v->capas)) {
+			hmap_forget(&v->as_ix, e);
+			return nomem(p);
+		}
+		e->v = (uint32_t)v->nas;
+		memset(&v->as[v->nas], 0, sizeof(v->as[0]));
+		v->as[v->nas].pid = pid;
+		v->as[v->nas].ppid = -1;
+		v->nas++;
+	}
+	return &v->as[e->v];
+}
+
+struct thread *prof__thread(struct profile *p, int32_t tid, int create)
+{
+	struct prof_priv *v = p->priv;
+	int found;
+	if (!create) {
+		const struct hent *h = hmap_find(&v->th_ix, (uint64_t)(uint32_t)tid, 0, NULL);
+		return h ? &v->th[h->v] : NULL;
+	}
+	struct hent *e = hmap_slot(&v->th_ix, (uint64_t)(uint32_t)tid, 0, &found);
+	if (!e)
+		return nomem(p);
+	if (!found) {
+		if (GROW(v->th, v->nth, v->capth)) {
+			hmap_forget(&v->th_ix, e);
+			return nomem(p);
+		}
+		e->v = (uint32_t)v->nth;
+		memset(&v->th[v->nth], 0, sizeof(v->th[0]));
+		v->th[v->nth].tid = tid;
+		v->nth++;
+	}
+	return &v->th[e->v];
+}
+
+/* Thread tid's name events, made if new (NULL out of memory). */
+struct tgen *prof__tgen_of(struct profile *p, int32_t tid)
+{
+	struct prof_priv *v = p->priv;
+	int found;
+	struct hent *e = hmap_slot(&v->gen_ix, (uint64_t)(uint32_t)tid, 0, &found);
+	if (!e)
+		return nomem(p);
+	if (!found) {
+		if (GROW(v->tg, v->ntg, v->captg)) {
+			hmap_forget(&v->gen_ix, e);
+			return nomem(p);
+		}
+		v->tg[v->ntg] = (struct tgen){ NULL, 0, 0 };
+		e->v = (uint32_t)v->ntg++;
+		v->gc_ok = 0;             /* tg may have moved */
+	}
+	return &v->tg[e->v];
+}
+
+/* Thread tid's events, or NULL if it has none (no lookup made). */
+const struct tgen *prof__tgen_find(const struct prof_priv *v, int32_t tid)
+{
+	const struct hent *h = v->gen_ix.n ?
+	    hmap_find(&v->gen_ix, (uint64_t)(uint32_t)tid, 0, NULL) : NULL;
+	return h ? &v->tg[h->v] : NULL;
+}
+
+/*
+ * Thread tid was named at time (or born).  Its samples are summed per span
+ * between name events by their times (sample_gen), not by where they lie
+ * in the file: a sample of a thread from before its exec can come in the
+ * file after the exec's COMM, from another CPU's ring, and is still summed
+ * with the samples before the exec.  What the order can still hide is a
+ * sample from after the exec that comes before its COMM: it is summed with
+ * the samples before, and sums_named_once finds that sum at the end.
+ */
+static void name_event(struct profile *p, int32_t tid, uint64_t time)
+{
+	struct prof_priv *v = p->priv;
+	struct tgen *t = prof__tgen_of(p, tid);
+	if (!t)
+		return;
+	if (t->nev == t->cap) {
+		/* not GROW: most threads are named once or twice, and GROW's
+		 * first step (64 times 8 bytes) would be per thread */
+		uint32_t nc = t->cap ? 2 * t->cap : 2;
+		uint64_t *ev = realloc(t->ev, nc * sizeof(*ev));
+		if (!ev) {
+			nomem(p);
+			return;
+		}
+		t->ev = ev;
+		t->cap = nc;
+	}
+	uint32_t k = span_of(t, time);
+	memmove(t->ev + k + 1, t->ev + k, (t->nev - k) * sizeof(*t->ev));
+	t->ev[k] = time;
+	t->nev++;
+	v->gc_ok = 0;
+}
+
+void prof__set_comm(struct profile *p, int32_t tid, uint64_t time, const char *name)
+{
+	struct thread *t;
+	if (!name || !*name || tid < 0)
+		return;
+	t = prof__thread(p, tid, 1);
+	if (!t || GROW(t->h, t->n, t->cap)) {
+		nomem(p);
+		return;
+	}
+	t->h[t->n++] = (struct cname){ time, symtab__intern_name(p->st, name) };
+	name_event(p, tid, time);
+}
+
+const char *prof__comm_at(struct profile *p, int32_t tid, uint64_t time)
+{
+	struct thread *t = prof__thread(p, tid, 0);
+	const char *best = NULL;
+	uint64_t bt = 0;
+	if (!t || !t->n)
+		return NULL;
+	/* latest name given at or before time; else the earliest one */
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->h[i].time <= time && (!best || t->h[i].time >= bt)) {
+			best = t->h[i].comm;
+			bt = t->h[i].time;
+		}
+	}
+	if (!best) {
+		best = t->h[0].comm;
+		for (size_t i = 1; i < t->n; i++)
+			if (t->h[i].time < t->h[0].time)
+				best = t->h[i].comm;
+	}
+	return best;
+}
+
+/*
+ * Records from different CPUs' rings are not in time order: a fork may be
+ * read before its parent's name (an exec on another CPU) or after its
+ * child's samples.  So births are kept and applied once everything is read,
+ * oldest first (a grandchild takes the name its parent took at its own
+ * birth): the child is named as its parent was at that time, unless it was
+ * named by then already.
+ */
+void prof__add_inherit(struct profile *p, uint64_t time, int32_t parent, int32_t child)
+{
+	struct prof_priv *v = p->priv;
+	if (parent < 0 || child <= 0 || parent == child)
+		return;
+	if (GROW(v->inh, v->ninh, v->capinh)) {
+		nomem(p);
+		return;
+	}
+	v->inh[v->ninh++] = (struct inherit){ time, parent, child };
+	name_event(p, child, time);
+}
+
+static int inherit_cmp(const void *a, const void *b)
+{
+	const struct inherit *x = a, *y = b;
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+void prof__apply_inherits(struct profile *p)
+{
+	struct prof_priv *v = p->priv;
+	if (!v->ninh)
+		return;   /* qsort(NULL, 0) is undefined behaviour */
+	qsort(v->inh, v->ninh, sizeof(*v->inh), inherit_cmp);
+	for (size_t i = 0; i < v->ninh; i++) {
+		const struct inherit *h = &v->inh[i];
+		const struct thread *ct = prof__thread(p, h->child, 0);
+		const char *c = prof__comm_at(p, h->parent, h->time);
+		int named = 0;
+		for (size_t k = 0; ct && k < ct->n && !named; k++)
+			named = ct->h[k].time <= h->time;
+		if (c && !named)
+			prof__set_comm(p, h->child, h->time, c);
+	}
+	v->ninh = 0;
+}
+
+struct prof_proc *prof__proc(struct profile *p, int32_t pid, int32_t tid, uint32_t pmcid)
+{
+	int found;
+	struct hent *e = hmap_slot(&p->priv->pr_ix, ((uint64_t)(uint32_t)pid << 32) |
+	    (uint32_t)tid, pmcid, &found);
+	if (!e)
+		return nomem(p);
+	if (!found) {
+		if (GROW(p->pr, p->npr, p->cappr)) {
+			hmap_forget(&p->priv->pr_ix, e);
+			return nomem(p);
+		}
+		e->v = (uint32_t)p->npr;
+		memset(&p->pr[p->npr], 0, sizeof(p->pr[0]));
+		p->pr[p->npr].pid = pid;
+		p->pr[p->npr].tid = tid;
+		p->pr[p->npr].pmcid = pmcid;
+		p->npr++;
+	}
+	return &p->pr[e->v];
+}
+
+/* Is path (a mapped file) pid's jitdump, "jit-<pid>.dump"? */
+static int is_jitdump(const char *path, int32_t pid)
+{
+	const char *b = strrchr(path, '/');
+	char want[32];
+	snprintf(want, sizeof(want), "jit-%d.dump", (int)pid);
+	return strcmp(b ? b + 1 : path, want) == 0;
+}
+
+void prof__add_map(struct profile *p, const struct pmclog_ev_map_in *mi, uint64_t time)
+{
+	struct aspace *a;
+	struct sym_dso *d;
+	if (mi->pl_len == 0)
+		return;
+	if (mi->pl_pid < 0) {
+		/* the kernel's own mapping carries its build id; others are modules */
+		if (strncmp(mi->pl_pathname, "[kernel.kallsyms]", 17) == 0) {
+			p->priv->kmap_seen = 1;
+			symtab__set_kernel_buildid(p->st, mi->pl_buildid, mi->pl_buildid_len);
+			symtab__set_kernel_reloc(p->st, mi->pl_pathname + 17, mi->pl_pgoff);
+		}
+		else if (mi->pl_pathname[0])
+			symtab__add_kmodule(p->st, mi->pl_start, mi->pl_len, mi->pl_pathname,
+			    mi->pl_buildid, mi->pl_buildid_len);
+		return;
+	}
+	if (is_jitdump(mi->pl_pathname, mi->pl_pid)) {
+		/* a JIT agent mapped its dump so the recording would name it (perf's
+		 * jvmti does the same): its code is in anonymous memory */
+		symtab__set_jitdump(p->st, mi->pl_pid, mi->pl_pathname);
+		return;
+	}
+	a = prof__aspace(p, mi->pl_pid, 1);
+	if (!a || GROW(a->m, a->n, a->cap)) {
+		nomem(p);
+		return;
+	}
+	if (!(d = symtab__dso(p->st, mi->pl_pathname, mi->pl_buildid, mi->pl_buildid_len))) {
+		nomem(p);
+		return;
+	}
+	a->m[a->n++] = (struct unwind_map){ .start = mi->pl_start, .end = mi->pl_start + mi->pl_len,
+	    .pgoff = mi->pl_pgoff, .seq = ++p->priv->mapseq, .dso = d, .prot = mi->pl_prot,
+	    .time = time };
+}
+
+/* The aspace whose mappings a process uses: its own, or (forked without
+ * exec) its parent's, as find_map looks them up. */
+struct aspace *prof__maps_of(struct profile *p, int32_t pid)
+{
+	for (int depth = 0; depth < 64; depth++) {
+		struct aspace *a = prof__aspace(p, pid, 0);
+		if (!a || a->n || a->ppid < 0)
+			return a && a->n ? a : NULL;
+		pid = a->ppid;
+	}
+	return NULL;
+}
+
+/* pc's mapping in pid: its own latest covering pc, else (forked without
+ * one) its parent's as they were at its birth, as perf copies a parent's
+ * mappings at FORK: what the parent maps later is not the child's. */
+const struct unwind_map *prof__find_map(struct profile *p, int32_t pid, uint64_t pc)
+{
+	uint64_t upto = UINT64_MAX;
+	for (int depth = 0; depth < 64; depth++) {
+		struct aspace *a = prof__aspace(p, pid, 0);
+		const struct unwind_map *best = NULL;
+		if (!a)
+			return NULL;
+		for (size_t i = 0; i < a->n; i++)
+			if (pc >= a->m[i].start && pc < a->m[i].end && a->m[i].time <= upto &&
+			    (!best || a->m[i].time > best->time ||
+			    (a->m[i].time == best->time && a->m[i].seq > best->seq)))
+				best = &a->m[i];
+		if (best || a->ppid < 0)
+			return best;
+		if (a->fork_time && a->fork_time < upto)
+			upto = a->fork_time;
+		pid = a->ppid;
+	}
+	return NULL;
+}
+
+/* What a task was called at time (as perf names it). */
+const char *profile__comm(struct profile *p, int32_t pid, int32_t tid, uint64_t time)
+{
+	/* tid -1 is the kernel's "no thread": a task already released (an
+	 * exited thread's last switch); perf names it ":-1" too */
+	const char *c = tid == -1 ? symtab__intern(p->st, ":-1") : prof__comm_at(p, tid, time);
+	if (!c)
+		c = prof__comm_at(p, pid, time);
+	if (!c && pid == 0) {
+		c = symtab__intern(p->st, "swapper");   /* the idle task, as perf names it */
+	} else if (!c) {
+		char buf[32];
+		snprintf(buf, sizeof(buf), ":%d", (int)pid);
+		c = symtab__intern(p->st, buf);
+	}
+	return c;
+}
+
+struct sym_dso *profile__main_dso(struct profile *p)
+{
+	struct hmap cnt = { 0 };
+	uint64_t best_n = 0;
+	int32_t best_pid = -1;
+	int found;
+	/* the process with the most samples */
+	for (size_t i = 0; i < p->ns; i++) {
+		struct prof_sample s;
+		samples__get(p->smp, i, &s);
+		struct hent *e = hmap_slot(&cnt, (uint64_t)(uint32_t)s.pid, 0, &found);
+		if (!e)
+			break;      /* a guess from the samples counted so far */
+		if (!found)
+			e->v = 0;
+		e->v += (uint32_t)prof_count(&s);
+	}
+	/* the most samples; of equal counts the lowest pid, whatever the
+	 * order the samples were read in */
+	for (size_t j = 0; j < cnt.cap; j++) {
+		const struct hent *e = &cnt.t[j];
+		int32_t pid = (int32_t)(uint32_t)e->a;
+		if (e->used && pid > 0 && (e->v > best_n || (e->v == best_n && pid < best_pid))) {
+			best_n = e->v;
+			best_pid = pid;
+		}
+	}
+	free(cnt.t);
+	/* its program: the lowest mapped binary since its exec (programs load
+	 * below their libraries and the dynamic linker) */
+	for (struct aspace *a = best_pid > 0 ? prof__aspace(p, best_pid, 0) : NULL; a;
+	    a = a->ppid > 0 && a->ppid != a->pid ? prof__aspace(p, a->ppid, 0) : NULL) {
+		const struct unwind_map *m = NULL;
+		for (size_t i = 0; i < a->n; i++)
+			if (a->m[i].time >= a->exec_time && sym_dso__kind(a->m[i].dso) == SYM_DSO_ELF &&
+			    (!m || a->m[i].start < m->start))
+				m = &a->m[i];
+		if (m)
+			return m->dso;
+		if (a->n)
+			break;   /* mapped, but no binary */
+	}
+	return NULL;
+}
+
+int profile__map_offset(struct profile *p, int32_t pid, uint64_t pc, uint64_t *off)
+{
+	const struct unwind_map *m = prof__find_map(p, pid, pc);
+	if (!m || (sym_dso__kind(m->dso) != SYM_DSO_ELF && sym_dso__kind(m->dso) != SYM_DSO_VDSO))
+		return -1;
+	*off = pc - m->start + m->pgoff;
+	return 0;
+}
