@@ -746,15 +746,9 @@ void sym__alias_build(struct sym_dso *d)
 		if (!name || !*name || (type != STT_FUNC && type != STT_GNU_IFUNC) ||
 		    sym.st_shndx == SHN_UNDEF)
 			continue;
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 1024;
-			struct alias_cand *nc = realloc(c, ncap * sizeof(*c));
-			if (!nc) {
-				d->st->nomem = 1;
-				break;      /* the aliases of the symbols read so far */
-			}
-			c = nc;
-			cap = ncap;
+		if (GROW(c, n, cap) < 0) {
+			d->st->nomem = 1;
+			break;      /* the aliases of the symbols read so far */
 		}
 		c[n++] = (struct alias_cand){ addr, sym.st_size, GELF_ST_BIND(sym.st_info), name, i };
 	}

@@ -12,6 +12,7 @@
 
 #include "symbols/symbols.h"
 #include "symbols/symbols_internal.h"
+#include "common/grow.h"
 #include "common/hmap.h"
 
 /* Anonymous memory that may hold JIT code: //anon, [anon:name], memfd. */
@@ -153,15 +154,9 @@ static void jit_debug(struct sym_dso *d, const unsigned char *r, size_t len)
 		const char *file = (unsigned char)name[0] == 0xff && nl == 1 ? prev :
 		    symtab__intern(d->st, name);
 		prev = file;
-		if (d->njl == d->capjl) {
-			size_t cap = d->capjl ? d->capjl * 2 : 256;
-			struct jline *jl = realloc(d->jl, cap * sizeof(*d->jl));
-			if (!jl) {
-				d->st->nomem = 1;
-				break;
-			}
-			d->jl = jl;
-			d->capjl = cap;
+		if (GROW(d->jl, d->njl, d->capjl) < 0) {
+			d->st->nomem = 1;
+			break;
 		}
 		if (file && ln > 0)
 			d->jl[d->njl++] = (struct jline){ addr, file, ln };
@@ -221,7 +216,7 @@ static void load_jitdump(struct sym_dso *d)
 		memcpy(&size, pre + 4, 4);
 		if (size < 16 || size > (64u << 20))
 			break;                 /* damaged: keep what was read */
-		if (cap < size) {
+		if (cap < size) {      /* the largest record so far (sized, not GROW's step) */
 			unsigned char *nr = realloc(r, size);
 			if (!nr)
 				break;

@@ -24,6 +24,7 @@
 #include "symbols/symbols_internal.h"
 #include "symbols/kcache.h"
 #include "common/error.h"
+#include "common/grow.h"
 #include "common/sysinfo.h"
 
 void symtab__add_ksym(struct symtab *st, uint64_t addr, uint64_t len, const char *name)
@@ -171,15 +172,9 @@ void symtab__add_kmodule(struct symtab *st, uint64_t start, uint64_t len, const 
 	module_name(path, name, sizeof(name));
 	if (!name[0])
 		return;
-	if (st->nkmods == st->capkmods) {
-		size_t cap = st->capkmods ? st->capkmods * 2 : 16;
-		struct kmodmap *k = realloc(st->kmods, cap * sizeof(*st->kmods));
-		if (!k) {
-			st->nomem = 1;
-			return;
-		}
-		st->kmods = k;
-		st->capkmods = cap;
+	if (GROW(st->kmods, st->nkmods, st->capkmods) < 0) {
+		st->nomem = 1;
+		return;
 	}
 	struct sym_dso *d = kmod_dso(st, name, path);
 	if (!d)

@@ -29,6 +29,7 @@
 #include "symbols/symbols_internal.h"
 #include "util/printable.h"
 #include "common/grow.h"
+#include "common/hmap.h"
 
 /* ---- string pool ------------------------------------------------------ */
 
@@ -40,48 +41,40 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
+static int pool_eq(const void *tab, uint32_t i, const void *key)
+{
+	return strcmp(((char *const *)tab)[i], key) == 0;
+}
+
 /* s, interned; out of memory "?" (not interned), with p->nomem set. */
 static const char *pool_intern(struct strpool *p, const char *s)
 {
-	if (p->n * 2 >= p->cap) {
-		size_t ncap = p->cap ? p->cap * 2 : 1024;
-		char **ns = calloc(ncap, sizeof(*ns));
-		if (!ns) {
-			p->nomem = 1;
-			return "?";
-		}
-		for (size_t i = 0; i < p->cap; i++) {
-			if (!p->slot[i])
-				continue;
-			size_t j = hash_str(p->slot[i]) & (ncap - 1);
-			while (ns[j])
-				j = (j + 1) & (ncap - 1);
-			ns[j] = p->slot[i];
-		}
-		free(p->slot);
-		p->slot = ns;
-		p->cap = ncap;
-	}
-	size_t j = hash_str(s) & (p->cap - 1);
-	while (p->slot[j]) {
-		if (strcmp(p->slot[j], s) == 0)
-			return p->slot[j];
-		j = (j + 1) & (p->cap - 1);
-	}
-	p->slot[j] = strdup(s);
-	if (!p->slot[j]) {
+	int added;
+	char *c;
+	struct hidx_slot *sl = hidx_get(&p->idx, hash_str(s), 1024, pool_eq, p->str, s,
+	    (uint32_t)p->n, &added);
+	if (!sl) {
 		p->nomem = 1;
 		return "?";
 	}
-	p->n++;
-	return p->slot[j];
+	if (!added)
+		return p->str[sl->v - 1];
+	if (!(c = strdup(s)) || GROW(p->str, p->n, p->cap) < 0) {
+		free(c);
+		hidx_unadd(&p->idx, sl);
+		p->nomem = 1;
+		return "?";
+	}
+	p->str[p->n++] = c;
+	return c;
 }
 
 static void pool_free(struct strpool *p)
 {
-	for (size_t i = 0; i < p->cap; i++)
-		free(p->slot[i]);
-	free(p->slot);
+	for (size_t i = 0; i < p->n; i++)
+		free(p->str[i]);
+	free(p->str);
+	hidx_free(&p->idx);
 }
 
 /* ---- sorted symbol tables (kernel, perf maps, workloads, PLT) ----------- */
@@ -89,15 +82,9 @@ static void pool_free(struct strpool *p)
 void sym__table_add_mod(struct table *t, uint64_t start, uint64_t size, const char *name,
     const char *mod)
 {
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		struct tsym *v = realloc(t->v, cap * sizeof(*t->v));
-		if (!v) {
-			t->nomem = 1;
-			return;
-		}
-		t->v = v;
-		t->cap = cap;
+	if (GROW(t->v, t->n, t->cap) < 0) {
+		t->nomem = 1;
+		return;
 	}
 	t->v[t->n++] = (struct tsym){ start, size, name, mod };
 	t->sorted = 0;

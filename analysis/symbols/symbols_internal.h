@@ -27,14 +27,16 @@
 
 #include "symbols/symbols.h"
 #include "symbols/kcache.h"
+#include "common/hmap.h"
 
 #define UNKNOWN "[unknown]"
 
 /* ---- the string pool (symbols.c) ---------------------------------------- */
 
 struct strpool {
-	char **slot;
-	size_t cap, n;
+	char **str;               /* the strings, in the order they came */
+	size_t n, cap;
+	struct hidx idx;          /* over str, by hash_str */
 	int nomem;                /* a string could not be kept (symtab__nomem) */
 };
 
