@@ -48,10 +48,10 @@ static int pool_eq(const void *tab, uint32_t i, const void *key)
 
 /* s, interned; out of memory "?" (not interned), with p->nomem set.  On
  * hidx since issue 24: 20 M lookups of 5,000 names cost the same as the
- * pool's own table did (+1 %), of 20,000 and 200,000 names +7 % and +17 %
- * (one more load per hit: the slot, then str[]), but a report spends 1 %
- * of its time here at most (pmc report -s sym,srcline of a DWARF
- * recording) and none measurable in report -g. */
+ * pool's own table did (+1 %), of 20,000 names +7 %, of 200,000 +3 % to
+ * +17 % (two runs on a busy machine; one more load per hit: the slot, then
+ * str[]), but a report spends 1 % of its time here at most (pmc report
+ * -s sym,srcline of a DWARF recording) and none measurable in report -g. */
 static const char *pool_intern(struct strpool *p, const char *s)
 {
 	int added;
