@@ -19,6 +19,8 @@
 #include <elfutils/libdwfl.h>
 
 #include "symbols/unwind.h"
+#include "common/grow.h"
+#include "common/hmap.h"
 
 #define PERF_REGS_ABI_NONE 0
 #define ENTRY_CACHE 1024
@@ -62,9 +64,10 @@ struct space {
 
 
 struct unwinder {
-	struct space **sp;            /* open addressing on pid; each space stays where
-	                               * it is (its Dwfl's callbacks point at it) */
+	struct space **sp;            /* by pid (idx); each space stays where it is
+	                               * (its Dwfl's callbacks point at it) */
 	size_t n, cap;
+	struct hidx idx;
 	enum unwind_stop stop;        /* the last unwind__user's (unwind__last_stop) */
 	uint64_t stop_pc;
 	char *debuginfo_path;
@@ -94,12 +97,6 @@ struct unwinder *unwind__new(void)
 	struct unwinder *u = calloc(1, sizeof(*u));
 	if (!u)
 		return NULL;
-	u->cap = 64;
-	u->sp = calloc(u->cap, sizeof(*u->sp));
-	if (!u->sp) {
-		free(u);
-		return NULL;
-	}
 	u->cb.find_elf = dwfl_build_id_find_elf;
 	u->cb.find_debuginfo = dwfl_standard_find_debuginfo;
 	u->cb.debuginfo_path = &u->debuginfo_path;
@@ -110,23 +107,20 @@ void unwind__free(struct unwinder *u)
 {
 	if (!u)
 		return;
-	for (size_t i = 0; i < u->cap; i++) {
-		if (u->sp[i] && u->sp[i]->dwfl)
+	for (size_t i = 0; i < u->n; i++) {
+		if (u->sp[i]->dwfl)
 			dwfl_end(u->sp[i]->dwfl);
-		if (u->sp[i])
-			free(u->sp[i]->rules);
+		free(u->sp[i]->rules);
 		free(u->sp[i]);
 	}
 	free(u->sp);
+	hidx_free(&u->idx);
 	free(u);
 }
 
-static struct space **slot(struct space **tab, size_t cap, int32_t pid)
+static int space_eq(const void *tab, uint32_t i, const void *key)
 {
-	size_t i = ((uint32_t)pid * 2654435761u) & (cap - 1);
-	while (tab[i] && tab[i]->pid != pid)
-		i = (i + 1) & (cap - 1);
-	return &tab[i];
+	return ((struct space *const *)tab)[i]->pid == *(const int32_t *)key;
 }
 
 /* The space of pid, made if new (NULL out of memory).  The table holds
@@ -134,27 +128,22 @@ static struct space **slot(struct space **tab, size_t cap, int32_t pid)
  * move when the table grows. */
 static struct space *space_of(struct unwinder *u, int32_t pid)
 {
-	struct space **s;
-	if ((u->n + 1) * 2 > u->cap) {
-		size_t nc = u->cap * 2;
-		struct space **t = calloc(nc, sizeof(*t));
-		if (!t)
-			return NULL;
-		for (size_t i = 0; i < u->cap; i++)
-			if (u->sp[i])
-				*slot(t, nc, u->sp[i]->pid) = u->sp[i];
-		free(u->sp);
-		u->sp = t;
-		u->cap = nc;
+	int added;
+	struct space *s;
+	struct hidx_slot *sl = hidx_get(&u->idx, (uint32_t)pid * 2654435761u, 64, space_eq, u->sp,
+	    &pid, (uint32_t)u->n, &added);
+	if (!sl)
+		return NULL;
+	if (!added)
+		return u->sp[sl->v - 1];
+	if (!(s = calloc(1, sizeof(*s))) || GROW(u->sp, u->n, u->cap) < 0) {
+		free(s);
+		hidx_unadd(&u->idx, sl);
+		return NULL;
 	}
-	s = slot(u->sp, u->cap, pid);
-	if (!*s) {
-		if (!(*s = calloc(1, sizeof(**s))))
-			return NULL;
-		(*s)->pid = pid;
-		u->n++;
-	}
-	return *s;
+	s->pid = pid;
+	u->sp[u->n++] = s;
+	return s;
 }
 
 /* ---- registers: the kernel's perf_regs numbering -> DWARF ------------------ */

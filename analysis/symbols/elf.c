@@ -1,0 +1,798 @@
+/*
+ * elf.c — ELF files and the vDSO, through libdwfl (part of the symbolizer,
+ * symbols_internal.h): a binary's functions by address (libdwfl's own
+ * choice, resolved once per piece between symbol and section boundaries),
+ * its separate debug file (dbgcache.h's decompressed copies), PLT stubs
+ * and IRELATIVE targets, the addresses several function names share
+ * (perf's pick), PT_LOAD segments, and the bytes of its code.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+
+#include "symbols/symbols.h"
+#include "symbols/symbols_internal.h"
+#include "symbols/dbgcache.h"
+#include "common/grow.h"
+
+/* ---- an ELF binary's functions by address -------------------------------
+ *
+ * dwfl_module_addrinfo scans the binary's whole symbol table for every
+ * address (tens of thousands of symbols: cc1's 29 k dynamic symbols made a
+ * report of a gcc recording take minutes).  Its answer — which symbol, from
+ * the globals first, by closeness, binding and size, sizeless labels only in
+ * the address's section — depends on the address only through comparisons
+ * with the symbols' start and end addresses and with the section bounds, and
+ * through whether the address equals one of them.  So between two
+ * consecutive such boundaries (and at each boundary) the answer (name,
+ * start, st_size) is the same: each of those pieces is resolved once and
+ * found again by binary search.  A piece is resolved by libdwfl's own
+ * search (__libdwfl_addrsym, elfutils 0.188) run over a compact copy of the
+ * symbols it reads, in the same order: exactly libdwfl's (and perf's)
+ * choice between aliases, overlapping symbols and sizeless labels, without
+ * libelf's per-symbol getters (checked against dwfl_module_addrinfo on
+ * every piece of the dwarf, flamegraph, report and perfdata tests'
+ * recordings and of a gcc -O2 -c one: 26 k pieces, no difference). */
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+void sym__ftab_free(struct ftab *f)
+{
+	for (int k = 0; k < f->nelf; k++)
+		free(f->elf[k].sec);
+	free(f->sym);
+	free(f->b);
+	free(f->slot);
+	free(f->res);
+	memset(f, 0, sizeof(*f));
+}
+
+static int ftab_push(uint64_t **v, size_t *n, size_t *cap, uint64_t x)
+{
+	if (GROW(*v, *n, *cap) < 0)
+		return -ENOMEM;
+	(*v)[(*n)++] = x;
+	return 0;
+}
+
+static int binding_value(unsigned char info)
+{
+	switch (GELF_ST_BIND(info)) {
+	case STB_GLOBAL: return 3;
+	case STB_WEAK: return 2;
+	case STB_LOCAL: return 1;
+	default: return 0;
+	}
+}
+
+/* The index of (e, bias) in f->elf, added with its sections if new; -1
+ * when the table is full, -ENOMEM out of memory. */
+static int ftab_elf(struct ftab *f, Elf *e, uint64_t bias)
+{
+	int k = 0;
+	while (k < f->nelf && (f->elf[k].e != e || f->elf[k].bias != bias))
+		k++;
+	if (k < f->nelf)
+		return k;
+	if (f->nelf == (int)(sizeof(f->elf) / sizeof(f->elf[0])))
+		return -1;
+	struct felf *x = &f->elf[f->nelf];
+	size_t cap = 0;
+	Elf_Scn *scn = NULL;
+	*x = (struct felf){ e, bias, NULL, 0 };
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (GROW(x->sec, x->nsec, cap) < 0) {
+			free(x->sec);
+			x->sec = NULL;
+			return -ENOMEM;
+		}
+		x->sec[x->nsec++] = (struct fsec){ sh.sh_addr, sh.sh_size, (uint32_t)elf_ndxscn(scn) };
+	}
+	return f->nelf++;
+}
+
+/* The symbols libdwfl's search reads, and every value it compares an
+ * address with: each symbol's value and end, each section's bounds in each
+ * ELF the symbols come from (the main file, the debug file).  A superset of
+ * boundaries is harmless: it only makes the pieces finer.  0, or -ENOMEM
+ * with the table empty again. */
+static int ftab_build(struct ftab *f, Dwfl_Module *mod)
+{
+	uint64_t *b = NULL;
+	size_t n = 0, cap = 0, capsym = 0;
+	int nsym = dwfl_module_getsymtab(mod);
+	f->first_global = dwfl_module_getsymtab_first_global(mod);
+	for (int i = 1; i < nsym; i++) {
+		GElf_Sym sym;
+		GElf_Addr a;
+		GElf_Word shndx;
+		Elf *elf = NULL;
+		Dwarf_Addr bias = 0;
+		const char *name = dwfl_module_getsym_info(mod, i, &sym, &a, &shndx, &elf, &bias);
+		int k;
+		if (!name || !name[0] || sym.st_shndx == SHN_UNDEF ||
+		    GELF_ST_TYPE(sym.st_info) == STT_SECTION ||
+		    GELF_ST_TYPE(sym.st_info) == STT_FILE || GELF_ST_TYPE(sym.st_info) == STT_TLS)
+			continue;
+		if ((k = ftab_elf(f, elf, bias)) == -ENOMEM)
+			goto nomem;
+		if (k < 0) {
+			f->first_global = -1;   /* not seen in practice: libdwfl answers */
+			continue;
+		}
+		if (ftab_push(&b, &n, &cap, a) < 0 || ftab_push(&b, &n, &cap, a + sym.st_size) < 0 ||
+		    GROW(f->sym, f->nsym, capsym) < 0)
+			goto nomem;
+		f->sym[f->nsym++] = (struct fsym){ a, sym.st_size, name, shndx,
+		    (uint8_t)binding_value(sym.st_info), (uint8_t)k };
+		if (i < f->first_global)
+			f->nlocal = f->nsym;
+	}
+	for (int k = 0; k < f->nelf; k++)
+		for (size_t j = 0; j < f->elf[k].nsec; j++)
+			if (ftab_push(&b, &n, &cap, f->elf[k].sec[j].addr + f->elf[k].bias) < 0 ||
+			    ftab_push(&b, &n, &cap, f->elf[k].sec[j].addr + f->elf[k].bias +
+			    f->elf[k].sec[j].size) < 0)
+				goto nomem;
+	if (n)
+		qsort(b, n, sizeof(*b), u64_cmp);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (m == 0 || b[m - 1] != b[i])
+			b[m++] = b[i];
+	f->b = b;
+	f->nb = m;
+	if (!(f->slot = calloc(2 * m + 1, sizeof(*f->slot))))
+		goto nomem_b;
+	return 0;
+nomem:
+	free(b);
+nomem_b:
+	sym__ftab_free(f);           /* frees f->b too once it holds b */
+	return -ENOMEM;
+}
+
+/* ---- libdwfl's choice (__libdwfl_addrsym with adjust_st_value), on the
+ * table above instead of libelf's symbol accessors */
+
+struct fstate {
+	uint64_t addr;
+	const struct fsym *closest, *sizeless;
+	uint64_t min_label;
+	uint32_t addr_shndx;
+	int addr_elf;
+};
+
+static int fsame_section(const struct ftab *f, struct fstate *s, const struct fsym *y)
+{
+	if (y->shndx >= SHN_LORESERVE)
+		return y->value == s->addr;
+	if (s->addr_shndx == SHN_UNDEF || s->addr_elf != y->elf) {
+		const struct felf *x = &f->elf[y->elf];
+		uint64_t m = s->addr - x->bias;
+		s->addr_shndx = SHN_ABS;
+		s->addr_elf = y->elf;
+		for (size_t j = 0; j < x->nsec; j++)
+			if (m >= x->sec[j].addr && m < x->sec[j].addr + x->sec[j].size) {
+				s->addr_shndx = x->sec[j].ndx;
+				break;
+			}
+	}
+	return y->shndx == s->addr_shndx && s->addr_elf == y->elf;
+}
+
+static void fsearch(const struct ftab *f, struct fstate *s, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++) {
+		const struct fsym *y = &f->sym[i], *c = s->closest;
+		if (y->value > s->addr)
+			continue;
+		if (y->value + y->size > s->min_label)
+			s->min_label = y->value + y->size;
+		if (y->size != 0 && s->addr - y->value >= y->size)
+			continue;
+		if (!c || c->value < y->value || c->bind < y->bind) {
+			if (y->size != 0)
+				s->closest = y;
+			else if (!c && y->value >= s->min_label && fsame_section(f, s, y))
+				s->sizeless = y;
+		} else if (y->size != 0 && c->value == y->value &&
+		    ((c->size > y->size && c->bind <= y->bind) ||
+		     (c->size >= y->size && c->bind < y->bind))) {
+			s->closest = y;
+		}
+	}
+}
+
+static const struct fsym *ftab_lookup(const struct ftab *f, uint64_t addr)
+{
+	struct fstate s = { addr, NULL, NULL, 0, SHN_UNDEF, -1 };
+	fsearch(f, &s, f->nlocal, f->nsym);
+	if (!s.closest && f->first_global > 1 && (!s.sizeless || s.sizeless->value != addr))
+		fsearch(f, &s, 0, f->nlocal);
+	if (!s.closest && s.sizeless && s.sizeless->value >= s.min_label)
+		s.closest = s.sizeless;
+	return s.closest;
+}
+
+/* The piece holding addr: 0 below every boundary, 2i - 1 at boundary
+ * i - 1, 2i between boundaries i - 1 and i (or above the last). */
+static size_t ftab_piece(const struct ftab *f, uint64_t addr)
+{
+	size_t lo = 0, hi = f->nb;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->b[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return 0;
+	return f->b[lo - 1] == addr ? 2 * lo - 1 : 2 * lo;
+}
+
+/* ---- opening ------------------------------------------------------------ */
+
+static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
+    const char *file, const char *debuglink, GElf_Word crc, char **dbgname);
+
+static const Dwfl_Callbacks *callbacks(struct symtab *st)
+{
+	static Dwfl_Callbacks cb;
+	cb.find_elf = dwfl_build_id_find_elf;
+	cb.find_debuginfo = find_debuginfo;
+	cb.section_address = dwfl_offline_section_address;
+	cb.debuginfo_path = &st->dbgpath;
+	return &cb;
+}
+
+void sym__hexid(const uint8_t *b, unsigned n, char *out)
+{
+	for (unsigned i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
+	out[2 * n] = '\0';
+}
+
+/* Build id of an open ELF file; 0 if none. */
+unsigned sym__file_buildid(int fd, uint8_t *out)
+{
+	unsigned n = 0;
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (e) {
+		const void *p;
+		ssize_t l = dwelf_elf_gnu_build_id(e, &p);
+		if (l > 0) {
+			n = (unsigned)(l > 20 ? 20 : l);
+			memcpy(out, p, n);
+		}
+		elf_end(e);
+	}
+	return n;
+}
+
+/* libdwfl's search for the separate debug file, answered with its
+ * decompressed copy (dbgcache.h) when there is one whose headers are the
+ * debug file's and whose build id is the module's: the same DWARF without
+ * inflating it again in every report.  The debug file is looked up where
+ * Debian puts it (by build id) to check the copy against it; else (or
+ * without a copy) libdwfl's own search, which opens the file for libdwfl
+ * itself, so its fd is the answer, and a copy is made for the next report. */
+/* elfutils opens a .gnu_debuglink's candidates (beside the binary, in its
+ * .debug, under /usr/lib/debug) itself, and reads them whole for their CRC:
+ * 1 when none of those that exist is a file sym__open_regular refuses (a
+ * link to /proc/kmsg beside a user's binary), else 0. */
+static int debuglink_safe(const char *file, const char *debuglink)
+{
+	char dir[PATH_MAX], p[2 * PATH_MAX + 32];
+	const char *fmts[3] = { "%s/%s", "%s/.debug/%s", "/usr/lib/debug%s/%s" };
+	const char *slash;
+	struct stat sb;
+
+	if (!file || !debuglink || !*debuglink)
+		return 1;
+	slash = strrchr(file, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - file) : 1, slash ? file : ".");
+	for (int i = 0; i < 4; i++) {
+		if (i == 3)
+			snprintf(p, sizeof(p), "%s", debuglink);
+		else
+			snprintf(p, sizeof(p), fmts[i], dir, debuglink);
+		if (lstat(p, &sb) == 0) {
+			int fd = sym__open_regular(p);
+			if (fd < 0 && fd != -ENOENT)
+				return 0;
+			if (fd >= 0)
+				close(fd);
+		}
+	}
+	return 1;
+}
+
+static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
+    const char *file, const char *debuglink, GElf_Word crc, char **dbgname)
+{
+	const unsigned char *bid;
+	GElf_Addr va;
+	uint8_t cb[20];
+	char hex[41], path[128];
+	int bl = dwfl_module_build_id(mod, &bid, &va), c, fd;
+	if (bl > 0 && bl <= 20) {
+		sym__hexid(bid, (unsigned)bl, hex);
+		snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+		if ((fd = sym__open_regular(path)) >= 0) {
+			c = dbgcache__open(fd, bid, (unsigned)bl);
+			close(fd);
+			if (c >= 0 && sym__file_buildid(c, cb) == (unsigned)bl &&
+			    memcmp(cb, bid, (size_t)bl) == 0)
+				return c;
+			if (c >= 0)
+				close(c);
+		}
+	}
+	if (!debuglink_safe(file, debuglink))
+		return -1;
+	fd = dwfl_standard_find_debuginfo(mod, ud, modname, base, file, debuglink, crc, dbgname);
+	if (fd >= 0 && bl > 0 && bl <= 20 && (c = dbgcache__open(fd, bid, (unsigned)bl)) >= 0)
+		close(c);
+	return fd;
+}
+
+static int report_file(struct sym_dso *d, const char *path, int fd)
+{
+	d->dwfl = dwfl_begin(callbacks(d->st));
+	if (!d->dwfl)
+		return -1;
+	dwfl_report_begin(d->dwfl);
+	d->mod = dwfl_report_elf(d->dwfl, d->name, path, fd, 0, true);  /* bias 0: module addresses are the file's vaddrs */
+	dwfl_report_end(d->dwfl, NULL, NULL);
+	if (!d->mod) {
+		dwfl_end(d->dwfl);
+		d->dwfl = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- aliases: one address, several function names ---------------------- */
+
+struct alias_cand {
+	uint64_t addr, size;
+	int bind;
+	const char *name;
+	int ix;                   /* symbol-table order: the first wins a tie */
+};
+
+static size_t underscores(const char *s)
+{
+	size_t n = 0;
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* Is a a better name than b for their address?  perf's choose_best_symbol
+ * (util/symbol.c), so that pmc names a function as perf does (glibc's
+ * malloc / __libc_malloc, memmove / memcpy variants): a sized symbol, a
+ * non-weak one, a global one, fewer leading underscores, the longer name;
+ * else the first. */
+static int alias_better(const struct alias_cand *a, const struct alias_cand *b)
+{
+	if (!!a->size != !!b->size)
+		return a->size != 0;
+	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
+		return b->bind == STB_WEAK;
+	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
+		return a->bind == STB_GLOBAL;
+	if (underscores(a->name) != underscores(b->name))
+		return underscores(a->name) < underscores(b->name);
+	return strlen(a->name) > strlen(b->name);
+}
+
+/* The name of the PLT entry of an IRELATIVE relocation (no symbol: glibc's
+ * calls to its own ifuncs, strlen or memcpy from inside libc): the ifunc
+ * symbol at the relocation's addend (its resolver's symbol only if none),
+ * chosen among its aliases as above, so
+ * the stub reads "strnlen@plt" rather than [unknown]. */
+/* The names of IRELATIVE targets: for each of the na addends (sorted,
+ * distinct) still unnamed, the best function or ifunc symbol of sd at that
+ * address (an ifunc rather than its resolver, which often has the same
+ * address; else alias_better), in one pass over the table rather than one
+ * per relocation (libc has dozens). */
+struct irel {
+	struct alias_cand best;
+	int ifunc, done;
+};
+
+static void irelative_names(Elf *e, Elf_Data *sd, size_t strndx, const uint64_t *addend,
+    size_t na, struct irel *out)
+{
+	GElf_Sym s;
+	for (int i = 1; gelf_getsym(sd, i, &s); i++) {
+		int type = GELF_ST_TYPE(s.st_info);
+		const char *n;
+		if (s.st_shndx == SHN_UNDEF || (type != STT_FUNC && type != STT_GNU_IFUNC))
+			continue;
+		size_t lo = 0, hi = na;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (addend[mid] < s.st_value)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == na || addend[lo] != s.st_value || out[lo].done ||
+		    !(n = elf_strptr(e, strndx, s.st_name)) || !*n)
+			continue;
+		struct irel *o = &out[lo];
+		struct alias_cand c = { s.st_value, s.st_size, GELF_ST_BIND(s.st_info), n, i };
+		int ifunc = type == STT_GNU_IFUNC;
+		if (!o->best.name || ifunc > o->ifunc ||
+		    (ifunc == o->ifunc && alias_better(&c, &o->best))) {
+			o->best = c;
+			o->ifunc = ifunc;
+		}
+	}
+	for (size_t k = 0; k < na; k++)
+		out[k].done = out[k].best.name != NULL;
+}
+
+/* The sorted, distinct IRELATIVE addends of .rela.plt and their names
+ * (.symtab first: an ifunc private to the binary is named only there).
+ * 0, or -1 out of memory (the stubs are then named without them). */
+static int irelative_table(Elf *e, Elf_Data *rd, size_t n, Elf_Data *td, size_t tstr,
+    Elf_Data *sd, size_t dstr, uint64_t **addend, struct irel **names, size_t *na)
+{
+	size_t m = 0, cap = 0;
+	uint64_t *a = NULL;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Rela r;
+		if (!gelf_getrela(rd, (int)i, &r) || GELF_R_SYM(r.r_info) != 0)
+			continue;
+		if (GROW(a, m, cap) < 0) {
+			free(a);
+			return -1;
+		}
+		a[m++] = (uint64_t)r.r_addend;
+	}
+	*addend = a;
+	*na = 0;
+	*names = NULL;
+	if (!m)
+		return 0;
+	qsort(a, m, sizeof(*a), u64_cmp);
+	size_t u = 0;
+	for (size_t i = 0; i < m; i++)
+		if (u == 0 || a[u - 1] != a[i])
+			a[u++] = a[i];
+	if (!(*names = calloc(u, sizeof(**names))))
+		return -1;
+	*na = u;
+	if (td)
+		irelative_names(e, td, tstr, a, u, *names);
+	irelative_names(e, sd, dstr, a, u, *names);
+	return 0;
+}
+
+/* PLT stubs: name@plt for each .rela.plt entry (x86-64 and aarch64 layouts). */
+static void load_plt(struct sym_dso *d, Elf *e, GElf_Addr bias)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL, *rela = NULL, *symtab = NULL;
+	GElf_Shdr plt = { 0 }, pltsec = { 0 }, rsh, tsh = { 0 };
+	int have_plt = 0, have_sec = 0;
+
+	if (elf_getshdrstrndx(e, &shstrndx) != 0)
+		return;
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *n;
+		if (!gelf_getshdr(scn, &sh) || !(n = elf_strptr(e, shstrndx, sh.sh_name)))
+			continue;
+		if (strcmp(n, ".plt") == 0) {
+			plt = sh;
+			have_plt = 1;
+		} else if (strcmp(n, ".plt.sec") == 0) {
+			pltsec = sh;
+			have_sec = 1;
+		} else if (strcmp(n, ".rela.plt") == 0) {
+			rela = scn;
+		} else if (sh.sh_type == SHT_SYMTAB) {
+			symtab = scn;
+			tsh = sh;
+		}
+	}
+	if (!rela || !have_plt || !gelf_getshdr(rela, &rsh))
+		return;
+	Elf_Scn *dynsym = elf_getscn(e, rsh.sh_link);
+	GElf_Shdr dsh;
+	Elf_Data *rd = elf_getdata(rela, NULL), *sd;
+	if (!dynsym || !gelf_getshdr(dynsym, &dsh) || !rd || !(sd = elf_getdata(dynsym, NULL)))
+		return;
+	/* an ifunc private to the binary is named only in .symtab */
+	Elf_Data *td = symtab ? elf_getdata(symtab, NULL) : NULL;
+	size_t n = rsh.sh_entsize ? rsh.sh_size / rsh.sh_entsize : 0;
+	uint64_t base = have_sec ? pltsec.sh_addr : plt.sh_addr + (d->machine == EM_AARCH64 ? 32 : 16);
+	uint64_t *irel_at = NULL;
+	struct irel *irel = NULL;
+	size_t nirel = 0;
+	if (irelative_table(e, rd, n, td, tsh.sh_link, sd, dsh.sh_link, &irel_at, &irel, &nirel) < 0)
+		nirel = 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Rela r;
+		GElf_Sym s;
+		const char *sn;
+		char buf[1024];
+		if (!gelf_getrela(rd, (int)i, &r))
+			continue;
+		if (GELF_R_SYM(r.r_info) == 0) {
+			uint64_t *at = nirel ? bsearch(&(uint64_t){ (uint64_t)r.r_addend }, irel_at,
+			    nirel, sizeof(*irel_at), u64_cmp) : NULL;
+			sn = at ? irel[at - irel_at].best.name : NULL;
+		}
+		else if (gelf_getsym(sd, (int)GELF_R_SYM(r.r_info), &s))
+			sn = elf_strptr(e, dsh.sh_link, s.st_name);
+		else
+			continue;
+		if (!sn || !*sn)
+			continue;
+		char dm[1024];
+		snprintf(buf, sizeof(buf), "%s@plt",
+		    sym__demangled(d->st, sn, dm, sizeof(dm)));
+		sym__table_add(&d->plt, base + 16 * i + bias, 16, symtab__intern(d->st, buf));
+	}
+	free(irel_at);
+	free(irel);
+}
+
+static void load_segments(struct sym_dso *d, Elf *e)
+{
+	size_t n;
+	GElf_Ehdr eh;
+	if (gelf_getehdr(e, &eh))
+		d->machine = eh.e_machine;
+	if (elf_getphdrnum(e, &n) != 0)
+		return;
+	d->segs = calloc(n ? n : 1, sizeof(*d->segs));
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
+			d->segs[d->nseg++] = (struct seg){ ph.p_offset, ph.p_filesz, ph.p_vaddr, ph.p_flags };
+	}
+}
+
+void sym__open_elf(struct sym_dso *d)
+{
+	char hex[41], alt[4200], file[4200];
+	const char *symfs = d->st->o.symfs;
+	const char *path = sym__host_path(d->st, d->path, file, sizeof(file));
+	int fd = sym__open_regular(path);
+
+	if (fd < 0) {
+		path = NULL;
+		d->problem = sym__open_problem(fd);
+	} else if (d->bidlen) {
+		uint8_t fb[20];
+		unsigned fl = sym__file_buildid(fd, fb);
+		if (fl && (fl != d->bidlen || memcmp(fb, d->bid, fl) != 0)) {
+			path = NULL;
+			close(fd);
+			fd = -1;
+			d->problem = symfs ? "build id differs from the recorded one: the "
+			    "copy under --symfs is another build" : "build id differs from the "
+			    "recorded one: the binary changed since the recording";
+		}
+	}
+	if (!path && d->bidlen) {
+		/* the recorded build: debug file (under --symfs, its own, as
+		 * perf) or perf's build-id cache (this machine's, as perf) */
+		const char *home = getenv("HOME");
+		sym__hexid(d->bid, d->bidlen, hex);
+		const char *cands[3] = { "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
+		    "%s/.debug/.build-id/%.2s/%s/elf", NULL };
+		snprintf(alt, sizeof(alt), cands[0], symfs ? symfs : "", hex, hex + 2);
+		if ((fd = sym__open_regular(alt)) >= 0) {
+			path = alt;
+		} else if (home) {
+			snprintf(alt, sizeof(alt), cands[1], home, hex, hex + 2);
+			if ((fd = sym__open_regular(alt)) >= 0)
+				path = alt;
+		}
+		if (path)
+			d->problem = NULL;
+	}
+	if (!path)
+		return;
+	/* the fd we checked (a regular file), consumed by libdwfl on success */
+	if (report_file(d, path, fd) != 0) {
+		close(fd);
+		d->problem = "not an ELF file libdwfl can read";
+		return;
+	}
+	GElf_Addr bias;
+	Elf *e = dwfl_module_getelf(d->mod, &bias);
+	if (e) {
+		load_segments(d, e);
+		load_plt(d, e, bias);
+	}
+}
+
+void sym__open_vdso(struct sym_dso *d)
+{
+	/* The vDSO is the same image in every process of this kernel: ours. */
+	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+	FILE *f;
+	char line[512];
+	uint64_t lo = 0, hi = 0;
+	if (!base || !(f = fopen("/proc/self/maps", "r"))) {
+		d->problem = "no vDSO in this process";
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long a, b;
+		if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &a, &b) == 2) {
+			lo = a;
+			hi = b;
+		}
+	}
+	fclose(f);
+	if (lo != base || hi <= lo) {
+		d->problem = "vDSO not found in /proc/self/maps";
+		return;
+	}
+	int fd = memfd_create("vdso", MFD_CLOEXEC);
+	if (fd < 0 || write(fd, (void *)base, hi - lo) != (ssize_t)(hi - lo) ||
+	    report_file(d, "[vdso]", fd) != 0) {
+		if (fd >= 0)
+			close(fd);
+		d->problem = "cannot read the vDSO image";
+		return;
+	}
+	/* ours is the recording's only if its build id says so, or (none
+	 * recorded) if the recording's kernel is this one */
+	const unsigned char *bits;
+	GElf_Addr vaddr, bias;
+	int n = dwfl_module_build_id(d->mod, &bits, &vaddr);
+	if (d->bidlen ? n != (int)d->bidlen || memcmp(bits, d->bid, d->bidlen) != 0 :
+	    sym__kernel_foreign(d->st)) {
+		dwfl_end(d->dwfl);
+		d->dwfl = NULL;
+		d->mod = NULL;
+		d->problem = "the recording's vDSO is not this kernel's (another build id or "
+		    "kernel): its addresses are shown unresolved";
+		return;
+	}
+	Elf *e = dwfl_module_getelf(d->mod, &bias);
+	if (e)
+		load_segments(d, e);
+}
+
+/* libdwfl's symbol for addr (dwfl_module_addrinfo's answer), once per piece. */
+const struct fpiece *sym__elf_func(struct sym_dso *d, uint64_t addr)
+{
+	struct ftab *f = &d->funcs;
+	size_t p;
+	if (!f->slot && ftab_build(f, d->mod) < 0) {
+		sym__mark_nomem(d->st);      /* no function, and symtab__nomem says why */
+		return NULL;
+	}
+	p = ftab_piece(f, addr);
+	if (!f->slot[p]) {
+		struct fpiece r = { NULL, 0, 0 };
+		if (f->first_global >= 0) {
+			const struct fsym *y = ftab_lookup(f, addr);
+			if (y)
+				r = (struct fpiece){ sym__intern_sym(d->st, y->raw), y->value, y->size };
+		} else {
+			GElf_Off off;
+			GElf_Sym sym;
+			const char *n = dwfl_module_addrinfo(d->mod, addr, &off, &sym, NULL, NULL, NULL);
+			if (n)
+				r = (struct fpiece){ sym__intern_sym(d->st, n), addr - off, sym.st_size };
+		}
+		if (GROW(f->res, f->nres, f->capres) < 0) {
+			sym__mark_nomem(d->st);
+			return NULL;
+		}
+		f->res[f->nres++] = r;
+		f->slot[p] = (uint32_t)f->nres;
+	}
+	return &f->res[f->slot[p] - 1];
+}
+
+/* ---- the alias table: addresses with several names ---------------------- */
+
+static int alias_cmp(const void *a, const void *b)
+{
+	const struct alias_cand *x = a, *y = b;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->ix < y->ix ? -1 : x->ix > y->ix;
+}
+
+/* The addresses of d that several function symbols name, each with perf's
+ * choice among them (built at the first lookup). */
+void sym__alias_build(struct sym_dso *d)
+{
+	struct alias_cand *c = NULL;
+	size_t n = 0, cap = 0;
+	int ns = dwfl_module_getsymtab(d->mod);
+	d->alias_done = 1;
+	for (int i = 1; i < ns; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *name = dwfl_module_getsym_info(d->mod, i, &sym, &addr, &shndx, NULL, NULL);
+		int type = GELF_ST_TYPE(sym.st_info);
+		if (!name || !*name || (type != STT_FUNC && type != STT_GNU_IFUNC) ||
+		    sym.st_shndx == SHN_UNDEF)
+			continue;
+		if (GROW(c, n, cap) < 0) {
+			d->st->nomem = 1;
+			break;      /* the aliases of the symbols read so far */
+		}
+		c[n++] = (struct alias_cand){ addr, sym.st_size, GELF_ST_BIND(sym.st_info), name, i };
+	}
+	if (n)
+		qsort(c, n, sizeof(*c), alias_cmp);
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1, best = i;
+		while (j < n && c[j].addr == c[i].addr)
+			j++;
+		/* perf compares the names it shows, demangled (Rust's
+		 * "<usize as ...>::fmt" over "<u64 as ...>::fmt", longer) */
+		for (size_t k = i; j - i > 1 && k < j; k++) {
+			c[k].name = sym__intern_sym(d->st, c[k].name);
+			if (k > i && alias_better(&c[k], &c[best]))
+				best = k;
+		}
+		if (j - i > 1)
+			sym__table_add(&d->alias, c[i].addr, 1, c[best].name);
+		i = j;
+	}
+	free(c);
+}
+
+const unsigned char *sym_dso__code(struct sym_dso *d, uint64_t addr, uint64_t len,
+    int *machine)
+{
+	GElf_Addr bias;
+	Elf *e;
+	Elf_Scn *scn = NULL;
+	sym__dso_open(d);
+	*machine = d->machine;
+	if (!d->mod || !(e = dwfl_module_getelf(d->mod, &bias)))
+		return NULL;
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR))
+			continue;
+		if (addr >= sh.sh_addr + bias && addr + len <= sh.sh_addr + bias + sh.sh_size) {
+			Elf_Data *data = elf_getdata(scn, NULL);
+			if (!data || !data->d_buf)
+				return NULL;
+			return (const unsigned char *)data->d_buf + (addr - sh.sh_addr - bias);
+		}
+	}
+	return NULL;
+}

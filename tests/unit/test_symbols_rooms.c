@@ -1,0 +1,292 @@
+/*
+ * test_symbols_rooms.c — the tables of analysis/symbols/ after its split into
+ * files (symbols.c, elf.c, kernel.c, jit.c, srcline.c, issue 24) and its move
+ * onto common/hmap.h's index and common/grow.h's GROW, driven past every
+ * growth step through the public symbols.h / unwind.h calls: the string pool
+ * (one pointer per string, stable while the pool grows, past several
+ * rehashes), the recording's module maps (the latest covering an address
+ * wins), a perf map's sorted table, a jitdump's line table and CODE_MOVE
+ * index, and the unwinder's address spaces by pid.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "symbols/symbols.h"
+#include "symbols/unwind.h"
+
+#define NSTR 20000
+
+/* Every string interned once: the same pointer for an equal string however
+ * much the pool grew since, another pointer for another string. */
+static void t_pool_many(void **state)
+{
+	struct symtab *st = symtab__new(NULL);
+	const char **p = calloc(NSTR, sizeof(*p));
+	char buf[64];
+	(void)state;
+	assert_non_null(st);
+	assert_non_null(p);
+	for (int i = 0; i < NSTR; i++) {
+		snprintf(buf, sizeof(buf), "name_%d", i);
+		p[i] = symtab__intern(st, buf);
+		assert_ptr_not_equal(p[i], buf);
+		assert_string_equal(p[i], buf);
+	}
+	for (int i = NSTR; i-- > 0;) {
+		snprintf(buf, sizeof(buf), "name_%d", i);
+		assert_ptr_equal(symtab__intern(st, buf), p[i]);
+	}
+	for (int i = 1; i < NSTR; i++)
+		assert_ptr_not_equal(p[i], p[i - 1]);
+	/* NULL is the empty string; an unprintable name is escaped, once */
+	assert_ptr_equal(symtab__intern(st, NULL), symtab__intern(st, ""));
+	const char *e = symtab__intern_name(st, "a\001b");
+	assert_string_equal(e, "a\\x01b");
+	assert_ptr_equal(symtab__intern_name(st, "a\001b"), e);
+	assert_ptr_equal(symtab__intern(st, "a\\x01b"), e);
+	assert_int_equal(symtab__nomem(st), 0);
+	free(p);
+	symtab__free(st);
+}
+
+/* 300 module maps (GROW past its first 64 and more): each address finds
+ * its module, and a later map over the same range wins. */
+static void t_kmodules_many(void **state)
+{
+	struct symtab *st = symtab__new(NULL);
+	char path[128], name[64];
+	const uint64_t base = 0xffffffffc0000000ull;
+	(void)state;
+	assert_non_null(st);
+	for (int i = 0; i < 300; i++) {
+		snprintf(path, sizeof(path), "/lib/modules/x/kernel/m%d.ko", i);
+		symtab__add_kmodule(st, base + (uint64_t)i * 0x10000, 0x10000, path, NULL, 0);
+	}
+	for (int i = 0; i < 300; i++) {
+		struct sym_dso *d = symtab__kmodule_at(st, base + (uint64_t)i * 0x10000 + 0x123);
+		assert_non_null(d);
+		snprintf(name, sizeof(name), "[m%d]", i);
+		assert_string_equal(sym_dso__name(d), name);
+	}
+	assert_null(symtab__kmodule_at(st, base + 300ull * 0x10000));
+	symtab__add_kmodule(st, base, 0x10000, "[late]", NULL, 0);
+	assert_string_equal(sym_dso__name(symtab__kmodule_at(st, base + 8)), "[late]");
+	assert_string_equal(sym_dso__name(symtab__kmodule_at(st, base + 0x10008)), "[m1]");
+	assert_int_equal(symtab__nomem(st), 0);
+	symtab__free(st);
+}
+
+static char dir[] = "/tmp/test_symbols_rooms_XXXXXX";
+
+/* A perf map of 5000 functions (the table grows, is sorted once): each
+ * address inside one names it, with its start and size. */
+static void t_perfmap_many(void **state)
+{
+	char mp[PATH_MAX];
+	pid_t pid = 4242;
+	struct symtab_opts o = { .demangle = 1, .perfmap_dir = dir };
+	(void)state;
+	snprintf(mp, sizeof(mp), "%s/perf-%d.map", dir, (int)pid);
+	FILE *f = fopen(mp, "w");
+	assert_non_null(f);
+	for (int i = 4999; i >= 0; i--)       /* out of order: the table sorts */
+		fprintf(f, "%llx 20 jitfn_%d\n", 0x100000ull + (unsigned long long)i * 0x40, i);
+	fclose(f);
+	struct symtab *st = symtab__new(&o);
+	assert_non_null(st);
+	struct sym_dso *d = symtab__jit(st, pid);
+	assert_non_null(d);
+	for (int i = 0; i < 5000; i += 7) {
+		const char *n;
+		uint64_t s, z;
+		char want[32];
+		snprintf(want, sizeof(want), "jitfn_%d", i);
+		assert_int_equal(sym_dso__func(d, 0x100000ull + (uint64_t)i * 0x40 + 0x1f, &n, &s, &z), 0);
+		assert_string_equal(n, want);
+		assert_int_equal(s, 0x100000ull + (uint64_t)i * 0x40);
+		assert_int_equal(z, 0x20);
+		assert_int_equal(sym_dso__func(d, 0x100000ull + (uint64_t)i * 0x40 + 0x20, &n, &s, &z), -1);
+	}
+	assert_int_equal(symtab__nomem(st), 0);
+	symtab__free(st);
+	unlink(mp);
+}
+
+static void put(FILE *f, const void *p, size_t n)
+{
+	assert_int_equal(fwrite(p, 1, n, f), n);
+}
+
+static void put32(FILE *f, uint32_t v) { put(f, &v, 4); }
+static void put64(FILE *f, uint64_t v) { put(f, &v, 8); }
+
+/* A jitdump record's prefix: id, total size, timestamp. */
+static void prefix(FILE *f, uint32_t id, uint32_t size)
+{
+	put32(f, id);
+	put32(f, size);
+	put64(f, 0);
+}
+
+/* A jitdump (perf's jitdump.h layout) of 300 functions, each moved once,
+ * and a line table of 600 entries for the first: the loads and moves
+ * name their code, each of fn_0's bytes has its entry's line. */
+static void t_jitdump_many(void **state)
+{
+	char jd[PATH_MAX];
+	pid_t pid = 4243;
+	struct symtab_opts o = { .demangle = 1, .perfmap_dir = dir };
+	(void)state;
+	snprintf(jd, sizeof(jd), "%s/jit-%d.dump", dir, (int)pid);
+	FILE *f = fopen(jd, "w");
+	assert_non_null(f);
+	put32(f, 0x4A695444u);          /* magic "JiTD" */
+	put32(f, 1);                    /* version */
+	put32(f, 40);                   /* header size */
+	put32(f, 62);                   /* EM_X86_64 */
+	put32(f, 0);
+	put32(f, (uint32_t)pid);
+	put64(f, 0);
+	put64(f, 0);
+	for (int i = 0; i < 300; i++) {
+		char name[32];
+		int nl = snprintf(name, sizeof(name), "fn_%d", i) + 1;
+		uint64_t addr = 0x200000ull + (uint64_t)i * 0x100;
+		prefix(f, 0, (uint32_t)(56 + nl + 4));       /* CODE_LOAD, 4 code bytes */
+		put32(f, (uint32_t)pid);
+		put32(f, (uint32_t)pid);
+		put64(f, addr);
+		put64(f, addr);
+		put64(f, 0x100);
+		put64(f, (uint64_t)i);
+		put(f, name, (size_t)nl);
+		put32(f, 0xc3c3c3c3);
+	}
+	for (int i = 0; i < 300; i++) {                 /* CODE_MOVE each */
+		prefix(f, 1, 64);
+		put32(f, (uint32_t)pid);
+		put32(f, (uint32_t)pid);
+		put64(f, 0);                                /* vma */
+		put64(f, 0x200000ull + (uint64_t)i * 0x100);   /* old */
+		put64(f, 0x900000ull + (uint64_t)i * 0x100);   /* new */
+		put64(f, 0x100);
+		put64(f, (uint64_t)i);
+	}
+	/* DEBUG_INFO for fn_0: 600 entries, 1 file named then "\xff" */
+	size_t dsize = 32;
+	for (int i = 0; i < 600; i++)
+		dsize += 16 + (i == 0 ? sizeof("a.js") : 2);
+	prefix(f, 2, (uint32_t)dsize);
+	put64(f, 0x200000);
+	put64(f, 600);
+	for (int i = 0; i < 600; i++) {
+		put64(f, 0x200000ull + (uint64_t)i);
+		put32(f, (uint32_t)(1000 + i));
+		put32(f, 0);
+		if (i == 0)
+			put(f, "a.js", sizeof("a.js"));
+		else
+			put(f, "\xff", 2);
+	}
+	fclose(f);
+
+	struct symtab *st = symtab__new(&o);
+	assert_non_null(st);
+	symtab__set_jitdump(st, pid, jd);
+	struct sym_dso *d = symtab__jit(st, pid);
+	assert_non_null(d);
+	for (int i = 0; i < 300; i++) {
+		const char *n;
+		uint64_t s, z;
+		char want[32];
+		snprintf(want, sizeof(want), "fn_%d", i);
+		assert_int_equal(sym_dso__func(d, 0x200000ull + (uint64_t)i * 0x100 + 5, &n, &s, &z), 0);
+		assert_string_equal(n, want);
+		assert_int_equal(sym_dso__func(d, 0x900000ull + (uint64_t)i * 0x100 + 5, &n, &s, &z), 0);
+		assert_string_equal(n, want);
+		assert_int_equal(s, 0x900000ull + (uint64_t)i * 0x100);
+	}
+	/* 300 moves, each found by the start index: a probe or a few each */
+	assert_true(sym_dso__jit_move_probes(d) >= 300);
+	assert_true(sym_dso__jit_move_probes(d) < 3000);
+	for (int b = 0; b < 0x100; b++) {            /* fn_0's bytes */
+		const char *file = NULL;
+		int line = 0;
+		assert_int_equal(sym_dso__srcline(d, 0x200000ull + (uint64_t)b, &file, &line), 0);
+		assert_string_equal(file, "a.js");
+		assert_int_equal(line, 1000 + b);
+	}
+	assert_int_equal(symtab__nomem(st), 0);
+	symtab__free(st);
+	unlink(jd);
+}
+
+/* 500 processes' address spaces (the table grows past its first 64 slots
+ * several times), each looked up again later; a sample whose pc is in no
+ * readable binary stops with UNWIND_NO_BINARY and its pc, in every one. */
+static void t_unwind_spaces(void **state)
+{
+	struct unwinder *u = unwind__new();
+	struct symtab *st = symtab__new(NULL);
+	struct pmclog_ev_callchain *cc = calloc(1, sizeof(*cc));
+	struct unwind_map m = { 0 };
+	uint64_t pcs[8], pc;
+	int complete;
+	(void)state;
+	assert_non_null(u);
+	assert_non_null(st);
+	assert_non_null(cc);
+	m.start = 0x400000;
+	m.end = 0x500000;
+	m.dso = symtab__dso(st, "/nonexistent/test_symbols_rooms", NULL, 0);
+	assert_non_null(m.dso);
+	cc->pl_uregs_abi = 2;
+	cc->pl_nuregs = 2;
+	cc->pl_uregs_mask = (1ull << 7) | (1ull << 8);   /* x86_64 SP, IP */
+	cc->pl_uregs[0] = 0x7ffd0000;
+	cc->pl_uregs[1] = 0x400100;
+	for (int round = 0; round < 2; round++)
+		for (int i = 0; i < 500; i++) {
+			int32_t pid = round ? 500 - i : 1 + i;
+			int n = unwind__user(u, pid, &m, 1, cc, pcs, 8, &complete);
+			assert_true(n <= 1);
+			assert_int_equal(complete, 0);
+			enum unwind_stop why = unwind__last_stop(u, &pc);
+			assert_true(why == UNWIND_NO_BINARY || why == UNWIND_NO_REGS);
+		}
+	unwind__free(u);
+	symtab__free(st);
+	free(cc);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_pool_many),
+		cmocka_unit_test(t_kmodules_many),
+		cmocka_unit_test(t_perfmap_many),
+		cmocka_unit_test(t_jitdump_many),
+		cmocka_unit_test(t_unwind_spaces),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
