@@ -8,10 +8,12 @@
  *    printed depends on the table.  Every keyed table of lib/ and analysis/
  *    (report's and top's entries, diff's rows, the call tree's children,
  *    callgrind's costs, pprof's string table (by content: hmap_str), the
- *    build-id paths...) is one of these.
- *  - struct hmap, (u64, u64) -> u32 with the key in the slot: profile.c's
- *    interning tables (processes, threads, locations, functions; its stacks
- *    are probed on hmap_chain_* hashes) and samples.c's sample contexts.
+ *    build-id paths, the profile's stacks and sums (profile/stacks.c, on
+ *    hmap_chain_* hashes), the symbols' string pool, the unwinder's spaces
+ *    by pid...) is one of these.
+ *  - struct hmap, (u64, u64) -> u32 with the key in the slot: the profile's
+ *    interning tables (processes, threads, locations, functions) and
+ *    samples.c's sample contexts.
  */
 #ifndef PMC_COMMON_HMAP_H
 #define PMC_COMMON_HMAP_H

@@ -23,26 +23,19 @@
 #include "log/records.h"
 #include "profile/offcpu.h"
 #include "profile/profile.h"
+#include "lib/logbuild.h"
 
-/* A pmc log being written: its bytes so far. */
+/* A pmc log being written (tests/lib/logbuild.h): its bytes so far and
+ * the record being encoded. */
 struct logbuf {
 	struct pmc_logrec rec;
-	char *b;
-	size_t n;
+	struct lb b;
 };
 
 /* Append the record encoded in l->rec, at time ts. */
 static void rec_add(struct logbuf *l, uint64_t ts)
 {
-	size_t rl = PMCLOG_REC_HDR_LEN + l->rec.len;
-	char *nb = realloc(l->b, l->n + rl);
-	assert_non_null(nb);
-	l->b = nb;
-	pmclog__st32(l->b + l->n, PMCLOG_HDR_MAKE(l->rec.type, rl));
-	pmclog__st32(l->b + l->n + 4, 0);
-	memcpy(l->b + l->n + 8, &ts, sizeof(ts));
-	memcpy(l->b + l->n + 16, l->rec.buf, l->rec.len);
-	l->n += rl;
+	lb_logrec(&l->b, &l->rec, ts);
 }
 
 /* A log with its header and one process-mode event, pmcid 1, named ev. */
@@ -51,12 +44,7 @@ static void log_start(struct logbuf *l, const char *ev)
 	struct pmc_logrec_header h = { PMC_VERSION, 1, 0, 1, 0, 0, "rooms", "host", "kernel",
 		"cpu", "rooms" };
 	memset(l, 0, sizeof(*l));
-	l->n = PMCLOG_FILE_MAGIC_LEN;
-	l->b = malloc(l->n);
-	assert_non_null(l->b);
-	memcpy(l->b, PMCLOG_FILE_MAGIC_RAW, l->n);
-	assert_int_equal(pmc__logrec_header(&l->rec, &h), 0);
-	rec_add(l, 1);
+	lb_log_begin(&l->b, &h, 1);
 	assert_int_equal(pmc__logrec_pmcallocate(&l->rec, 1, 0, ev, PMC_MODE_TS, 0, 1, 0, -1), 0);
 	rec_add(l, 2);
 }
@@ -77,12 +65,9 @@ static struct profile *log_load(struct logbuf *l, const struct prof_load_opts *o
 {
 	char path[] = "/tmp/test_profile_rooms_XXXXXX";
 	struct profile *p;
-	int fd;
 	assert_int_equal(pmc__logrec_closelog(&l->rec), 0);
 	rec_add(l, UINT64_C(1) << 40);
-	assert_true((fd = mkstemp(path)) >= 0);
-	assert_int_equal(write(fd, l->b, l->n), (ssize_t)l->n);
-	close(fd);
+	lb_save_tmp(&l->b, path);
 	assert_int_equal(profile__load(&p, path, o), 0);
 	unlink(path);
 	assert_string_equal(p->truncated, "");
@@ -118,7 +103,7 @@ static struct profile *many_stacks(int sums)
 		log_sample(&l, 100, 100, pcs, 3, 1, ts++);
 	}
 	struct profile *p = log_load(&l, &o);
-	free(l.b);
+	lb_free(&l.b);
 	return p;
 }
 
@@ -144,7 +129,7 @@ static void sum_group(void *arg, const struct prof_sample *s, uint64_t weight, u
 /* Stack ids are given in the order the stacks are first seen, with the
  * stacks' pcs, whatever the table's growth; the sums table gives what the
  * samples one by one give. */
-static void t_stacks_and_sums_past_growth(void **state)
+static void test_stacks_and_sums_past_growth(void **state)
 {
 	(void)state;
 	struct profile *p[2] = { many_stacks(0), many_stacks(1) };
@@ -181,7 +166,7 @@ static void t_stacks_and_sums_past_growth(void **state)
 }
 
 /* An event's name, with modifiers or without (offcpu.c's test). */
-static void t_event_named(void **state)
+static void test_event_named(void **state)
 {
 	(void)state;
 	assert_true(profile__event_named("cs", "cs"));
@@ -193,7 +178,7 @@ static void t_event_named(void **state)
 }
 
 /* profile__recount counts the events again from the samples. */
-static void t_recount(void **state)
+static void test_recount(void **state)
 {
 	(void)state;
 	struct profile *p = many_stacks(0);
@@ -211,7 +196,7 @@ static void t_recount(void **state)
  * or not (the sums are then read again sample by sample); a switch-out
  * never followed by a switch-in is dropped; --wall (offcpu.c) then merges
  * the event. */
-static void t_switch_ins_weigh(void **state)
+static void test_switch_ins_weigh(void **state)
 {
 	(void)state;
 	for (int sums = 0; sums < 2; sums++) {
@@ -227,7 +212,7 @@ static void t_switch_ins_weigh(void **state)
 		assert_int_equal(pmc__logrec_switch(&l.rec, 1, 200, 202, 0, 0), 0);
 		rec_add(&l, 4500);
 		struct profile *p = log_load(&l, &o);
-		free(l.b);
+		lb_free(&l.b);
 		assert_string_equal(p->ev[0].name, "offcpu-time");
 		assert_true(p->ev[0].offcpu);
 		assert_int_equal(p->ev[0].samples, 2);
@@ -242,10 +227,10 @@ static void t_switch_ins_weigh(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(t_stacks_and_sums_past_growth),
-		cmocka_unit_test(t_event_named),
-		cmocka_unit_test(t_recount),
-		cmocka_unit_test(t_switch_ins_weigh),
+		cmocka_unit_test(test_stacks_and_sums_past_growth),
+		cmocka_unit_test(test_event_named),
+		cmocka_unit_test(test_recount),
+		cmocka_unit_test(test_switch_ins_weigh),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,7 +26,7 @@
 
 /* Every string interned once: the same pointer for an equal string however
  * much the pool grew since, another pointer for another string. */
-static void t_pool_many(void **state)
+static void test_pool_many(void **state)
 {
 	struct symtab *st = symtab__new(NULL);
 	const char **p = calloc(NSTR, sizeof(*p));
@@ -59,7 +59,7 @@ static void t_pool_many(void **state)
 
 /* 300 module maps (GROW past its first 64 and more): each address finds
  * its module, and a later map over the same range wins. */
-static void t_kmodules_many(void **state)
+static void test_kmodules_many(void **state)
 {
 	struct symtab *st = symtab__new(NULL);
 	char path[128], name[64];
@@ -88,7 +88,7 @@ static char dir[] = "/tmp/test_symbols_rooms_XXXXXX";
 
 /* A perf map of 5000 functions (the table grows, is sorted once): each
  * address inside one names it, with its start and size. */
-static void t_perfmap_many(void **state)
+static void test_perfmap_many(void **state)
 {
 	char mp[PATH_MAX];
 	pid_t pid = 4242;
@@ -139,7 +139,7 @@ static void prefix(FILE *f, uint32_t id, uint32_t size)
 /* A jitdump (perf's jitdump.h layout) of 300 functions, each moved once,
  * and a line table of 600 entries for the first: the loads and moves
  * name their code, each of fn_0's bytes has its entry's line. */
-static void t_jitdump_many(void **state)
+static void test_jitdump_many(void **state)
 {
 	char jd[PATH_MAX];
 	pid_t pid = 4243;
@@ -232,7 +232,7 @@ static void t_jitdump_many(void **state)
 /* 500 processes' address spaces (the table grows past its first 64 slots
  * several times), each looked up again later; a sample whose pc is in no
  * readable binary stops with UNWIND_NO_BINARY and its pc, in every one. */
-static void t_unwind_spaces(void **state)
+static void test_unwind_spaces(void **state)
 {
 	struct unwinder *u = unwind__new();
 	struct symtab *st = symtab__new(NULL);
@@ -282,11 +282,11 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(t_pool_many),
-		cmocka_unit_test(t_kmodules_many),
-		cmocka_unit_test(t_perfmap_many),
-		cmocka_unit_test(t_jitdump_many),
-		cmocka_unit_test(t_unwind_spaces),
+		cmocka_unit_test(test_pool_many),
+		cmocka_unit_test(test_kmodules_many),
+		cmocka_unit_test(test_perfmap_many),
+		cmocka_unit_test(test_jitdump_many),
+		cmocka_unit_test(test_unwind_spaces),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
