@@ -253,6 +253,7 @@ struct ftab {
 	size_t nres, capres;
 	struct fidx ix[2];        /* sym[nlocal, nsym) and sym[0, nlocal) by value (ftab_fast) */
 	unsigned nscan;           /* lookups by the linear scan; the index is built after some */
+	unsigned nlocscan;        /* ftab_fast's lookups that needed the locals (ix[1]) */
 };
 
 static int u64_cmp(const void *a, const void *b)
@@ -467,6 +468,9 @@ static int fidx_build(const struct ftab *f, struct fidx *x, size_t from, size_t 
 	x->pm = malloc((n ? n : 1) * sizeof(*x->pm));
 	if (!t || !x->ord || !x->pm) {
 		free(t);
+		free(x->ord);
+		free(x->pm);
+		*x = (struct fidx){ NULL, NULL, 0 };
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -540,8 +544,20 @@ static int fidx_query(const struct ftab *f, struct fstate *s, const struct fidx 
 	return 0;
 }
 
-/* ftab_lookup's answer from the indexes: 0, or -1 to scan instead. */
-static int ftab_fast(const struct ftab *f, uint64_t addr, const struct fsym **out)
+/* Has a range of n symbols been scanned (nscan times) for about what
+ * sorting it costs (n log n), so that an index by value pays? */
+static int fidx_due(unsigned nscan, size_t n)
+{
+	unsigned lg = 0;
+	while (lg < 63 && (n >> lg) > 1)
+		lg++;
+	return nscan >= 16 + 2 * lg;
+}
+
+/* ftab_lookup's answer from the indexes: 0, or -1 to scan instead (the
+ * locals' index is built once the globals' answers have needed them for
+ * a while: most lookups end in the globals). */
+static int ftab_fast(struct ftab *f, uint64_t addr, const struct fsym **out)
 {
 	struct fstate s = { addr, NULL, NULL, 0, SHN_UNDEF, -1 };
 	struct fvq g = { 0 }, l = { 0 };
@@ -552,6 +568,9 @@ static int ftab_fast(const struct ftab *f, uint64_t addr, const struct fsym **ou
 		return 0;
 	/* fsearch's sizeless answer of the globals has value addr only if it is g.last */
 	if (f->first_global > 1 && !(g.last >= 0 && g.v == addr)) {
+		if (!f->ix[1].ord && (!fidx_due(f->nlocscan++, f->nlocal) ||
+		    fidx_build(f, &f->ix[1], 0, f->nlocal) < 0))
+			return -1;
 		if (fidx_query(f, &s, &f->ix[1], &l) < 0)
 			return -1;
 		if ((*out = l.c))
@@ -573,15 +592,9 @@ static const struct fsym *ftab_lookup(struct ftab *f, uint64_t addr)
 	struct fstate s = { addr, NULL, NULL, 0, SHN_UNDEF, -1 };
 	const struct fsym *r;
 	/* a few lookups scan; more are worth indexing the symbols by value */
-	if (f->nscan >= 16 && !f->ix[0].ord && (fidx_build(f, &f->ix[0], f->nlocal, f->nsym) < 0 ||
-	    fidx_build(f, &f->ix[1], 0, f->nlocal) < 0)) {
-		for (int k = 0; k < 2; k++) {
-			free(f->ix[k].ord);
-			free(f->ix[k].pm);
-			f->ix[k] = (struct fidx){ NULL, NULL, 0 };
-		}
+	if (!f->ix[0].ord && fidx_due(f->nscan, f->nsym - f->nlocal) &&
+	    fidx_build(f, &f->ix[0], f->nlocal, f->nsym) < 0)
 		f->nscan = 0;             /* out of memory: scan on, try again later */
-	}
 	if (f->ix[0].ord && ftab_fast(f, addr, &r) == 0)
 		return r;
 	f->nscan++;
