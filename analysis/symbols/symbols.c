@@ -324,6 +324,37 @@ static int ftab_elf(struct ftab *f, Elf *e, uint64_t bias)
 	return f->nelf++;
 }
 
+/* Sort v[0, n) ascending: a radix sort by bytes (a byte all keys share is
+ * skipped: addresses share their high ones), qsort when out of memory. */
+static void u64_sort(uint64_t *v, size_t n)
+{
+	uint64_t *tmp = malloc(n * sizeof(*tmp)), *src = v, *dst = tmp;
+	if (!tmp) {
+		qsort(v, n, sizeof(*v), u64_cmp);
+		return;
+	}
+	for (unsigned sh = 0; sh < 64; sh += 8) {
+		size_t cnt[256] = { 0 }, at = 0;
+		for (size_t i = 0; i < n; i++)
+			cnt[(src[i] >> sh) & 255]++;
+		if (cnt[(src[0] >> sh) & 255] == n)
+			continue;
+		for (unsigned k = 0; k < 256; k++) {
+			size_t c = cnt[k];
+			cnt[k] = at;
+			at += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[cnt[(src[i] >> sh) & 255]++] = src[i];
+		uint64_t *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(tmp);
+}
+
 /* The symbols libdwfl's search reads, and every value it compares an
  * address with: each symbol's value and end, each section's bounds in each
  * ELF the symbols come from (the main file, the debug file).  A superset of
@@ -368,7 +399,7 @@ static int ftab_build(struct ftab *f, Dwfl_Module *mod)
 			    f->elf[k].sec[j].size) < 0)
 				goto nomem;
 	if (n)
-		qsort(b, n, sizeof(*b), u64_cmp);
+		u64_sort(b, n);
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++)
 		if (m == 0 || b[m - 1] != b[i])
