@@ -8,65 +8,42 @@
 #include "perfdata/reader_internal.h"
 /* ---- attrs and ids ------------------------------------------------------- */
 
-static size_t hash64(uint64_t v)
+static uint64_t hash64(uint64_t v)
 {
 	v ^= v >> 33;
 	v *= 0xff51afd7ed558ccdULL;
 	v ^= v >> 33;
-	return (size_t)v;
+	return v;
+}
+
+static int id_eq(const void *tab, uint32_t i, const void *key)
+{
+	return ((const struct pd_id *)tab)[i].id == *(const uint64_t *)key;
 }
 
 static int id_put(struct perfdata *p, uint64_t id, int idx)
 {
-	if ((p->nidk + 1) * 2 > p->idcap) {
-		size_t nc = p->idcap ? p->idcap * 2 : 64;
-		uint64_t *nk = calloc(nc, sizeof(*nk));
-		int *nv = calloc(nc, sizeof(*nv));
-		if (!nk || !nv) {
-			free(nk);
-			free(nv);
-			return -ENOMEM;
-		}
-		for (size_t i = 0; i < p->idcap; i++) {
-			if (!p->idvals[i])
-				continue;
-			size_t h = hash64(p->idkeys[i]) & (nc - 1);
-			while (nv[h])
-				h = (h + 1) & (nc - 1);
-			nk[h] = p->idkeys[i];
-			nv[h] = p->idvals[i];
-		}
-		free(p->idkeys);
-		free(p->idvals);
-		p->idkeys = nk;
-		p->idvals = nv;
-		p->idcap = nc;
+	int added;
+	struct hidx_slot *s = hidx_get(&p->idix, hash64(id), 64, id_eq, p->idv, &id,
+	    (uint32_t)p->nidv, &added);
+	if (!s)
+		return -ENOMEM;
+	if (!added) {
+		p->idv[s->v - 1].attr = idx;      /* a later attr claims the id */
+		return 0;
 	}
-	size_t h = hash64(id) & (p->idcap - 1);
-	while (p->idvals[h]) {
-		if (p->idkeys[h] == id) {
-			p->idvals[h] = idx + 1;   /* a later attr claims the id */
-			return 0;
-		}
-		h = (h + 1) & (p->idcap - 1);
+	if (GROW(p->idv, p->nidv, p->capidv) < 0) {
+		hidx_unadd(&p->idix, s);
+		return -ENOMEM;
 	}
-	p->idkeys[h] = id;
-	p->idvals[h] = idx + 1;
-	p->nidk++;
+	p->idv[p->nidv++] = (struct pd_id){ id, idx };
 	return 0;
 }
 
 int pd_id_get(const struct perfdata *p, uint64_t id)
 {
-	if (!p->idcap)
-		return -1;
-	size_t h = hash64(id) & (p->idcap - 1);
-	while (p->idvals[h]) {
-		if (p->idkeys[h] == id)
-			return p->idvals[h] - 1 < p->nattrs ? p->idvals[h] - 1 : -1;
-		h = (h + 1) & (p->idcap - 1);
-	}
-	return -1;
+	int64_t i = hidx_find(&p->idix, hash64(id), id_eq, p->idv, &id);
+	return i >= 0 && p->idv[i].attr < p->nattrs ? p->idv[i].attr : -1;
 }
 
 static const char *hw_names[] = {
@@ -165,14 +142,8 @@ int pd_add_attr(struct perfdata *p, const struct perfdata_attr *a,
 
 	if (p->nattrs >= MAX_ATTRS)
 		return pd_set_err(p, EILSEQ, "corrupt perf.data: more than %d events", MAX_ATTRS);
-	if (p->nattrs == p->acap) {
-		int nc = p->acap ? p->acap * 2 : 8;
-		struct pd_attr **na = realloc(p->attrs, (size_t)nc * sizeof(*na));
-		if (!na)
-			return pd_set_err(p, ENOMEM, "out of memory");
-		p->attrs = na;
-		p->acap = nc;
-	}
+	if (GROW(p->attrs, p->nattrs, p->acap) < 0)
+		return pd_set_err(p, ENOMEM, "out of memory");
 	x = calloc(1, sizeof(*x));
 	if (!x)
 		return pd_set_err(p, ENOMEM, "out of memory");
@@ -882,14 +853,11 @@ static int open_dir(struct perfdata *p, int dfd)
 		strtol(de->d_name + 5, &end, 10);
 		if (*end)
 			continue;
-		char **nf = realloc(p->dfiles, (size_t)(p->ndfiles + 1) * sizeof(*nf));
-		if (!nf || !(nf[p->ndfiles] = strdup(de->d_name))) {
-			if (nf)
-				p->dfiles = nf;
+		if (GROW(p->dfiles, p->ndfiles, p->capdfiles) < 0 ||
+		    !(p->dfiles[p->ndfiles] = strdup(de->d_name))) {
 			closedir(d);
 			return -ENOMEM;
 		}
-		p->dfiles = nf;
 		p->ndfiles++;
 	}
 	closedir(d);
@@ -965,8 +933,8 @@ void perfdata__close(struct perfdata *p)
 		free(p->attrs[i]);
 	}
 	free(p->attrs);
-	free(p->idkeys);
-	free(p->idvals);
+	free(p->idv);
+	hidx_free(&p->idix);
 	for (int i = 0; i < p->nbids; i++)
 		free(p->bids[i].path);
 	free(p->bids);

@@ -91,7 +91,7 @@ struct perfdata {
 	int dirfd;                    /* directory format (perf record --threads): */
 	int own_fd;                   /* fd is ours (opened in the directory) */
 	char **dfiles;                /* the data.N files still to read, in order */
-	int ndfiles, dnext;
+	int ndfiles, capdfiles, dnext;
 	unsigned char *mem;           /* memory-backed input (owned) */
 	size_t memlen;
 	uint64_t fsize;               /* file size when known */
@@ -129,9 +129,9 @@ struct perfdata {
 	/* attrs and ids */
 	struct pd_attr **attrs;       /* each allocated alone: pointers stay valid */
 	int nattrs, acap;
-	uint64_t *idkeys;             /* open addressing: id -> attr index + 1 */
-	int *idvals;
-	size_t idcap, nidk;
+	struct pd_id { uint64_t id; int attr; } *idv;   /* id -> attr index, */
+	size_t nidv, capidv;
+	struct hidx idix;             /* indexed by id */
 	int id_pos, is_pos;           /* of the first attr, as perf */
 	int announced_all;
 

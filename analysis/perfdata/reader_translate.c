@@ -133,6 +133,147 @@ static int tr_sample(struct perfdata *p, const struct pd_attr *a, const unsigned
 	return 1;
 }
 
+/* MMAP, MMAP2 (type), the record's body bytes before its trailer. */
+static int tr_mmap(struct perfdata *p, const unsigned char *r, uint32_t type, uint16_t misc,
+    size_t body, int sub, struct pmclog_ev *ev)
+{
+	struct pmclog_ev_map_in *mi = &ev->pl_u.pl_mi;
+	size_t fo = type == PD_REC_MMAP ? 40 : 72;
+	const struct pd_bid *b;
+	if (sub || body < fo)
+		return 0;
+	ev->pl_type = PMCLOG_TYPE_MAP_IN;
+	mi->pl_pid = (pid_t)ld32(p, r + 8);
+	mi->pl_start = ld64(p, r + 16);
+	mi->pl_len = ld64(p, r + 24);
+	mi->pl_pgoff = ld64(p, r + 32);
+	copy_str(mi->pl_pathname, sizeof(mi->pl_pathname), r + fo, body - fo);
+	mi->pl_buildid_len = 0;
+	memset(mi->pl_buildid, 0, sizeof(mi->pl_buildid));
+	if (type == PD_REC_MMAP) {
+		mi->pl_prot = (misc & PD_MISC_MMAP_DATA) ? 0x1 : 0x5; /* PROT_READ[|EXEC] */
+		mi->pl_mflags = 0;
+	} else {
+		mi->pl_prot = ld32(p, r + 64);
+		mi->pl_mflags = ld32(p, r + 68);
+		if (misc & PD_MISC_MMAP_BUILD_ID) {
+			uint8_t n = r[40];
+			mi->pl_buildid_len = n > 20 ? 20 : n;
+			memcpy(mi->pl_buildid, r + 44, mi->pl_buildid_len);
+		}
+	}
+	if (!mi->pl_buildid_len) {
+		b = pd_bid_find(p, mi->pl_pathname);
+		if (!b && strncmp(mi->pl_pathname, "[kernel.kallsyms]", 17) == 0)
+			b = pd_bid_find(p, "[kernel.kallsyms]");
+		if (b && b->pub.size) {
+			mi->pl_buildid_len = b->pub.size;
+			memcpy(mi->pl_buildid, b->pub.id, b->pub.size);
+		}
+	}
+	return 1;
+}
+
+/* COMM, and sub-event 1 of an exec's COMM: PROCEXEC. */
+static int tr_comm(struct perfdata *p, const struct pd_attr *a, const unsigned char *r,
+    uint16_t misc, size_t body, int sub, struct pmclog_ev *ev)
+{
+	if (body < 16)
+		return 0;
+	if (sub == 0) {
+		struct pmclog_ev_comm *cm = &ev->pl_u.pl_cm;
+		ev->pl_type = PMCLOG_TYPE_COMM;
+		cm->pl_pid = (pid_t)ld32(p, r + 8);
+		cm->pl_tid = (pid_t)ld32(p, r + 12);
+		cm->pl_flags = (misc & PD_MISC_COMM_EXEC) ? PMCLOG_COMM_F_EXEC : 0;
+		copy_str(cm->pl_comm, sizeof(cm->pl_comm), r + 16, body - 16);
+		return 1;
+	}
+	if (sub == 1 && (misc & PD_MISC_COMM_EXEC)) {
+		struct pmclog_ev_procexec *x = &ev->pl_u.pl_x;
+		ev->pl_type = PMCLOG_TYPE_PROCEXEC;
+		x->pl_pid = (pid_t)ld32(p, r + 8);
+		x->pl_tid = (pid_t)ld32(p, r + 12);
+		x->pl_pmcid = a ? a->pub.pmcid : PMC_ID_INVALID;
+		x->pl_baseaddr = 0;
+		x->pl_dynaddr = 0;
+		copy_str(x->pl_pathname, sizeof(x->pl_pathname), r + 16, body - 16);
+		return 1;
+	}
+	return 0;
+}
+
+/* FORK (a process or a thread), EXIT (THR_EXIT, then SYSEXIT for a process). */
+static int tr_task(struct perfdata *p, const unsigned char *r, uint32_t type,
+    const struct psample_trailer *t, size_t body, int sub, struct pmclog_ev *ev)
+{
+	uint32_t pid, ppid, tid, ptid;
+	if (body < 24)
+		return 0;
+	pid = ld32(p, r + 8);
+	ppid = ld32(p, r + 12);
+	tid = ld32(p, r + 16);
+	ptid = ld32(p, r + 20);
+	if (!t->has_time && body >= 32)
+		pd_set_time(ev, ld64(p, r + 24));
+	if (type == PD_REC_FORK) {
+		if (sub)
+			return 0;
+		if (pid != ppid) {
+			ev->pl_type = PMCLOG_TYPE_PROCFORK;
+			ev->pl_u.pl_f.pl_oldpid = (pid_t)ppid;
+			ev->pl_u.pl_f.pl_newpid = (pid_t)pid;
+			ev->pl_u.pl_f.pl_oldtid = (pid_t)ptid;
+			ev->pl_u.pl_f.pl_newtid = (pid_t)tid;
+		} else {
+			ev->pl_type = PMCLOG_TYPE_THR_CREATE;
+			ev->pl_u.pl_tc.pl_tid = (pid_t)tid;
+			ev->pl_u.pl_tc.pl_pid = (pid_t)pid;
+			ev->pl_u.pl_tc.pl_flags = 0;
+			ev->pl_u.pl_tc.pl_tdname[0] = '\0';
+		}
+		return 1;
+	}
+	if (sub == 0) {
+		ev->pl_type = PMCLOG_TYPE_THR_EXIT;
+		ev->pl_u.pl_te.pl_tid = (pid_t)tid;
+		ev->pl_u.pl_te.pl_pid = (pid_t)pid;
+		return 1;
+	}
+	if (sub == 1 && pid == tid) {
+		ev->pl_type = PMCLOG_TYPE_SYSEXIT;
+		ev->pl_u.pl_se.pl_pid = (pid_t)pid;
+		return 1;
+	}
+	return 0;
+}
+
+/* LOST, LOST_SAMPLES: a DROPNOTIFY. */
+static int tr_lost(struct perfdata *p, const struct pd_attr *a, const unsigned char *r,
+    uint32_t type, const struct psample_trailer *t, size_t body, int sub, struct pmclog_ev *ev)
+{
+	struct pmclog_ev_dropnotify *dn = &ev->pl_u.pl_dn;
+	if (sub)
+		return 0;
+	if (type == PD_REC_LOST) {
+		if (body < 24)
+			return 0;
+		dn->pl_count = ld64(p, r + 16);
+		dn->pl_pmcid = id_pmc(p, ld64(p, r + 8));
+		dn->pl_reason = PMCLOG_DROP_RING;
+	} else {
+		if (body < 16)
+			return 0;
+		dn->pl_count = ld64(p, r + 8);
+		dn->pl_pmcid = a ? a->pub.pmcid : PMC_ID_INVALID;
+		dn->pl_reason = PMCLOG_DROP_SAMPLES;
+	}
+	dn->pl_cpu = t->has_cpu ? (int32_t)t->cpu : -1;
+	ev->pl_type = PMCLOG_TYPE_DROPNOTIFY;
+	p->st.lost += dn->pl_count;
+	return 1;
+}
+
 /* One kernel record, sub-event `sub`: 1 if ev was filled, 0 if no (more). */
 int pd_translate(struct perfdata *p, const struct pd_attr *a, const unsigned char *r,
     size_t len, int sub, struct pmclog_ev *ev)
@@ -151,133 +292,16 @@ int pd_translate(struct perfdata *p, const struct pd_attr *a, const unsigned cha
 
 	switch (type) {
 	case PD_REC_MMAP:
-	case PD_REC_MMAP2: {
-		struct pmclog_ev_map_in *mi = &ev->pl_u.pl_mi;
-		size_t fo = type == PD_REC_MMAP ? 40 : 72;
-		const struct pd_bid *b;
-		if (sub || body < fo)
-			return 0;
-		ev->pl_type = PMCLOG_TYPE_MAP_IN;
-		mi->pl_pid = (pid_t)ld32(p, r + 8);
-		mi->pl_start = ld64(p, r + 16);
-		mi->pl_len = ld64(p, r + 24);
-		mi->pl_pgoff = ld64(p, r + 32);
-		copy_str(mi->pl_pathname, sizeof(mi->pl_pathname), r + fo, body - fo);
-		mi->pl_buildid_len = 0;
-		memset(mi->pl_buildid, 0, sizeof(mi->pl_buildid));
-		if (type == PD_REC_MMAP) {
-			mi->pl_prot = (misc & PD_MISC_MMAP_DATA) ? 0x1 : 0x5; /* PROT_READ[|EXEC] */
-			mi->pl_mflags = 0;
-		} else {
-			mi->pl_prot = ld32(p, r + 64);
-			mi->pl_mflags = ld32(p, r + 68);
-			if (misc & PD_MISC_MMAP_BUILD_ID) {
-				uint8_t n = r[40];
-				mi->pl_buildid_len = n > 20 ? 20 : n;
-				memcpy(mi->pl_buildid, r + 44, mi->pl_buildid_len);
-			}
-		}
-		if (!mi->pl_buildid_len) {
-			b = pd_bid_find(p, mi->pl_pathname);
-			if (!b && strncmp(mi->pl_pathname, "[kernel.kallsyms]", 17) == 0)
-				b = pd_bid_find(p, "[kernel.kallsyms]");
-			if (b && b->pub.size) {
-				mi->pl_buildid_len = b->pub.size;
-				memcpy(mi->pl_buildid, b->pub.id, b->pub.size);
-			}
-		}
-		return 1;
-	}
-	case PD_REC_COMM: {
-		if (body < 16)
-			return 0;
-		if (sub == 0) {
-			struct pmclog_ev_comm *cm = &ev->pl_u.pl_cm;
-			ev->pl_type = PMCLOG_TYPE_COMM;
-			cm->pl_pid = (pid_t)ld32(p, r + 8);
-			cm->pl_tid = (pid_t)ld32(p, r + 12);
-			cm->pl_flags = (misc & PD_MISC_COMM_EXEC) ? PMCLOG_COMM_F_EXEC : 0;
-			copy_str(cm->pl_comm, sizeof(cm->pl_comm), r + 16, body - 16);
-			return 1;
-		}
-		if (sub == 1 && (misc & PD_MISC_COMM_EXEC)) {
-			struct pmclog_ev_procexec *x = &ev->pl_u.pl_x;
-			ev->pl_type = PMCLOG_TYPE_PROCEXEC;
-			x->pl_pid = (pid_t)ld32(p, r + 8);
-			x->pl_tid = (pid_t)ld32(p, r + 12);
-			x->pl_pmcid = a ? a->pub.pmcid : PMC_ID_INVALID;
-			x->pl_baseaddr = 0;
-			x->pl_dynaddr = 0;
-			copy_str(x->pl_pathname, sizeof(x->pl_pathname), r + 16, body - 16);
-			return 1;
-		}
-		return 0;
-	}
+	case PD_REC_MMAP2:
+		return tr_mmap(p, r, type, misc, body, sub, ev);
+	case PD_REC_COMM:
+		return tr_comm(p, a, r, misc, body, sub, ev);
 	case PD_REC_FORK:
-	case PD_REC_EXIT: {
-		uint32_t pid, ppid, tid, ptid;
-		if (body < 24)
-			return 0;
-		pid = ld32(p, r + 8);
-		ppid = ld32(p, r + 12);
-		tid = ld32(p, r + 16);
-		ptid = ld32(p, r + 20);
-		if (!t.has_time && body >= 32)
-			pd_set_time(ev, ld64(p, r + 24));
-		if (type == PD_REC_FORK) {
-			if (sub)
-				return 0;
-			if (pid != ppid) {
-				ev->pl_type = PMCLOG_TYPE_PROCFORK;
-				ev->pl_u.pl_f.pl_oldpid = (pid_t)ppid;
-				ev->pl_u.pl_f.pl_newpid = (pid_t)pid;
-				ev->pl_u.pl_f.pl_oldtid = (pid_t)ptid;
-				ev->pl_u.pl_f.pl_newtid = (pid_t)tid;
-			} else {
-				ev->pl_type = PMCLOG_TYPE_THR_CREATE;
-				ev->pl_u.pl_tc.pl_tid = (pid_t)tid;
-				ev->pl_u.pl_tc.pl_pid = (pid_t)pid;
-				ev->pl_u.pl_tc.pl_flags = 0;
-				ev->pl_u.pl_tc.pl_tdname[0] = '\0';
-			}
-			return 1;
-		}
-		if (sub == 0) {
-			ev->pl_type = PMCLOG_TYPE_THR_EXIT;
-			ev->pl_u.pl_te.pl_tid = (pid_t)tid;
-			ev->pl_u.pl_te.pl_pid = (pid_t)pid;
-			return 1;
-		}
-		if (sub == 1 && pid == tid) {
-			ev->pl_type = PMCLOG_TYPE_SYSEXIT;
-			ev->pl_u.pl_se.pl_pid = (pid_t)pid;
-			return 1;
-		}
-		return 0;
-	}
+	case PD_REC_EXIT:
+		return tr_task(p, r, type, &t, body, sub, ev);
 	case PD_REC_LOST:
-	case PD_REC_LOST_SAMPLES: {
-		struct pmclog_ev_dropnotify *dn = &ev->pl_u.pl_dn;
-		if (sub)
-			return 0;
-		if (type == PD_REC_LOST) {
-			if (body < 24)
-				return 0;
-			dn->pl_count = ld64(p, r + 16);
-			dn->pl_pmcid = id_pmc(p, ld64(p, r + 8));
-			dn->pl_reason = PMCLOG_DROP_RING;
-		} else {
-			if (body < 16)
-				return 0;
-			dn->pl_count = ld64(p, r + 8);
-			dn->pl_pmcid = a ? a->pub.pmcid : PMC_ID_INVALID;
-			dn->pl_reason = PMCLOG_DROP_SAMPLES;
-		}
-		dn->pl_cpu = t.has_cpu ? (int32_t)t.cpu : -1;
-		ev->pl_type = PMCLOG_TYPE_DROPNOTIFY;
-		p->st.lost += dn->pl_count;
-		return 1;
-	}
+	case PD_REC_LOST_SAMPLES:
+		return tr_lost(p, a, r, type, &t, body, sub, ev);
 	case PD_REC_THROTTLE:
 	case PD_REC_UNTHROTTLE:
 		if (sub || body < 32)

@@ -353,7 +353,8 @@ int prof__pooled(struct profile *p, const struct pmclog_ev *ev)
 			workpool__drain(v->pool);
 		return 0;
 	}
-	if (!v->pool && (!cc->pl_nuregs || pool_start(p) < 0))
+	/* a flat report (leaf_only) unwinds nothing: no pool for it */
+	if (!v->pool && (!cc->pl_nuregs || v->leaf_only || pool_start(p) < 0))
 		return 0;
 	/* as prof__handle() trims it */
 	while (npc > 1 && cc->pl_pc[npc - 1] == 0 && !v->zero_frames)

@@ -60,6 +60,10 @@ void sym__ftab_free(struct ftab *f)
 	free(f->b);
 	free(f->slot);
 	free(f->res);
+	for (int k = 0; k < 2; k++) {
+		free(f->ix[k].ord);
+		free(f->ix[k].pm);
+	}
 	memset(f, 0, sizeof(*f));
 }
 
@@ -110,6 +114,37 @@ static int ftab_elf(struct ftab *f, Elf *e, uint64_t bias)
 	return f->nelf++;
 }
 
+/* Sort v[0, n) ascending: a radix sort by bytes (a byte all keys share is
+ * skipped: addresses share their high ones), qsort when out of memory. */
+static void u64_sort(uint64_t *v, size_t n)
+{
+	uint64_t *tmp = malloc(n * sizeof(*tmp)), *src = v, *dst = tmp;
+	if (!tmp) {
+		qsort(v, n, sizeof(*v), u64_cmp);
+		return;
+	}
+	for (unsigned sh = 0; sh < 64; sh += 8) {
+		size_t cnt[256] = { 0 }, at = 0;
+		for (size_t i = 0; i < n; i++)
+			cnt[(src[i] >> sh) & 255]++;
+		if (cnt[(src[0] >> sh) & 255] == n)
+			continue;
+		for (unsigned k = 0; k < 256; k++) {
+			size_t c = cnt[k];
+			cnt[k] = at;
+			at += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[cnt[(src[i] >> sh) & 255]++] = src[i];
+		uint64_t *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(tmp);
+}
+
 /* The symbols libdwfl's search reads, and every value it compares an
  * address with: each symbol's value and end, each section's bounds in each
  * ELF the symbols come from (the main file, the debug file).  A superset of
@@ -154,7 +189,7 @@ static int ftab_build(struct ftab *f, Dwfl_Module *mod)
 			    f->elf[k].sec[j].size) < 0)
 				goto nomem;
 	if (n)
-		qsort(b, n, sizeof(*b), u64_cmp);
+		u64_sort(b, n);
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++)
 		if (m == 0 || b[m - 1] != b[i])
@@ -223,9 +258,167 @@ static void fsearch(const struct ftab *f, struct fstate *s, size_t from, size_t 
 	}
 }
 
-static const struct fsym *ftab_lookup(const struct ftab *f, uint64_t addr)
+/* ---- the same choice without the scan (ftab_fast).  What fsearch keeps of
+ * the symbols with value <= addr: closest, folded in table order from the
+ * sized symbols holding addr (the others only raise min_label), and while
+ * there is none, the last sizeless one in table order whose value is at
+ * least min_label so far.  One such is taken at the end only if its value
+ * is at least the whole min_label F, the greatest end below addr; as F is
+ * at least every such value V, that is the last sizeless symbol at V = F
+ * (of its section), and a later sizeless one below V fails min_label. */
+
+struct fvq {
+	uint64_t v, f;            /* the greatest value and end of the range's symbols <= addr */
+	int has;                  /* any symbol <= addr */
+	const struct fsym *c;     /* closest in the range, folded in order from the caller's */
+	long last;                /* the last sizeless symbol at v in addr's section, or -1 */
+};
+
+static int fv_cmp(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+	return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : (x[1] < y[1] ? -1 : x[1] > y[1]);
+}
+
+/* Index sym[from, to) by value: 0, or -ENOMEM. */
+static int fidx_build(const struct ftab *f, struct fidx *x, size_t from, size_t to)
+{
+	size_t n = to - from;
+	uint64_t *t = malloc((n ? n : 1) * 2 * sizeof(*t));
+	x->ord = malloc((n ? n : 1) * sizeof(*x->ord));
+	x->pm = malloc((n ? n : 1) * sizeof(*x->pm));
+	if (!t || !x->ord || !x->pm) {
+		free(t);
+		free(x->ord);
+		free(x->pm);
+		*x = (struct fidx){ NULL, NULL, 0 };
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		t[2 * i] = f->sym[from + i].value;
+		t[2 * i + 1] = from + i;
+	}
+	qsort(t, n, 2 * sizeof(*t), fv_cmp);
+	for (size_t i = 0; i < n; i++) {
+		const struct fsym *y = &f->sym[t[2 * i + 1]];
+		x->ord[i] = (uint32_t)t[2 * i + 1];
+		x->pm[i] = i && x->pm[i - 1] > y->value + y->size ? x->pm[i - 1] : y->value + y->size;
+	}
+	x->n = n;
+	free(t);
+	return 0;
+}
+
+#define FIDX_WALK 64              /* more symbols than this around addr: the scan */
+
+/* Range x's part of the choice for s->addr, closest folded on from q->c:
+ * 0, or -1 when too many symbols hold addr (the caller scans instead). */
+static int fidx_query(const struct ftab *f, struct fstate *s, const struct fidx *x,
+    struct fvq *q)
+{
+	size_t lo = 0, hi = x->n, k = 0;
+	uint32_t hold[FIDX_WALK];
+	uint64_t addr = s->addr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->sym[x->ord[mid]].value <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	q->has = lo > 0;
+	q->last = -1;
+	if (!q->has)
+		return 0;
+	q->v = f->sym[x->ord[lo - 1]].value;
+	q->f = x->pm[lo - 1];
+	for (size_t j = lo; j-- > 0 && x->pm[j] > addr; ) {
+		const struct fsym *y = &f->sym[x->ord[j]];
+		if (y->size == 0 || addr - y->value >= y->size)
+			continue;
+		if (k == FIDX_WALK)
+			return -1;
+		hold[k++] = x->ord[j];
+	}
+	for (size_t i = 1; i < k; i++)        /* table order */
+		for (size_t j = i; j > 0 && hold[j - 1] > hold[j]; j--) {
+			uint32_t t = hold[j];
+			hold[j] = hold[j - 1];
+			hold[j - 1] = t;
+		}
+	for (size_t i = 0; i < k; i++) {       /* fsearch's fold, sized symbols only */
+		const struct fsym *y = &f->sym[hold[i]], *c = q->c;
+		if (!c || c->value < y->value || c->bind < y->bind ||
+		    (c->value == y->value && ((c->size > y->size && c->bind <= y->bind) ||
+		     (c->size >= y->size && c->bind < y->bind))))
+			q->c = y;
+	}
+	if (q->c || q->f != q->v)
+		return 0;
+	for (size_t j = lo, n = 0; j-- > 0 && f->sym[x->ord[j]].value == q->v; )
+		if (f->sym[x->ord[j]].size == 0 && (long)x->ord[j] > q->last) {
+			if (++n > FIDX_WALK)
+				return -1;
+			if (fsame_section(f, s, &f->sym[x->ord[j]]))
+				q->last = (long)x->ord[j];
+		}
+	return 0;
+}
+
+/* Has a range of n symbols been scanned (nscan times) for about what
+ * sorting it costs (n log n), so that an index by value pays? */
+static int fidx_due(unsigned nscan, size_t n)
+{
+	unsigned lg = 0;
+	while (lg < 63 && (n >> lg) > 1)
+		lg++;
+	return nscan >= 16 + 2 * lg;
+}
+
+/* ftab_lookup's answer from the indexes: 0, or -1 to scan instead (the
+ * locals' index is built once the globals' answers have needed them for
+ * a while: most lookups end in the globals). */
+static int ftab_fast(struct ftab *f, uint64_t addr, const struct fsym **out)
 {
 	struct fstate s = { addr, NULL, NULL, 0, SHN_UNDEF, -1 };
+	struct fvq g = { 0 }, l = { 0 };
+	if (fidx_query(f, &s, &f->ix[0], &g) < 0)
+		return -1;
+	*out = g.c;
+	if (g.c)
+		return 0;
+	/* fsearch's sizeless answer of the globals has value addr only if it is g.last */
+	if (f->first_global > 1 && !(g.last >= 0 && g.v == addr)) {
+		if (!f->ix[1].ord && (!fidx_due(f->nlocscan++, f->nlocal) ||
+		    fidx_build(f, &f->ix[1], 0, f->nlocal) < 0))
+			return -1;
+		if (fidx_query(f, &s, &f->ix[1], &l) < 0)
+			return -1;
+		if ((*out = l.c))
+			return 0;
+	}
+	uint64_t v = g.has && (!l.has || g.v > l.v) ? g.v : l.v;
+	uint64_t e = g.has && (!l.has || g.f > l.f) ? g.f : l.f;
+	if ((!g.has && !l.has) || e != v)
+		return 0;
+	if (l.has && l.v == v && l.last >= 0)
+		*out = &f->sym[l.last];
+	else if (g.has && g.v == v && g.last >= 0)
+		*out = &f->sym[g.last];
+	return 0;
+}
+
+static const struct fsym *ftab_lookup(struct ftab *f, uint64_t addr)
+{
+	struct fstate s = { addr, NULL, NULL, 0, SHN_UNDEF, -1 };
+	const struct fsym *r;
+	/* a few lookups scan; more are worth indexing the symbols by value */
+	if (!f->ix[0].ord && fidx_due(f->nscan, f->nsym - f->nlocal) &&
+	    fidx_build(f, &f->ix[0], f->nlocal, f->nsym) < 0)
+		f->nscan = 0;             /* out of memory: scan on, try again later */
+	if (f->ix[0].ord && ftab_fast(f, addr, &r) == 0)
+		return r;
+	f->nscan++;
 	fsearch(f, &s, f->nlocal, f->nsym);
 	if (!s.closest && f->first_global > 1 && (!s.sizeless || s.sizeless->value != addr))
 		fsearch(f, &s, 0, f->nlocal);

@@ -84,6 +84,14 @@ struct felf {                     /* an ELF file the symbols come from */
 	size_t nsec;
 };
 
+/* A range of ftab.sym by value: ord the indices sorted by (value, index),
+ * pm[i] the greatest end (value + size) of sym[ord[0 .. i]]. */
+struct fidx {
+	uint32_t *ord;
+	uint64_t *pm;
+	size_t n;
+};
+
 struct ftab {
 	struct fsym *sym;
 	size_t nsym, nlocal;      /* sym[0, nlocal): before the first global */
@@ -95,6 +103,9 @@ struct ftab {
 	uint32_t *slot;           /* per piece (2 nb + 1): 0 not resolved, else res index + 1 */
 	struct fpiece *res;
 	size_t nres, capres;
+	struct fidx ix[2];        /* sym[nlocal, nsym) and sym[0, nlocal) by value (ftab_fast) */
+	unsigned nscan;           /* lookups by the linear scan; the index is built after some */
+	unsigned nlocscan;        /* ftab_fast's lookups that needed the locals (ix[1]) */
 };
 
 /* ---- the symtab and its binaries (symbols.c) ------------------------------ */

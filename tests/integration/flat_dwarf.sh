@@ -55,6 +55,19 @@ flat_vs_unwound() {   # NAME FILE
   check "$n: the -g report unwinds ($unw samples)" [ "$unw" -gt 0 ]
   check "$n: the flat text says nothing of unwinding" \
       bash -c "! grep -q 'unwound from DWARF' '$TMP/$n.flat.txt'"
+  # work counted: a flat report starts no unwinding worker (-j 4 clones
+  # no more threads than -j 1); -g's workers unwind in unwind_threads.sh
+  if command -v strace >/dev/null; then
+    strace -f -qq -e trace=clone,clone3 -o "$TMP/$n.st4" "$PMC" report -j 4 -i "$f" \
+        >/dev/null 2>&1
+    strace -f -qq -e trace=clone,clone3 -o "$TMP/$n.st1" "$PMC" report -j 1 -i "$f" \
+        >/dev/null 2>&1
+    local c4 c1
+    c4=$(grep -c clone "$TMP/$n.st4"); c1=$(grep -c clone "$TMP/$n.st1")
+    check "$n: flat report -j 4 starts no unwinding thread ($c4 clones, -j 1: $c1)" [ "$c4" -eq "$c1" ]
+  else
+    skip "$n: unwinding threads counted" "no strace"
+  fi
   json_rows "$TMP/$n.flat.json" >"$TMP/$n.flat.rows"
   json_rows "$TMP/$n.g.json" >"$TMP/$n.g.rows"
   check "$n: JSON rows byte-identical to the unwinding report's" cmp -s "$TMP/$n.flat.rows" "$TMP/$n.g.rows"

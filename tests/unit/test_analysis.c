@@ -424,26 +424,14 @@ static void test_offcpu(void **state)
 /* analysis/symbols/symbols.c finds an ELF binary's functions by binary search
  * (issue 16): its choice between aliases, nested and overlapping symbols,
  * sizeless labels, locals and globals is libdwfl's, at every address. */
-static void test_func_lookup_as_libdwfl(void **state)
+/* Build a shared library of assembly text src_text (file NAME.s) and check
+ * sym_dso__func against dwfl_module_addrinfo at every address of it. */
+static void check_as_libdwfl(const char *base, const char *src_text, int min_named)
 {
-	char src[PATH_MAX], so[PATH_MAX], cmd[PATH_MAX * 3];
-	(void)state;
-	snprintf(so, sizeof(so), "%s/libsyms.so", dir);
-	/* no instructions, only bytes: the same on every architecture */
-	put_file(src, sizeof(src), "syms.s", ".text\n"
-	    ".globl g1\n.type g1,%function\ng1: .skip 64\n.size g1, 64\n"
-	    ".weak w1\n.type w1,%function\n.set w1, g1\n.size w1, 32\n"
-	    ".globl w2\n.type w2,%function\n.set w2, g1+8\n.size w2, 8\n"
-	    ".globl g2\n.type g2,%function\ng2: .skip 16\n"
-	    "lab: .skip 16\n"
-	    ".type l1,%function\nl1: .skip 32\n.size l1, 32\n"
-	    ".globl outer\n.type outer,%function\nouter: .skip 64\n.size outer, 64\n"
-	    ".type inner,%function\n.set inner, outer+16\n.size inner, 16\n"
-	    ".weak wk\n.type wk,%function\nwk: .skip 24\n.size wk, 48\n"
-	    "tail: .skip 16\n"
-	    ".globl s3\n.type s3,%function\ns3: .skip 16\n"
-	    ".globl lab3\nlab3: .skip 48\n.size s3, 40\n"
-	    ".data\n.globl dvar\n.type dvar,%object\ndvar: .skip 8\n.size dvar, 8\n");
+	char src[PATH_MAX], so[PATH_MAX], cmd[PATH_MAX * 3], fn[64];
+	snprintf(so, sizeof(so), "%s/lib%s.so", dir, base);
+	snprintf(fn, sizeof(fn), "%s.s", base);
+	put_file(src, sizeof(src), fn, src_text);
 	snprintf(cmd, sizeof(cmd), "cc -shared -nostdlib -o %s %s 2>/dev/null", so, src);
 	if (system(cmd) != 0)
 		skip();   /* no compiler */
@@ -488,9 +476,63 @@ static void test_func_lookup_as_libdwfl(void **state)
 		assert_int_equal(size, sym.st_size ? sym.st_size : off + 1);
 		named++;
 	}
-	assert_true(named > 200);
+	assert_true(named > min_named);
 	symtab__free(st);
 	dwfl_end(dw);
+}
+
+
+static void test_func_lookup_as_libdwfl(void **state)
+{
+	(void)state;
+	/* no instructions, only bytes: the same on every architecture */
+	static const char text[] = ".text\n"
+	    ".globl g1\n.type g1,%function\ng1: .skip 64\n.size g1, 64\n"
+	    ".weak w1\n.type w1,%function\n.set w1, g1\n.size w1, 32\n"
+	    ".globl w2\n.type w2,%function\n.set w2, g1+8\n.size w2, 8\n"
+	    ".globl g2\n.type g2,%function\ng2: .skip 16\n"
+	    "lab: .skip 16\n"
+	    ".type l1,%function\nl1: .skip 32\n.size l1, 32\n"
+	    ".globl outer\n.type outer,%function\nouter: .skip 64\n.size outer, 64\n"
+	    ".type inner,%function\n.set inner, outer+16\n.size inner, 16\n"
+	    ".weak wk\n.type wk,%function\nwk: .skip 24\n.size wk, 48\n"
+	    "tail: .skip 16\n"
+	    ".globl s3\n.type s3,%function\ns3: .skip 16\n"
+	    ".globl lab3\nlab3: .skip 48\n.size s3, 40\n"
+	    ".data\n.globl dvar\n.type dvar,%object\ndvar: .skip 8\n.size dvar, 8\n";
+	check_as_libdwfl("syms", text, 200);
+}
+
+/* The same choice with many symbols: after some lookups of a binary the
+ * symbols are indexed by value (symbols.c ftab_fast, issue 26), the
+ * globals' index first, the locals' later; every address is still
+ * libdwfl's answer. */
+static void test_func_lookup_indexed(void **state)
+{
+	static const char block[] =
+	    ".globl g1_%d\n.type g1_%d,%%function\ng1_%d: .skip 64\n.size g1_%d, 64\n"
+	    ".weak w1_%d\n.type w1_%d,%%function\n.set w1_%d, g1_%d\n.size w1_%d, 32\n"
+	    ".globl w2_%d\n.type w2_%d,%%function\n.set w2_%d, g1_%d+8\n.size w2_%d, 8\n"
+	    ".globl g2_%d\n.type g2_%d,%%function\ng2_%d: .skip 16\n"
+	    "lab_%d: .skip 16\n"
+	    ".type l1_%d,%%function\nl1_%d: .skip 32\n.size l1_%d, 32\n"
+	    ".globl outer_%d\n.type outer_%d,%%function\nouter_%d: .skip 64\n.size outer_%d, 64\n"
+	    ".type inner_%d,%%function\n.set inner_%d, outer_%d+16\n.size inner_%d, 16\n"
+	    ".weak wk_%d\n.type wk_%d,%%function\nwk_%d: .skip 24\n.size wk_%d, 48\n"
+	    "tail_%d: .skip 16\n"
+	    ".globl s3_%d\n.type s3_%d,%%function\ns3_%d: .skip 16\n"
+	    ".globl lab3_%d\nlab3_%d: .skip 48\n.size s3_%d, 40\n";
+	enum { N = 60 };
+	char *text = malloc(N * sizeof(block) * 2 + 64);
+	size_t len = 0;
+	(void)state;
+	assert_non_null(text);
+	len += (size_t)sprintf(text, ".text\n");
+	for (int i = 0; i < N; i++)
+		len += (size_t)sprintf(text + len, block, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i,
+		    i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i);
+	check_as_libdwfl("manysyms", text, 200 * N);
+	free(text);
 }
 
 /* A PLT entry of an IRELATIVE relocation has no symbol (glibc's calls to
@@ -1483,6 +1525,7 @@ int main(void)
 		cmocka_unit_test(test_perfmap_and_kernel),
 		cmocka_unit_test(test_names_printable),
 		cmocka_unit_test(test_func_lookup_as_libdwfl),
+		cmocka_unit_test(test_func_lookup_indexed),
 		cmocka_unit_test(test_plt_irelative),
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_demangle_kernel),
