@@ -357,6 +357,15 @@ static int sync_step(struct unwinder *u, struct space *s, const struct unwind_ma
 		dwfl_report_begin_add(s->dwfl);
 		for (size_t i = nmaps; i-- > s->nreported;)
 			report(s, &maps[i]);
+		/* what is_entry remembered was found among fewer maps: a pc in a
+		 * new one was "no function" then.  Kept, it would make an answer
+		 * depend on which samples this space unwound before (with -j N,
+		 * on which worker), not on the sample's own maps. */
+		memset(s->outer, 0, sizeof(s->outer));
+		/* likewise a pc found without rules (in no map then) */
+		for (size_t i = 0; s->rules && i < RULE_CACHE; i++)
+			if (!s->rules[i].ok)
+				s->rules[i].key = 0;
 	}
 	dwfl_report_end(s->dwfl, NULL, NULL);
 	s->nreported = nmaps;
