@@ -244,9 +244,11 @@ struct lb_ring {
 /* A ring of dsize bytes (a power of two), head and tail at start. */
 static inline void lb_ring_init(struct lb_ring *f, size_t dsize, uint64_t start)
 {
-	f->page = aligned_alloc(4096, 4096 + dsize);
+	/* aligned_alloc wants a multiple of the alignment (ASan refuses less) */
+	size_t sz = (4096 + dsize + 4095) & ~(size_t)4095;
+	f->page = aligned_alloc(4096, sz);
 	assert_non_null(f->page);
-	memset(f->page, 0, 4096 + dsize);
+	memset(f->page, 0, sz);
 	f->page->data_offset = 4096;
 	f->page->data_size = dsize;
 	f->page->data_head = f->page->data_tail = start;
