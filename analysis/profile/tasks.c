@@ -165,17 +165,10 @@ static void name_event(struct profile *p, int32_t tid, uint64_t time)
 	struct tgen *t = prof__tgen_of(p, tid);
 	if (!t)
 		return;
-	if (t->nev == t->cap) {
-		/* not GROW: most threads are named once or twice, and GROW's
-		 * first step (64 times 8 bytes) would be per thread */
-		uint32_t nc = t->cap ? 2 * t->cap : 2;
-		uint64_t *ev = realloc(t->ev, nc * sizeof(*ev));
-		if (!ev) {
-			nomem(p);
-			return;
-		}
-		t->ev = ev;
-		t->cap = nc;
+	/* first 2, not 64: most threads are named once or twice */
+	if (GROW_FROM(t->ev, t->nev, t->cap, 1, 2) < 0) {
+		nomem(p);
+		return;
 	}
 	uint32_t k = span_of(t, time);
 	memmove(t->ev + k + 1, t->ev + k, (t->nev - k) * sizeof(*t->ev));

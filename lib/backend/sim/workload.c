@@ -439,22 +439,15 @@ int simwl__load(const char *path, struct simwl **out)
 	if (!f)
 		return pmc__err(-errno, "%s: %s", path, strerror(errno));
 	do {
-		if (cap - len < 4096) {
-			char *t;
-
-			if (cap > (64u << 20)) {
-				free(text);
-				fclose(f);
-				return pmc__err(-EFBIG, "%s: file too large", path);
-			}
-			t = realloc(text, cap + 65536);
-			if (!t) {
-				free(text);
-				fclose(f);
-				return pmc__nomem();
-			}
-			text = t;
-			cap += 65536;
+		if (len > (64u << 20)) {
+			free(text);
+			fclose(f);
+			return pmc__err(-EFBIG, "%s: file too large", path);
+		}
+		if (GROW_FROM(text, len, cap, 4096, 65536) < 0) {
+			free(text);
+			fclose(f);
+			return pmc__nomem();
 		}
 		n = fread(text + len, 1, cap - len - 1, f);
 		len += n;
