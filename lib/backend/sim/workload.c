@@ -243,7 +243,6 @@ static int parse_lines(struct simwl *w, const char *text, struct pctx *c, int pa
 		{
 			struct simwl_func *f;
 			struct simwl_op op;
-			void *q;
 
 			if (cur < 0)
 				return perr(c, "'%s' outside a function", tok[0]);
@@ -313,10 +312,8 @@ static int parse_lines(struct simwl *w, const char *text, struct pctx *c, int pa
 			if (f->nops == SIMWL_MAX_OPS)
 				return perr(c, "more than %d statements in '%s'",
 					    SIMWL_MAX_OPS, f->name);
-			q = realloc(f->ops, (size_t)(f->nops + 1) * sizeof(op));
-			if (!q)
+			if (GROW(f->ops, f->nops, f->capops) < 0)
 				return -ENOMEM;
-			f->ops = q;
 			f->ops[f->nops++] = op;
 		}
 	}
