@@ -89,6 +89,7 @@ void stat_cpu_units(struct stat_opts *o)
 /* --per-thread: the threads of -p PIDs (as they are now) or the -t TIDs. */
 static void thread_units(struct stat_opts *o, pid_t **tids, int *ntids)
 {
+	int cap = 0;
 	*tids = NULL;
 	*ntids = 0;
 	for (int i = 0; i < o->tgt.npids; i++) {
@@ -111,11 +112,9 @@ static void thread_units(struct stat_opts *o, pid_t **tids, int *ntids)
 					continue;
 				tid = (pid_t)atoi(d->d_name);
 			}
-			pid_t *n = realloc(*tids, (size_t)(*ntids + 1) * sizeof(pid_t));
-			if (!n)
+			if (GROW(*tids, *ntids, cap) < 0)
 				cli_die(CLI_EXIT_FAIL, "out of memory");
-			*tids = n;
-			n[(*ntids)++] = tid;
+			(*tids)[(*ntids)++] = tid;
 			char comm[32] = "?", shown[4 * sizeof(comm)], label[sizeof(shown) + 16];
 			snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
 			FILE *f = fopen(path, "r");
