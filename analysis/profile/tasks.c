@@ -22,14 +22,11 @@ uint32_t prof__event_ix_slow(struct profile *p, uint32_t pmcid)
 		return nomem(p), NO_IX;
 	if (!found) {
 		char name[64];
-		/* one more (a recording has a few events; p->ev keeps no
-		 * capacity, offcpu__wall adds one too) */
-		struct prof_event *ev = realloc(p->ev, (p->nev + 1) * sizeof(*p->ev));
-		if (!ev) {
+		/* one more (offcpu__wall adds one too) */
+		if (GROW(p->ev, p->nev, p->capev) < 0) {
 			hmap_forget(&v->ev_ix, e);   /* it names no event */
 			return nomem(p), NO_IX;
 		}
-		p->ev = ev;
 		e->v = (uint32_t)p->nev;
 		memset(&p->ev[p->nev], 0, sizeof(p->ev[0]));
 		snprintf(name, sizeof(name), "pmc 0x%08x", pmcid);
