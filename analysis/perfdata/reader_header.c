@@ -351,15 +351,9 @@ void pd_parse_feature(struct perfdata *p, int feat, const unsigned char *b, size
 			if (!s)
 				break;
 			sl = strlen(s);
-			if (tot + sl + 2 > cap) {
-				while (tot + sl + 2 > cap)
-					cap *= 2;
-				char *no = realloc(out, cap);
-				if (!no) {
-					free(s);
-					break;
-				}
-				out = no;
+			if (GROW_FROM(out, tot, cap, sl + 2, 256) < 0) {
+				free(s);
+				break;
 			}
 			if (tot)
 				out[tot++] = ' ';
@@ -487,7 +481,9 @@ static int slurp(struct perfdata *p, const unsigned char *prefix, size_t plen)
 			return -EFBIG;
 		}
 		if (len == cap) {
-			size_t ncap = cap * 2 > PD_PIPE_HOLD_MAX ? PD_PIPE_HOLD_MAX : cap * 2;
+			size_t ncap = grow__cap(cap, cap + 1, 1 << 20);
+			if (ncap > PD_PIPE_HOLD_MAX)
+				ncap = PD_PIPE_HOLD_MAX;
 			unsigned char *nm = realloc(m, ncap);
 			if (!nm) {
 				free(m);

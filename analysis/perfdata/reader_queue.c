@@ -110,7 +110,10 @@ static int q_room(struct perfdata *p)
 		p->qh = 0;
 		return 0;
 	}
-	size_t nc = p->qcap ? p->qcap * 2 : 4096;
+	/* two arrays on one capacity */
+	size_t nc = grow__cap(p->qcap, p->qn + 1, 4096);
+	if (!nc || nc > SIZE_MAX / sizeof(*p->q))
+		return -ENOMEM;
 	struct qent *nq = realloc(p->q, nc * sizeof(*nq));
 	if (!nq)
 		return -ENOMEM;

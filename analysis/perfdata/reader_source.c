@@ -130,10 +130,9 @@ size_t pd_ensure(struct perfdata *p, size_t n)
 		if (shared && p->icap - p->ilen < n) {
 			/* queued records point into this chunk: go on in a new one
 			 * with the few bytes not consumed (less than a record) */
-			size_t nc = p->icap, left = p->ilen - p->ipos;
-			while (nc < n)
-				nc *= 2;
-			struct pd_chunk *c = malloc(sizeof(*c) + nc);
+			size_t nc = grow__cap(p->icap, n, IBUF_MIN), left = p->ilen - p->ipos;
+			struct pd_chunk *c = nc && nc <= SIZE_MAX - sizeof(*c)
+			    ? malloc(sizeof(*c) + nc) : NULL;
 			if (!c) {
 				pd_set_err(p, ENOMEM, "out of memory");
 				p->ieof = 1;
@@ -153,10 +152,10 @@ size_t pd_ensure(struct perfdata *p, size_t n)
 			p->ipos = 0;
 		}
 		if (p->icap - p->ipos < n) {
-			size_t nc = p->icap ? p->icap : IBUF_MIN;
-			while (nc - p->ipos < n)
-				nc *= 2;
-			struct pd_chunk *c = realloc(p->ichunk, sizeof(*c) + nc);
+			/* not GROW: the chunk's header precedes its bytes */
+			size_t nc = n > SIZE_MAX - p->ipos ? 0 : grow__cap(p->icap, p->ipos + n, IBUF_MIN);
+			struct pd_chunk *c = nc && nc <= SIZE_MAX - sizeof(*c)
+			    ? realloc(p->ichunk, sizeof(*c) + nc) : NULL;
 			if (!c) {
 				pd_set_err(p, ENOMEM, "out of memory");
 				p->ieof = 1;
@@ -261,7 +260,7 @@ int pd_decompress(struct perfdata *p, const unsigned char *src, size_t n)
 	}
 	while (in.pos < in.size) {
 		if (p->dcap - p->dlen < ZSTD_DStreamOutSize()) {
-			size_t nc = p->dcap ? p->dcap * 2 : 4 * ZSTD_DStreamOutSize();
+			size_t nc = grow__cap(p->dcap, p->dcap + 1, 4 * ZSTD_DStreamOutSize());
 			if (nc > DBUF_MAX)
 				return pd_set_err(p, EILSEQ, "corrupt perf.data: a COMPRESSED record at "
 				    "%" PRIu64 " expands past %u MB", p->doff, DBUF_MAX >> 20);

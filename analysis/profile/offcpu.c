@@ -11,6 +11,7 @@
 
 #include "pmc.h"
 #include "common/error.h"
+#include "common/grow.h"
 #include "profile/offcpu.h"
 #include "profile/profile.h"
 #include "profile/samples.h"
@@ -26,7 +27,6 @@ int offcpu__wall(struct profile *p)
 {
 	size_t wall = p->nev;
 	int have_off = 0;
-	struct prof_event *ev;
 
 	pmc__clear_reason();
 	for (size_t e = 0; e < p->nev; e++)
@@ -34,9 +34,8 @@ int offcpu__wall(struct profile *p)
 	if (!have_off)
 		return pmc__err(-ENOENT, "the recording has no off-CPU samples (record with "
 		    "'pmc record --off-cpu')");
-	if (!(ev = realloc(p->ev, (p->nev + 1) * sizeof(*p->ev))))
+	if (GROW(p->ev, p->nev, p->capev) < 0)
 		return pmc__nomem();
-	p->ev = ev;
 	memset(&p->ev[wall], 0, sizeof(p->ev[wall]));
 	p->ev[wall].name = symtab__intern(p->st, "wall-time");
 	p->ev[wall].pmcid = PMC_ID_INVALID;

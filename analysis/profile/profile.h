@@ -127,7 +127,7 @@ struct profile {
 	struct prof_header hdr;
 	const char *input_kind;
 	struct prof_event *ev;
-	size_t nev;
+	size_t nev, capev;
 	struct prof_samples *smp; /* the samples, packed (samples.h): profile__sample */
 	size_t ns;                /* how many (each stands for prof_count samples) */
 	struct prof_func *f;

@@ -193,9 +193,11 @@ int samples__append(struct prof_samples *s, const struct prof_sample *x)
 {
 	size_t i = s->n;
 	if (i == s->cap) {
-		/* not GROW: the columns share one capacity, and only those
-		 * that are arrays grow */
-		size_t ncap = s->cap ? s->cap * 2 : 64;
+		/* the columns share one capacity, and only those that are
+		 * arrays grow */
+		size_t ncap = grow__cap(s->cap, i + 1, 64);
+		if (!ncap || ncap > SIZE_MAX / sizeof(uint32_t))
+			return s->nomem = 1, pmc__nomem();
 		for (int c = 0; c < NCOL; c++) {
 			uint32_t *nv;
 			if (!s->col[c].v)

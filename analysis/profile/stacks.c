@@ -95,13 +95,11 @@ static uint32_t intern_hashed(struct profile *p, int32_t pid, const uint64_t *pc
 		return nomem(p), NO_IX;
 	if (!added)
 		return e->v - 1;
-	/* room for n more pcs at once: a doubling to the size needed, not
-	 * GROW's one more element (and two arrays on one capacity) */
-	size_t cap = v->cappc;
-	while (v->npc + n > cap)
-		cap = cap ? cap * 2 : 4096;
-	if (cap != v->cappc) {
-		uint64_t *pc2 = realloc(v->pcs, cap * sizeof(*v->pcs));
+	/* room for n more pcs at once, two arrays on one capacity */
+	if (v->npc + n > v->cappc) {
+		size_t cap = grow__cap(v->cappc, v->npc + n, 4096);
+		uint64_t *pc2 = cap && cap <= SIZE_MAX / sizeof(*v->pcs)
+		    ? realloc(v->pcs, cap * sizeof(*v->pcs)) : NULL;
 		if (pc2)
 			v->pcs = pc2;
 		uint8_t *fl2 = pc2 ? realloc(v->flags, cap) : NULL;

@@ -22,14 +22,11 @@ uint32_t prof__event_ix_slow(struct profile *p, uint32_t pmcid)
 		return nomem(p), NO_IX;
 	if (!found) {
 		char name[64];
-		/* one more (a recording has a few events; p->ev keeps no
-		 * capacity, offcpu__wall adds one too) */
-		struct prof_event *ev = realloc(p->ev, (p->nev + 1) * sizeof(*p->ev));
-		if (!ev) {
+		/* one more (offcpu__wall adds one too) */
+		if (GROW(p->ev, p->nev, p->capev) < 0) {
 			hmap_forget(&v->ev_ix, e);   /* it names no event */
 			return nomem(p), NO_IX;
 		}
-		p->ev = ev;
 		e->v = (uint32_t)p->nev;
 		memset(&p->ev[p->nev], 0, sizeof(p->ev[0]));
 		snprintf(name, sizeof(name), "pmc 0x%08x", pmcid);
@@ -165,17 +162,10 @@ static void name_event(struct profile *p, int32_t tid, uint64_t time)
 	struct tgen *t = prof__tgen_of(p, tid);
 	if (!t)
 		return;
-	if (t->nev == t->cap) {
-		/* not GROW: most threads are named once or twice, and GROW's
-		 * first step (64 times 8 bytes) would be per thread */
-		uint32_t nc = t->cap ? 2 * t->cap : 2;
-		uint64_t *ev = realloc(t->ev, nc * sizeof(*ev));
-		if (!ev) {
-			nomem(p);
-			return;
-		}
-		t->ev = ev;
-		t->cap = nc;
+	/* first 2, not 64: most threads are named once or twice */
+	if (GROW_FROM(t->ev, t->nev, t->cap, 1, 2) < 0) {
+		nomem(p);
+		return;
 	}
 	uint32_t k = span_of(t, time);
 	memmove(t->ev + k + 1, t->ev + k, (t->nev - k) * sizeof(*t->ev));

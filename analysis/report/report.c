@@ -156,9 +156,7 @@ static void make_key(struct hist_priv *v, struct hist_entry *k, const struct pro
 static struct hist_memo *memo_of(struct hist_priv *v, uint32_t stack)
 {
 	if (stack >= v->nmemo) {
-		size_t n = v->nmemo ? v->nmemo : 1024;
-		while (n <= stack)
-			n *= 2;
+		size_t n = grow__cap(v->nmemo, (size_t)stack + 1, 1024);
 		struct hist_memo *m = realloc(v->memo, n * sizeof(*m));
 		if (!m)
 			return NULL;
@@ -178,17 +176,9 @@ static void memo_set(struct hist_priv *v, uint32_t stack, const struct hist_ctx 
 	if (!m)
 		return;
 	if (m->n < n) {               /* a new list; else the old place is reused */
-		size_t cap = v->capmix;
-		while (v->nmix + n > cap)
-			cap = cap ? cap * 2 : 4096;
-		if (cap != v->capmix) {
-			uint32_t *x = realloc(v->mix, cap * sizeof(*x));
-			if (!x) {
-				m->n = 0;
-				return;
-			}
-			v->mix = x;
-			v->capmix = cap;
+		if (GROW_FROM(v->mix, v->nmix, v->capmix, n, 4096) < 0) {
+			m->n = 0;
+			return;
 		}
 		m->off = (uint32_t)v->nmix;
 		v->nmix += n;
@@ -430,10 +420,7 @@ int report__entry_trees(struct ctree *t, size_t nt, struct profile *p,
 	x.v.p = p;
 	x.h = h;
 	flt.ev = ev;
-	size_t cap = 16;
-	while (cap < 2 * nt)
-		cap *= 2;
-	if (hidx_resize(&x.ix, cap) < 0)
+	if (hidx_resize(&x.ix, grow__cap(0, 2 * nt, 16)) < 0)
 		return pmc__nomem();
 	for (size_t i = 0; i < nt && i < h->n; i++)
 		hidx_put(&x.ix, ehash(&h->e[i]), (uint32_t)i);

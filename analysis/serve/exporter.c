@@ -60,14 +60,10 @@ static void put(struct sbuf *b, const char *fmt, ...)
 			b->len += (size_t)n;
 			return;
 		}
-		size_t nc = (b->cap ? b->cap * 2 : 4096) + (size_t)n;
-		char *np = realloc(b->p, nc);
-		if (!np) {
+		if (GROW_FROM(b->p, b->len, b->cap, (size_t)n + 1, 4096) < 0) {
 			b->oom = 1;
 			return;
 		}
-		b->p = np;
-		b->cap = nc;
 	}
 }
 

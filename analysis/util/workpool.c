@@ -194,16 +194,8 @@ void *workpool__job(struct workpool *wp, size_t size)
 	/* the slot is free once its last batch was applied */
 	while (wp->fill - wp->applied >= wp->nb)
 		apply_one(wp, 1);
-	if (b->used + size > b->cap) {
-		size_t nc = b->cap ? b->cap : wp->batch_bytes;
-		while (nc < b->used + size)
-			nc *= 2;
-		unsigned char *nb = realloc(b->buf, nc);
-		if (!nb)
-			return pmc__nomem(), NULL;
-		b->buf = nb;
-		b->cap = nc;
-	}
+	if (GROW_FROM(b->buf, b->used, b->cap, size, wp->batch_bytes) < 0)
+		return pmc__nomem(), NULL;
 	if (GROW(b->off, b->n, b->capoff) < 0)
 		return pmc__nomem(), NULL;
 	at = b->used;

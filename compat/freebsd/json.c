@@ -39,6 +39,7 @@ static void jput(struct jbuf *b, const char *fmt, ...)
 			b->len += (size_t)n;
 			return;
 		}
+		/* not GROW: compat/ sees the public headers only (include/freebsd) */
 		size_t cap = (b->cap + (size_t)n) * 2;
 		char *s = realloc(b->s, cap);
 		if (s == NULL) {

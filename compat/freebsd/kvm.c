@@ -135,6 +135,7 @@ int fbsd__procs(int op, int arg, struct kinfo_proc **out, int *count)
 		if (read_proc((pid_t)atoi(de->d_name), &kp, bt, hz, page) < 0 || !wanted(&kp, op, arg))
 			continue;       /* exited while we looked: not in the list */
 		if (n == cap) {
+			/* not GROW: compat/ sees the public headers only (include/freebsd) */
 			int nc = cap ? cap * 2 : 64;
 			struct kinfo_proc *nv = realloc(v, (size_t)nc * sizeof(*nv));
 			if (nv == NULL) {

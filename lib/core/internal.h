@@ -18,7 +18,7 @@
 struct pmc_target {
 	pid_t pid;                      /* process (or thread if is_thread) */
 	int is_thread;
-	int nctr;
+	int nctr, capctr;               /* ctr, ctr_cpu, ctr_tid, probe: one capacity */
 	struct pmc_bctr **ctr;
 	int *ctr_cpu;                   /* the CPU of each counter (-1: follows the task) */
 	pid_t *ctr_tid;                 /* the thread each counter was opened on */

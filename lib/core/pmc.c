@@ -321,7 +321,7 @@ static void close_ctrs(struct pmc_target *t)
 	t->probe = t->ctr = NULL;
 	t->ctr_cpu = NULL;
 	t->ctr_tid = NULL;
-	t->nctr = 0;
+	t->nctr = t->capctr = 0;
 }
 
 static void close_target(struct pmc_target *t)
@@ -589,24 +589,28 @@ static struct pmc_target *find_target(struct pmc *pm, pid_t pid, int is_thread)
 
 static int add_ctr(struct pmc_target *t, struct pmc_bctr *c, int cpu, pid_t tid)
 {
-	struct pmc_bctr **n = realloc(t->ctr, (size_t)(t->nctr + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	t->ctr = n;
-	int *nc = realloc(t->ctr_cpu, (size_t)(t->nctr + 1) * sizeof(*nc));
-	if (!nc)
-		return -ENOMEM;
-	t->ctr_cpu = nc;
+	if (t->nctr == t->capctr) {   /* four arrays on one capacity; a few per thread */
+		size_t cap = grow__cap((size_t)t->capctr, (size_t)t->nctr + 1, 8);
+		struct pmc_bctr **n = realloc(t->ctr, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		t->ctr = n;
+		int *nc = realloc(t->ctr_cpu, cap * sizeof(*nc));
+		if (!nc)
+			return -ENOMEM;
+		t->ctr_cpu = nc;
+		pid_t *nt = realloc(t->ctr_tid, cap * sizeof(*nt));
+		if (!nt)
+			return -ENOMEM;
+		t->ctr_tid = nt;
+		struct pmc_bctr **np = realloc(t->probe, cap * sizeof(*np));
+		if (!np)
+			return -ENOMEM;
+		t->probe = np;
+		t->capctr = (int)cap;
+	}
 	t->ctr_cpu[t->nctr] = cpu;
-	pid_t *nt = realloc(t->ctr_tid, (size_t)(t->nctr + 1) * sizeof(*nt));
-	if (!nt)
-		return -ENOMEM;
-	t->ctr_tid = nt;
 	t->ctr_tid[t->nctr] = tid;
-	struct pmc_bctr **np = realloc(t->probe, (size_t)(t->nctr + 1) * sizeof(*np));
-	if (!np)
-		return -ENOMEM;
-	t->probe = np;
 	t->probe[t->nctr] = NULL;
 	t->ctr[t->nctr++] = c;
 	return 0;

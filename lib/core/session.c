@@ -19,6 +19,7 @@
 
 #include "pmc.h"
 #include "common/error.h"
+#include "common/grow.h"
 
 struct session_pmc {
 	pmc_id_t id;
@@ -32,7 +33,7 @@ struct pmc_session {
 	struct pmc_session_opts o;
 	unsigned char *cpus;          /* a copy of o.ps_cpus */
 	struct session_pmc *pmcs;
-	int npmcs;
+	int npmcs, cappmcs;
 	int nevents;
 };
 
@@ -102,18 +103,14 @@ static int configure(const struct pmc_session *s, pmc_id_t id, int offcpu)
 
 static int add_pmc(struct pmc_session *s, pmc_id_t id, const char *spec, int cpu, int target)
 {
-	struct session_pmc *n = realloc(s->pmcs, (size_t)(s->npmcs + 1) * sizeof(*n));
 	char *dup = strdup(spec);
 
-	if (!n || !dup) {
+	if (!dup || GROW(s->pmcs, s->npmcs, s->cappmcs) < 0) {
 		free(dup);
-		if (n)
-			s->pmcs = n;
 		pmc_release(id);
 		return pmc__nomem();
 	}
-	s->pmcs = n;
-	n[s->npmcs++] = (struct session_pmc){ id, dup, cpu, target, s->nevents };
+	s->pmcs[s->npmcs++] = (struct session_pmc){ id, dup, cpu, target, s->nevents };
 	return 0;
 }
 

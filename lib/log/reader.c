@@ -29,6 +29,7 @@
 
 #include "pmclog.h"
 #include "common/error.h"
+#include "common/grow.h"
 #include "log/format.h"
 #include "log/records.h"
 
@@ -232,18 +233,9 @@ int pmclog_feed(void *cookie, char *data, int len)
 		p->in_len -= p->in_pos;
 		p->in_pos = 0;
 	}
-	if (p->in_len + (size_t)len > p->in_cap) {
-		size_t cap = p->in_cap;
-		unsigned char *n;
-		while (cap < p->in_len + (size_t)len)
-			cap *= 2;
-		n = realloc(p->in, cap);
-		if (!n) {
-			errno = ENOMEM;
-			return -1;
-		}
-		p->in = n;
-		p->in_cap = cap;
+	if (GROW_N(p->in, p->in_len, p->in_cap, (size_t)len) < 0) {
+		errno = ENOMEM;
+		return -1;
 	}
 	memcpy(p->in + p->in_len, data, (size_t)len);
 	p->in_len += (size_t)len;
@@ -361,17 +353,8 @@ static int rb_reserve(struct pmclog_parser *p, size_t need)
 		p->rb_end -= p->rb_start;
 		p->rb_start = 0;
 	}
-	if (p->rb_cap - p->rb_end < need) {
-		size_t cap = p->rb_cap * 2;
-		unsigned char *n;
-		while (cap - p->rb_end < need)
-			cap *= 2;
-		n = realloc(p->rb, cap);
-		if (!n)
-			return fail(p, ENOMEM, "out of memory");
-		p->rb = n;
-		p->rb_cap = cap;
-	}
+	if (GROW_N(p->rb, p->rb_end, p->rb_cap, need) < 0)
+		return fail(p, ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -572,10 +555,8 @@ static int chain_keep(struct pmclog_parser *p, uint32_t id, const struct pmclog_
 	memcpy(c->pc, cc->pl_pc, n * sizeof(uintfptr_t));
 	memcpy(c->pc + n, cc->pl_pcflags, n);
 	if (id > p->nchains) {
-		size_t nn = p->nchains ? p->nchains : 256;
+		size_t nn = grow__cap(p->nchains, id, 256);
 		struct rchain **t;
-		while (nn < id)
-			nn *= 2;
 		if (nn > PMCLOG_CHAIN_ID_MAX)
 			nn = PMCLOG_CHAIN_ID_MAX;
 		t = realloc(p->chains, nn * sizeof(*t));

@@ -453,12 +453,10 @@ int pmc__logw_set_unit(struct pmc_logw *lw, pmc_id_t pmc, uint64_t unit)
 	for (i = 0; i < lw->nunits && lw->units[i].pmc != pmc; i++)
 		;
 	if (i == lw->nunits) {
-		void *u = realloc(lw->units, (size_t)(i + 1) * sizeof(*lw->units));
-		if (!u) {
+		if (GROW(lw->units, lw->nunits, lw->capunits) < 0) {
 			pthread_mutex_unlock(&lw->mu);
 			return pmc__nomem();
 		}
-		lw->units = u;
 		lw->nunits++;
 	}
 	lw->units[i].pmc = pmc;

@@ -114,7 +114,7 @@ struct pmc_logw {
 	struct logw_exitwatch *xw;
 	int nxw, xwcap;
 	struct { pmc_id_t pmc; uint64_t unit; } *units; /* pmc__logw_set_unit */
-	int nunits;
+	int nunits, capunits;
 
 	struct pmc_logchains *chains; /* interned call chains; made at the first sample */
 	struct pmc_logrec rec;        /* translation scratch (under mu) */

@@ -36,6 +36,7 @@
 
 #include "lib/testio.h"
 #include "pmclog.h"
+#include "common/grow.h"
 #include "log/format.h"
 #include "log/records.h"
 #include "log/writer.h"
@@ -54,15 +55,9 @@ struct lb {
 
 static inline void lb_room(struct lb *p, size_t n)
 {
-	if (p->len + n > p->cap) {
-		size_t nc = p->cap ? p->cap * 2 : 4096;
-		while (nc < p->len + n)
-			nc *= 2;
-		p->b = realloc(p->b, nc);
-		assert_non_null(p->b);
-		memset(p->b + p->cap, 0, nc - p->cap);
-		p->cap = nc;
-	}
+	size_t old = p->cap;
+	assert_int_equal(GROW_FROM(p->b, p->len, p->cap, n, 4096), 0);
+	memset(p->b + old, 0, p->cap - old);
 }
 
 static inline void lb_free(struct lb *p)

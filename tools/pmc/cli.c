@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "pmc.h"
+#include "common/grow.h"
 #include "profile/profile.h"
 
 const char *cli_prog = "pmc";
@@ -116,10 +117,10 @@ int cli_parse_jobs(const char *arg, const char *opt)
 
 int cli_parse_pid_list(const char *s, pid_t **pids, int *n)
 {
+	int cap = *n;                          /* what *pids holds at least */
 	while (*s) {
 		char *end;
 		long v;
-		pid_t *m;
 		int seen = 0;
 
 		if (!isdigit((unsigned char)*s))   /* an empty item (1,,2), a sign */
@@ -136,9 +137,8 @@ int cli_parse_pid_list(const char *s, pid_t **pids, int *n)
 			seen |= (*pids)[i] == (pid_t)v;
 		if (seen)
 			continue;
-		if (!(m = realloc(*pids, (size_t)(*n + 1) * sizeof(pid_t))))
+		if (GROW(*pids, *n, cap) < 0)
 			return -1;
-		*pids = m;
 		(*pids)[(*n)++] = (pid_t)v;
 	}
 	return *n > 0 ? 0 : -1;

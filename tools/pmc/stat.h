@@ -35,7 +35,7 @@ struct stat_ev {
 	struct pmc_reading *prev_rk;    /* at the last interval */
 	struct pmc_reading *base_rk;    /* at the end of --delay (counts before it are not shown) */
 	double *runs;                   /* -r: the total of each run */
-	int nruns;
+	int nruns, capruns;
 };
 
 enum stat_aggr { AGGR_GLOBAL, AGGR_CPU, AGGR_CORE, AGGR_SOCKET, AGGR_THREAD };
@@ -53,7 +53,7 @@ struct stat_opts {
 	struct cli_target tgt;
 	enum stat_aggr aggr;
 	struct stat_unit *units;
-	int nunits;
+	int nunits, capunits;
 	int *cpu_unit;                  /* -a: each CPU's unit */
 	int interval_ms;
 	int repeat;

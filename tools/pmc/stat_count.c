@@ -19,6 +19,7 @@
 
 #include "pmc.h"
 #include "cli.h"
+#include "common/grow.h"
 #include "common/sysinfo.h"
 #include "util/printable.h"
 #include "stat.h"
@@ -51,10 +52,9 @@ static int add_unit(struct stat_opts *o, const char *label, int cpu)
 			o->units[u].ncpus++;
 			return u;
 		}
-	struct stat_unit *n = realloc(o->units, (size_t)(o->nunits + 1) * sizeof(*n));
-	if (!n)
+	if (GROW(o->units, o->nunits, o->capunits) < 0)
 		cli_die(CLI_EXIT_FAIL, "out of memory");
-	o->units = n;
+	struct stat_unit *n = o->units;
 	memset(&n[o->nunits], 0, sizeof(n[0]));
 	snprintf(n[o->nunits].label, sizeof(n[0].label), "%s", label);
 	n[o->nunits].ncpus = 1;
@@ -89,6 +89,7 @@ void stat_cpu_units(struct stat_opts *o)
 /* --per-thread: the threads of -p PIDs (as they are now) or the -t TIDs. */
 static void thread_units(struct stat_opts *o, pid_t **tids, int *ntids)
 {
+	int cap = 0;
 	*tids = NULL;
 	*ntids = 0;
 	for (int i = 0; i < o->tgt.npids; i++) {
@@ -111,11 +112,9 @@ static void thread_units(struct stat_opts *o, pid_t **tids, int *ntids)
 					continue;
 				tid = (pid_t)atoi(d->d_name);
 			}
-			pid_t *n = realloc(*tids, (size_t)(*ntids + 1) * sizeof(pid_t));
-			if (!n)
+			if (GROW(*tids, *ntids, cap) < 0)
 				cli_die(CLI_EXIT_FAIL, "out of memory");
-			*tids = n;
-			n[(*ntids)++] = tid;
+			(*tids)[(*ntids)++] = tid;
 			char comm[32] = "?", shown[4 * sizeof(comm)], label[sizeof(shown) + 16];
 			snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
 			FILE *f = fopen(path, "r");
@@ -408,11 +407,9 @@ void stat_run_once(struct stat_opts *o, int run, struct stat_run_result *res)
 		stat_print_interval(o, res->elapsed_ns, res->elapsed_ns - (double)printed);
 	for (int i = 0; i < o->nev; i++) {
 		struct stat_ev *e = &o->ev[i];
-		double *n = realloc(e->runs, (size_t)(e->nruns + 1) * sizeof(double));
 		struct pmc_reading tot;
-		if (!n)
+		if (GROW(e->runs, e->nruns, e->capruns) < 0)
 			cli_die(CLI_EXIT_FAIL, "out of memory");
-		e->runs = n;
 		stat_sum(e, -1, 0, &tot);
 		e->runs[e->nruns++] = stat_value(e, &tot);
 	}

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "common/grow.h"
 #include "util/numfmt.h"
 #include "util/json.h"
 #include "stat/metrics.h"
@@ -408,15 +409,14 @@ struct proc_row {
 	int seen_exit;
 };
 
-static struct proc_row *proc_get(struct proc_row **rows, int *n, int nev, pid_t pid)
+static struct proc_row *proc_get(struct proc_row **rows, int *n, int *cap, int nev, pid_t pid)
 {
 	for (int i = 0; i < *n; i++)
 		if ((*rows)[i].pid == pid)
 			return &(*rows)[i];
-	struct proc_row *r = realloc(*rows, (size_t)(*n + 1) * sizeof(**rows));
-	if (!r)
+	if (GROW(*rows, *n, *cap) < 0)
 		cli_die(CLI_EXIT_FAIL, "out of memory");
-	*rows = r;
+	struct proc_row *r = *rows;
 	memset(&r[*n], 0, sizeof(r[*n]));
 	r[*n].pid = pid;
 	r[*n].ppid = -1;
@@ -433,7 +433,8 @@ static int ev_index_of(struct stat_opts *o, pmc_id_t id)
 	return -1;
 }
 
-static void read_per_process(struct stat_opts *o, void *p, struct proc_row **rows, int *n)
+static void read_per_process(struct stat_opts *o, void *p, struct proc_row **rows, int *n,
+    int *cap)
 {
 	struct pmclog_ev ev;
 
@@ -442,23 +443,23 @@ static void read_per_process(struct stat_opts *o, void *p, struct proc_row **row
 		int k;
 		switch (ev.pl_type) {
 		case PMCLOG_TYPE_PROCFORK:
-			r = proc_get(rows, n, o->nev, ev.pl_u.pl_f.pl_newpid);
+			r = proc_get(rows, n, cap, o->nev, ev.pl_u.pl_f.pl_newpid);
 			r->ppid = ev.pl_u.pl_f.pl_oldpid;
 			break;
 		case PMCLOG_TYPE_COMM:
-			r = proc_get(rows, n, o->nev, ev.pl_u.pl_cm.pl_pid);
+			r = proc_get(rows, n, cap, o->nev, ev.pl_u.pl_cm.pl_pid);
 			if (ev.pl_u.pl_cm.pl_pid == ev.pl_u.pl_cm.pl_tid || !r->comm[0])
 				snprintf(r->comm, sizeof(r->comm), "%s", ev.pl_u.pl_cm.pl_comm);
 			break;
 		case PMCLOG_TYPE_PROCEXEC:
-			r = proc_get(rows, n, o->nev, ev.pl_u.pl_x.pl_pid);
+			r = proc_get(rows, n, cap, o->nev, ev.pl_u.pl_x.pl_pid);
 			snprintf(r->path, sizeof(r->path), "%s", ev.pl_u.pl_x.pl_pathname);
 			break;
 		case PMCLOG_TYPE_PROCEXIT:
 			k = ev_index_of(o, ev.pl_u.pl_e.pl_pmcid);
 			if (k < 0)
 				break;
-			r = proc_get(rows, n, o->nev, (pid_t)ev.pl_u.pl_e.pl_pid);
+			r = proc_get(rows, n, cap, o->nev, (pid_t)ev.pl_u.pl_e.pl_pid);
 			r->vals[k] += ev.pl_u.pl_e.pl_value;
 			r->seen_exit = 1;
 			break;
@@ -545,7 +546,7 @@ static void print_proc_table(struct stat_opts *o, struct proc_row *rows, int n, 
 void stat_print_per_process(struct stat_opts *o, int logfd, pid_t root)
 {
 	struct proc_row *rows = NULL;
-	int n = 0;
+	int n = 0, cap = 0;
 	void *p;
 
 	lseek(logfd, 0, SEEK_SET);
@@ -555,8 +556,8 @@ void stat_print_per_process(struct stat_opts *o, int logfd, pid_t root)
 		return;
 	}
 	pmclog_set_extensions(p, 1);   /* COMM and pmc's other records too */
-	proc_get(&rows, &n, o->nev, root);
-	read_per_process(o, p, &rows, &n);
+	proc_get(&rows, &n, &cap, o->nev, root);
+	read_per_process(o, p, &rows, &n, &cap);
 	pmclog_close(p);
 	/* Each process's counts are in its PROCEXIT record; the library
 	 * writes the one the kernel does not send (lib/log's exit watch).

@@ -632,13 +632,10 @@ int sim__ev_open(const struct perf_event_attr *attr, pid_t pid, int cpu,
 		e->period = attr->sample_period;
 	}
 	if (leader) {
-		void *p = realloc(leader->sibs, (size_t)(leader->nsibs + 1) * sizeof(e));
-
-		if (!p) {
+		if (GROW(leader->sibs, leader->nsibs, leader->capsibs) < 0) {
 			free(e);
 			return -ENOMEM;
 		}
-		leader->sibs = p;
 		leader->sibs[leader->nsibs++] = e;
 	}
 	if (!att_new(e, t, cpu)) {

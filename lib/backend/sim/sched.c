@@ -60,7 +60,7 @@ struct sim_task *sim__self(void)
 
 /* The loaded workloads (freed at fini). */
 static struct simwl **wls;
-static int nwls;
+static int nwls, capwls;
 
 /* ---- tasks ------------------------------------------------------------- */
 
@@ -178,7 +178,7 @@ void sim__machine_fini(void)
 		simwl__free(wls[i]);
 	free(wls);
 	wls = NULL;
-	nwls = 0;
+	nwls = capwls = 0;
 	sim.wl = NULL;
 	sim.inited = 0;
 	sim.steps = 0;
@@ -691,7 +691,6 @@ int sim__spawn(const char *path, pid_t *pid)
 {
 	struct simwl *w;
 	struct sim_task *t;
-	void *p;
 	int rc;
 
 	rc = simwl__load(path, &w);
@@ -701,12 +700,10 @@ int sim__spawn(const char *path, pid_t *pid)
 		simwl__free(w);
 		return rc;
 	}
-	p = realloc(wls, (size_t)(nwls + 1) * sizeof(*wls));
-	if (!p) {
+	if (GROW(wls, nwls, capwls) < 0) {
 		simwl__free(w);
 		return -ENOMEM;
 	}
-	wls = p;
 	wls[nwls++] = w;
 	sim.wl = w;
 	t = task_new();

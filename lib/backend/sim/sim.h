@@ -136,7 +136,7 @@ struct pmc_bctr {
 	unsigned evt;               /* ARMv8 event number (EV_HW) or PERF_COUNT_SW_* */
 	struct pmc_bctr *leader;
 	struct pmc_bctr **sibs;     /* leader only: members after the leader */
-	int nsibs;
+	int nsibs, capsibs;
 	int enabled;
 	int error;                  /* pinned group did not fit: ERROR state */
 	int exec_enable;            /* enable when the target execs */

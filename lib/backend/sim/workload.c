@@ -243,7 +243,6 @@ static int parse_lines(struct simwl *w, const char *text, struct pctx *c, int pa
 		{
 			struct simwl_func *f;
 			struct simwl_op op;
-			void *q;
 
 			if (cur < 0)
 				return perr(c, "'%s' outside a function", tok[0]);
@@ -313,10 +312,8 @@ static int parse_lines(struct simwl *w, const char *text, struct pctx *c, int pa
 			if (f->nops == SIMWL_MAX_OPS)
 				return perr(c, "more than %d statements in '%s'",
 					    SIMWL_MAX_OPS, f->name);
-			q = realloc(f->ops, (size_t)(f->nops + 1) * sizeof(op));
-			if (!q)
+			if (GROW(f->ops, f->nops, f->capops) < 0)
 				return -ENOMEM;
-			f->ops = q;
 			f->ops[f->nops++] = op;
 		}
 	}
@@ -439,22 +436,15 @@ int simwl__load(const char *path, struct simwl **out)
 	if (!f)
 		return pmc__err(-errno, "%s: %s", path, strerror(errno));
 	do {
-		if (cap - len < 4096) {
-			char *t;
-
-			if (cap > (64u << 20)) {
-				free(text);
-				fclose(f);
-				return pmc__err(-EFBIG, "%s: file too large", path);
-			}
-			t = realloc(text, cap + 65536);
-			if (!t) {
-				free(text);
-				fclose(f);
-				return pmc__nomem();
-			}
-			text = t;
-			cap += 65536;
+		if (len > (64u << 20)) {
+			free(text);
+			fclose(f);
+			return pmc__err(-EFBIG, "%s: file too large", path);
+		}
+		if (GROW_FROM(text, len, cap, 4096, 65536) < 0) {
+			free(text);
+			fclose(f);
+			return pmc__nomem();
 		}
 		n = fread(text + len, 1, cap - len - 1, f);
 		len += n;

@@ -52,7 +52,7 @@ struct simwl_func {
 	char name[SIMWL_NAME_MAX];
 	int line;
 	struct simwl_op *ops;
-	int nops;
+	int nops, capops;
 	uint64_t addr;
 	/* exact totals of one call, computed by the parser: */
 	uint64_t self[SIMWL_NQ];     /* this process's work (calls + threads) */
