@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # DWARF call chains (issue 9 items 1 and 2): pmc record --call-graph dwarf
 # and perf.data recorded with perf record --call-graph dwarf, unwound by
-# analysis/unwind.c.  Known answers: a workload built -O2
+# analysis/symbols/unwind.c.  Known answers: a workload built -O2
 # -fomit-frame-pointer (tests/helpers/dwarf: main, a shared library, a
 # thread) with designed shares; perf as the oracle (perf script folded as
 # stackcollapse-perf does); real programs without frame pointers (python3,

@@ -1,7 +1,7 @@
 /*
  * cmd_annotate.c — `pmc annotate SYMBOL`: where in one function the samples
  * fell, per instruction and per source line (pmcannotate, perf annotate).
- * The work is in analysis/annotate.c.
+ * The work is in analysis/report/annotate.c.
  */
 #include <errno.h>
 #include <getopt.h>

@@ -1,7 +1,7 @@
 /*
  * cmd_diff.c — `pmc diff A B`: compare two logs (before / after): the
  * differential flat profile, or a differential flame graph with -F svg.
- * The work is in analysis/diff.c.
+ * The work is in analysis/report/diff.c.
  */
 #include <errno.h>
 #include <getopt.h>
