@@ -163,7 +163,10 @@ struct prof_load_opts {
 	/* keep only each sample's leaf pc: the stacks have one frame, which is
 	 * all a flat profile reads (report__uses_chains says when).  Samples
 	 * with a DWARF user stack are not unwound then (their sampled pc is
-	 * their leaf), and their stack bytes are not read. */
+	 * their leaf) and a perf.data's stack bytes are not read; a pmc log's
+	 * are decompressed with the record, and without sums (a --time window)
+	 * its DWARF samples are still unwound (docs/architecture.md "Routes of
+	 * a sample"). */
 	int leaf_only;
 	/* samples in the order the input holds them rather than time order
 	 * (input__set_sample_unordered): the sums are the same, so a flat
