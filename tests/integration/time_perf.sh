@@ -33,8 +33,14 @@ perf_syms() { perf_oracle perf report -i "$D" --stdio -n --no-children -s sym "$
 # "count sym" of the samples script prints (perf prints sym only with ip)
 pmc_script() { "$PMC" script -i "$D" -F ip,sym "$@" 2>&1 | awk '{ print $2 }' | sort | uniq -c; }
 perf_script() { perf_oracle perf script -i "$D" -F ip,sym "$@" | awk '{ print $2 }' | sort | uniq -c; }
-# equal A B: the same lines, and some (a window that keeps nothing proves nothing)
-equal() { [ -s "$1" ] && cmp -s "$1" "$2"; }
+# equal A B: the same lines, and some (a window that keeps nothing proves nothing);
+# when not, the first differences on stderr (the suite prints a failed
+# script's stderr)
+equal() {
+  [ -s "$1" ] && cmp -s "$1" "$2" && return 0
+  { echo "# $1 vs $2:"; diff "$1" "$2" | head -8; } >&2
+  return 1
+}
 # same FORM: pmc and perf keep the same samples
 same() {
   local n
