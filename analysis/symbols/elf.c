@@ -59,6 +59,7 @@ void sym__ftab_free(struct ftab *f)
 	free(f->sym);
 	free(f->b);
 	free(f->slot);
+	free(f->fn);
 	free(f->res);
 	for (int k = 0; k < 2; k++) {
 		free(f->ix[k].ord);
@@ -114,35 +115,49 @@ static int ftab_elf(struct ftab *f, Elf *e, uint64_t bias)
 	return f->nelf++;
 }
 
-/* Sort v[0, n) ascending: a radix sort by bytes (a byte all keys share is
- * skipped: addresses share their high ones), qsort when out of memory. */
-static void u64_sort(uint64_t *v, size_t n)
+/* Sort n records of w u64 words (v[w i .. w i + w)) by their first word,
+ * ascending and stable (records of one key keep their order): a radix sort
+ * by bytes, skipping the bytes all keys share (addresses share their high
+ * ones).  0, or -ENOMEM with v as it was. */
+static int rec_sort(uint64_t *v, size_t n, size_t w)
 {
-	uint64_t *tmp = malloc(n * sizeof(*tmp)), *src = v, *dst = tmp;
-	if (!tmp) {
-		qsort(v, n, sizeof(*v), u64_cmp);
-		return;
-	}
+	uint64_t *tmp = malloc((n ? n : 1) * w * sizeof(*tmp)), *src = v, *dst = tmp;
+	if (!tmp)
+		return -ENOMEM;
+	uint64_t differ = 0;               /* the bits some key has unlike the first */
+	for (size_t i = 0; i < n; i++)
+		differ |= src[w * i] ^ src[0];
 	for (unsigned sh = 0; sh < 64; sh += 8) {
 		size_t cnt[256] = { 0 }, at = 0;
-		for (size_t i = 0; i < n; i++)
-			cnt[(src[i] >> sh) & 255]++;
-		if (cnt[(src[0] >> sh) & 255] == n)
+		if (!((differ >> sh) & 255))
 			continue;
+		for (size_t i = 0; i < n; i++)
+			cnt[(src[w * i] >> sh) & 255]++;
 		for (unsigned k = 0; k < 256; k++) {
 			size_t c = cnt[k];
 			cnt[k] = at;
 			at += c;
 		}
-		for (size_t i = 0; i < n; i++)
-			dst[cnt[(src[i] >> sh) & 255]++] = src[i];
+		for (size_t i = 0; i < n; i++) {
+			size_t to = w * cnt[(src[w * i] >> sh) & 255]++;
+			for (size_t j = 0; j < w; j++)
+				dst[to + j] = src[w * i + j];
+		}
 		uint64_t *t = src;
 		src = dst;
 		dst = t;
 	}
 	if (src != v)
-		memcpy(v, src, n * sizeof(*v));
+		memcpy(v, src, n * w * sizeof(*v));
 	free(tmp);
+	return 0;
+}
+
+/* Sort v[0, n) ascending (qsort when out of memory). */
+static void u64_sort(uint64_t *v, size_t n)
+{
+	if (rec_sort(v, n, 1) < 0)
+		qsort(v, n, sizeof(*v), u64_cmp);
 }
 
 /* The symbols libdwfl's search reads, and every value it compares an
@@ -156,6 +171,14 @@ static int ftab_build(struct ftab *f, Dwfl_Module *mod)
 	size_t n = 0, cap = 0, capsym = 0;
 	int nsym = dwfl_module_getsymtab(mod);
 	f->first_global = dwfl_module_getsymtab_first_global(mod);
+	/* sized for every symbol at once: growing by doubling copied (and
+	 * faulted in) libc's 13 k symbols several times over */
+	if (nsym > 1) {
+		cap = 2 * (size_t)nsym + 64;
+		capsym = (size_t)nsym;
+		if (!(b = malloc(cap * sizeof(*b))) || !(f->sym = malloc(capsym * sizeof(*f->sym))))
+			goto nomem;
+	}
 	for (int i = 1; i < nsym; i++) {
 		GElf_Sym sym;
 		GElf_Addr a;
@@ -163,10 +186,9 @@ static int ftab_build(struct ftab *f, Dwfl_Module *mod)
 		Elf *elf = NULL;
 		Dwarf_Addr bias = 0;
 		const char *name = dwfl_module_getsym_info(mod, i, &sym, &a, &shndx, &elf, &bias);
-		int k;
+		int k, type = GELF_ST_TYPE(sym.st_info);
 		if (!name || !name[0] || sym.st_shndx == SHN_UNDEF ||
-		    GELF_ST_TYPE(sym.st_info) == STT_SECTION ||
-		    GELF_ST_TYPE(sym.st_info) == STT_FILE || GELF_ST_TYPE(sym.st_info) == STT_TLS)
+		    type == STT_SECTION || type == STT_FILE || type == STT_TLS)
 			continue;
 		if ((k = ftab_elf(f, elf, bias)) == -ENOMEM)
 			goto nomem;
@@ -178,7 +200,8 @@ static int ftab_build(struct ftab *f, Dwfl_Module *mod)
 		    GROW(f->sym, f->nsym, capsym) < 0)
 			goto nomem;
 		f->sym[f->nsym++] = (struct fsym){ a, sym.st_size, name, shndx,
-		    (uint8_t)binding_value(sym.st_info), (uint8_t)k };
+		    (uint8_t)binding_value(sym.st_info), (uint8_t)k,
+		    type == STT_FUNC || type == STT_GNU_IFUNC };
 		if (i < f->first_global)
 			f->nlocal = f->nsym;
 	}
@@ -298,7 +321,8 @@ static int fidx_build(const struct ftab *f, struct fidx *x, size_t from, size_t 
 		t[2 * i] = f->sym[from + i].value;
 		t[2 * i + 1] = from + i;
 	}
-	qsort(t, n, 2 * sizeof(*t), fv_cmp);
+	if (rec_sort(t, n, 2) < 0)         /* by value, then index: stable */
+		qsort(t, n, 2 * sizeof(*t), fv_cmp);
 	for (size_t i = 0; i < n; i++) {
 		const struct fsym *y = &f->sym[t[2 * i + 1]];
 		x->ord[i] = (uint32_t)t[2 * i + 1];
@@ -366,13 +390,14 @@ static int fidx_query(const struct ftab *f, struct fstate *s, const struct fidx 
 }
 
 /* Has a range of n symbols been scanned (nscan times) for about what
- * sorting it costs (n log n), so that an index by value pays? */
+ * indexing it costs, so that an index by value pays?  A scan reads each
+ * symbol once (about 2 instructions a symbol); the index is a radix sort
+ * of (value, index) pairs in three or four passes of about 12 each, as a
+ * binary's addresses share their high bytes. */
 static int fidx_due(unsigned nscan, size_t n)
 {
-	unsigned lg = 0;
-	while (lg < 63 && (n >> lg) > 1)
-		lg++;
-	return nscan >= 16 + 2 * lg;
+	(void)n;
+	return nscan >= 16;
 }
 
 /* ftab_lookup's answer from the indexes: 0, or -1 to scan instead (the
@@ -912,57 +937,67 @@ const struct fpiece *sym__elf_func(struct sym_dso *d, uint64_t addr)
 	return &f->res[f->slot[p] - 1];
 }
 
-/* ---- the alias table: addresses with several names ---------------------- */
+/* ---- aliases: addresses with several function names -------------------- */
 
-static int alias_cmp(const void *a, const void *b)
+/* perf's name for the function at start among the function symbols of d
+ * at that address (alias_better), interned; NULL when only one names it.
+ * The function symbols of d->funcs (sym__elf_func built it) are indexed by
+ * value at the first call (d->funcs.fn), in symbol-table order within a
+ * value; the names are compared demangled, as perf shows them (Rust's
+ * "<usize as ...>::fmt" over "<u64 as ...>::fmt", longer), and only the
+ * winner is interned. */
+const char *sym__alias_at(struct sym_dso *d, uint64_t start)
 {
-	const struct alias_cand *x = a, *y = b;
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x->ix < y->ix ? -1 : x->ix > y->ix;
-}
-
-/* The addresses of d that several function symbols name, each with perf's
- * choice among them (built at the first lookup). */
-void sym__alias_build(struct sym_dso *d)
-{
-	struct alias_cand *c = NULL;
-	size_t n = 0, cap = 0;
-	int ns = dwfl_module_getsymtab(d->mod);
-	d->alias_done = 1;
-	for (int i = 1; i < ns; i++) {
-		GElf_Sym sym;
-		GElf_Addr addr;
-		GElf_Word shndx;
-		const char *name = dwfl_module_getsym_info(d->mod, i, &sym, &addr, &shndx, NULL, NULL);
-		int type = GELF_ST_TYPE(sym.st_info);
-		if (!name || !*name || (type != STT_FUNC && type != STT_GNU_IFUNC) ||
-		    sym.st_shndx == SHN_UNDEF)
-			continue;
-		if (GROW(c, n, cap) < 0) {
+	struct ftab *f = &d->funcs;
+	if (!f->fn) {
+		uint64_t *t = malloc((f->nsym ? f->nsym : 1) * 2 * sizeof(*t));
+		size_t n = 0;
+		if (!t || !(f->fn = malloc((f->nsym ? f->nsym : 1) * sizeof(*f->fn)))) {
+			free(t);
 			d->st->nomem = 1;
-			break;      /* the aliases of the symbols read so far */
+			return NULL;
 		}
-		c[n++] = (struct alias_cand){ addr, sym.st_size, GELF_ST_BIND(sym.st_info), name, i };
+		for (size_t i = 0; i < f->nsym; i++)
+			if (f->sym[i].func) {
+				t[2 * n] = f->sym[i].value;
+				t[2 * n + 1] = i;
+				n++;
+			}
+		if (rec_sort(t, n, 2) < 0)
+			qsort(t, n, 2 * sizeof(*t), fv_cmp);
+		for (size_t i = 0; i < n; i++)
+			f->fn[i] = (uint32_t)t[2 * i + 1];
+		f->nfn = n;
+		free(t);
 	}
-	if (n)
-		qsort(c, n, sizeof(*c), alias_cmp);
-	for (size_t i = 0; i < n;) {
-		size_t j = i + 1, best = i;
-		while (j < n && c[j].addr == c[i].addr)
-			j++;
-		/* perf compares the names it shows, demangled (Rust's
-		 * "<usize as ...>::fmt" over "<u64 as ...>::fmt", longer) */
-		for (size_t k = i; j - i > 1 && k < j; k++) {
-			c[k].name = sym__intern_sym(d->st, c[k].name);
-			if (k > i && alias_better(&c[k], &c[best]))
-				best = k;
+	size_t lo = 0, hi = f->nfn;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->sym[f->fn[mid]].value < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo + 1 >= f->nfn || f->sym[f->fn[lo]].value != start ||
+	    f->sym[f->fn[lo + 1]].value != start)
+		return NULL;
+	const struct fsym *best = NULL;
+	for (size_t i = lo; i < f->nfn && f->sym[f->fn[i]].value == start; i++) {
+		const struct fsym *y = &f->sym[f->fn[i]];
+		char bc[4096], bb[4096];
+		struct alias_cand c = { y->value, y->size,
+			y->bind == 3 ? STB_GLOBAL : y->bind == 2 ? STB_WEAK : STB_LOCAL,
+			sym__demangled(d->st, y->raw, bc, sizeof(bc)), (int)i }, b;
+		if (best) {
+			b = (struct alias_cand){ best->value, best->size,
+				best->bind == 3 ? STB_GLOBAL : best->bind == 2 ? STB_WEAK : STB_LOCAL,
+				sym__demangled(d->st, best->raw, bb, sizeof(bb)), 0 };
+			if (!alias_better(&c, &b))
+				continue;
 		}
-		if (j - i > 1)
-			sym__table_add(&d->alias, c[i].addr, 1, c[best].name);
-		i = j;
+		best = y;
 	}
-	free(c);
+	return sym__intern_sym(d->st, best->raw);
 }
 
 const unsigned char *sym_dso__code(struct sym_dso *d, uint64_t addr, uint64_t len,

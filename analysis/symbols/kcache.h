@@ -42,10 +42,12 @@ struct kcache_ent {
 };
 #define KCACHE_NOMOD UINT32_MAX
 
-/* A validated cache image: every entry's offsets are inside names, whose
- * last byte is NUL, so names + ent[i].name is a string; entries are
- * sorted by start and no [start, start+size) wraps.  Each entry's seal
- * is not checked yet: kcache__entry_ok before an entry is used. */
+/* A cache image whose header is validated: n entries, then names, whose
+ * last byte is NUL.  No entry is checked yet: kcache__entry_valid (its
+ * offsets inside names, so names + ent[i].name is a string; no
+ * [start, start+size) wraps; its start between its neighbours') before
+ * any of its fields is read but ent[i].start, kcache__entry_ok (that and
+ * its seal) before it is used. */
 struct kcache_img {
 	const struct kcache_ent *ent;
 	size_t n;
@@ -58,8 +60,8 @@ struct kcache_img {
 };
 
 /* Validate a cache image of len bytes (8-byte aligned) against key and
- * describe it in *img, pointing into buf: 0, or -1 (*img empty) if
- * anything is wrong.  O(n) cheap checks: no entry's seal. */
+ * describe it in *img, pointing into buf: 0, or -1 (*img empty) if its
+ * header, sizes or names area are wrong.  O(1): no entry is read. */
 int kcache__parse(const void *buf, size_t len, const struct kcache_key *key,
     struct kcache_img *img);
 
@@ -91,8 +93,15 @@ int kcache__dir(int create, const char **why);
  * crafted entries with it. */
 uint64_t kcache__seal(uint64_t start, uint64_t size, const char *name, const char *mod);
 
-/* Does entry i of a parsed image (i < img->n) carry the seal of its
- * fields?  0 means the file was edited or damaged: do not use it. */
+/* Is entry i of a parsed image (i < img->n) well formed: its name and
+ * module offsets inside the names, its end not wrapping, its start not
+ * below the previous entry's nor above the next one's?  0: the file was
+ * damaged or crafted; do not use it. */
+int kcache__entry_valid(const struct kcache_img *img, size_t i);
+
+/* Is entry i of a parsed image (i < img->n) well formed
+ * (kcache__entry_valid), and does it carry the seal of its fields?  0
+ * means the file was edited or damaged: do not use it. */
 int kcache__entry_ok(struct kcache_img *img, size_t i);
 
 /* The last refusal of kcache__dir in this process, with the directory's

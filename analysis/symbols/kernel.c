@@ -581,8 +581,8 @@ loaded:
 	if (st->kref) {
 		struct kcache_img *im = &d->kimg;
 		for (size_t i = 0; i < im->n; i++)
-			if (im->ent[i].mod == KCACHE_NOMOD && strcmp(im->names + im->ent[i].name,
-			    st->kref) == 0) {
+			if (!kcache__entry_valid(im, i) || (im->ent[i].mod == KCACHE_NOMOD &&
+			    strcmp(im->names + im->ent[i].name, st->kref) == 0)) {
 				if (!kcache__entry_ok(im, i))
 					sym__kernel_unseal(d);     /* then found in the table */
 				else

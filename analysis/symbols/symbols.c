@@ -204,7 +204,7 @@ int symtab__nomem(const struct symtab *st)
 	if (st->nomem || st->pool.nomem || st->ksyms_extra.nomem)
 		return 1;
 	for (size_t i = 0; i < st->ndso; i++)
-		if (st->dsos[i]->tab.nomem || st->dsos[i]->plt.nomem || st->dsos[i]->alias.nomem)
+		if (st->dsos[i]->tab.nomem || st->dsos[i]->plt.nomem)
 			return 1;
 	return 0;
 }
@@ -258,7 +258,6 @@ static void dso_free(struct sym_dso *d)
 	free(d->cuf);
 	sym__ftab_free(&d->funcs);
 	free(d->plt.v);
-	free(d->alias.v);
 	free(d->tab.v);
 	free(d->path);
 	free(d);
@@ -603,10 +602,9 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 			return -1;
 		*name = f->name;
 		*start = f->start;
-		if (!d->alias_done)
-			sym__alias_build(d);
-		if ((t = sym__table_find(&d->alias, *start)) != NULL)
-			*name = t->name;
+		const char *a = sym__alias_at(d, *start);
+		if (a)
+			*name = a;
 		*size = f->size ? f->size : addr - f->start + 1;
 		return 0;
 	}
@@ -700,7 +698,8 @@ int sym_dso__find_func(struct sym_dso *d, const char *name, uint64_t *start, uin
 			return 0;
 		}
 	for (size_t i = 0; i < d->kimg.n; i++)
-		if (name_matches(d->kimg.names + d->kimg.ent[i].name, name)) {
+		if (!kcache__entry_valid(&d->kimg, i) ||
+		    name_matches(d->kimg.names + d->kimg.ent[i].name, name)) {
 			if (!kcache__entry_ok(&d->kimg, i)) {
 				sym__kernel_unseal(d);
 				return sym_dso__find_func(d, name, start, size);

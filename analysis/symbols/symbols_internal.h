@@ -70,6 +70,7 @@ struct fsym {
 	uint32_t shndx;           /* as dwfl_module_getsym_info gives it (-1: not SHF_ALLOC) */
 	uint8_t bind;             /* binding_value(): global 3, weak 2, local 1, else 0 */
 	uint8_t elf;              /* index into ftab.elf */
+	uint8_t func;             /* STT_FUNC or STT_GNU_IFUNC: a candidate alias */
 };
 
 struct fsec {
@@ -104,6 +105,8 @@ struct ftab {
 	struct fpiece *res;
 	size_t nres, capres;
 	struct fidx ix[2];        /* sym[nlocal, nsym) and sym[0, nlocal) by value (ftab_fast) */
+	uint32_t *fn;             /* the function symbols (fsym.func) by (value, index): aliases */
+	size_t nfn;
 	unsigned nscan;           /* lookups by the linear scan; the index is built after some */
 	unsigned nlocscan;        /* ftab_fast's lookups that needed the locals (ix[1]) */
 };
@@ -160,8 +163,6 @@ struct sym_dso {
 	struct seg *segs;
 	int nseg;
 	struct table plt;
-	struct table alias;           /* addresses with several function names: perf's pick */
-	int alias_done;
 	struct ftab funcs;            /* functions by address (elf_func) */
 	int machine;
 	int has_dwarf;                /* -1 not tried */
@@ -233,7 +234,7 @@ unsigned sym__file_buildid(int fd, uint8_t *out);
 void sym__open_elf(struct sym_dso *d);
 void sym__open_vdso(struct sym_dso *d);
 const struct fpiece *sym__elf_func(struct sym_dso *d, uint64_t addr);
-void sym__alias_build(struct sym_dso *d);
+const char *sym__alias_at(struct sym_dso *d, uint64_t start);
 
 /* kernel.c */
 int sym__kernel_foreign(struct symtab *st);

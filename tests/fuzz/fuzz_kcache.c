@@ -1,7 +1,8 @@
 /*
  * fuzz_kcache.c — libFuzzer harness for the kernel-symbol cache loader
  * (analysis/symbols/kcache.c: kcache__parse, the validation every cache file goes
- * through before one of its bytes is used).  Links analysis/symbols/kcache.c alone
+ * through before one of its bytes is used, and kcache__entry_valid, every
+ * entry's before its fields are).  Links analysis/symbols/kcache.c alone
  * (it needs only libc):
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
@@ -10,8 +11,8 @@
  *
  * The key is taken from the input's own header, so the fuzzer gets past
  * the key check to the size, offset and order checks.  A parsed image is
- * then read the way a report may read it: every entry's seal checked
- * (kcache__entry_ok), every name and module string to its NUL; when the
+ * then read the way a report may read it: every entry checked
+ * (kcache__entry_valid; its seal: kcache__entry_ok), every valid entry's name and module string to its NUL; when the
  * first byte is odd, the entries are resealed first so that they pass.  Seeds: tests/fuzz/corpus/kcache
  * (small real files of the current format; a real one is
  * $XDG_CACHE_HOME/pmc/ksyms5-*, prefixed with a byte 0 or 1).
@@ -51,6 +52,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (kcache__parse(buf, size, &key, &img) == 0)
 		for (size_t i = 0; i < img.n; i++) {
 			struct kcache_ent *e = (struct kcache_ent *)&img.ent[i];
+			if (!kcache__entry_valid(&img, i))
+				continue;
 			const char *mod = e->mod != KCACHE_NOMOD ? img.names + e->mod : NULL;
 			if (data[0] & 1)
 				e->seal = kcache__seal(e->start, e->size, img.names + e->name, mod);
