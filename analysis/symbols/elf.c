@@ -119,7 +119,7 @@ static int ftab_elf(struct ftab *f, Elf *e, uint64_t bias)
  * ascending and stable (records of one key keep their order): a radix sort
  * by bytes, skipping the bytes all keys share (addresses share their high
  * ones).  0, or -ENOMEM with v as it was. */
-static int rec_sort(uint64_t *v, size_t n, size_t w)
+static inline __attribute__((always_inline)) int rec_sort_w(uint64_t *v, size_t n, size_t w)
 {
 	uint64_t *tmp = malloc((n ? n : 1) * w * sizeof(*tmp)), *src = v, *dst = tmp;
 	if (!tmp)
@@ -151,6 +151,13 @@ static int rec_sort(uint64_t *v, size_t n, size_t w)
 		memcpy(v, src, n * w * sizeof(*v));
 	free(tmp);
 	return 0;
+}
+
+/* rec_sort_w with w known where it is inlined: the copy of a record is
+ * one or two moves, not a loop */
+static int rec_sort(uint64_t *v, size_t n, size_t w)
+{
+	return w == 1 ? rec_sort_w(v, n, 1) : w == 2 ? rec_sort_w(v, n, 2) : rec_sort_w(v, n, w);
 }
 
 /* Sort v[0, n) ascending (qsort when out of memory). */
@@ -515,35 +522,73 @@ unsigned sym__file_buildid(int fd, uint8_t *out)
  * Debian puts it (by build id) to check the copy against it; else (or
  * without a copy) libdwfl's own search, which opens the file for libdwfl
  * itself, so its fd is the answer, and a copy is made for the next report. */
-/* elfutils opens a .gnu_debuglink's candidates (beside the binary, in its
- * .debug, under /usr/lib/debug) itself, and reads them whole for their CRC:
- * 1 when none of those that exist is a file sym__open_regular refuses (a
- * link to /proc/kmsg beside a user's binary), else 0. */
-static int debuglink_safe(const char *file, const char *debuglink)
+/* What libdwfl's search by name (dwfl_standard_find_debuginfo) would
+ * open for file's separate debug file (elfutils 0.188): its .gnu_debuglink, or without one
+ * the file's name + ".debug", beside the binary, in its .debug, under
+ * /usr/lib/debug (with and without the binary's directory) and as given.
+ * libdwfl opens them itself and reads them whole for their CRC: -1 when one
+ * that exists is a file sym__open_regular refuses (a link to /proc/kmsg
+ * beside a user's binary), else how many exist. */
+static int debuglink_candidates(const char *file, const char *debuglink)
 {
-	char dir[PATH_MAX], p[2 * PATH_MAX + 32];
-	const char *fmts[3] = { "%s/%s", "%s/.debug/%s", "/usr/lib/debug%s/%s" };
+	char dir[PATH_MAX], p[2 * PATH_MAX + 32], own[NAME_MAX + 8];
+	const char *fmts[4] = { "%s/%s", "%s/.debug/%s", "/usr/lib/debug%s/%s", "/usr/lib/debug/%s" };
 	const char *slash;
 	struct stat sb;
+	int n = 0;
 
-	if (!file || !debuglink || !*debuglink)
-		return 1;
+	if (!file)
+		return 0;
 	slash = strrchr(file, '/');
+	if (!debuglink || !*debuglink) {
+		snprintf(own, sizeof(own), "%.*s.debug", NAME_MAX, slash ? slash + 1 : file);
+		debuglink = own;
+	}
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - file) : 1, slash ? file : ".");
-	for (int i = 0; i < 4; i++) {
-		if (i == 3)
+	for (int i = 0; i < 5; i++) {
+		if (i == 4)
 			snprintf(p, sizeof(p), "%s", debuglink);
+		else if (i == 3)
+			snprintf(p, sizeof(p), fmts[i], debuglink);
 		else
 			snprintf(p, sizeof(p), fmts[i], dir, debuglink);
 		if (lstat(p, &sb) == 0) {
 			int fd = sym__open_regular(p);
 			if (fd < 0 && fd != -ENOENT)
-				return 0;
+				return -1;
 			if (fd >= 0)
 				close(fd);
+			n++;
 		}
 	}
-	return 1;
+	return n;
+}
+
+/* Can debuginfod answer for build id hex: is a server named
+ * (DEBUGINFOD_URLS), or is its debug file in the client's cache
+ * ($DEBUGINFOD_CACHE_PATH, else $XDG_CACHE_HOME/debuginfod_client, else
+ * ~/.cache/debuginfod_client)?  libdwfl asks debuginfod last, and loading
+ * its client (libdebuginfod with curl and OpenSSL) took 4-5 ms of a report
+ * that could find nothing there. */
+static int debuginfod_may_answer(const char *hex)
+{
+	const char *u = getenv("DEBUGINFOD_URLS"), *c = getenv("DEBUGINFOD_CACHE_PATH");
+	const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+	char p[PATH_MAX];
+	struct stat sb;
+	if (u && *u)
+		return 1;
+	if (!hex)
+		return 0;
+	if (c && *c)
+		snprintf(p, sizeof(p), "%s/%s/debuginfo", c, hex);
+	else if (x && *x)
+		snprintf(p, sizeof(p), "%s/debuginfod_client/%s/debuginfo", x, hex);
+	else if (h && *h)
+		snprintf(p, sizeof(p), "%s/.cache/debuginfod_client/%s/debuginfo", h, hex);
+	else
+		return 0;
+	return stat(p, &sb) == 0;
 }
 
 static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
@@ -553,11 +598,12 @@ static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwar
 	GElf_Addr va;
 	uint8_t cb[20];
 	char hex[41], path[128];
-	int bl = dwfl_module_build_id(mod, &bid, &va), c, fd;
+	int bl = dwfl_module_build_id(mod, &bid, &va), c, fd, by_id = 0;
 	if (bl > 0 && bl <= 20) {
 		sym__hexid(bid, (unsigned)bl, hex);
 		snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
 		if ((fd = sym__open_regular(path)) >= 0) {
+			by_id = 1;        /* no usable copy: libdwfl opens it itself */
 			c = dbgcache__open(fd, bid, (unsigned)bl);
 			close(fd);
 			if (c >= 0 && sym__file_buildid(c, cb) == (unsigned)bl &&
@@ -567,7 +613,21 @@ static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwar
 				close(c);
 		}
 	}
-	if (!debuglink_safe(file, debuglink))
+	/* libdwfl's search by name, unless it can only fail: no candidate
+	 * exists and debuginfod, which it asks last, has nothing */
+	if ((c = debuglink_candidates(file, debuglink)) < 0)
+		return -1;
+	c += by_id;
+	if (c == 0 && file) {
+		/* libdwfl tries a symbolic link's target's name too */
+		char *canon = realpath(file, NULL);
+		if (canon && strcmp(canon, file) != 0)
+			c = debuglink_candidates(canon, debuglink);
+		free(canon);
+		if (c < 0)
+			return -1;
+	}
+	if (c == 0 && !debuginfod_may_answer(bl > 0 && bl <= 20 ? hex : NULL))
 		return -1;
 	fd = dwfl_standard_find_debuginfo(mod, ud, modname, base, file, debuglink, crc, dbgname);
 	if (fd >= 0 && bl > 0 && bl <= 20 && (c = dbgcache__open(fd, bid, (unsigned)bl)) >= 0)
@@ -939,65 +999,81 @@ const struct fpiece *sym__elf_func(struct sym_dso *d, uint64_t addr)
 
 /* ---- aliases: addresses with several function names -------------------- */
 
+/* Is y a better name than best (NULL: none yet) for their address, by
+ * alias_better on the names as perf shows them, demangled (Rust's
+ * "<usize as ...>::fmt" over "<u64 as ...>::fmt", longer)? */
+static int alias_wins(struct sym_dso *d, const struct fsym *y, const struct fsym *best)
+{
+	char bc[4096], bb[4096];
+	if (!best)
+		return 1;
+	struct alias_cand c = { y->value, y->size,
+		y->bind == 3 ? STB_GLOBAL : y->bind == 2 ? STB_WEAK : STB_LOCAL,
+		sym__demangled(d->st, y->raw, bc, sizeof(bc)), 0 };
+	struct alias_cand b = { best->value, best->size,
+		best->bind == 3 ? STB_GLOBAL : best->bind == 2 ? STB_WEAK : STB_LOCAL,
+		sym__demangled(d->st, best->raw, bb, sizeof(bb)), 0 };
+	return alias_better(&c, &b);
+}
+
+/* Index d->funcs' function symbols by (value, index) in f->fn: 0, or
+ * -ENOMEM. */
+static int alias_index(struct ftab *f)
+{
+	uint64_t *t = malloc((f->nsym ? f->nsym : 1) * 2 * sizeof(*t));
+	size_t n = 0;
+	if (!t || !(f->fn = malloc((f->nsym ? f->nsym : 1) * sizeof(*f->fn)))) {
+		free(t);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < f->nsym; i++)
+		if (f->sym[i].func) {
+			t[2 * n] = f->sym[i].value;
+			t[2 * n + 1] = i;
+			n++;
+		}
+	if (rec_sort(t, n, 2) < 0)
+		qsort(t, n, 2 * sizeof(*t), fv_cmp);
+	for (size_t i = 0; i < n; i++)
+		f->fn[i] = (uint32_t)t[2 * i + 1];
+	f->nfn = n;
+	free(t);
+	return 0;
+}
+
 /* perf's name for the function at start among the function symbols of d
- * at that address (alias_better), interned; NULL when only one names it.
- * The function symbols of d->funcs (sym__elf_func built it) are indexed by
- * value at the first call (d->funcs.fn), in symbol-table order within a
- * value; the names are compared demangled, as perf shows them (Rust's
- * "<usize as ...>::fmt" over "<u64 as ...>::fmt", longer), and only the
- * winner is interned. */
+ * at that address (alias_wins, in symbol-table order: the first wins a
+ * tie), interned; NULL when only one names it.  The function symbols of
+ * d->funcs (sym__elf_func built it) are scanned by the first lookups, then
+ * indexed by value (d->funcs.fn) once that pays, as ftab_lookup does.
+ * Only the winner is interned. */
 const char *sym__alias_at(struct sym_dso *d, uint64_t start)
 {
 	struct ftab *f = &d->funcs;
-	if (!f->fn) {
-		uint64_t *t = malloc((f->nsym ? f->nsym : 1) * 2 * sizeof(*t));
-		size_t n = 0;
-		if (!t || !(f->fn = malloc((f->nsym ? f->nsym : 1) * sizeof(*f->fn)))) {
-			free(t);
-			d->st->nomem = 1;
-			return NULL;
-		}
-		for (size_t i = 0; i < f->nsym; i++)
-			if (f->sym[i].func) {
-				t[2 * n] = f->sym[i].value;
-				t[2 * n + 1] = i;
-				n++;
-			}
-		if (rec_sort(t, n, 2) < 0)
-			qsort(t, n, 2 * sizeof(*t), fv_cmp);
-		for (size_t i = 0; i < n; i++)
-			f->fn[i] = (uint32_t)t[2 * i + 1];
-		f->nfn = n;
-		free(t);
-	}
-	size_t lo = 0, hi = f->nfn;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (f->sym[f->fn[mid]].value < start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo + 1 >= f->nfn || f->sym[f->fn[lo]].value != start ||
-	    f->sym[f->fn[lo + 1]].value != start)
-		return NULL;
 	const struct fsym *best = NULL;
-	for (size_t i = lo; i < f->nfn && f->sym[f->fn[i]].value == start; i++) {
-		const struct fsym *y = &f->sym[f->fn[i]];
-		char bc[4096], bb[4096];
-		struct alias_cand c = { y->value, y->size,
-			y->bind == 3 ? STB_GLOBAL : y->bind == 2 ? STB_WEAK : STB_LOCAL,
-			sym__demangled(d->st, y->raw, bc, sizeof(bc)), (int)i }, b;
-		if (best) {
-			b = (struct alias_cand){ best->value, best->size,
-				best->bind == 3 ? STB_GLOBAL : best->bind == 2 ? STB_WEAK : STB_LOCAL,
-				sym__demangled(d->st, best->raw, bb, sizeof(bb)), 0 };
-			if (!alias_better(&c, &b))
-				continue;
+	size_t named = 0;
+	if (!f->fn && fidx_due(f->nfnscan, f->nsym) && alias_index(f) < 0)
+		f->nfnscan = 0;           /* out of memory: scan on, try again later */
+	if (!f->fn) {
+		f->nfnscan++;
+		for (size_t i = 0; i < f->nsym; i++)
+			if (f->sym[i].value == start && f->sym[i].func && ++named &&
+			    alias_wins(d, &f->sym[i], best))
+				best = &f->sym[i];
+	} else {
+		size_t lo = 0, hi = f->nfn;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (f->sym[f->fn[mid]].value < start)
+				lo = mid + 1;
+			else
+				hi = mid;
 		}
-		best = y;
+		for (size_t i = lo; i < f->nfn && f->sym[f->fn[i]].value == start; i++, named++)
+			if (alias_wins(d, &f->sym[f->fn[i]], best))
+				best = &f->sym[f->fn[i]];
 	}
-	return sym__intern_sym(d->st, best->raw);
+	return named > 1 ? sym__intern_sym(d->st, best->raw) : NULL;
 }
 
 const unsigned char *sym_dso__code(struct sym_dso *d, uint64_t addr, uint64_t len,

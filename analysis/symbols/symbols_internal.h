@@ -107,6 +107,7 @@ struct ftab {
 	struct fidx ix[2];        /* sym[nlocal, nsym) and sym[0, nlocal) by value (ftab_fast) */
 	uint32_t *fn;             /* the function symbols (fsym.func) by (value, index): aliases */
 	size_t nfn;
+	unsigned nfnscan;         /* alias lookups by the linear scan, before fn */
 	unsigned nscan;           /* lookups by the linear scan; the index is built after some */
 	unsigned nlocscan;        /* ftab_fast's lookups that needed the locals (ix[1]) */
 };
