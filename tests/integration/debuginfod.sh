@@ -33,13 +33,14 @@ if ! "$PMC" record -q -e cpu-clock -o "$TMP/s.log" -- "$TMP/spin" 2>"$TMP/rec.er
 fi
 BID=$(readelf -n "$TMP/spin" | awk '/Build ID/ { print $3; exit }')
 
-# REPORT NAME [ENV...]: the report's output in $TMP/NAME.txt, the files it
-# opened in $TMP/NAME.st
+# REPORT NAME [ENV...]: the report's output in $TMP/NAME.txt (its messages
+# in NAME.err: LeakSanitizer, in a sanitized build, says there that it
+# cannot run under strace), the files it opened in $TMP/NAME.st
 report() {
   local name=$1; shift
   env -u DEBUGINFOD_URLS -u DEBUGINFOD_CACHE_PATH HOME="$TMP/home" XDG_CACHE_HOME= "$@" \
     strace -f -qq -e trace=openat -o "$TMP/$name.st" \
-    "$PMC" report -i "$TMP/s.log" --sort dso,sym >"$TMP/$name.txt" 2>&1
+    "$PMC" report -i "$TMP/s.log" --sort dso,sym >"$TMP/$name.txt" 2>"$TMP/$name.err"
 }
 loaded() { grep -q 'libdebuginfod' "$TMP/$1.st"; }
 mkdir -p "$TMP/home"
