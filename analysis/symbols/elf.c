@@ -480,15 +480,18 @@ static size_t ftab_piece(const struct ftab *f, uint64_t addr)
 
 static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
     const char *file, const char *debuglink, GElf_Word crc, char **dbgname);
+static int find_debuginfo_path(Dwfl_Module *mod, void **ud, const char *modname,
+    Dwarf_Addr base, const char *file, const char *debuglink, GElf_Word crc, char **dbgname);
 
+/* The symtab's libdwfl callbacks (one set per symtab: its debug path) */
 static const Dwfl_Callbacks *callbacks(struct symtab *st)
 {
-	static Dwfl_Callbacks cb;
-	cb.find_elf = dwfl_build_id_find_elf;
-	cb.find_debuginfo = find_debuginfo;
-	cb.section_address = dwfl_offline_section_address;
-	cb.debuginfo_path = &st->dbgpath;
-	return &cb;
+	Dwfl_Callbacks *cb = &st->cb;
+	cb->find_elf = dwfl_build_id_find_elf;
+	cb->find_debuginfo = st->o.symfs || st->o.debug_dir ? find_debuginfo_path : find_debuginfo;
+	cb->section_address = dwfl_offline_section_address;
+	cb->debuginfo_path = &st->dbgpath;
+	return cb;
 }
 
 void sym__hexid(const uint8_t *b, unsigned n, char *out)
@@ -522,14 +525,16 @@ unsigned sym__file_buildid(int fd, uint8_t *out)
  * Debian puts it (by build id) to check the copy against it; else (or
  * without a copy) libdwfl's own search, which opens the file for libdwfl
  * itself, so its fd is the answer, and a copy is made for the next report. */
-/* What libdwfl's search by name (dwfl_standard_find_debuginfo) would
- * open for file's separate debug file (elfutils 0.188): its .gnu_debuglink, or without one
- * the file's name + ".debug", beside the binary, in its .debug, under
- * /usr/lib/debug (with and without the binary's directory) and as given.
- * libdwfl opens them itself and reads them whole for their CRC: -1 when one
- * that exists is a file sym__open_regular refuses (a link to /proc/kmsg
- * beside a user's binary), else how many exist. */
-static int debuglink_candidates(const char *file, const char *debuglink)
+/* What libdwfl's search (dwfl_standard_find_debuginfo, elfutils 0.188,
+ * on its default path) would open for file's separate debug file: by build
+ * id (hex, or NULL) under /usr/lib/debug/.build-id, by name its
+ * .gnu_debuglink, or without one the file's name + ".debug", beside the
+ * binary, in its .debug, under /usr/lib/debug (with and without the
+ * binary's directory) and as given.  libdwfl opens them itself and reads
+ * them whole for their CRC: -1 when one that exists is a file
+ * sym__open_regular refuses (a link to /proc/kmsg beside a user's binary),
+ * else how many exist. */
+static int debuglink_candidates(const char *file, const char *debuglink, const char *hex)
 {
 	char dir[PATH_MAX], p[2 * PATH_MAX + 32], own[NAME_MAX + 8];
 	const char *fmts[4] = { "%s/%s", "%s/.debug/%s", "/usr/lib/debug%s/%s", "/usr/lib/debug/%s" };
@@ -537,8 +542,12 @@ static int debuglink_candidates(const char *file, const char *debuglink)
 	struct stat sb;
 	int n = 0;
 
+	if (hex && hex[0]) {
+		snprintf(p, sizeof(p), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+		n += lstat(p, &sb) == 0;
+	}
 	if (!file)
-		return 0;
+		return n;
 	slash = strrchr(file, '/');
 	if (!debuglink || !*debuglink) {
 		snprintf(own, sizeof(own), "%.*s.debug", NAME_MAX, slash ? slash + 1 : file);
@@ -591,19 +600,57 @@ static int debuginfod_may_answer(const char *hex)
 	return stat(p, &sb) == 0;
 }
 
-static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
+/* libdwfl's own search (dwfl_standard_find_debuginfo), asked only when it
+ * can find something.  Every file it would open is checked first
+ * (debuglink_candidates: -1 refuses them all).  On libdwfl's default path
+ * (dflt), when none of them exists and debuginfod, which it asks last, has
+ * nothing either, it is not asked: asking it loaded libdebuginfod, with
+ * curl and OpenSSL (14.5 M instructions, 4-5 ms), to find nothing.  Under
+ * --symfs or a debug directory the path has more places than
+ * debuglink_candidates knows: libdwfl is asked. */
+static int standard_search(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
+    const char *file, const char *debuglink, GElf_Word crc, char **dbgname, int dflt)
+{
+	const unsigned char *bid;
+	GElf_Addr va;
+	char hex[41] = "";
+	int bl = dwfl_module_build_id(mod, &bid, &va), c;
+	if (bl > 0 && bl <= 20)
+		sym__hexid(bid, (unsigned)bl, hex);
+	c = debuglink_candidates(file, debuglink, hex);
+	if (c == 0 && file) {
+		/* libdwfl tries a symbolic link's target's name too */
+		char *canon = realpath(file, NULL);
+		if (canon && strcmp(canon, file) != 0)
+			c = debuglink_candidates(canon, debuglink, NULL);
+		free(canon);
+	}
+	if (c < 0 || (c == 0 && dflt && !debuginfod_may_answer(hex[0] ? hex : NULL)))
+		return -1;
+	return dwfl_standard_find_debuginfo(mod, ud, modname, base, file, debuglink, crc, dbgname);
+}
+
+int sym__find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
     const char *file, const char *debuglink, GElf_Word crc, char **dbgname)
+{
+	return standard_search(mod, ud, modname, base, file, debuglink, crc, dbgname, 1);
+}
+
+/* A debug file found by build id under /usr/lib/debug is given to libdwfl
+ * as its decompressed copy (dbgcache); the rest is libdwfl's search, whose
+ * find is copied for the next report. */
+static int find_debuginfo_in(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
+    const char *file, const char *debuglink, GElf_Word crc, char **dbgname, int dflt)
 {
 	const unsigned char *bid;
 	GElf_Addr va;
 	uint8_t cb[20];
 	char hex[41], path[128];
-	int bl = dwfl_module_build_id(mod, &bid, &va), c, fd, by_id = 0;
+	int bl = dwfl_module_build_id(mod, &bid, &va), c, fd;
 	if (bl > 0 && bl <= 20) {
 		sym__hexid(bid, (unsigned)bl, hex);
 		snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
 		if ((fd = sym__open_regular(path)) >= 0) {
-			by_id = 1;        /* no usable copy: libdwfl opens it itself */
 			c = dbgcache__open(fd, bid, (unsigned)bl);
 			close(fd);
 			if (c >= 0 && sym__file_buildid(c, cb) == (unsigned)bl &&
@@ -613,26 +660,22 @@ static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwar
 				close(c);
 		}
 	}
-	/* libdwfl's search by name, unless it can only fail: no candidate
-	 * exists and debuginfod, which it asks last, has nothing */
-	if ((c = debuglink_candidates(file, debuglink)) < 0)
-		return -1;
-	c += by_id;
-	if (c == 0 && file) {
-		/* libdwfl tries a symbolic link's target's name too */
-		char *canon = realpath(file, NULL);
-		if (canon && strcmp(canon, file) != 0)
-			c = debuglink_candidates(canon, debuglink);
-		free(canon);
-		if (c < 0)
-			return -1;
-	}
-	if (c == 0 && !debuginfod_may_answer(bl > 0 && bl <= 20 ? hex : NULL))
-		return -1;
-	fd = dwfl_standard_find_debuginfo(mod, ud, modname, base, file, debuglink, crc, dbgname);
+	fd = standard_search(mod, ud, modname, base, file, debuglink, crc, dbgname, dflt);
 	if (fd >= 0 && bl > 0 && bl <= 20 && (c = dbgcache__open(fd, bid, (unsigned)bl)) >= 0)
 		close(c);
 	return fd;
+}
+
+static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
+    const char *file, const char *debuglink, GElf_Word crc, char **dbgname)
+{
+	return find_debuginfo_in(mod, ud, modname, base, file, debuglink, crc, dbgname, 1);
+}
+
+static int find_debuginfo_path(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
+    const char *file, const char *debuglink, GElf_Word crc, char **dbgname)
+{
+	return find_debuginfo_in(mod, ud, modname, base, file, debuglink, crc, dbgname, 0);
 }
 
 static int report_file(struct sym_dso *d, const char *path, int fd)

@@ -205,6 +205,7 @@ struct symtab {
 	struct kmodmap *kmods;
 	size_t nkmods, capkmods;
 	char *dbgpath;
+	Dwfl_Callbacks cb;            /* its binaries' (elf.c callbacks): dbgpath */
 	int nomem;                    /* see symtab__nomem */
 };
 
@@ -236,6 +237,8 @@ void sym__open_elf(struct sym_dso *d);
 void sym__open_vdso(struct sym_dso *d);
 const struct fpiece *sym__elf_func(struct sym_dso *d, uint64_t addr);
 const char *sym__alias_at(struct sym_dso *d, uint64_t start);
+int sym__find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
+    const char *file, const char *debuglink, GElf_Word crc, char **dbgname);
 
 /* kernel.c */
 int sym__kernel_foreign(struct symtab *st);

@@ -19,6 +19,7 @@
 #include <elfutils/libdwfl.h>
 
 #include "symbols/unwind.h"
+#include "symbols/symbols_internal.h"
 #include "common/grow.h"
 #include "common/hmap.h"
 
@@ -98,7 +99,7 @@ struct unwinder *unwind__new(void)
 	if (!u)
 		return NULL;
 	u->cb.find_elf = dwfl_build_id_find_elf;
-	u->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->cb.find_debuginfo = sym__find_debuginfo;   /* libdwfl's, when it can find one */
 	u->cb.debuginfo_path = &u->debuginfo_path;
 	return u;
 }

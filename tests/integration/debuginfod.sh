@@ -53,6 +53,24 @@ report url DEBUGINFOD_URLS=http://127.0.0.1:9
 check "a server named: libdwfl asks debuginfod (its client is loaded)" loaded url
 check "a server named: the same report" cmp -s "$TMP/none.txt" "$TMP/url.txt"
 
+# the DWARF unwinder's binaries (their own libdwfl sessions) the same way
+if "$PMC" record -q --call-graph dwarf -e cpu-clock -o "$TMP/d.log" -- "$TMP/spin" 2>"$TMP/recd.err"; then
+  dreport() {
+    local name=$1; shift
+    env -u DEBUGINFOD_URLS -u DEBUGINFOD_CACHE_PATH HOME="$TMP/home" XDG_CACHE_HOME= "$@" \
+      strace -f -qq -e trace=openat -o "$TMP/$name.st" \
+      "$PMC" report -i "$TMP/d.log" -g caller >"$TMP/$name.txt" 2>"$TMP/$name.err"
+  }
+  dreport dnone
+  dreport durl DEBUGINFOD_URLS=http://127.0.0.1:9
+  check "report -g of a DWARF recording, no server: libdebuginfod is not loaded" \
+    bash -c "! grep -q libdebuginfod '$TMP/dnone.st'"
+  check "report -g of a DWARF recording: the same with a server named" \
+    bash -c "grep -q ' spin' '$TMP/dnone.txt' && cmp -s '$TMP/dnone.txt' '$TMP/durl.txt'"
+else
+  skip "report -g of a DWARF recording" "pmc record --call-graph dwarf: $(tail -1 "$TMP/recd.err")"
+fi
+
 # a copy in the client's cache (a file that is no debug file: libdwfl
 # rejects it, and the report stays the same)
 mkdir -p "$TMP/dcache/$BID"
