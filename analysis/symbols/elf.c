@@ -483,15 +483,15 @@ static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwar
 static int find_debuginfo_path(Dwfl_Module *mod, void **ud, const char *modname,
     Dwarf_Addr base, const char *file, const char *debuglink, GElf_Word crc, char **dbgname);
 
-/* The symtab's libdwfl callbacks (one set per symtab: its debug path) */
-static const Dwfl_Callbacks *callbacks(struct symtab *st)
+/* The symtab's libdwfl callbacks, set once when it is made (its debug
+ * path: one static set for all symtabs had the last one's) */
+void sym__init_callbacks(struct symtab *st)
 {
 	Dwfl_Callbacks *cb = &st->cb;
 	cb->find_elf = dwfl_build_id_find_elf;
 	cb->find_debuginfo = st->o.symfs || st->o.debug_dir ? find_debuginfo_path : find_debuginfo;
 	cb->section_address = dwfl_offline_section_address;
 	cb->debuginfo_path = &st->dbgpath;
-	return cb;
 }
 
 void sym__hexid(const uint8_t *b, unsigned n, char *out)
@@ -680,7 +680,7 @@ static int find_debuginfo_path(Dwfl_Module *mod, void **ud, const char *modname,
 
 static int report_file(struct sym_dso *d, const char *path, int fd)
 {
-	d->dwfl = dwfl_begin(callbacks(d->st));
+	d->dwfl = dwfl_begin(&d->st->cb);
 	if (!d->dwfl)
 		return -1;
 	dwfl_report_begin(d->dwfl);

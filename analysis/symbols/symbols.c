@@ -236,6 +236,7 @@ struct symtab *symtab__new(const struct symtab_opts *opts)
 		st->dbgpath = strdup(buf);
 	}
 	elf_version(EV_CURRENT);
+	sym__init_callbacks(st);
 	return st;
 }
 
