@@ -518,13 +518,6 @@ unsigned sym__file_buildid(int fd, uint8_t *out)
 	return n;
 }
 
-/* libdwfl's search for the separate debug file, answered with its
- * decompressed copy (dbgcache.h) when there is one whose headers are the
- * debug file's and whose build id is the module's: the same DWARF without
- * inflating it again in every report.  The debug file is looked up where
- * Debian puts it (by build id) to check the copy against it; else (or
- * without a copy) libdwfl's own search, which opens the file for libdwfl
- * itself, so its fd is the answer, and a copy is made for the next report. */
 /* What libdwfl's search (dwfl_standard_find_debuginfo, elfutils 0.188,
  * on its default path) would open for file's separate debug file: by build
  * id (hex, or NULL) under /usr/lib/debug/.build-id, by name its
@@ -636,9 +629,14 @@ int sym__find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_
 	return standard_search(mod, ud, modname, base, file, debuglink, crc, dbgname, 1);
 }
 
-/* A debug file found by build id under /usr/lib/debug is given to libdwfl
- * as its decompressed copy (dbgcache); the rest is libdwfl's search, whose
- * find is copied for the next report. */
+/* libdwfl's search for the separate debug file, answered with its
+ * decompressed copy (dbgcache.h) when there is one whose headers are the
+ * debug file's and whose build id is the module's: the same DWARF without
+ * inflating it again in every report.  The debug file is looked up where
+ * Debian puts it (by build id) to check the copy against it; else (or
+ * without a copy) libdwfl's own search (standard_search), which opens the
+ * file for libdwfl itself, so its fd is the answer, and a copy is made for
+ * the next report. */
 static int find_debuginfo_in(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
     const char *file, const char *debuglink, GElf_Word crc, char **dbgname, int dflt)
 {
@@ -1099,10 +1097,13 @@ const char *sym__alias_at(struct sym_dso *d, uint64_t start)
 		f->nfnscan = 0;           /* out of memory: scan on, try again later */
 	if (!f->fn) {
 		f->nfnscan++;
-		for (size_t i = 0; i < f->nsym; i++)
-			if (f->sym[i].value == start && f->sym[i].func && ++named &&
-			    alias_wins(d, &f->sym[i], best))
+		for (size_t i = 0; i < f->nsym; i++) {
+			if (f->sym[i].value != start || !f->sym[i].func)
+				continue;
+			named++;
+			if (alias_wins(d, &f->sym[i], best))
 				best = &f->sym[i];
+		}
 	} else {
 		size_t lo = 0, hi = f->nfn;
 		while (lo < hi) {
