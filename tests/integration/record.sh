@@ -244,7 +244,10 @@ if [ "$rc" = 1 ] && grep -q "truncated" "$TMP/kill.err" && grep -q CALLCHAIN "$T
   ok "SIGKILL of the recorder: the log reads ($(grep -c CALLCHAIN "$TMP/kill.txt") samples), dump says truncated, exits 1"
 else fail "SIGKILL of the recorder" "rc=$rc $(cat "$TMP/kill.err")"; fi
 
-( ulimit -f 16; exec "$PMC" record -g -e cpu-clock -F 10000 -o "$TMP/big.log" -- "$HELPERS/deepcall" 2 64 20000 ) >/dev/null 2>"$TMP/fsz.err"; rc=$?
+# deepcall's work sized for a log far past both limits: 20000 iterations
+# made ~1,350 samples, a 65,464-byte log, under check-loaded, which fit the
+# 64 KB tmpfs below
+( ulimit -f 16; exec "$PMC" record -g -e cpu-clock -F 10000 -o "$TMP/big.log" -- "$HELPERS/deepcall" 2 64 200000 ) >/dev/null 2>"$TMP/fsz.err"; rc=$?
 "$PMC" dump -i "$TMP/big.log" >"$TMP/fsz.txt" 2>"$TMP/fsz.derr"; drc=$?
 nmsg=$(grep -c "failed" "$TMP/fsz.err")
 if [ "$rc" = 1 ] && [ "$nmsg" = 1 ] && grep -q "File too large" "$TMP/fsz.err" && [ "$drc" = 1 ] &&
@@ -253,7 +256,7 @@ if [ "$rc" = 1 ] && [ "$nmsg" = 1 ] && grep -q "File too large" "$TMP/fsz.err" &
 else fail "EFBIG" "rc=$rc nmsg=$nmsg drc=$drc $(cat "$TMP/fsz.err")"; fi
 
 if [ "$(id -u)" = 0 ] && mkdir -p "$TMP/tiny" && mount -t tmpfs -o size=64k tmpfs "$TMP/tiny" 2>/dev/null; then
-  "$PMC" record -g -e cpu-clock -F 10000 -o "$TMP/tiny/x.log" -- "$HELPERS/deepcall" 2 64 20000 >/dev/null 2>"$TMP/nospc.err"; rc=$?
+  "$PMC" record -g -e cpu-clock -F 10000 -o "$TMP/tiny/x.log" -- "$HELPERS/deepcall" 2 64 200000 >/dev/null 2>"$TMP/nospc.err"; rc=$?
   "$PMC" dump -i "$TMP/tiny/x.log" >"$TMP/nospc.txt" 2>/dev/null
   nmsg=$(grep -c "failed" "$TMP/nospc.err")
   if [ "$rc" = 1 ] && [ "$nmsg" = 1 ] && grep -q "No space left" "$TMP/nospc.err" && grep -q CALLCHAIN "$TMP/nospc.txt"; then
