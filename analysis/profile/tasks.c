@@ -284,8 +284,12 @@ static int is_jitdump(const char *path, int32_t pid)
 {
 	const char *b = strrchr(path, '/');
 	char want[32];
+	b = b ? b + 1 : path;
+	/* the prefix first: a system-wide recording has thousands of mappings */
+	if (strncmp(b, "jit-", 4) != 0)
+		return 0;
 	snprintf(want, sizeof(want), "jit-%d.dump", (int)pid);
-	return strcmp(b ? b + 1 : path, want) == 0;
+	return strcmp(b, want) == 0;
 }
 
 void prof__add_map(struct profile *p, const struct pmclog_ev_map_in *mi, uint64_t time)

@@ -15,6 +15,22 @@
 
 #define NUM_CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
 
+/* buf = head then s, cut to len - 1 bytes as snprintf(buf, len, "%s%s")
+ * would (without its format parsing: a column of every report line). */
+static void key_put(char *buf, size_t len, const char *head, const char *s)
+{
+	size_t h = strlen(head), n = strlen(s);
+	if (!len)
+		return;
+	if (h > len - 1)
+		h = len - 1;
+	if (n > len - 1 - h)
+		n = len - 1 - h;
+	memcpy(buf, head, h);
+	memcpy(buf + h, s, n);
+	buf[h + n] = '\0';
+}
+
 /* ---- comm ---- */
 static int comm_cmp(const struct profile *p, const struct hist_entry *x, const struct hist_entry *y)
 {
@@ -30,7 +46,7 @@ static int comm_same(const struct hist_entry *x, const struct hist_entry *y)
 }
 static void comm_print(const struct profile *p, const struct hist_entry *e, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", e->comm ? e->comm : "?");
+	key_put(buf, len, "", e->comm ? e->comm : "?");
 }
 
 /* ---- pid, tid, cpu ---- */
@@ -101,7 +117,7 @@ static int dso_same(const struct hist_entry *x, const struct hist_entry *y)
 }
 static void dso_print(const struct profile *p, const struct hist_entry *e, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", e->dso ? sym_dso__name(e->dso) : "?");
+	key_put(buf, len, "", e->dso ? sym_dso__name(e->dso) : "?");
 }
 
 /* ---- sym: the function (and its binary); kernel ones after user ones ---- */
@@ -124,7 +140,7 @@ static int sym_same(const struct hist_entry *x, const struct hist_entry *y)
 }
 static void sym_print(const struct profile *p, const struct hist_entry *e, char *buf, size_t len)
 {
-	snprintf(buf, len, "[%c] %s", p->f[e->func].kernel ? 'k' : '.', p->f[e->func].name);
+	key_put(buf, len, p->f[e->func].kernel ? "[k] " : "[.] ", p->f[e->func].name);
 }
 
 /* ---- srcline: file and line (report only: top keeps no lines) ---- */

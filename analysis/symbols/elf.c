@@ -875,8 +875,12 @@ static void load_plt(struct sym_dso *d, Elf *e, GElf_Addr bias)
 		if (!sn || !*sn)
 			continue;
 		char dm[1024];
-		snprintf(buf, sizeof(buf), "%s@plt",
-		    sym__demangled(d->st, sn, dm, sizeof(dm)));
+		const char *dn = sym__demangled(d->st, sn, dm, sizeof(dm));
+		size_t k = strnlen(dn, sizeof(buf) - 1), at = sizeof(buf) - 1 - k;
+		/* "%s@plt", cut as snprintf would, without its format parsing */
+		memcpy(buf, dn, k);
+		memcpy(buf + k, "@plt", at < 4 ? at : 4);
+		buf[k + (at < 4 ? at : 4)] = '\0';
 		sym__table_add(&d->plt, base + 16 * i + bias, 16, symtab__intern(d->st, buf));
 	}
 	free(irel_at);

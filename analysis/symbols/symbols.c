@@ -271,6 +271,7 @@ void symtab__free(struct symtab *st)
 	for (size_t i = 0; i < st->ndso; i++)
 		dso_free(st->dsos[i]);
 	free(st->dsos);
+	hidx_free(&st->dso_idx);
 	free(st->ksyms_extra.v);
 	free(st->kmods);
 	free(st->dbgpath);
@@ -408,24 +409,46 @@ static enum sym_dso_kind classify(const struct symtab *st, const char *path)
 	return SYM_DSO_ELF;
 }
 
+struct dso_key {
+	const char *path;
+	const uint8_t *bid;
+	unsigned bidlen;
+};
+
+static int dso_eq(const void *tab, uint32_t i, const void *key)
+{
+	const struct sym_dso *d = ((struct sym_dso *const *)tab)[i];
+	const struct dso_key *k = key;
+	return d->bidlen == k->bidlen && memcmp(d->bid, k->bid, k->bidlen) == 0 &&
+	    strcmp(d->path, k->path) == 0;
+}
+
+/* A recorded file's binary, one per (path, build id): found in an index,
+ * as a system-wide recording names each file in thousands of mappings. */
 struct sym_dso *symtab__dso(struct symtab *st, const char *path, const uint8_t *bid,
     unsigned bidlen)
 {
+	int added;
+	if (!bid)
+		bidlen = 0;
 	if (bidlen > 20)
 		bidlen = 20;
-	for (size_t i = 0; i < st->ndso; i++) {
-		struct sym_dso *d = st->dsos[i];
-		if (d->kind == SYM_DSO_KERNEL || d->kind == SYM_DSO_PERFMAP)
-			continue;
-		if (strcmp(d->path, path) == 0 && d->bidlen == bidlen &&
-		    memcmp(d->bid, bid ? bid : d->bid, bidlen) == 0)
-			return d;
+	struct dso_key k = { path, bid, bidlen };
+	struct hidx_slot *sl = hidx_get(&st->dso_idx, hash_str(path),
+	    64, dso_eq, st->dsos, &k, (uint32_t)st->ndso, &added);
+	if (!sl) {
+		sym__mark_nomem(st);
+		return NULL;
 	}
+	if (!added)
+		return st->dsos[sl->v - 1];
 	struct sym_dso *d = sym__new_dso(st, classify(st, path), path, sym__base_name(path));
-	if (d && bidlen && bid) {
-		memcpy(d->bid, bid, bidlen);
-		d->bidlen = bidlen;
+	if (!d) {
+		hidx_unadd(&st->dso_idx, sl);
+		return NULL;
 	}
+	memcpy(d->bid, bid ? bid : d->bid, bidlen);
+	d->bidlen = bidlen;
 	return d;
 }
 
@@ -571,6 +594,14 @@ int sym_dso__bias(struct sym_dso *d, uint64_t map_start, uint64_t map_len, uint6
 	return 0;
 }
 
+/* An address as a name, interned: "0x0000000000163d47". */
+static const char *addr_name(struct symtab *st, uint64_t addr)
+{
+	char hex[24];
+	snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)addr);
+	return symtab__intern(st, hex);
+}
+
 int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t *start,
     uint64_t *size)
 {
@@ -578,29 +609,29 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 	struct tsym tb;
 	sym__dso_open(d);
 	*name = symtab__intern(d->st, UNKNOWN);
-	if ((d->kind == SYM_DSO_ELF || d->kind == SYM_DSO_VDSO) && !sym_dso__problem(d)) {
-		/* No symbol in a known binary: name the address, one entry per
-		 * address, as perf report does ("0x0000000000163d47"). */
-		char hex[24];
-		snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)addr);
-		*name = symtab__intern(d->st, hex);
-	}
 	*start = addr;
 	*size = 1;
 	switch (d->kind) {
 	case SYM_DSO_ELF:
 	case SYM_DSO_VDSO: {
-		if (!d->mod)
-			return -1;
-		if ((t = sym__table_find(&d->plt, addr)) != NULL) {
-			*name = t->name;
-			*start = t->start;
-			*size = t->size;
-			return 0;
+		/* No symbol in a known binary: the address is named, one entry
+		 * per address, as perf report does ("0x0000000000163d47"). */
+		int known = !sym_dso__problem(d);
+		const struct fpiece *f = NULL;
+		if (d->mod) {
+			if ((t = sym__table_find(&d->plt, addr)) != NULL) {
+				*name = t->name;
+				*start = t->start;
+				*size = t->size;
+				return 0;
+			}
+			f = sym__elf_func(d, addr);
 		}
-		const struct fpiece *f = sym__elf_func(d, addr);
-		if (!f || !f->name)
+		if (!f || !f->name) {
+			if (known)
+				*name = addr_name(d->st, addr);
 			return -1;
+		}
 		*name = f->name;
 		*start = f->start;
 		const char *a = sym__alias_at(d, *start);
@@ -620,9 +651,7 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 			return 0;
 		}
 		if (d->kmod && d->problem) {
-			char hex[24];
-			snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)addr);
-			*name = symtab__intern(d->st, hex);
+			*name = addr_name(d->st, addr);
 			return -1;
 		}
 		/* modules look up in the kernel's table */
@@ -632,9 +661,7 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 		sym__dso_open(k);
 		if (sym__kernel_foreign(d->st) && !(t = sym__ksym_find(k, addr, &tb))) {
 			/* another kernel's address: shown as it is, as perf does */
-			char hex[24];
-			snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)addr);
-			*name = symtab__intern(d->st, hex);
+			*name = addr_name(d->st, addr);
 			return -1;
 		}
 		/* in this boot's addresses (the table), answered in the recording's */

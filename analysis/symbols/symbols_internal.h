@@ -192,6 +192,7 @@ struct symtab {
 	struct strpool pool;
 	struct sym_dso **dsos;
 	size_t ndso, capdso;
+	struct hidx dso_idx;          /* over dsos, the recorded files (symtab__dso) by path and build id */
 	struct sym_dso *kernel;
 	struct table ksyms_extra;
 	const char *krelease;
