@@ -51,28 +51,40 @@ static void usage(FILE *f)
  * fault in one by one and are unmapped again at free: 19 -> 15 ms of CPU for
  * a report of 104 k samples, the same peak RSS.
  *
- * The heap's first HEAP_HUGE bytes are reserved at once (M_TOP_PAD: address
- * space, no memory until touched) and advised for transparent huge pages, so
- * that where the kernel offers them (THP "madvise" or "always") a table
- * faults in 2 MB at a time instead of 4 KB: a report touching 10 MB took
- * 2,700 faults of ~5 us each on a VM, 20-30 % of its CPU (docs/BENCHMARKS.md,
- * "Fourth round").  Where the allocator is not glibc's heap (a sanitizer's)
- * or THP is absent, nothing is advised. */
+ * The heap's next HEAP_HUGE bytes are reserved at once (M_TOP_PAD: address
+ * space, no memory until touched) and advised for transparent huge pages
+ * before anything is written there, so that where the kernel offers them
+ * (THP "madvise" or "always") tables fault in 2 MB at a time instead of
+ * 4 KB: a report touching 10 MB took 2,700 faults of ~5 us each on a VM,
+ * 20-30 % of its CPU (docs/BENCHMARKS.md, "Fourth round").  A 2 MB range
+ * gets a huge page only if none of its pages was touched before, so the
+ * heap is grown by a block ending where it ended (its new top's header is
+ * written there, below the advised range), and the heap below the first
+ * huge page is then taken by a block never touched.  Where the allocator
+ * is not glibc's heap (a sanitizer's) or THP is absent, nothing changes. */
 #define HEAP_HUGE (64u << 20)
-#define HUGE_PAGE (2u << 20)
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+/* kept for the process's life; volatile, as a block nothing reads is
+ * otherwise not allocated at all (the compiler drops the call) */
+static void *volatile heap_below_huge;
 static void heap_setup(void)
 {
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 	mallopt(M_TOP_PAD, HEAP_HUGE);
-	char *p = malloc(1 << 20);          /* grows the heap by the pad */
+	char *end = sbrk(0);
+	size_t n = mallinfo2().keepcost + 64;    /* the top chunk, and a little */
+	char *p = malloc(n);
 	char *top = sbrk(0);
-	if (p && top != (char *)-1 && p < top && (size_t)(top - p) <= HEAP_HUGE + (2u << 20)) {
-		uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-		uintptr_t hi = (uintptr_t)top & ~(uintptr_t)(HUGE_PAGE - 1);
-		if (hi > lo)
-			(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-	}
+	uintptr_t at = (uintptr_t)p;
+	/* the top's header is written just past the block, at + n */
+	uintptr_t lo = (at + n + 4096 + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	uintptr_t hi = (uintptr_t)top & ~(HUGE_PAGE - 1);
+	/* advised only if the block came from a heap that grew (glibc's) */
+	if (p && end != (char *)-1 && top > end && at < (uintptr_t)top && hi > lo &&
+	    madvise((void *)lo, hi - lo, MADV_HUGEPAGE) == 0)
+		/* the top starts past the block: one reaching up to lo */
+		heap_below_huge = malloc(lo - (at + n) - 32);
 	free(p);
 }
 
