@@ -167,6 +167,172 @@ static void u64_sort(uint64_t *v, size_t n)
 		qsort(v, n, sizeof(*v), u64_cmp);
 }
 
+/* ---- a binary's symbols as dwfl_module_getsym_info gives them ----------
+ *
+ * libdwfl spends ~270 instructions a symbol (section header lookups, its
+ * backend's hooks); libc has 13 k.  Where its answer is plain arithmetic on
+ * one table (an ET_EXEC or ET_DYN binary of a machine whose function
+ * symbols need no resolving, no auxiliary .gnu_debugdata table), the table
+ * is read here instead, with __libdwfl_getsym's rules (elfutils 0.188):
+ * a symbol of a section without SHF_ALLOC keeps its value and has section
+ * index -1; SHN_ABS, SHN_UNDEF and SHN_COMMON ones keep their value; the
+ * others get the bias of the file the table is in.  The reading is checked
+ * against libdwfl's own on a few symbols when opened (libdwfl is used
+ * throughout on any difference), and on every symbol of several real
+ * binaries by test_symbols_rooms. */
+struct symread {
+	Dwfl_Module *mod;
+	int direct;                   /* read here, not through libdwfl */
+	Elf *elf;
+	Dwarf_Addr bias;
+	Elf_Data *sym, *xndx;
+	const Elf64_Sym *s64;         /* sym's entries in memory (ELFCLASS64) */
+	size_t nsym;
+	const char *str;
+	size_t strsize;
+	uint8_t *alloc;               /* per section index: has SHF_ALLOC */
+	size_t nsec;
+};
+
+static const char *symread_direct(const struct symread *r, int i, GElf_Sym *sym,
+    GElf_Addr *a, GElf_Word *shndx)
+{
+	GElf_Word x = 0;
+	if (i < 0 || (size_t)i >= r->nsym)
+		return NULL;
+	if (r->s64) {
+		const Elf64_Sym *e = &r->s64[i];
+		*sym = (GElf_Sym){ e->st_name, e->st_info, e->st_other, e->st_shndx, e->st_value,
+		    e->st_size };
+		if (e->st_shndx == SHN_XINDEX && (!r->xndx || !gelf_getsymshndx(r->sym, r->xndx,
+		    i, sym, &x)))
+			return NULL;
+	} else if (!gelf_getsymshndx(r->sym, r->xndx, i, sym, &x)) {
+		return NULL;
+	}
+	GElf_Word ndx = sym->st_shndx == SHN_XINDEX ? x : sym->st_shndx;
+	int alloc = 1;
+	if (sym->st_shndx == SHN_XINDEX || (sym->st_shndx < SHN_LORESERVE &&
+	    sym->st_shndx != SHN_UNDEF))
+		alloc = ndx >= r->nsec || r->alloc[ndx];
+	*shndx = alloc ? ndx : (GElf_Word)-1;
+	*a = sym->st_value;
+	if (alloc && sym->st_shndx != SHN_ABS && sym->st_shndx != SHN_UNDEF &&
+	    sym->st_shndx != SHN_COMMON)
+		*a += r->bias;
+	if (sym->st_name >= r->strsize)
+		return NULL;
+	return r->str + sym->st_name;
+}
+
+/* Symbol i: its name (NULL: none or unreadable), as libdwfl's
+ * dwfl_module_getsym_info answers. */
+static const char *symread_get(const struct symread *r, int i, GElf_Sym *sym, GElf_Addr *a,
+    GElf_Word *shndx, Elf **elf, Dwarf_Addr *bias)
+{
+	if (!r->direct)
+		return dwfl_module_getsym_info(r->mod, i, sym, a, shndx, elf, bias);
+	*elf = r->elf;
+	*bias = r->bias;
+	return symread_direct(r, i, sym, a, shndx);
+}
+
+/* Does the direct reading answer symbol i as libdwfl does? */
+static int symread_agrees(const struct symread *r, int i)
+{
+	GElf_Sym s1, s2;
+	GElf_Addr a1 = 0, a2 = 0;
+	GElf_Word x1 = 0, x2 = 0;
+	Elf *e = NULL;
+	Dwarf_Addr b = 0;
+	const char *n1 = dwfl_module_getsym_info(r->mod, i, &s1, &a1, &x1, &e, &b);
+	const char *n2 = symread_direct(r, i, &s2, &a2, &x2);
+	if (!n1 || !n2)
+		return !n1 && !n2;
+	return n1 == n2 && e == r->elf && b == r->bias && a1 == a2 && x1 == x2 &&
+	    memcmp(&s1, &s2, sizeof(s1)) == 0;
+}
+
+/* Set r up for mod's nsym symbols: directly where that is libdwfl's answer,
+ * else through libdwfl.  Never fails: the direct reading is an option. */
+static void symread_open(struct symread *r, Dwfl_Module *mod, int nsym)
+{
+	GElf_Sym sym;
+	GElf_Addr a;
+	GElf_Word x;
+	Elf_Scn *scn = NULL, *tab = NULL;
+	GElf_Shdr sh, tsh;
+	size_t nsec = 0;
+	*r = (struct symread){ .mod = mod };
+	if (nsym < 2 || !dwfl_module_getsym_info(mod, 1, &sym, &a, &x, &r->elf, &r->bias) ||
+	    !r->elf)
+		return;
+	GElf_Ehdr eh;
+	if (!gelf_getehdr(r->elf, &eh) || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) ||
+	    (eh.e_machine != EM_X86_64 && eh.e_machine != EM_AARCH64 && eh.e_machine != EM_386) ||
+	    elf_getshdrnum(r->elf, &nsec) != 0 || !nsec)
+		return;
+	/* libdwfl's table: .symtab, else .dynsym, with all nsym entries (an
+	 * auxiliary table would add its own) */
+	for (int want = SHT_SYMTAB; !tab && want; want = want == SHT_SYMTAB ? SHT_DYNSYM : 0)
+		while ((scn = elf_nextscn(r->elf, scn)) != NULL)
+			if (gelf_getshdr(scn, &tsh) && tsh.sh_type == (GElf_Word)want) {
+				tab = scn;
+				break;
+			}
+	if (!tab || !tsh.sh_entsize || tsh.sh_size / tsh.sh_entsize != (GElf_Xword)nsym ||
+	    !(r->sym = elf_getdata(tab, NULL)) || r->sym->d_type != ELF_T_SYM)
+		return;
+	r->nsym = (size_t)nsym;
+	if (gelf_getclass(r->elf) == ELFCLASS64 && r->sym->d_size >= r->nsym * sizeof(Elf64_Sym))
+		r->s64 = r->sym->d_buf;
+	Elf_Scn *strscn = elf_getscn(r->elf, tsh.sh_link);
+	Elf_Data *str = strscn ? elf_getdata(strscn, NULL) : NULL;
+	if (!str || !str->d_buf)
+		return;
+	r->str = str->d_buf;
+	r->strsize = str->d_size;
+	if (!(r->alloc = calloc(nsec, 1)))
+		return;
+	r->nsec = nsec;
+	for (size_t j = 0; j < nsec; j++) {
+		Elf_Scn *c = elf_getscn(r->elf, j);
+		if (!c || !gelf_getshdr(c, &sh)) {
+			r->alloc[j] = 1;      /* libdwfl: no header, counted as allocated */
+			continue;
+		}
+		r->alloc[j] = (sh.sh_flags & SHF_ALLOC) != 0;
+		if (sh.sh_type == SHT_SYMTAB_SHNDX && sh.sh_link == elf_ndxscn(tab))
+			r->xndx = elf_getdata(c, NULL);
+	}
+	int probe[] = { 1, nsym / 3, nsym / 2, 2 * (nsym / 3), nsym - 1 };
+	for (size_t k = 0; k < sizeof(probe) / sizeof(probe[0]); k++)
+		if (!symread_agrees(r, probe[k]))
+			return;
+	r->direct = 1;
+}
+
+static void symread_close(struct symread *r)
+{
+	free(r->alloc);
+	r->alloc = NULL;
+}
+
+int sym__symread_check(Dwfl_Module *mod)
+{
+	struct symread r;
+	int nsym = dwfl_module_getsymtab(mod), bad = 0;
+	symread_open(&r, mod, nsym);
+	if (!r.direct) {
+		symread_close(&r);
+		return -1;
+	}
+	for (int i = 0; i < nsym; i++)
+		bad += !symread_agrees(&r, i);
+	symread_close(&r);
+	return bad;
+}
+
 /* The symbols libdwfl's search reads, and every value it compares an
  * address with: each symbol's value and end, each section's bounds in each
  * ELF the symbols come from (the main file, the debug file).  A superset of
@@ -176,6 +342,7 @@ static int ftab_build(struct ftab *f, Dwfl_Module *mod)
 {
 	uint64_t *b = NULL;
 	size_t n = 0, cap = 0, capsym = 0;
+	struct symread r = { 0 };
 	int nsym = dwfl_module_getsymtab(mod);
 	f->first_global = dwfl_module_getsymtab_first_global(mod);
 	/* sized for every symbol at once: growing by doubling copied (and
@@ -186,13 +353,14 @@ static int ftab_build(struct ftab *f, Dwfl_Module *mod)
 		if (!(b = malloc(cap * sizeof(*b))) || !(f->sym = malloc(capsym * sizeof(*f->sym))))
 			goto nomem;
 	}
+	symread_open(&r, mod, nsym);
 	for (int i = 1; i < nsym; i++) {
 		GElf_Sym sym;
 		GElf_Addr a;
 		GElf_Word shndx;
 		Elf *elf = NULL;
 		Dwarf_Addr bias = 0;
-		const char *name = dwfl_module_getsym_info(mod, i, &sym, &a, &shndx, &elf, &bias);
+		const char *name = symread_get(&r, i, &sym, &a, &shndx, &elf, &bias);
 		int k, type = GELF_ST_TYPE(sym.st_info);
 		if (!name || !name[0] || sym.st_shndx == SHN_UNDEF ||
 		    type == STT_SECTION || type == STT_FILE || type == STT_TLS)
@@ -212,6 +380,7 @@ static int ftab_build(struct ftab *f, Dwfl_Module *mod)
 		if (i < f->first_global)
 			f->nlocal = f->nsym;
 	}
+	symread_close(&r);
 	for (int k = 0; k < f->nelf; k++)
 		for (size_t j = 0; j < f->elf[k].nsec; j++)
 			if (ftab_push(&b, &n, &cap, f->elf[k].sec[j].addr + f->elf[k].bias) < 0 ||
@@ -230,6 +399,7 @@ static int ftab_build(struct ftab *f, Dwfl_Module *mod)
 		goto nomem_b;
 	return 0;
 nomem:
+	symread_close(&r);
 	free(b);
 nomem_b:
 	sym__ftab_free(f);           /* frees f->b too once it holds b */

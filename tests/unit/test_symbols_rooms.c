@@ -6,7 +6,8 @@
  * (one pointer per string, stable while the pool grows, past several
  * rehashes), the recording's module maps (the latest covering an address
  * wins), a perf map's sorted table, a jitdump's line table and CODE_MOVE
- * index, and the unwinder's address spaces by pid.
+ * index, and the unwinder's address spaces by pid; and elf.c's direct
+ * reading of a binary's symbols, symbol by symbol against libdwfl's.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,7 +20,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <dlfcn.h>
+#include <elfutils/libdwfl.h>
+
 #include "symbols/symbols.h"
+#include "symbols/symbols_internal.h"
 #include "symbols/unwind.h"
 
 #define NSTR 20000
@@ -279,6 +284,48 @@ static int teardown(void **state)
 	return rmdir(dir);
 }
 
+/* elf.c reads a binary's symbol table itself where libdwfl's answer is
+ * arithmetic on it: every symbol of real binaries, each loaded at a high
+ * base, answered as dwfl_module_getsym_info answers (name, values, section,
+ * address, file, bias): this test binary (.symtab), libc (its .dynsym, or
+ * its debug file's .symtab where libc6-dbg is installed) and python3. */
+static void test_symread_as_libdwfl(void **state)
+{
+	static char *debug_path;
+	static const Dwfl_Callbacks cb = {
+		.find_elf = dwfl_build_id_find_elf,
+		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.section_address = dwfl_offline_section_address,
+		.debuginfo_path = &debug_path,
+	};
+	Dl_info di;
+	const char *paths[3] = { "/proc/self/exe", NULL, "/usr/bin/python3" };
+	int direct = 0;
+	(void)state;
+	if (dladdr((void *)&printf, &di) && di.dli_fname)
+		paths[1] = di.dli_fname;
+	for (size_t i = 0; i < 3; i++) {
+		if (!paths[i] || access(paths[i], R_OK) != 0)
+			continue;
+		Dwfl *dwfl = dwfl_begin(&cb);
+		assert_non_null(dwfl);
+		Dwfl_Module *mod = dwfl_report_elf(dwfl, paths[i], paths[i], -1,
+		    0x7f1234560000ull + 0x10000000ull * i, false);
+		assert_non_null(mod);
+		dwfl_report_end(dwfl, NULL, NULL);
+		Dwarf_Addr bias;
+		(void)dwfl_module_getdwarf(mod, &bias);        /* the debug file, if any */
+		int bad = sym__symread_check(mod);
+		print_message("%s: %d symbols, %s\n", paths[i], dwfl_module_getsymtab(mod),
+		    bad < 0 ? "read through libdwfl" : "read directly");
+		assert_true(bad <= 0);
+		direct += bad == 0;
+		dwfl_end(dwfl);
+	}
+	/* the test binary itself is one the direct reading takes */
+	assert_true(direct >= 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_perfmap_many),
 		cmocka_unit_test(test_jitdump_many),
 		cmocka_unit_test(test_unwind_spaces),
+		cmocka_unit_test(test_symread_as_libdwfl),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
