@@ -386,27 +386,38 @@ const char *sym__host_path(const struct symtab *st, const char *path, char *buf,
 	return buf;
 }
 
-static enum sym_dso_kind classify(const struct symtab *st, const char *path)
+/* A recorded file's kind by its name; a file is SYM_DSO_ELF until
+ * sym__dso_kind reads its first bytes (a system-wide recording maps
+ * hundreds of files no sample is in: each was opened and read here). */
+static enum sym_dso_kind classify(const char *path)
 {
-	char magic[sizeof(PMC_SIM_IMAGE_MAGIC) - 1], buf[4200];
-	int fd;
-	ssize_t n;
-
 	if (strcmp(path, "[vdso]") == 0)
 		return SYM_DSO_VDSO;
 	if (path[0] == '[' || strncmp(path, "//anon", 6) == 0 || path[0] == '\0' ||
 	    strncmp(path, "/dev/zero", 9) == 0 || strncmp(path, "/memfd:", 7) == 0 ||
 	    strncmp(path, "anon_inode:", 11) == 0)
 		return SYM_DSO_ANON;
-	if ((fd = sym__open_regular(sym__host_path(st, path, buf, sizeof(buf)))) < 0)
-		return SYM_DSO_ELF;   /* missing or no file: reported as such at lookup */
+	return SYM_DSO_ELF;
+}
+
+enum sym_dso_kind sym__dso_kind(struct sym_dso *d)
+{
+	char magic[sizeof(PMC_SIM_IMAGE_MAGIC) - 1], buf[4200];
+	int fd;
+	ssize_t n;
+
+	if (!d->unclassified)
+		return d->kind;
+	d->unclassified = 0;
+	if ((fd = sym__open_regular(sym__host_path(d->st, d->path, buf, sizeof(buf)))) < 0)
+		return d->kind;       /* missing or no file: reported as such at lookup */
 	n = read(fd, magic, sizeof(magic));
 	close(fd);
 	/* a binary is read as a perf map only when it says it is one (the
 	 * simulator's images): anything else is an ELF file or nothing */
 	if (n == (ssize_t)sizeof(magic) && memcmp(magic, PMC_SIM_IMAGE_MAGIC, sizeof(magic)) == 0)
-		return SYM_DSO_MAPFILE;
-	return SYM_DSO_ELF;
+		d->kind = SYM_DSO_MAPFILE;
+	return d->kind;
 }
 
 struct dso_key {
@@ -442,13 +453,14 @@ struct sym_dso *symtab__dso(struct symtab *st, const char *path, const uint8_t *
 	}
 	if (!added)
 		return st->dsos[sl->v - 1];
-	struct sym_dso *d = sym__new_dso(st, classify(st, path), path, sym__base_name(path));
+	struct sym_dso *d = sym__new_dso(st, classify(path), path, sym__base_name(path));
 	if (!d) {
 		hidx_unadd(&st->dso_idx, sl);
 		return NULL;
 	}
 	memcpy(d->bid, bid ? bid : d->bid, bidlen);
 	d->bidlen = bidlen;
+	d->unclassified = d->kind == SYM_DSO_ELF;
 	return d;
 }
 
@@ -460,7 +472,12 @@ struct sym_dso *symtab__kernel(struct symtab *st)
 	return st->kernel;
 }
 
-enum sym_dso_kind sym_dso__kind(const struct sym_dso *d) { return d->kind; }
+/* (its first bytes read once when it is a file's: the const is the
+ * caller's view) */
+enum sym_dso_kind sym_dso__kind(const struct sym_dso *d)
+{
+	return sym__dso_kind((struct sym_dso *)d);
+}
 const char *sym_dso__path(const struct sym_dso *d) { return d->path; }
 const char *sym_dso__name(const struct sym_dso *d) { return d->name; }
 unsigned sym_dso__id(const struct sym_dso *d) { return d->id; }
@@ -533,7 +550,7 @@ void sym__dso_open(struct sym_dso *d)
 	if (d->opened)
 		return;
 	d->opened = 1;
-	switch (d->kind) {
+	switch (sym__dso_kind(d)) {
 	case SYM_DSO_ELF: sym__open_elf(d); break;
 	case SYM_DSO_VDSO: sym__open_vdso(d); break;
 	case SYM_DSO_KERNEL: sym__load_kallsyms(d); break;
@@ -555,7 +572,8 @@ const char *sym_dso__problem(struct sym_dso *d)
 uint64_t sym_dso__addr(struct sym_dso *d, uint64_t map_start, uint64_t pgoff, uint64_t pc)
 {
 	uint64_t off;
-	if (d->kind != SYM_DSO_ELF && d->kind != SYM_DSO_VDSO)
+	enum sym_dso_kind kind = sym__dso_kind(d);
+	if (kind != SYM_DSO_ELF && kind != SYM_DSO_VDSO)
 		return pc;
 	sym__dso_open(d);
 	off = pc - map_start + pgoff;
@@ -578,7 +596,7 @@ int sym_dso__bias(struct sym_dso *d, uint64_t map_start, uint64_t map_len, uint6
     int exec, uint64_t *bias)
 {
 	const struct seg *best = NULL;
-	if (d->kind != SYM_DSO_ELF)
+	if (sym__dso_kind(d) != SYM_DSO_ELF)
 		return -1;
 	sym__dso_open(d);
 	for (int i = 0; i < d->nseg; i++) {

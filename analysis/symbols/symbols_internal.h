@@ -142,7 +142,8 @@ struct cu_funcs {
 struct sym_dso {
 	struct symtab *st;
 	unsigned id;
-	enum sym_dso_kind kind;
+	enum sym_dso_kind kind;       /* read through sym__dso_kind: a file's is */
+	int unclassified;             /* SYM_DSO_ELF until its first bytes are read */
 	char *path;
 	const char *name;
 	uint8_t bid[20];
@@ -229,6 +230,7 @@ const char *sym__host_path(const struct symtab *st, const char *path, char *buf,
 const char *sym__demangled(const struct symtab *st, const char *name, char *buf, size_t len);
 const char *sym__intern_sym(struct symtab *st, const char *raw);
 void sym__dso_open(struct sym_dso *d);
+enum sym_dso_kind sym__dso_kind(struct sym_dso *d);
 
 /* elf.c */
 void sym__ftab_free(struct ftab *f);
