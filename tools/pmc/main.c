@@ -56,12 +56,13 @@ static void usage(FILE *f)
  * before anything is written there, so that where the kernel offers them
  * (THP "madvise" or "always") tables fault in 2 MB at a time instead of
  * 4 KB: a report touching 10 MB took 2,700 faults of ~5 us each on a VM,
- * 20-30 % of its CPU (docs/BENCHMARKS.md, "Fourth round").  A 2 MB range
- * gets a huge page only if none of its pages was touched before, so the
- * heap is grown by a block ending where it ended (its new top's header is
- * written there, below the advised range), and the heap below the first
- * huge page is then taken by a block never touched.  Where the allocator
- * is not glibc's heap (a sanitizer's) or THP is absent, nothing changes. */
+ * 20-30 % of its CPU (docs/BENCHMARKS.md, "Fourth round: page faults").
+ * A 2 MB range gets a huge page only if none of its pages was touched
+ * before, so the heap is grown by a block just bigger than its free top
+ * (the new top's header, written past that block, lies below the advised
+ * range), and the heap below the first huge page is then taken by a block
+ * never touched.  Where the allocator is not glibc's heap (a sanitizer's)
+ * or THP is absent, nothing changes. */
 #define HEAP_HUGE (64u << 20)
 #define HUGE_PAGE ((uintptr_t)2 << 20)
 /* kept for the process's life; volatile, as a block nothing reads is
