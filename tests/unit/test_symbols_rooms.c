@@ -7,7 +7,8 @@
  * rehashes), the recording's module maps (the latest covering an address
  * wins), a perf map's sorted table, a jitdump's line table and CODE_MOVE
  * index, and the unwinder's address spaces by pid; and elf.c's direct
- * reading of a binary's symbols, symbol by symbol against libdwfl's.
+ * reading of a binary's symbols, symbol by symbol against libdwfl's, and
+ * a recorded file read only when first used.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,7 +22,11 @@
 #include <unistd.h>
 
 #include <dlfcn.h>
+#include <poll.h>
+#include <sys/inotify.h>
 #include <elfutils/libdwfl.h>
+
+#include "pmc.h"
 
 #include "symbols/symbols.h"
 #include "symbols/symbols_internal.h"
@@ -326,6 +331,53 @@ static void test_symread_as_libdwfl(void **state)
 	assert_true(direct >= 1);
 }
 
+/* Is there an IN_OPEN event on the inotify descriptor (no waiting)? */
+static int opened_since(int in)
+{
+	char buf[4096];
+	struct pollfd pf = { in, POLLIN, 0 };
+	int any = 0;
+	while (poll(&pf, 1, 0) == 1 && read(in, buf, sizeof(buf)) > 0)
+		any = 1;
+	return any;
+}
+
+/* A recorded file is read when it is first used, not when it is mapped: a
+ * system-wide recording maps ~110 files, most without a sample, and each
+ * was opened (about 10 syscalls) to tell the simulator's images from ELF
+ * files.  Its kind is still the image's once asked. */
+static void test_file_read_at_first_use(void **state)
+{
+	char tmpd[] = "/tmp/pmc-kindXXXXXX", path[64];
+	(void)state;
+	assert_non_null(mkdtemp(tmpd));
+	snprintf(path, sizeof(path), "%s/image", tmpd);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(PMC_SIM_IMAGE_MAGIC "1000 10 f\n", f);
+	fclose(f);
+	int in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (in < 0 || inotify_add_watch(in, path, IN_OPEN) < 0) {
+		if (in >= 0)
+			close(in);
+		unlink(path);
+		rmdir(tmpd);
+		skip();
+	}
+	struct symtab *st = symtab__new(NULL);
+	assert_non_null(st);
+	struct sym_dso *d = symtab__dso(st, path, NULL, 0);
+	assert_non_null(d);
+	assert_ptr_equal(symtab__dso(st, path, NULL, 0), d);     /* found again */
+	assert_false(opened_since(in));                          /* not read yet */
+	assert_int_equal(sym_dso__kind(d), SYM_DSO_MAPFILE);
+	assert_true(opened_since(in));                           /* read once asked */
+	symtab__free(st);
+	close(in);
+	unlink(path);
+	rmdir(tmpd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_jitdump_many),
 		cmocka_unit_test(test_unwind_spaces),
 		cmocka_unit_test(test_symread_as_libdwfl),
+		cmocka_unit_test(test_file_read_at_first_use),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
