@@ -430,7 +430,7 @@ static int dso_eq(const void *tab, uint32_t i, const void *key)
 {
 	const struct sym_dso *d = ((struct sym_dso *const *)tab)[i];
 	const struct dso_key *k = key;
-	return d->bidlen == k->bidlen && memcmp(d->bid, k->bid, k->bidlen) == 0 &&
+	return d->bidlen == k->bidlen && (!k->bidlen || memcmp(d->bid, k->bid, k->bidlen) == 0) &&
 	    strcmp(d->path, k->path) == 0;
 }
 
