@@ -64,9 +64,11 @@ for v in bfd bfd-nopie lld lld-nopie lld-sepcode lld-norosegment clang-lld gold 
   reach "$TMP/$v.log" "C++ $v"
 done
 # the same compiler's program through three linkers: the same paths. Each
-# binary runs separately, so the shares move with the machine's load (6 points
-# under make check-loaded): paths of 10 % or more must be the same set, the
-# shares within 12 points, and a path below 10 % may be present or not.
+# binary runs separately, so the shares move with the machine's load (14
+# points seen under make check-loaded: map_phase 67 % against 53 %, the
+# phases are cache-bound): paths of 10 % or more must be the same set, the
+# shares within 20 points, and a path below 10 % may be present or not. A
+# mis-unwound stack shows as a path of its own ([unknown], a wrong caller).
 same=1; detail=""
 paths "$TMP/bfd.log" >"$TMP/bfd.paths"
 for v in lld gold; do
@@ -75,7 +77,7 @@ for v in lld gold; do
   if ! join <(awk '{ s = $NF; $NF = ""; print $0 "|" s }' "$TMP/bfd.paths" | sort) \
            <(awk '{ s = $NF; $NF = ""; print $0 "|" s }' "$TMP/$v.paths" | sort) -t'|' -a1 -a2 |
        awk -F'|' 'NF != 3 { if ($2 >= 10) bad = 1; next }
-                  $2 - $3 > 12 || $3 - $2 > 12 { bad = 1 } END { exit bad }'; then
+                  $2 - $3 > 20 || $3 - $2 > 20 { bad = 1 } END { exit bad }'; then
     same=0; detail="$detail | GNU ld: $(tr '\n' ',' <"$TMP/bfd.paths") $v: $(tr '\n' ',' <"$TMP/$v.paths")"
   fi
 done
