@@ -1294,6 +1294,47 @@ const char *sym__alias_at(struct sym_dso *d, uint64_t start)
 	return named > 1 ? sym__intern_sym(d->st, best->raw) : NULL;
 }
 
+/* perf's name where libdwfl has none.  perf (symbols__fixup_end, 6.1)
+ * stretches a function symbol without a size to the next one's start,
+ * across sections, so the PLT header after crti.o's sizeless _init reads
+ * "_init+0x26" in perf (GNU ld's layout) where libdwfl takes a sizeless
+ * symbol only in the address's own section.  Where perf's synthesized
+ * name@plt symbols lie between the two (.plt.got after the slots), its
+ * tree search over the overlapping symbols finds one or the other by the
+ * tree's shape: no answer is taken there, nor after the last function
+ * symbol (lld puts .plt after the sizeless _fini; perf 6.1 names nothing
+ * there either).  The function symbol at the greatest value <= addr when
+ * none there has a size (perf keeps the sized one of aliases), another
+ * starts above addr and no PLT slot of d starts in between: its name
+ * (interned), and its value in *start; NULL otherwise. */
+const char *sym__elf_stretched(struct sym_dso *d, uint64_t addr, uint64_t *start)
+{
+	struct ftab *f = &d->funcs;
+	if (!f->slot || (!f->fn && alias_index(f) < 0))
+		return NULL;              /* no table, or out of memory: no name */
+	size_t lo = 0, hi = f->nfn;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->sym[f->fn[mid]].value <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || lo == f->nfn)
+		return NULL;
+	const struct fsym *y = &f->sym[f->fn[lo - 1]];
+	for (size_t j = lo; j-- > 0 && f->sym[f->fn[j]].value == y->value; )
+		if (f->sym[f->fn[j]].size != 0)
+			return NULL;
+	sym__table_sort(&d->plt);
+	size_t sz = sizeof(*d->plt.v);
+	if (sym__starts_upto(d->plt.v, d->plt.n, sz, addr) !=
+	    sym__starts_upto(d->plt.v, d->plt.n, sz, y->value))
+		return NULL;
+	*start = y->value;
+	return sym__intern_sym(d->st, y->raw);
+}
+
 const unsigned char *sym_dso__code(struct sym_dso *d, uint64_t addr, uint64_t len,
     int *machine)
 {

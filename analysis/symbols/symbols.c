@@ -645,17 +645,20 @@ int sym_dso__func(struct sym_dso *d, uint64_t addr, const char **name, uint64_t 
 			}
 			f = sym__elf_func(d, addr);
 		}
-		if (!f || !f->name) {
-			if (known)
-				*name = addr_name(d->st, addr);
+		uint64_t fsize = 0;
+		if (f && f->name) {
+			*name = f->name;
+			*start = f->start;
+			fsize = f->size;
+		} else if (!f || !(*name = sym__elf_stretched(d, addr, start))) {
+			*name = known ? addr_name(d->st, addr) : symtab__intern(d->st, UNKNOWN);
+			*start = addr;
 			return -1;
 		}
-		*name = f->name;
-		*start = f->start;
 		const char *a = sym__alias_at(d, *start);
 		if (a)
 			*name = a;
-		*size = f->size ? f->size : addr - f->start + 1;
+		*size = fsize ? fsize : addr - *start + 1;
 		return 0;
 	}
 	case SYM_DSO_KERNEL: {

@@ -240,6 +240,7 @@ void sym__open_elf(struct sym_dso *d);
 void sym__open_vdso(struct sym_dso *d);
 const struct fpiece *sym__elf_func(struct sym_dso *d, uint64_t addr);
 const char *sym__alias_at(struct sym_dso *d, uint64_t start);
+const char *sym__elf_stretched(struct sym_dso *d, uint64_t addr, uint64_t *start);
 /* For tests: -1 when mod's symbols are read through libdwfl, else how many
  * of them elf.c's direct reading answers otherwise than libdwfl (0). */
 int sym__symread_check(Dwfl_Module *mod);

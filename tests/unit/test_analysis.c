@@ -426,25 +426,36 @@ static void test_offcpu(void **state)
  * sizeless labels, locals and globals is libdwfl's, at every address. */
 /* Build a shared library of assembly text src_text (file NAME.s) and check
  * sym_dso__func against dwfl_module_addrinfo at every address of it. */
-static void check_as_libdwfl(const char *base, const char *src_text, int min_named)
+/* Build libBASE.so (path in so) of assembly text src_text, and report it
+ * to a new Dwfl as its one module *m; skips the test without a compiler. */
+static Dwfl *so_of_asm(const char *base, const char *src_text, char *so, size_t n,
+    Dwfl_Module **m)
 {
-	char src[PATH_MAX], so[PATH_MAX], cmd[PATH_MAX * 3], fn[64];
-	snprintf(so, sizeof(so), "%s/lib%s.so", dir, base);
+	char src[PATH_MAX], cmd[PATH_MAX * 3], fn[64];
+	snprintf(so, n, "%s/lib%s.so", dir, base);
 	snprintf(fn, sizeof(fn), "%s.s", base);
 	put_file(src, sizeof(src), fn, src_text);
 	snprintf(cmd, sizeof(cmd), "cc -shared -nostdlib -o %s %s 2>/dev/null", so, src);
 	if (system(cmd) != 0)
 		skip();   /* no compiler */
 	static char *debuginfo_path;
-	Dwfl_Callbacks cb = { .find_elf = dwfl_build_id_find_elf,
+	static const Dwfl_Callbacks cb = { .find_elf = dwfl_build_id_find_elf,
 		.find_debuginfo = dwfl_standard_find_debuginfo,
 		.section_address = dwfl_offline_section_address, .debuginfo_path = &debuginfo_path };
 	Dwfl *dw = dwfl_begin(&cb);
 	assert_non_null(dw);
 	dwfl_report_begin(dw);
-	Dwfl_Module *m = dwfl_report_elf(dw, "libsyms.so", so, -1, 0, true);
+	*m = dwfl_report_elf(dw, so, so, -1, 0, true);
 	dwfl_report_end(dw, NULL, NULL);
-	assert_non_null(m);
+	assert_non_null(*m);
+	return dw;
+}
+
+static void check_as_libdwfl(const char *base, const char *src_text, int min_named)
+{
+	char so[PATH_MAX];
+	Dwfl_Module *m;
+	Dwfl *dw = so_of_asm(base, src_text, so, sizeof(so), &m);
 	uint64_t lo = UINT64_MAX, hi = 0;
 	int ns = dwfl_module_getsymtab(m);
 	for (int i = 1; i < ns; i++) {
@@ -533,6 +544,68 @@ static void test_func_lookup_indexed(void **state)
 		    i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i);
 	check_as_libdwfl("manysyms", text, 200 * N);
 	free(text);
+}
+
+/* Where libdwfl names nothing, an address after a sizeless function
+ * symbol of another section is named after it, as perf's
+ * symbols__fixup_end stretches such a symbol to the next one's start (the
+ * PLT header after GNU ld's .init reads "_init+0x26" in perf:
+ * tests/integration/plt_names.sh checks that against perf); after a sized
+ * one, or past the last function symbol, it stays unnamed. */
+static void test_func_stretched(void **state)
+{
+	static const char text[] =
+	    ".section .ta,\"ax\",%progbits\n"
+	    ".globl f0\n.type f0,%function\nf0: .skip 8\n"
+	    ".section .tb,\"ax\",%progbits\n.skip 32\n"
+	    ".section .tc,\"ax\",%progbits\n"
+	    ".globl f1\n.type f1,%function\nf1: .skip 8\n.size f1, 8\n"
+	    ".section .td,\"ax\",%progbits\n.skip 32\n"
+	    ".section .te,\"ax\",%progbits\n"
+	    ".globl f2\n.type f2,%function\nf2: .skip 8\n"
+	    ".section .tf,\"ax\",%progbits\n.skip 32\n";
+	char so[PATH_MAX];
+	Dwfl_Module *m;
+	(void)state;
+	Dwfl *dw = so_of_asm("stretch", text, so, sizeof(so), &m);
+	/* the sections' addresses, as the linker placed them */
+	GElf_Addr bias, at[6] = { 0 };
+	Elf *e = dwfl_module_getelf(m, &bias);
+	size_t shstr;
+	assert_non_null(e);
+	assert_int_equal(elf_getshdrstrndx(e, &shstr), 0);
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn)) != NULL; ) {
+		GElf_Shdr sh;
+		const char *n;
+		if (gelf_getshdr(scn, &sh) && (n = elf_strptr(e, shstr, sh.sh_name)) &&
+		    strlen(n) == 3 && n[0] == '.' && n[1] == 't' && n[2] >= 'a' && n[2] <= 'f')
+			at[n[2] - 'a'] = sh.sh_addr + bias;
+	}
+	for (int i = 0; i < 6; i++)
+		assert_true(at[i] != 0);
+	if (!(at[0] < at[1] && at[1] < at[2] && at[2] < at[3] && at[3] < at[4] && at[4] < at[5]))
+		skip();   /* the linker ordered the sections otherwise */
+	struct symtab *st = symtab__new(NULL);
+	struct sym_dso *d = symtab__dso(st, so, NULL, 0);
+	const char *name;
+	uint64_t start, size;
+	GElf_Off off;
+	GElf_Sym sym;
+	/* .tb: libdwfl names nothing; perf's stretched f0 */
+	assert_null(dwfl_module_addrinfo(m, at[1] + 4, &off, &sym, NULL, NULL, NULL));
+	assert_int_equal(sym_dso__func(d, at[1] + 4, &name, &start, &size), 0);
+	assert_string_equal(name, "f0");
+	assert_int_equal(start, at[0]);
+	assert_int_equal(size, at[1] + 4 - at[0] + 1);
+	/* its own section: libdwfl's answer, the same */
+	assert_int_equal(sym_dso__func(d, at[0] + 2, &name, &start, &size), 0);
+	assert_string_equal(name, "f0");
+	/* .td follows the sized f1: nothing */
+	assert_int_equal(sym_dso__func(d, at[3] + 4, &name, &start, &size), -1);
+	/* .tf follows f2, the last function symbol: nothing (perf 6.1 neither) */
+	assert_int_equal(sym_dso__func(d, at[5] + 4, &name, &start, &size), -1);
+	symtab__free(st);
+	dwfl_end(dw);
 }
 
 /* A PLT entry of an IRELATIVE relocation has no symbol (glibc's calls to
@@ -1526,6 +1599,7 @@ int main(void)
 		cmocka_unit_test(test_names_printable),
 		cmocka_unit_test(test_func_lookup_as_libdwfl),
 		cmocka_unit_test(test_func_lookup_indexed),
+		cmocka_unit_test(test_func_stretched),
 		cmocka_unit_test(test_plt_irelative),
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_demangle_kernel),
