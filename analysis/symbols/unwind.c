@@ -25,7 +25,8 @@
 
 #define PERF_REGS_ABI_NONE 0
 #define ENTRY_CACHE 1024
-#define RULE_CACHE 512                /* frame rules per process, by pc */
+#define RULE_CACHE 512                /* frame rules per process, by pc, at most */
+#define RULE_CACHE_MIN 16             /* ... at first (rule_at) */
 #define FR_NREG 17                    /* x86_64 DWARF registers 0..16 (16: rip) */
 #define FR_OPS 6
 
@@ -59,8 +60,10 @@ struct space {
 	int memfail;                  /* a read failed: 1 the stack beyond the copy,
 	                               * 2 outside the copy and the files */
 	struct { uint64_t pc; int entry; } outer[ENTRY_CACHE]; /* is_entry by pc */
-	struct frule *rules;          /* RULE_CACHE, x86_64 only */
+	struct frule *rules;          /* nrules (a power of 2), x86_64 only */
+	size_t nrules, rmiss;         /* rmiss: rules made since it last grew */
 	pthread_mutex_t *mu;          /* the unwinder's (unwind__set_lock) */
+	struct hmap *noframe;         /* the unwinder's (nodebugframe_*) */
 };
 
 
@@ -74,6 +77,7 @@ struct unwinder {
 	char *debuginfo_path;
 	Dwfl_Callbacks cb;
 	pthread_mutex_t *mu;          /* held around calls into analysis/symbols */
+	struct hmap noframe;          /* binaries with no .debug_frame (cfi_frame) */
 };
 
 void unwind__set_lock(struct unwinder *u, pthread_mutex_t *mu)
@@ -93,13 +97,29 @@ static void sym_unlock(pthread_mutex_t *mu)
 		pthread_mutex_unlock(mu);
 }
 
+static int noframe_has(const struct space *s, Dwfl_Module *m);
+
+/* The debug file of a module of a space's Dwfl: sym__find_debuginfo's
+ * (libdwfl's search, the decompressed copy when there is one), except for
+ * a binary known to have no .debug_frame (cfi_frame): the unwinder reads
+ * nothing else there, and libdw's own unwinder, where the fast path gives
+ * up at a pc without .eh_frame, asks for .debug_frame in every process
+ * again, which opened the debug file and inflated its whole DWARF. */
+static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
+    const char *file, const char *debuglink, GElf_Word crc, char **dbgname)
+{
+	if (ud && *ud && noframe_has(*ud, mod))
+		return -1;
+	return sym__find_debuginfo(mod, ud, modname, base, file, debuglink, crc, dbgname);
+}
+
 struct unwinder *unwind__new(void)
 {
 	struct unwinder *u = calloc(1, sizeof(*u));
 	if (!u)
 		return NULL;
 	u->cb.find_elf = dwfl_build_id_find_elf;
-	u->cb.find_debuginfo = sym__find_debuginfo;   /* libdwfl's, when it can find one */
+	u->cb.find_debuginfo = find_debuginfo;
 	u->cb.debuginfo_path = &u->debuginfo_path;
 	return u;
 }
@@ -116,6 +136,7 @@ void unwind__free(struct unwinder *u)
 	}
 	free(u->sp);
 	hidx_free(&u->idx);
+	free(u->noframe.t);
 	free(u);
 }
 
@@ -143,6 +164,7 @@ static struct space *space_of(struct unwinder *u, int32_t pid)
 		return NULL;
 	}
 	s->pid = pid;
+	s->noframe = &u->noframe;
 	u->sp[u->n++] = s;
 	return s;
 }
@@ -312,6 +334,9 @@ static void report(struct space *s, const struct unwind_map *m)
 	if (!ok)
 		return;
 	mod = dwfl_report_elf(s->dwfl, path, path, -1, bias, false);
+	void **ud;
+	if (mod && dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL))
+		*ud = s;                      /* for find_debuginfo */
 	if (mod && !s->machine) {
 		GElf_Addr b;
 		Elf *elf = dwfl_module_getelf(mod, &b);
@@ -349,6 +374,7 @@ static int sync_step(struct unwinder *u, struct space *s, const struct unwind_ma
 		memset(s->outer, 0, sizeof(s->outer));
 		free(s->rules);           /* other modules: other rules */
 		s->rules = NULL;
+		s->nrules = 0;
 		if (!(s->dwfl = dwfl_begin(&u->cb)))
 			return -1;
 		dwfl_report_begin(s->dwfl);
@@ -364,7 +390,7 @@ static int sync_step(struct unwinder *u, struct space *s, const struct unwind_ma
 		 * on which worker), not on the sample's own maps. */
 		memset(s->outer, 0, sizeof(s->outer));
 		/* likewise a pc found without rules (in no map then) */
-		for (size_t i = 0; s->rules && i < RULE_CACHE; i++)
+		for (size_t i = 0; s->rules && i < s->nrules; i++)
 			if (!s->rules[i].ok)
 				s->rules[i].key = 0;
 	}
@@ -506,9 +532,39 @@ static int copy_expr(struct fexpr *e, const Dwarf_Op *ops, size_t n, int loc)
 	return 0;
 }
 
-/* The rules at lookup (a pc), from .eh_frame or else .debug_frame. */
+/* A binary's key among those without .debug_frame: its name (the mapped
+ * path) and build id, hashed. */
+static void noframe_key(Dwfl_Module *m, uint64_t *a, uint64_t *b)
+{
+	const char *name = dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int n = dwfl_module_build_id(m, &bits, &vaddr);
+	uint64_t h = 0;
+	for (int i = 0; i < n; i++)
+		h = hmap_mix(h, bits[i]);
+	*a = hmap_str(name ? name : "");
+	*b = h;
+}
+
+/* Is m a binary found without .debug_frame (by cfi_frame, in any space
+ * of the unwinder)? */
+static int noframe_has(const struct space *s, Dwfl_Module *m)
+{
+	uint64_t ka, kb;
+	noframe_key(m, &ka, &kb);
+	return hmap_find(s->noframe, ka, kb, NULL) != NULL;
+}
+
 /* The CFI frame at lookup (.eh_frame, else .debug_frame): NULL if none;
- * free() it. */
+ * free() it.  libdwfl's .debug_frame reads the binary's whole DWARF
+ * (decompressing the debug file's sections: 1.1 MB for ld.so's) in each
+ * process's Dwfl, and x86-64 binaries seldom have one: every process
+ * asked for it at ld.so's _dl_start_user, which has no .eh_frame entry,
+ * and a -g report of 200 short processes held 230 MB of decompressed
+ * DWARF.  A binary found without one is remembered (s->noframe): not
+ * asked again, and its debug file not opened (find_debuginfo), in
+ * another process. */
 static Dwarf_Frame *cfi_frame(struct space *s, uint64_t lookup)
 {
 	Dwfl_Module *m = dwfl_addrmodule(s->dwfl, lookup);
@@ -520,10 +576,21 @@ static Dwarf_Frame *cfi_frame(struct space *s, uint64_t lookup)
 		return NULL;
 	if ((cfi = dwfl_module_eh_cfi(m, &bias)) == NULL ||
 	    dwarf_cfi_addrframe(cfi, lookup - bias, &f) != 0) {
+		uint64_t ka, kb;
+		int found = 0;
 		free(f);
 		f = NULL;
-		if ((cfi = dwfl_module_dwarf_cfi(m, &bias)) == NULL ||
-		    dwarf_cfi_addrframe(cfi, lookup - bias, &f) != 0) {
+		noframe_key(m, &ka, &kb);
+		if (hmap_find(s->noframe, ka, kb, NULL))
+			return NULL;
+		if ((cfi = dwfl_module_dwarf_cfi(m, &bias)) == NULL) {
+			/* out of memory (NULL): asked again next time */
+			struct hent *e = hmap_slot(s->noframe, ka, kb, &found);
+			if (e)
+				e->v = 1;
+			return NULL;
+		}
+		if (dwarf_cfi_addrframe(cfi, lookup - bias, &f) != 0) {
 			free(f);
 			return NULL;
 		}
@@ -658,14 +725,43 @@ static int eval(struct space *s, const struct fexpr *e, const uint64_t *regs, ui
 	return 0;
 }
 
+static size_t rule_slot(uint64_t lookup, size_t n)
+{
+	return ((lookup >> 1) ^ (lookup >> 12)) & (n - 1);
+}
+
+/* A cache of n rules (a power of 2) with s's rules in it, or -ENOMEM
+ * (s's kept).  A rule is 2.7 KB: a system-wide recording unwinds ~120
+ * processes, most with a few samples, and RULE_CACHE for each held 170 MB
+ * of a -g report's 365; a cache grows fourfold once it has made more
+ * rules than twice its size. */
+static int rules_resize(struct space *s, size_t n)
+{
+	struct frule *v = calloc(n, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nrules; i++)
+		if (s->rules[i].key)
+			v[rule_slot(s->rules[i].key - 1, n)] = s->rules[i];
+	free(s->rules);
+	s->rules = v;
+	s->nrules = n;
+	s->rmiss = 0;
+	return 0;
+}
+
 static const struct frule *rule_at(struct space *s, uint64_t lookup)
 {
 	struct frule *r;
-	if (!s->rules && !(s->rules = calloc(RULE_CACHE, sizeof(*s->rules))))
+	if (!s->rules && rules_resize(s, RULE_CACHE_MIN) < 0)
 		return NULL;
-	r = &s->rules[((lookup >> 1) ^ (lookup >> 12)) & (RULE_CACHE - 1)];
-	if (r->key != lookup + 1)
+	r = &s->rules[rule_slot(lookup, s->nrules)];
+	if (r->key != lookup + 1) {
+		if (++s->rmiss > 2 * s->nrules && s->nrules < RULE_CACHE &&
+		    rules_resize(s, 4 * s->nrules) == 0)
+			r = &s->rules[rule_slot(lookup, s->nrules)];
 		make_rule(s, lookup, r);
+	}
 	return r->ok ? r : NULL;
 }
 

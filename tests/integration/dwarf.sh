@@ -223,4 +223,30 @@ if command -v xz >/dev/null 2>&1; then
   awk 'BEGIN { srand(7); for (i = 0; i < 60000; i++) printf "%d %s %x\n", i, (rand() < 0.5 ? "alpha" : "omega"), int(rand() * 1e9) }' >"$TMP/xz.in"
   real "xz -9" xz xz -9 -k -f -T1 "$TMP/xz.in"
 else skip "xz -9" "xz is not installed"; fi
+# --- many processes: each binary's debug file read once ---------------------
+# Every process of a recording has its own address space to unwind in.
+# ld.so's _dl_start_user has no .eh_frame entry, so each one asked libdw
+# for ld.so's .debug_frame, which opened its debug file (libc6-dbg) and
+# inflated its whole DWARF again: 200 processes, 203 opens, 230 MB.  Found
+# once without .debug_frame, a binary's debug file is not opened again for
+# unwinding, in each of the two workers (symbolization opens it once more).
+LDSO=$(readlink -f /lib64/ld-linux-x86-64.so.2 2>/dev/null)
+LDBID=$([ -n "$LDSO" ] && readelf -n "$LDSO" 2>/dev/null | awk '/Build ID/ { print $3 }')
+LDDBG=${LDBID:+/usr/lib/debug/.build-id/${LDBID:0:2}/${LDBID:2}.debug}
+if ! command -v strace >/dev/null 2>&1; then
+  skip "many processes: ld.so's debug file read once" "strace is not installed"
+elif [ -z "$LDDBG" ] || [ ! -f "$LDDBG" ]; then
+  skip "many processes: ld.so's debug file read once" "no debug file for ld.so (libc6-dbg)"
+elif ! "$PMC" record --call-graph dwarf -F 20000 -o "$TMP/many.log" -- \
+    sh -c 'for i in $(seq 60); do ls / >/dev/null; done' >/dev/null 2>"$TMP/many.err"; then
+  fail "many processes: pmc record" "$(tail -1 "$TMP/many.err")"
+else
+  procs=$("$PMC" report -i "$TMP/many.log" -s pid --stdio 2>/dev/null | grep -cE '^ +[0-9.]+% +[0-9]+ +[0-9]+$')
+  strace -f -e trace=openat,open -o "$TMP/many.st" \
+    "$PMC" report -g caller -j 2 -i "$TMP/many.log" --stdio >/dev/null 2>&1
+  opens=$(grep -c "\"$LDDBG\"" "$TMP/many.st")
+  if [ "$procs" -ge 20 ] && [ "$opens" -le 4 ]; then
+    ok "many processes: ld.so's debug file opened $opens times for $procs processes with samples"
+  else fail "many processes: ld.so's debug file read once" "$opens opens for $procs processes"; fi
+fi
 done_testing
