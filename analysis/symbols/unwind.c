@@ -28,21 +28,32 @@
 #define RULE_CACHE 512                /* frame rules per process, by pc, at most */
 #define RULE_CACHE_MIN 16             /* ... at first (rule_at) */
 #define FR_NREG 17                    /* x86_64 DWARF registers 0..16 (16: rip) */
-#define FR_OPS 6
+#define FR_OPS 6                      /* operations of one expression, at most */
+#define FR_POOL 40                    /* ... of all a rule's expressions */
 
 /* One register's (or the CFA's) rule at a pc, from dwarf_frame_register /
- * dwarf_frame_cfa, copied so that it can be applied again without libdw. */
+ * dwarf_frame_cfa, copied so that it can be applied again without libdw:
+ * its n operations are the rule's op[first ..].  A rule held FR_OPS
+ * operations for each of its 18 expressions (2.7 KB), most of them empty;
+ * a pool of FR_POOL (1 KB) holds a function's (15 when it saves six
+ * registers) and a signal frame's (every register). */
 struct fexpr {
 	uint8_t kind;                 /* FX_* */
-	uint8_t n;
-	struct { uint8_t atom; uint64_t a, b; } op[FR_OPS];
+	uint8_t n, first;
 };
 enum { FX_UNDEF, FX_SAME, FX_LOC, FX_VAL };
+
+struct fop {
+	uint64_t a, b;
+	uint8_t atom;
+};
 
 struct frule {
 	uint64_t key;                 /* the looked-up pc + 1 (0: empty) */
 	int ok, ra, signal;
 	struct fexpr cfa, reg[FR_NREG];
+	uint8_t nops;
+	struct fop op[FR_POOL];
 };
 
 struct space {
@@ -514,21 +525,19 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
  * small evaluator does not know (an unusual DWARF operation, no CFI for a
  * pc) sends the sample to libdw's own unwinder, which is always right. */
 
-static int copy_expr(struct fexpr *e, const Dwarf_Op *ops, size_t n, int loc)
+static int copy_expr(struct frule *r, struct fexpr *e, const Dwarf_Op *ops, size_t n, int loc)
 {
 	e->kind = loc ? FX_LOC : FX_VAL;
 	if (n && ops[n - 1].atom == DW_OP_stack_value) {
 		e->kind = FX_VAL;
 		n--;
 	}
-	if (n > FR_OPS)
+	if (n > FR_OPS || r->nops + n > FR_POOL)
 		return -1;
 	e->n = (uint8_t)n;
-	for (size_t i = 0; i < n; i++) {
-		e->op[i].atom = ops[i].atom;
-		e->op[i].a = ops[i].number;
-		e->op[i].b = ops[i].number2;
-	}
+	e->first = r->nops;
+	for (size_t i = 0; i < n; i++)
+		r->op[r->nops++] = (struct fop){ ops[i].number, ops[i].number2, ops[i].atom };
 	return 0;
 }
 
@@ -632,14 +641,14 @@ static int make_rule(struct space *s, uint64_t lookup, struct frule *r)
 	r->ra = dwarf_frame_info(f, NULL, NULL, &sig);
 	r->signal = sig;
 	if (r->ra < 0 || r->ra >= FR_NREG || dwarf_frame_cfa(f, &ops, &n) != 0 || n == 0 ||
-	    copy_expr(&r->cfa, ops, n, 0) < 0)
+	    copy_expr(r, &r->cfa, ops, n, 0) < 0)
 		goto bad;
 	for (int i = 0; i < FR_NREG; i++) {
 		if (dwarf_frame_register(f, i, mem, &ops, &n) != 0)
 			goto bad;
 		if (n == 0)
 			r->reg[i].kind = ops ? FX_UNDEF : FX_SAME;
-		else if (copy_expr(&r->reg[i], ops, n, 1) < 0)
+		else if (copy_expr(r, &r->reg[i], ops, n, 1) < 0)
 			goto bad;
 	}
 	free(f);
@@ -652,15 +661,17 @@ bad:
 
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *out, void *arg);
 
-/* Evaluate e with registers regs (valid: bit per register) and cfa. */
-static int eval(struct space *s, const struct fexpr *e, const uint64_t *regs, uint32_t valid,
-    uint64_t cfa, uint64_t *out)
+/* Evaluate rule fr's expression e with registers regs (valid: bit per
+ * register) and cfa. */
+static int eval(struct space *s, const struct frule *fr, const struct fexpr *e,
+    const uint64_t *regs, uint32_t valid, uint64_t cfa, uint64_t *out)
 {
 	uint64_t st[8];
 	int sp = 0;
+	const struct fop *op = &fr->op[e->first];
 
 	for (int i = 0; i < e->n; i++) {
-		uint8_t a = e->op[i].atom;
+		uint8_t a = op[i].atom;
 		uint64_t x, y;
 		Dwarf_Word w;
 		if (sp >= 8)
@@ -669,7 +680,7 @@ static int eval(struct space *s, const struct fexpr *e, const uint64_t *regs, ui
 			int r = a - DW_OP_breg0;
 			if (r >= FR_NREG || !(valid & (1u << r)))
 				return -1;
-			st[sp++] = regs[r] + e->op[i].a;
+			st[sp++] = regs[r] + op[i].a;
 		} else if (a >= DW_OP_lit0 && a <= DW_OP_lit31) {
 			st[sp++] = (uint64_t)(a - DW_OP_lit0);
 		} else if (a >= DW_OP_reg0 && a <= DW_OP_reg31 && e->n == 1) {
@@ -684,20 +695,20 @@ static int eval(struct space *s, const struct fexpr *e, const uint64_t *regs, ui
 				st[sp++] = cfa;
 				break;
 			case DW_OP_bregx:
-				if (e->op[i].a >= FR_NREG || !(valid & (1u << e->op[i].a)))
+				if (op[i].a >= FR_NREG || !(valid & (1u << op[i].a)))
 					return -1;
-				st[sp++] = regs[e->op[i].a] + e->op[i].b;
+				st[sp++] = regs[op[i].a] + op[i].b;
 				break;
 			case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u:
 			case DW_OP_const8u: case DW_OP_constu: case DW_OP_const1s:
 			case DW_OP_const2s: case DW_OP_const4s: case DW_OP_const8s:
 			case DW_OP_consts:
-				st[sp++] = e->op[i].a;
+				st[sp++] = op[i].a;
 				break;
 			case DW_OP_plus_uconst:
 				if (sp < 1)
 					return -1;
-				st[sp - 1] += e->op[i].a;
+				st[sp - 1] += op[i].a;
 				break;
 			case DW_OP_deref:
 				if (sp < 1 || !memory_read(s->dwfl, st[sp - 1], &w, s))
@@ -793,7 +804,7 @@ static int fast_unwind(struct space *s)
 			return 1;
 		}
 		if (!(r = rule_at(s, activation ? pc : pc - 1)) ||
-		    eval(s, &r->cfa, regs, valid, 0, &cfa) != 0)
+		    eval(s, r, &r->cfa, regs, valid, 0, &cfa) != 0)
 			break;
 		nvalid = 0;
 		int lost_ra = 0;
@@ -810,7 +821,7 @@ static int fast_unwind(struct space *s)
 				}
 				continue;
 			default:
-				k = eval(s, e, regs, valid, cfa, &v);
+				k = eval(s, r, e, regs, valid, cfa, &v);
 				if (k < 0) {
 					/* beyond this evaluator: libdw decides, if it
 					 * is the return address; else it is unknown */
