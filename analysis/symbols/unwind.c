@@ -74,7 +74,7 @@ struct space {
 	struct frule *rules;          /* nrules (a power of 2), x86_64 only */
 	size_t nrules, rmiss;         /* rmiss: rules made since it last grew */
 	pthread_mutex_t *mu;          /* the unwinder's (unwind__set_lock) */
-	struct hmap *noframe;         /* the unwinder's (nodebugframe_*) */
+	struct hmap *noframe;         /* the unwinder's binaries without .debug_frame */
 };
 
 
