@@ -471,10 +471,11 @@ PMC_API void pmclog_close(void *_cookie);
  *                         LINUX EXTENSIONS                               *
  * ====================================================================== */
 
-#define PMCLOG_FORMAT_MAJOR 3       /* 2: interned call chains (CHAIN, CHAINSAMPLE);
-                                       3: a chain's first sample defines it */
+#define PMCLOG_FORMAT_MAJOR 4       /* 2: interned call chains (CHAIN, CHAINSAMPLE);
+                                       3: a chain's first sample defines it;
+                                       4: zstd logs keep user stacks in stack frames */
 #define PMCLOG_FORMAT_MAJOR_MIN 1   /* the oldest major this reader reads */
-#define PMCLOG_FORMAT_MINOR 1       /* 1: TRACEDATA, raw sample payloads */
+#define PMCLOG_FORMAT_MINOR 0       /* (3.1: TRACEDATA, raw sample payloads) */
 
 /*
  * Deliver the Linux-only record types (PMCLOG_TYPE_HEADER and up: HEADER,
@@ -484,6 +485,16 @@ PMC_API void pmclog_close(void *_cookie);
  * either way.  pmc's own tools turn it on.
  */
 PMC_API int pmclog_set_extensions(void *_cookie, int _on);
+
+/*
+ * Read the samples' user stacks (on by default).  Off, a zstd log's stack
+ * frames (format 4: the stacks of --call-graph dwarf samples, kept apart
+ * from the records) are skipped undecoded, and such a sample comes with
+ * pl_ustack NULL and pl_ustack_len 0 (its registers still there): what a
+ * reader that shows each sample's pc only needs, at a fraction of the
+ * decoding.  Set it before the first pmclog_read.  0, or -1 (EINVAL).
+ */
+PMC_API int pmclog_set_stacks(void *_cookie, int _on);
 
 /* Open a log by path ("-" = standard input, not closed by pmclog_close). */
 PMC_API void *pmclog_open_file(const char *_path);

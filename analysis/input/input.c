@@ -193,6 +193,8 @@ void input__set_sample_leaf(struct pmcstat_input *in, int on)
 {
 	if (in->kind == K_PERFDATA)
 		perfdata__set_sample_leaf(in->pd, on);
+	else
+		pmclog_set_stacks(in->log, !on);   /* stack frames skipped undecoded */
 }
 
 void input__set_sample_zeros(struct pmcstat_input *in, int on)

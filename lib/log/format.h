@@ -67,6 +67,18 @@
  * interned. */
 #define PMCLOG_CC2_RAW            0x20000000u
 #define PMCLOG_RAW_MIN            8
+/* CALLCHAIN cpuflags2 (format 4, zstd logs): the USTACK extension's
+ * stack bytes are not in the record.  Where stack[len] and its padding
+ * were, a u32 offset and a u32 0: the bytes are at that offset of the
+ * stack frame written just before the zstd frame that holds the record.
+ * A stack frame is a zstd skippable frame (u32 PMCLOG_STACK_FRAME_MAGIC,
+ * u32 size, then size bytes: one checksummed zstd frame whose content is
+ * the stacks of the next frame's samples), so that a reader that needs no
+ * stack (a flat report) skips it by its size, undecoded. */
+#define PMCLOG_CC2_SIDESTACK      0x10000000u
+#define PMCLOG_STACK_FRAME_MAGIC  0x184D2A5Cu
+#define PMCLOG_STACK_FRAME_HDR    8
+#define PMCLOG_SIDESTACK_MIN      64      /* shorter stacks stay in the record */
 #define PMCLOG_MIN_PMCALLOCATEDYN 16
 #define PMCLOG_MIN_THR_CREATE     16
 #define PMCLOG_MIN_THR_EXIT        8
@@ -94,6 +106,31 @@
 #define PMCLOG_MIN_TRACEDATA      24
 
 /* Little-endian loads and stores at any alignment. */
+static inline uint32_t pmclog__ld32(const void *p);
+static inline uint64_t pmclog__ld64(const void *p);
+
+/* Where a CALLCHAIN payload (pl, plen bytes) holds its USTACK extension's
+ * stack: the offset of its u32 len field (the stack bytes, or the
+ * SIDESTACK offset, follow its u32 copied field), or 0 when the record has
+ * no such extension or it does not fit.  The layout of docs/log-format.md:
+ * the fixed part, the pcs and their mask, then abi, nregs, mask, regs. */
+static inline size_t pmclog__ustack_at(const unsigned char *pl, size_t plen)
+{
+	if (plen < PMCLOG_MIN_CALLCHAIN)
+		return 0;
+	uint32_t cf2 = pmclog__ld32(pl + 16), n = pmclog__ld32(pl + 20);
+	if (!(cf2 & PMCLOG_CC2_USTACK) || n > 65535)
+		return 0;
+	size_t off = PMCLOG_MIN_CALLCHAIN + 8 * ((size_t)n +
+	    ((cf2 & PMCLOG_CC2_KPREFIX) ? 0 : ((size_t)n + 63) / 64));
+	if (plen < off || plen - off < PMCLOG_USTACK_MIN)
+		return 0;
+	uint32_t nr = pmclog__ld32(pl + off + 4);
+	if (nr > 64 || plen - off - PMCLOG_USTACK_MIN < 8 * (size_t)nr)
+		return 0;
+	return off + 16 + 8 * (size_t)nr;
+}
+
 static inline uint32_t pmclog__ld32(const void *p)
 {
 	const unsigned char *b = p;

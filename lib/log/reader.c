@@ -76,6 +76,17 @@ struct pmclog_parser {
 	int bare;                     /* a record stream without magic nor HEADER */
 	unsigned char *flat;          /* a FreeBSD client's whole CALLCHAIN record */
 
+	/* zstd logs' stack frames (PMCLOG_CC2_SIDESTACK, format 4) */
+	int in_sf;                    /* inside one: sf_have of its sf_need bytes */
+	unsigned char *sf;            /* its bytes (the header only when skipping) */
+	size_t sf_have, sf_need, sf_cap;
+	unsigned char *stacks;        /* the last one's content, stacks_len bytes */
+	size_t stacks_len, stacks_cap;
+	int skip_stacks;              /* pmclog_set_stacks(0): skipped undecoded */
+	int stacks_skipped;           /* the last one was skipped */
+	ZSTD_DCtx *sdc;
+	unsigned char *whole;         /* a SIDESTACK sample with its stack put back */
+
 	/* Format 2's interned call chains, by id (chains[id - 1]); as many as
 	 * the highest id seen, at most PMCLOG_CHAIN_ID_MAX. */
 	struct rchain **chains;
@@ -205,9 +216,14 @@ void pmclog_close(void *cookie)
 		close(p->fd);
 	if (p->zd)
 		ZSTD_freeDStream(p->zd);
+	if (p->sdc)
+		ZSTD_freeDCtx(p->sdc);
 	free(p->in);
 	free(p->rb);
 	free(p->flat);
+	free(p->sf);
+	free(p->stacks);
+	free(p->whole);
 	while (p->hdr_strings) {
 		char **blk = (char **)p->hdr_strings;
 		p->hdr_strings = blk[0];
@@ -263,6 +279,18 @@ int pmclog_set_follow(void *cookie, int on)
 		return -1;
 	}
 	p->follow = on != 0;
+	return 0;
+}
+
+int pmclog_set_stacks(void *cookie, int on)
+{
+	struct pmclog_parser *p = cookie;
+
+	if (!p) {
+		errno = EINVAL;
+		return -1;
+	}
+	p->skip_stacks = !on;
 	return 0;
 }
 
@@ -358,6 +386,83 @@ static int rb_reserve(struct pmclog_parser *p, size_t need)
 	return 0;
 }
 
+/* Largest stack frame read (compressed, and its content): the writer's
+ * buffer is a few MB; a hostile size must not make the reader allocate
+ * without bound. */
+#define STACK_FRAME_MAX (256u << 20)
+
+/* Take the input's next bytes of a stack frame (PMCLOG_CC2_SIDESTACK): its
+ * header, then its zstd frame, decoded into p->stacks once whole, or only
+ * counted when the stacks are skipped.  0 (more input may be needed), -1
+ * on error. */
+static int stack_frame(struct pmclog_parser *p)
+{
+	size_t avail = p->in_len - p->in_pos;
+
+	if (!p->in_sf) {
+		p->in_sf = 1;
+		p->sf_have = 0;
+		p->sf_need = PMCLOG_STACK_FRAME_HDR;
+	}
+	size_t take = p->sf_need - p->sf_have < avail ? p->sf_need - p->sf_have : avail;
+	int keep = !p->skip_stacks || p->sf_have < PMCLOG_STACK_FRAME_HDR;
+	if (keep) {
+		if (GROW_N(p->sf, p->sf_have, p->sf_cap, take) < 0)
+			return fail(p, ENOMEM, "out of memory");
+		memcpy(p->sf + p->sf_have, p->in + p->in_pos, take);
+	}
+	p->in_pos += take;
+	p->sf_have += take;
+	if (p->sf_have < p->sf_need)
+		return 0;
+	if (p->sf_need == PMCLOG_STACK_FRAME_HDR) {
+		uint32_t size = pmclog__ld32(p->sf + 4);
+		if (pmclog__ld32(p->sf) != PMCLOG_STACK_FRAME_MAGIC || size == 0 ||
+		    size > STACK_FRAME_MAX)
+			return fail(p, EILSEQ, "corrupt log: bad stack frame near byte %lld",
+			    (long long)(p->raw_total - (off_t)(p->in_len - p->in_pos)));
+		p->sf_need += size;
+		return 0;
+	}
+	p->in_sf = 0;
+	p->stacks_len = 0;
+	p->stacks_skipped = p->skip_stacks;
+	if (p->skip_stacks)
+		return 0;
+	const unsigned char *z = p->sf + PMCLOG_STACK_FRAME_HDR;
+	size_t zlen = p->sf_need - PMCLOG_STACK_FRAME_HDR;
+	unsigned long long n = ZSTD_getFrameContentSize(z, zlen);
+	if (n == ZSTD_CONTENTSIZE_ERROR || n == ZSTD_CONTENTSIZE_UNKNOWN || n > STACK_FRAME_MAX)
+		return fail(p, EILSEQ, "corrupt log: bad stack frame near byte %lld",
+		    (long long)(p->raw_total - (off_t)(p->in_len - p->in_pos)));
+	if ((!p->sdc && !(p->sdc = ZSTD_createDCtx())) ||
+	    GROW_N(p->stacks, 0, p->stacks_cap, (size_t)n ? (size_t)n : 1) < 0)
+		return fail(p, ENOMEM, "out of memory");
+	size_t r = ZSTD_decompressDCtx(p->sdc, p->stacks, (size_t)n, z, zlen);
+	if (ZSTD_isError(r) || r != n)
+		return fail(p, EILSEQ, "corrupt stack frame near byte %lld: %s",
+		    (long long)(p->raw_total - (off_t)(p->in_len - p->in_pos)),
+		    ZSTD_isError(r) ? ZSTD_getErrorName(r) : "short");
+	p->stacks_len = (size_t)n;
+	return 0;
+}
+
+/* At the end of a zstd frame, before a stack frame: 1 when the records
+ * decoded so far are to be read first (they take their stacks from the
+ * stack frame before them, which the next one replaces), 0 when none are
+ * left, -1 when a record is cut at the frame's end (corrupt). */
+static int records_pending(struct pmclog_parser *p)
+{
+	size_t avail = p->rb_end - p->rb_start;
+	if (!avail)
+		return 0;
+	if (avail >= PMCLOG_REC_HDR_LEN &&
+	    PMCLOG_HDR_LEN(pmclog__ld32(p->rb + p->rb_start)) <= avail)
+		return 1;
+	return fail(p, EILSEQ, "corrupt log: a record cut at the end of a zstd frame "
+	    "at offset %lld", (long long)p->rb_off);
+}
+
 /* Move raw input into the record stream.  -1 on error. */
 static int consume_input(struct pmclog_parser *p)
 {
@@ -424,6 +529,19 @@ static int consume_input(struct pmclog_parser *p)
 			break;
 		if (p->in_pos >= p->in_len && !p->zflush)
 			break;
+		/* between frames: a stack frame (its first byte tells it from
+		 * a zstd frame's), taken whole before the frame after it */
+		if (!p->zmid && !p->zflush &&
+		    (p->in_sf || p->in[p->in_pos] == (PMCLOG_STACK_FRAME_MAGIC & 0xFF))) {
+			int pend = p->in_sf ? 0 : records_pending(p);
+			if (pend < 0)
+				return -1;
+			if (pend)
+				break;
+			if (stack_frame(p) < 0)
+				return -1;
+			continue;
+		}
 		if (rb_reserve(p, RB_MINFREE) < 0)
 			return -1;
 		ob.dst = p->rb + p->rb_end;
@@ -437,7 +555,7 @@ static int consume_input(struct pmclog_parser *p)
 		p->in_pos = ib.pos;
 		p->rb_end += ob.pos;
 		p->zmid = r != 0;
-		p->zflush = ob.pos == ob.size;
+		p->zflush = r != 0 && ob.pos == ob.size;   /* 0: the frame is done and flushed */
 	}
 	return 0;
 }
@@ -646,9 +764,18 @@ static size_t decode_ustack(struct pmclog_ev_callchain *cc, const unsigned char 
 		cc->pl_uregs[i] = pmclog__ld64(pl + off + 16 + 8 * i);
 	off += 16 + 8 * (size_t)nr;
 	len = pmclog__ld32(pl + off);
+	cc->pl_nuregs = nr;
+	if (cc->pl_cpuflags2 & PMCLOG_CC2_SIDESTACK) {
+		/* in the stack frame, skipped (next_record puts the stack
+		 * back in the record when stacks are read) */
+		if (plen - off < 16)
+			return 0;
+		cc->pl_ustack_len = 0;
+		cc->pl_ustack = NULL;
+		return off + 16;
+	}
 	if (len > plen - off - 8)
 		return 0;
-	cc->pl_nuregs = nr;
 	cc->pl_ustack_len = len;
 	cc->pl_ustack = len ? pl + off + 8 : NULL;
 	return (off + 8 + len + 7) & ~(size_t)7;
@@ -984,6 +1111,45 @@ static int flatten(struct pmclog_parser *p, const unsigned char *r, struct pmclo
 	return 0;
 }
 
+/* A SIDESTACK sample (record r, *len bytes) as it was written, its stack
+ * back in its place from the stack frame before it, in p->whole (*len its
+ * length): every reader of pl_data sees the record as format 3 wrote it.  NULL on
+ * error. */
+static const unsigned char *with_stack(struct pmclog_parser *p, const unsigned char *r,
+    uint32_t *len)
+{
+	const unsigned char *pl = r + PMCLOG_REC_HDR_LEN;
+	size_t plen = *len - PMCLOG_REC_HDR_LEN, at = pmclog__ustack_at(pl, plen);
+	if (!at || plen - at < 16) {
+		fail(p, EILSEQ, "CALLCHAIN record at offset %lld: bad user stack",
+		    (long long)p->rb_off);
+		return NULL;
+	}
+	uint32_t slen = pmclog__ld32(pl + at), soff = pmclog__ld32(pl + at + 8);
+	size_t spad = ((size_t)slen + 7) & ~(size_t)7, rest = plen - at - 16;
+	size_t n = PMCLOG_REC_HDR_LEN + at + 8 + spad + rest;
+	if (p->stacks_skipped || soff > p->stacks_len || slen > p->stacks_len - soff ||
+	    n > PMCLOG_REC_MAX) {
+		fail(p, EILSEQ, "CALLCHAIN record at offset %lld: its stack is not in the "
+		    "stack frame before it", (long long)p->rb_off);
+		return NULL;
+	}
+	if (!p->whole && !(p->whole = malloc(PMCLOG_REC_MAX))) {
+		fail(p, ENOMEM, "out of memory");
+		return NULL;
+	}
+	unsigned char *w = p->whole, *wp = w + PMCLOG_REC_HDR_LEN;
+	memcpy(w, r, PMCLOG_REC_HDR_LEN);
+	pmclog__st32(w, PMCLOG_HDR_MAKE(PMCLOG_TYPE_CALLCHAIN, n));
+	memcpy(wp, pl, at + 8);
+	pmclog__st32(wp + 16, pmclog__ld32(pl + 16) & ~PMCLOG_CC2_SIDESTACK);
+	memcpy(wp + at + 8, p->stacks + soff, slen);
+	memset(wp + at + 8 + slen, 0, spad - slen);
+	memcpy(wp + at + 8 + spad, pl + at + 16, rest);
+	*len = (uint32_t)n;
+	return w;
+}
+
 /* 0: a record was decoded into ev; 1: need more data; -1 error. */
 static int next_record(struct pmclog_parser *p, struct pmclog_ev *ev)
 {
@@ -1006,6 +1172,13 @@ static int next_record(struct pmclog_parser *p, struct pmclog_ev *ev)
 			    len, (long long)p->rb_off);
 		if (avail < len)
 			return 1;
+		size_t used = len;           /* of the record stream */
+		if (type == PMCLOG_TYPE_CALLCHAIN && len >= PMCLOG_REC_HDR_LEN + PMCLOG_MIN_CALLCHAIN &&
+		    (pmclog__ld32(r + PMCLOG_REC_HDR_LEN + 16) & PMCLOG_CC2_SIDESTACK) &&
+		    !p->skip_stacks) {
+			if (!(r = with_stack(p, r, &len)))
+				return -1;
+		}
 
 		memset(ev, 0, offsetof(struct pmclog_ev, pl_u));
 		ev->pl_offset = p->rb_off;
@@ -1022,8 +1195,8 @@ static int next_record(struct pmclog_parser *p, struct pmclog_ev *ev)
 		    len - PMCLOG_REC_HDR_LEN, ev);
 		if (rc < 0)
 			return -1;
-		p->rb_start += len;
-		p->rb_off += len;
+		p->rb_start += used;
+		p->rb_off += used;
 		p->last_end = p->rb_off;
 		if (rc == 1) {
 			p->skipped++;
@@ -1075,7 +1248,7 @@ int pmclog_read(void *cookie, struct pmclog_ev *ev)
 		}
 		if (rc == 0) {
 			size_t partial = p->rb_end - p->rb_start;
-			p->truncated = partial > 0 || p->zmid || !p->closed;
+			p->truncated = partial > 0 || p->zmid || p->in_sf || !p->closed;
 			ev->pl_state = PMCLOG_EOF;
 			ev->pl_offset = p->rb_off;
 			return -1;

@@ -23,6 +23,8 @@ struct pmc_logstream {
 	ZSTD_CCtx *zc;                /* NULL: uncompressed */
 	unsigned char *zbuf;
 	size_t zcap;
+	unsigned char *side;          /* zstd: the stacks of buf's samples */
+	size_t slen;                  /* (PMCLOG_CC2_SIDESTACK), cap bytes */
 };
 
 /*
@@ -39,13 +41,16 @@ void pmc__logstream_free(struct pmc_logstream *s);
  * Frame one record into the buffer: type, aux (the header's spare word: the
  * chain a CALLCHAIN defines), ts, payload.  0; -EMSGSIZE if the record can
  * never fit or the type is not one; -ENOBUFS if the buffer has no room for
- * it now (write out, then frame again).
+ * it now (write out, then frame again).  In a zstd stream a sample's user
+ * stack (PMCLOG_SIDESTACK_MIN bytes or more) goes to the stack frame
+ * written before the records' frame (PMCLOG_CC2_SIDESTACK).
  */
 int pmc__logstream_frame(struct pmc_logstream *s, int type, uint32_t aux, uint64_t ts,
     const void *payload, size_t len);
 
 /*
- * Write the buffer out (one zstd frame when compressing) and empty it,
+ * Write the buffer out (one zstd frame when compressing, after the stack
+ * frame of its samples' stacks if it has any: one write) and empty it,
  * whatever happens.  0, -EIO if zstd failed, or the write's -errno;
  * *written: the bytes the file received.
  */
