@@ -1143,7 +1143,8 @@ static const unsigned char *with_stack(struct pmclog_parser *p, const unsigned c
 	pmclog__st32(w, PMCLOG_HDR_MAKE(PMCLOG_TYPE_CALLCHAIN, n));
 	memcpy(wp, pl, at + 8);
 	pmclog__st32(wp + 16, pmclog__ld32(pl + 16) & ~PMCLOG_CC2_SIDESTACK);
-	memcpy(wp + at + 8, p->stacks + soff, slen);
+	if (slen)
+		memcpy(wp + at + 8, p->stacks + soff, slen);
 	memset(wp + at + 8 + slen, 0, spad - slen);
 	memcpy(wp + at + 8 + spad, pl + at + 16, rest);
 	*len = (uint32_t)n;

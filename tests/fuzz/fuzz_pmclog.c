@@ -25,6 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	chunk = size ? (size_t)data[0] * 7 + 1 : 1;
 	pmclog_set_extensions(p, size && (data[0] & 1));  /* CHAIN, COMM ... too */
+	pmclog_set_stacks(p, !(size & 1));       /* stack frames read, or skipped */
 	for (;;) {
 		if (pmclog_read(p, &ev) == 0) {
 			/* touch what the reader hands out */
@@ -38,6 +39,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			if (ev.pl_len > 0)
 				(void)((volatile const uint8_t *)ev.pl_data)[ev.pl_len - 1];
+			if (ev.pl_type == PMCLOG_TYPE_CALLCHAIN && ev.pl_u.pl_cc.pl_ustack_len)
+				(void)((volatile const uint8_t *)ev.pl_u.pl_cc.pl_ustack)
+				    [ev.pl_u.pl_cc.pl_ustack_len - 1];
 			continue;
 		}
 		if (ev.pl_state != PMCLOG_REQUIRE_DATA)

@@ -83,6 +83,38 @@ flat_vs_unwound() {   # NAME FILE
 if "$PMC" record -q --call-graph dwarf -F 2000 -o "$TMP/dw.log" -- sh "$W/run.sh" \
     >/dev/null 2>"$TMP/rec.err"; then
   flat_vs_unwound "pmc log" "$TMP/dw.log"
+  # The log's stack copies are in stack frames (log format 4) that a flat
+  # report skips undecoded: with every stack frame's zstd data made
+  # corrupt, the flat report is the same and the -g report fails.
+  nsf=$(python3 - "$TMP/dw.log" "$TMP/bad.log" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+off, n = 8, 0
+while True:
+    # a stack frame: skippable magic 0x184D2A5C, its size, a zstd frame
+    i = b.find(b"\x5c\x2a\x4d\x18", off)
+    if i < 0:
+        break
+    size = struct.unpack_from("<I", b, i + 4)[0]
+    if b[i + 8:i + 12] == b"\x28\xb5\x2f\xfd" and i + 8 + size <= len(b):
+        b[i + 8 + size // 2] ^= 0x5A
+        b[i + 8 + size - 2] ^= 0x5A
+        n += 1
+        off = i + 8 + size
+    else:
+        off = i + 1
+open(sys.argv[2], "wb").write(b)
+print(n)
+PY
+)
+  "$PMC" report --stdio -i "$TMP/bad.log" >"$TMP/bad.flat" 2>"$TMP/bad.err"; rc=$?
+  if [ "${nsf:-0}" -gt 0 ] && [ $rc = 0 ] && cmp -s <(text_rows "$TMP/bad.flat") "$TMP/pmc log.flat.trows"; then
+    ok "pmc log: the flat report decodes none of its $nsf stack frames (all made corrupt: the same rows)"
+  else fail "pmc log: the flat report skips the stack frames" "$nsf stack frames, exit $rc: $(head -2 "$TMP/bad.err")"; fi
+  "$PMC" report --stdio -g caller -i "$TMP/bad.log" >/dev/null 2>"$TMP/bad.gerr"; rc=$?
+  if [ $rc != 0 ] && grep -q "stack frame" "$TMP/bad.gerr"; then
+    ok "pmc log: the -g report reads them (corrupt: exit $rc, '$(grep -m1 -o "corrupt stack frame[^:]*" "$TMP/bad.gerr")')"
+  else fail "pmc log: the -g report reads the stack frames" "exit $rc: $(head -2 "$TMP/bad.gerr")"; fi
 else
   fail "pmc record --call-graph dwarf" "$(head -3 "$TMP/rec.err")"
 fi
