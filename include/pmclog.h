@@ -473,7 +473,8 @@ PMC_API void pmclog_close(void *_cookie);
 
 #define PMCLOG_FORMAT_MAJOR 4       /* 2: interned call chains (CHAIN, CHAINSAMPLE);
                                        3: a chain's first sample defines it;
-                                       4: zstd logs keep user stacks in stack frames */
+                                       4: zstd logs keep user stacks in stack frames
+                                       (an uncompressed log is still written as 3.1) */
 #define PMCLOG_FORMAT_MAJOR_MIN 1   /* the oldest major this reader reads */
 #define PMCLOG_FORMAT_MINOR 0       /* (3.1: TRACEDATA, raw sample payloads) */
 

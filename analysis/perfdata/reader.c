@@ -114,8 +114,10 @@ static void deliver_header(struct perfdata *p, struct pmclog_ev *ev)
 	char *ver = p->verbuf;
 	memset(h, 0, sizeof(*h));
 	ev->pl_type = PMCLOG_TYPE_HEADER;
-	h->pl_format_major = PMCLOG_FORMAT_MAJOR;
-	h->pl_format_minor = PMCLOG_FORMAT_MINOR;
+	/* the records a perf.data is read as: format 3.1's (stacks in the
+	 * samples, as in an uncompressed log), not format 4's stack frames */
+	h->pl_format_major = 3;
+	h->pl_format_minor = 1;
 	h->pl_version = PMC_VERSION;
 	h->pl_clockid = 1;            /* CLOCK_MONOTONIC: perf's clock, nominally */
 	if (p->nattrs && (p->attrs[0]->pub.flags & PD_ATTR_USE_CLOCKID))

@@ -45,8 +45,15 @@ static int finish(struct pmc_logrec *r)
 int pmc__logrec_header(struct pmc_logrec *r, const struct pmc_logrec_header *h)
 {
 	begin(r, PMCLOG_TYPE_HEADER, PMCLOG_MIN_HEADER);
-	P32(0, PMCLOG_FORMAT_MAJOR);
-	P32(4, PMCLOG_FORMAT_MINOR);
+	/* only a zstd log holds stack frames: an uncompressed one is still
+	 * format 3.1, which format-3 readers read */
+	if (h->flags & PMCLOG_HDR_F_ZSTD) {
+		P32(0, PMCLOG_FORMAT_MAJOR);
+		P32(4, PMCLOG_FORMAT_MINOR);
+	} else {
+		P32(0, 3);
+		P32(4, 1);
+	}
 	P32(8, h->version);
 	P32(12, h->clockid);
 	P64(16, h->start_realtime);

@@ -39,7 +39,7 @@ check "pmc log -> perf.data" test -s "$TMP/tp2.data"
 "$PMC" dump -i "$TMP/tp.log" >"$TMP/dump.txt" 2>&1
 check "the log holds the tracing data (TRACEDATA) and the samples' raw payloads" \
   bash -c "grep -q ' TRACEDATA total=' '$TMP/dump.txt' && grep -q 'CALLCHAIN.* raw=[1-9]' '$TMP/dump.txt' &&
-           grep -q 'format=\"4.0\"' '$TMP/dump.txt'"
+           grep -q 'format=\"3.1\"' '$TMP/dump.txt'"
 
 perf_oracle "$TMP/a.txt" perf script -i "$TMP/tp.data"
 if ! perf_oracle "$TMP/b.txt" perf script -i "$TMP/tp2.data"; then

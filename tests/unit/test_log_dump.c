@@ -110,7 +110,7 @@ static void test_text(void **state)
 	assert_string_equal(r.err, "");
 	assert_int_equal(count_lines(r.out), TL_NTYPES);
 	assert_non_null(strstr(r.out, "         8 "));
-	assert_non_null(strstr(r.out, " HEADER format=\"4.0\""));
+	assert_non_null(strstr(r.out, " HEADER format=\"3.1\""));
 	assert_non_null(strstr(r.out, "cmdline=\"pmc record -o x -- prog\""));
 	assert_non_null(strstr(r.out, " PMCALLOCATE pmcid=0x11 event=\"cpu-clock:u\""));
 	assert_non_null(strstr(r.out, " CALLCHAIN pmcid=0x11 pid=1234 tid=1235 cpu=3 mode=\"kernel\" "
