@@ -79,6 +79,7 @@
 #define PMCLOG_STACK_FRAME_MAGIC  0x184D2A5Cu
 #define PMCLOG_STACK_FRAME_HDR    8
 #define PMCLOG_SIDESTACK_MIN      64      /* shorter stacks stay in the record */
+#define PMCLOG_STACK_FRAME_MAX    (256u << 20) /* its size and its content's, at most */
 #define PMCLOG_MIN_PMCALLOCATEDYN 16
 #define PMCLOG_MIN_THR_CREATE     16
 #define PMCLOG_MIN_THR_EXIT        8

@@ -386,11 +386,6 @@ static int rb_reserve(struct pmclog_parser *p, size_t need)
 	return 0;
 }
 
-/* Largest stack frame read (compressed, and its content): the writer's
- * buffer is a few MB; a hostile size must not make the reader allocate
- * without bound. */
-#define STACK_FRAME_MAX (256u << 20)
-
 /* Take the input's next bytes of a stack frame (PMCLOG_CC2_SIDESTACK): its
  * header, then its zstd frame, decoded into p->stacks once whole, or only
  * counted when the stacks are skipped.  0 (more input may be needed), -1
@@ -418,7 +413,7 @@ static int stack_frame(struct pmclog_parser *p)
 	if (p->sf_need == PMCLOG_STACK_FRAME_HDR) {
 		uint32_t size = pmclog__ld32(p->sf + 4);
 		if (pmclog__ld32(p->sf) != PMCLOG_STACK_FRAME_MAGIC || size == 0 ||
-		    size > STACK_FRAME_MAX)
+		    size > ZSTD_COMPRESSBOUND(PMCLOG_STACK_FRAME_MAX))
 			return fail(p, EILSEQ, "corrupt log: bad stack frame near byte %lld",
 			    (long long)(p->raw_total - (off_t)(p->in_len - p->in_pos)));
 		p->sf_need += size;
@@ -432,7 +427,7 @@ static int stack_frame(struct pmclog_parser *p)
 	const unsigned char *z = p->sf + PMCLOG_STACK_FRAME_HDR;
 	size_t zlen = p->sf_need - PMCLOG_STACK_FRAME_HDR;
 	unsigned long long n = ZSTD_getFrameContentSize(z, zlen);
-	if (n == ZSTD_CONTENTSIZE_ERROR || n == ZSTD_CONTENTSIZE_UNKNOWN || n > STACK_FRAME_MAX)
+	if (n == ZSTD_CONTENTSIZE_ERROR || n == ZSTD_CONTENTSIZE_UNKNOWN || n > PMCLOG_STACK_FRAME_MAX)
 		return fail(p, EILSEQ, "corrupt log: bad stack frame near byte %lld",
 		    (long long)(p->raw_total - (off_t)(p->in_len - p->in_pos)));
 	if ((!p->sdc && !(p->sdc = ZSTD_createDCtx())) ||

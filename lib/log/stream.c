@@ -65,7 +65,9 @@ static int frame_sidestack(struct pmc_logstream *s, uint32_t aux, uint64_t ts,
 	size_t total = PMCLOG_REC_HDR_LEN + padded;
 	unsigned char *d;
 
-	if (s->len + total > s->cap || s->slen + slen > s->cap)
+	/* a reader takes a stack frame of PMCLOG_STACK_FRAME_MAX at most */
+	if (s->len + total > s->cap || s->slen + slen > s->cap ||
+	    s->slen + slen > PMCLOG_STACK_FRAME_MAX)
 		return -ENOBUFS;
 	d = s->buf + s->len;
 	pmclog__st32(d, PMCLOG_HDR_MAKE(PMCLOG_TYPE_CALLCHAIN, total));
