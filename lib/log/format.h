@@ -107,31 +107,6 @@
 #define PMCLOG_MIN_TRACEDATA      24
 
 /* Little-endian loads and stores at any alignment. */
-static inline uint32_t pmclog__ld32(const void *p);
-static inline uint64_t pmclog__ld64(const void *p);
-
-/* Where a CALLCHAIN payload (pl, plen bytes) holds its USTACK extension's
- * stack: the offset of its u32 len field (the stack bytes, or the
- * SIDESTACK offset, follow its u32 copied field), or 0 when the record has
- * no such extension or it does not fit.  The layout of docs/log-format.md:
- * the fixed part, the pcs and their mask, then abi, nregs, mask, regs. */
-static inline size_t pmclog__ustack_at(const unsigned char *pl, size_t plen)
-{
-	if (plen < PMCLOG_MIN_CALLCHAIN)
-		return 0;
-	uint32_t cf2 = pmclog__ld32(pl + 16), n = pmclog__ld32(pl + 20);
-	if (!(cf2 & PMCLOG_CC2_USTACK) || n > 65535)
-		return 0;
-	size_t off = PMCLOG_MIN_CALLCHAIN + 8 * ((size_t)n +
-	    ((cf2 & PMCLOG_CC2_KPREFIX) ? 0 : ((size_t)n + 63) / 64));
-	if (plen < off || plen - off < PMCLOG_USTACK_MIN)
-		return 0;
-	uint32_t nr = pmclog__ld32(pl + off + 4);
-	if (nr > 64 || plen - off - PMCLOG_USTACK_MIN < 8 * (size_t)nr)
-		return 0;
-	return off + 16 + 8 * (size_t)nr;
-}
-
 static inline uint32_t pmclog__ld32(const void *p)
 {
 	const unsigned char *b = p;
@@ -163,6 +138,29 @@ static inline void pmclog__st16(void *p, uint16_t v)
 {
 	unsigned char *b = p;
 	b[0] = (unsigned char)v; b[1] = (unsigned char)(v >> 8);
+}
+
+
+/* Where a CALLCHAIN payload (pl, plen bytes) holds its USTACK extension's
+ * stack: the offset of its u32 len field (the stack bytes, or the
+ * SIDESTACK offset, follow its u32 copied field), or 0 when the record has
+ * no such extension or it does not fit.  The layout of docs/log-format.md:
+ * the fixed part, the pcs and their mask, then abi, nregs, mask, regs. */
+static inline size_t pmclog__ustack_at(const unsigned char *pl, size_t plen)
+{
+	if (plen < PMCLOG_MIN_CALLCHAIN)
+		return 0;
+	uint32_t cf2 = pmclog__ld32(pl + 16), n = pmclog__ld32(pl + 20);
+	if (!(cf2 & PMCLOG_CC2_USTACK) || n > 65535)
+		return 0;
+	size_t off = PMCLOG_MIN_CALLCHAIN + 8 * ((size_t)n +
+	    ((cf2 & PMCLOG_CC2_KPREFIX) ? 0 : ((size_t)n + 63) / 64));
+	if (plen < off || plen - off < PMCLOG_USTACK_MIN)
+		return 0;
+	uint32_t nr = pmclog__ld32(pl + off + 4);
+	if (nr > 64 || plen - off - PMCLOG_USTACK_MIN < 8 * (size_t)nr)
+		return 0;
+	return off + 16 + 8 * (size_t)nr;
 }
 
 #endif

@@ -103,6 +103,18 @@ static void test_without(void **state)
 	assert_null(ev.pl_u.pl_cc.pl_ustack);
 }
 
+/* A one-pc sample with two registers and a 16-byte stack, encoded in r. */
+static void small_sample(struct pmc_logrec *r)
+{
+	uint64_t pcs[1] = { 0x401000 }, regs[2] = { 1, 2 };
+	const uint8_t user[1] = { PMC_CC_F_USERSPACE };
+	unsigned char stk[16] = { 0 };
+	struct pmc_logrec_sample s = { .pmc = 7, .pid = 10, .tid = 11, .cpu = 1,
+		.period = 1, .npc = 1, .pcs = pcs, .pcflags = user };
+	struct pmc_logrec_ustack u = { 2, 2, 0x180, regs, 16, stk };
+	assert_int_equal(pmc__logrec_callchain_ustack(r, &s, &u), 0);
+}
+
 /* The flag says an extension follows but the record ends first, or its
  * lengths disagree: the log is corrupt, not read past its record. */
 static void test_bad_extension(void **state)
@@ -110,25 +122,19 @@ static void test_bad_extension(void **state)
 	static struct pmc_logrec r;
 	static struct pmclog_ev ev;
 	static unsigned char back[64];
-	uint64_t pcs[1] = { 0x401000 }, regs[2] = { 1, 2 };
-	const uint8_t user[1] = { PMC_CC_F_USERSPACE };
-	unsigned char stk[16] = { 0 };
-	struct pmc_logrec_sample s = { .pmc = 7, .pid = 10, .tid = 11, .cpu = 1,
-		.period = 1, .npc = 1, .pcs = pcs, .pcflags = user };
-	struct pmc_logrec_ustack u = { 2, 2, 0x180, regs, 16, stk };
 	(void)state;
 
-	assert_int_equal(pmc__logrec_callchain_ustack(&r, &s, &u), 0);
+	small_sample(&r);
 	r.len = 40 + 16;                     /* cut inside the registers */
 	assert_int_not_equal(roundtrip(&r, &ev, back), 0);
 	assert_int_equal(ev.pl_state, PMCLOG_ERROR);
 
-	assert_int_equal(pmc__logrec_callchain_ustack(&r, &s, &u), 0);
+	small_sample(&r);
 	pmclog__st32(r.buf + 40 + 4, 3);     /* nregs disagrees with the mask */
 	assert_int_not_equal(roundtrip(&r, &ev, back), 0);
 	assert_int_equal(ev.pl_state, PMCLOG_ERROR);
 
-	assert_int_equal(pmc__logrec_callchain_ustack(&r, &s, &u), 0);
+	small_sample(&r);
 	pmclog__st32(r.buf + 40 + 16 + 16, 4096); /* more stack than the record has */
 	assert_int_not_equal(roundtrip(&r, &ev, back), 0);
 	assert_int_equal(ev.pl_state, PMCLOG_ERROR);
@@ -295,14 +301,8 @@ static void test_stack_not_in_frame(void **state)
 	static struct pmc_logrec r;
 	static struct pmclog_ev ev;
 	static unsigned char back[64];
-	uint64_t pcs[1] = { 0x401000 }, regs[2] = { 1, 2 };
-	const uint8_t user[1] = { PMC_CC_F_USERSPACE };
-	unsigned char stk[8] = { 0 };
-	struct pmc_logrec_sample s = { .pmc = 7, .pid = 10, .tid = 11, .cpu = 1,
-		.period = 1, .npc = 1, .pcs = pcs, .pcflags = user };
-	struct pmc_logrec_ustack u = { 2, 2, 0x180, regs, 8, stk };
 	(void)state;
-	assert_int_equal(pmc__logrec_callchain_ustack(&r, &s, &u), 0);
+	small_sample(&r);
 	/* the stack's place: len 4096, offset 1 MB, in a stack frame */
 	size_t at = pmclog__ustack_at(r.buf, r.len);
 	assert_true(at != 0);
