@@ -125,7 +125,8 @@ static void add_sample(struct live *lv, const struct pmclog_ev_callchain *cc)
 	}
 	lv->st.samples++;
 	lv->st.interval++;
-	if (profile__locate(p, (int32_t)cc->pl_pid, cc->pl_pc, cc->pl_pcflags, npc, lv->locs) < 0) {
+	if (profile__locate(p, (int32_t)cc->pl_pid, UINT64_MAX, cc->pl_pc, cc->pl_pcflags, npc,
+	    lv->locs) < 0) {
 		lv->nomem = 1;
 		return;
 	}

@@ -20,7 +20,7 @@
  * why (the report's per-binary warning lines). */
 static void count_stop(struct profile *p, int32_t pid, enum unwind_stop why, uint64_t pc)
 {
-	const struct unwind_map *m = pc ? prof__find_map(p, pid, pc) : NULL;
+	const struct unwind_map *m = pc ? prof__find_map(p, pid, pc, UINT64_MAX) : NULL;
 	const char *dso = m ? sym_dso__path(m->dso) : "[unknown]";
 	const char *w = unwind__stop_str(why);
 	for (size_t i = 0; i < p->nuwstop; i++)
@@ -168,7 +168,7 @@ static void pending_one(struct profile *p, size_t i)
 	uint32_t npc = prof__unwind_sample(p, cc, &pcs, &fl, cc->pl_npc);
 	struct prof_sample s;
 	samples__get(p->smp, v->uwp[i].sample, &s);
-	s.stack = prof__intern_stack(p, (int32_t)cc->pl_pid, pcs, fl, npc);
+	s.stack = prof__intern_stack(p, (int32_t)cc->pl_pid, s.time, pcs, fl, npc);
 	(void)samples__set(p->smp, v->uwp[i].sample, &s);   /* sticky: profile__nomem */
 }
 

@@ -432,6 +432,8 @@ static int load(struct profile **out, const char *path, const struct prof_load_o
 		profile__free(p);
 		return again;
 	}
+	if (!sums)
+		(void)prof__fix_epochs(p);   /* sticky: profile__nomem */
 	if (profile__nomem(p)) {
 		profile__free(p);
 		pmc__clear_reason();    /* this is why, whatever the reader said */
@@ -476,8 +478,10 @@ void profile__free(struct profile *p)
 		free(v->locs);
 		free(v->st);
 		hidx_free(&v->stab);
-		for (size_t i = 0; i < v->nas; i++)
+		for (size_t i = 0; i < v->nas; i++) {
 			free(v->as[i].m);
+			free(v->as[i].rm);
+		}
 		free(v->as);
 		free(v->as_ix.t);
 		for (size_t i = 0; i < v->nth; i++)

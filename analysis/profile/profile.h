@@ -240,12 +240,13 @@ void profile__recount(struct profile *p);
 /* An index (location, function) that could not be made: out of memory. */
 #define PROF_NO_IX UINT32_MAX
 /* The locations (indices into p->l) of a call chain's n program counters,
- * leaf first, in process pid: flags are the chain's PMC_CC_F_* (user space
- * or kernel).  What profile__resolve does for each recorded stack.  0, or
+ * leaf first, sampled in process pid at time (through its mappings then;
+ * UINT64_MAX: the latest): flags are the chain's PMC_CC_F_* (user space or
+ * kernel).  What profile__resolve does for each recorded stack.  0, or
  * -ENOMEM (sticky, as profile__nomem) with the locations not made
  * PROF_NO_IX. */
-int profile__locate(struct profile *p, int32_t pid, const uint64_t *pcs, const uint8_t *flags,
-    uint32_t n, uint32_t *locs);
+int profile__locate(struct profile *p, int32_t pid, uint64_t time, const uint64_t *pcs,
+    const uint8_t *flags, uint32_t n, uint32_t *locs);
 /* A thread's name at time (its process's if it has none; "swapper" for
  * pid 0, ":PID" if nothing named it), interned. */
 const char *profile__comm(struct profile *p, int32_t pid, int32_t tid, uint64_t time);
@@ -273,10 +274,11 @@ static inline int prof_pc_is_caller(const uint8_t *user, uint32_t k)
 {
 	return k > 0 && !((user[k] & 1) && !(user[k - 1] & 1));
 }
-/* A user pc of process pid as an offset in the file mapped there (pc -
- * start + file offset: what perf script prints for user frames of call
- * chains): 0, or -1 if no file or vDSO mapping holds it. */
-int profile__map_offset(struct profile *p, int32_t pid, uint64_t pc, uint64_t *off);
+/* A user pc of process pid, sampled at time, as an offset in the file
+ * mapped there then (pc - start + file offset: what perf script prints for
+ * user frames of call chains): 0, or -1 if no file or vDSO mapping held it. */
+int profile__map_offset(struct profile *p, int32_t pid, uint64_t time, uint64_t pc,
+    uint64_t *off);
 /* Is func unresolved ("[unknown]", or an address named "0x...")? */
 int profile__func_unresolved(const struct profile *p, uint32_t func);
 /* The "[unknown]" function of binary d (for collapsed runs of frames);

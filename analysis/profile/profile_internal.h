@@ -49,6 +49,7 @@ struct rstack {
 	uint64_t a_off, b_off;
 	uint32_t a_n, b_n;
 	uint8_t a_done, a_lines, b_done;
+	uint32_t epoch;           /* its samples' map epoch in pid (prof__epoch) */
 };
 
 struct aspace {
@@ -60,6 +61,11 @@ struct aspace {
 	                            * before the exec's mappings (PROCEXEC may not) */
 	struct unwind_map *m;      /* its mappings, as the unwinder reads them (unwind.h) */
 	size_t n, cap;
+	uint64_t *rm;              /* its remaps, ascending: the times a mapping came
+	                            * where another binary (or the same binary at
+	                            * another offset) was mapped; they cut its
+	                            * samples into map epochs (prof__epoch) */
+	uint32_t nrm, caprm;
 };
 
 struct cname {
@@ -107,6 +113,14 @@ struct prof_priv {
 	struct hmap addrloc;       /* (dso id, addr) -> loc */
 	struct hmap fn_ix;         /* (dso id, name ptr) -> func */
 	uint64_t mapseq;
+	uint32_t nremaps;          /* remaps in all aspaces: 0, every epoch is 0 */
+	int remap_late;            /* a remap came after samples later than it: their
+	                            * epochs are checked at the end (prof__fix_epochs) */
+	uint64_t max_stime;        /* the latest sample time so far */
+	int32_t ep_pid;            /* prof__epoch_end's latest answer */
+	uint32_t ep_k;
+	uint64_t ep_end;
+	int ep_ok;
 	struct prof_frame *fa, *fb;
 	size_t nfa, capfa, nfb, capfb;
 	struct locx *lx;
@@ -195,11 +209,25 @@ void prof__apply_inherits(struct profile *p);
 struct prof_proc *prof__proc(struct profile *p, int32_t pid, int32_t tid, uint32_t pmcid);
 void prof__add_map(struct profile *p, const struct pmclog_ev_map_in *mi, uint64_t time);
 struct aspace *prof__maps_of(struct profile *p, int32_t pid);
-const struct unwind_map *prof__find_map(struct profile *p, int32_t pid, uint64_t pc);
+/* The map epoch of pid at time: how many remaps of its mappings (its own,
+ * and its parent's up to its birth, ...) are at or before time.  Samples of
+ * one epoch see the same mappings; 0 for most processes (none remapped). */
+uint32_t prof__epoch(struct profile *p, int32_t pid, uint64_t time);
+/* The time epoch k of pid ends: its next remap (UINT64_MAX: none). */
+uint64_t prof__epoch_end(struct profile *p, int32_t pid, uint32_t k);
+/* pc's mapping in pid among those that came before until (UINT64_MAX: all
+ * so far): its own latest covering pc, else its parent's as at its birth. */
+const struct unwind_map *prof__find_map(struct profile *p, int32_t pid, uint64_t pc,
+    uint64_t until);
 
 /* stacks.c: where a sample lands */
-uint32_t prof__intern_stack(struct profile *p, int32_t pid, const uint64_t *pcs,
+/* The stack (pid, pcs, flags) of a sample at time, in its map epoch. */
+uint32_t prof__intern_stack(struct profile *p, int32_t pid, uint64_t time, const uint64_t *pcs,
     const uint8_t *flags, uint32_t n);
+/* Once everything is read: each sample's stack in the map epoch of its
+ * time, where a remap read after the sample (another CPU's part of the
+ * file) put it in the one before.  0, or -ENOMEM. */
+int prof__fix_epochs(struct profile *p);
 void prof__take_callchain(struct profile *p, const struct pmclog_ev *ev);
 void prof__take_now(struct profile *p, const struct perfdata_sample *ps);
 int prof__sums_store(struct profile *p);

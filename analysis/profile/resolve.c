@@ -12,6 +12,7 @@
 
 #include "common/error.h"
 #include "common/grow.h"
+#include "common/sort.h"
 #include "profile/profile_internal.h"
 #include "util/printable.h"
 
@@ -53,12 +54,14 @@ uint32_t profile__func_unknown(struct profile *p, struct sym_dso *d)
 	return func_ix(p, d, symtab__intern(p->st, "[unknown]"), 0, 0);
 }
 
-/* pc's location (NO_IX out of memory, sticky). */
-static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, int caller)
+/* pc's location in pid's map epoch (NO_IX out of memory, sticky). */
+static uint32_t loc_of(struct profile *p, int32_t pid, uint32_t epoch, uint64_t pc, int user,
+    int caller)
 {
 	struct prof_priv *v = p->priv;
 	int found;
-	struct hent *e = hmap_slot(&v->pcloc, user ? (uint64_t)(uint32_t)pid : UINT64_MAX,
+	struct hent *e = hmap_slot(&v->pcloc,
+	    user ? (uint64_t)epoch << 32 | (uint32_t)pid : UINT64_MAX,
 	    pc ^ (caller ? 1ull << 63 : 0), &found);
 	if (!e)
 		return nomem(p), NO_IX;
@@ -81,7 +84,8 @@ static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, in
 		d = symtab__kernel_at(p->st, a);
 		addr = a;
 	} else {
-		const struct unwind_map *m = prof__find_map(p, pid, pc);
+		const struct unwind_map *m = prof__find_map(p, pid, pc,
+		    prof__epoch_end(p, pid, epoch));
 		struct sym_dso *jit = NULL;
 		/* JIT code lives in anonymous executable memory (or in none that
 		 * was recorded): the process's perf map or jitdump names it */
@@ -123,12 +127,6 @@ static uint32_t loc_of(struct profile *p, int32_t pid, uint64_t pc, int user, in
 	}
 	e->v = e2->v;   /* different maps: e is still valid */
 	return e2->v;
-}
-
-static int u64_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
 }
 
 /* A context's names over time: profile__comm's, which changes only at the
@@ -178,15 +176,22 @@ void profile__sample(struct profile *p, size_t i, struct prof_sample *out)
 		out->comm = profile__comm(p, out->pid, out->tid, out->time);
 }
 
-int profile__locate(struct profile *p, int32_t pid, const uint64_t *pcs, const uint8_t *flags,
-    uint32_t n, uint32_t *locs)
+/* profile__locate, in a map epoch of pid */
+static int locate_in(struct profile *p, int32_t pid, uint32_t epoch, const uint64_t *pcs,
+    const uint8_t *flags, uint32_t n, uint32_t *locs)
 {
 	int rc = 0;
 	for (uint32_t k = 0; k < n; k++)
-		if ((locs[k] = loc_of(p, pid, pcs[k], flags[k] & 1, prof_pc_is_caller(flags, k))) ==
-		    NO_IX)
+		if ((locs[k] = loc_of(p, pid, epoch, pcs[k], flags[k] & 1,
+		    prof_pc_is_caller(flags, k))) == NO_IX)
 			rc = pmc__nomem();
 	return rc;
+}
+
+int profile__locate(struct profile *p, int32_t pid, uint64_t time, const uint64_t *pcs,
+    const uint8_t *flags, uint32_t n, uint32_t *locs)
+{
+	return locate_in(p, pid, prof__epoch(p, pid, time), pcs, flags, n, locs);
 }
 
 int profile__resolve(struct profile *p)
@@ -203,7 +208,7 @@ int profile__resolve(struct profile *p)
 		return nomem(p), pmc__nomem();
 	for (size_t i = 0; i < v->nst; i++) {
 		struct rstack *s = &v->st[i];
-		if (profile__locate(p, s->pid, v->pcs + s->off, v->flags + s->off, s->n,
+		if (locate_in(p, s->pid, s->epoch, v->pcs + s->off, v->flags + s->off, s->n,
 		    locs + s->off) < 0)
 			rc = pmc__nomem();
 	}

@@ -50,11 +50,11 @@ static int flags_equal(const uint8_t *stored, const uint8_t *flags, uint32_t n)
 	return 1;
 }
 
-/* Is stored stack s the stack (pid, pcs, flags) of n frames? */
+/* Is stored stack s the stack (pid, epoch, pcs, flags) of n frames? */
 static inline int stack_is(const struct prof_priv *v, const struct rstack *s, int32_t pid,
-    const uint64_t *pcs, const uint8_t *flags, uint32_t n)
+    uint32_t epoch, const uint64_t *pcs, const uint8_t *flags, uint32_t n)
 {
-	if (s->n != n || s->pid != pid)
+	if (s->n != n || s->pid != pid || s->epoch != epoch)
 		return 0;
 	if (n == 1)                   /* a flat report's leaf */
 		return v->pcs[s->off] == pcs[0] && v->flags[s->off] == (flags[0] & PROF_PC_FLAGS);
@@ -67,7 +67,7 @@ struct stack_key {
 	const uint8_t *flags;
 	uint64_t h;
 	int32_t pid;
-	uint32_t n;
+	uint32_t epoch, n;
 };
 
 /* Is stored stack i the stack of key (its hash first: equal low 32 bits
@@ -77,16 +77,23 @@ static int stack_eq(const void *tab, uint32_t i, const void *key)
 	const struct prof_priv *v = tab;
 	const struct stack_key *k = key;
 	const struct rstack *s = &v->st[i];
-	return s->hash == k->h && stack_is(v, s, k->pid, k->pcs, k->flags, k->n);
+	return s->hash == k->h && stack_is(v, s, k->pid, k->epoch, k->pcs, k->flags, k->n);
 }
 
-/* The stack (pid, pcs, flags) whose hash is h (hmap_chain_*): its id, made
- * if new; NO_IX out of memory. */
-static uint32_t intern_hashed(struct profile *p, int32_t pid, const uint64_t *pcs,
-    const uint8_t *flags, uint32_t n, uint64_t h)
+/* The hash of a stack in a map epoch: the chain's hash (hmap_chain_*) in
+ * epoch 0, as the perf.data reader computed it. */
+static inline uint64_t epoch_hash(uint64_t h, uint32_t epoch)
+{
+	return epoch ? hmap_mix(h, epoch) : h;
+}
+
+/* The stack (pid, epoch, pcs, flags) whose hash is h (epoch_hash): its id,
+ * made if new; NO_IX out of memory. */
+static uint32_t intern_hashed(struct profile *p, int32_t pid, uint32_t epoch,
+    const uint64_t *pcs, const uint8_t *flags, uint32_t n, uint64_t h)
 {
 	struct prof_priv *v = p->priv;
-	struct stack_key k = { pcs, flags, h, pid, n };
+	struct stack_key k = { pcs, flags, h, pid, epoch, n };
 	int added;
 	struct hidx_slot *e = hidx_get(&v->stab, h, 4096, stack_eq, v, &k, (uint32_t)v->nst,
 	    &added);
@@ -120,6 +127,7 @@ static uint32_t intern_hashed(struct profile *p, int32_t pid, const uint64_t *pc
 	s->off = v->npc;
 	s->n = n;
 	s->pid = pid;
+	s->epoch = epoch;
 	s->hash = h;
 	memcpy(v->pcs + v->npc, pcs, n * sizeof(*pcs));
 	for (uint32_t i = 0; i < n; i++)
@@ -128,19 +136,52 @@ static uint32_t intern_hashed(struct profile *p, int32_t pid, const uint64_t *pc
 	return (uint32_t)v->nst++;
 }
 
-uint32_t prof__intern_stack(struct profile *p, int32_t pid, const uint64_t *pcs,
+uint32_t prof__intern_stack(struct profile *p, int32_t pid, uint64_t time, const uint64_t *pcs,
     const uint8_t *flags, uint32_t n)
 {
 	uint64_t h = HMAP_CHAIN_SEED;
+	uint32_t epoch = prof__epoch(p, pid, time);
 	for (uint32_t i = 0; i < n; i++)
 		h = hmap_chain_step(h, pcs[i], flags[i] & PROF_PC_FLAGS);
-	return intern_hashed(p, pid, pcs, flags, n, hmap_chain_end(h, pid, n));
+	return intern_hashed(p, pid, epoch, pcs, flags, n, epoch_hash(hmap_chain_end(h, pid, n),
+	    epoch));
+}
+
+int prof__fix_epochs(struct profile *p)
+{
+	struct prof_priv *v = p->priv;
+	if (!v->remap_late)
+		return 0;
+	for (size_t i = 0; i < p->ns && !v->nomem; i++) {
+		struct prof_sample s;
+		samples__get(p->smp, i, &s);
+		uint32_t epoch = prof__epoch(p, s.pid, s.time);
+		const struct rstack *st = &v->st[s.stack];
+		if (st->epoch == epoch)
+			continue;
+		/* interned again from a copy of its pcs: the arrays may move */
+		uint32_t n = st->n;
+		uint64_t *pcs = malloc(n * (sizeof(*pcs) + 1) + 1);
+		if (!pcs)
+			return nomem(p), -ENOMEM;
+		uint8_t *fl = (uint8_t *)(pcs + n);
+		memcpy(pcs, v->pcs + st->off, n * sizeof(*pcs));
+		memcpy(fl, v->flags + st->off, n);
+		s.stack = prof__intern_stack(p, s.pid, s.time, pcs, fl, n);
+		free(pcs);
+		if (s.stack == NO_IX || samples__set(p->smp, i, &s) < 0)
+			return nomem(p), -ENOMEM;
+	}
+	v->remap_late = 0;
+	return v->nomem ? -ENOMEM : 0;
 }
 
 /* Store sample s (of event s->ev): the one place samples are added. */
 static void add_sample(struct profile *p, const struct prof_sample *s)
 {
 	uint64_t t = s->time;
+	if (t > p->priv->max_stime)
+		p->priv->max_stime = t;
 	if (samples__append(p->smp, s) < 0) {
 		nomem(p);
 		return;
@@ -218,6 +259,7 @@ static uint64_t sample_gen(struct profile *p, int32_t pid, int32_t tid, uint64_t
 struct agg_key {
 	const struct perfdata_sample *ps;
 	uint64_t key, gen;
+	uint32_t epoch;
 	int32_t pid, tid;
 	uint16_t cpu, ev;
 };
@@ -231,7 +273,7 @@ static int agg_eq(const void *tab, uint32_t i, const void *key)
 	const struct agg *a = &v->ag[i];
 	return a->key == k->key && a->tid == k->tid && a->cpu == k->cpu && a->ev == k->ev &&
 	    a->gen == k->gen && a->pid == k->pid &&
-	    stack_is(v, &v->st[a->stack], k->pid, k->ps->pcs, k->ps->flags, k->ps->npc);
+	    stack_is(v, &v->st[a->stack], k->pid, k->epoch, k->ps->pcs, k->ps->flags, k->ps->npc);
 }
 
 /* Add sample ps of event e to its entry, made if new (ps->hash is the
@@ -242,19 +284,23 @@ static void sum_sample(struct profile *p, const struct perfdata_sample *ps, uint
 	int32_t pid = (int32_t)ps->pid, tid = (int32_t)ps->tid;
 	uint16_t cpu = (uint16_t)ps->cpu;
 	uint64_t gen = sample_gen(p, pid, tid, ps->time);
+	uint32_t epoch = prof__epoch(p, pid, ps->time);
+	uint64_t h = epoch_hash(ps->hash, epoch);
 	struct agg *a;
 
+	if (ps->time > v->max_stime)
+		v->max_stime = ps->time;
 	/* most samples repeat the latest one's entry: no hash, no probe */
 	if (v->ag_last) {
 		a = &v->ag[v->ag_last - 1];
 		if (a->tid == tid && a->cpu == cpu && a->ev == e && a->gen == gen &&
-		    v->st[a->stack].hash == ps->hash &&
-		    stack_is(v, &v->st[a->stack], pid, ps->pcs, ps->flags, ps->npc))
+		    v->st[a->stack].hash == h &&
+		    stack_is(v, &v->st[a->stack], pid, epoch, ps->pcs, ps->flags, ps->npc))
 			goto add;
 	}
-	uint64_t key = hmap_mix(ps->hash ^ gen, (uint64_t)(uint32_t)tid << 32 |
+	uint64_t key = hmap_mix(h ^ gen, (uint64_t)(uint32_t)tid << 32 |
 	    (uint64_t)cpu << 16 | e);
-	struct agg_key k = { ps, key, gen, pid, tid, cpu, (uint16_t)e };
+	struct agg_key k = { ps, key, gen, epoch, pid, tid, cpu, (uint16_t)e };
 	int added;
 	struct hidx_slot *slot = hidx_get(&v->agt, key, 1024, agg_eq, v, &k, (uint32_t)v->nag,
 	    &added);
@@ -266,7 +312,7 @@ static void sum_sample(struct profile *p, const struct perfdata_sample *ps, uint
 		a = &v->ag[slot->v - 1];
 		goto found;
 	}
-	uint32_t stack = intern_hashed(p, pid, ps->pcs, ps->flags, ps->npc, ps->hash);
+	uint32_t stack = intern_hashed(p, pid, epoch, ps->pcs, ps->flags, ps->npc, h);
 	if (stack == NO_IX || GROW(v->ag, v->nag, v->capag)) {
 		hidx_unadd(&v->agt, slot);
 		nomem(p);
@@ -323,6 +369,15 @@ int prof__sums_store(struct profile *p)
 	struct prof_priv *v = p->priv;
 	if (v->nswin && prof__has_switch_event(p))
 		return 1;
+	/* a remap read after samples later than it: an entry whose samples
+	 * straddle it, or sit after it in the epoch before, needs them one by
+	 * one (prof__fix_epochs) */
+	for (size_t i = 0; i < v->nag && v->remap_late; i++) {
+		const struct agg *a = &v->ag[i];
+		uint32_t e = v->st[a->stack].epoch;
+		if (prof__epoch(p, a->pid, a->tmin) != e || prof__epoch(p, a->pid, a->tmax) != e)
+			return 1;
+	}
 	for (size_t i = 0; i < v->nag; i++)
 		if (!sums_named_once(p, &v->ag[i]))
 			return 1;
@@ -357,9 +412,10 @@ void prof__take_now(struct profile *p, const struct perfdata_sample *ps)
 	if (p->priv->sums) {
 		sum_sample(p, ps, e);
 	} else {
+		uint32_t epoch = prof__epoch(p, (int32_t)ps->pid, ps->time);
 		struct prof_sample s = {
-		    .stack = intern_hashed(p, (int32_t)ps->pid, ps->pcs, ps->flags, ps->npc,
-		        ps->hash),
+		    .stack = intern_hashed(p, (int32_t)ps->pid, epoch, ps->pcs, ps->flags, ps->npc,
+		        epoch_hash(ps->hash, epoch)),
 		    .ev = (uint16_t)e, .cpu = (uint16_t)ps->cpu, .pid = (int32_t)ps->pid,
 		    .tid = (int32_t)ps->tid, .time = ps->time, .period = ps->period };
 		add_sample(p, &s);
@@ -405,7 +461,8 @@ void prof__take_callchain(struct profile *p, const struct pmclog_ev *ev)
 		prof__unwind_later(p, cc);
 	else if (cc->pl_nuregs)
 		npc = prof__unwind_sample(p, cc, &pcs, &fl, npc);
-	struct prof_sample s = { .stack = prof__intern_stack(p, (int32_t)cc->pl_pid, pcs, fl, npc),
+	struct prof_sample s = { .stack = prof__intern_stack(p, (int32_t)cc->pl_pid, t, pcs, fl,
+	    npc),
 	    .ev = (uint16_t)e, .cpu = (uint16_t)cc->pl_cpu, .pid = (int32_t)cc->pl_pid,
 	    .tid = (int32_t)cc->pl_tid, .time = t, .period = cc->pl_period };
 	add_sample(p, &s);

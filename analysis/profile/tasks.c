@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/grow.h"
+#include "common/sort.h"
 #include "profile/profile_internal.h"
 
 uint32_t prof__event_ix_slow(struct profile *p, uint32_t pmcid)
@@ -292,6 +293,44 @@ static int is_jitdump(const char *path, int32_t pid)
 	return strcmp(b, want) == 0;
 }
 
+/* Does m change what an address of a already reads: does it cover one
+ * mapped earlier to another binary, or to the same at another offset?
+ * (The dynamic linker maps a library whole, then its segments over it at
+ * the same offsets: no change.) */
+static int remaps(const struct aspace *a, const struct unwind_map *m)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		const struct unwind_map *o = &a->m[i];
+		if (m->start < o->end && o->start < m->end && o->time <= m->time &&
+		    (o->dso != m->dso || o->start - o->pgoff != m->start - m->pgoff))
+			return 1;
+	}
+	return 0;
+}
+
+/* Note that a's mappings changed at time (kept ascending, once a time). */
+static void add_remap(struct profile *p, struct aspace *a, uint64_t time)
+{
+	struct prof_priv *v = p->priv;
+	uint32_t i = a->nrm;
+	while (i && a->rm[i - 1] > time)
+		i--;
+	if (i && a->rm[i - 1] == time)
+		return;
+	if (GROW(a->rm, a->nrm, a->caprm)) {
+		nomem(p);
+		return;
+	}
+	memmove(a->rm + i + 1, a->rm + i, (a->nrm - i) * sizeof(*a->rm));
+	a->rm[i] = time;
+	a->nrm++;
+	v->nremaps++;
+	v->ep_ok = 0;
+	/* samples already taken at or after it were given the epoch before it */
+	if (time <= v->max_stime)
+		v->remap_late = 1;
+}
+
 void prof__add_map(struct profile *p, const struct pmclog_ev_map_in *mi, uint64_t time)
 {
 	struct aspace *a;
@@ -325,9 +364,78 @@ void prof__add_map(struct profile *p, const struct pmclog_ev_map_in *mi, uint64_
 		nomem(p);
 		return;
 	}
-	a->m[a->n++] = (struct unwind_map){ .start = mi->pl_start, .end = mi->pl_start + mi->pl_len,
+	struct unwind_map nm = { .start = mi->pl_start, .end = mi->pl_start + mi->pl_len,
 	    .pgoff = mi->pl_pgoff, .seq = ++p->priv->mapseq, .dso = d, .prot = mi->pl_prot,
 	    .time = time };
+	if (remaps(a, &nm))
+		add_remap(p, a, time);
+	a->m[a->n++] = nm;
+}
+
+/* The remaps that cut pid's samples into epochs, each once: its own, its
+ * parent's up to its birth, and so on up (pid's mappings are its own, or
+ * its parent's as they were then: prof__find_map).  Calls fn(arg, time) for
+ * each, in no particular order; the count. */
+static uint32_t chain_remaps(struct profile *p, int32_t pid, uint64_t upto,
+    void (*fn)(void *, uint64_t), void *arg)
+{
+	uint32_t k = 0;
+	for (int depth = 0; depth < 64; depth++) {
+		const struct aspace *a = prof__aspace(p, pid, 0);
+		if (!a)
+			break;
+		for (uint32_t i = 0; i < a->nrm && a->rm[i] <= upto; i++, k++)
+			if (fn)
+				fn(arg, a->rm[i]);
+		if (a->ppid < 0)
+			break;
+		if (a->fork_time && a->fork_time < upto)
+			upto = a->fork_time;
+		pid = a->ppid;
+	}
+	return k;
+}
+
+uint32_t prof__epoch(struct profile *p, int32_t pid, uint64_t time)
+{
+	return p->priv->nremaps ? chain_remaps(p, pid, time, NULL, NULL) : 0;
+}
+
+/* chain_remaps's collector for prof__epoch_end: the k+1'th smallest time */
+struct kth {
+	uint64_t *t;
+	uint32_t n, cap;
+};
+static void kth_add(void *arg, uint64_t time)
+{
+	struct kth *k = arg;
+	if (k->n < k->cap)
+		k->t[k->n++] = time;
+}
+
+uint64_t prof__epoch_end(struct profile *p, int32_t pid, uint32_t k)
+{
+	struct prof_priv *v = p->priv;
+	if (!v->nremaps)
+		return UINT64_MAX;
+	if (v->ep_ok && v->ep_pid == pid && v->ep_k == k)
+		return v->ep_end;        /* most lookups: the stack before's */
+	uint32_t n = chain_remaps(p, pid, UINT64_MAX, NULL, NULL);
+	uint64_t end = UINT64_MAX;
+	if (k < n) {
+		struct kth c = { malloc(n * sizeof(uint64_t)), 0, n };
+		if (!c.t)
+			return nomem(p), UINT64_MAX;
+		chain_remaps(p, pid, UINT64_MAX, kth_add, &c);
+		qsort(c.t, c.n, sizeof(*c.t), u64_cmp);
+		end = c.t[k];
+		free(c.t);
+	}
+	v->ep_pid = pid;
+	v->ep_k = k;
+	v->ep_end = end;
+	v->ep_ok = 1;
+	return end;
 }
 
 /* The aspace whose mappings a process uses: its own, or (forked without
@@ -346,7 +454,8 @@ struct aspace *prof__maps_of(struct profile *p, int32_t pid)
 /* pc's mapping in pid: its own latest covering pc, else (forked without
  * one) its parent's as they were at its birth, as perf copies a parent's
  * mappings at FORK: what the parent maps later is not the child's. */
-const struct unwind_map *prof__find_map(struct profile *p, int32_t pid, uint64_t pc)
+const struct unwind_map *prof__find_map(struct profile *p, int32_t pid, uint64_t pc,
+    uint64_t until)
 {
 	uint64_t upto = UINT64_MAX;
 	for (int depth = 0; depth < 64; depth++) {
@@ -356,6 +465,7 @@ const struct unwind_map *prof__find_map(struct profile *p, int32_t pid, uint64_t
 			return NULL;
 		for (size_t i = 0; i < a->n; i++)
 			if (pc >= a->m[i].start && pc < a->m[i].end && a->m[i].time <= upto &&
+			    a->m[i].time < until &&
 			    (!best || a->m[i].time > best->time ||
 			    (a->m[i].time == best->time && a->m[i].seq > best->seq)))
 				best = &a->m[i];
@@ -431,9 +541,11 @@ struct sym_dso *profile__main_dso(struct profile *p)
 	return NULL;
 }
 
-int profile__map_offset(struct profile *p, int32_t pid, uint64_t pc, uint64_t *off)
+int profile__map_offset(struct profile *p, int32_t pid, uint64_t time, uint64_t pc,
+    uint64_t *off)
 {
-	const struct unwind_map *m = prof__find_map(p, pid, pc);
+	uint64_t until = prof__epoch_end(p, pid, prof__epoch(p, pid, time));
+	const struct unwind_map *m = prof__find_map(p, pid, pc, until);
 	if (!m || (sym_dso__kind(m->dso) != SYM_DSO_ELF && sym_dso__kind(m->dso) != SYM_DSO_VDSO))
 		return -1;
 	*off = pc - m->start + m->pgoff;

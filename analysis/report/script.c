@@ -279,7 +279,7 @@ static void text_sample(const struct ctx *c, const struct prof_sample *s)
 		int back = caller && (user[k] & PROF_PC_UNWOUND);
 		uint64_t a = pcs[k] - (uint64_t)back;
 		if (user[k] & PROF_PC_USER)
-			profile__map_offset(p, s->pid, a, &a);   /* perf: user frames as file offsets */
+			profile__map_offset(p, s->pid, s->time, a, &a);   /* perf: user frames as file offsets */
 		/* perf names a frame-pointer or kernel chain's caller by the
 		 * symbol at its return address itself (thread__find_symbol on
 		 * the address): where a call is the last instruction of its
@@ -290,7 +290,7 @@ static void text_sample(const struct ctx *c, const struct prof_sample *s)
 		if (caller && !back) {
 			uint8_t f1 = user[k];
 			uint32_t l1;
-			if (profile__locate(p, s->pid, &pcs[k], &f1, 1, &l1) == 0)
+			if (profile__locate(p, s->pid, s->time, &pcs[k], &f1, 1, &l1) == 0)
 				at.loc = l1;
 		}
 		where(p, &at, 0, &w);

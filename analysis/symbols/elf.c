@@ -26,6 +26,7 @@
 #include "symbols/symbols_internal.h"
 #include "symbols/dbgcache.h"
 #include "common/grow.h"
+#include "common/sort.h"
 
 /* ---- an ELF binary's functions by address -------------------------------
  *
@@ -45,12 +46,6 @@
  * libelf's per-symbol getters (checked against dwfl_module_addrinfo on
  * every piece of the dwarf, flamegraph, report and perfdata tests'
  * recordings and of a gcc -O2 -c one: 26 k pieces, no difference). */
-
-static int u64_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
 
 void sym__ftab_free(struct ftab *f)
 {

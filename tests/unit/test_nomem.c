@@ -209,12 +209,12 @@ static void test_resolving_nomem(void **s)
 
 	assert_non_null(p = profile__new(NULL));
 	failing = 1;
-	rc = profile__locate(p, 5, pcs, flags, 1, locs);
+	rc = profile__locate(p, 5, UINT64_MAX, pcs, flags, 1, locs);
 	failing = 0;
 	assert_nomem(rc);
 	assert_int_equal(locs[0], PROF_NO_IX);
 	assert_nomem(profile__nomem(p));
-	assert_int_equal(profile__locate(p, 5, pcs, flags, 1, locs), 0);
+	assert_int_equal(profile__locate(p, 5, UINT64_MAX, pcs, flags, 1, locs), 0);
 	assert_true(locs[0] < p->nl);
 	assert_true(profile__func_unresolved(p, p->l[locs[0]].func));
 	failing = 1;

@@ -1120,6 +1120,85 @@ static void test_mapping_by_time(void **state)
 	profile__free(p);
 }
 
+/* Per binary, how many samples of pid the profile at path (loaded with lo)
+ * puts there: [0] foo.so, [1] bar.so, [2] elsewhere. */
+static void counts_by_dso(const char *path, const struct prof_load_opts *lo, pid_t pid,
+    uint64_t n[3])
+{
+	struct profile *p;
+	const struct prof_frame *fr;
+	assert_int_equal(profile__load(&p, path, lo), 0);
+	assert_int_equal(profile__resolve(p), 0);
+	n[0] = n[1] = n[2] = 0;
+	for (size_t i = 0; i < p->ns; i++) {
+		struct prof_sample s = smp(p, i);
+		if (s.pid != pid)
+			continue;
+		assert_true(profile__frames(p, s.stack, 0, &fr) >= 1);
+		const char *d = sym_dso__path(p->l[fr[0].loc].dso);
+		n[strcmp(d, "/nonexistent/foo.so") == 0 ? 0 :
+		    strcmp(d, "/nonexistent/bar.so") == 0 ? 1 : 2] += prof_count(&s);
+	}
+	profile__free(p);
+}
+
+/* A process maps another binary where one was (dlclose, then a dlopen at
+ * the same address; or a mapping over it): each sample is in the binary
+ * mapped at its pc when it was taken, as perf's maps at the sample's time
+ * put it, not in the latest; a child forked before the remap keeps the
+ * first binary.  The remap is logged after samples later than it (another
+ * CPU's ring), so it is known only after they were read: in the pmc log
+ * and its perf.data, read in time order, in file order (a flat report's),
+ * sample by sample or summed. */
+static void test_remap_by_time(void **state)
+{
+	(void)state;
+	static const uint64_t pc[1] = { 0x401000 };
+	struct pmc_logrec_map foo = { 100, 0x400000, 0x10000, 0, 5, 2, 0, NULL,
+		"/nonexistent/foo.so" };
+	struct pmc_logrec_map bar = foo;
+	bar.path = "/nonexistent/bar.so";
+	char log[] = "/tmp/test_profile_XXXXXX", perf[sizeof(log)];
+
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	comm(100, 100, "prog", 50);
+	assert_int_equal(pmc__logrec_map_in(&rec, &foo), 0);
+	put(100);
+	for (uint64_t t = 0; t < 30; t++)           /* foo.so's */
+		sample_chain(0x100, 100, 100, 0, 200 + t, pc, 1, 1000);
+	fork_(100, 101, 500);
+	for (uint64_t t = 0; t < 20; t++)           /* bar.so's, read before the remap */
+		sample_chain(0x100, 100, 100, 1, 1100 + t, pc, 1, 1000);
+	assert_int_equal(pmc__logrec_map_in(&rec, &bar), 0);
+	put(1000);
+	for (uint64_t t = 0; t < 10; t++) {         /* bar.so's; the child's foo.so's */
+		sample_chain(0x100, 100, 100, 0, 1200 + t, pc, 1, 1000);
+		sample_chain(0x100, 101, 101, 1, 1200 + t, pc, 1, 1000);
+	}
+	write_log(log, 0);
+	to_perfdata(log, perf);
+
+	static const struct prof_load_opts los[] = {
+		{ 0 }, { .leaf_only = 1 }, { .leaf_only = 1, .sums = 1 },
+		{ .leaf_only = 1, .input_order = 1 }, { .leaf_only = 1, .input_order = 1, .sums = 1 },
+	};
+	for (int f = 0; f < 2; f++)
+		for (size_t i = 0; i < sizeof(los) / sizeof(los[0]); i++) {
+			uint64_t n[3];
+			counts_by_dso(f ? perf : log, &los[i], 100, n);
+			assert_int_equal(n[0], 30);
+			assert_int_equal(n[1], 30);
+			assert_int_equal(n[2], 0);
+			counts_by_dso(f ? perf : log, &los[i], 101, n);
+			assert_int_equal(n[0], 10);
+			assert_int_equal(n[1], 0);
+		}
+	unlink(log);
+	unlink(perf);
+	lb_free(&lg);
+}
+
 /* ---- the histogram (analysis/report/report.h) --------------------------------- */
 
 /* The histogram of p sorted by keys (children with ch): entries' samples
@@ -1379,6 +1458,7 @@ int main(void)
 		cmocka_unit_test(test_no_thread),
 		cmocka_unit_test(test_system_mode_one_event),
 		cmocka_unit_test(test_mapping_by_time),
+		cmocka_unit_test(test_remap_by_time),
 		cmocka_unit_test(test_exec_name_from_comm),
 		cmocka_unit_test(test_ties_by_key),
 		cmocka_unit_test(test_graph_ties_by_name),
