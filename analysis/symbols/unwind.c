@@ -11,9 +11,11 @@
  */
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <gelf.h>
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
@@ -25,7 +27,7 @@
 
 #define PERF_REGS_ABI_NONE 0
 #define ENTRY_CACHE 1024
-#define RULE_CACHE 512                /* frame rules per process, by pc, at most */
+#define RULE_CACHE 512                /* a process's slots of frame rules, by pc, at most */
 #define RULE_CACHE_MIN 16             /* ... at first (rule_at) */
 #define FR_NREG 17                    /* x86_64 DWARF registers 0..16 (16: rip) */
 #define FR_OPS 6                      /* operations of one expression, at most */
@@ -49,7 +51,6 @@ struct fop {
 };
 
 struct frule {
-	uint64_t key;                 /* the looked-up pc + 1 (0: empty) */
 	int ok, ra, signal;
 	struct fexpr cfa, reg[FR_NREG];
 	uint8_t nops;
@@ -71,10 +72,32 @@ struct space {
 	int memfail;                  /* a read failed: 1 the stack beyond the copy,
 	                               * 2 outside the copy and the files */
 	struct { uint64_t pc; int entry; } outer[ENTRY_CACHE]; /* is_entry by pc */
-	struct frule *rules;          /* nrules (a power of 2), x86_64 only */
-	size_t nrules, rmiss;         /* rmiss: rules made since it last grew */
+	struct rslot *rules;          /* nrules (a power of 2), x86_64 only */
+	size_t nrules, rmiss;         /* rmiss: slots filled since it last grew */
 	pthread_mutex_t *mu;          /* the unwinder's (unwind__set_lock) */
 	struct hmap *noframe;         /* the unwinder's binaries without .debug_frame */
+	struct unwinder *u;           /* whose binaries (struct ubin) its modules use */
+	Elf *pending;                 /* the Elf find_elf hands the module being reported */
+};
+
+/* A process's pc -> the unwinder's rule there (rule_at). */
+struct rslot {
+	uint64_t key;                 /* the looked-up pc + 1 (0: empty) */
+	uint32_t rule;                /* index + 1 into unwinder.rule; 0: none (no
+	                               * binary there, or not one of bin[]) */
+};
+
+/* A binary as the unwinder opened it, once for all its spaces: one libelf
+ * handle, whose reference count each space's module holds one of (libelf
+ * duplicates a handle by counting: elf_begin with it as ref), and the CFI
+ * of its .eh_frame, read once.  Opened per space, as dwfl_report_elf does,
+ * each process mapped, read and unmapped every binary again: of a -g report
+ * of a 325-process DWARF recording, 7,700 mmap/munmap pairs and half its
+ * time, in TLB flushes and libelf's headers. */
+struct ubin {
+	Elf *elf;                     /* NULL: could not be opened */
+	Dwarf_CFI *cfi;               /* .eh_frame's (dwarf_getcfi_elf), once cfi_done */
+	int cfi_done;
 };
 
 
@@ -89,6 +112,13 @@ struct unwinder {
 	Dwfl_Callbacks cb;
 	pthread_mutex_t *mu;          /* held around calls into analysis/symbols */
 	struct hmap noframe;          /* binaries with no .debug_frame (cfi_frame) */
+	struct ubin *bin;             /* the binaries opened, by sym_dso id (bin_ix) */
+	size_t nbin, capbin;
+	struct hmap bin_ix;           /* sym_dso id -> bin index */
+	struct hmap elf_ix;           /* Elf pointer -> bin index */
+	struct frule *rule;           /* frame rules, by (bin index, file address): rule_ix */
+	size_t nrule, caprule;
+	struct hmap rule_ix;
 };
 
 void unwind__set_lock(struct unwinder *u, pthread_mutex_t *mu)
@@ -124,12 +154,27 @@ static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwar
 	return sym__find_debuginfo(mod, ud, modname, base, file, debuglink, crc, dbgname);
 }
 
+/* The main file of a module being reported (report): the unwinder's
+ * handle of the binary, one more reference to it; else libdwfl's search. */
+static int find_elf(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
+    char **file_name, Elf **elfp)
+{
+	struct space *s = ud ? *ud : NULL;
+	if (s && s->pending && (*file_name = strdup(modname)) != NULL) {
+		if ((*elfp = elf_begin(-1, ELF_C_READ_MMAP_PRIVATE, s->pending)) != NULL)
+			return -1;
+		free(*file_name);
+		*file_name = NULL;
+	}
+	return dwfl_build_id_find_elf(mod, ud, modname, base, file_name, elfp);
+}
+
 struct unwinder *unwind__new(void)
 {
 	struct unwinder *u = calloc(1, sizeof(*u));
 	if (!u)
 		return NULL;
-	u->cb.find_elf = dwfl_build_id_find_elf;
+	u->cb.find_elf = find_elf;
 	u->cb.find_debuginfo = find_debuginfo;
 	u->cb.debuginfo_path = &u->debuginfo_path;
 	return u;
@@ -148,6 +193,15 @@ void unwind__free(struct unwinder *u)
 	free(u->sp);
 	hidx_free(&u->idx);
 	free(u->noframe.t);
+	for (size_t i = 0; i < u->nbin; i++) {
+		dwarf_cfi_end(u->bin[i].cfi);
+		elf_end(u->bin[i].elf);
+	}
+	free(u->bin);
+	free(u->bin_ix.t);
+	free(u->elf_ix.t);
+	free(u->rule);
+	free(u->rule_ix.t);
 	free(u);
 }
 
@@ -176,6 +230,7 @@ static struct space *space_of(struct unwinder *u, int32_t pid)
 	}
 	s->pid = pid;
 	s->noframe = &u->noframe;
+	s->u = u;
 	u->sp[u->n++] = s;
 	return s;
 }
@@ -311,6 +366,95 @@ static const Dwfl_Thread_Callbacks thread_cb = {
 
 /* ---- the process's modules ------------------------------------------------ */
 
+/* The unwinder's handle of binary d (at path), opened on first use: NULL
+ * out of memory; its elf NULL if it could not be opened (asked once). */
+static const struct ubin *bin_of(struct unwinder *u, struct sym_dso *d, const char *path)
+{
+	int found;
+	struct hent *e = hmap_slot(&u->bin_ix, sym_dso__id(d), 0, &found);
+	if (!e)
+		return NULL;
+	if (found)
+		return &u->bin[e->v];
+	if (GROW(u->bin, u->nbin, u->capbin)) {
+		hmap_forget(&u->bin_ix, e);
+		return NULL;
+	}
+	struct ubin *b = &u->bin[u->nbin];
+	memset(b, 0, sizeof(*b));
+	e->v = (uint32_t)u->nbin++;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return b;
+	/* as libdwfl opens a module's file; then read in (if it could not be
+	 * mapped) and let go of the descriptor: binaries outnumber them */
+	b->elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	if (b->elf && (elf_kind(b->elf) != ELF_K_ELF || elf_cntl(b->elf, ELF_C_FDREAD) != 0)) {
+		elf_end(b->elf);
+		b->elf = NULL;
+	}
+	close(fd);
+	struct hent *x = b->elf ? hmap_slot(&u->elf_ix, (uint64_t)(uintptr_t)b->elf, 0, &found)
+	    : NULL;
+	if (x)
+		x->v = e->v;
+	else if (b->elf) {            /* not findable by its Elf: its CFI per module */
+		elf_end(b->elf);
+		b->elf = NULL;
+	}
+	return b;
+}
+
+/* The span dwfl_report_elf gives a module of elf reported at base (not
+ * adding p_vaddr): from the first loadable segment's page to the end of
+ * the last, an executable where it was linked.  0, or -1 (a relocatable
+ * file, no segment). */
+static int elf_span(Elf *elf, uint64_t base, uint64_t *lo, uint64_t *hi)
+{
+	GElf_Ehdr eh;
+	size_t phnum;
+	uint64_t vaddr = 0, end = 0;
+	int first = 1;
+	if (!gelf_getehdr(elf, &eh) || eh.e_type == ET_REL || elf_getphdrnum(elf, &phnum) < 0)
+		return -1;
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (first)
+			vaddr = ph.p_vaddr & -ph.p_align;
+		first = 0;
+		if (ph.p_vaddr + ph.p_memsz > 0)
+			end = ph.p_vaddr + ph.p_memsz;   /* the last one's */
+	}
+	if (eh.e_type == ET_EXEC || eh.e_type == ET_CORE)
+		base = vaddr;          /* where it was linked: bias 0 */
+	*lo = base;
+	*hi = base - vaddr + end;
+	return end ? 0 : -1;
+}
+
+/* The .eh_frame CFI of module m's binary, read once per unwinder (its
+ * FDEs and CIEs are parsed once, not in each process), and its bias in
+ * m's space; libdwfl's own where the binary is not one the unwinder
+ * opened. */
+static Dwarf_CFI *eh_cfi(struct space *s, Dwfl_Module *m, Dwarf_Addr *bias)
+{
+	GElf_Addr mb;
+	Elf *elf = dwfl_module_getelf(m, &mb);
+	const struct hent *e = elf ? hmap_find(&s->u->elf_ix, (uint64_t)(uintptr_t)elf, 0, NULL)
+	    : NULL;
+	if (!e)
+		return dwfl_module_eh_cfi(m, bias);
+	struct ubin *b = &s->u->bin[e->v];
+	if (!b->cfi_done) {
+		b->cfi = dwarf_getcfi_elf(b->elf);
+		b->cfi_done = 1;
+	}
+	*bias = mb;
+	return b->cfi;
+}
+
 /* Report the binary of mapping m unless a reported module covers its start.
  * The load bias comes from the segment the mapping holds (sym_dso__bias):
  * the mapping's start minus its offset is not enough where a linker packs
@@ -344,17 +488,24 @@ static void report(struct space *s, const struct unwind_map *m)
 	sym_unlock(s->mu);
 	if (!ok)
 		return;
-	mod = dwfl_report_elf(s->dwfl, path, path, -1, bias, false);
+	const struct ubin *b = bin_of(s->u, m->dso, path);
+	uint64_t lo, hi;
+	if (!b || !b->elf || elf_span(b->elf, bias, &lo, &hi) < 0)
+		return;
+	/* the module where dwfl_report_elf(path, bias) would put it, its main
+	 * file the unwinder's handle (find_elf) */
+	if (!(mod = dwfl_report_module(s->dwfl, path, lo, hi)))
+		return;
 	void **ud;
-	if (mod && dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL))
-		*ud = s;                      /* for find_debuginfo */
-	if (mod && !s->machine) {
-		GElf_Addr b;
-		Elf *elf = dwfl_module_getelf(mod, &b);
-		GElf_Ehdr eh;
-		if (elf && gelf_getehdr(elf, &eh))
-			s->machine = eh.e_machine;
-	}
+	if (dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL))
+		*ud = s;                      /* for find_elf and find_debuginfo */
+	GElf_Addr mb;
+	s->pending = b->elf;
+	Elf *elf = dwfl_module_getelf(mod, &mb);
+	s->pending = NULL;
+	GElf_Ehdr eh;
+	if (elf && !s->machine && gelf_getehdr(elf, &eh))
+		s->machine = eh.e_machine;
 }
 
 static int overlaps_reported(const struct space *s, const struct unwind_map *m)
@@ -402,7 +553,7 @@ static int sync_step(struct unwinder *u, struct space *s, const struct unwind_ma
 		memset(s->outer, 0, sizeof(s->outer));
 		/* likewise a pc found without rules (in no map then) */
 		for (size_t i = 0; s->rules && i < s->nrules; i++)
-			if (!s->rules[i].ok)
+			if (!s->rules[i].rule || !u->rule[s->rules[i].rule - 1].ok)
 				s->rules[i].key = 0;
 	}
 	dwfl_report_end(s->dwfl, NULL, NULL);
@@ -521,9 +672,13 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
  *
  * libdw evaluates each frame's CFI anew (find the FDE, run the CIE and FDE
  * programs) for every sample.  The rules at a pc never change, so they are
- * kept per pc (dwarf_cfi_addrframe once) and applied here; anything this
- * small evaluator does not know (an unusual DWARF operation, no CFI for a
- * pc) sends the sample to libdw's own unwinder, which is always right. */
+ * kept (dwarf_cfi_addrframe once) and applied here; anything this small
+ * evaluator does not know (an unusual DWARF operation, no CFI for a pc)
+ * sends the sample to libdw's own unwinder, which is always right.  A rule
+ * is the binary's, at a file address: made once per unwinder for all the
+ * processes that map the binary (the 200 `ls` of a recording make libc's
+ * rules once, not 200 times), each process keeping a small cache of pc ->
+ * rule (struct rslot). */
 
 static int copy_expr(struct frule *r, struct fexpr *e, const Dwarf_Op *ops, size_t n, int loc)
 {
@@ -583,7 +738,7 @@ static Dwarf_Frame *cfi_frame(struct space *s, uint64_t lookup)
 
 	if (!m)
 		return NULL;
-	if ((cfi = dwfl_module_eh_cfi(m, &bias)) == NULL ||
+	if ((cfi = eh_cfi(s, m, &bias)) == NULL ||
 	    dwarf_cfi_addrframe(cfi, lookup - bias, &f) != 0) {
 		uint64_t ka, kb;
 		int found = 0;
@@ -635,7 +790,6 @@ static int make_rule(struct space *s, uint64_t lookup, struct frule *r)
 	bool sig = false;
 
 	memset(r, 0, sizeof(*r));
-	r->key = lookup + 1;
 	if (!(f = cfi_frame(s, lookup)))
 		return -1;
 	r->ra = dwarf_frame_info(f, NULL, NULL, &sig);
@@ -741,14 +895,13 @@ static size_t rule_slot(uint64_t lookup, size_t n)
 	return ((lookup >> 1) ^ (lookup >> 12)) & (n - 1);
 }
 
-/* A cache of n rules (a power of 2) with s's rules in it, or -ENOMEM
- * (s's kept).  A rule is 2.7 KB: a system-wide recording unwinds ~120
- * processes, most with a few samples, and RULE_CACHE for each held 170 MB
- * of a -g report's 365; a cache grows fourfold once it has made more
- * rules than twice its size. */
+/* A cache of n slots (a power of 2) with s's slots in it, or -ENOMEM
+ * (s's kept).  It grows fourfold once it has filled more slots than twice
+ * its size: a system-wide recording unwinds ~120 processes, most with a
+ * few samples. */
 static int rules_resize(struct space *s, size_t n)
 {
-	struct frule *v = calloc(n, sizeof(*v));
+	struct rslot *v = calloc(n, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->nrules; i++)
@@ -761,19 +914,50 @@ static int rules_resize(struct space *s, size_t n)
 	return 0;
 }
 
+/* The unwinder's rule for pc lookup of s, made if new: index + 1, 0 if
+ * none (no binary there, not one of the unwinder's, out of memory). */
+static uint32_t shared_rule(struct space *s, uint64_t lookup)
+{
+	struct unwinder *u = s->u;
+	Dwfl_Module *m = dwfl_addrmodule(s->dwfl, lookup);
+	GElf_Addr bias;
+	Elf *elf = m ? dwfl_module_getelf(m, &bias) : NULL;
+	const struct hent *b = elf ? hmap_find(&u->elf_ix, (uint64_t)(uintptr_t)elf, 0, NULL)
+	    : NULL;
+	int found;
+	if (!b)
+		return 0;
+	struct hent *e = hmap_slot(&u->rule_ix, b->v, lookup - bias, &found);
+	if (!e)
+		return 0;
+	if (!found) {
+		if (GROW(u->rule, u->nrule, u->caprule)) {
+			hmap_forget(&u->rule_ix, e);
+			return 0;
+		}
+		e->v = (uint32_t)u->nrule++;
+		make_rule(s, lookup, &u->rule[e->v]);
+	}
+	return e->v + 1;
+}
+
+/* The rule at pc lookup of s (NULL: none usable).  Valid until the next
+ * rule is made. */
 static const struct frule *rule_at(struct space *s, uint64_t lookup)
 {
-	struct frule *r;
+	struct rslot *sl;
 	if (!s->rules && rules_resize(s, RULE_CACHE_MIN) < 0)
 		return NULL;
-	r = &s->rules[rule_slot(lookup, s->nrules)];
-	if (r->key != lookup + 1) {
+	sl = &s->rules[rule_slot(lookup, s->nrules)];
+	if (sl->key != lookup + 1) {
 		if (++s->rmiss > 2 * s->nrules && s->nrules < RULE_CACHE &&
 		    rules_resize(s, 4 * s->nrules) == 0)
-			r = &s->rules[rule_slot(lookup, s->nrules)];
-		make_rule(s, lookup, r);
+			sl = &s->rules[rule_slot(lookup, s->nrules)];
+		sl->key = lookup + 1;
+		sl->rule = shared_rule(s, lookup);
 	}
-	return r->ok ? r : NULL;
+	const struct frule *r = sl->rule ? &s->u->rule[sl->rule - 1] : NULL;
+	return r && r->ok ? r : NULL;
 }
 
 /* Unwind with cached rules: 1 done (s->n frames, s->ended), 0 give the
@@ -936,7 +1120,7 @@ static enum unwind_stop stop_reason(struct space *s, uint64_t pc, int first)
 		return UNWIND_NO_BINARY;
 	if (s->memfail)
 		return s->memfail == 1 ? UNWIND_STACK_COPY : UNWIND_MEMORY;
-	if (((cfi = dwfl_module_eh_cfi(m, &bias)) && dwarf_cfi_addrframe(cfi, lpc - bias, &fr) == 0) ||
+	if (((cfi = eh_cfi(s, m, &bias)) && dwarf_cfi_addrframe(cfi, lpc - bias, &fr) == 0) ||
 	    ((cfi = dwfl_module_dwarf_cfi(m, &bias)) && dwarf_cfi_addrframe(cfi, lpc - bias, &fr) == 0)) {
 		free(fr);
 		return UNWIND_MEMORY;     /* CFI there, its rules could not be applied */

@@ -248,5 +248,14 @@ else
   if [ "$procs" -ge 20 ] && [ "$opens" -le 4 ]; then
     ok "many processes: ld.so's debug file opened $opens times for $procs processes with samples"
   else fail "many processes: ld.so's debug file read once" "$opens opens for $procs processes"; fi
+  # every binary opened once per unwinder (one a worker), not once per
+  # process: libc.so.6, mapped by every process, by its recorded path
+  LIBC=$("$PMC" script -i "$TMP/many.log" --show-mmap-events 2>/dev/null |
+         sed -n 's|.* \(/[^ ]*/libc\.so\.6\)$|\1|p' | head -1)
+  copens=$(grep -c "\"$LIBC\"" "$TMP/many.st")
+  if [ -n "$LIBC" ] && [ "$procs" -ge 20 ] && [ "$copens" -le 6 ]; then
+    ok "many processes: $LIBC opened $copens times for $procs processes with samples"
+  else fail "many processes: each binary opened once per unwinder" \
+    "${LIBC:-libc.so.6 (no mapping of it recorded)}: $copens opens for $procs processes"; fi
 fi
 done_testing
