@@ -17,10 +17,12 @@
 #include "util/workpool.h"
 
 /* Count a truncated stack under the binary where its unwinding stopped and
- * why (the report's per-binary warning lines). */
-static void count_stop(struct profile *p, int32_t pid, enum unwind_stop why, uint64_t pc)
+ * why (the report's per-binary warning lines), among the mappings it was
+ * unwound with (read as mapping maxseq or before). */
+static void count_stop(struct profile *p, int32_t pid, enum unwind_stop why, uint64_t pc,
+    uint64_t maxseq)
 {
-	const struct unwind_map *m = pc ? prof__find_map(p, pid, pc, UINT64_MAX) : NULL;
+	const struct unwind_map *m = pc ? prof__find_map(p, pid, pc, UINT64_MAX, maxseq) : NULL;
 	const char *dso = m ? sym_dso__path(m->dso) : "[unknown]";
 	const char *w = unwind__stop_str(why);
 	for (size_t i = 0; i < p->nuwstop; i++)
@@ -46,6 +48,8 @@ struct uw_job {
 	int unwind;                /* a worker unwinds it (its process has mappings) */
 	size_t pending;
 	int32_t space;             /* the mappings' aspace, as maps_of gave them */
+	uint32_t shard;            /* which worker unwinds it (pool_shard) */
+	uint64_t mapseq;           /* the mappings read before it (prof_priv.mapseq) */
 	const struct unwind_map *maps;
 	size_t nmaps;
 	uint32_t nk;               /* the kernel's part of the chain */
@@ -125,7 +129,7 @@ uint32_t prof__unwind_sample(struct profile *p, const struct pmclog_ev_callchain
 	if (!complete) {
 		p->unwind_truncated++;
 		if (mapped)
-			count_stop(p, (int32_t)cc->pl_pid, why, stop_pc);
+			count_stop(p, (int32_t)cc->pl_pid, why, stop_pc, j ? j->mapseq : UINT64_MAX);
 	}
 	if (n <= 0)
 		return npc;               /* nothing unwound: the chain as recorded */
@@ -135,6 +139,12 @@ uint32_t prof__unwind_sample(struct profile *p, const struct pmclog_ev_callchain
 	*pcs = v->uwpcs;
 	*flags = v->uwflags;
 	return nk + (uint32_t)n;
+}
+
+int prof__mapped(struct profile *p, const struct pmclog_ev_callchain *cc)
+{
+	const struct uw_job *j = p->priv->pre;
+	return j ? j->unwind : prof__maps_of(p, (int32_t)cc->pl_pid) != NULL;
 }
 
 /* Records of a process can come before its mappings (each CPU's ring is
@@ -267,8 +277,22 @@ static void pool_apply(void *arg, void *job)
 	pthread_mutex_unlock(&v->symmu);
 }
 
+/* A process's first samples go to one worker, chosen by its pid: each
+ * worker unwinds in an address space of its own, and a system-wide
+ * recording's hundreds of processes with a few dozen samples each were set
+ * up (a Dwfl, its modules, its rule cache) in every worker.  Past
+ * SHARD_SOLO samples a process's samples go to the workers in turn: it
+ * has enough to pay for its space in each, and a one-process recording is
+ * unwound on every worker. */
+#define SHARD_SOLO 256
+
+static unsigned pool_shard(const void *job)
+{
+	return ((const struct uw_job *)job)->shard;
+}
+
 static const struct workpool_ops pool_ops = {
-	pool_worker_new, pool_worker_free, pool_work, pool_apply
+	pool_worker_new, pool_worker_free, pool_work, pool_apply, pool_shard
 };
 
 /* Start the pool (at the first DWARF sample): 0, or -1 to go on without. */
@@ -313,6 +337,11 @@ static struct uw_job *pool_job(struct profile *p, int kind, const struct pmclog_
 		j->space = a->pid;
 		j->maps = a->m;
 		j->nmaps = a->n;
+		j->mapseq = v->mapseq;
+		int found;
+		struct hent *e = hmap_slot(&v->jobpid, (uint32_t)a->pid, 0, &found);
+		uint32_t seen = !e ? UINT32_MAX : found ? ++e->v : (e->v = 1);
+		j->shard = seen <= SHARD_SOLO ? (uint32_t)a->pid * 2654435761u >> 16 : v->jobseq++;
 	}
 	return j;
 }
@@ -339,8 +368,43 @@ static void copy_sample(struct pmclog_ev *d, const struct pmclog_ev *ev)
 	dc->pl_raw_len = 0;
 }
 
-/* Queue record ev (pool running): a sample, copied with its stack; 1 if
- * it was queued, 0 if the caller handles it (the queue drained first). */
+/* Can record ev be handled while the workers unwind the samples queued
+ * before it (under symmu, which they take around the symtab)?  They read
+ * the mappings of their samples' processes, as many as each job took: a
+ * mapping appended is not theirs, one that moves the array (grown) is.
+ * Names go by time and are applied at the end; kernel symbols are the
+ * symtab's.  Anything else that the samples applied before it would see
+ * (an event, a marker, a process's counts, a birth: where a child's
+ * truncated stack is counted looks up its parent's mappings) is handled
+ * after them.  A system-wide recording has two such records for
+ * each sample: drained at each, its pool ran one batch at a time. */
+static int beside_workers(struct profile *p, const struct pmclog_ev *ev)
+{
+	switch (ev->pl_type) {
+	case PMCLOG_TYPE_MAP_IN: {
+		const struct aspace *a = ev->pl_u.pl_mi.pl_pid >= 0 ?
+		    prof__aspace(p, ev->pl_u.pl_mi.pl_pid, 0) : NULL;
+		return !a || a->n < a->cap;
+	}
+	case PMCLOG_TYPE_COMM:
+	case PMCLOG_TYPE_PROCEXEC:
+	case PMCLOG_TYPE_THR_CREATE:
+	case PMCLOG_TYPE_PROC_CREATE:
+	case PMCLOG_TYPE_KSYMSRC:
+	case PMCLOG_TYPE_KSYMBOL:
+	case PMCLOG_TYPE_DROPNOTIFY:
+	case PMCLOG_TYPE_THR_EXIT:         /* shown by script, else nothing */
+	case PMCLOG_TYPE_SYSEXIT:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Queue record ev (pool running): a sample, copied with its stack
+ * (POOL_QUEUED); another record the caller handles, now, while the
+ * workers unwind, holding symmu (POOL_BESIDE), or once the queue is
+ * drained (POOL_NOT: no worker runs then). */
 int prof__pooled(struct profile *p, const struct pmclog_ev *ev)
 {
 	struct prof_priv *v = p->priv;
@@ -349,22 +413,25 @@ int prof__pooled(struct profile *p, const struct pmclog_ev *ev)
 	struct uw_job *j;
 
 	if (ev->pl_type != PMCLOG_TYPE_CALLCHAIN) {
-		if (v->pool)
-			workpool__drain(v->pool);
-		return 0;
+		if (!v->pool)
+			return POOL_NOT;
+		if (beside_workers(p, ev))
+			return POOL_BESIDE;
+		workpool__drain(v->pool);
+		return POOL_NOT;
 	}
 	/* a flat report (leaf_only) unwinds nothing: no pool for it */
 	if (!v->pool && (!cc->pl_nuregs || v->leaf_only || pool_start(p) < 0))
-		return 0;
+		return POOL_NOT;
 	/* as prof__handle() trims it */
 	while (npc > 1 && cc->pl_pc[npc - 1] == 0 && !v->zero_frames)
 		npc--;
 	if (!(j = pool_job(p, JOB_EV, cc, npc, align8(cc->pl_ustack_len))))
-		return 1;
+		return POOL_QUEUED;
 	copy_sample(&j->u.ev, ev);
 	if (cc->pl_ustack_len)
 		memcpy(job_tail(j), cc->pl_ustack, cc->pl_ustack_len);
-	return 1;
+	return POOL_QUEUED;
 }
 
 /* Queue perf.data sample ps (the pool running) to be taken in input order

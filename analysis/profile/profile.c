@@ -348,6 +348,18 @@ static void take_sample(void *arg, const struct perfdata_sample *ps)
 	loaded(p, l->o);
 }
 
+/* The unwinding threads when prof_load_opts.threads does not say: the
+ * reading thread has work of its own (reading, decompressing, applying
+ * every sample in order), so the workers leave it a CPU; and below 4 CPUs
+ * none at all: on 2, a -g report of the bench's DWARF recordings took
+ * 1.5-2x as long with 2 workers as with none (docs/BENCHMARKS.md, seventh
+ * round), the pool's hand-offs costing more than the unwinding it spreads. */
+static int default_threads(void)
+{
+	int n = workpool__cpus();
+	return n < 4 ? 1 : n - 1;
+}
+
 /* Can the input at path be read twice (prof__sums_store may ask for it)? */
 static int rereadable(const char *path, const struct prof_load_opts *o)
 {
@@ -393,16 +405,21 @@ static int load(struct profile **out, const char *path, const struct prof_load_o
 		profile__free(p);
 		return rc;
 	}
-	p->priv->threads = o && o->threads ? o->threads : workpool__cpus();
+	p->priv->threads = o && o->threads ? o->threads : default_threads();
 	while (!p->priv->nomem && input__read(in, ev) == 0) {
-		if (pool_wants(p->priv, ev) && prof__pooled(p, ev))
-			;                 /* queued: applied in input order */
+		int q = pool_wants(p->priv, ev) ? prof__pooled(p, ev) : POOL_NOT;
+		if (q == POOL_BESIDE)
+			pthread_mutex_lock(&p->priv->symmu);   /* the workers run */
+		if (q == POOL_QUEUED)
+			;                 /* applied in input order */
 		else if (ev->pl_type == PMCLOG_TYPE_CALLCHAIN)
 			prof__take_callchain(p, ev);   /* most records: no dispatch */
 		else
 			prof__handle(p, ev);
 		if (p->priv->keep_sb)
 			keep_side(p, ev);
+		if (q == POOL_BESIDE)
+			pthread_mutex_unlock(&p->priv->symmu);
 		loaded(p, o);
 	}
 	prof__unwind_pending(p);
@@ -470,6 +487,7 @@ void profile__free(struct profile *p)
 	if (v) {
 		prof__memo_free(v->wm);
 		workpool__free(v->pool);
+		free(v->jobpid.t);
 		if (v->symmu_made)
 			pthread_mutex_destroy(&v->symmu);
 		unwind__free(v->uw);

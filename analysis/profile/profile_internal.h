@@ -140,9 +140,13 @@ struct prof_priv {
 	size_t nuwp, capuwp;
 	int threads;               /* prof_load_opts.threads, 0 made the CPUs we may use */
 	struct workpool *pool;     /* unwinding on worker threads, once a DWARF sample came */
+	struct hmap jobpid;        /* pid -> its samples handed to the pool (pool_shard) */
+	uint32_t jobseq;           /* samples handed out in turn so far */
 	pthread_mutex_t symmu;     /* p->st while the pool's unwinders use it */
 	int symmu_made;
-	const struct uw_job *pre;  /* the job being applied: its sample's unwinding */
+	const struct uw_job *pre;  /* the job being applied: its sample's unwinding,
+	                            * with the mappings read before it (uw_job.mapseq):
+	                            * the records read since may be handled already */
 	int keep_sb;               /* prof_load_opts.sideband */
 	int leaf_only;             /* prof_load_opts.leaf_only */
 	int zero_frames;           /* prof_load_opts.zero_frames */
@@ -215,10 +219,11 @@ struct aspace *prof__maps_of(struct profile *p, int32_t pid);
 uint32_t prof__epoch(struct profile *p, int32_t pid, uint64_t time);
 /* The time epoch k of pid ends: its next remap (UINT64_MAX: none). */
 uint64_t prof__epoch_end(struct profile *p, int32_t pid, uint32_t k);
-/* pc's mapping in pid among those that came before until (UINT64_MAX: all
- * so far): its own latest covering pc, else its parent's as at its birth. */
+/* pc's mapping in pid among those that came before time until and were
+ * read as mapping maxseq or before (UINT64_MAX, UINT64_MAX: all so far):
+ * its own latest covering pc, else its parent's as at its birth. */
 const struct unwind_map *prof__find_map(struct profile *p, int32_t pid, uint64_t pc,
-    uint64_t until);
+    uint64_t until, uint64_t maxseq);
 
 /* stacks.c: where a sample lands */
 /* The stack (pid, pcs, flags) of a sample at time, in its map epoch. */
@@ -237,7 +242,12 @@ void prof__sums_free(struct prof_priv *v);
 uint32_t prof__unwind_sample(struct profile *p, const struct pmclog_ev_callchain *cc,
     const uint64_t **pcs, const uint8_t **flags, uint32_t npc);
 void prof__unwind_later(struct profile *p, const struct pmclog_ev_callchain *cc);
+/* Had sample cc's process mappings to unwind it with when it was read (a
+ * queued sample: its job says; the records read since may be handled)? */
+int prof__mapped(struct profile *p, const struct pmclog_ev_callchain *cc);
 void prof__unwind_pending(struct profile *p);
+/* What prof__pooled did with a record. */
+enum { POOL_NOT, POOL_QUEUED, POOL_BESIDE };
 int prof__pooled(struct profile *p, const struct pmclog_ev *ev);
 void prof__pool_sink(struct profile *p, const struct perfdata_sample *ps);
 

@@ -85,7 +85,7 @@ static uint32_t loc_of(struct profile *p, int32_t pid, uint32_t epoch, uint64_t 
 		addr = a;
 	} else {
 		const struct unwind_map *m = prof__find_map(p, pid, pc,
-		    prof__epoch_end(p, pid, epoch));
+		    prof__epoch_end(p, pid, epoch), UINT64_MAX);
 		struct sym_dso *jit = NULL;
 		/* JIT code lives in anonymous executable memory (or in none that
 		 * was recorded): the process's perf map or jitdump names it */

@@ -457,7 +457,7 @@ void prof__take_callchain(struct profile *p, const struct pmclog_ev *ev)
 		sum_sample(p, &ps, e);
 		return;
 	}
-	if (cc->pl_nuregs && !prof__maps_of(p, (int32_t)cc->pl_pid))
+	if (cc->pl_nuregs && !prof__mapped(p, cc))
 		prof__unwind_later(p, cc);
 	else if (cc->pl_nuregs)
 		npc = prof__unwind_sample(p, cc, &pcs, &fl, npc);

@@ -455,7 +455,7 @@ struct aspace *prof__maps_of(struct profile *p, int32_t pid)
  * one) its parent's as they were at its birth, as perf copies a parent's
  * mappings at FORK: what the parent maps later is not the child's. */
 const struct unwind_map *prof__find_map(struct profile *p, int32_t pid, uint64_t pc,
-    uint64_t until)
+    uint64_t until, uint64_t maxseq)
 {
 	uint64_t upto = UINT64_MAX;
 	for (int depth = 0; depth < 64; depth++) {
@@ -465,7 +465,7 @@ const struct unwind_map *prof__find_map(struct profile *p, int32_t pid, uint64_t
 			return NULL;
 		for (size_t i = 0; i < a->n; i++)
 			if (pc >= a->m[i].start && pc < a->m[i].end && a->m[i].time <= upto &&
-			    a->m[i].time < until &&
+			    a->m[i].time < until && a->m[i].seq <= maxseq &&
 			    (!best || a->m[i].time > best->time ||
 			    (a->m[i].time == best->time && a->m[i].seq > best->seq)))
 				best = &a->m[i];
@@ -545,7 +545,7 @@ int profile__map_offset(struct profile *p, int32_t pid, uint64_t time, uint64_t 
     uint64_t *off)
 {
 	uint64_t until = prof__epoch_end(p, pid, prof__epoch(p, pid, time));
-	const struct unwind_map *m = prof__find_map(p, pid, pc, until);
+	const struct unwind_map *m = prof__find_map(p, pid, pc, until, UINT64_MAX);
 	if (!m || (sym_dso__kind(m->dso) != SYM_DSO_ELF && sym_dso__kind(m->dso) != SYM_DSO_VDSO))
 		return -1;
 	*off = pc - m->start + m->pgoff;

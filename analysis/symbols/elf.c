@@ -643,8 +643,6 @@ static size_t ftab_piece(const struct ftab *f, uint64_t addr)
 
 /* ---- opening ------------------------------------------------------------ */
 
-static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
-    const char *file, const char *debuglink, GElf_Word crc, char **dbgname);
 static int find_debuginfo_path(Dwfl_Module *mod, void **ud, const char *modname,
     Dwarf_Addr base, const char *file, const char *debuglink, GElf_Word crc, char **dbgname);
 
@@ -654,7 +652,8 @@ void sym__init_callbacks(struct symtab *st)
 {
 	Dwfl_Callbacks *cb = &st->cb;
 	cb->find_elf = dwfl_build_id_find_elf;
-	cb->find_debuginfo = st->o.symfs || st->o.debug_dir ? find_debuginfo_path : find_debuginfo;
+	cb->find_debuginfo = st->o.symfs || st->o.debug_dir ? find_debuginfo_path :
+	    sym__find_debuginfo;
 	cb->section_address = dwfl_offline_section_address;
 	cb->debuginfo_path = &st->dbgpath;
 }
@@ -788,12 +787,6 @@ static int standard_search(Dwfl_Module *mod, void **ud, const char *modname, Dwa
 	return dwfl_standard_find_debuginfo(mod, ud, modname, base, file, debuglink, crc, dbgname);
 }
 
-int sym__find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
-    const char *file, const char *debuglink, GElf_Word crc, char **dbgname)
-{
-	return standard_search(mod, ud, modname, base, file, debuglink, crc, dbgname, 1);
-}
-
 /* libdwfl's search for the separate debug file, answered with its
  * decompressed copy (dbgcache.h) when there is one whose headers are the
  * debug file's and whose build id is the module's: the same DWARF without
@@ -829,7 +822,7 @@ static int find_debuginfo_in(Dwfl_Module *mod, void **ud, const char *modname, D
 	return fd;
 }
 
-static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
+int sym__find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
     const char *file, const char *debuglink, GElf_Word crc, char **dbgname)
 {
 	return find_debuginfo_in(mod, ud, modname, base, file, debuglink, crc, dbgname, 1);

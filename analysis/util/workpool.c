@@ -3,10 +3,11 @@
  * workpool.h).
  *
  * The batches form a ring of NB slots.  A batch's sequence number says its
- * place: the caller fills batch `fill`, workers take batches `take` ..
- * `fill` - 1 in turn, and the caller applies batch `applied` once it is
- * done.  A slot is reused only after its batch was applied, so at most NB
- * batches exist at once, their buffers kept for the next ones.
+ * place: the caller fills batch `fill`, every worker goes through batches
+ * up to `fill` - 1 (its own `next`), doing the jobs of its shard, and the
+ * caller applies batch `applied` once every worker is done with it.  A
+ * slot is reused only after its batch was applied, so at most NB batches
+ * exist at once, their buffers kept for the next ones.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -29,12 +30,15 @@ struct batch {
 	size_t *off;                  /* each job's offset in buf */
 	size_t n, capoff;
 	int state;                    /* B_*, under the pool's lock */
+	int ndone;                    /* workers done with it (B_QUEUED) */
 };
 
 struct worker {
 	struct workpool *wp;
 	pthread_t thr;
 	void *state;
+	int ix;                       /* its shard */
+	uint64_t next;                /* the next batch it goes through */
 };
 
 struct workpool {
@@ -43,7 +47,7 @@ struct workpool {
 	pthread_cond_t done_cv;       /* a batch is done */
 	struct batch *b;
 	size_t nb;
-	uint64_t fill, take, applied;
+	uint64_t fill, applied;
 	int stop;
 	size_t batch_bytes;
 	struct worker *w;
@@ -52,10 +56,15 @@ struct workpool {
 	void *arg;
 };
 
-static void run_batch(struct workpool *wp, struct batch *b, void *state)
+/* Do the jobs of batch b that are shard ix's of n (n 1: all). */
+static void run_batch(struct workpool *wp, struct batch *b, void *state, int ix, int n)
 {
-	for (size_t i = 0; i < b->n; i++)
-		wp->ops.work(state, b->buf + b->off[i]);
+	for (size_t i = 0; i < b->n; i++) {
+		void *job = b->buf + b->off[i];
+		size_t k = wp->ops.shard ? wp->ops.shard(job) : i;
+		if (n == 1 || (int)(k % (size_t)n) == ix)
+			wp->ops.work(state, job);
+	}
 }
 
 static void *worker_main(void *arg)
@@ -65,16 +74,18 @@ static void *worker_main(void *arg)
 
 	pthread_mutex_lock(&wp->mu);
 	for (;;) {
-		while (wp->take == wp->fill && !wp->stop)
+		while (w->next == wp->fill && !wp->stop)
 			pthread_cond_wait(&wp->work_cv, &wp->mu);
-		if (wp->take == wp->fill)
+		if (w->next == wp->fill)
 			break;                    /* stopped, nothing left */
-		struct batch *b = &wp->b[wp->take++ % wp->nb];
+		struct batch *b = &wp->b[w->next++ % wp->nb];
 		pthread_mutex_unlock(&wp->mu);
-		run_batch(wp, b, w->state);
+		run_batch(wp, b, w->state, w->ix, wp->nthr);
 		pthread_mutex_lock(&wp->mu);
-		b->state = B_DONE;
-		pthread_cond_broadcast(&wp->done_cv);
+		if (++b->ndone == wp->nthr) {
+			b->state = B_DONE;
+			pthread_cond_broadcast(&wp->done_cv);
+		}
 	}
 	pthread_mutex_unlock(&wp->mu);
 	return NULL;
@@ -117,6 +128,7 @@ struct workpool *workpool__new(int nthreads, size_t batch_bytes, const struct wo
 	pthread_cond_init(&wp->done_cv, NULL);
 	for (wp->nw = 0; wp->nw < nthreads; wp->nw++) {
 		wp->w[wp->nw].wp = wp;
+		wp->w[wp->nw].ix = wp->nw;
 		if (!(wp->w[wp->nw].state = ops->worker_new(arg))) {
 			workpool__free(wp);
 			return pmc__nomem(), NULL;
@@ -167,14 +179,15 @@ static void submit(struct workpool *wp)
 	if (b->n == 0)
 		return;
 	if (!wp->nthr) {
-		run_batch(wp, b, wp->w[0].state);
+		run_batch(wp, b, wp->w[0].state, 0, 1);
 		b->state = B_DONE;
 	} else {
 		b->state = B_QUEUED;
+		b->ndone = 0;
 	}
 	pthread_mutex_lock(&wp->mu);
 	wp->fill++;
-	pthread_cond_signal(&wp->work_cv);
+	pthread_cond_broadcast(&wp->work_cv);   /* every worker goes through it */
 	pthread_mutex_unlock(&wp->mu);
 	/* take what is done, without waiting */
 	while (apply_one(wp, 0))

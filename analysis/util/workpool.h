@@ -3,7 +3,9 @@
  *
  * The caller (one thread: a profile's reader) adds jobs one after another;
  * they are gathered into batches, and each full batch is handed to the
- * next free worker.  Finished batches are applied on the caller's thread,
+ * workers: each does the jobs of its shard (ops.shard), so jobs that build
+ * the same state in a worker (one process's address space) can be kept on
+ * one worker.  Finished batches are applied on the caller's thread,
  * strictly in the order their jobs were added, whatever order the workers
  * finish them in: what the caller builds from the results is what one
  * thread doing the jobs in turn builds.  At most a fixed number of batches
@@ -27,6 +29,9 @@ struct workpool_ops {
 	void (*work)(void *w, void *job);
 	/* take one done job's result, on the caller's thread, in order */
 	void (*apply)(void *arg, void *job);
+	/* which worker does a job (filled): the one numbered shard % workers.
+	 * NULL: the jobs of a batch in turn */
+	unsigned (*shard)(const void *job);
 };
 
 struct workpool;

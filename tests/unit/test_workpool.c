@@ -22,7 +22,7 @@ struct job {
 
 struct run {
 	uint64_t added, applied, max_pending;
-	int bad_order, bad_result, bad_pad, workers, freed;
+	int bad_order, bad_result, bad_pad, workers, freed, wrong_shard, sharded;
 	void *states[64];
 };
 
@@ -72,10 +72,13 @@ static void apply(void *arg, void *jp)
 		known |= j->by == r->states[i];
 	if (!known)
 		r->bad_result++;
+	/* sharded (test_shards): worker k (made k-th) does shard k */
+	if (r->sharded && j->by != r->states[(j->seq % 7) % (uint64_t)r->workers])
+		r->wrong_shard++;
 	r->applied++;
 }
 
-static const struct workpool_ops ops = { w_new, w_free, work, apply };
+static const struct workpool_ops ops = { w_new, w_free, work, apply, NULL };
 
 /* n jobs of varied sizes through a pool of t workers, batches of 4 KiB. */
 static void run_jobs(int t, uint64_t n, int drain_every)
@@ -150,6 +153,36 @@ static void test_big_job(void **state)
 	assert_int_equal(r.bad_order + r.bad_result + r.bad_pad, 0);
 }
 
+/* ops.shard: a job is done by worker shard % workers, whichever batch it
+ * is in, and the jobs are still applied in order. */
+static unsigned job_shard(const void *jp)
+{
+	return (unsigned)(((const struct job *)jp)->seq % 7);
+}
+static const struct workpool_ops sharded = { w_new, w_free, work, apply, job_shard };
+
+static void test_shards(void **state)
+{
+	struct run r;
+	struct workpool *wp;
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.sharded = 1;
+	assert_non_null(wp = workpool__new(3, 2048, &sharded, &r));
+	for (uint64_t i = 0; i < 5000; i++) {
+		struct job *j = workpool__job(wp, sizeof(*j));
+		assert_non_null(j);
+		*j = (struct job){ .seq = i, .in = i };
+		if (i % 500 == 0)
+			workpool__drain(wp);   /* a part-filled batch */
+	}
+	workpool__free(wp);
+	assert_int_equal(r.applied, 5000);
+	assert_int_equal(r.bad_order + r.bad_result + r.bad_pad, 0);
+	assert_int_equal(r.workers, 3);
+	assert_int_equal(r.wrong_shard, 0);
+}
+
 static void test_cpus(void **state)
 {
 	(void)state;
@@ -164,6 +197,7 @@ int main(void)
 		cmocka_unit_test(test_four_workers_in_order),
 		cmocka_unit_test(test_drained_now_and_then),
 		cmocka_unit_test(test_big_job),
+		cmocka_unit_test(test_shards),
 		cmocka_unit_test(test_cpus),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -158,7 +158,8 @@ enum {
 	{ "jobs", required_argument, NULL, 'j' }
 #define CLI_JOBS_HELP \
 	"  -j, --jobs N           unwind DWARF stacks (--call-graph dwarf) on N threads\n" \
-	"                         (default: the CPUs pmc may run on; 1: no threads);\n" \
+	"                         (default: 1 below 4 CPUs pmc may run on, else one\n" \
+	"                         fewer than the CPUs; 1: no threads);\n" \
 	"                         the output is the same for any N\n"
 /* N of -j N: a count from 1 to 1024, else a usage error naming opt. */
 int cli_parse_jobs(const char *arg, const char *opt);
