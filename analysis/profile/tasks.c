@@ -293,19 +293,22 @@ static int is_jitdump(const char *path, int32_t pid)
 	return strcmp(b, want) == 0;
 }
 
-/* Does m change what an address of a already reads: does it cover one
- * mapped earlier to another binary, or to the same at another offset?
- * (The dynamic linker maps a library whole, then its segments over it at
- * the same offsets: no change.) */
-static int remaps(const struct aspace *a, const struct unwind_map *m)
+static void add_remap(struct profile *p, struct aspace *a, uint64_t time);
+
+/* Note the remaps m makes with a's mappings: where it overlaps one of
+ * another binary, or of the same at another offset, what those addresses
+ * read changed at the later of the two's times (records of different CPUs
+ * are not in time order: the later one may have come first).  The dynamic
+ * linker maps a library whole, then its segments over it at the same
+ * offsets: no change. */
+static void note_remaps(struct profile *p, struct aspace *a, const struct unwind_map *m)
 {
 	for (size_t i = 0; i < a->n; i++) {
 		const struct unwind_map *o = &a->m[i];
-		if (m->start < o->end && o->start < m->end && o->time <= m->time &&
+		if (m->start < o->end && o->start < m->end &&
 		    (o->dso != m->dso || o->start - o->pgoff != m->start - m->pgoff))
-			return 1;
+			add_remap(p, a, o->time > m->time ? o->time : m->time);
 	}
-	return 0;
 }
 
 /* Note that a's mappings changed at time (kept ascending, once a time). */
@@ -367,8 +370,7 @@ void prof__add_map(struct profile *p, const struct pmclog_ev_map_in *mi, uint64_
 	struct unwind_map nm = { .start = mi->pl_start, .end = mi->pl_start + mi->pl_len,
 	    .pgoff = mi->pl_pgoff, .seq = ++p->priv->mapseq, .dso = d, .prot = mi->pl_prot,
 	    .time = time };
-	if (remaps(a, &nm))
-		add_remap(p, a, time);
+	note_remaps(p, a, &nm);
 	a->m[a->n++] = nm;
 }
 

@@ -1102,7 +1102,8 @@ static void map_in(pid_t pid, const char *path, uint64_t ts)
 }
 
 /* The latest mapping by time wins, not the last one in the file: a new
- * mapping at an old one's address, logged before it by another CPU's ring. */
+ * mapping at an old one's address, logged before it by another CPU's ring.
+ * A sample between the two is the old one's. */
 static void test_mapping_by_time(void **state)
 {
 	(void)state;
@@ -1112,11 +1113,15 @@ static void test_mapping_by_time(void **state)
 	map_in(100, "/nonexistent/new.so", 300);   /* CPU 1's ring, drained first */
 	sample(0x100, 100, 100, 1, 400);
 	map_in(100, "/nonexistent/old.so", 100);   /* CPU 0's ring */
+	sample(0x100, 100, 100, 0, 200);
 	struct profile *p = load();
-	assert_int_equal(p->ns, 1);
+	assert_int_equal(p->ns, 2);
 	const struct prof_frame *fr;
 	assert_true(profile__frames(p, smp(p, 0).stack, 0, &fr) >= 1);
 	assert_string_equal(sym_dso__path(p->l[fr[0].loc].dso), "/nonexistent/new.so");
+	assert_int_equal(smp(p, 1).time, 200);
+	assert_true(profile__frames(p, smp(p, 1).stack, 0, &fr) >= 1);
+	assert_string_equal(sym_dso__path(p->l[fr[0].loc].dso), "/nonexistent/old.so");
 	profile__free(p);
 }
 
