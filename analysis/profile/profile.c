@@ -146,6 +146,7 @@ static void take_task(struct profile *p, const struct pmclog_ev *ev)
 			break;
 		a->ppid = f->pl_oldpid;
 		a->fork_time = t;
+		p->priv->ec_ok = 0;       /* pid's epochs may count its parent's remaps now */
 		prof__add_inherit(p, t, f->pl_oldtid > 0 ? f->pl_oldtid : f->pl_oldpid,
 		    f->pl_newtid > 0 ? f->pl_newtid : f->pl_newpid);
 		break;

@@ -117,6 +117,10 @@ struct prof_priv {
 	int remap_late;            /* a remap came after samples later than it: their
 	                            * epochs are checked at the end (prof__fix_epochs) */
 	uint64_t max_stime;        /* the latest sample time so far */
+	int32_t ec_pid;            /* prof__epoch's latest answer: ec_k for times */
+	uint32_t ec_k;             /* [ec_lo, ec_hi) of process ec_pid (dropped by a */
+	uint64_t ec_lo, ec_hi;     /* remap or a fork) */
+	int ec_ok;
 	int32_t ep_pid;            /* prof__epoch_end's latest answer */
 	uint32_t ep_k;
 	uint64_t ep_end;

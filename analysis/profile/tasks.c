@@ -329,6 +329,7 @@ static void add_remap(struct profile *p, struct aspace *a, uint64_t time)
 	a->nrm++;
 	v->nremaps++;
 	v->ep_ok = 0;
+	v->ec_ok = 0;
 	/* samples already taken at or after it were given the epoch before it */
 	if (time <= v->max_stime)
 		v->remap_late = 1;
@@ -374,25 +375,39 @@ void prof__add_map(struct profile *p, const struct pmclog_ev_map_in *mi, uint64_
 	a->m[a->n++] = nm;
 }
 
-/* The remaps that cut pid's samples into epochs, each once: its own, its
- * parent's up to its birth, and so on up (pid's mappings are its own, or
- * its parent's as they were then: prof__find_map).  Calls fn(arg, time) for
- * each, in no particular order; the count. */
-static uint32_t chain_remaps(struct profile *p, int32_t pid, uint64_t upto,
-    void (*fn)(void *, uint64_t), void *arg)
+/* The remaps at or before time that cut pid's samples into epochs, each
+ * once: its own, its parent's up to its birth, and so on up (pid's
+ * mappings are its own, or its parent's as they were then:
+ * prof__find_map).  Calls fn(arg, time) for each, in no particular order;
+ * the count.  lo and hi (unless NULL): the times the count holds for,
+ * [lo, hi): the latest of those remaps (0: none) and the next one. */
+static uint32_t chain_remaps(struct profile *p, int32_t pid, uint64_t time,
+    void (*fn)(void *, uint64_t), void *arg, uint64_t *lo, uint64_t *hi)
 {
 	uint32_t k = 0;
+	uint64_t bound = UINT64_MAX;     /* this level's remaps are pid's up to here */
+	if (lo)
+		*lo = 0;
+	if (hi)
+		*hi = UINT64_MAX;
 	for (int depth = 0; depth < 64; depth++) {
 		const struct aspace *a = prof__aspace(p, pid, 0);
 		if (!a)
 			break;
-		for (uint32_t i = 0; i < a->nrm && a->rm[i] <= upto; i++, k++)
+		uint64_t upto = time < bound ? time : bound;
+		uint32_t i = 0;
+		for (; i < a->nrm && a->rm[i] <= upto; i++, k++) {
 			if (fn)
 				fn(arg, a->rm[i]);
+			if (lo && a->rm[i] > *lo)
+				*lo = a->rm[i];
+		}
+		if (hi && i < a->nrm && a->rm[i] <= bound && a->rm[i] < *hi)
+			*hi = a->rm[i];
 		if (a->ppid < 0)
 			break;
-		if (a->fork_time && a->fork_time < upto)
-			upto = a->fork_time;
+		if (a->fork_time && a->fork_time < bound)
+			bound = a->fork_time;
 		pid = a->ppid;
 	}
 	return k;
@@ -400,7 +415,15 @@ static uint32_t chain_remaps(struct profile *p, int32_t pid, uint64_t upto,
 
 uint32_t prof__epoch(struct profile *p, int32_t pid, uint64_t time)
 {
-	return p->priv->nremaps ? chain_remaps(p, pid, time, NULL, NULL) : 0;
+	struct prof_priv *v = p->priv;
+	if (!v->nremaps)
+		return 0;
+	if (v->ec_ok && v->ec_pid == pid && time >= v->ec_lo && time < v->ec_hi)
+		return v->ec_k;          /* most samples: the span of the one before */
+	v->ec_k = chain_remaps(p, pid, time, NULL, NULL, &v->ec_lo, &v->ec_hi);
+	v->ec_pid = pid;
+	v->ec_ok = 1;
+	return v->ec_k;
 }
 
 /* chain_remaps's collector for prof__epoch_end: the k+1'th smallest time */
@@ -422,13 +445,13 @@ uint64_t prof__epoch_end(struct profile *p, int32_t pid, uint32_t k)
 		return UINT64_MAX;
 	if (v->ep_ok && v->ep_pid == pid && v->ep_k == k)
 		return v->ep_end;        /* most lookups: the stack before's */
-	uint32_t n = chain_remaps(p, pid, UINT64_MAX, NULL, NULL);
+	uint32_t n = chain_remaps(p, pid, UINT64_MAX, NULL, NULL, NULL, NULL);
 	uint64_t end = UINT64_MAX;
 	if (k < n) {
 		struct kth c = { malloc(n * sizeof(uint64_t)), 0, n };
 		if (!c.t)
 			return nomem(p), UINT64_MAX;
-		chain_remaps(p, pid, UINT64_MAX, kth_add, &c);
+		chain_remaps(p, pid, UINT64_MAX, kth_add, &c, NULL, NULL);
 		qsort(c.t, c.n, sizeof(*c.t), u64_cmp);
 		end = c.t[k];
 		free(c.t);
