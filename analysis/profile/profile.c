@@ -499,6 +499,7 @@ void profile__free(struct profile *p)
 		hidx_free(&v->stab);
 		for (size_t i = 0; i < v->nas; i++) {
 			free(v->as[i].m);
+			free(v->as[i].ix);
 			free(v->as[i].rm);
 		}
 		free(v->as);

@@ -145,6 +145,8 @@ struct profile {
 	uint64_t records;
 	uint64_t unwind_samples;  /* samples with a user stack to unwind (DWARF) */
 	uint64_t unwind_truncated; /* ... whose unwinding stopped before the outermost frame */
+	uint64_t map_looks;       /* mappings looked at to place a pc or a new mapping
+	                           * among a process's (the cost of those lookups) */
 	struct prof_uwstop {      /* ... by where and why (analysis/symbols/unwind.h's reasons) */
 		const char *dso;  /* the binary of the last frame reached (interned path;
 		                   * "[unknown]" when no mapping holds it) */

@@ -61,6 +61,9 @@ struct aspace {
 	                            * before the exec's mappings (PROCEXEC may not) */
 	struct unwind_map *m;      /* its mappings, as the unwinder reads them (unwind.h) */
 	size_t n, cap;
+	uint32_t *ix;              /* m's indices by start address (then arrival): */
+	size_t capix;              /* a lookup looks at the mappings that start */
+	uint64_t maxlen;           /* less than the longest one's length below it */
 	uint64_t *rm;              /* its remaps, ascending: the times a mapping came
 	                            * where another binary (or the same binary at
 	                            * another offset) was mapped; they cut its

@@ -295,6 +295,46 @@ static int is_jitdump(const char *path, int32_t pid)
 
 static void add_remap(struct profile *p, struct aspace *a, uint64_t time);
 
+/* ---- a process's mappings by address -------------------------------------
+ * A process may hold thousands of mappings (a JVM, a program that dlopens
+ * its plugins): a mapping's overlaps and a pc's mapping are looked up
+ * through ix, m's indices sorted by start, instead of going through all of
+ * m.  Those that can hold an address start at most maxlen below it. */
+
+/* How many of a's mappings start at or below addr (ix[0..k) do). */
+static size_t ix_below(const struct aspace *a, uint64_t addr)
+{
+	size_t lo = 0, hi = a->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (a->m[a->ix[mid]].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* a->m[a->n] in ix, after those that start at or below it (before a->n++). */
+static int ix_insert(struct aspace *a)
+{
+	const struct unwind_map *m = &a->m[a->n];
+	if (a->capix <= a->n) {
+		size_t nc = grow__cap(a->capix, a->n + 1, 16);
+		uint32_t *nx = nc && nc <= UINT32_MAX ? realloc(a->ix, nc * sizeof(*nx)) : NULL;
+		if (!nx)
+			return -1;
+		a->ix = nx;
+		a->capix = nc;
+	}
+	size_t k = ix_below(a, m->start);
+	memmove(a->ix + k + 1, a->ix + k, (a->n - k) * sizeof(*a->ix));
+	a->ix[k] = (uint32_t)a->n;
+	if (m->end - m->start > a->maxlen)
+		a->maxlen = m->end - m->start;
+	return 0;
+}
+
 /* Note the remaps m makes with a's mappings: where it overlaps one of
  * another binary, or of the same at another offset, what those addresses
  * read changed at the later of the two's times (records of different CPUs
@@ -303,9 +343,12 @@ static void add_remap(struct profile *p, struct aspace *a, uint64_t time);
  * offsets: no change. */
 static void note_remaps(struct profile *p, struct aspace *a, const struct unwind_map *m)
 {
-	for (size_t i = 0; i < a->n; i++) {
-		const struct unwind_map *o = &a->m[i];
-		if (m->start < o->end && o->start < m->end &&
+	for (size_t k = ix_below(a, m->end - 1); k-- > 0;) {
+		const struct unwind_map *o = &a->m[a->ix[k]];
+		p->map_looks++;
+		if (o->start < m->start && m->start - o->start >= a->maxlen)
+			break;                /* none below this one reaches m */
+		if (o->end > m->start &&
 		    (o->dso != m->dso || o->start - o->pgoff != m->start - m->pgoff))
 			add_remap(p, a, o->time > m->time ? o->time : m->time);
 	}
@@ -372,7 +415,12 @@ void prof__add_map(struct profile *p, const struct pmclog_ev_map_in *mi, uint64_
 	    .pgoff = mi->pl_pgoff, .seq = ++p->priv->mapseq, .dso = d, .prot = mi->pl_prot,
 	    .time = time };
 	note_remaps(p, a, &nm);
-	a->m[a->n++] = nm;
+	a->m[a->n] = nm;
+	if (ix_insert(a) < 0) {
+		nomem(p);
+		return;
+	}
+	a->n++;
 }
 
 /* The remaps at or before time that cut pid's samples into epochs, each
@@ -488,12 +536,16 @@ const struct unwind_map *prof__find_map(struct profile *p, int32_t pid, uint64_t
 		const struct unwind_map *best = NULL;
 		if (!a)
 			return NULL;
-		for (size_t i = 0; i < a->n; i++)
-			if (pc >= a->m[i].start && pc < a->m[i].end && a->m[i].time <= upto &&
-			    a->m[i].time < until && a->m[i].seq <= maxseq &&
-			    (!best || a->m[i].time > best->time ||
-			    (a->m[i].time == best->time && a->m[i].seq > best->seq)))
-				best = &a->m[i];
+		for (size_t k = ix_below(a, pc); k-- > 0;) {
+			const struct unwind_map *m = &a->m[a->ix[k]];
+			p->map_looks++;
+			if (pc - m->start >= a->maxlen)
+				break;        /* none below this one reaches pc */
+			if (pc < m->end && m->time <= upto && m->time < until && m->seq <= maxseq &&
+			    (!best || m->time > best->time ||
+			    (m->time == best->time && m->seq > best->seq)))
+				best = m;
+		}
 		if (best || a->ppid < 0)
 			return best;
 		if (a->fork_time && a->fork_time < upto)

@@ -1101,6 +1101,60 @@ static void map_in(pid_t pid, const char *path, uint64_t ts)
 	put(ts);
 }
 
+static void map_at(pid_t pid, const char *path, uint64_t start, uint64_t len, uint64_t ts)
+{
+	struct pmc_logrec_map m = { pid, start, len, 0, 5, 2, 0, NULL, path };
+	assert_int_equal(pmc__logrec_map_in(&rec, &m), 0);
+	put(ts);
+}
+
+/* A process of 20,000 mappings (a JVM, a program of many plugins), logged
+ * in no order of address: each sample is placed in its own mapping, a
+ * remap over one of them counts from its time, and placing the mappings
+ * and the samples looks at a few mappings each, not at all of them (the
+ * lookups went through every mapping of the process: 2 * 10^8 looks). */
+static void test_many_mappings(void **state)
+{
+	enum { N = 20000, STEP = 7919 };     /* STEP is prime: i * STEP % N visits all */
+	static const uint64_t base = 0x10000000, len = 0x10000;
+	char name[64];
+	(void)state;
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	comm(100, 100, "prog", 50);
+	for (uint64_t i = 0; i < N; i++) {
+		uint64_t k = i * STEP % N;
+		snprintf(name, sizeof(name), "/nonexistent/lib%u.so", (unsigned)(k % 97));
+		map_at(100, name, base + k * len, len, 100 + i);
+	}
+	/* one long mapping late over the first 8 (another binary there) */
+	map_at(100, "/nonexistent/over.so", base, 8 * len, 1000000);
+	for (uint64_t i = 0; i < 400; i++) {
+		uint64_t k = i * 37 % N, pc = base + k * len + 0x123;
+		sample_chain(0x100, 100, 100, 0, 900000 + i, &pc, 1, 1);
+	}
+	for (uint64_t k = 0; k < 10; k++) {
+		uint64_t pc = base + k * len + 0x40;
+		sample_chain(0x100, 100, 100, 0, 2000000 + k, &pc, 1, 1);
+	}
+	struct profile *p = load();
+	assert_int_equal(p->ns, 410);
+	for (size_t i = 0; i < p->ns; i++) {
+		struct prof_sample sm = smp(p, i);
+		const struct prof_frame *fr;
+		assert_true(profile__frames(p, sm.stack, 0, &fr) >= 1);
+		uint64_t k = sm.time >= 2000000 ? sm.time - 2000000 : (sm.time - 900000) * 37 % N;
+		if (sm.time >= 2000000 && k < 8)
+			snprintf(name, sizeof(name), "/nonexistent/over.so");
+		else
+			snprintf(name, sizeof(name), "/nonexistent/lib%u.so", (unsigned)(k % 97));
+		assert_string_equal(sym_dso__path(p->l[fr[0].loc].dso), name);
+	}
+	/* a few looks each: 20,011 mappings placed, ~410 pcs */
+	assert_true(p->map_looks < 8 * (uint64_t)(N + 1 + 410));
+	profile__free(p);
+}
+
 /* The latest mapping by time wins, not the last one in the file: a new
  * mapping at an old one's address, logged before it by another CPU's ring.
  * A sample between the two is the old one's. */
@@ -1463,6 +1517,7 @@ int main(void)
 		cmocka_unit_test(test_no_thread),
 		cmocka_unit_test(test_system_mode_one_event),
 		cmocka_unit_test(test_mapping_by_time),
+		cmocka_unit_test(test_many_mappings),
 		cmocka_unit_test(test_remap_by_time),
 		cmocka_unit_test(test_exec_name_from_comm),
 		cmocka_unit_test(test_ties_by_key),
