@@ -119,6 +119,7 @@ struct unwinder {
 	struct frule *rule;           /* frame rules, by (bin index, file address): rule_ix */
 	size_t nrule, caprule;
 	struct hmap rule_ix;
+	struct hmap entry_ix;         /* (sym_dso id, its address) -> entry_kind + 1 */
 };
 
 void unwind__set_lock(struct unwinder *u, pthread_mutex_t *mu)
@@ -199,6 +200,7 @@ void unwind__free(struct unwinder *u)
 	}
 	free(u->bin);
 	free(u->bin_ix.t);
+	free(u->entry_ix.t);
 	free(u->elf_ix.t);
 	free(u->rule);
 	free(u->rule_ix.t);
@@ -608,10 +610,10 @@ static int entry_kind(const struct space *s, uint64_t pc, int first)
 	static const char *const reached[] = { "__libc_start_main", "__libc_start_main_impl",
 		"__libc_start_call_main", "start_thread", "_dl_start" };
 	const struct unwind_map *m = NULL;
-	uint64_t lpc = first ? pc : pc - 1, start, size;
+	uint64_t lpc = first ? pc : pc - 1, start, size, addr;
 	const char *name;
-
-	int found;
+	struct hent *e;
+	int found, kind = NOT_ENTRY;
 
 	for (size_t i = 0; i < s->nreported; i++)
 		if (lpc >= s->maps[i].start && lpc < s->maps[i].end &&
@@ -620,19 +622,30 @@ static int entry_kind(const struct space *s, uint64_t pc, int first)
 	if (!m)
 		return NOT_ENTRY;
 	sym_lock(s->mu);
-	found = sym_dso__kind(m->dso) == SYM_DSO_ELF &&
-	    sym_dso__func(m->dso, sym_dso__addr(m->dso, m->start, m->pgoff, lpc), &name, &start,
-	    &size) == 0;
-	sym_unlock(s->mu);
-	if (!found)
+	if (sym_dso__kind(m->dso) != SYM_DSO_ELF) {
+		sym_unlock(s->mu);
 		return NOT_ENTRY;
-	for (size_t i = 0; i < sizeof(outer) / sizeof(outer[0]); i++)
-		if (name_is(name, outer[i]))
-			return OUTERMOST;
-	for (size_t i = 0; i < sizeof(reached) / sizeof(reached[0]); i++)
-		if (name_is(name, reached[i]))
-			return REACHED;
-	return NOT_ENTRY;
+	}
+	/* a binary's answer at an address, once for all the processes that
+	 * map it (each space's cache starts empty) */
+	addr = sym_dso__addr(m->dso, m->start, m->pgoff, lpc);
+	e = hmap_slot(&s->u->entry_ix, sym_dso__id(m->dso), addr, &found);
+	if (e && found) {
+		sym_unlock(s->mu);
+		return (int)e->v - 1;
+	}
+	if (sym_dso__func(m->dso, addr, &name, &start, &size) == 0) {
+		for (size_t i = 0; i < sizeof(outer) / sizeof(outer[0]) && kind == NOT_ENTRY; i++)
+			if (name_is(name, outer[i]))
+				kind = OUTERMOST;
+		for (size_t i = 0; i < sizeof(reached) / sizeof(reached[0]) && kind == NOT_ENTRY; i++)
+			if (name_is(name, reached[i]))
+				kind = REACHED;
+	}
+	if (e)
+		e->v = (uint32_t)kind + 1;
+	sym_unlock(s->mu);
+	return kind;
 }
 
 /* entry_kind, remembered per pc (the same return addresses recur). */
