@@ -24,6 +24,19 @@ measure() {
   echo "$best $((mem / 1024)) $(wc -l <"$T/out") $cpu"
 }
 
+# cpu_best CMD...: the least CPU time (s) of RUNS runs, its threads'
+# included: perf stat's task-clock, to the millisecond (/usr/bin/time's user
+# + system counts 10 ms ticks: a 5 ms report reads 0.00 s)
+cpu_best() {
+  local i c best=
+  for i in $(seq "$RUNS"); do
+    perf stat -x, -e task-clock -o "$T/stat" "$@" >/dev/null 2>&1 || true
+    c=$(awk -F, '/task-clock/ { printf "%.3f", $1 / 1000 }' "$T/stat")
+    if [ -z "$best" ] || awk -v a="$c" -v b="$best" 'BEGIN{exit !(a<b)}'; then best=$c; fi
+  done
+  echo "$best"
+}
+
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ printf "%.1f", (b > 0 ? a / b : 0) }'; }
 
 # row NAME PMC-CMD... -- [PERF-CMD...]: one Markdown table row (pmc's time

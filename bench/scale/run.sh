@@ -14,8 +14,9 @@
 #      busy copies of the 60/30/10 workload, pmc record vs perf record: the
 #      recorder's CPU time (user + system), peak RSS, samples and lost
 #      samples.
-# Times are CPU time (user + system, best of RUNS): on a shared machine
-# wall time mostly measures the neighbours.  Prints Markdown tables (those
+# Report times are CPU time (perf stat's task-clock, best of RUNS), the
+# recorder's user + system: on a shared machine wall time mostly measures
+# the neighbours.  Prints Markdown tables (those
 # in docs/BENCHMARKS.md).
 #
 #   bench/scale/run.sh [CPUS] [RUNS] [SECS]     (defaults: every CPU, 3, 3)
@@ -45,9 +46,9 @@ cpu_row() {   # NAME PMC-CMD... -- PERF-CMD...: CPU times and their ratio
   local pcmd=() fcmd=()
   while [ "$1" != "--" ]; do pcmd+=("$1"); shift; done; shift
   fcmd=("$@")
-  read -r _ _ _ pc < <(measure "${TS[@]}" "${pcmd[@]}")
+  pc=$(cpu_best "${TS[@]}" "${pcmd[@]}")
   if [ ${#fcmd[@]} -gt 0 ]; then
-    read -r _ _ _ fc < <(measure "${TS[@]}" "${fcmd[@]}")
+    fc=$(cpu_best "${TS[@]}" "${fcmd[@]}")
     printf '| %s | %s s | %s s | %sx |\n' "$name" "$pc" "$fc" "$(ratio "$fc" "$pc")"
   else
     printf '| %s | %s s | — | — |\n' "$name" "$pc"
