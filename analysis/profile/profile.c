@@ -146,7 +146,7 @@ static void take_task(struct profile *p, const struct pmclog_ev *ev)
 			break;
 		a->ppid = f->pl_oldpid;
 		a->fork_time = t;
-		p->priv->ec_ok = 0;       /* pid's epochs may count its parent's remaps now */
+		prof__epoch_forget(p);    /* pid's epochs may count its parent's remaps now */
 		prof__add_inherit(p, t, f->pl_oldtid > 0 ? f->pl_oldtid : f->pl_oldpid,
 		    f->pl_newtid > 0 ? f->pl_newtid : f->pl_newpid);
 		break;
@@ -500,6 +500,7 @@ void profile__free(struct profile *p)
 		for (size_t i = 0; i < v->nas; i++) {
 			free(v->as[i].m);
 			free(v->as[i].ix);
+			free(v->as[i].crm);
 			free(v->as[i].rm);
 		}
 		free(v->as);

@@ -69,6 +69,10 @@ struct aspace {
 	                            * another offset) was mapped; they cut its
 	                            * samples into map epochs (prof__epoch) */
 	uint32_t nrm, caprm;
+	uint64_t *crm;             /* the remaps of its chain (its own, its parent's
+	                            * up to its birth, ...), ascending: its epochs' */
+	uint32_t ncrm, capcrm;     /* bounds (prof__epoch), valid while crm_gen is */
+	uint64_t crm_gen;          /* prof_priv.rm_gen + 1 */
 };
 
 struct cname {
@@ -124,10 +128,8 @@ struct prof_priv {
 	uint32_t ec_k;             /* [ec_lo, ec_hi) of process ec_pid (dropped by a */
 	uint64_t ec_lo, ec_hi;     /* remap or a fork) */
 	int ec_ok;
-	int32_t ep_pid;            /* prof__epoch_end's latest answer */
-	uint32_t ep_k;
-	uint64_t ep_end;
-	int ep_ok;
+	uint64_t rm_gen;           /* remaps and forks read (prof__epoch_forget):
+	                            * an aspace's crm is of rm_gen + 1 */
 	struct prof_frame *fa, *fb;
 	size_t nfa, capfa, nfb, capfb;
 	struct locx *lx;
@@ -226,6 +228,9 @@ struct aspace *prof__maps_of(struct profile *p, int32_t pid);
 uint32_t prof__epoch(struct profile *p, int32_t pid, uint64_t time);
 /* The time epoch k of pid ends: its next remap (UINT64_MAX: none). */
 uint64_t prof__epoch_end(struct profile *p, int32_t pid, uint32_t k);
+/* Drop what prof__epoch and prof__epoch_end keep (a remap or a fork
+ * changes their answers). */
+void prof__epoch_forget(struct profile *p);
 /* pc's mapping in pid among those that came before time until and were
  * read as mapping maxseq or before (UINT64_MAX, UINT64_MAX: all so far):
  * its own latest covering pc, else its parent's as at its birth. */

@@ -371,8 +371,7 @@ static void add_remap(struct profile *p, struct aspace *a, uint64_t time)
 	a->rm[i] = time;
 	a->nrm++;
 	v->nremaps++;
-	v->ep_ok = 0;
-	v->ec_ok = 0;
+	prof__epoch_forget(p);
 	/* samples already taken at or after it were given the epoch before it */
 	if (time <= v->max_stime)
 		v->remap_late = 1;
@@ -423,34 +422,71 @@ void prof__add_map(struct profile *p, const struct pmclog_ev_map_in *mi, uint64_
 	a->n++;
 }
 
-/* The remaps at or before time that cut pid's samples into epochs, each
- * once: its own, its parent's up to its birth, and so on up (pid's
- * mappings are its own, or its parent's as they were then:
- * prof__find_map).  Calls fn(arg, time) for each, in no particular order;
- * the count.  lo and hi (unless NULL): the times the count holds for,
- * [lo, hi): the latest of those remaps (0: none) and the next one. */
-static uint32_t chain_remaps(struct profile *p, int32_t pid, uint64_t time,
-    void (*fn)(void *, uint64_t), void *arg, uint64_t *lo, uint64_t *hi)
+/* pid's aspace with its chain's remaps (crm) up to date, for
+ * prof__epoch_end: the remaps that cut its samples into epochs, ascending,
+ * each once: its own, its
+ * parent's up to its birth, and so on up (pid's mappings are its own, or
+ * its parent's as they were then: prof__find_map).  Made again once a
+ * remap or a fork was read since (rm_gen); NULL if pid is not known. */
+static struct aspace *chain_of(struct profile *p, int32_t pid)
+{
+	struct prof_priv *v = p->priv;
+	struct aspace *a = prof__aspace(p, pid, 0);
+	if (!a || a->crm_gen == v->rm_gen + 1)
+		return a;
+	uint32_t n = 0;
+	uint64_t bound = UINT64_MAX;     /* this level's remaps are pid's up to here */
+	a->ncrm = 0;
+	for (int depth = 0; depth < 64; depth++) {
+		const struct aspace *b = prof__aspace(p, pid, 0);
+		if (!b)
+			break;
+		for (uint32_t i = 0; i < b->nrm && b->rm[i] <= bound; i++, n++) {
+			if (n >= a->capcrm) {
+				size_t nc = grow__cap(a->capcrm, (size_t)n + 1, 8);
+				uint64_t *t = nc <= UINT32_MAX ? realloc(a->crm, nc * sizeof(*t)) : NULL;
+				if (!t)
+					return nomem(p), a;     /* left invalid: asked again */
+				a->crm = t;
+				a->capcrm = (uint32_t)nc;
+			}
+			a->crm[n] = b->rm[i];
+		}
+		if (b->ppid < 0)
+			break;
+		if (b->fork_time && b->fork_time < bound)
+			bound = b->fork_time;
+		pid = b->ppid;
+	}
+	if (n > 1)
+		qsort(a->crm, n, sizeof(*a->crm), u64_cmp);
+	a->ncrm = n;
+	a->crm_gen = v->rm_gen + 1;
+	return a;
+}
+
+/* How many remaps of pid's chain (chain_of's) are at or before time, by a
+ * walk up the chain; lo and hi: the times the count holds for, [lo, hi):
+ * the latest of those remaps (0: none) and the next one.  A sample's epoch
+ * is asked while forks and remaps are still being read, each of which
+ * would make chain_of sort its chain again. */
+static uint32_t chain_count(struct profile *p, int32_t pid, uint64_t time, uint64_t *lo,
+    uint64_t *hi)
 {
 	uint32_t k = 0;
 	uint64_t bound = UINT64_MAX;     /* this level's remaps are pid's up to here */
-	if (lo)
-		*lo = 0;
-	if (hi)
-		*hi = UINT64_MAX;
+	*lo = 0;
+	*hi = UINT64_MAX;
 	for (int depth = 0; depth < 64; depth++) {
 		const struct aspace *a = prof__aspace(p, pid, 0);
 		if (!a)
 			break;
 		uint64_t upto = time < bound ? time : bound;
 		uint32_t i = 0;
-		for (; i < a->nrm && a->rm[i] <= upto; i++, k++) {
-			if (fn)
-				fn(arg, a->rm[i]);
-			if (lo && a->rm[i] > *lo)
+		for (; i < a->nrm && a->rm[i] <= upto; i++, k++)
+			if (a->rm[i] > *lo)
 				*lo = a->rm[i];
-		}
-		if (hi && i < a->nrm && a->rm[i] <= bound && a->rm[i] < *hi)
+		if (i < a->nrm && a->rm[i] <= bound && a->rm[i] < *hi)
 			*hi = a->rm[i];
 		if (a->ppid < 0)
 			break;
@@ -468,22 +504,16 @@ uint32_t prof__epoch(struct profile *p, int32_t pid, uint64_t time)
 		return 0;
 	if (v->ec_ok && v->ec_pid == pid && time >= v->ec_lo && time < v->ec_hi)
 		return v->ec_k;          /* most samples: the span of the one before */
-	v->ec_k = chain_remaps(p, pid, time, NULL, NULL, &v->ec_lo, &v->ec_hi);
+	v->ec_k = chain_count(p, pid, time, &v->ec_lo, &v->ec_hi);
 	v->ec_pid = pid;
 	v->ec_ok = 1;
 	return v->ec_k;
 }
 
-/* chain_remaps's collector for prof__epoch_end: the k+1'th smallest time */
-struct kth {
-	uint64_t *t;
-	uint32_t n, cap;
-};
-static void kth_add(void *arg, uint64_t time)
+void prof__epoch_forget(struct profile *p)
 {
-	struct kth *k = arg;
-	if (k->n < k->cap)
-		k->t[k->n++] = time;
+	p->priv->ec_ok = 0;
+	p->priv->rm_gen++;
 }
 
 uint64_t prof__epoch_end(struct profile *p, int32_t pid, uint32_t k)
@@ -491,24 +521,11 @@ uint64_t prof__epoch_end(struct profile *p, int32_t pid, uint32_t k)
 	struct prof_priv *v = p->priv;
 	if (!v->nremaps)
 		return UINT64_MAX;
-	if (v->ep_ok && v->ep_pid == pid && v->ep_k == k)
-		return v->ep_end;        /* most lookups: the stack before's */
-	uint32_t n = chain_remaps(p, pid, UINT64_MAX, NULL, NULL, NULL, NULL);
-	uint64_t end = UINT64_MAX;
-	if (k < n) {
-		struct kth c = { malloc(n * sizeof(uint64_t)), 0, n };
-		if (!c.t)
-			return nomem(p), UINT64_MAX;
-		chain_remaps(p, pid, UINT64_MAX, kth_add, &c, NULL, NULL);
-		qsort(c.t, c.n, sizeof(*c.t), u64_cmp);
-		end = c.t[k];
-		free(c.t);
-	}
-	v->ep_pid = pid;
-	v->ep_k = k;
-	v->ep_end = end;
-	v->ep_ok = 1;
-	return end;
+	/* resolving goes through the locations of every process in turn: each
+	 * process's chain is walked and sorted once (it was per location, 13 %
+	 * of a flat report of dw.data) */
+	const struct aspace *a = chain_of(p, pid);
+	return a && a->crm_gen == v->rm_gen + 1 && k < a->ncrm ? a->crm[k] : UINT64_MAX;
 }
 
 /* The aspace whose mappings a process uses: its own, or (forked without
