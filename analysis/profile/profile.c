@@ -407,7 +407,7 @@ static int load(struct profile **out, const char *path, const struct prof_load_o
 		return rc;
 	}
 	p->priv->threads = o && o->threads ? o->threads : default_threads();
-	while (!p->priv->nomem && input__read(in, ev) == 0) {
+	while (!p->priv->nomem && !p->priv->sums_doomed && input__read(in, ev) == 0) {
 		int q = pool_wants(p->priv, ev) ? prof__pooled(p, ev) : POOL_NOT;
 		if (q == POOL_BESIDE)
 			pthread_mutex_lock(&p->priv->symmu);   /* the workers run */
@@ -426,6 +426,14 @@ static int load(struct profile **out, const char *path, const struct prof_load_o
 	prof__unwind_pending(p);
 	workpool__free(p->priv->pool);
 	p->priv->pool = NULL;
+	/* a perf.data read in its own order may be read in time order */
+	int again = strcmp(p->input_kind, "perf.data") == 0 && o && o->input_order ? 1 : 2;
+	if (p->priv->sums_doomed) {
+		input__close(in);
+		free(ev);
+		profile__free(p);
+		return again;
+	}
 	if (ev->pl_state == PMCLOG_ERROR) {
 		int e = errno ? errno : EILSEQ;
 		if (p->records == 0) {
@@ -443,8 +451,6 @@ static int load(struct profile **out, const char *path, const struct prof_load_o
 	}
 	input__close(in);
 	free(ev);
-	/* a perf.data read in its own order may be read in time order */
-	int again = strcmp(p->input_kind, "perf.data") == 0 && o && o->input_order ? 1 : 2;
 	prof__apply_inherits(p);
 	if (sums && !profile__nomem(p) && prof__sums_store(p)) {
 		profile__free(p);

@@ -124,6 +124,9 @@ struct prof_priv {
 	int remap_late;            /* a remap came after samples later than it: their
 	                            * epochs are checked at the end (prof__fix_epochs) */
 	uint64_t max_stime;        /* the latest sample time so far */
+	int sums_doomed;           /* a late remap split a sum: prof__sums_store
+	                            * would refuse the sums, the pass stops */
+	uint32_t late_checks;      /* late remaps looked at for that (at most 64) */
 	int32_t ec_pid;            /* prof__epoch's latest answer: ec_k for times */
 	uint32_t ec_k;             /* [ec_lo, ec_hi) of process ec_pid (dropped by a */
 	uint64_t ec_lo, ec_hi;     /* remap or a fork) */
@@ -248,6 +251,10 @@ int prof__fix_epochs(struct profile *p);
 void prof__take_callchain(struct profile *p, const struct pmclog_ev *ev);
 void prof__take_now(struct profile *p, const struct perfdata_sample *ps);
 int prof__sums_store(struct profile *p);
+/* A remap at time was read after samples later than it: does a sum hold
+ * samples from after it that were given the epoch before?  Then
+ * prof__sums_store would refuse the sums, and the pass can stop there. */
+int prof__sums_split(struct profile *p, uint64_t time);
 void prof__sums_free(struct prof_priv *v);
 
 /* dwarf.c: unwinding, pending samples, the worker pool */

@@ -364,6 +364,17 @@ static int sums_named_once(struct profile *p, const struct agg *a)
 /* The entries as samples, once everything is read and named: 0, or 1 when
  * the input must be read again sample by sample (an entry had two names,
  * or off-CPU durations are to be worked out per sample: switches.c). */
+int prof__sums_split(struct profile *p, uint64_t time)
+{
+	struct prof_priv *v = p->priv;
+	for (size_t i = 0; i < v->nag; i++) {
+		const struct agg *a = &v->ag[i];
+		if (a->tmax >= time && prof__epoch(p, a->pid, a->tmax) != v->st[a->stack].epoch)
+			return 1;
+	}
+	return 0;
+}
+
 int prof__sums_store(struct profile *p)
 {
 	struct prof_priv *v = p->priv;

@@ -339,8 +339,12 @@ static int ix_insert(struct aspace *a)
  * another binary, or of the same at another offset, what those addresses
  * read changed at the later of the two's times (records of different CPUs
  * are not in time order: the later one may have come first).  The dynamic
- * linker maps a library whole, then its segments over it at the same
- * offsets: no change. */
+ * linker maps a library whole, then its segments over it: its text at the
+ * same offsets (no change), its data (RELRO, .data) a page or so off, which
+ * would make a remap of every library of every process (20 to 60 in each
+ * of dw.data's, when perf records data mappings, as for DWARF stacks).
+ * Only where code can be does a change count: one of the two may hold
+ * code (unwind_map__code); pcs are never in the others. */
 static void note_remaps(struct profile *p, struct aspace *a, const struct unwind_map *m)
 {
 	for (size_t k = ix_below(a, m->end - 1); k-- > 0;) {
@@ -348,7 +352,7 @@ static void note_remaps(struct profile *p, struct aspace *a, const struct unwind
 		p->map_looks++;
 		if (o->start < m->start && m->start - o->start >= a->maxlen)
 			break;                /* none below this one reaches m */
-		if (o->end > m->start &&
+		if (o->end > m->start && (unwind_map__code(o) || unwind_map__code(m)) &&
 		    (o->dso != m->dso || o->start - o->pgoff != m->start - m->pgoff))
 			add_remap(p, a, o->time > m->time ? o->time : m->time);
 	}
@@ -373,8 +377,16 @@ static void add_remap(struct profile *p, struct aspace *a, uint64_t time)
 	v->nremaps++;
 	prof__epoch_forget(p);
 	/* samples already taken at or after it were given the epoch before it */
-	if (time <= v->max_stime)
+	if (time <= v->max_stime) {
 		v->remap_late = 1;
+		/* summed ones that cannot be split again: the sums of this pass
+		 * will be refused (a system-wide perf.data read in file order,
+		 * then read again in time order): stop reading it now */
+		if (v->sums && !v->sums_doomed && v->late_checks < 64) {
+			v->late_checks++;
+			v->sums_doomed = prof__sums_split(p, time);
+		}
+	}
 }
 
 void prof__add_map(struct profile *p, const struct pmclog_ev_map_in *mi, uint64_t time)

@@ -480,7 +480,7 @@ static void report(struct space *s, const struct unwind_map *m)
 	 * data share file page 0x2000 at addresses a page apart): reported
 	 * first, it would place the whole file a page off and hide the text
 	 * mapping's right placement (a frame lost at a function's entry). */
-	if (m->prot && !(m->prot & PROT_EXEC))
+	if (!unwind_map__code(m))
 		return;
 	if (dwfl_addrmodule(s->dwfl, m->start))
 		return;                       /* the same file's other segment, or older */

@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/mman.h>
 
 #include "pmclog.h"
 #include "symbols/symbols.h"
@@ -46,6 +47,13 @@ void unwind__free(struct unwinder *u);
  * mu around its calls into analysis/symbols, whose binaries they share
  * with the thread that resolves.  NULL: no lock (one thread). */
 void unwind__set_lock(struct unwinder *u, pthread_mutex_t *mu);
+/* Can m hold code (a sampled pc, a return address)?  Not if its
+ * protection is known and not executable. */
+static inline int unwind_map__code(const struct unwind_map *m)
+{
+	return !m->prot || (m->prot & PROT_EXEC);
+}
+
 /* Before unwinding a sample with maps[0..nmaps) (nmaps > 0): mark the
  * count, so that every unwinder, whichever samples it gets, steps its
  * modules through the same counts (the same modules: the same frames). */
