@@ -361,9 +361,8 @@ static int sums_named_once(struct profile *p, const struct agg *a)
 	return 1;
 }
 
-/* The entries as samples, once everything is read and named: 0, or 1 when
- * the input must be read again sample by sample (an entry had two names,
- * or off-CPU durations are to be worked out per sample: switches.c). */
+/* A late remap at time (profile_internal.h): only entries with samples at or
+ * after it can straddle it. */
 int prof__sums_split(struct profile *p, uint64_t time)
 {
 	struct prof_priv *v = p->priv;
@@ -375,6 +374,9 @@ int prof__sums_split(struct profile *p, uint64_t time)
 	return 0;
 }
 
+/* The entries as samples, once everything is read and named: 0, or 1 when
+ * the input must be read again sample by sample (an entry had two names,
+ * or off-CPU durations are to be worked out per sample: switches.c). */
 int prof__sums_store(struct profile *p)
 {
 	struct prof_priv *v = p->priv;

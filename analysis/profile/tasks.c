@@ -435,11 +435,10 @@ void prof__add_map(struct profile *p, const struct pmclog_ev_map_in *mi, uint64_
 }
 
 /* pid's aspace with its chain's remaps (crm) up to date, for
- * prof__epoch_end: the remaps that cut its samples into epochs, ascending,
- * each once: its own, its
- * parent's up to its birth, and so on up (pid's mappings are its own, or
- * its parent's as they were then: prof__find_map).  Made again once a
- * remap or a fork was read since (rm_gen); NULL if pid is not known. */
+ * prof__epoch_end: the remaps that cut its samples into epochs, ascending:
+ * its own, its parent's up to its birth, and so on up (pid's mappings are
+ * its own, or its parent's as they were then: prof__find_map).  Made again
+ * once a remap or a fork was read since (rm_gen); NULL if pid is not known. */
 static struct aspace *chain_of(struct profile *p, int32_t pid)
 {
 	struct prof_priv *v = p->priv;
