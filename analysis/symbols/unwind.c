@@ -120,6 +120,7 @@ struct unwinder {
 	size_t nrule, caprule;
 	struct hmap rule_ix;
 	struct hmap entry_ix;         /* (sym_dso id, its address) -> entry_kind + 1 */
+	uint64_t rebuilds;            /* unwind__rebuilds */
 };
 
 void unwind__set_lock(struct unwinder *u, pthread_mutex_t *mu)
@@ -510,10 +511,17 @@ static void report(struct space *s, const struct unwind_map *m)
 		s->machine = eh.e_machine;
 }
 
+/* Does code mapping m overlap one of the space's code mappings?  Only
+ * those are modules (report); a data segment mapped over the dynamic
+ * linker's read-only mapping of its file, or data over code, holds no pc
+ * and changes no module. */
 static int overlaps_reported(const struct space *s, const struct unwind_map *m)
 {
+	if (!unwind_map__code(m))
+		return 0;
 	for (size_t i = 0; i < s->nreported; i++)
-		if (m->start < s->maps[i].end && s->maps[i].start < m->end)
+		if (m->start < s->maps[i].end && s->maps[i].start < m->end &&
+		    unwind_map__code(&s->maps[i]))
 			return 1;
 	return 0;
 }
@@ -531,8 +539,10 @@ static int sync_step(struct unwinder *u, struct space *s, const struct unwind_ma
 	for (size_t i = s->nreported; i < nmaps && !rebuild; i++)
 		rebuild = overlaps_reported(s, &maps[i]);
 	if (rebuild) {
-		if (s->dwfl)
+		if (s->dwfl) {
 			dwfl_end(s->dwfl);
+			u->rebuilds++;
+		}
 		s->attached = 0;
 		s->machine = 0;
 		memset(s->outer, 0, sizeof(s->outer));
@@ -1139,6 +1149,11 @@ static enum unwind_stop stop_reason(struct space *s, uint64_t pc, int first)
 		return UNWIND_MEMORY;     /* CFI there, its rules could not be applied */
 	}
 	return UNWIND_NO_CFI;
+}
+
+uint64_t unwind__rebuilds(const struct unwinder *u)
+{
+	return u->rebuilds;
 }
 
 enum unwind_stop unwind__last_stop(const struct unwinder *u, uint64_t *pc)

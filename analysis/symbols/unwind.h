@@ -89,5 +89,9 @@ enum unwind_stop {
 enum unwind_stop unwind__last_stop(const struct unwinder *u, uint64_t *pc);
 /* The reason in words ("no CFI for the pc"). */
 const char *unwind__stop_str(enum unwind_stop why);
+/* How many times a space's modules were reported again from scratch (a
+ * code mapping over an earlier one: an exec, a remap): a measure of that
+ * cost. */
+uint64_t unwind__rebuilds(const struct unwinder *u);
 
 #endif

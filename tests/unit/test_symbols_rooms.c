@@ -277,6 +277,58 @@ static void test_unwind_spaces(void **state)
 	free(cc);
 }
 
+/* The dynamic linker maps a library's file read-only, then its text over
+ * it at the same offsets and its data a page off: no code mapping changed,
+ * the process's modules stay as they are (a -g report of dw.data reported
+ * every module of a process again 853 times, 839 of them for data).
+ * Another binary's code over the text is reported from scratch. */
+static void test_unwind_data_segments(void **state)
+{
+	struct unwinder *u = unwind__new();
+	struct symtab *st = symtab__new(NULL);
+	struct pmclog_ev_callchain *cc = calloc(1, sizeof(*cc));
+	struct sym_dso *lib, *other;
+	uint64_t pcs[8];
+	int complete;
+	(void)state;
+	assert_non_null(u);
+	assert_non_null(st);
+	assert_non_null(cc);
+	lib = symtab__dso(st, "/nonexistent/lib.so", NULL, 0);
+	other = symtab__dso(st, "/nonexistent/other.so", NULL, 0);
+	assert_non_null(lib);
+	assert_non_null(other);
+	struct unwind_map m[5] = {
+		{ .start = 0x7f0000000000, .end = 0x7f0000008000, .pgoff = 0, .dso = lib,
+		  .prot = PROT_READ },
+		{ .start = 0x7f0000001000, .end = 0x7f0000004000, .pgoff = 0x1000, .dso = lib,
+		  .prot = PROT_READ | PROT_EXEC },
+		{ .start = 0x7f0000005000, .end = 0x7f0000006000, .pgoff = 0x4000, .dso = lib,
+		  .prot = PROT_READ },
+		{ .start = 0x7f0000006000, .end = 0x7f0000007000, .pgoff = 0x5000, .dso = lib,
+		  .prot = PROT_READ | PROT_WRITE },
+		{ .start = 0x7f0000001000, .end = 0x7f0000004000, .pgoff = 0, .dso = other,
+		  .prot = PROT_READ | PROT_EXEC },
+	};
+	cc->pl_uregs_abi = 2;
+	cc->pl_nuregs = 2;
+	cc->pl_uregs_mask = (1ull << 7) | (1ull << 8);   /* x86_64 SP, IP */
+	cc->pl_uregs[0] = 0x7ffd0000;
+	cc->pl_uregs[1] = 0x7f0000001100;
+	/* a sample after each mapping: each count is a step */
+	for (size_t n = 1; n <= 4; n++) {
+		unwind__mark(m, n);
+		(void)unwind__user(u, 100, m, n, cc, pcs, 8, &complete);
+	}
+	assert_int_equal(unwind__rebuilds(u), 0);
+	unwind__mark(m, 5);
+	(void)unwind__user(u, 100, m, 5, cc, pcs, 8, &complete);
+	assert_int_equal(unwind__rebuilds(u), 1);
+	unwind__free(u);
+	symtab__free(st);
+	free(cc);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -386,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_perfmap_many),
 		cmocka_unit_test(test_jitdump_many),
 		cmocka_unit_test(test_unwind_spaces),
+		cmocka_unit_test(test_unwind_data_segments),
 		cmocka_unit_test(test_symread_as_libdwfl),
 		cmocka_unit_test(test_file_read_at_first_use),
 	};
