@@ -9,7 +9,7 @@
  * One Dwfl per address space, kept for the whole report: each binary the
  * process maps becomes one Dwfl_Module, opened once, its CFI parsed once
  * and reused by every sample of that process; mappings that arrive later
- * (dlopen) are added, an exec (a mapping over an older one) rebuilds it.
+ * (dlopen) are added, an exec (a code mapping over an older one) rebuilds it.
  */
 #ifndef PMCSTAT_UNWIND_H
 #define PMCSTAT_UNWIND_H
