@@ -434,11 +434,35 @@ void prof__add_map(struct profile *p, const struct pmclog_ev_map_in *mi, uint64_
 	a->n++;
 }
 
+/* A walk up a process's chain: its aspace, its parent's, and so on up
+ * (pid's mappings are its own, or its parent's as they were at its birth:
+ * prof__find_map); each level's remaps count up to bound. */
+struct chain_walk {
+	const struct aspace *at;      /* the level given last (NULL: none yet) */
+	int32_t pid;
+	int depth;
+	uint64_t bound;
+};
+#define CHAIN_WALK(pid) { NULL, (pid), 0, UINT64_MAX }
+
+static const struct aspace *chain_next(struct profile *p, struct chain_walk *w)
+{
+	if (w->at) {
+		if (w->at->ppid < 0)
+			return NULL;
+		if (w->at->fork_time && w->at->fork_time < w->bound)
+			w->bound = w->at->fork_time;
+		w->pid = w->at->ppid;
+	}
+	if (w->depth++ >= 64)
+		return NULL;
+	return w->at = prof__aspace(p, w->pid, 0);
+}
+
 /* pid's aspace with its chain's remaps (crm) up to date, for
- * prof__epoch_end: the remaps that cut its samples into epochs, ascending:
- * its own, its parent's up to its birth, and so on up (pid's mappings are
- * its own, or its parent's as they were then: prof__find_map).  Made again
- * once a remap or a fork was read since (rm_gen); NULL if pid is not known. */
+ * prof__epoch_end: the remaps that cut its samples into epochs, ascending.
+ * Made again once a remap or a fork was read since (rm_gen); NULL if pid
+ * is not known. */
 static struct aspace *chain_of(struct profile *p, int32_t pid)
 {
 	struct prof_priv *v = p->priv;
@@ -446,13 +470,11 @@ static struct aspace *chain_of(struct profile *p, int32_t pid)
 	if (!a || a->crm_gen == v->rm_gen + 1)
 		return a;
 	uint32_t n = 0;
-	uint64_t bound = UINT64_MAX;     /* this level's remaps are pid's up to here */
+	struct chain_walk w = CHAIN_WALK(pid);
+	const struct aspace *b;
 	a->ncrm = 0;
-	for (int depth = 0; depth < 64; depth++) {
-		const struct aspace *b = prof__aspace(p, pid, 0);
-		if (!b)
-			break;
-		for (uint32_t i = 0; i < b->nrm && b->rm[i] <= bound; i++, n++) {
+	while ((b = chain_next(p, &w)) != NULL) {
+		for (uint32_t i = 0; i < b->nrm && b->rm[i] <= w.bound; i++, n++) {
 			if (n >= a->capcrm) {
 				size_t nc = grow__cap(a->capcrm, (size_t)n + 1, 8);
 				uint64_t *t = nc <= UINT32_MAX ? realloc(a->crm, nc * sizeof(*t)) : NULL;
@@ -463,11 +485,6 @@ static struct aspace *chain_of(struct profile *p, int32_t pid)
 			}
 			a->crm[n] = b->rm[i];
 		}
-		if (b->ppid < 0)
-			break;
-		if (b->fork_time && b->fork_time < bound)
-			bound = b->fork_time;
-		pid = b->ppid;
 	}
 	if (n > 1)
 		qsort(a->crm, n, sizeof(*a->crm), u64_cmp);
@@ -485,25 +502,18 @@ static uint32_t chain_count(struct profile *p, int32_t pid, uint64_t time, uint6
     uint64_t *hi)
 {
 	uint32_t k = 0;
-	uint64_t bound = UINT64_MAX;     /* this level's remaps are pid's up to here */
+	struct chain_walk w = CHAIN_WALK(pid);
+	const struct aspace *a;
 	*lo = 0;
 	*hi = UINT64_MAX;
-	for (int depth = 0; depth < 64; depth++) {
-		const struct aspace *a = prof__aspace(p, pid, 0);
-		if (!a)
-			break;
-		uint64_t upto = time < bound ? time : bound;
+	while ((a = chain_next(p, &w)) != NULL) {
+		uint64_t upto = time < w.bound ? time : w.bound;
 		uint32_t i = 0;
 		for (; i < a->nrm && a->rm[i] <= upto; i++, k++)
 			if (a->rm[i] > *lo)
 				*lo = a->rm[i];
-		if (i < a->nrm && a->rm[i] <= bound && a->rm[i] < *hi)
+		if (i < a->nrm && a->rm[i] <= w.bound && a->rm[i] < *hi)
 			*hi = a->rm[i];
-		if (a->ppid < 0)
-			break;
-		if (a->fork_time && a->fork_time < bound)
-			bound = a->fork_time;
-		pid = a->ppid;
 	}
 	return k;
 }
