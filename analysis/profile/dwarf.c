@@ -119,7 +119,7 @@ uint32_t prof__unwind_sample(struct profile *p, const struct pmclog_ev_callchain
 		if (n > 0)
 			memcpy(v->uwpcs + nk, job_pcs(j), (size_t)n * sizeof(uint64_t));
 	} else {
-		if (!v->uw && !(v->uw = unwind__new()))
+		if (!v->uw && !(v->uw = unwind__new(NULL)))
 			return npc;
 		n = a ? unwind__mark(a->m, a->n), unwind__user(v->uw, a->pid, a->m, a->n, cc,
 		    v->uwpcs + nk, PMC_CALLCHAIN_DEPTH_MAX - (int)nk, &complete) : 0;
@@ -228,7 +228,7 @@ void prof__unwind_pending(struct profile *p)
 static void *pool_worker_new(void *arg)
 {
 	struct profile *p = arg;
-	struct unwinder *u = unwind__new();
+	struct unwinder *u = unwind__new(p->priv->uwtab);   /* rules made once for all */
 	if (u)
 		unwind__set_lock(u, &p->priv->symmu);
 	return u;
@@ -305,7 +305,8 @@ static int pool_start(struct profile *p)
 		pthread_mutex_init(&v->symmu, NULL);
 		v->symmu_made = 1;
 	}
-	if (!(v->pool = workpool__new(v->threads, POOL_BATCH, &pool_ops, p))) {
+	if ((!v->uwtab && !(v->uwtab = unwind_tables__new())) ||
+	    !(v->pool = workpool__new(v->threads, POOL_BATCH, &pool_ops, p))) {
 		v->threads = 1;             /* not again: one thread it is */
 		pmc__clear_reason();
 		return -1;

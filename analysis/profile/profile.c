@@ -494,6 +494,7 @@ void profile__free(struct profile *p)
 	if (v) {
 		prof__memo_free(v->wm);
 		workpool__free(v->pool);
+		unwind_tables__free(v->uwtab);
 		free(v->jobpid.t);
 		if (v->symmu_made)
 			pthread_mutex_destroy(&v->symmu);

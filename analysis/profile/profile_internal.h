@@ -152,6 +152,7 @@ struct prof_priv {
 	size_t nuwp, capuwp;
 	int threads;               /* prof_load_opts.threads, 0 made the CPUs we may use */
 	struct workpool *pool;     /* unwinding on worker threads, once a DWARF sample came */
+	struct unwind_tables *uwtab; /* the pool's unwinders' (after the pool: freed after it) */
 	struct hmap jobpid;        /* pid -> its samples handed to the pool (pool_shard) */
 	uint32_t jobseq;           /* samples handed out in turn so far */
 	pthread_mutex_t symmu;     /* p->st while the pool's unwinders use it */

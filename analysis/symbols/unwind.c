@@ -82,11 +82,24 @@ struct space {
 	Elf *pending;                 /* the Elf find_elf hands the module being reported */
 };
 
-/* A process's pc -> the unwinder's rule there (rule_at). */
+/* A process's pc -> the tables' rule there (rule_at). */
 struct rslot {
 	uint64_t key;                 /* the looked-up pc + 1 (0: empty) */
-	uint32_t rule;                /* index + 1 into unwinder.rule; 0: none (no
-	                               * binary there, or not one of bin[]) */
+	const struct frule *rule;     /* NULL: none (no binary there, or not one of
+	                               * bin[]) */
+};
+
+/* What unwinders share (unwind_tables__new): each binary's frame rules and
+ * where its stacks start, by (sym_dso id, file address).  A rule, once
+ * added, stays where it is (chunks of RULE_CHUNK) and never changes: an
+ * unwinder takes its address under mu and reads it without. */
+#define RULE_CHUNK 64
+struct unwind_tables {
+	pthread_mutex_t mu;
+	struct frule **chunk;
+	size_t nchunk, capchunk, nrule;
+	struct hmap rule_ix;          /* (sym_dso id, file address) -> rule index */
+	struct hmap entry_ix;         /* (sym_dso id, its address) -> entry_kind + 1 */
 };
 
 /* A binary as the unwinder opened it, once for all its spaces: one libelf
@@ -97,6 +110,7 @@ struct rslot {
  * of a 325-process DWARF recording, 7,700 mmap/munmap pairs and half its
  * time, in TLB flushes and libelf's headers. */
 struct ubin {
+	uint64_t id;                  /* its sym_dso's (the tables' key) */
 	Elf *elf;                     /* NULL: could not be opened */
 	Dwarf_CFI *cfi;               /* .eh_frame's (dwarf_getcfi_elf), once cfi_done */
 	int cfi_done;
@@ -118,12 +132,71 @@ struct unwinder {
 	size_t nbin, capbin;
 	struct hmap bin_ix;           /* sym_dso id -> bin index */
 	struct hmap elf_ix;           /* Elf pointer -> bin index */
-	struct frule *rule;           /* frame rules, by (bin index, file address): rule_ix */
-	size_t nrule, caprule;
-	struct hmap rule_ix;
-	struct hmap entry_ix;         /* (sym_dso id, its address) -> entry_kind + 1 */
+	struct unwind_tables *t;      /* its rules and entry kinds (maybe shared) */
+	int own_t;                    /* t is its own (unwind__new(NULL)) */
 	uint64_t rebuilds;            /* unwind__rebuilds */
+	uint64_t made;                /* unwind__rules_made */
+	uint64_t libdw;               /* unwind__libdw_samples */
 };
+
+struct unwind_tables *unwind_tables__new(void)
+{
+	struct unwind_tables *t = calloc(1, sizeof(*t));
+	if (t)
+		pthread_mutex_init(&t->mu, NULL);
+	return t;
+}
+
+void unwind_tables__free(struct unwind_tables *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nchunk; i++)
+		free(t->chunk[i]);
+	free(t->chunk);
+	free(t->rule_ix.t);
+	free(t->entry_ix.t);
+	pthread_mutex_destroy(&t->mu);
+	free(t);
+}
+
+/* Rule i of t (under t->mu). */
+static const struct frule *tables_rule(const struct unwind_tables *t, uint32_t i)
+{
+	return &t->chunk[i / RULE_CHUNK][i % RULE_CHUNK];
+}
+
+/* The rule of binary id at file address addr (under t->mu): NULL if none
+ * was added. */
+static const struct frule *tables_find(const struct unwind_tables *t, uint64_t id,
+    uint64_t addr)
+{
+	const struct hent *e = hmap_find(&t->rule_ix, id, addr, NULL);
+	return e ? tables_rule(t, e->v) : NULL;
+}
+
+/* Add r as binary id's rule at addr (under t->mu), unless another unwinder
+ * did meanwhile: the rule there; NULL out of memory. */
+static const struct frule *tables_add(struct unwind_tables *t, uint64_t id, uint64_t addr,
+    const struct frule *r)
+{
+	int found;
+	struct hent *e = hmap_slot(&t->rule_ix, id, addr, &found);
+	if (!e || found)
+		return e ? tables_rule(t, e->v) : NULL;
+	if (t->nrule == t->nchunk * RULE_CHUNK) {
+		struct frule *c = malloc(RULE_CHUNK * sizeof(*c));
+		if (!c || GROW(t->chunk, t->nchunk, t->capchunk)) {
+			free(c);
+			hmap_forget(&t->rule_ix, e);
+			return NULL;
+		}
+		t->chunk[t->nchunk++] = c;
+	}
+	e->v = (uint32_t)t->nrule++;
+	t->chunk[e->v / RULE_CHUNK][e->v % RULE_CHUNK] = *r;
+	return tables_rule(t, e->v);
+}
 
 void unwind__set_lock(struct unwinder *u, pthread_mutex_t *mu)
 {
@@ -173,11 +246,18 @@ static int find_elf(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr
 	return dwfl_build_id_find_elf(mod, ud, modname, base, file_name, elfp);
 }
 
-struct unwinder *unwind__new(void)
+struct unwinder *unwind__new(struct unwind_tables *t)
 {
 	struct unwinder *u = calloc(1, sizeof(*u));
 	if (!u)
 		return NULL;
+	if (!(u->t = t)) {
+		if (!(u->t = unwind_tables__new())) {
+			free(u);
+			return NULL;
+		}
+		u->own_t = 1;
+	}
 	u->cb.find_elf = find_elf;
 	u->cb.find_debuginfo = find_debuginfo;
 	u->cb.debuginfo_path = &u->debuginfo_path;
@@ -203,10 +283,9 @@ void unwind__free(struct unwinder *u)
 	}
 	free(u->bin);
 	free(u->bin_ix.t);
-	free(u->entry_ix.t);
 	free(u->elf_ix.t);
-	free(u->rule);
-	free(u->rule_ix.t);
+	if (u->own_t)
+		unwind_tables__free(u->t);
 	free(u);
 }
 
@@ -388,6 +467,7 @@ static const struct ubin *bin_of(struct unwinder *u, struct sym_dso *d, const ch
 	struct ubin *b = &u->bin[u->nbin];
 	memset(b, 0, sizeof(*b));
 	e->v = (uint32_t)u->nbin++;
+	b->id = sym_dso__id(d);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return b;
@@ -580,7 +660,7 @@ static int sync_step(struct unwinder *u, struct space *s, const struct unwind_ma
 		forget_outer(s);
 		/* likewise a pc found without rules (in no map then) */
 		for (size_t i = 0; s->rules && i < s->nrules; i++)
-			if (!s->rules[i].rule || !u->rule[s->rules[i].rule - 1].ok)
+			if (!s->rules[i].rule || !s->rules[i].rule->ok)
 				s->rules[i].key = 0;
 		dwfl_report_end(s->dwfl, NULL, NULL);
 	}
@@ -615,7 +695,9 @@ static int sync_space(struct unwinder *u, struct space *s, const struct unwind_m
 }
 
 /* Where a stack starts.  OUTERMOST: nothing calls these (the process's
- * _start, a thread's clone) — unwinding stops there rather than asking
+ * _start; ld.so's _dl_start_user, which _start falls into and which runs
+ * the libraries' constructors before jumping to the program's entry, with
+ * no CFI of its own; a thread's clone) — unwinding stops there rather than asking
  * libdw for a caller, which would fail or, worse, fall back to loading the
  * binary's debug file for .debug_frame.  REACHED: main's callers in libc
  * and ld.so; a stack that ends in one still reached the program's start. */
@@ -631,15 +713,17 @@ static int name_is(const char *name, const char *want)
  * search, where libdwfl's dwfl_module_addrname scans the symbol table). */
 static int entry_kind(const struct space *s, uint64_t pc, int first)
 {
-	static const char *const outer[] = { "_start", "clone", "clone3", "__clone",
-		"__clone3", "thread_start" };
+	static const char *const outer[] = { "_start", "_dl_start_user", "clone", "clone3",
+		"__clone", "__clone3", "thread_start" };
 	static const char *const reached[] = { "__libc_start_main", "__libc_start_main_impl",
 		"__libc_start_call_main", "start_thread", "_dl_start" };
 	const struct unwind_map *m = NULL;
-	uint64_t lpc = first ? pc : pc - 1, start, size, addr;
+	struct unwind_tables *t = s->u->t;
+	uint64_t lpc = first ? pc : pc - 1, start, size, addr, id;
 	const char *name;
-	struct hent *e;
-	int found, kind = NOT_ENTRY;
+	const struct hent *e;
+	struct hent *ne;
+	int found, known, kind = NOT_ENTRY;
 
 	for (size_t i = 0; i < s->nreported; i++)     /* pcs are in code */
 		if (lpc >= s->maps[i].start && lpc < s->maps[i].end &&
@@ -653,12 +737,17 @@ static int entry_kind(const struct space *s, uint64_t pc, int first)
 		return NOT_ENTRY;
 	}
 	/* a binary's answer at an address, once for all the processes that
-	 * map it (each space's cache starts empty) */
+	 * map it (each space's cache starts empty), and all the unwinders of
+	 * the tables */
 	addr = sym_dso__addr(m->dso, m->start, m->pgoff, lpc);
-	e = hmap_slot(&s->u->entry_ix, sym_dso__id(m->dso), addr, &found);
-	if (e && found) {
+	id = sym_dso__id(m->dso);
+	pthread_mutex_lock(&t->mu);
+	e = hmap_find(&t->entry_ix, id, addr, NULL);
+	known = e ? (int)e->v - 1 : -1;
+	pthread_mutex_unlock(&t->mu);
+	if (known >= 0) {
 		sym_unlock(s->mu);
-		return (int)e->v - 1;
+		return known;
 	}
 	if (sym_dso__func(m->dso, addr, &name, &start, &size) == 0) {
 		for (size_t i = 0; i < sizeof(outer) / sizeof(outer[0]) && kind == NOT_ENTRY; i++)
@@ -668,8 +757,10 @@ static int entry_kind(const struct space *s, uint64_t pc, int first)
 			if (name_is(name, reached[i]))
 				kind = REACHED;
 	}
-	if (e)
-		e->v = (uint32_t)kind + 1;
+	pthread_mutex_lock(&t->mu);
+	if ((ne = hmap_slot(&t->entry_ix, id, addr, &found)))
+		ne->v = (uint32_t)kind + 1;  /* found: another unwinder's, the same */
+	pthread_mutex_unlock(&t->mu);
 	sym_unlock(s->mu);
 	return kind;
 }
@@ -715,10 +806,11 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
  * kept (dwarf_cfi_addrframe once) and applied here; anything this small
  * evaluator does not know (an unusual DWARF operation, no CFI for a pc)
  * sends the sample to libdw's own unwinder, which is always right.  A rule
- * is the binary's, at a file address: made once per unwinder for all the
- * processes that map the binary (the 200 `ls` of a recording make libc's
- * rules once, not 200 times), each process keeping a small cache of pc ->
- * rule (struct rslot). */
+ * is the binary's, at a file address: made once for all the processes
+ * that map the binary (the 200 `ls` of a recording make libc's rules once,
+ * not 200 times) and all the unwinders of the tables (struct unwind_tables:
+ * -j N workers make each rule once, not N times), each process keeping a
+ * small cache of pc -> rule (struct rslot). */
 
 static int copy_expr(struct frule *r, struct fexpr *e, const Dwarf_Op *ops, size_t n, int loc)
 {
@@ -877,8 +969,11 @@ static int eval(struct space *s, const struct frule *fr, const struct fexpr *e,
 			st[sp++] = regs[r] + op[i].a;
 		} else if (a >= DW_OP_lit0 && a <= DW_OP_lit31) {
 			st[sp++] = (uint64_t)(a - DW_OP_lit0);
-		} else if (a >= DW_OP_reg0 && a <= DW_OP_reg31 && e->n == 1) {
-			int r = a - DW_OP_reg0;           /* the value is in register r */
+		} else if (((a >= DW_OP_reg0 && a <= DW_OP_reg31) || a == DW_OP_regx) &&
+		    e->n == 1) {
+			/* the value is in register r (DW_CFA_register: libdw's
+			 * DW_OP_regx, as __vfork keeps its return address in rdi) */
+			uint64_t r = a == DW_OP_regx ? op[i].a : (uint64_t)(a - DW_OP_reg0);
 			if (r >= FR_NREG || !(valid & (1u << r)))
 				return -1;
 			*out = regs[r];
@@ -954,9 +1049,10 @@ static int rules_resize(struct space *s, size_t n)
 	return 0;
 }
 
-/* The unwinder's rule for pc lookup of s, made if new: index + 1, 0 if
- * none (no binary there, not one of the unwinder's, out of memory). */
-static uint32_t shared_rule(struct space *s, uint64_t lookup)
+/* The tables' rule for pc lookup of s, made if new (with s's libdw
+ * handles, outside the tables' lock): NULL if none (no binary there, not
+ * one of the unwinder's, out of memory). */
+static const struct frule *shared_rule(struct space *s, uint64_t lookup)
 {
 	struct unwinder *u = s->u;
 	Dwfl_Module *m = dwfl_addrmodule(s->dwfl, lookup);
@@ -964,25 +1060,26 @@ static uint32_t shared_rule(struct space *s, uint64_t lookup)
 	Elf *elf = m ? dwfl_module_getelf(m, &bias) : NULL;
 	const struct hent *b = elf ? hmap_find(&u->elf_ix, (uint64_t)(uintptr_t)elf, 0, NULL)
 	    : NULL;
-	int found;
+	const struct frule *r;
+	struct frule made;
 	if (!b)
-		return 0;
-	struct hent *e = hmap_slot(&u->rule_ix, b->v, lookup - bias, &found);
-	if (!e)
-		return 0;
-	if (!found) {
-		if (GROW(u->rule, u->nrule, u->caprule)) {
-			hmap_forget(&u->rule_ix, e);
-			return 0;
-		}
-		e->v = (uint32_t)u->nrule++;
-		make_rule(s, lookup, &u->rule[e->v]);
-	}
-	return e->v + 1;
+		return NULL;
+	uint64_t id = u->bin[b->v].id, addr = lookup - bias;
+	pthread_mutex_lock(&u->t->mu);
+	r = tables_find(u->t, id, addr);
+	pthread_mutex_unlock(&u->t->mu);
+	if (r)
+		return r;
+	make_rule(s, lookup, &made);  /* !made.ok: none there, kept so (not asked again) */
+	u->made++;
+	pthread_mutex_lock(&u->t->mu);
+	r = tables_add(u->t, id, addr, &made);
+	pthread_mutex_unlock(&u->t->mu);
+	return r;
 }
 
-/* The rule at pc lookup of s (NULL: none usable).  Valid until the next
- * rule is made. */
+/* The rule at pc lookup of s (NULL: none usable), valid as long as the
+ * unwinder's tables. */
 static const struct frule *rule_at(struct space *s, uint64_t lookup)
 {
 	struct rslot *sl;
@@ -996,8 +1093,15 @@ static const struct frule *rule_at(struct space *s, uint64_t lookup)
 		sl->key = lookup + 1;
 		sl->rule = shared_rule(s, lookup);
 	}
-	const struct frule *r = sl->rule ? &s->u->rule[sl->rule - 1] : NULL;
-	return r && r->ok ? r : NULL;
+	return sl->rule && sl->rule->ok ? sl->rule : NULL;
+}
+
+/* Is r's return address a register's value (DW_CFA_register)? */
+static int ra_in_reg(const struct frule *r)
+{
+	const struct fexpr *e = &r->reg[r->ra];
+	uint8_t a = e->n == 1 ? r->op[e->first].atom : 0;
+	return a == DW_OP_regx || (a >= DW_OP_reg0 && a <= DW_OP_reg31);
 }
 
 /* Unwind with cached rules: 1 done (s->n frames, s->ended), 0 give the
@@ -1076,8 +1180,11 @@ static int fast_unwind(struct space *s)
 			nregs[7] = cfa;           /* the caller's sp is the CFA */
 			nvalid |= 1u << 7;
 		}
-		if (nregs[7] <= regs[7] && !r->signal)
-			break;                    /* the stack must grow towards the caller */
+		/* the stack must grow towards the caller; it stays where it is
+		 * only where the return address is kept in a register (__vfork
+		 * pops it into rdi: the caller's sp is its own) */
+		if ((nregs[7] < regs[7] || (nregs[7] == regs[7] && !ra_in_reg(r))) && !r->signal)
+			break;
 		memcpy(regs, nregs, sizeof(regs));
 		valid = nvalid;
 		activation = r->signal;
@@ -1121,9 +1228,11 @@ int unwind__user(struct unwinder *u, int32_t pid, const struct unwind_map *maps,
 	s->max = max;
 	if (s->machine == EM_X86_64 && fast_unwind(s))
 		rc = s->ended ? 0 : DWARF_CB_ABORT;
-	else
+	else {
+		u->libdw++;
 		rc = dwfl_getthread_frames(s->dwfl,
 		    (pid_t)(cc->pl_tid ? cc->pl_tid : (uint32_t)pid), frame_cb, s);
+	}
 	/* Whole when the last frame is where stacks start (we stop at _start
 	 * and clone), or libdw ended on its own (0: CFI said the return address
 	 * is undefined; a null return address) without having been refused
@@ -1166,6 +1275,16 @@ static enum unwind_stop stop_reason(struct space *s, uint64_t pc, int first)
 		return UNWIND_MEMORY;     /* CFI there, its rules could not be applied */
 	}
 	return UNWIND_NO_CFI;
+}
+
+uint64_t unwind__rules_made(const struct unwinder *u)
+{
+	return u->made;
+}
+
+uint64_t unwind__libdw_samples(const struct unwinder *u)
+{
+	return u->libdw;
 }
 
 uint64_t unwind__rebuilds(const struct unwinder *u)

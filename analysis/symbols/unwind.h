@@ -39,8 +39,22 @@ struct unwind_map {
 };
 
 struct unwinder;
+struct unwind_tables;
 
-struct unwinder *unwind__new(void);
+/* The per-binary tables several unwinders can share: each binary's frame
+ * rules by file address (made from its CFI once, then applied without
+ * libdw) and which of its functions start stacks (_start, clone).  One
+ * unwinder per worker thread, all with the same tables: a rule or an
+ * answer one of them made is not made again by another.  Thread-safe (a
+ * lock of their own, held only to look up and add; a rule is made outside
+ * it).  NULL out of memory. */
+struct unwind_tables *unwind_tables__new(void);
+/* Free t, after every unwinder using it. */
+void unwind_tables__free(struct unwind_tables *t);
+
+/* An unwinder using tables t, which must outlive it; NULL t: tables of its
+ * own.  NULL out of memory. */
+struct unwinder *unwind__new(struct unwind_tables *t);
 void unwind__free(struct unwinder *u);
 /* Several unwinders at once (one per worker thread, analysis/profile/profile.c):
  * each keeps its own libdwfl state (a Dwfl is not thread-safe), and takes
@@ -93,5 +107,12 @@ const char *unwind__stop_str(enum unwind_stop why);
  * code mapping over an earlier one: an exec, a remap): a measure of that
  * cost. */
 uint64_t unwind__rebuilds(const struct unwinder *u);
+/* How many frame rules this unwinder made from CFI (one its tables already
+ * held, made by another of their unwinders, is not made again). */
+uint64_t unwind__rules_made(const struct unwinder *u);
+/* How many samples went to libdw's own unwinder (every frame evaluated
+ * from CFI anew) because the cached rules could not finish them: a measure
+ * of the slow path. */
+uint64_t unwind__libdw_samples(const struct unwinder *u);
 
 #endif

@@ -257,5 +257,16 @@ else
     ok "many processes: $LIBC opened $copens times for $procs processes with samples"
   else fail "many processes: each binary opened once per unwinder" \
     "${LIBC:-libc.so.6 (no mapping of it recorded)}: $copens opens for $procs processes"; fi
+  # A stack that ends in ld.so's _dl_start_user (the libraries' constructors,
+  # run before the program's entry) is whole: _start falls into it, nothing
+  # calls it, and it has no CFI.  It was counted as truncated ("no CFI").
+  "$PMC" report -g caller -i "$TMP/many.log" --stdio >"$TMP/many.rep" 2>&1
+  dsu=$("$PMC" report -i "$TMP/many.log" --no-inline -F folded 2>/dev/null |
+        awk '$1 ~ /^[^;]*;_dl_start_user;/ { n += $NF } END { print n + 0 }')
+  nocfi=$(grep -E "^# +truncated in [^ ]*ld-linux[^ ]*: [0-9,]+ \(no CFI" "$TMP/many.rep" || true)
+  if [ "$dsu" -gt 0 ] && [ -z "$nocfi" ]; then
+    ok "many processes: $dsu samples under _dl_start_user, whole stacks"
+  else fail "many processes: stacks ending in _dl_start_user are whole" \
+    "${nocfi:-no sample under _dl_start_user}"; fi
 fi
 done_testing

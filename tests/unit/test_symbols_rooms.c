@@ -244,7 +244,7 @@ static void test_jitdump_many(void **state)
  * readable binary stops with UNWIND_NO_BINARY and its pc, in every one. */
 static void test_unwind_spaces(void **state)
 {
-	struct unwinder *u = unwind__new();
+	struct unwinder *u = unwind__new(NULL);
 	struct symtab *st = symtab__new(NULL);
 	struct pmclog_ev_callchain *cc = calloc(1, sizeof(*cc));
 	struct unwind_map m = { 0 };
@@ -277,6 +277,92 @@ static void test_unwind_spaces(void **state)
 	free(cc);
 }
 
+/* The code mapping of this process that holds addr, from /proc/self/maps:
+ * 0, or -1 if none. */
+static int self_map(uintptr_t addr, struct unwind_map *m, char *path, size_t len)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4096], perm[8];
+	unsigned long lo, hi, off;
+	int n, rc = -1;
+	if (!f)
+		return -1;
+	while (rc < 0 && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %n", &lo, &hi, perm, &off, &n) == 4 &&
+		    addr >= lo && addr < hi && perm[2] == 'x' && line[n] == '/') {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(path, len, "%s", line + n);
+			*m = (struct unwind_map){ .start = lo, .end = hi, .pgoff = off,
+			    .prot = PROT_READ | PROT_EXEC };
+			rc = 0;
+		}
+	fclose(f);
+	return rc;
+}
+
+/* Unwinders sharing their tables make each frame rule once: a second
+ * unwinder (another -j worker) finds the first one's, an unwinder with
+ * tables of its own makes them again.  The sample is in libc's __vfork
+ * after its `pop %rdi`: its CFI keeps the return address in rdi and the
+ * caller's sp is its own, which the cached rules now follow instead of
+ * giving the sample to libdw. */
+static void test_unwind_shared_tables(void **state)
+{
+	const unsigned char *vf = dlsym(RTLD_DEFAULT, "vfork");
+	struct unwind_map m;
+	char path[4096];
+	(void)state;
+	if (!vf || vf[0] != 0x5f || self_map((uintptr_t)vf, &m, path, sizeof(path)) < 0) {
+		print_message("skipped: no x86-64 glibc __vfork (pop %%rdi) mapped here\n");
+		skip();
+	}
+	struct symtab *st = symtab__new(NULL);
+	struct pmclog_ev_callchain *cc = calloc(1, sizeof(*cc));
+	struct unwind_tables *t = unwind_tables__new();
+	struct unwinder *a = unwind__new(t), *b = unwind__new(t), *own = unwind__new(NULL);
+	static const unsigned char stack[64];
+	uint64_t pcs[8];
+	int complete;
+	assert_non_null(st);
+	assert_non_null(cc);
+	assert_non_null(t);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(own);
+	m.dso = symtab__dso(st, path, NULL, 0);
+	assert_non_null(m.dso);
+	cc->pl_uregs_abi = 2;
+	cc->pl_nuregs = 3;
+	cc->pl_uregs_mask = (1ull << 5) | (1ull << 7) | (1ull << 8);   /* DI, SP, IP */
+	cc->pl_uregs[0] = 0;                           /* the return address: none */
+	cc->pl_uregs[1] = 0x7ffd0000;
+	cc->pl_uregs[2] = (uintptr_t)vf + 1;
+	cc->pl_ustack = stack;
+	cc->pl_ustack_len = sizeof(stack);
+	unwind__mark(&m, 1);
+
+	assert_int_equal(unwind__user(a, 100, &m, 1, cc, pcs, 8, &complete), 1);
+	assert_int_equal(pcs[0], (uintptr_t)vf + 1);
+	assert_int_equal(complete, 1);
+	assert_int_equal(unwind__libdw_samples(a), 0);
+	uint64_t made = unwind__rules_made(a);
+	assert_true(made >= 1);
+	/* another worker, another process of the same libc: no rule made */
+	assert_int_equal(unwind__user(b, 200, &m, 1, cc, pcs, 8, &complete), 1);
+	assert_int_equal(complete, 1);
+	assert_int_equal(unwind__rules_made(b), 0);
+	/* tables of its own: made again */
+	assert_int_equal(unwind__user(own, 100, &m, 1, cc, pcs, 8, &complete), 1);
+	assert_int_equal(unwind__rules_made(own), made);
+
+	unwind__free(a);
+	unwind__free(b);
+	unwind__free(own);
+	unwind_tables__free(t);
+	symtab__free(st);
+	free(cc);
+}
+
 /* The dynamic linker maps a library's file read-only, then its text over
  * it at the same offsets and its data a page off: no code mapping changed,
  * the process's modules stay as they are (a -g report of dw.data reported
@@ -284,7 +370,7 @@ static void test_unwind_spaces(void **state)
  * Another binary's code over the text is reported from scratch. */
 static void test_unwind_data_segments(void **state)
 {
-	struct unwinder *u = unwind__new();
+	struct unwinder *u = unwind__new(NULL);
 	struct symtab *st = symtab__new(NULL);
 	struct pmclog_ev_callchain *cc = calloc(1, sizeof(*cc));
 	struct sym_dso *lib, *other;
@@ -439,6 +525,7 @@ int main(void)
 		cmocka_unit_test(test_jitdump_many),
 		cmocka_unit_test(test_unwind_spaces),
 		cmocka_unit_test(test_unwind_data_segments),
+		cmocka_unit_test(test_unwind_shared_tables),
 		cmocka_unit_test(test_symread_as_libdwfl),
 		cmocka_unit_test(test_file_read_at_first_use),
 	};
