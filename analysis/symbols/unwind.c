@@ -89,8 +89,9 @@ struct rslot {
 	                               * bin[]) */
 };
 
-/* What unwinders share (unwind_tables__new): each binary's frame rules and
- * where its stacks start, by (sym_dso id, file address).  A rule, once
+/* What unwinders share (unwind_tables__new): each binary's frame rules by
+ * (sym_dso id, file address) and where its stacks start by (sym_dso id,
+ * file offset: known without the symbols' lock).  A rule, once
  * added, stays where it is (chunks of RULE_CHUNK) and never changes: an
  * unwinder takes its address under mu and reads it without. */
 #define RULE_CHUNK 64
@@ -99,7 +100,7 @@ struct unwind_tables {
 	struct frule **chunk;
 	size_t nchunk, capchunk, nrule;
 	struct hmap rule_ix;          /* (sym_dso id, file address) -> rule index */
-	struct hmap entry_ix;         /* (sym_dso id, its address) -> entry_kind + 1 */
+	struct hmap entry_ix;         /* (sym_dso id, file offset) -> entry_kind + 1 */
 };
 
 /* A binary as the unwinder opened it, once for all its spaces: one libelf
@@ -719,11 +720,11 @@ static int entry_kind(const struct space *s, uint64_t pc, int first)
 		"__libc_start_call_main", "start_thread", "_dl_start" };
 	const struct unwind_map *m = NULL;
 	struct unwind_tables *t = s->u->t;
-	uint64_t lpc = first ? pc : pc - 1, start, size, addr, id;
+	uint64_t lpc = first ? pc : pc - 1, start, size, id, off;
 	const char *name;
 	const struct hent *e;
 	struct hent *ne;
-	int found, known, kind = NOT_ENTRY;
+	int found, kind = NOT_ENTRY;
 
 	for (size_t i = 0; i < s->nreported; i++)     /* pcs are in code */
 		if (lpc >= s->maps[i].start && lpc < s->maps[i].end &&
@@ -731,25 +732,23 @@ static int entry_kind(const struct space *s, uint64_t pc, int first)
 			m = &s->maps[i];
 	if (!m)
 		return NOT_ENTRY;
-	sym_lock(s->mu);
-	if (sym_dso__kind(m->dso) != SYM_DSO_ELF) {
-		sym_unlock(s->mu);
-		return NOT_ENTRY;
-	}
-	/* a binary's answer at an address, once for all the processes that
-	 * map it (each space's cache starts empty), and all the unwinders of
-	 * the tables */
-	addr = sym_dso__addr(m->dso, m->start, m->pgoff, lpc);
+	/* a binary's answer at a place in its file, once for all the
+	 * processes that map it (each space's cache starts empty) and all the
+	 * unwinders of the tables; found there without the symbols' lock,
+	 * which the thread applying samples holds most of the time */
 	id = sym_dso__id(m->dso);
+	off = m->pgoff + (lpc - m->start);
 	pthread_mutex_lock(&t->mu);
-	e = hmap_find(&t->entry_ix, id, addr, NULL);
-	known = e ? (int)e->v - 1 : -1;
+	e = hmap_find(&t->entry_ix, id, off, NULL);
+	kind = e ? (int)e->v - 1 : -1;
 	pthread_mutex_unlock(&t->mu);
-	if (known >= 0) {
-		sym_unlock(s->mu);
-		return known;
-	}
-	if (sym_dso__func(m->dso, addr, &name, &start, &size) == 0) {
+	if (kind >= 0)
+		return kind;
+	kind = NOT_ENTRY;
+	sym_lock(s->mu);
+	if (sym_dso__kind(m->dso) == SYM_DSO_ELF &&
+	    sym_dso__func(m->dso, sym_dso__addr(m->dso, m->start, m->pgoff, lpc), &name, &start,
+	    &size) == 0) {
 		for (size_t i = 0; i < sizeof(outer) / sizeof(outer[0]) && kind == NOT_ENTRY; i++)
 			if (name_is(name, outer[i]))
 				kind = OUTERMOST;
@@ -757,11 +756,11 @@ static int entry_kind(const struct space *s, uint64_t pc, int first)
 			if (name_is(name, reached[i]))
 				kind = REACHED;
 	}
+	sym_unlock(s->mu);
 	pthread_mutex_lock(&t->mu);
-	if ((ne = hmap_slot(&t->entry_ix, id, addr, &found)))
+	if ((ne = hmap_slot(&t->entry_ix, id, off, &found)))
 		ne->v = (uint32_t)kind + 1;  /* found: another unwinder's, the same */
 	pthread_mutex_unlock(&t->mu);
-	sym_unlock(s->mu);
 	return kind;
 }
 
