@@ -138,6 +138,7 @@ struct unwinder {
 	uint64_t rebuilds;            /* unwind__rebuilds */
 	uint64_t made;                /* unwind__rules_made */
 	uint64_t libdw;               /* unwind__libdw_samples */
+	uint64_t entry_lookups;       /* unwind__entry_lookups */
 };
 
 struct unwind_tables *unwind_tables__new(void)
@@ -745,6 +746,7 @@ static int entry_kind(const struct space *s, uint64_t pc, int first)
 	if (kind >= 0)
 		return kind;
 	kind = NOT_ENTRY;
+	s->u->entry_lookups++;
 	sym_lock(s->mu);
 	if (sym_dso__kind(m->dso) == SYM_DSO_ELF &&
 	    sym_dso__func(m->dso, sym_dso__addr(m->dso, m->start, m->pgoff, lpc), &name, &start,
@@ -1279,6 +1281,11 @@ static enum unwind_stop stop_reason(struct space *s, uint64_t pc, int first)
 uint64_t unwind__rules_made(const struct unwinder *u)
 {
 	return u->made;
+}
+
+uint64_t unwind__entry_lookups(const struct unwinder *u)
+{
+	return u->entry_lookups;
 }
 
 uint64_t unwind__libdw_samples(const struct unwinder *u)

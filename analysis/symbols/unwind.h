@@ -114,5 +114,9 @@ uint64_t unwind__rules_made(const struct unwinder *u);
  * from CFI anew) because the cached rules could not finish them: a measure
  * of the slow path. */
 uint64_t unwind__libdw_samples(const struct unwinder *u);
+/* How many times this unwinder looked a function up in analysis/symbols
+ * (under their lock) to know whether stacks start there; an answer its
+ * tables held, from any of their unwinders, is not looked up again. */
+uint64_t unwind__entry_lookups(const struct unwinder *u);
 
 #endif

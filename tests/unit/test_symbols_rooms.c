@@ -300,12 +300,12 @@ static int self_map(uintptr_t addr, struct unwind_map *m, char *path, size_t len
 	return rc;
 }
 
-/* Unwinders sharing their tables make each frame rule once: a second
- * unwinder (another -j worker) finds the first one's, an unwinder with
- * tables of its own makes them again.  The sample is in libc's __vfork
- * after its `pop %rdi`: its CFI keeps the return address in rdi and the
- * caller's sp is its own, which the cached rules now follow instead of
- * giving the sample to libdw. */
+/* Unwinders sharing their tables make each frame rule, and find where
+ * stacks start, once: a second unwinder (another -j worker) finds the
+ * first one's answers; an unwinder with tables of its own makes them
+ * again.  The sample is in libc's __vfork after its `pop %rdi`: its CFI
+ * keeps the return address in rdi and the caller's sp is its own, which
+ * the cached rules now follow instead of giving the sample to libdw. */
 static void test_unwind_shared_tables(void **state)
 {
 	const unsigned char *vf = dlsym(RTLD_DEFAULT, "vfork");
@@ -351,6 +351,10 @@ static void test_unwind_shared_tables(void **state)
 	assert_int_equal(unwind__user(b, 200, &m, 1, cc, pcs, 8, &complete), 1);
 	assert_int_equal(complete, 1);
 	assert_int_equal(unwind__rules_made(b), 0);
+	/* nor a function looked up (where stacks start), in the symbols or
+	 * under their lock: the tables hold the answer */
+	assert_true(unwind__entry_lookups(a) >= 1);
+	assert_int_equal(unwind__entry_lookups(b), 0);
 	/* tables of its own: made again */
 	assert_int_equal(unwind__user(own, 100, &m, 1, cc, pcs, 8, &complete), 1);
 	assert_int_equal(unwind__rules_made(own), made);
