@@ -56,7 +56,7 @@ static int child_eq(const void *tab, uint32_t i, const void *key)
 }
 
 /* The child (func, comm) of parent; a pid or tid root (id >= 0) is found
- * by its id alone and named by its first sample's comm. */
+ * by its id alone (grow names it). */
 static uint32_t child(struct ctree *t, uint32_t parent, uint32_t func, const char *comm,
     int32_t id)
 {
@@ -129,6 +129,12 @@ static void grow(struct build *b, const struct prof_sample *s, uint64_t w, uint6
 		if ((cur = child(t, cur, NONE, s->comm, id < 0 && b->comm_root != TREE_ROOT_COMM ?
 		    INT32_MAX : id)) == NONE)
 			return;
+		/* a process or thread is named by its last name (as perf's
+		 * `--sort pid` names it), not by whichever sample came first:
+		 * a child sampled between its fork and its exec was "gcc [PID]"
+		 * where it is cc1 for almost all its samples */
+		if (id >= 0 && b->comm_root != TREE_ROOT_COMM && !t->n[cur].nsamples)
+			t->n[cur].comm = profile__comm(b->p, s->pid, id, UINT64_MAX);
 		t->n[cur].total += w;
 		t->n[cur].nsamples += cnt;
 	}

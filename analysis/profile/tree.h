@@ -18,7 +18,7 @@ struct tnode {
 	uint64_t total, self;      /* weights (periods) */
 	uint64_t nsamples;         /* samples through this node */
 	const char *comm;          /* with comm roots: the command (pid, tid roots:
-	                            * the name of its first sample) */
+	                            * the task's last name, profile__comm's) */
 	int32_t id;                /* with pid or tid roots: the pid or tid; else -1 */
 };
 

@@ -699,9 +699,9 @@ static int sync_space(struct unwinder *u, struct space *s, const struct unwind_m
 /* Where a stack starts.  OUTERMOST: nothing calls these (the process's
  * _start; ld.so's _dl_start_user, which _start falls into and which runs
  * the libraries' constructors before jumping to the program's entry, with
- * no CFI of its own; a thread's clone) — unwinding stops there rather than asking
- * libdw for a caller, which would fail or, worse, fall back to loading the
- * binary's debug file for .debug_frame.  REACHED: main's callers in libc
+ * no CFI of its own; a thread's clone) — unwinding stops there rather
+ * than asking libdw for a caller, which would fail or, worse, fall back to
+ * loading the binary's debug file for .debug_frame.  REACHED: main's callers in libc
  * and ld.so; a stack that ends in one still reached the program's start. */
 enum { NOT_ENTRY, REACHED, OUTERMOST };
 

@@ -1028,6 +1028,38 @@ static void test_fork_then_exec(void **state)
 	profile__free(p);
 }
 
+/* A flame graph's level per process or thread (--flame-by pid|tid) is
+ * named by the task's last name, whichever of its samples comes first:
+ * html_report.sh saw "gcc [PID]" for cc1 when the child was sampled
+ * between its fork and its exec. */
+static void test_tree_task_roots_last_name(void **state)
+{
+	(void)state;
+	begin();
+	alloc(0x100, PMC_MODE_TS, -1);
+	sample(0x100, 101, 101, 1, 250);      /* before the child's exec */
+	comm(101, 101, "ls", 260);
+	sample(0x100, 101, 101, 1, 270);
+	sample(0x100, 101, 101, 1, 280);
+	fork_(100, 101, 240);
+	comm(100, 100, "sh", 100);
+	struct profile *p = load();
+	struct prof_filter flt = { .ev = 0 };
+	profile__resolve(p);
+	for (int root = TREE_ROOT_PID; root <= TREE_ROOT_TID; root++) {
+		struct ctree t;
+		assert_int_equal(tree__build(&t, p, &flt, TREE_CALLER, 0, root), 0);
+		uint32_t c = t.n[0].child;
+		assert_true(c != UINT32_MAX);
+		assert_int_equal(t.n[c].next, UINT32_MAX);      /* one process, one level */
+		assert_int_equal(t.n[c].id, 101);
+		assert_int_equal(t.n[c].nsamples, 3);
+		assert_string_equal(t.n[c].comm, "ls");
+		tree__free(&t);
+	}
+	profile__free(p);
+}
+
 /* tid -1 is no thread: not the process's name (perf: ":-1"). */
 static void test_no_thread(void **state)
 {
@@ -1554,6 +1586,7 @@ int main(void)
 		cmocka_unit_test(test_group_walk),   /* after: its big log stays in the heap */
 		cmocka_unit_test(test_fork_inherits_name_out_of_order),
 		cmocka_unit_test(test_fork_then_exec),
+		cmocka_unit_test(test_tree_task_roots_last_name),
 		cmocka_unit_test(test_no_thread),
 		cmocka_unit_test(test_system_mode_one_event),
 		cmocka_unit_test(test_mapping_by_time),
