@@ -1010,18 +1010,27 @@ static void test_fork_inherits_name_out_of_order(void **state)
 	profile__free(p);
 }
 
-/* A name the child takes later (its exec) wins from then on. */
-static void test_fork_then_exec(void **state)
+/* The log of sh's child 101, sampled once before its exec of ls (at 250)
+ * and n times after it (from 270), its fork and sh's name written after
+ * them (records of different CPUs come in any order), loaded. */
+static struct profile *fork_then_exec(int n)
 {
-	(void)state;
 	begin();
 	alloc(0x100, PMC_MODE_TS, -1);
 	sample(0x100, 101, 101, 1, 250);      /* before the child's exec */
 	comm(101, 101, "ls", 260);
-	sample(0x100, 101, 101, 1, 270);      /* after */
+	for (int i = 0; i < n; i++)
+		sample(0x100, 101, 101, 1, 270 + 10 * (uint64_t)i);
 	fork_(100, 101, 240);
 	comm(100, 100, "sh", 100);
-	struct profile *p = load();
+	return load();
+}
+
+/* A name the child takes later (its exec) wins from then on. */
+static void test_fork_then_exec(void **state)
+{
+	(void)state;
+	struct profile *p = fork_then_exec(1);
 	assert_int_equal(p->ns, 2);
 	assert_string_equal(smp(p, 0).time == 250 ? smp(p, 0).comm : smp(p, 1).comm, "sh");
 	assert_string_equal(smp(p, 0).time == 270 ? smp(p, 0).comm : smp(p, 1).comm, "ls");
@@ -1035,15 +1044,7 @@ static void test_fork_then_exec(void **state)
 static void test_tree_task_roots_last_name(void **state)
 {
 	(void)state;
-	begin();
-	alloc(0x100, PMC_MODE_TS, -1);
-	sample(0x100, 101, 101, 1, 250);      /* before the child's exec */
-	comm(101, 101, "ls", 260);
-	sample(0x100, 101, 101, 1, 270);
-	sample(0x100, 101, 101, 1, 280);
-	fork_(100, 101, 240);
-	comm(100, 100, "sh", 100);
-	struct profile *p = load();
+	struct profile *p = fork_then_exec(2);
 	struct prof_filter flt = { .ev = 0 };
 	profile__resolve(p);
 	for (int root = TREE_ROOT_PID; root <= TREE_ROOT_TID; root++) {
